@@ -1,0 +1,5 @@
+// Placeholder until the `call` subcommand lands (see the open issues); replaced by its real module.
+export async function run(_argv: string[]): Promise<number> {
+  process.stderr.write('api-catalog call: not built yet\n');
+  return 1;
+}

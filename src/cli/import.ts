@@ -1,0 +1,5 @@
+// Placeholder until the `import` subcommand lands (see the open issues); replaced by its real module.
+export async function run(_argv: string[]): Promise<number> {
+  process.stderr.write('api-catalog import: not built yet\n');
+  return 1;
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env node
+// The `api-catalog` command: dispatches to one module per subcommand under src/cli/. src/cli/ is the only
+// place that reads argv, writes to stdout/stderr for people, or sets the exit code; everything it calls is
+// a library function that returns or throws.
+import { AppError } from '../errors.js';
+
+type Subcommand = { summary: string; load: () => Promise<{ run(argv: string[]): Promise<number> }> };
+
+const SUBCOMMANDS: Record<string, Subcommand> = {
+  serve: { summary: 'run the MCP server (stdio by default, --http for Streamable HTTP)', load: () => import('./serve.js') },
+  import: { summary: 'import an OpenAPI spec (file or URL) into a registry', load: () => import('./import.js') },
+  domains: { summary: 'list the domains of a catalog', load: () => import('./domains.js') },
+  search: { summary: 'search operations: api-catalog search "<query>"', load: () => import('./search.js') },
+  describe: { summary: 'describe operations: api-catalog describe <name> [--detail]', load: () => import('./describe.js') },
+  call: { summary: "call an operation: api-catalog call <name> --args '{...}' [--dry-run]", load: () => import('./call.js') },
+  eval: { summary: 'measure search quality: api-catalog eval <queries.jsonl>', load: () => import('./eval.js') },
+};
+
+function usage(): string {
+  const width = Math.max(...Object.keys(SUBCOMMANDS).map((k) => k.length));
+  const lines = Object.entries(SUBCOMMANDS).map(([k, v]) => `  ${k.padEnd(width)}  ${v.summary}`);
+  return [
+    'usage: api-catalog <command> [options]',
+    '',
+    'commands:',
+    ...lines,
+    '',
+    'With no command, `api-catalog` serves the embedded GitHub catalog over stdio.',
+    'Run `api-catalog <command> --help` for the options of a command.',
+  ].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === '--help' || first === '-h' || first === 'help') {
+    process.stdout.write(usage() + '\n');
+    return 0;
+  }
+  if (first === '--version' || first === '-v') {
+    const { createRequire } = await import('node:module');
+    const pkg = createRequire(import.meta.url)('../../package.json') as { version: string };
+    process.stdout.write(pkg.version + '\n');
+    return 0;
+  }
+  const name = first === undefined || first.startsWith('-') ? 'serve' : first;
+  const args = first === undefined || first.startsWith('-') ? argv : rest;
+  const sub = SUBCOMMANDS[name];
+  if (!sub) {
+    process.stderr.write(`api-catalog: unknown command ${JSON.stringify(name)}\n\n${usage()}\n`);
+    return 2;
+  }
+  const mod = await sub.load();
+  return mod.run(args);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    const verbose = process.argv.includes('--verbose');
+    if (err instanceof AppError) {
+      process.stderr.write(`api-catalog: ${err.message}\n`);
+    } else {
+      process.stderr.write(`api-catalog: unexpected error: ${err instanceof Error ? err.message : String(err)}\n`);
+    }
+    if (verbose && err instanceof Error && err.stack) process.stderr.write(err.stack + '\n');
+    process.exitCode = 1;
+  },
+);

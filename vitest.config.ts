@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    // The JSON report feeds .ci/summary.mjs (the `N passed, N failed` line); the default reporter is for people.
+    reporters: ['default', 'json'],
+    outputFile: { json: '.cache/test-report.json' },
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    // Tests spawn servers and read 13 MB specs; two cores: keep parallelism modest.
+    pool: 'forks',
+    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+  },
+});
