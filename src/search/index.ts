@@ -1,0 +1,449 @@
+// The search index behind `search_tools`: MiniSearch (BM25+) over weighted operation fields, queried one
+// concept (query word + its vocabulary family) at a time, then re-ranked with coverage, HTTP-method, scope
+// and deprecation signals. Deterministic, offline, bounded cost for any input. Prints nothing.
+import MiniSearch from 'minisearch';
+import { distance } from 'fastest-levenshtein';
+import { AppError } from '../errors.js';
+import { suggestNames } from '../registry/catalog.js';
+import type { DomainInfo, HttpMethod, Operation } from '../types.js';
+import { STOP_WORDS, splitWords, stem, stripNoise, type StemMode } from './text.js';
+import { ABBREVIATIONS, FAMILIES, NARROW_SCOPES, SCOPE_WORDS, VERB_METHODS, type Scope } from './vocabulary.js';
+
+export interface SearchOptions {
+  /** Only operations of this domain. Unknown domain: AppError UNKNOWN_DOMAIN. */
+  domain?: string;
+  /** Page size; default 10, at most {@link MAX_LIMIT}. */
+  limit?: number;
+  /** Results to skip; default 0. */
+  offset?: number;
+}
+export interface SearchHit {
+  name: string;
+  domain: string;
+  summary: string;
+  requiredParams: string[];
+  /** Relevance, 0..1 (1 = exact name match or the best possible match). */
+  score: number;
+}
+export interface SearchResult {
+  results: SearchHit[];
+  /** Number of matching operations (before paging). */
+  total: number;
+}
+
+/** Longest query (characters) that is read; the rest is ignored (RELIABILITY K1). */
+export const MAX_QUERY_CHARS = 512;
+/** Most query words that are read. */
+export const MAX_QUERY_TERMS = 32;
+/** Largest page. */
+export const MAX_LIMIT = 50;
+const DEFAULT_LIMIT = 10;
+
+/** Ranking knobs. Defaults are the measured best (docs/SEARCH.md); exposed for the benchmark only. */
+export interface SearchTuning {
+  stem: StemMode;
+  boosts: Record<IndexField, number>;
+  /** Weight of a family member relative to the query word itself. */
+  familyWeight: number;
+  /** Fuzzy matching for query words the index does not know (typos). */
+  fuzzyUnknown: boolean;
+  /** Words of the description that are indexed (long descriptions are mostly noise). */
+  descriptionWords: number;
+  /** Use the re-ranking signals (off = plain BM25 sum over concepts). */
+  rerank: boolean;
+}
+
+type IndexField = 'name' | 'summary' | 'path' | 'domain' | 'tags' | 'params' | 'description' | 'domainText';
+const FIELDS: IndexField[] = ['name', 'summary', 'path', 'domain', 'tags', 'params', 'description', 'domainText'];
+const TITLE_FIELDS: ReadonlySet<string> = new Set(['name', 'summary']);
+
+export const DEFAULT_TUNING: SearchTuning = {
+  stem: 'porter',
+  boosts: { name: 3, summary: 3, path: 1.5, domain: 1, tags: 1, params: 0.5, description: 0.7, domainText: 0.3 },
+  familyWeight: 0.4,
+  fuzzyUnknown: true,
+  descriptionWords: 120,
+  rerank: true,
+};
+
+const METHODS: ReadonlySet<string> = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
+/** A query word with the terms that stand for it. */
+interface Concept {
+  /** Index terms with their weights (the word itself 1, family members less). */
+  terms: Map<string, number>;
+  /** Inverse document frequency of the word itself, for coverage. */
+  idf: number;
+}
+
+interface DocInfo {
+  op: Operation;
+  scope: Scope | undefined;
+  /** Terms of name + summary, to tell a title match from a description match. */
+  title: Set<string>;
+  pathKey: string;
+}
+
+/** The analyzer shared by index and query: words -> abbreviations -> stop words -> stem. */
+function makeAnalyzer(mode: StemMode): (word: string) => string[] {
+  const cache = new Map<string, string[]>();
+  return (word: string): string[] => {
+    const hit = cache.get(word);
+    if (hit) return hit;
+    const out: string[] = [];
+    for (const w of ABBREVIATIONS[word] ?? [word]) {
+      if (STOP_WORDS.has(w)) continue;
+      out.push(stem(w, mode));
+    }
+    if (cache.size < 50_000) cache.set(word, out);
+    return out;
+  };
+}
+
+/** Scope of an operation, read from its path (first scope word) and summary. */
+function scopeOf(op: Operation): Scope | undefined {
+  const segments = op.path.split('/').filter((s) => s.length > 0 && !/^v\d+$/i.test(s));
+  const first = segments[0]?.toLowerCase();
+  if (first === 'user' && !(segments[1] ?? '').startsWith('{')) return 'me';
+  if (/\bauthenticated user\b/i.test(op.summary)) return 'me';
+  for (const seg of segments) {
+    if (seg.startsWith('{')) continue;
+    const scope = SCOPE_WORDS[seg.toLowerCase()];
+    if (scope && scope !== 'me') return scope;
+  }
+  return undefined;
+}
+
+function pathKey(method: string, path: string): string {
+  return `${method.toLowerCase()} ${path.toLowerCase().replace(/\{[^}]*\}/g, '{}')}`;
+}
+
+export class SearchIndex {
+  private readonly docs: DocInfo[];
+  private readonly ms: MiniSearch<Record<string, unknown>>;
+  private readonly analyze: (word: string) => string[];
+  private readonly docFreq = new Map<string, number>();
+  private readonly exact = new Map<string, number>();
+  private readonly domains: readonly DomainInfo[];
+  private readonly domainNames: Set<string>;
+  private readonly familyOf = new Map<string, string[]>();
+  private readonly tuning: SearchTuning;
+
+  private constructor(operations: readonly Operation[], domains: readonly DomainInfo[], tuning: SearchTuning) {
+    this.tuning = tuning;
+    this.domains = domains;
+    this.domainNames = new Set(domains.map((d) => d.name));
+    this.analyze = makeAnalyzer(tuning.stem);
+    for (const family of FAMILIES) {
+      for (const word of family) {
+        const list = this.familyOf.get(word) ?? [];
+        for (const other of family) if (other !== word && !list.includes(other)) list.push(other);
+        this.familyOf.set(word, list);
+      }
+    }
+    const sorted = [...operations].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const domainText = new Map(domains.map((d) => [d.name, d.description]));
+    this.docs = sorted.map((op) => ({
+      op,
+      scope: scopeOf(op),
+      title: new Set(this.terms(`${op.name} ${op.operationId} ${op.summary}`)),
+      pathKey: pathKey(op.method, op.path),
+    }));
+    this.docs.forEach((d, i) => {
+      for (const key of [d.op.name.toLowerCase(), d.op.operationId.toLowerCase(), d.pathKey]) {
+        if (!this.exact.has(key)) this.exact.set(key, i);
+      }
+    });
+    const analyze = this.analyze;
+    this.ms = new MiniSearch<Record<string, unknown>>({
+      idField: 'id',
+      fields: FIELDS,
+      storeFields: [],
+      tokenize: (text) => splitWords(text),
+      processTerm: (term) => {
+        const out = analyze(term);
+        return out.length === 0 ? null : out;
+      },
+      searchOptions: { tokenize: (text) => [text], processTerm: (term) => term },
+    });
+    const docsForIndex = this.docs.map((d, id) => {
+      const op = d.op;
+      const description = stripNoise(op.description).split(/\s+/).slice(0, tuning.descriptionWords).join(' ');
+      return {
+        id,
+        name: op.name === op.operationId ? op.name : `${op.name} ${op.operationId}`,
+        summary: stripNoise(op.summary),
+        path: op.path,
+        domain: op.domain,
+        tags: op.tags.join(' '),
+        params: Object.keys(op.inputSchema.properties).join(' '),
+        description,
+        domainText: domainText.get(op.domain) ?? '',
+      };
+    });
+    this.ms.addAll(docsForIndex);
+    for (const doc of docsForIndex) {
+      const seen = new Set<string>();
+      for (const field of FIELDS) for (const t of this.terms(String(doc[field]))) seen.add(t);
+      for (const t of seen) this.docFreq.set(t, (this.docFreq.get(t) ?? 0) + 1);
+    }
+  }
+
+  /**
+   * Builds the index over a catalog's operations. `tuning` is for measurement only; the server uses the
+   * defaults. Cost: ~linear in the text size (see docs/SEARCH.md for GitHub's numbers).
+   */
+  static build(
+    operations: readonly Operation[],
+    domains: readonly DomainInfo[],
+    tuning: Partial<SearchTuning> = {},
+  ): SearchIndex {
+    return new SearchIndex(operations, domains, { ...DEFAULT_TUNING, ...tuning });
+  }
+
+  /** Number of indexed operations. */
+  get size(): number {
+    return this.docs.length;
+  }
+
+  private terms(text: string): string[] {
+    const out: string[] = [];
+    for (const w of splitWords(text)) out.push(...this.analyze(w));
+    return out;
+  }
+
+  /** Raw query words, bounded (K1): at most MAX_QUERY_CHARS characters and MAX_QUERY_TERMS words. */
+  private words(query: string): string[] {
+    return splitWords(query.slice(0, MAX_QUERY_CHARS)).slice(0, MAX_QUERY_TERMS);
+  }
+
+  private concepts(words: readonly string[]): Concept[] {
+    const n = this.docs.length;
+    const byKey = new Map<string, Concept>();
+    for (const word of words) {
+      for (const term of this.analyze(word)) {
+        if (byKey.has(term)) continue;
+        const terms = new Map<string, number>([[term, 1]]);
+        const family = this.familyOf.get(word) ?? this.familyOf.get(stem(word, 'plural')) ?? [];
+        for (const other of family) {
+          for (const t of this.analyze(other)) if (!terms.has(t)) terms.set(t, this.tuning.familyWeight);
+        }
+        const df = this.docFreq.get(term) ?? 0;
+        byKey.set(term, { terms, idf: Math.log(1 + (n + 1) / (df + 1)) });
+      }
+    }
+    return [...byKey.values()];
+  }
+
+  /**
+   * Ranked operations for a request in the user's words. An exact operation name, operationId or
+   * `METHOD /path` ranks that operation first. Empty query with `domain`: browse the domain in name order.
+   * Never throws for any query text; throws AppError UNKNOWN_DOMAIN for an unknown `domain`.
+   */
+  search(query: string, options: SearchOptions = {}): SearchResult {
+    const domain = options.domain;
+    if (domain !== undefined && domain !== '' && !this.domainNames.has(domain)) {
+      const close = suggestNames(domain, [...this.domainNames]);
+      throw new AppError(
+        'UNKNOWN_DOMAIN',
+        `search: unknown domain ${JSON.stringify(domain.slice(0, 100))}` +
+          (close.length > 0 ? `; did you mean ${close.map((c) => JSON.stringify(c)).join(', ')}?` : '') +
+          '; call list_domains for the valid names',
+        { details: { domain: domain.slice(0, 100), suggestions: close } },
+      );
+    }
+    const limit = Math.min(Math.max(Math.floor(options.limit ?? DEFAULT_LIMIT), 1), MAX_LIMIT) || DEFAULT_LIMIT;
+    const offset = Math.min(Math.max(Math.floor(options.offset ?? 0), 0), this.docs.length) || 0;
+    const inDomain = (i: number): boolean => !domain || this.docs[i]?.op.domain === domain;
+
+    const ranked = this.rank(query).filter((r) => inDomain(r.i));
+    if (ranked.length === 0 && query.trim() === '') {
+      const all: number[] = [];
+      this.docs.forEach((_, i) => {
+        if (inDomain(i)) all.push(i);
+      });
+      return { total: all.length, results: all.slice(offset, offset + limit).map((i) => this.hit(i, 1)) };
+    }
+    return {
+      total: ranked.length,
+      results: ranked.slice(offset, offset + limit).map((r) => this.hit(r.i, r.score)),
+    };
+  }
+
+  private hit(i: number, score: number): SearchHit {
+    const op = (this.docs[i] as DocInfo).op;
+    return {
+      name: op.name,
+      domain: op.domain,
+      summary: op.summary,
+      requiredParams: [...(op.inputSchema.required ?? [])],
+      score: Math.round(score * 1000) / 1000,
+    };
+  }
+
+  /** All matching documents, best first, scores 0..1, ties broken by name (K4). */
+  private rank(query: string): Array<{ i: number; score: number }> {
+    const trimmed = query.slice(0, MAX_QUERY_CHARS).trim();
+    if (trimmed === '') return [];
+    const exactIndex = this.exactMatch(trimmed);
+    const words = this.words(trimmed);
+    const concepts = this.concepts(words);
+    const scores = new Map<number, number>();
+    const coverage = new Map<number, number>();
+    const titleCoverage = new Map<number, number>();
+    const totalIdf = concepts.reduce((s, c) => s + c.idf, 0) || 1;
+
+    for (const concept of concepts) {
+      const weights = concept.terms;
+      const unknown = this.tuning.fuzzyUnknown && [...weights.keys()].every((t) => !this.docFreq.has(t));
+      const results = this.ms.search(
+        { combineWith: 'OR', queries: [...weights.keys()] },
+        {
+          boost: this.tuning.boosts,
+          boostTerm: (term) => weights.get(term) ?? 1,
+          fuzzy: unknown ? (term) => (term.length >= 4 ? 0.25 : false) : false,
+          maxFuzzy: 2,
+        },
+      );
+      for (const r of results) {
+        const i = r.id as number;
+        // MiniSearch multiplies by the number of matched query terms; one concept counts once.
+        const s = r.score / Math.max(1, r.queryTerms.length);
+        scores.set(i, (scores.get(i) ?? 0) + s);
+        coverage.set(i, (coverage.get(i) ?? 0) + concept.idf / totalIdf);
+        const doc = this.docs[i] as DocInfo;
+        let inTitle = false;
+        for (const [term, fields] of Object.entries(r.match)) {
+          if (fields.some((f) => TITLE_FIELDS.has(f)) || doc.title.has(term)) {
+            inTitle = (weights.get(term) ?? 0.5) >= 1 ? true : inTitle;
+            if (inTitle) break;
+          }
+        }
+        if (inTitle) titleCoverage.set(i, (titleCoverage.get(i) ?? 0) + concept.idf / totalIdf);
+      }
+    }
+
+    const methods = this.verbMethods(words);
+    const queryScopes = new Set<Scope>();
+    for (const w of words) {
+      const s = SCOPE_WORDS[w];
+      if (s) queryScopes.add(s);
+    }
+    const out: Array<{ i: number; score: number }> = [];
+    for (const [i, base] of scores) {
+      let s = base;
+      if (this.tuning.rerank) {
+        const doc = this.docs[i] as DocInfo;
+        const cov = coverage.get(i) ?? 0;
+        const tcov = titleCoverage.get(i) ?? 0;
+        s *= 0.25 + 0.75 * cov * cov;
+        s *= 1 + tcov;
+        if (methods && methods.length > 0) s *= methods.includes(doc.op.method) ? 1.15 : 0.9;
+        if (doc.scope && queryScopes.has(doc.scope)) s *= 1.2;
+        else if (doc.scope && NARROW_SCOPES.has(doc.scope)) s *= 0.85;
+        if (doc.op.deprecated) s *= 0.6;
+      }
+      out.push({ i, score: s });
+    }
+    let max = 0;
+    for (const r of out) max = Math.max(max, r.score);
+    let confidence = 0;
+    for (const r of out) if (r.score === max) confidence = Math.max(confidence, coverage.get(r.i) ?? 0);
+    for (const r of out) r.score = max > 0 ? (r.score / max) * Math.min(1, confidence) : 0;
+    if (exactIndex !== undefined) {
+      const existing = out.find((r) => r.i === exactIndex);
+      if (existing) existing.score = 1.0001;
+      else out.push({ i: exactIndex, score: 1.0001 });
+    }
+    out.sort((a, b) => b.score - a.score || this.compareNames(a.i, b.i));
+    for (const r of out) r.score = Math.min(1, r.score);
+    return out;
+  }
+
+  private compareNames(a: number, b: number): number {
+    const x = (this.docs[a] as DocInfo).op.name;
+    const y = (this.docs[b] as DocInfo).op.name;
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+
+  /** The operation named exactly by the query (name, operationId or `METHOD /path`), if any. */
+  private exactMatch(query: string): number | undefined {
+    const q = query.toLowerCase();
+    const direct = this.exact.get(q);
+    if (direct !== undefined) return direct;
+    const m = /^([a-z]+)\s+(\/\S*)$/.exec(q);
+    if (m && METHODS.has(m[1] as string)) {
+      const path = (m[2] as string).split('?')[0] as string;
+      const byTemplate = this.exact.get(pathKey(m[1] as string, path));
+      if (byTemplate !== undefined) return byTemplate;
+      // a concrete path (`GET /repos/octo/hello/issues`): match segment by segment against templates
+      const segs = path.split('/');
+      for (let i = 0; i < this.docs.length; i++) {
+        const doc = this.docs[i] as DocInfo;
+        if (doc.op.method !== m[1]) continue;
+        const tsegs = doc.op.path.toLowerCase().split('/');
+        if (tsegs.length === segs.length && tsegs.every((t, k) => t === segs[k] || (t.startsWith('{') && segs[k] !== ''))) {
+          return i;
+        }
+      }
+    }
+    return undefined;
+  }
+
+  /** HTTP methods suggested by the first action word of the query (low-weight signal). */
+  private verbMethods(words: readonly string[]): readonly HttpMethod[] | undefined {
+    for (const w of words.slice(0, 4)) {
+      const m = VERB_METHODS[w];
+      if (m) return m;
+    }
+    return undefined;
+  }
+
+  /**
+   * Help for "no results": domains whose name or description share words with the query, and
+   * spelling corrections (the query with unknown words replaced by the closest indexed word) or, for
+   * a name-like query, the closest operation names.
+   */
+  suggest(query: string): { domains: string[]; didYouMean: string[] } {
+    const words = this.words(query.trim());
+    const terms = new Set(words.flatMap((w) => this.analyze(w)));
+    const domains: Array<{ name: string; hits: number }> = [];
+    for (const d of this.domains) {
+      const dterms = new Set(this.terms(`${d.name} ${d.description}`));
+      let hits = 0;
+      for (const t of terms) if (dterms.has(t)) hits++;
+      if (hits > 0) domains.push({ name: d.name, hits });
+    }
+    domains.sort((a, b) => b.hits - a.hits || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const didYouMean: string[] = [];
+    const trimmed = query.trim().slice(0, 128);
+    if (trimmed !== '' && !/\s/.test(trimmed)) {
+      didYouMean.push(...suggestNames(trimmed, this.docs.map((d) => d.op.name)));
+    }
+    const corrected = words.map((w) => this.correct(w));
+    if (corrected.some((c, k) => c !== words[k])) {
+      const text = corrected.join(' ');
+      if (!didYouMean.includes(text)) didYouMean.push(text);
+    }
+    return { domains: domains.slice(0, 5).map((d) => d.name), didYouMean: didYouMean.slice(0, 5) };
+  }
+
+  /** The closest known word for an unknown query word (edit distance <= 2), else the word itself. */
+  private correct(word: string): string {
+    if (word.length < 4 || STOP_WORDS.has(word)) return word;
+    if (this.analyze(word).every((t) => this.docFreq.has(t))) return word;
+    let best = word;
+    let bestDistance = 3;
+    let bestFreq = 0;
+    for (const [term, freq] of this.docFreq) {
+      if (Math.abs(term.length - word.length) > 2) continue;
+      const d = distance(word, term);
+      if (d < bestDistance || (d === bestDistance && freq > bestFreq)) {
+        best = term;
+        bestDistance = d;
+        bestFreq = freq;
+      }
+    }
+    return best;
+  }
+}

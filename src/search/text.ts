@@ -1,0 +1,72 @@
+// Text processing for the search index: strips HTML/Markdown noise, splits API identifiers
+// (camelCase, snake_case, kebab-case, dotted, slashed) into words, drops stop words and stems.
+// Pure functions, no I/O; the same pipeline runs at index time and at query time.
+import { stemmer } from 'stemmer';
+
+/** How words are reduced to index terms. `porter` won the measurement (see docs/SEARCH.md). */
+export type StemMode = 'porter' | 'plural' | 'none';
+
+/**
+ * Words that carry no meaning as index terms. Scope words (`my`, `me`, `all`) are here too: the ranking
+ * reads them from the raw query words (see vocabulary.ts) before stop words are dropped.
+ */
+export const STOP_WORDS: ReadonlySet<string> = new Set([
+  'a', 'an', 'the', 'and', 'or', 'of', 'to', 'in', 'on', 'for', 'from', 'by', 'with', 'at', 'as', 'into', 'onto',
+  'is', 'are', 'was', 'were', 'be', 'been', 'being', 'am', 'do', 'does', 'did', 'can', 'could', 'should', 'would',
+  'will', 'shall', 'may', 'might', 'must', 'this', 'that', 'these', 'those', 'it', 'its', 'it\'s', 'i', 'we', 'you',
+  'your', 'our', 'their', 'them', 'they', 'he', 'she', 'his', 'her', 'there', 'here', 'then', 'than', 'so', 'if',
+  'about', 'via', 'using', 'use', 'please', 'want', 'need', 'like', 'some', 'any', 'just', 'also', 'which', 'what',
+  'when', 'where', 'while', 'up', 'out', 'only', 'given', 'specific', 'specified', 'particular', 'certain', 'way',
+  'e', 'g', 'eg', 'ie', 'etc', 's', 't', 'let', 'lets', 'me', 'my', 'mine', 'own', 'all', 'one', 'single', 'api',
+  'endpoint', 'endpoints', 'operation', 'operations', 'request', 'requests', 'response', 'returns', 'return',
+]);
+
+const HTML_ENTITY = /&(?:[a-z]+|#\d+|#x[0-9a-f]+);/gi;
+
+/**
+ * Removes markup that is noise for search: HTML tags and entities, Markdown link targets, code fences,
+ * emphasis marks and bare URLs. Keeps the visible words.
+ */
+export function stripNoise(text: string): string {
+  return text
+    .replace(/<[^>]{0,500}>/g, ' ')
+    .replace(HTML_ENTITY, ' ')
+    .replace(/\[([^\]]{0,500})\]\([^)]{0,1000}\)/g, '$1')
+    .replace(/https?:\/\/\S+/g, ' ')
+    .replace(/[`*_#>|~]+/g, ' ');
+}
+
+/**
+ * Splits text and identifiers into lower-case words: `PostCustomersCustomerSources` ->
+ * post customers customer sources; `admin.users.list`, `/repos/{owner}`, `re-run_failed` likewise.
+ * Does not remove stop words or stem (see {@link analyze}).
+ */
+export function splitWords(text: string): string[] {
+  const spaced = text
+    // camelCase and PascalCase boundaries: fooBar, HTMLParser -> HTML Parser, v2Api -> v2 Api
+    .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
+    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2');
+  const out: string[] = [];
+  for (const w of spaced.toLowerCase().split(/[^\p{L}\p{N}']+/u)) {
+    const word = w.replace(/^'+|'+$/g, '').replace(/'s$/, '');
+    if (word.length > 0 && word.length <= 40) out.push(word.replace(/'/g, ''));
+  }
+  return out;
+}
+
+/** Light plural stripping: `repositories` -> repository, `branches` -> branch, `issues` -> issue. */
+export function stripPlural(word: string): string {
+  if (word.length <= 3) return word;
+  if (word.endsWith('ies') && word.length > 4) return word.slice(0, -3) + 'y';
+  if (/(?:ches|shes|sses|xes|zes)$/.test(word)) return word.slice(0, -2);
+  if (word.endsWith('ss') || word.endsWith('us') || word.endsWith('is')) return word;
+  if (word.endsWith('s')) return word.slice(0, -1);
+  return word;
+}
+
+/** Reduces one lower-case word to its index term with the chosen stemmer. */
+export function stem(word: string, mode: StemMode = 'porter'): string {
+  if (mode === 'none' || /\d/.test(word)) return word;
+  if (mode === 'plural') return stripPlural(word);
+  return stemmer(word);
+}

@@ -1,0 +1,86 @@
+// General API vocabulary for search: abbreviations, verb families and other near-synonyms, the HTTP
+// method each verb suggests, and the scope words (org, enterprise, my...) that separate near-duplicate
+// operations. Vocabulary only — nothing here may name a particular API's operations or queries.
+import type { HttpMethod } from '../types.js';
+
+/**
+ * Abbreviations and spelling variants rewritten to their canonical words at index AND query time, so
+ * `repo`, `repos` and `repository` are one term. Values may be several words (`pr` -> pull request).
+ */
+export const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = {
+  repo: ['repository'], repos: ['repositories'], pr: ['pull', 'request'], prs: ['pull', 'requests'],
+  org: ['organization'], orgs: ['organizations'], organisation: ['organization'], organisations: ['organizations'],
+  env: ['environment'], envs: ['environments'], config: ['configuration'], configs: ['configurations'],
+  cfg: ['configuration'], auth: ['authentication'], authn: ['authentication'], authz: ['authorization'],
+  perm: ['permission'], perms: ['permissions'], msg: ['message'], msgs: ['messages'], info: ['information'],
+  stats: ['statistics'], desc: ['description'], admin: ['administrator'], admins: ['administrators'],
+  app: ['application'], apps: ['applications'], dir: ['directory'], dirs: ['directories'], doc: ['document'],
+  docs: ['documents'], ref: ['reference'], refs: ['references'], txn: ['transaction'], txns: ['transactions'],
+  tx: ['transaction'], acct: ['account'], accts: ['accounts'], addr: ['address'], pkg: ['package'], pkgs: ['packages'],
+  img: ['image'], imgs: ['images'], sub: ['subscription'], subs: ['subscriptions'], param: ['parameter'],
+  params: ['parameters'], attr: ['attribute'], attrs: ['attributes'], num: ['number'], qty: ['quantity'],
+  ssh: ['ssh'], gpg: ['gpg'], ci: ['continuous', 'integration'], vars: ['variables'], var: ['variable'],
+  creds: ['credentials'], cred: ['credential'], pw: ['password'], pwd: ['password'], url: ['url'],
+  webhook: ['webhook'], hook: ['webhook'], hooks: ['webhooks'], rerun: ['re', 'run'], reruns: ['re', 'runs'],
+  unarchive: ['unarchive'], cancelled: ['canceled'], cancelling: ['canceling'], colour: ['color'],
+};
+
+/**
+ * Families of words that ask for the same thing. A query word from a family also matches the other
+ * members (with a lower weight than the word itself). Members are plain words; they are stemmed later.
+ */
+export const FAMILIES: readonly (readonly string[])[] = [
+  // actions (verb families)
+  ['create', 'add', 'new', 'make', 'open', 'post', 'insert', 'generate', 'register', 'build'],
+  ['delete', 'remove', 'destroy', 'drop', 'erase', 'purge', 'discard', 'unset'],
+  ['list', 'browse', 'enumerate', 'index', 'all'],
+  ['get', 'retrieve', 'fetch', 'read', 'view', 'show', 'lookup', 'look', 'see', 'inspect', 'display', 'describe', 'detail'],
+  ['update', 'edit', 'change', 'modify', 'set', 'patch', 'alter', 'rename', 'replace', 'configure'],
+  ['search', 'find', 'query', 'filter', 'lookup'],
+  ['cancel', 'stop', 'abort', 'halt', 'terminate', 'kill'],
+  ['run', 'trigger', 'dispatch', 'execute', 'start', 'launch', 'kick'],
+  ['rerun', 'retry', 'restart', 'rerun'],
+  ['download', 'export', 'archive', 'save'],
+  ['upload', 'attach', 'import'],
+  ['enable', 'activate', 'turn'],
+  ['disable', 'deactivate', 'suspend', 'pause'],
+  ['approve', 'accept', 'confirm', 'allow'],
+  ['reject', 'decline', 'deny', 'dismiss', 'refuse'],
+  ['check', 'verify', 'test', 'validate', 'whether', 'is'],
+  ['copy', 'duplicate', 'clone', 'fork'],
+  ['send', 'transfer', 'move', 'deliver'],
+  // things (nouns that name the same object)
+  ['user', 'account', 'person', 'people', 'member', 'someone', 'somebody'],
+  ['comment', 'note', 'reply'],
+  ['log', 'logs', 'output'],
+  ['secret', 'credential', 'token', 'key'],
+  ['watch', 'subscribe', 'follow', 'subscription'],
+];
+
+/** HTTP methods a leading verb suggests; used as a low-weight ranking signal. */
+export const VERB_METHODS: Readonly<Record<string, readonly HttpMethod[]>> = {
+  create: ['post', 'put'], add: ['post', 'put'], new: ['post'], make: ['post'], open: ['post'], post: ['post'],
+  register: ['post'], generate: ['post'], insert: ['post'], upload: ['post', 'put'], send: ['post'],
+  delete: ['delete'], remove: ['delete'], destroy: ['delete'], drop: ['delete'], erase: ['delete'], purge: ['delete'],
+  list: ['get'], browse: ['get'], enumerate: ['get'], get: ['get'], retrieve: ['get'], fetch: ['get'], read: ['get'],
+  view: ['get'], show: ['get'], lookup: ['get'], look: ['get'], see: ['get'], inspect: ['get'], display: ['get'],
+  search: ['get'], find: ['get'], download: ['get'], check: ['get'], who: ['get'], how: ['get'], count: ['get'],
+  update: ['patch', 'put', 'post'], edit: ['patch', 'put', 'post'], change: ['patch', 'put', 'post'],
+  modify: ['patch', 'put', 'post'], set: ['put', 'patch', 'post'], rename: ['patch', 'post'], replace: ['put'],
+  cancel: ['post', 'delete'], stop: ['post', 'delete'],
+};
+
+/** Scopes that separate near-duplicate operations (the same action per repository, org, enterprise...). */
+export type Scope = 'repository' | 'organization' | 'enterprise' | 'team' | 'me' | 'user' | 'installation';
+
+/** Raw query words (before stop words) that name a scope. */
+export const SCOPE_WORDS: Readonly<Record<string, Scope>> = {
+  repo: 'repository', repos: 'repository', repository: 'repository', repositories: 'repository',
+  org: 'organization', orgs: 'organization', organization: 'organization', organizations: 'organization',
+  organisation: 'organization', enterprise: 'enterprise', enterprises: 'enterprise', team: 'team', teams: 'team',
+  my: 'me', me: 'me', mine: 'me', i: 'me', myself: 'me', authenticated: 'me', user: 'user', users: 'user',
+  installation: 'installation',
+};
+
+/** Scopes a query word never implies for the ranking unless named (the most specific, least common ones). */
+export const NARROW_SCOPES: ReadonlySet<Scope> = new Set(['organization', 'enterprise', 'team', 'installation', 'user']);
