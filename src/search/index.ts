@@ -51,6 +51,8 @@ export interface SearchTuning {
   descriptionWords: number;
   /** Use the re-ranking signals (off = plain BM25 sum over concepts). */
   rerank: boolean;
+  /** How much the share of an operation's title words that the query explains counts (0..1). */
+  precisionWeight: number;
 }
 
 type IndexField = 'name' | 'summary' | 'path' | 'domain' | 'tags' | 'params' | 'description' | 'domainText';
@@ -64,7 +66,10 @@ export const DEFAULT_TUNING: SearchTuning = {
   fuzzyUnknown: true,
   descriptionWords: 120,
   rerank: true,
+  precisionWeight: 0.5,
 };
+/** Most words read from one field of one operation. */
+const MAX_INDEX_WORDS = 2000;
 
 const METHODS: ReadonlySet<string> = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
@@ -127,6 +132,12 @@ export class SearchIndex {
   private readonly domains: readonly DomainInfo[];
   private readonly domainNames: Set<string>;
   private readonly familyOf = new Map<string, string[]>();
+  /** Index terms linked by derivation (`watcher` <-> `watch`), found in the catalog's own vocabulary. */
+  private readonly derived = new Map<string, string[]>();
+  /** Words seen in prose (summaries, descriptions): the dictionary for splitting compounds. */
+  private readonly prose = new Set<string>();
+  /** A readable word for each index term, for spelling suggestions. */
+  private readonly surface = new Map<string, string>();
   private readonly tuning: SearchTuning;
 
   private constructor(operations: readonly Operation[], domains: readonly DomainInfo[], tuning: SearchTuning) {
@@ -143,6 +154,10 @@ export class SearchIndex {
     }
     const sorted = [...operations].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const domainText = new Map(domains.map((d) => [d.name, d.description]));
+    for (const op of sorted) {
+      for (const w of splitWords(`${op.summary} ${stripNoise(op.description)}`)) this.prose.add(w);
+    }
+    for (const d of domains) for (const w of splitWords(d.description)) this.prose.add(w);
     this.docs = sorted.map((op) => ({
       op,
       scope: scopeOf(op),
@@ -159,7 +174,7 @@ export class SearchIndex {
       idField: 'id',
       fields: FIELDS,
       storeFields: [],
-      tokenize: (text) => splitWords(text),
+      tokenize: (text) => this.words(text, MAX_INDEX_WORDS),
       processTerm: (term) => {
         const out = analyze(term);
         return out.length === 0 ? null : out;
@@ -184,8 +199,24 @@ export class SearchIndex {
     this.ms.addAll(docsForIndex);
     for (const doc of docsForIndex) {
       const seen = new Set<string>();
-      for (const field of FIELDS) for (const t of this.terms(String(doc[field]))) seen.add(t);
+      for (const field of FIELDS) {
+        for (const w of this.words(String(doc[field]), MAX_INDEX_WORDS)) {
+          for (const t of this.analyze(w)) {
+            seen.add(t);
+            if (!this.surface.has(t)) this.surface.set(t, w);
+          }
+        }
+      }
       for (const t of seen) this.docFreq.set(t, (this.docFreq.get(t) ?? 0) + 1);
+    }
+    // agent nouns: `watchers` finds `watch`, `reviewer` finds `review`, when both are in the catalog
+    for (const t of this.docFreq.keys()) {
+      if (t.length < 6 || !t.endsWith('er')) continue;
+      let base = t.slice(0, -2);
+      if (!this.docFreq.has(base) && /([b-df-hj-np-tv-z])\1$/.test(base)) base = base.slice(0, -1);
+      if (!this.docFreq.has(base)) continue;
+      this.derived.set(t, [...(this.derived.get(t) ?? []), base]);
+      this.derived.set(base, [...(this.derived.get(base) ?? []), t]);
     }
   }
 
@@ -208,13 +239,36 @@ export class SearchIndex {
 
   private terms(text: string): string[] {
     const out: string[] = [];
-    for (const w of splitWords(text)) out.push(...this.analyze(w));
+    for (const w of this.words(text, MAX_INDEX_WORDS)) out.push(...this.analyze(w));
+    return out;
+  }
+
+  /**
+   * Words of a text, with compounds that only identifiers use (`invoiceitems`) followed by their parts
+   * when both parts are words of the catalog's prose. At most `max` words.
+   */
+  private words(text: string, max: number): string[] {
+    const out: string[] = [];
+    for (const w of splitWords(text)) {
+      if (out.length >= max) break;
+      out.push(w);
+      if (w.length >= 7 && !this.prose.has(w) && !/\d/.test(w)) {
+        for (let k = 3; k <= w.length - 3; k++) {
+          const left = w.slice(0, k);
+          const right = w.slice(k);
+          if (this.prose.has(left) && this.prose.has(right)) {
+            out.push(left, right);
+            break;
+          }
+        }
+      }
+    }
     return out;
   }
 
   /** Raw query words, bounded (K1): at most MAX_QUERY_CHARS characters and MAX_QUERY_TERMS words. */
-  private words(query: string): string[] {
-    return splitWords(query.slice(0, MAX_QUERY_CHARS)).slice(0, MAX_QUERY_TERMS);
+  private queryWords(query: string): string[] {
+    return this.words(query.slice(0, MAX_QUERY_CHARS), MAX_QUERY_TERMS);
   }
 
   private concepts(words: readonly string[]): Concept[] {
@@ -228,9 +282,17 @@ export class SearchIndex {
         for (const other of family) {
           for (const t of this.analyze(other)) if (!terms.has(t)) terms.set(t, this.tuning.familyWeight);
         }
-        const df = this.docFreq.get(term) ?? 0;
+        for (const t of this.derived.get(term) ?? []) if (!terms.has(t)) terms.set(t, 0.8);
+        // a concept is as specific as its broadest reading: `show` means get/list, common words
+        let df = 0;
+        for (const t of terms.keys()) df = Math.max(df, this.docFreq.get(t) ?? 0);
         byKey.set(term, { terms, idf: Math.log(1 + (n + 1) / (df + 1)) });
       }
+    }
+    // "all" (a stop word) asks for a list
+    if ((words.includes('all') || words.includes('every')) && !byKey.has('list')) {
+      const terms = new Map<string, number>([['list', 0.7]]);
+      byKey.set('list', { terms, idf: Math.log(1 + (n + 1) / ((this.docFreq.get('list') ?? 0) + 1)) });
     }
     return [...byKey.values()];
   }
@@ -286,8 +348,10 @@ export class SearchIndex {
     const trimmed = query.slice(0, MAX_QUERY_CHARS).trim();
     if (trimmed === '') return [];
     const exactIndex = this.exactMatch(trimmed);
-    const words = this.words(trimmed);
+    const words = this.queryWords(trimmed);
     const concepts = this.concepts(words);
+    const queryTerms = new Set<string>();
+    for (const c of concepts) for (const t of c.terms.keys()) queryTerms.add(t);
     const scores = new Map<number, number>();
     const coverage = new Map<number, number>();
     const titleCoverage = new Map<number, number>();
@@ -310,16 +374,17 @@ export class SearchIndex {
         // MiniSearch multiplies by the number of matched query terms; one concept counts once.
         const s = r.score / Math.max(1, r.queryTerms.length);
         scores.set(i, (scores.get(i) ?? 0) + s);
-        coverage.set(i, (coverage.get(i) ?? 0) + concept.idf / totalIdf);
         const doc = this.docs[i] as DocInfo;
-        let inTitle = false;
+        // coverage counts the best reading that matched: the word itself 1, a family member less
+        let best = 0;
+        let bestTitle = 0;
         for (const [term, fields] of Object.entries(r.match)) {
-          if (fields.some((f) => TITLE_FIELDS.has(f)) || doc.title.has(term)) {
-            inTitle = (weights.get(term) ?? 0.5) >= 1 ? true : inTitle;
-            if (inTitle) break;
-          }
+          const w = weights.get(term) ?? this.tuning.familyWeight;
+          best = Math.max(best, w);
+          if (fields.some((f) => TITLE_FIELDS.has(f)) || doc.title.has(term)) bestTitle = Math.max(bestTitle, w);
         }
-        if (inTitle) titleCoverage.set(i, (titleCoverage.get(i) ?? 0) + concept.idf / totalIdf);
+        coverage.set(i, (coverage.get(i) ?? 0) + (best * concept.idf) / totalIdf);
+        if (bestTitle > 0) titleCoverage.set(i, (titleCoverage.get(i) ?? 0) + (bestTitle * concept.idf) / totalIdf);
       }
     }
 
@@ -338,6 +403,9 @@ export class SearchIndex {
         const tcov = titleCoverage.get(i) ?? 0;
         s *= 0.25 + 0.75 * cov * cov;
         s *= 1 + tcov;
+        let shared = 0;
+        for (const t of doc.title) if (queryTerms.has(t)) shared++;
+        s *= 1 - this.tuning.precisionWeight + this.tuning.precisionWeight * (shared / Math.max(1, doc.title.size));
         if (methods && methods.length > 0) s *= methods.includes(doc.op.method) ? 1.15 : 0.9;
         if (doc.scope && queryScopes.has(doc.scope)) s *= 1.2;
         else if (doc.scope && NARROW_SCOPES.has(doc.scope)) s *= 0.85;
@@ -405,7 +473,7 @@ export class SearchIndex {
    * a name-like query, the closest operation names.
    */
   suggest(query: string): { domains: string[]; didYouMean: string[] } {
-    const words = this.words(query.trim());
+    const words = this.queryWords(query.trim());
     const terms = new Set(words.flatMap((w) => this.analyze(w)));
     const domains: Array<{ name: string; hits: number }> = [];
     for (const d of this.domains) {
@@ -444,6 +512,6 @@ export class SearchIndex {
         bestFreq = freq;
       }
     }
-    return best;
+    return this.surface.get(best) ?? best;
   }
 }

@@ -18,7 +18,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
   'about', 'via', 'using', 'use', 'please', 'want', 'need', 'like', 'some', 'any', 'just', 'also', 'which', 'what',
   'when', 'where', 'while', 'up', 'out', 'only', 'given', 'specific', 'specified', 'particular', 'certain', 'way',
   'e', 'g', 'eg', 'ie', 'etc', 's', 't', 'let', 'lets', 'me', 'my', 'mine', 'own', 'all', 'one', 'single', 'api',
-  'endpoint', 'endpoints', 'operation', 'operations', 'request', 'requests', 'response', 'returns', 'return',
+  'returns', 'information', 'details',
 ]);
 
 const HTML_ENTITY = /&(?:[a-z]+|#\d+|#x[0-9a-f]+);/gi;
