@@ -1,5 +1,85 @@
-// Placeholder until the `search` subcommand lands (see the open issues); replaced by its real module.
-export async function run(_argv: string[]): Promise<number> {
-  process.stderr.write('api-catalog search: not built yet\n');
-  return 1;
+// `api-catalog search "<query>"`: ranked operations of a catalog, for people (table) or scripts (--json).
+// Argument parsing and printing only; ranking lives in src/search.
+import { parseArgs } from 'node:util';
+import { AppError } from '../errors.js';
+import { defaultCatalogDir, loadCatalog } from '../registry/catalog.js';
+import { MAX_LIMIT, SearchIndex } from '../search/index.js';
+
+const USAGE = `usage: api-catalog search "<query>" [--registry <dir>] [--domain <d>] [--limit <n>] [--offset <n>] [--json]
+
+  --registry <dir>  catalog folder (registry/<name>); default: the embedded GitHub catalog
+  --domain <d>      only this domain; with an empty query, browse the domain
+  --limit <n>       results to print (default 10, at most ${MAX_LIMIT})
+  --offset <n>      results to skip (default 0)
+  --json            print the SearchResult as JSON`;
+
+function int(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value)) throw new AppError('INVALID_ARGUMENTS', `search: ${flag} must be a whole number, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+/** Runs the search subcommand; returns the exit code (0 found, 1 nothing found, 2 usage error). */
+export async function run(argv: string[]): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        registry: { type: 'string' },
+        domain: { type: 'string' },
+        limit: { type: 'string' },
+        offset: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+        verbose: { type: 'boolean', default: false },
+      },
+    });
+  } catch (err) {
+    process.stderr.write(`api-catalog search: ${err instanceof Error ? err.message : String(err)}\n\n${USAGE}\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(USAGE + '\n');
+    return 0;
+  }
+  const query = positionals.join(' ');
+  if (query.trim() === '' && values.domain === undefined) {
+    process.stderr.write(`api-catalog search: give a query (or --domain to browse)\n\n${USAGE}\n`);
+    return 2;
+  }
+  const catalog = loadCatalog(values.registry ?? defaultCatalogDir());
+  const index = SearchIndex.build(catalog.operations, catalog.meta.domains);
+  const options = {
+    ...(values.domain !== undefined ? { domain: values.domain } : {}),
+    ...(values.limit !== undefined ? { limit: int(values.limit, '--limit') } : {}),
+    ...(values.offset !== undefined ? { offset: int(values.offset, '--offset') } : {}),
+  };
+  const result = index.search(query, options);
+  if (values.json) {
+    const extra = result.total === 0 ? { suggest: index.suggest(query) } : {};
+    process.stdout.write(JSON.stringify({ ...result, ...extra }, null, 2) + '\n');
+    return result.total === 0 ? 1 : 0;
+  }
+  if (result.total === 0) {
+    const s = index.suggest(query);
+    const lines = [`no operations match ${JSON.stringify(query)} in ${catalog.meta.name}`];
+    if (s.didYouMean.length > 0) lines.push(`did you mean: ${s.didYouMean.join(' | ')}`);
+    if (s.domains.length > 0) lines.push(`try a domain: ${s.domains.join(', ')} (--domain <d> with an empty query browses it)`);
+    process.stdout.write(lines.join('\n') + '\n');
+    return 1;
+  }
+  const width = Math.max(...result.results.map((h) => h.name.length));
+  const first = (options.offset ?? 0) + 1;
+  for (const [k, h] of result.results.entries()) {
+    const req = h.requiredParams.length > 0 ? `  (requires: ${h.requiredParams.join(', ')})` : '';
+    process.stdout.write(
+      `${String(first + k).padStart(3)}. ${h.score.toFixed(3)}  ${h.name.padEnd(width)}  ${h.summary}${req}\n`,
+    );
+  }
+  const shown = first + result.results.length - 1;
+  process.stdout.write(`${first}-${shown} of ${result.total} in ${catalog.meta.name}; next: api-catalog describe <name>\n`);
+  return 0;
 }
