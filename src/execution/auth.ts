@@ -1,0 +1,157 @@
+// Credentials: which environment variables an operation needs (from the catalog's securitySchemes), whether
+// they are set, and how to apply them to a request. Values never leave this module except inside the request
+// and the Redactor that scrubs them from everything else.
+import { AppError } from '../errors.js';
+import type { Operation, SecuritySchemeInfo } from '../types.js';
+import type { ExecutionConfig } from './types.js';
+
+/** `github` -> `GITHUB`, `my-api.v2` -> `MY_API_V2`. */
+export function envPrefix(catalogName: string): string {
+  return catalogName.toUpperCase().replace(/[^A-Z0-9]/g, '_');
+}
+
+type Kind = 'bearer' | 'basic' | 'apiKey' | 'unsupported';
+
+function kindOf(scheme: SecuritySchemeInfo): Kind {
+  if (scheme.type === 'apiKey') return 'apiKey';
+  if (scheme.type === 'oauth2' || scheme.type === 'openIdConnect') return 'bearer';
+  if (scheme.type === 'http') {
+    const s = (scheme.scheme ?? '').toLowerCase();
+    if (s === 'bearer') return 'bearer';
+    if (s === 'basic') return 'basic';
+  }
+  return 'unsupported';
+}
+
+/** Environment variables a scheme reads, by the documented defaults. */
+export function envVarsFor(scheme: SecuritySchemeInfo, prefix: string): string[] {
+  switch (kindOf(scheme)) {
+    case 'bearer':
+      return [`${prefix}_TOKEN`];
+    case 'apiKey':
+      return [`${prefix}_API_KEY`];
+    case 'basic':
+      return [`${prefix}_USERNAME`, `${prefix}_PASSWORD`];
+    default:
+      return [];
+  }
+}
+
+/** The pseudo-scheme used when a catalog declares no security at all (GitHub): optional bearer token. */
+export const DEFAULT_BEARER = '(default bearer)';
+
+/** What gets applied to the request. */
+export interface AppliedAuth {
+  headers: Record<string, string>;
+  query: Array<[string, string]>;
+  cookies: Array<[string, string]>;
+  /** Every secret value (for the Redactor). */
+  secrets: string[];
+  /** Query/header/cookie names owned by credentials: arguments cannot set them (G2/G4). */
+  reservedQuery: Set<string>;
+  reservedHeaders: Set<string>;
+  reservedCookies: Set<string>;
+}
+
+function emptyAuth(): AppliedAuth {
+  return { headers: {}, query: [], cookies: [], secrets: [], reservedQuery: new Set(), reservedHeaders: new Set(), reservedCookies: new Set() };
+}
+
+function readValue(name: string, config: ExecutionConfig): string | undefined {
+  const env = config.env ?? process.env;
+  const v = env[name];
+  return v === undefined || v === '' ? undefined : v;
+}
+
+/** The credential value(s) for a scheme, or undefined when not available. */
+function credentialFor(scheme: SecuritySchemeInfo, prefix: string, config: ExecutionConfig): string[] | undefined {
+  const kind = kindOf(scheme);
+  const session = config.sessionCredential;
+  if (kind === 'unsupported') return undefined;
+  if (session !== undefined && session !== '') {
+    if (kind === 'basic') {
+      const i = session.indexOf(':');
+      return i > 0 ? [session.slice(0, i), session.slice(i + 1)] : undefined;
+    }
+    return [session];
+  }
+  const vals = envVarsFor(scheme, prefix).map((n) => readValue(n, config));
+  return vals.every((v) => v !== undefined) ? (vals as string[]) : undefined;
+}
+
+/** The schemes an operation may use, as alternatives of requirement sets; `[]` alternatives = none needed. */
+function requirements(op: Operation, config: ExecutionConfig): Array<Array<[string, SecuritySchemeInfo]>> {
+  const schemes = config.catalog.securitySchemes ?? {};
+  if (op.security.length === 0 && Object.keys(schemes).length === 0) {
+    // No security declared anywhere: an optional bearer token (GitHub's description declares none).
+    return [[[DEFAULT_BEARER, { type: 'http', scheme: 'bearer' }]], []];
+  }
+  return op.security.map((req) =>
+    Object.keys(req).map((name): [string, SecuritySchemeInfo] => [name, schemes[name] ?? { type: 'mutualTLS' }]),
+  );
+}
+
+/**
+ * Which credentials an operation needs and whether they are set (never their values). For a catalog that
+ * declares no security, the optional default bearer `<CATALOG>_TOKEN` is listed.
+ */
+export function credentialStatus(op: Operation, config: ExecutionConfig): Array<{ scheme: string; envVars: string[]; set: boolean }> {
+  const prefix = envPrefix(config.catalog.name);
+  const seen = new Map<string, { scheme: string; envVars: string[]; set: boolean }>();
+  for (const alt of requirements(op, config)) {
+    for (const [name, scheme] of alt) {
+      if (seen.has(name)) continue;
+      seen.set(name, { scheme: name, envVars: envVarsFor(scheme, prefix), set: credentialFor(scheme, prefix, config) !== undefined });
+    }
+  }
+  return [...seen.values()];
+}
+
+/**
+ * Picks the first satisfiable security alternative and returns what to add to the request. Throws AppError
+ * AUTH_MISSING (naming the env vars) when an operation requires credentials and none are available.
+ */
+export function resolveAuth(op: Operation, config: ExecutionConfig): AppliedAuth {
+  const prefix = envPrefix(config.catalog.name);
+  const alts = requirements(op, config);
+  if (alts.length === 0) return emptyAuth();
+  // Names of every apiKey credential slot this operation knows: reserved even when unset (G2/G4).
+  const out = emptyAuth();
+  for (const alt of alts) {
+    for (const [, scheme] of alt) {
+      if (scheme.type !== 'apiKey' || scheme.name === undefined) continue;
+      if (scheme.in === 'query') out.reservedQuery.add(scheme.name);
+      else if (scheme.in === 'cookie') out.reservedCookies.add(scheme.name);
+      else out.reservedHeaders.add(scheme.name.toLowerCase());
+    }
+  }
+  for (const alt of alts) {
+    const values = alt.map(([, scheme]) => credentialFor(scheme, prefix, config));
+    if (!values.every((v) => v !== undefined)) continue;
+    alt.forEach(([, scheme], i) => {
+      const v = values[i]!;
+      const kind = kindOf(scheme);
+      if (kind === 'bearer') {
+        out.headers.authorization = `Bearer ${v[0]!}`;
+        out.secrets.push(v[0]!);
+      } else if (kind === 'basic') {
+        const pair = `${v[0]!}:${v[1]!}`;
+        out.headers.authorization = `Basic ${Buffer.from(pair, 'utf8').toString('base64')}`;
+        out.secrets.push(v[1]!, pair, Buffer.from(pair, 'utf8').toString('base64'));
+      } else if (kind === 'apiKey') {
+        const name = scheme.name ?? 'api_key';
+        if (scheme.in === 'query') out.query.push([name, v[0]!]);
+        else if (scheme.in === 'cookie') out.cookies.push([name, v[0]!]);
+        else out.headers[name.toLowerCase()] = v[0]!;
+        out.secrets.push(v[0]!);
+      }
+    });
+    return out;
+  }
+  const needed = alts
+    .map((alt) => alt.map(([name, scheme]) => `${name} (${envVarsFor(scheme, prefix).join(' + ') || 'unsupported scheme'})`).join(' and '))
+    .join(' or ');
+  throw new AppError('AUTH_MISSING', `${op.name}: needs credentials: ${needed}; none are set`, {
+    details: { schemes: credentialStatus(op, config) },
+  });
+}

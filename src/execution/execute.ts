@@ -1,0 +1,167 @@
+// executeOperation: read-only gate -> validation -> request build (auth, encoding) -> HTTP -> shaped result.
+// Never throws for expected failures: every outcome is a value, redacted of every credential in use.
+import { isAppError, type ErrorCode } from '../errors.js';
+import type { Operation } from '../types.js';
+import { credentialStatus } from './auth.js';
+import { DEFAULTS, parseRetryAfter, send } from './http.js';
+import { buildRequest, type BuiltRequest } from './request.js';
+import { Redactor } from './redact.js';
+import { apiErrorMessage, decodeBody, instructionFor, paginationHint, project, selectHeaders, truncate } from './shape.js';
+import type { ExecuteOptions, ExecutionConfig, ExecutionOutcome } from './types.js';
+import { validateArguments } from './validate.js';
+
+const DEFAULT_TOKEN_BUDGET = 8_000;
+
+const INSTRUCTIONS: Partial<Record<ErrorCode, string>> = {
+  READ_ONLY_MODE: 'The server runs in read-only mode: only GET/HEAD operations can be executed. Use a read operation or ask the operator.',
+  NOT_EXECUTABLE: 'This operation cannot be called as described by the API; pick another one with search_tools.',
+  INVALID_ARGUMENTS: 'Fix the listed fields (see describe_tools for the schema) and call execute_tool again.',
+  AUTH_MISSING: 'Ask the operator to set the named environment variable(s) for this API, then call again.',
+  CONFIG_INVALID: 'The server configuration is incomplete (base URL); ask the operator to fix it.',
+  UNSAFE_REQUEST: 'The arguments would change where the request goes; pass plain identifiers.',
+  UPSTREAM_TIMEOUT: 'The API did not answer in time: retry later, or narrow the request (smaller page, filters).',
+  UPSTREAM_UNREACHABLE: 'The API cannot be reached from the server: check the base URL and network, then retry.',
+  UPSTREAM_REDIRECT_REFUSED: 'The API redirected somewhere the server will not follow; call the operation at its own host or ask the operator to set the base URL.',
+  UPSTREAM_RESPONSE_INVALID: 'The API sent a broken response: retry; if it persists, the upstream service is at fault.',
+  CANCELLED: 'The call was cancelled; call again if it is still needed.',
+  INTERNAL: 'An internal error occurred; retry, and report it if it persists.',
+};
+
+function failure(code: ErrorCode, message: string, redactor: Redactor, details?: unknown, status?: number, instruction?: string): ExecutionOutcome {
+  return {
+    ok: false,
+    code,
+    message: redactor.string(message),
+    ...(details !== undefined ? { details: redactor.deep(details) } : {}),
+    instruction: redactor.string(instruction ?? INSTRUCTIONS[code] ?? 'Adjust the request and try again.'),
+    ...(status !== undefined ? { status } : {}),
+  };
+}
+
+/** Every credential value the config could use, so even early failures are redacted. */
+function configRedactor(config: ExecutionConfig): Redactor {
+  const env = config.env ?? process.env;
+  const values: string[] = [];
+  const prefix = config.catalog.name.toUpperCase().replace(/[^A-Z0-9]/g, '_');
+  for (const suffix of ['_TOKEN', '_API_KEY', '_PASSWORD']) {
+    const v = env[`${prefix}${suffix}`];
+    if (v !== undefined && v !== '') values.push(v);
+  }
+  const user = env[`${prefix}_USERNAME`];
+  const pass = env[`${prefix}_PASSWORD`];
+  if (user !== undefined && pass !== undefined) values.push(`${user}:${pass}`);
+  if (config.sessionCredential !== undefined && config.sessionCredential !== '') values.push(config.sessionCredential);
+  return new Redactor(values);
+}
+
+/**
+ * Validates, builds and sends one operation call and shapes the answer. Defaults: 10 s connect, 30 s total
+ * (retries and redirects included), 5 MiB response cap, 8 000-token data budget, 2 retries for idempotent
+ * calls. `options.fields` projects the data (dotted paths or JMESPath) before the budget is applied.
+ */
+export async function executeOperation(op: Operation, args: unknown, config: ExecutionConfig, options: ExecuteOptions = {}): Promise<ExecutionOutcome> {
+  const early = configRedactor(config);
+  const method = op.method.toUpperCase();
+  if (config.readOnly === true && method !== 'GET' && method !== 'HEAD') {
+    return failure('READ_ONLY_MODE', `${op.name} is ${method}; the server is in read-only mode`, early);
+  }
+  if (!op.executable) {
+    return failure('NOT_EXECUTABLE', `${op.name} cannot be executed: ${(op.problems ?? []).join('; ') || 'the API description is incomplete'}`, early);
+  }
+  const validation = validateArguments(op, args);
+  if (!validation.ok) {
+    const list = validation.errors.map((e) => `${e.path || '(arguments)'}: ${e.message}${e.suggestion ? ` (${e.suggestion})` : ''}`).join('; ');
+    return failure('INVALID_ARGUMENTS', `${op.name}: invalid arguments: ${list}`, early, { errors: validation.errors });
+  }
+  let req: BuiltRequest;
+  try {
+    req = buildRequest(op, validation.args, config);
+  } catch (err) {
+    return fromError(err, early, op);
+  }
+  const redactor = req.redactor.active ? req.redactor : early;
+  let raw;
+  try {
+    raw = await send(req, {
+      connectMs: config.timeouts?.connectMs ?? DEFAULTS.connectMs,
+      totalMs: config.timeouts?.totalMs ?? DEFAULTS.totalMs,
+      maxBytes: config.maxResponseBytes ?? DEFAULTS.maxResponseBytes,
+      maxRetries: options.maxRetries ?? DEFAULTS.maxRetries,
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+      ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
+      ...(options.sleep !== undefined ? { sleep: options.sleep } : {}),
+      ...(options.random !== undefined ? { random: options.random } : {}),
+    });
+  } catch (err) {
+    return fromError(err, redactor, op);
+  }
+  const headers = redactor.deep(selectHeaders(raw.headers));
+  const contentType = raw.headers.get('content-type') ?? '';
+  let data: unknown;
+  try {
+    data = redactor.deep(decodeBody(raw.bytes, contentType, raw.cutAt !== undefined));
+  } catch (err) {
+    if (raw.status >= 400 && isAppError(err)) data = raw.bytes.toString('utf8').slice(0, 2000);
+    else return fromError(err, redactor, op, raw.status);
+  }
+
+  if (raw.status >= 400) {
+    const retryAfter = parseRetryAfter(raw.headers.get('retry-after'), Date.now());
+    const retryAfterS = retryAfter !== undefined ? Math.ceil(retryAfter / 1000) : undefined;
+    const apiMessage = apiErrorMessage(data);
+    const names = credentialStatus(op, config).flatMap((c) => c.envVars);
+    const snippet = truncate(data, 500, op)?.data ?? data;
+    return failure(
+      'UPSTREAM_ERROR',
+      `${op.name}: the API answered ${raw.status}${apiMessage !== undefined ? `: ${apiMessage}` : ''}`,
+      redactor,
+      { status: raw.status, headers, body: snippet, ...(retryAfterS !== undefined ? { retryAfterSeconds: retryAfterS } : {}), attempts: raw.attempts },
+      raw.status,
+      instructionFor(raw.status, op, names, data, retryAfterS),
+    );
+  }
+
+  const pagination = paginationHint(op, raw.headers, data, (s) => redactor.string(s));
+  if (raw.cutAt !== undefined) {
+    const text = typeof data === 'string' ? data : '';
+    const cut = truncate(text, config.tokenBudget ?? DEFAULT_TOKEN_BUDGET, op);
+    return {
+      ok: true,
+      status: raw.status,
+      headers,
+      data: cut?.data ?? data,
+      truncated: {
+        size: raw.cutAt,
+        reason: 'maxResponseBytes',
+        hint: `The response was larger than ${raw.cutAt} bytes and was cut (shown as text, not parsed). ${cut?.info.hint ?? 'Narrow the request with pagination or filter parameters.'}`,
+      },
+      ...(pagination !== undefined ? { pagination } : {}),
+    };
+  }
+  if (options.fields !== undefined) {
+    try {
+      data = project(data, options.fields);
+    } catch (err) {
+      return fromError(err, redactor, op);
+    }
+  }
+  const cut = truncate(data, config.tokenBudget ?? DEFAULT_TOKEN_BUDGET, op);
+  return {
+    ok: true,
+    status: raw.status,
+    headers,
+    data: cut?.data ?? data,
+    ...(cut !== undefined ? { truncated: cut.info, full: data } : {}),
+    ...(pagination !== undefined ? { pagination } : {}),
+  };
+}
+
+function fromError(err: unknown, redactor: Redactor, op: Operation, status?: number): ExecutionOutcome {
+  if (isAppError(err)) {
+    return failure(err.code, err.message, redactor, err.details ?? undefined, status);
+  }
+  // Unexpected: a generic, redacted message without the stack (H3).
+  const message = err instanceof Error ? err.message : String(err);
+  return failure('INTERNAL', `${op.name}: unexpected failure (${message.slice(0, 200)})`, redactor);
+}
+

@@ -1,0 +1,262 @@
+// The HTTP client of execution: undici fetch with connect/headers timeouts, one total deadline (AbortSignal,
+// because body timeouts reset per chunk), caller cancellation, retries with exponential back-off + jitter that
+// honour Retry-After (idempotent calls only, never past the deadline), same-origin-only manual redirects,
+// and a cap on response bytes counted after decompression. fetch, sleep, clock and randomness are injectable.
+import { Agent, fetch as undiciFetch } from 'undici';
+import { AppError } from '../errors.js';
+import type { BuiltRequest } from './request.js';
+
+export const DEFAULTS = { connectMs: 10_000, totalMs: 30_000, maxResponseBytes: 5 * 1024 * 1024, maxRetries: 2, maxRedirects: 5 } as const;
+
+export interface SendOptions {
+  connectMs: number;
+  totalMs: number;
+  maxBytes: number;
+  maxRetries: number;
+  signal?: AbortSignal;
+  fetch?: typeof globalThis.fetch;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+  now?: () => number;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Headers;
+  bytes: Buffer;
+  /** Set when the body was cut at maxBytes (the number of bytes kept). */
+  cutAt?: number;
+  /** The URL that answered (after same-origin redirects). */
+  url: string;
+  /** Attempts made (1 = no retry). */
+  attempts: number;
+}
+
+const RETRY_STATUS = new Set([429, 502, 503, 504]);
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
+
+const agents = new Map<number, Agent>();
+function agentFor(connectMs: number, totalMs: number): Agent {
+  const key = connectMs * 1e7 + totalMs;
+  let a = agents.get(key);
+  if (a === undefined) {
+    a = new Agent({ connect: { timeout: connectMs }, headersTimeout: totalMs, bodyTimeout: totalMs, keepAliveTimeout: 4_000 });
+    agents.set(key, a);
+  }
+  return a;
+}
+
+/** Abortable sleep. */
+export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = (): void => {
+      clearTimeout(t);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Retry-After as milliseconds from now: delta-seconds or an HTTP-date (RFC 9110 §10.2.3). */
+export function parseRetryAfter(value: string | null, now: number): number | undefined {
+  if (value === null) return undefined;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v) * 1000;
+  const t = Date.parse(v);
+  return Number.isNaN(t) ? undefined : Math.max(0, t - now);
+}
+
+/** Exponential back-off with jitter: 500 ms · 2^attempt, capped at 8 s, times 0.5–1.0. */
+export function backoffMs(attempt: number, random: () => number): number {
+  return Math.min(8_000, 500 * 2 ** attempt) * (0.5 + random() * 0.5);
+}
+
+/** May this request be retried? Idempotent methods, or POST/PATCH carrying an idempotency key. */
+export function isRetryable(req: BuiltRequest): boolean {
+  return IDEMPOTENT.has(req.method) || req.idempotencyKey !== undefined;
+}
+
+function errCode(err: unknown): string | undefined {
+  let e: unknown = err;
+  for (let i = 0; i < 4 && e !== null && typeof e === 'object'; i++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+type Phase = 'connect' | 'body';
+
+function networkError(err: unknown, phase: Phase, url: string, redact: (s: string) => string): AppError {
+  const code = errCode(err) ?? 'unknown';
+  const origin = redact(new URL(url).origin);
+  if (phase === 'body') {
+    return new AppError('UPSTREAM_RESPONSE_INVALID', `upstream ${origin} closed the connection before the response body was complete (${code})`, {
+      details: { code },
+    });
+  }
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return new AppError('UPSTREAM_TIMEOUT', `could not connect to ${origin} within the connect timeout`, { details: { code } });
+  }
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return new AppError('UPSTREAM_TIMEOUT', `upstream ${origin} did not answer in time`, { details: { code } });
+  }
+  return new AppError('UPSTREAM_UNREACHABLE', `cannot reach ${origin} (${code})`, { details: { code } });
+}
+
+function isReset(err: unknown): boolean {
+  const code = errCode(err);
+  return code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE';
+}
+
+/** Sends a built request. Returns the final response (any status) or throws AppError. */
+export async function send(req: BuiltRequest, opts: SendOptions): Promise<RawResponse> {
+  const fetchImpl = opts.fetch ?? (undiciFetch as unknown as typeof globalThis.fetch);
+  const sleep = opts.sleep ?? defaultSleep;
+  const random = opts.random ?? Math.random;
+  const now = opts.now ?? Date.now;
+  const redact = (s: string): string => req.redactor.string(s);
+  const start = now();
+  const deadline = start + opts.totalMs;
+
+  const controller = new AbortController();
+  let why: 'timeout' | 'cancelled' | undefined;
+  const timer = setTimeout(() => {
+    why = 'timeout';
+    controller.abort(new Error('deadline'));
+  }, opts.totalMs);
+  const onCancel = (): void => {
+    why ??= 'cancelled';
+    controller.abort(new Error('cancelled'));
+  };
+  if (opts.signal?.aborted) onCancel();
+  opts.signal?.addEventListener('abort', onCancel, { once: true });
+  const aborted = (): AppError =>
+    why === 'cancelled'
+      ? new AppError('CANCELLED', 'the call was cancelled by the client; the upstream request was aborted')
+      : new AppError('UPSTREAM_TIMEOUT', `no complete answer from ${redact(new URL(req.url).origin)} within ${Math.round(opts.totalMs / 1000)} s`, {
+          details: { totalMs: opts.totalMs },
+        });
+
+  let url = req.url;
+  let method = req.method;
+  let body = req.body;
+  const headers = { ...req.headers };
+  let attempts = 0;
+  let redirects = 0;
+  const retryable = isRetryable(req);
+  const useAgent = opts.fetch === undefined;
+  try {
+    for (;;) {
+      attempts++;
+      let res: Response;
+      try {
+        const init: RequestInit & { dispatcher?: Agent } = {
+          method,
+          headers,
+          redirect: 'manual',
+          signal: controller.signal,
+          ...(body !== undefined ? { body } : {}),
+          ...(useAgent ? { dispatcher: agentFor(opts.connectMs, opts.totalMs) } : {}),
+        };
+        res = await fetchImpl(url, init);
+      } catch (err) {
+        if (controller.signal.aborted) throw aborted();
+        if (retryable && isReset(err) && attempts <= opts.maxRetries) {
+          const wait = backoffMs(attempts - 1, random);
+          if (now() + wait < deadline) {
+            await sleep(wait, controller.signal);
+            continue;
+          }
+        }
+        throw networkError(err, 'connect', url, redact);
+      }
+
+      // Redirects: only to the same origin, never a downgrade, at most maxRedirects (H4/H5).
+      if ([301, 302, 303, 307, 308].includes(res.status) && res.headers.get('location') !== null) {
+        await res.body?.cancel().catch(() => undefined);
+        const location = res.headers.get('location')!;
+        let target: URL;
+        try {
+          target = new URL(location, url);
+        } catch {
+          throw new AppError('UPSTREAM_RESPONSE_INVALID', `upstream sent a redirect with an invalid Location`);
+        }
+        const from = new URL(url);
+        if (from.protocol === 'https:' && target.protocol !== 'https:') {
+          throw new AppError('UPSTREAM_REDIRECT_REFUSED', `upstream redirected from https to ${target.protocol.replace(':', '')} (${redact(target.origin)}); refused: credentials would travel unencrypted`, {
+            details: { status: res.status, location: redact(target.origin) },
+          });
+        }
+        if (target.origin !== from.origin) {
+          throw new AppError('UPSTREAM_REDIRECT_REFUSED', `upstream redirected to another origin (${redact(target.origin)}); refused so credentials and the body are not sent there`, {
+            details: { status: res.status, location: redact(target.origin) },
+          });
+        }
+        if (++redirects > DEFAULTS.maxRedirects) {
+          throw new AppError('UPSTREAM_REDIRECT_REFUSED', `upstream redirected more than ${DEFAULTS.maxRedirects} times; stopped`);
+        }
+        if (res.status === 303 || ((res.status === 301 || res.status === 302) && method !== 'GET' && method !== 'HEAD')) {
+          method = method === 'HEAD' ? 'HEAD' : 'GET';
+          body = undefined;
+          delete headers['content-type'];
+        }
+        url = target.href;
+        continue;
+      }
+
+      if (RETRY_STATUS.has(res.status) && retryable && attempts <= opts.maxRetries) {
+        const wait = parseRetryAfter(res.headers.get('retry-after'), now()) ?? backoffMs(attempts - 1, random);
+        if (now() + wait < deadline - 50) {
+          await res.body?.cancel().catch(() => undefined);
+          await sleep(wait, controller.signal);
+          continue;
+        }
+      }
+
+      // Read the body with a cap on decompressed bytes.
+      const chunks: Buffer[] = [];
+      let total = 0;
+      let cutAt: number | undefined;
+      if (res.body !== null) {
+        const reader = res.body.getReader();
+        try {
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            const room = opts.maxBytes - total;
+            if (value.byteLength > room) {
+              chunks.push(Buffer.from(value.buffer, value.byteOffset, room));
+              total += room;
+              cutAt = total;
+              await reader.cancel().catch(() => undefined);
+              break;
+            }
+            chunks.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+            total += value.byteLength;
+          }
+        } catch (err) {
+          if (controller.signal.aborted) throw aborted();
+          throw networkError(err, 'body', url, redact);
+        }
+      }
+      return { status: res.status, headers: res.headers, bytes: Buffer.concat(chunks, total), ...(cutAt !== undefined ? { cutAt } : {}), url, attempts };
+    }
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    if (controller.signal.aborted) throw aborted();
+    throw networkError(err, 'connect', url, redact);
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onCancel);
+  }
+}

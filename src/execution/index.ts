@@ -1,0 +1,35 @@
+// The execution layer's public API (docs/DESIGN.md "Execution"): validate arguments, prepare the exact request
+// (dry run, secrets redacted), execute it over HTTP and shape the result. Knows nothing of MCP.
+import { AppError, isAppError } from '../errors.js';
+import type { Operation } from '../types.js';
+import { buildRequest, toPrepared } from './request.js';
+import type { ExecutionConfig, PreparedRequest } from './types.js';
+
+export type {
+  ExecuteOptions,
+  ExecutionConfig,
+  ExecutionOutcome,
+  FieldError,
+  PaginationHint,
+  PreparedRequest,
+  TruncationInfo,
+  ValidationOutcome,
+} from './types.js';
+export { validateArguments, ARG_LIMITS } from './validate.js';
+export { credentialStatus, envPrefix } from './auth.js';
+export { executeOperation } from './execute.js';
+
+/**
+ * The exact request an operation would send with these (already validated) arguments: method, URL, headers
+ * and body with every credential replaced by `***`, plus a curl line. Throws AppError for arguments that
+ * cannot be sent (INVALID_ARGUMENTS, UNSAFE_REQUEST), missing credentials (AUTH_MISSING) or configuration
+ * (CONFIG_INVALID, NOT_EXECUTABLE, READ_ONLY_MODE).
+ */
+export function prepareRequest(op: Operation, args: Record<string, unknown>, config: ExecutionConfig): PreparedRequest {
+  try {
+    return toPrepared(buildRequest(op, args, config));
+  } catch (err) {
+    if (isAppError(err)) throw err;
+    throw new AppError('INTERNAL', `${op.name}: could not build the request`, { cause: err });
+  }
+}

@@ -1,0 +1,64 @@
+// Secret scrubbing: a Redactor knows every credential value in use (and its encoded forms) and replaces them
+// with *** in strings, headers and whole data trees. Every outcome of execution passes through one.
+
+const MASK = '***';
+
+export class Redactor {
+  private readonly secrets: string[];
+
+  /** Values shorter than 3 characters are ignored (they would mask ordinary text). */
+  constructor(values: Iterable<string>) {
+    const set = new Set<string>();
+    for (const v of values) {
+      if (v.length < 3) continue;
+      set.add(v);
+      set.add(encodeURIComponent(v));
+      set.add(Buffer.from(v, 'utf8').toString('base64'));
+      set.add(encodeURIComponent(v).replace(/%20/g, '+'));
+    }
+    // Longest first so that an encoded form containing another secret is masked whole.
+    this.secrets = [...set].filter((s) => s.length >= 3).sort((a, b) => b.length - a.length);
+  }
+
+  get active(): boolean {
+    return this.secrets.length > 0;
+  }
+
+  /** Adds values (e.g. base64 of user:pass) after construction. */
+  static of(values: Iterable<string>): Redactor {
+    return new Redactor(values);
+  }
+
+  string(s: string): string {
+    if (this.secrets.length === 0) return s;
+    let out = s;
+    for (const secret of this.secrets) if (out.includes(secret)) out = out.split(secret).join(MASK);
+    return out;
+  }
+
+  /** Deep copy with every string (keys too) redacted; returns the same value when nothing matches. */
+  deep<T>(value: T): T {
+    if (this.secrets.length === 0) return value;
+    let text: string | undefined;
+    try {
+      text = JSON.stringify(value);
+    } catch {
+      text = undefined;
+    }
+    if (text !== undefined && !this.secrets.some((s) => text!.includes(s) || text!.includes(JSON.stringify(s).slice(1, -1)))) {
+      return value;
+    }
+    return this.walk(value) as T;
+  }
+
+  private walk(value: unknown): unknown {
+    if (typeof value === 'string') return this.string(value);
+    if (Array.isArray(value)) return value.map((v) => this.walk(v));
+    if (value !== null && typeof value === 'object') {
+      const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+      for (const [k, v] of Object.entries(value)) out[this.string(k)] = this.walk(v);
+      return Object.setPrototypeOf(out, Object.prototype) as unknown;
+    }
+    return value;
+  }
+}

@@ -1,0 +1,226 @@
+// Builds the exact HTTP request of an operation from validated arguments: base URL (servers, variables,
+// operator override, explicit base-path join), parameters by location and style, body by media type, auth.
+// Arguments can never change the host: every value is encoded into its own slot and the result is re-parsed
+// and checked against the base origin and the intended path.
+import { randomUUID } from 'node:crypto';
+import { AppError } from '../errors.js';
+import type { Operation, ServerInfo } from '../types.js';
+import { resolveAuth } from './auth.js';
+import { assertHeaderSafe, binaryBody, encodeFormBody, encodeMultipart, encodePathParam, encodeQueryParam, encodeStrict, headerValue, primitiveText } from './encode.js';
+import { Redactor } from './redact.js';
+import type { ExecutionConfig, PreparedRequest } from './types.js';
+
+/** Headers arguments can never set (G2): transport-owned or credential-owned. */
+export const RESERVED_HEADERS = new Set([
+  'authorization', 'proxy-authorization', 'cookie', 'host', 'content-length', 'transfer-encoding', 'content-type',
+  'accept', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect', 'accept-encoding',
+]);
+
+export const USER_AGENT = 'api-catalog/0.1 (+https://github.com/api-catalog)';
+
+/** The internal, unredacted request. */
+export interface BuiltRequest {
+  method: string;
+  url: string;
+  /** Lower-case names. */
+  headers: Record<string, string>;
+  body?: string | Buffer;
+  /** Text of the body for dry runs, or a summary for binary bodies. */
+  bodyPreview?: string;
+  redactor: Redactor;
+  /** Set when the request carries a generated idempotency key (so retries are safe and reuse it). */
+  idempotencyKey?: string;
+}
+
+function serverUrl(server: ServerInfo): string {
+  // Server variables take their defaults; arguments never reach them (F6). A default outside its enum is refused.
+  return server.url.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+    const v = server.variables?.[name];
+    if (v === undefined) {
+      throw new AppError('CONFIG_INVALID', `server URL ${server.url}: variable {${name}} has no default; set the base URL explicitly (--base-url)`);
+    }
+    if (v.enum !== undefined && v.enum.length > 0 && !v.enum.includes(v.default)) {
+      throw new AppError('CONFIG_INVALID', `server URL ${server.url}: default ${JSON.stringify(v.default)} of {${name}} is not in its enum; set --base-url`);
+    }
+    return v.default;
+  });
+}
+
+/** The base URL: operator override, else operation servers, else catalog servers. Must be absolute http(s). */
+export function resolveBaseUrl(op: Operation, config: ExecutionConfig): URL {
+  const raw = config.baseUrl ?? (op.servers[0] !== undefined ? serverUrl(op.servers[0]) : config.catalog.servers[0] !== undefined ? serverUrl(config.catalog.servers[0]) : undefined);
+  if (raw === undefined || raw === '') {
+    throw new AppError('CONFIG_INVALID', `${config.catalog.name}: the API description names no server; set the base URL (--base-url or ${config.catalog.name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_BASE_URL)`);
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new AppError('CONFIG_INVALID', `base URL ${JSON.stringify(raw)} is not an absolute URL; set --base-url to e.g. https://api.example.com/v1`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new AppError('CONFIG_INVALID', `base URL ${JSON.stringify(raw)}: only http and https are supported`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new AppError('CONFIG_INVALID', 'base URL must not carry credentials; use the credential environment variables');
+  }
+  return url;
+}
+
+function has(args: Record<string, unknown>, k: string): boolean {
+  return Object.prototype.hasOwnProperty.call(args, k) && args[k] !== undefined;
+}
+
+function isJsonType(mt: string): boolean {
+  return /^application\/(.+\+)?json\b/i.test(mt) || mt === '*/*';
+}
+
+/** Builds the request (unredacted). Throws AppError (INVALID_ARGUMENTS, AUTH_MISSING, CONFIG_INVALID, UNSAFE_REQUEST, NOT_EXECUTABLE). */
+export function buildRequest(op: Operation, args: Record<string, unknown>, config: ExecutionConfig): BuiltRequest {
+  const base = resolveBaseUrl(op, config);
+  const auth = resolveAuth(op, config);
+  const method = op.method.toUpperCase();
+
+  // Path: each template variable becomes exactly one encoded segment.
+  const pathBindings = new Map(op.bindings.filter((b) => b.in === 'path').map((b) => [b.name, b]));
+  const path = op.path.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+    const b = pathBindings.get(name);
+    if (b === undefined) throw new AppError('NOT_EXECUTABLE', `${op.name}: path parameter {${name}} is not declared in the API description`);
+    if (!has(args, b.arg)) {
+      throw new AppError('INVALID_ARGUMENTS', `${op.name}: path parameter ${b.arg} is required`, {
+        details: { errors: [{ path: `/${b.arg}`, message: 'required property is missing' }] },
+      });
+    }
+    return encodePathParam(b.arg, args[b.arg], b.style, b.explode);
+  });
+  if (!path.startsWith('/') || path.startsWith('//')) {
+    throw new AppError('UNSAFE_REQUEST', `${op.name}: the path ${JSON.stringify(op.path)} is not a relative path below the base URL`);
+  }
+
+  const query: string[] = [];
+  const headers: Record<string, string> = {};
+  const cookies: string[] = [];
+  for (const b of op.bindings) {
+    if (!has(args, b.arg)) continue;
+    const v = args[b.arg];
+    if (b.in === 'query') {
+      if (auth.reservedQuery.has(b.name)) continue; // the credential owns this name (G4)
+      query.push(...encodeQueryParam(b.name, v, { style: b.style, explode: b.explode, allowReserved: b.allowReserved, contentType: b.contentType }));
+    } else if (b.in === 'header') {
+      const lower = b.name.toLowerCase();
+      if (RESERVED_HEADERS.has(lower) || auth.reservedHeaders.has(lower)) continue; // G2
+      assertHeaderSafe(b.name, b.name);
+      headers[lower] = headerValue(b.name, v, b.explode);
+    } else if (b.in === 'cookie') {
+      if (auth.reservedCookies.has(b.name)) continue;
+      const text = Array.isArray(v) ? v.map(primitiveText).join(',') : primitiveText(v);
+      cookies.push(`${encodeStrict(b.name)}=${encodeStrict(text)}`);
+    }
+  }
+  for (const [k, v] of auth.query) query.push(`${encodeStrict(k)}=${encodeStrict(v)}`);
+  for (const [k, v] of auth.cookies) cookies.push(`${encodeStrict(k)}=${encodeStrict(v)}`);
+  if (cookies.length > 0) headers.cookie = cookies.join('; ');
+
+  // Body.
+  let body: string | Buffer | undefined;
+  let bodyPreview: string | undefined;
+  const rb = op.requestBody;
+  if (rb !== undefined) {
+    const mediaType = rb.mediaTypes[0] ?? 'application/json';
+    let value: unknown;
+    let present = false;
+    if (rb.mode === 'whole') {
+      const b = op.bindings.find((x) => x.in === 'body' && x.wholeBody) ?? op.bindings.find((x) => x.in === 'body');
+      if (b !== undefined && has(args, b.arg)) {
+        value = args[b.arg];
+        present = true;
+      }
+    } else {
+      // A null-prototype object: a `__proto__` argument stays an ordinary own key (G5).
+      const obj = Object.create(null) as Record<string, unknown>;
+      for (const b of op.bindings) {
+        if (b.in !== 'body' || !has(args, b.arg)) continue;
+        obj[b.name] = args[b.arg];
+        present = true;
+      }
+      value = obj;
+    }
+    if (present || rb.required) {
+      const lower = mediaType.toLowerCase();
+      if (isJsonType(lower)) {
+        body = JSON.stringify(value ?? {});
+        headers['content-type'] = mediaType === '*/*' ? 'application/json' : mediaType;
+        bodyPreview = body;
+      } else if (lower.startsWith('application/x-www-form-urlencoded')) {
+        const obj = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { body: value };
+        body = encodeFormBody(obj, rb.encoding);
+        headers['content-type'] = 'application/x-www-form-urlencoded';
+        bodyPreview = body;
+      } else if (lower.startsWith('multipart/')) {
+        const obj = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { file: value };
+        const mp = encodeMultipart(obj, rb.encoding);
+        body = mp.bytes;
+        headers['content-type'] = `${lower.startsWith('multipart/form-data') ? 'multipart/form-data' : mediaType}; boundary=${mp.boundary}`;
+        bodyPreview = mp.fileParts === 0 && mp.bytes.length <= 65536 ? mp.bytes.toString('utf8') : `<multipart ${mp.bytes.length} bytes, ${mp.fileParts} file part(s)>`;
+      } else if (lower.startsWith('text/') || /xml|csv|yaml/.test(lower)) {
+        body = typeof value === 'string' ? value : JSON.stringify(value ?? '');
+        headers['content-type'] = mediaType;
+        bodyPreview = body;
+      } else {
+        body = binaryBody(value ?? '');
+        headers['content-type'] = mediaType.includes('*') ? 'application/octet-stream' : mediaType;
+        bodyPreview = `<binary ${body.length} bytes>`;
+      }
+    }
+  }
+
+  const accept = op.response?.mediaType;
+  headers.accept = accept !== undefined && accept !== '' && !accept.includes('*') ? accept : 'application/json';
+  headers['user-agent'] = USER_AGENT;
+  let idempotencyKey: string | undefined;
+  if (op.idempotencyHeader !== undefined && (method === 'POST' || method === 'PATCH')) {
+    const h = op.idempotencyHeader.toLowerCase();
+    if (headers[h] === undefined) headers[h] = idempotencyKey = randomUUID();
+    else idempotencyKey = headers[h];
+  }
+  Object.assign(headers, auth.headers);
+
+  // Join the base path explicitly (new URL('/x', base) would drop /v1, F5), then verify the parse kept
+  // both the origin and the exact path we built (no dot-segment collapse, no host change).
+  const basePath = base.pathname.replace(/\/+$/, '');
+  const search = [base.search.replace(/^\?/, ''), ...query].filter((s) => s !== '').join('&');
+  const intended = `${basePath}${path}`;
+  const url = `${base.origin}${intended}${search !== '' ? `?${search}` : ''}`;
+  const parsed = new URL(url);
+  if (parsed.origin !== base.origin || parsed.pathname !== intended) {
+    throw new AppError('UNSAFE_REQUEST', `${op.name}: the arguments would change the request target; refused`, {
+      details: { intendedPath: intended },
+    });
+  }
+  return {
+    method,
+    url: parsed.href,
+    headers,
+    ...(body !== undefined ? { body } : {}),
+    ...(bodyPreview !== undefined ? { bodyPreview } : {}),
+    redactor: new Redactor(auth.secrets),
+    ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+  };
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The dry-run view of a built request: secrets redacted, with a curl line. */
+export function toPrepared(req: BuiltRequest): PreparedRequest {
+  const r = req.redactor;
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers)) headers[k] = r.string(v);
+  const url = r.string(req.url);
+  const body = req.bodyPreview !== undefined ? r.string(req.bodyPreview) : undefined;
+  const parts = ['curl', '-X', req.method, shellQuote(url)];
+  for (const [k, v] of Object.entries(headers)) if (k !== 'user-agent') parts.push('-H', shellQuote(`${k}: ${v}`));
+  if (body !== undefined) parts.push(typeof req.body === 'string' ? '--data-raw' : '--data-binary', shellQuote(typeof req.body === 'string' ? body : '@file'));
+  return { method: req.method, url, headers, ...(body !== undefined ? { body } : {}), curl: parts.join(' ') };
+}

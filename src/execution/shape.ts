@@ -1,0 +1,326 @@
+// Turns an upstream response into what an agent can use: selected headers, parsed data (JSON with unsafe
+// integers kept as strings, text kept, binary summarized), an optional projection (dotted fields or JMESPath),
+// a structure-keeping cut to a token budget, pagination hints, and actionable UPSTREAM_ERROR outcomes.
+import jmespath from 'jmespath';
+import { AppError } from '../errors.js';
+import type { Operation } from '../types.js';
+import type { PaginationHint, TruncationInfo } from './types.js';
+
+const KEEP_HEADERS = new Set([
+  'content-type', 'content-length', 'link', 'location', 'retry-after', 'etag', 'last-modified',
+  'x-request-id', 'request-id', 'x-github-request-id', 'x-total-count', 'x-next-page', 'x-next-cursor',
+  'x-has-more', 'x-page', 'x-per-page', 'x-total-pages', 'stripe-should-retry', 'idempotency-key',
+]);
+
+/** The headers worth showing an agent: content type, paging, rate limits, request ids. */
+export function selectHeaders(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    const n = name.toLowerCase();
+    if (KEEP_HEADERS.has(n) || n.startsWith('x-ratelimit-') || n.startsWith('ratelimit') || n.endsWith('-request-id')) out[n] = value;
+  });
+  return out;
+}
+
+/**
+ * JSON.parse that keeps integers beyond Number.MAX_SAFE_INTEGER exact by turning them into strings (E7).
+ * Only pays the rewrite cost when a 16+ digit number appears.
+ */
+export function parseJson(text: string): unknown {
+  if (!/\d{16,}/.test(text)) return JSON.parse(text);
+  let out = '';
+  let last = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+      continue;
+    }
+    if (c === 34) {
+      inString = true;
+      continue;
+    }
+    if (c === 45 || (c >= 48 && c <= 57)) {
+      let j = i + 1;
+      while (j < text.length && /[0-9eE.+-]/.test(text[j]!)) j++;
+      const token = text.slice(i, j);
+      if (/^-?\d{16,}$/.test(token) && !Number.isSafeInteger(Number(token))) {
+        out += `${text.slice(last, i)}"${token}"`;
+        last = j;
+      }
+      i = j - 1;
+    }
+  }
+  return JSON.parse(out + text.slice(last));
+}
+
+const TEXT_TYPE = /^(text\/|application\/(.+\+)?(json|xml|javascript|x-www-form-urlencoded|yaml|x-yaml|csv|graphql|problem\+json)\b)/i;
+
+function isJson(ct: string): boolean {
+  return /^application\/(.+\+)?json\b/i.test(ct) || /^text\/json\b/i.test(ct);
+}
+
+/** Decoded body: JSON parsed, text kept, binary summarized. Throws UPSTREAM_RESPONSE_INVALID on bad JSON. */
+export function decodeBody(bytes: Buffer, contentType: string, cut: boolean): unknown {
+  if (bytes.length === 0) return null;
+  const ct = contentType.toLowerCase();
+  if (ct !== '' && !TEXT_TYPE.test(ct)) {
+    const summary: Record<string, unknown> = { binary: true, contentType: ct, bytes: bytes.length };
+    if (ct.startsWith('image/') && bytes.length <= 48 * 1024 && !cut) summary.base64 = bytes.toString('base64');
+    return summary;
+  }
+  const text = bytes.toString('utf8');
+  if (cut) return text; // a cut JSON document cannot be parsed; the caller marks it truncated
+  if (isJson(ct) || (ct === '' && /^\s*[[{]/.test(text))) {
+    try {
+      return parseJson(text);
+    } catch {
+      if (ct === '') return text;
+      throw new AppError('UPSTREAM_RESPONSE_INVALID', `upstream declared ${contentType} but sent invalid JSON: ${JSON.stringify(text.slice(0, 200))}`, {
+        details: { snippet: text.slice(0, 500) },
+      });
+    }
+  }
+  return text;
+}
+
+function pick(v: unknown, paths: string[][]): unknown {
+  if (Array.isArray(v)) return v.map((item) => pick(item, paths));
+  if (v === null || typeof v !== 'object') return v;
+  const out = Object.create(null) as Record<string, unknown>;
+  const o = v as Record<string, unknown>;
+  // Group by head so that `items.name` on an object holding an array maps over the array.
+  const heads = new Map<string, string[][]>();
+  for (const p of paths) {
+    const [h, ...rest] = p;
+    if (h === undefined || !Object.prototype.hasOwnProperty.call(o, h)) continue;
+    const list = heads.get(h) ?? [];
+    list.push(rest);
+    heads.set(h, list);
+  }
+  for (const [h, rests] of heads) out[h] = rests.some((r) => r.length === 0) ? o[h] : pick(o[h], rests);
+  return Object.setPrototypeOf(out, Object.prototype) as unknown;
+}
+
+/** Projection: a list of dotted paths (`id`, `user.login`, `items.name`) or a JMESPath expression. */
+export function project(data: unknown, fields: string[] | string): unknown {
+  if (typeof fields === 'string') {
+    try {
+      return jmespath.search(data as never, fields) as unknown;
+    } catch (err) {
+      throw new AppError('INVALID_ARGUMENTS', `fields: ${JSON.stringify(fields)} is not a valid JMESPath expression (${err instanceof Error ? err.message : String(err)}); use e.g. "items[].{id: id, name: name}" or a list of dotted paths`, {
+        details: { errors: [{ path: '/fields', message: 'invalid JMESPath expression' }] },
+      });
+    }
+  }
+  if (fields.length === 0) return data;
+  return pick(data, fields.map((f) => f.split('.').filter((p) => p !== '')));
+}
+
+const PAGINATION_PARAMS = [
+  'per_page', 'page', 'limit', 'starting_after', 'ending_before', 'cursor', 'after', 'before', 'page_size', 'pageSize',
+  'page_token', 'pageToken', 'offset', 'max_results', 'maxResults', 'next_token', 'since', 'count', 'size',
+];
+
+/** The operation's pagination and filter parameters (for hints). */
+export function narrowingParams(op: Operation): string[] {
+  const query = op.bindings.filter((b) => b.in === 'query').map((b) => b.arg);
+  const paging = PAGINATION_PARAMS.filter((p) => query.includes(p));
+  const filters = query.filter((q) => !paging.includes(q) && /^(q|query|filter|search|state|status|type|sort|direction|created|updated|fields|expand)/i.test(q));
+  return [...paging, ...filters.slice(0, 4)];
+}
+
+function sizeOf(v: unknown): number {
+  return v === undefined ? 0 : (JSON.stringify(v)?.length ?? 0);
+}
+
+/** Largest top-level array field of an object (e.g. GitHub's `items`, Stripe's `data`). */
+function mainList(data: Record<string, unknown>): string | undefined {
+  let best: string | undefined;
+  let bestSize = 0;
+  for (const [k, v] of Object.entries(data)) {
+    if (!Array.isArray(v)) continue;
+    const s = sizeOf(v);
+    if (s > bestSize) {
+      best = k;
+      bestSize = s;
+    }
+  }
+  return best;
+}
+
+/** Generic structure-keeping shrink to about `budget` characters: lists keep whole leading items, strings are cut. */
+function shrink(v: unknown, budget: number): unknown {
+  const size = sizeOf(v);
+  if (size <= budget) return v;
+  if (typeof v === 'string') return `${v.slice(0, Math.max(0, budget - 40))}… [cut: ${v.length} characters in total]`;
+  if (Array.isArray(v)) {
+    const out: unknown[] = [];
+    let used = 2;
+    for (const item of v) {
+      const s = sizeOf(item) + 1;
+      if (used + s > budget) {
+        if (out.length === 0) out.push(shrink(item, budget - 2));
+        break;
+      }
+      out.push(item);
+      used += s;
+    }
+    return out;
+  }
+  if (v !== null && typeof v === 'object') {
+    const entries = Object.entries(v).map(([k, x]) => ({ k, x, s: sizeOf(x) + k.length + 4 }));
+    let total = entries.reduce((a, e) => a + e.s, 2);
+    entries.sort((a, b) => b.s - a.s);
+    const out = new Map(Object.entries(v));
+    for (const e of entries) {
+      if (total <= budget) break;
+      const room = Math.max(40, budget - (total - e.s));
+      const smaller = shrink(e.x, room);
+      const ns = sizeOf(smaller) + e.k.length + 4;
+      total = total - e.s + ns;
+      out.set(e.k, smaller);
+    }
+    const obj = Object.create(null) as Record<string, unknown>;
+    for (const [k, x] of out) obj[k] = x;
+    return Object.setPrototypeOf(obj, Object.prototype) as unknown;
+  }
+  return v;
+}
+
+/** Cuts data to about tokenBudget·4 characters keeping structure; undefined when it already fits. */
+export function truncate(data: unknown, tokenBudget: number, op: Operation): { data: unknown; info: TruncationInfo } | undefined {
+  const budget = tokenBudget * 4;
+  const size = sizeOf(data);
+  if (size <= budget) return undefined;
+  const params = narrowingParams(op);
+  const how = params.length > 0 ? `narrow the request with ${params.join(', ')}` : 'narrow the request';
+  const hint = `Response cut to fit the token budget: ${how}, or ask only for what you need with \`fields\` (dotted paths or a JMESPath expression).`;
+  if (Array.isArray(data)) {
+    const kept = shrink(data, budget) as unknown[];
+    return { data: kept, info: { totalItems: data.length, kept: kept.length, path: '', size, reason: 'tokenBudget', hint } };
+  }
+  if (data !== null && typeof data === 'object') {
+    const key = mainList(data as Record<string, unknown>);
+    if (key !== undefined) {
+      const obj = data as Record<string, unknown>;
+      const rest = size - sizeOf(obj[key]);
+      if (rest < budget / 2) {
+        const list = obj[key] as unknown[];
+        const kept = shrink(list, budget - rest) as unknown[];
+        return {
+          data: { ...obj, [key]: kept },
+          info: { totalItems: list.length, kept: kept.length, path: `/${key}`, size, reason: 'tokenBudget', hint },
+        };
+      }
+    }
+  }
+  return { data: shrink(data, budget), info: { size, reason: 'tokenBudget', hint } };
+}
+
+/** Next-page hints from a Link header (rel="next") or cursor fields (has_more / next_cursor / next_page_token). */
+export function paginationHint(op: Operation, headers: Headers, data: unknown, redact: (s: string) => string): PaginationHint | undefined {
+  const queryArgs = new Map(op.bindings.filter((b) => b.in === 'query').map((b) => [b.name, b.arg]));
+  const link = headers.get('link');
+  if (link !== null) {
+    const m = /<([^>]+)>\s*;[^,]*rel="?next"?/i.exec(link);
+    if (m !== null) {
+      const next = redact(m[1]!);
+      const nextArgs: Record<string, unknown> = {};
+      try {
+        for (const [k, v] of new URL(m[1]!).searchParams) {
+          const arg = queryArgs.get(k);
+          if (arg !== undefined && PAGINATION_PARAMS.includes(k)) nextArgs[arg] = /^\d+$/.test(v) && v.length < 15 ? Number(v) : v;
+        }
+      } catch {
+        // relative or odd link: keep the raw value only
+      }
+      return { source: 'link', hasMore: true, next, ...(Object.keys(nextArgs).length > 0 ? { nextArgs } : {}) };
+    }
+  }
+  if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
+    const o = data as Record<string, unknown>;
+    for (const key of ['next_cursor', 'nextCursor', 'next_page_token', 'nextPageToken', 'next_token', 'cursor']) {
+      const v = o[key];
+      if (typeof v === 'string' && v !== '') {
+        const param = ['cursor', 'page_token', 'pageToken', 'next_token', 'after', 'starting_after'].find((p) => queryArgs.has(p));
+        return { source: 'cursor', hasMore: true, ...(param !== undefined ? { nextArgs: { [queryArgs.get(param)!]: v } } : {}) };
+      }
+    }
+    if (o.has_more === true || o.hasMore === true) {
+      const list = o.data ?? o.items ?? o.results;
+      const last = Array.isArray(list) ? (list.at(-1) as Record<string, unknown> | undefined) : undefined;
+      const id = last !== undefined && last !== null && typeof last === 'object' ? last.id : undefined;
+      const param = queryArgs.has('starting_after') ? 'starting_after' : queryArgs.has('after') ? 'after' : undefined;
+      return { source: 'cursor', hasMore: true, ...(param !== undefined && id !== undefined ? { nextArgs: { [queryArgs.get(param)!]: id } } : {}) };
+    }
+  }
+  return undefined;
+}
+
+function strip(text: string): string {
+  return text.replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/gi, ' ').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
+/** The API's own error message from common shapes (message, error.message, errors[], detail, title). */
+export function apiErrorMessage(data: unknown): string | undefined {
+  if (typeof data === 'string') {
+    const t = strip(data);
+    return t === '' ? undefined : t.slice(0, 300);
+  }
+  if (data === null || typeof data !== 'object') return undefined;
+  const o = data as Record<string, unknown>;
+  const parts: string[] = [];
+  const err = o.error;
+  if (typeof o.message === 'string') parts.push(o.message);
+  if (err !== null && typeof err === 'object' && typeof (err as Record<string, unknown>).message === 'string') parts.push((err as Record<string, unknown>).message as string);
+  else if (typeof err === 'string') parts.push(typeof o.error_description === 'string' ? `${err}: ${o.error_description}` : err);
+  if (Array.isArray(o.errors)) {
+    for (const e of o.errors.slice(0, 5)) {
+      if (typeof e === 'string') parts.push(e);
+      else if (e !== null && typeof e === 'object') {
+        const r = e as Record<string, unknown>;
+        const msg = r.message ?? r.detail ?? r.code;
+        const field = r.field ?? r.param ?? r.path;
+        if (msg !== undefined) parts.push(field !== undefined ? `${String(field)}: ${String(msg)}` : String(msg));
+      }
+    }
+  }
+  if (parts.length === 0) for (const k of ['detail', 'title', 'error_description', 'msg', 'description']) if (typeof o[k] === 'string') parts.push(o[k] as string);
+  return parts.length === 0 ? undefined : parts.join('; ').slice(0, 500);
+}
+
+/** Fields the API rejected (GitHub errors[].field, Stripe error.param, problem+json invalid-params). */
+export function rejectedFields(data: unknown): string[] {
+  if (data === null || typeof data !== 'object') return [];
+  const o = data as Record<string, unknown>;
+  const out = new Set<string>();
+  if (Array.isArray(o.errors)) for (const e of o.errors) if (e !== null && typeof e === 'object' && typeof (e as Record<string, unknown>).field === 'string') out.add((e as Record<string, string>).field!);
+  const err = o.error;
+  if (err !== null && typeof err === 'object' && typeof (err as Record<string, unknown>).param === 'string') out.add((err as Record<string, string>).param!);
+  if (Array.isArray(o['invalid-params'])) for (const p of o['invalid-params']) if (p !== null && typeof p === 'object' && typeof (p as Record<string, unknown>).name === 'string') out.add((p as Record<string, string>).name!);
+  return [...out];
+}
+
+/** What to do about an HTTP error status. */
+export function instructionFor(status: number, op: Operation, credentialNames: string[], data: unknown, retryAfterS?: number): string {
+  if (status === 401 || status === 403) {
+    const names = credentialNames.length > 0 ? credentialNames.join(' / ') : 'the API credential';
+    return status === 401
+      ? `The API rejected the credentials: check that ${names} is set to a valid, unexpired value.`
+      : `The credential was accepted but lacks permission (or hit a rate limit): check the scopes of ${names} and that you may access this resource.`;
+  }
+  if (status === 404) return `Nothing found: check the identifiers (${op.bindings.filter((b) => b.in === 'path').map((b) => b.arg).join(', ') || 'path parameters'}) and that the credential can see the resource.`;
+  if (status === 400 || status === 422) {
+    const fields = rejectedFields(data);
+    return fields.length > 0
+      ? `The API rejected these fields: ${fields.join(', ')}. Fix them (see describe_tools for ${op.name}) and call again.`
+      : `The API rejected the request: read the message, fix the arguments (see describe_tools for ${op.name}) and call again.`;
+  }
+  if (status === 409) return 'Conflict with the current state of the resource: fetch it again and retry with updated arguments.';
+  if (status === 429) return retryAfterS !== undefined ? `Rate limited: retry after ${retryAfterS} s.` : 'Rate limited: wait before retrying.';
+  if (status >= 500) return 'The API failed on its side: retry later; if it persists, the upstream service is degraded.';
+  return 'Read the API message and adjust the request.';
+}

@@ -1,0 +1,97 @@
+// Public types of the execution layer (validate -> build request -> HTTP -> shape result). Plain data only;
+// nothing here knows about MCP. The contract is docs/DESIGN.md "Execution"; extend additively only.
+import type { ErrorCode } from '../errors.js';
+import type { CatalogMeta } from '../types.js';
+
+export interface ExecutionConfig {
+  /** servers, securitySchemes, name (credential env var prefix). */
+  catalog: CatalogMeta;
+  /** Operator override of the base URL (--base-url / env / config); wins over the spec's servers. */
+  baseUrl?: string;
+  /** Credential source; default process.env. */
+  env?: Record<string, string | undefined>;
+  /** Per-session upstream credential (Streamable HTTP header X-Upstream-Token); overrides env for this session. */
+  sessionCredential?: string;
+  /** Refuse everything but GET/HEAD with READ_ONLY_MODE. */
+  readOnly?: boolean;
+  /** connectMs default 10 000; totalMs default 30 000 (the whole call: retries, redirects and body). */
+  timeouts?: { connectMs?: number; totalMs?: number };
+  /** Cap on response bytes after decompression; default 5 MiB. */
+  maxResponseBytes?: number;
+  /** Approximate token budget for `data` (≈4 characters per token); default 8 000. */
+  tokenBudget?: number;
+}
+
+export type ValidationOutcome = { ok: true; args: Record<string, unknown> } | { ok: false; errors: FieldError[] };
+
+export interface FieldError {
+  /** JSON pointer into the arguments, e.g. `/labels/0`; `` for the whole object. */
+  path: string;
+  message: string;
+  /** What the schema expected (a type, the allowed values, or a schema excerpt). */
+  expected?: unknown;
+  /** A likely fix: the closest enum value, the property name meant, ... */
+  suggestion?: string;
+}
+
+/** The exact request, for dry runs: secrets redacted. */
+export interface PreparedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  /** The body as text, a summary like `<binary 1234 bytes>`, or undefined when there is none. */
+  body?: string;
+  /** A curl command line reproducing the request (secrets redacted). */
+  curl: string;
+}
+
+export interface TruncationInfo {
+  /** Items in the list that was cut (when the cut was on a list). */
+  totalItems?: number;
+  /** Items kept of that list. */
+  kept?: number;
+  /** JSON-pointer of the list that was cut (`` for the top level). */
+  path?: string;
+  /** Size in characters of the untruncated data (or bytes received when the byte cap hit). */
+  size: number;
+  /** Why: over the token budget, or over maxResponseBytes (then the body itself was cut). */
+  reason: 'tokenBudget' | 'maxResponseBytes';
+  /** How to narrow the request: the operation's pagination/filter parameters and `fields`. */
+  hint: string;
+}
+
+export interface PaginationHint {
+  /** Where the hint came from. */
+  source: 'link' | 'cursor';
+  hasMore: boolean;
+  /** The next page URL from a Link header (redacted). */
+  next?: string;
+  /** Arguments to pass to the same operation for the next page (only known parameters). */
+  nextArgs?: Record<string, unknown>;
+}
+
+export type ExecutionOutcome =
+  | {
+      ok: true;
+      status: number;
+      headers: Record<string, string>;
+      data: unknown;
+      truncated?: TruncationInfo;
+      pagination?: PaginationHint;
+      /** The untruncated data (only when truncated), for the server to keep as a resource for a while. */
+      full?: unknown;
+    }
+  | { ok: false; code: ErrorCode; message: string; details?: unknown; instruction: string; status?: number };
+
+/** Injection points for tests (fake fetch, clock, sleep, randomness). Not for production callers. */
+export interface ExecuteOptions {
+  /** Cancellation (the MCP request's signal). */
+  signal?: AbortSignal;
+  /** Projection: dotted paths (`["id", "items.name"]`) or a JMESPath expression string. */
+  fields?: string[] | string;
+  fetch?: typeof globalThis.fetch;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+  /** Max retries after the first attempt (default 2). */
+  maxRetries?: number;
+}
