@@ -1,0 +1,67 @@
+// Structured logs: one JSON object per line, written to a stream the caller gives (stderr in the CLI, never
+// stdout: on stdio stdout is the protocol). Redacts credential-looking keys and every registered secret value.
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+export interface LogEvent {
+  event: string;
+  [field: string]: unknown;
+}
+
+export interface Logger {
+  log(level: LogLevel, event: LogEvent): void;
+  /** Values that must never appear in a log line (upstream tokens, API keys); replaced by `[REDACTED]`. */
+  addSecret(value: string | undefined): void;
+}
+
+/** Keys whose values are always replaced, whatever they hold. */
+const SECRET_KEY = /(authorization|token|secret|password|passwd|api[-_]?key|cookie|credential|session[-_]?id)/i;
+const REDACTED = '[REDACTED]';
+const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+/** Deep copy with credential-looking keys and known secret values redacted; bounded depth and size. */
+export function redact(value: unknown, secrets: readonly string[] = [], depth = 0): unknown {
+  if (typeof value === 'string') {
+    let out = value;
+    for (const s of secrets) if (s.length >= 4 && out.includes(s)) out = out.split(s).join(REDACTED);
+    // Bearer/Basic credentials written inline.
+    out = out.replace(/\b(Bearer|Basic|token)\s+[A-Za-z0-9._~+/=-]{8,}/gi, `$1 ${REDACTED}`);
+    return out.length > 2000 ? out.slice(0, 2000) + '…' : out;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  if (depth > 6) return '[…]';
+  if (Array.isArray(value)) return value.slice(0, 50).map((v) => redact(v, secrets, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    out[k] = SECRET_KEY.test(k) && v !== undefined && v !== null && v !== '' ? REDACTED : redact(v, secrets, depth + 1);
+  }
+  return out;
+}
+
+/**
+ * A JSON-lines logger. `write` receives each finished line (with `\n`); defaults to nothing, so a library
+ * that is not given a logger prints nothing. `minLevel` defaults to `info` (env API_CATALOG_LOG_LEVEL in the CLI).
+ */
+export function createLogger(options: { write?: (line: string) => void; minLevel?: LogLevel; now?: () => Date } = {}): Logger {
+  const write = options.write;
+  const min = LEVELS[options.minLevel ?? 'info'];
+  const now = options.now ?? (() => new Date());
+  const secrets: string[] = [];
+  return {
+    log(level, event) {
+      if (!write || LEVELS[level] < min) return;
+      const line = { ts: now().toISOString(), level, ...(redact(event, secrets) as LogEvent) };
+      try {
+        write(JSON.stringify(line) + '\n');
+      } catch {
+        // A broken log stream must never break a tool call.
+      }
+    },
+    addSecret(value) {
+      if (value && value.length >= 4 && !secrets.includes(value)) secrets.push(value);
+    },
+  };
+}
+
+/** A logger that drops everything (tests, library defaults). */
+export const silentLogger: Logger = createLogger();

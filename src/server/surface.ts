@@ -1,0 +1,109 @@
+// What tools/list shows: the four meta-tools' names, descriptions, input schemas and annotations. Static text
+// that depends only on the name prefix — never on the loaded catalog (J1) — and annotations set here (J5).
+import { LIMITS, type ToolNames } from './core/names.js';
+
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: { type: 'object'; properties: Record<string, unknown>; required?: string[]; additionalProperties?: boolean };
+  annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+}
+
+/** The four tool definitions, in workflow order. */
+export function toolDefinitions(n: ToolNames): ToolDefinition[] {
+  const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+  return [
+    {
+      name: n.listDomains,
+      title: 'List API domains',
+      description: `Step 1 (optional): the map of the API — domains with tool counts. Then use ${n.searchTools}.`,
+      inputSchema: {
+        type: 'object',
+        properties: { catalog: { type: 'string', description: 'Only this catalog (when several are loaded).' } },
+        additionalProperties: false,
+      },
+      annotations: { title: 'List API domains', ...readOnly },
+    },
+    {
+      name: n.searchTools,
+      title: 'Search API operations',
+      description:
+        `Step 1: find API operations by what they do. Returns names, one-line summaries and required params, never schemas. ` +
+        `With only a domain, lists that domain. Example: {"query": "create issue", "limit": 5}`,
+      inputSchema: {
+        type: 'object',
+        properties: {
+          query: { type: 'string', description: 'What you want to do, in a few words.' },
+          domain: { type: 'string', description: `A domain from ${n.listDomains}.` },
+          limit: { type: 'integer', minimum: 1, maximum: LIMITS.searchMax, default: LIMITS.searchDefault },
+          offset: { type: 'integer', minimum: 0, default: 0 },
+        },
+        additionalProperties: false,
+      },
+      annotations: { title: 'Search API operations', ...readOnly },
+    },
+    {
+      name: n.describeTools,
+      title: 'Describe API operations',
+      description:
+        `Step 2: learn how to call up to ${LIMITS.describeMax} operations found by ${n.searchTools}. ` +
+        `You cannot execute an operation before describing it in this session. ` +
+        `detail: "summary", "parameters" (default) or "full"; parameter: one parameter in full. ` +
+        `Example: {"tool_names": ["issues.create"]}`,
+      inputSchema: {
+        type: 'object',
+        properties: {
+          tool_names: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: LIMITS.describeMax },
+          detail: { type: 'string', enum: ['summary', 'parameters', 'full'], default: 'parameters' },
+          parameter: { type: 'string' },
+        },
+        required: ['tool_names'],
+        additionalProperties: false,
+      },
+      annotations: { title: 'Describe API operations', ...readOnly },
+    },
+    {
+      name: n.executeTool,
+      title: 'Execute an API operation',
+      description:
+        `Step 3: call one described operation with args matching its parameters. ` +
+        `Fails with TOOL_DESCRIPTION_REQUIRED if you did not call ${n.describeTools} for it first. ` +
+        `Destructive operations run only with confirm set to the exact tool_name. dry_run: true returns the request without sending it. ` +
+        `Example: {"tool_name": "issues.create", "args": {"owner": "octo", "repo": "hello", "title": "Bug"}}`,
+      inputSchema: {
+        type: 'object',
+        properties: {
+          tool_name: { type: 'string' },
+          args: { type: 'object', description: 'Arguments as described.' },
+          confirm: { type: 'string', description: 'For destructive operations: the tool_name again.' },
+          dry_run: { type: 'boolean', default: false },
+          fields: {
+            anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
+            description: 'Keep only these result fields (JMESPath or field names).',
+          },
+        },
+        required: ['tool_name'],
+        additionalProperties: false,
+      },
+      annotations: {
+        title: 'Execute an API operation',
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: false,
+        openWorldHint: true,
+      },
+    },
+  ];
+}
+
+/** The text of `resource:///tool_descriptions` in resources/list (workflow, SEEDS.md §2). */
+export function workflowText(n: ToolNames): string {
+  return [
+    'How to use this API (progressive disclosure):',
+    `1. Find operations: ${n.searchTools} (or ${n.listDomains} for the map). The listing tells you WHICH operation.`,
+    `2. Fetch descriptions of the ones you picked: ${n.describeTools}, or read resource:///tool_descriptions?tools=<name>,<name>. The description tells you HOW.`,
+    `3. Call: ${n.executeTool}. You cannot execute an operation whose description you have not fetched in this session: it fails with TOOL_DESCRIPTION_REQUIRED.`,
+    'Example: resource:///tool_descriptions?tools=issues.create',
+  ].join('\n');
+}

@@ -1,0 +1,304 @@
+// Streamable HTTP transport on node:http (no Express): one McpServer + SDK transport per MCP session (random
+// UUID ids), our own Origin/Host checks (DNS rebinding, A1–A5), JSON-RPC error bodies for every refusal
+// (never HTML, stacks or paths: A8–A10, A21), body cap, idle-session expiry, server timeouts, graceful close.
+import { randomUUID } from 'node:crypto';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { DEFAULT_MAX_BODY_BYTES, isLoopbackHost } from '../../config.js';
+import { silentLogger } from '../../logger.js';
+import { createServer, sessionTag, type CatalogServer, type ServerDeps } from '../create-server.js';
+
+export interface HttpServeOptions {
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** MCP endpoint path; default `/mcp`. */
+  path?: string;
+  /** Allowed Origin values besides the loopback origins of this port (exact match; `null` only if listed). */
+  allowOrigins?: string[];
+  /** Bound to a non-loopback address on purpose: Host is not checked (a proxy in front owns that). */
+  allowRemote?: boolean;
+  maxBodyBytes?: number;
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  keepAliveTimeoutMs?: number;
+  maxSessions?: number;
+}
+
+export interface HttpHandle {
+  /** e.g. `http://127.0.0.1:3333/mcp`. */
+  url: string;
+  port: number;
+  host: string;
+  sessionCount(): number;
+  /** Stops accepting, ends every session (aborting in-flight calls) and closes connections. */
+  close(): Promise<void>;
+}
+
+interface LiveSession {
+  transport: StreamableHTTPServerTransport;
+  app: CatalogServer;
+  lastSeen: number;
+}
+
+const SESSION_ID_RE = /^[\x21-\x7E]{1,128}$/;
+
+/** Writes a JSON-RPC error body with the given HTTP status. */
+function sendError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...headers });
+  res.end(body);
+}
+
+type BodyResult = { ok: true; text: string } | { ok: false; tooLarge: true } | { ok: false; tooLarge: false };
+
+/** Reads the body up to `max` bytes. Over the cap: drains (up to 8× the cap, then gives up) and reports tooLarge. */
+function readBody(req: IncomingMessage, max: number): Promise<BodyResult> {
+  return new Promise((resolve) => {
+    const declared = Number(req.headers['content-length']);
+    let size = 0;
+    let over = Number.isFinite(declared) && declared > max;
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) over = true;
+      if (!over) chunks.push(chunk);
+      else if (size > max * 8) {
+        req.pause();
+        resolve({ ok: false, tooLarge: true });
+      }
+    });
+    req.on('end', () => resolve(over ? { ok: false, tooLarge: true } : { ok: true, text: Buffer.concat(chunks).toString('utf8') }));
+    req.on('error', () => resolve({ ok: false, tooLarge: false }));
+  });
+}
+
+function isJsonContentType(value: string | undefined): boolean {
+  if (!value) return false;
+  const media = value.split(';')[0]?.trim().toLowerCase();
+  return media === 'application/json';
+}
+
+/** Starts the Streamable HTTP server. Throws (EADDRINUSE, ...) when it cannot listen. */
+export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}): Promise<HttpHandle> {
+  const logger = deps.logger ?? silentLogger;
+  const host = options.host ?? '127.0.0.1';
+  const path = options.path ?? '/mcp';
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxSessions = options.maxSessions ?? 1000;
+  const ttlMs = deps.sessionTtlMs ?? 30 * 60_000;
+  const now = deps.now ?? Date.now;
+  const sessions = new Map<string, LiveSession>();
+  let port = options.port ?? 3333;
+  let closing = false;
+
+  function allowedOrigin(origin: string): boolean {
+    if (options.allowOrigins?.includes(origin)) return true;
+    if (origin === 'null') return false;
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      return false;
+    }
+    return (
+      url.protocol === 'http:' &&
+      isLoopbackHost(url.hostname) &&
+      url.port === String(port) &&
+      url.origin === origin.toLowerCase()
+    );
+  }
+
+  function allowedHost(hostHeader: string | undefined): boolean {
+    if (options.allowRemote) return true;
+    if (!hostHeader) return false;
+    let url: URL;
+    try {
+      url = new URL(`http://${hostHeader}`);
+    } catch {
+      return false;
+    }
+    const effectivePort = url.port === '' ? '80' : url.port;
+    return isLoopbackHost(url.hostname) && effectivePort === String(port) && url.username === '' && url.pathname === '/';
+  }
+
+  async function endSession(id: string, why: string): Promise<void> {
+    const s = sessions.get(id);
+    if (!s) return;
+    sessions.delete(id);
+    logger.log('info', { event: 'session_end', session: sessionTag(id), reason: why });
+    await s.transport.close().catch(() => undefined);
+    await s.app.server.close().catch(() => undefined);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let pathname: string;
+    try {
+      pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+    } catch {
+      return sendError(res, 400, -32600, 'Bad Request: invalid request target');
+    }
+    if (!allowedHost(req.headers.host)) {
+      logger.log('warn', { event: 'http_refused', reason: 'host', host: String(req.headers.host ?? '').slice(0, 100) });
+      return sendError(res, 403, -32000, 'Forbidden: Host header not allowed');
+    }
+    const origin = req.headers.origin;
+    const cors: Record<string, string> = {};
+    if (origin !== undefined) {
+      if (!allowedOrigin(origin)) {
+        logger.log('warn', { event: 'http_refused', reason: 'origin', origin: origin.slice(0, 100) });
+        return sendError(res, 403, -32000, 'Forbidden: Origin not allowed');
+      }
+      cors['Access-Control-Allow-Origin'] = origin;
+      cors['Access-Control-Expose-Headers'] = 'Mcp-Session-Id, Mcp-Protocol-Version';
+      cors.Vary = 'Origin';
+      for (const [k, v] of Object.entries(cors)) res.setHeader(k, v);
+    }
+    if (pathname !== path) return sendError(res, 404, -32000, `Not Found: the MCP endpoint is ${path}`);
+    const method = req.method ?? 'GET';
+    if (method === 'OPTIONS') {
+      res.writeHead(204, {
+        ...cors,
+        'Access-Control-Allow-Methods': 'GET, POST, DELETE',
+        'Access-Control-Allow-Headers': 'Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID, X-Upstream-Token',
+        'Access-Control-Max-Age': '600',
+      });
+      res.end();
+      return;
+    }
+    if (method !== 'POST' && method !== 'GET' && method !== 'DELETE') {
+      return sendError(res, 405, -32000, 'Method Not Allowed', { Allow: 'GET, POST, DELETE, OPTIONS' });
+    }
+    if (closing) return sendError(res, 503, -32000, 'Service Unavailable: shutting down');
+    const rawId = req.headers['mcp-session-id'];
+    const sessionId = Array.isArray(rawId) ? rawId[0] : rawId;
+    let live: LiveSession | undefined;
+    if (sessionId !== undefined) {
+      if (!SESSION_ID_RE.test(sessionId)) return sendError(res, 400, -32000, 'Bad Request: malformed Mcp-Session-Id');
+      live = sessions.get(sessionId);
+      if (live && now() - live.lastSeen > ttlMs) {
+        await endSession(sessionId, 'idle');
+        live = undefined;
+      }
+      if (!live) return sendError(res, 404, -32001, 'Session not found: initialize a new session');
+      live.lastSeen = now();
+    }
+
+    if (method !== 'POST') {
+      if (!live) return sendError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+      await live.transport.handleRequest(req, res);
+      return;
+    }
+
+    if (!isJsonContentType(req.headers['content-type'])) {
+      return sendError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+    }
+    const body = await readBody(req, maxBody);
+    if (!body.ok) {
+      if (body.tooLarge) {
+        return sendError(res, 413, -32000, `Payload Too Large: the limit is ${maxBody} bytes`, { Connection: 'close' });
+      }
+      return sendError(res, 400, -32700, 'Parse error: the request body could not be read');
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.text);
+    } catch {
+      return sendError(res, 400, -32700, 'Parse error: invalid JSON');
+    }
+    if (Array.isArray(parsed)) {
+      return sendError(res, 400, -32600, 'Invalid Request: JSON-RPC batches are not supported; send one message per request');
+    }
+    if (live) {
+      await live.transport.handleRequest(req, res, parsed);
+      return;
+    }
+    if (!isInitializeRequest(parsed)) {
+      return sendError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required (initialize first)');
+    }
+    if (sessions.size >= maxSessions) {
+      return sendError(res, 503, -32000, 'Service Unavailable: too many sessions; retry later', { 'Retry-After': '30' });
+    }
+    const app = createServer({ ...deps, acceptSessionCredential: true });
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, app, lastSeen: now() });
+        logger.log('info', { event: 'session_start', session: sessionTag(id) });
+      },
+      onsessionclosed: (id) => {
+        sessions.delete(id);
+        logger.log('info', { event: 'session_end', session: sessionTag(id), reason: 'delete' });
+      },
+      maxRequestBodySize: maxBody,
+    });
+    transport.onclose = () => {
+      const id = transport.sessionId;
+      if (id !== undefined) sessions.delete(id);
+    };
+    await app.server.connect(transport);
+    await transport.handleRequest(req, res, parsed);
+  }
+
+  const httpServer: Server = createHttpServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      logger.log('error', { event: 'http_internal_error', message: error instanceof Error ? error.message.slice(0, 300) : 'unknown' });
+      sendError(res, 500, -32603, 'Internal error');
+    });
+  });
+  httpServer.headersTimeout = options.headersTimeoutMs ?? 10_000;
+  httpServer.requestTimeout = options.requestTimeoutMs ?? 120_000;
+  httpServer.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
+  // Malformed HTTP (bad request line, oversized headers): a bare JSON 400 instead of Node's default.
+  httpServer.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: 'Bad Request' }, id: null });
+    socket.end(
+      `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(port, host, () => {
+      httpServer.off('error', reject);
+      resolve();
+    });
+  });
+  port = (httpServer.address() as AddressInfo).port;
+
+  const reaper = setInterval(() => {
+    const t = now();
+    for (const [id, s] of sessions) if (t - s.lastSeen > ttlMs) void endSession(id, 'idle');
+  }, Math.max(1000, Math.min(60_000, Math.floor(ttlMs / 4))));
+  reaper.unref();
+
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  logger.log('info', { event: 'serve', transport: 'http', url: `http://${shownHost}:${port}${path}` });
+  return {
+    url: `http://${shownHost}:${port}${path}`,
+    port,
+    host,
+    sessionCount: () => sessions.size,
+    async close() {
+      if (closing) return;
+      closing = true;
+      clearInterval(reaper);
+      const done = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      await Promise.all([...sessions.keys()].map((id) => endSession(id, 'shutdown')));
+      httpServer.closeIdleConnections();
+      const force = setTimeout(() => httpServer.closeAllConnections(), 2000);
+      force.unref();
+      await done;
+      clearTimeout(force);
+    },
+  };
+}
