@@ -53,6 +53,8 @@ export interface SearchTuning {
   rerank: boolean;
   /** How much the share of an operation's title words that the query explains counts (0..1). */
   precisionWeight: number;
+  /** Share of the precision signal read from the name alone (rest: name + summary). */
+  namePrecisionShare: number;
 }
 
 type IndexField = 'name' | 'summary' | 'path' | 'domain' | 'tags' | 'params' | 'description' | 'domainText';
@@ -66,7 +68,8 @@ export const DEFAULT_TUNING: SearchTuning = {
   fuzzyUnknown: true,
   descriptionWords: 120,
   rerank: true,
-  precisionWeight: 0.5,
+  precisionWeight: 0.7,
+  namePrecisionShare: 0.5,
 };
 /** Most words read from one field of one operation. */
 const MAX_INDEX_WORDS = 2000;
@@ -81,11 +84,21 @@ interface Concept {
   idf: number;
 }
 
+interface TermHits {
+  ids: number[];
+  scores: number[];
+  title: boolean[];
+}
+/** Cached term lookups; cleared when full (a bound, not an LRU: the common terms come right back). */
+const HIT_CACHE_SIZE = 4096;
+
 interface DocInfo {
   op: Operation;
   scope: Scope | undefined;
   /** Terms of name + summary, to tell a title match from a description match. */
   title: Set<string>;
+  /** Terms of the name and operationId alone: the cleanest statement of what the operation does. */
+  nameTerms: Set<string>;
   pathKey: string;
 }
 
@@ -139,6 +152,7 @@ export class SearchIndex {
   /** A readable word for each index term, for spelling suggestions. */
   private readonly surface = new Map<string, string>();
   private readonly tuning: SearchTuning;
+  private readonly hitCache = new Map<string, TermHits>();
 
   private constructor(operations: readonly Operation[], domains: readonly DomainInfo[], tuning: SearchTuning) {
     this.tuning = tuning;
@@ -162,6 +176,7 @@ export class SearchIndex {
       op,
       scope: scopeOf(op),
       title: new Set(this.terms(`${op.name} ${op.operationId} ${op.summary}`)),
+      nameTerms: new Set(this.terms(`${op.name} ${op.operationId}`)),
       pathKey: pathKey(op.method, op.path),
     }));
     this.docs.forEach((d, i) => {
@@ -352,39 +367,34 @@ export class SearchIndex {
     const concepts = this.concepts(words);
     const queryTerms = new Set<string>();
     for (const c of concepts) for (const t of c.terms.keys()) queryTerms.add(t);
-    const scores = new Map<number, number>();
-    const coverage = new Map<number, number>();
-    const titleCoverage = new Map<number, number>();
-    const totalIdf = concepts.reduce((s, c) => s + c.idf, 0) || 1;
+    const n = this.docs.length;
+    const scores = new Float64Array(n);
+    const coverage = new Float64Array(n);
+    const titleCoverage = new Float64Array(n);
+    const best = new Float64Array(n);
+    const bestTitle = new Float64Array(n);
+    const matched: number[] = [];
+    const totalIdf = concepts.reduce((sum, c) => sum + c.idf, 0) || 1;
 
     for (const concept of concepts) {
-      const weights = concept.terms;
-      const unknown = this.tuning.fuzzyUnknown && [...weights.keys()].every((t) => !this.docFreq.has(t));
-      const results = this.ms.search(
-        { combineWith: 'OR', queries: [...weights.keys()] },
-        {
-          boost: this.tuning.boosts,
-          boostTerm: (term) => weights.get(term) ?? 1,
-          fuzzy: unknown ? (term) => (term.length >= 4 ? 0.25 : false) : false,
-          maxFuzzy: 2,
-        },
-      );
-      for (const r of results) {
-        const i = r.id as number;
-        // MiniSearch multiplies by the number of matched query terms; one concept counts once.
-        const s = r.score / Math.max(1, r.queryTerms.length);
-        scores.set(i, (scores.get(i) ?? 0) + s);
-        const doc = this.docs[i] as DocInfo;
-        // coverage counts the best reading that matched: the word itself 1, a family member less
-        let best = 0;
-        let bestTitle = 0;
-        for (const [term, fields] of Object.entries(r.match)) {
-          const w = weights.get(term) ?? this.tuning.familyWeight;
-          best = Math.max(best, w);
-          if (fields.some((f) => TITLE_FIELDS.has(f)) || doc.title.has(term)) bestTitle = Math.max(bestTitle, w);
+      const touched: number[] = [];
+      for (const [term, w] of concept.terms) {
+        const hits = this.termHits(term);
+        for (let k = 0; k < hits.ids.length; k++) {
+          const i = hits.ids[k] as number;
+          if (best[i] === 0) touched.push(i);
+          if (scores[i] === 0 && coverage[i] === 0) matched.push(i);
+          scores[i] = (scores[i] as number) + w * (hits.scores[k] as number);
+          // coverage counts the best reading that matched: the word itself 1, a family member less
+          best[i] = Math.max(best[i] as number, w);
+          if (hits.title[k]) bestTitle[i] = Math.max(bestTitle[i] as number, w);
         }
-        coverage.set(i, (coverage.get(i) ?? 0) + (best * concept.idf) / totalIdf);
-        if (bestTitle > 0) titleCoverage.set(i, (titleCoverage.get(i) ?? 0) + (bestTitle * concept.idf) / totalIdf);
+      }
+      for (const i of touched) {
+        coverage[i] = (coverage[i] as number) + ((best[i] as number) * concept.idf) / totalIdf;
+        titleCoverage[i] = (titleCoverage[i] as number) + ((bestTitle[i] as number) * concept.idf) / totalIdf;
+        best[i] = 0;
+        bestTitle[i] = 0;
       }
     }
 
@@ -395,17 +405,23 @@ export class SearchIndex {
       if (s) queryScopes.add(s);
     }
     const out: Array<{ i: number; score: number }> = [];
-    for (const [i, base] of scores) {
-      let s = base;
+    for (const i of matched) {
+      let s = scores[i] as number;
       if (this.tuning.rerank) {
         const doc = this.docs[i] as DocInfo;
-        const cov = coverage.get(i) ?? 0;
-        const tcov = titleCoverage.get(i) ?? 0;
+        const cov = coverage[i] as number;
+        const tcov = titleCoverage[i] as number;
         s *= 0.25 + 0.75 * cov * cov;
         s *= 1 + tcov;
-        let shared = 0;
-        for (const t of doc.title) if (queryTerms.has(t)) shared++;
-        s *= 1 - this.tuning.precisionWeight + this.tuning.precisionWeight * (shared / Math.max(1, doc.title.size));
+        // precision: how much of what the operation is (its name, then its title) the query explains
+        let sharedName = 0;
+        for (const t of doc.nameTerms) if (queryTerms.has(t)) sharedName++;
+        let sharedTitle = 0;
+        for (const t of doc.title) if (queryTerms.has(t)) sharedTitle++;
+        const precision =
+          this.tuning.namePrecisionShare * (sharedName / Math.max(1, doc.nameTerms.size)) +
+          (1 - this.tuning.namePrecisionShare) * (sharedTitle / Math.max(1, doc.title.size));
+        s *= 1 - this.tuning.precisionWeight + this.tuning.precisionWeight * precision;
         if (methods && methods.length > 0) s *= methods.includes(doc.op.method) ? 1.15 : 0.9;
         if (doc.scope && queryScopes.has(doc.scope)) s *= 1.2;
         else if (doc.scope && NARROW_SCOPES.has(doc.scope)) s *= 0.85;
@@ -416,7 +432,7 @@ export class SearchIndex {
     let max = 0;
     for (const r of out) max = Math.max(max, r.score);
     let confidence = 0;
-    for (const r of out) if (r.score === max) confidence = Math.max(confidence, coverage.get(r.i) ?? 0);
+    for (const r of out) if (r.score === max) confidence = Math.max(confidence, coverage[r.i] as number);
     for (const r of out) r.score = max > 0 ? (r.score / max) * Math.min(1, confidence) : 0;
     if (exactIndex !== undefined) {
       const existing = out.find((r) => r.i === exactIndex);
@@ -426,6 +442,30 @@ export class SearchIndex {
     out.sort((a, b) => b.score - a.score || this.compareNames(a.i, b.i));
     for (const r of out) r.score = Math.min(1, r.score);
     return out;
+  }
+
+  /**
+   * Documents matching one index term, with their BM25+ score over the boosted fields and whether the
+   * term is in the title. Query-independent, so cached; a term the index does not know is looked up
+   * with fuzzy matching (typos) when that is enabled.
+   */
+  private termHits(term: string): TermHits {
+    const cached = this.hitCache.get(term);
+    if (cached) return cached;
+    const fuzzy = this.tuning.fuzzyUnknown && !this.docFreq.has(term) && term.length >= 4;
+    const results = this.ms.search(term, { boost: this.tuning.boosts, fuzzy: fuzzy ? 0.25 : false, maxFuzzy: 2 });
+    const hits: TermHits = { ids: [], scores: [], title: [] };
+    for (const r of results) {
+      const i = r.id as number;
+      const doc = this.docs[i] as DocInfo;
+      hits.ids.push(i);
+      // fuzzy: several index terms may match one query term; MiniSearch multiplies by the term count
+      hits.scores.push(r.score / Math.max(1, r.queryTerms.length));
+      hits.title.push(Object.entries(r.match).some(([t, fields]) => doc.title.has(t) || fields.some((f) => TITLE_FIELDS.has(f))));
+    }
+    if (this.hitCache.size >= HIT_CACHE_SIZE) this.hitCache.clear();
+    this.hitCache.set(term, hits);
+    return hits;
   }
 
   private compareNames(a: number, b: number): number {
