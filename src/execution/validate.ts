@@ -269,14 +269,30 @@ export function validateArguments(op: Operation, args: unknown): ValidationOutco
     const again = structuralErrors(unwrapped);
     if (again.length > 0) return { ok: false, errors: again };
   }
+  // Top-level arguments the operation does not know would be silently dropped by the request builder:
+  // report them (with "did you mean") whatever the schema says about additionalProperties.
+  const known = Object.keys(op.inputSchema.properties);
+  const unknown: FieldError[] = [];
+  if (op.inputSchema.additionalProperties !== true && op.inputSchema.patternProperties === undefined) {
+    for (const k of Object.keys(unwrapped)) {
+      if (Object.prototype.hasOwnProperty.call(op.inputSchema.properties, k)) continue;
+      const guess = suggestNames(k, known, 1)[0];
+      unknown.push({
+        path: pointer([k]),
+        message: 'unknown property',
+        expected: known.length <= 40 ? { properties: known } : undefined,
+        ...(guess !== undefined ? { suggestion: `did you mean ${JSON.stringify(guess)}?` } : {}),
+      });
+    }
+  }
   const validate = validatorFor(op);
   if (validate instanceof Error) {
     return { ok: false, errors: [{ path: '', message: `the input schema of ${op.name} cannot be compiled (${validate.message}); the catalog needs a re-import` }] };
   }
-  if (validate(unwrapped)) return { ok: true, args: unwrapped };
+  if (validate(unwrapped) && unknown.length === 0) return { ok: true, args: unwrapped };
   const root = op.inputSchema as Record<string, unknown>;
-  const errors: FieldError[] = [];
-  const seen = new Set<string>();
+  const errors: FieldError[] = [...unknown];
+  const seen = new Set<string>(unknown.map((e) => `${e.path}\u0000${e.message}`));
   for (const e of validate.errors ?? []) {
     const fe = toFieldError(e, root, unwrapped);
     if (fe === undefined) continue;

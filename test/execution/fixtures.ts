@@ -57,7 +57,7 @@ export function op(spec: OpSpec): Operation {
     requestBody = { required: spec.body.required ?? false, mediaTypes: [spec.body.mediaType], mode, ...(spec.body.encoding ? { encoding: spec.body.encoding } : {}) };
     if (mode === 'properties') {
       for (const [k, s] of Object.entries(spec.body.properties ?? {})) {
-        properties[k] = s;
+        Object.defineProperty(properties, k, { value: s, enumerable: true, writable: true, configurable: true });
         const req = spec.body.requiredProps?.includes(k) ?? false;
         if (req) required.push(k);
         bindings.push({ arg: k, in: 'body', name: k, required: req });
