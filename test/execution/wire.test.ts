@@ -176,7 +176,7 @@ describe('bodies', () => {
   });
 
   it('keeps __proto__ as a plain body key and pollutes nothing (G5)', async () => {
-    const properties = JSON.parse('{"__proto__":{"type":"object"},"constructor":{"type":"object"}}') as Record<string, object>;
+    const properties = JSON.parse('{"__proto__":{"type":"object"},"constructor":{"type":"object"}}') as Record<string, { [k: string]: unknown }>;
     const o = op({ method: 'post', body: { mediaType: 'application/json', properties } });
     const args = JSON.parse('{"__proto__":{"polluted":1},"constructor":{"prototype":{"polluted":1}}}') as Record<string, unknown>;
     const rec = await call(o, args);
