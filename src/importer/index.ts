@@ -1,0 +1,205 @@
+// The importer's public API (build time only): importSpec turns a spec file or URL into an ImportResult;
+// writeRegistry / checkRegistry put it on disk or compare it. Pipeline: load (safe read, parse, version, external
+// refs) -> operations (flat arguments, responses) -> names -> domains -> schemas compiled + examples -> lint.
+import { basename } from 'node:path';
+import type { ValidateFunction } from 'ajv';
+import { AppError } from '../errors.js';
+import { createAjv } from '../schema/ajv.js';
+import type { CatalogMeta, Diagnostic, Operation, SecuritySchemeInfo } from '../types.js';
+import { buildExamples } from './examples.js';
+import { lintOperations, LINT_CODES } from './lint.js';
+import { isUrl, loadSpec } from './load.js';
+import type { LoadedSpec } from './load.js';
+import { assignNames, buildDomains, domainOf, tagDescriptions } from './names.js';
+import { buildOperation, collectOperations, documentServers } from './operations.js';
+import type { BuildContext } from './operations.js';
+import { isObject, own, setOwn } from './pointer.js';
+import { SchemaConverter } from './schema.js';
+import { cleanDescription, cleanLine, slug } from './text.js';
+
+export type { ImportResult, WriteReport, CheckReport, DomainChange } from './write.js';
+export { writeRegistry, checkRegistry, renderRegistry } from './write.js';
+import type { ImportResult } from './write.js';
+
+export interface ImportOptions {
+  /** Catalog name (`[a-z0-9_-]+`); default: the slug of the spec's file name (`github.json` -> `github`). */
+  name?: string;
+  /** Fail (SPEC_INVALID) on any import warning; lint findings do not count. Default false. */
+  strict?: boolean;
+  /** Progress lines for people (the CLI prints them on stderr). */
+  onProgress?: (message: string) => void;
+}
+
+/** The catalog name for a source: `--name`, else the spec file's name without extension, slugged. */
+export function catalogNameFor(source: string, name?: string): string {
+  if (name !== undefined) {
+    const s = slug(name);
+    if (s === '' || s !== name.toLowerCase()) {
+      throw new AppError('CONFIG_INVALID', `import: catalog name ${JSON.stringify(name)} must match [a-z0-9_-]+ (try ${JSON.stringify(s || 'api')})`);
+    }
+    return s;
+  }
+  let file = source;
+  if (isUrl(source)) {
+    try {
+      file = new URL(source).pathname.split('/').filter(Boolean).pop() ?? '';
+    } catch {
+      file = '';
+    }
+  } else file = basename(source);
+  file = file.replace(/\.(json|ya?ml)$/i, '').replace(/\.(openapi|swagger)$/i, '');
+  return slug(file) || 'api';
+}
+
+const SCHEME_TYPES = new Set(['apiKey', 'http', 'oauth2', 'openIdConnect', 'mutualTLS']);
+
+/** components.securitySchemes (OAS 3) or securityDefinitions (Swagger 2.0), in OAS 3 terms, sorted by name. */
+function securitySchemes(loaded: LoadedSpec): Record<string, SecuritySchemeInfo> {
+  const src = loaded.kind === 'swagger2' ? own(loaded.doc, 'securityDefinitions') : own(own(loaded.doc, 'components'), 'securitySchemes');
+  const out: Record<string, SecuritySchemeInfo> = {};
+  if (!isObject(src)) return out;
+  for (const name of Object.keys(src).sort()) {
+    let s = src[name];
+    const ref = own(s, '$ref');
+    if (typeof ref === 'string') s = undefined;
+    if (!isObject(s) || typeof s.type !== 'string') continue;
+    let info: SecuritySchemeInfo;
+    if (s.type === 'basic') info = { type: 'http', scheme: 'basic' };
+    else if (SCHEME_TYPES.has(s.type)) info = { type: s.type as SecuritySchemeInfo['type'] };
+    else continue;
+    if (info.type === 'apiKey') {
+      if (s.in === 'header' || s.in === 'query' || s.in === 'cookie') info.in = s.in;
+      if (typeof s.name === 'string') info.name = s.name;
+    }
+    if (info.type === 'http' && typeof s.scheme === 'string') info.scheme = s.scheme.toLowerCase();
+    if (typeof s.bearerFormat === 'string') info.bearerFormat = cleanLine(s.bearerFormat, 60);
+    const d = cleanLine(s.description, 300);
+    if (d !== '') info.description = d;
+    setOwn(out, name, info);
+  }
+  return out;
+}
+
+function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
+  for (const k of ['pointer', 'code', 'message'] as const) {
+    if (a[k] < b[k]) return -1;
+    if (a[k] > b[k]) return 1;
+  }
+  return 0;
+}
+
+/** Removes every `pattern` / `patternProperties` key (used when a schema's regex cannot compile). */
+function withoutPatterns(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutPatterns);
+  if (!isObject(node)) return node;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(node)) {
+    if (k === 'pattern') continue;
+    setOwn(out, k, k === 'patternProperties' ? {} : withoutPatterns(node[k]));
+  }
+  return out;
+}
+
+/** Compiles op.inputSchema; falls back to no patterns, then to untyped arguments, with a warning. */
+function compileInput(op: Operation, ajv: ReturnType<typeof createAjv>, diagnostics: Diagnostic[], at: string): ValidateFunction {
+  try {
+    return ajv.compile(op.inputSchema);
+  } catch (first) {
+    const reason = first instanceof Error ? first.message.split('\n')[0] : String(first);
+    const stripped = withoutPatterns(op.inputSchema) as Operation['inputSchema'];
+    try {
+      const v = ajv.compile(stripped);
+      op.inputSchema = stripped;
+      diagnostics.push({ level: 'warning', code: 'SCHEMA_PATTERN_DROPPED', pointer: at, message: `${op.name}: argument schema did not compile (${reason}); its patterns were dropped` });
+      return v;
+    } catch {
+      const loose: Operation['inputSchema'] = { type: 'object', properties: {}, additionalProperties: false };
+      for (const name of Object.keys(op.inputSchema.properties)) setOwn(loose.properties, name, {});
+      if (op.inputSchema.required) loose.required = op.inputSchema.required;
+      op.inputSchema = loose;
+      diagnostics.push({ level: 'warning', code: 'SCHEMA_UNCOMPILABLE', pointer: at, message: `${op.name}: argument schema did not compile (${reason}); argument types are not checked` });
+      return ajv.compile(loose);
+    }
+  }
+}
+
+/**
+ * Imports a Swagger 2.0 / OpenAPI 3.0 / 3.1 spec (JSON or YAML file, or http(s) URL) into registry entries.
+ * Usable operations are imported with warnings for the rest; with `strict`, any warning fails the import.
+ * Throws AppError (SPEC_UNREADABLE, SPEC_INVALID, SPEC_UNSUPPORTED_VERSION, SPEC_NO_OPERATIONS, SPEC_TOO_LARGE,
+ * SPEC_REF_REFUSED) with one line naming the problem and where.
+ */
+export async function importSpec(source: string, options: ImportOptions = {}): Promise<ImportResult> {
+  const progress = options.onProgress ?? ((): void => {});
+  const name = catalogNameFor(source, options.name);
+  const loaded = await loadSpec(source);
+  progress(`parsed ${loaded.sourceLabel} (${loaded.kind === 'swagger2' ? 'Swagger' : 'OpenAPI'} ${loaded.specVersion})`);
+  const diagnostics: Diagnostic[] = [...loaded.diagnostics];
+  const ctx: BuildContext = {
+    doc: loaded.doc,
+    kind: loaded.kind,
+    conv: new SchemaConverter(loaded.doc, loaded.kind, loaded.refTargets),
+    diagnostics,
+    ...(loaded.baseUrl ? { baseUrl: loaded.baseUrl } : {}),
+  };
+  const raws = collectOperations(ctx);
+  if (raws.length === 0) {
+    throw new AppError('SPEC_NO_OPERATIONS', `import: ${loaded.sourceLabel} has no operations under \`paths\`; nothing to import`);
+  }
+  const operations: Operation[] = [];
+  const hadText = new Map<Operation, boolean>();
+  raws.forEach((raw, i) => {
+    const op = buildOperation(raw, ctx);
+    if (op) {
+      operations.push(op);
+      const t = (v: unknown): boolean => typeof v === 'string' && v.trim() !== '';
+      hadText.set(op, t(raw.op.summary) || t(raw.op.description));
+    }
+    if ((i + 1) % 250 === 0) progress(`built ${i + 1}/${raws.length} operations`);
+  });
+  if (operations.length === 0) {
+    throw new AppError('SPEC_NO_OPERATIONS', `import: none of the ${raws.length} operations in ${loaded.sourceLabel} could be imported (see the warnings); fix the spec`, { details: diagnostics });
+  }
+  assignNames(operations, diagnostics);
+  for (const op of operations) op.domain = domainOf(op);
+
+  const ajv = createAjv();
+  operations.forEach((op, i) => {
+    const at = `#/paths/${op.path.replace(/~/g, '~0').replace(/\//g, '~1')}/${op.method}`;
+    const validate = compileInput(op, ajv, diagnostics, at);
+    op.examples = buildExamples(op, validate);
+    ajv.removeSchema(op.inputSchema);
+    if ((i + 1) % 250 === 0) progress(`checked ${i + 1}/${operations.length} argument schemas`);
+  });
+
+  const lint = lintOperations(operations, hadText);
+  operations.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const domains = buildDomains(operations, tagDescriptions(loaded.doc));
+  const info = own(loaded.doc, 'info');
+  const meta: CatalogMeta = {
+    formatVersion: 1,
+    name,
+    title: cleanLine(own(info, 'title'), 200) || name,
+    version: cleanLine(String(own(info, 'version') ?? ''), 60),
+    description: cleanDescription(own(info, 'description'), 1000).split(/\n\s*\n/)[0] ?? '',
+    specVersion: loaded.specVersion,
+    source: loaded.sourceLabel,
+    sourceSha256: loaded.sha256,
+    servers: documentServers(ctx),
+    securitySchemes: securitySchemes(loaded),
+    domains,
+    operationCount: operations.length,
+  };
+  const all = [...diagnostics, ...lint].sort(compareDiagnostics);
+  const unique = all.filter((d, i) => i === 0 || compareDiagnostics(d, all[i - 1] as Diagnostic) !== 0);
+  if (options.strict) {
+    const lintCodes: readonly string[] = LINT_CODES;
+    const warnings = unique.filter((d) => !lintCodes.includes(d.code));
+    if (warnings.length > 0) {
+      const first = warnings[0] as Diagnostic;
+      throw new AppError('SPEC_INVALID', `import: --strict and ${warnings.length} warning(s); first: ${first.code} at ${first.pointer}: ${first.message}`, { details: warnings });
+    }
+  }
+  progress(`imported ${operations.length} operations in ${domains.length} domains`);
+  return { meta, operations, diagnostics: unique };
+}

@@ -1,0 +1,319 @@
+// Loading a spec safely (RELIABILITY group D): read a file or URL under a size cap, parse JSON or YAML ourselves
+// (YAML with an alias cap, so an alias bomb is refused before it expands), check the version, and resolve
+// external `$ref`s through swagger-parser with our own confined resolvers: files only inside the spec's folder,
+// http(s) only to public addresses (or the very origin the user typed). Internal refs stay as they are; the
+// schema converter resolves them into per-operation `$defs`.
+import { createHash } from 'node:crypto';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { parse as parseYaml } from 'yaml';
+import { AppError } from '../errors.js';
+import type { Diagnostic } from '../types.js';
+import { fetchText, redact } from './net.js';
+import { escapePointer, getPointer, isObject } from './pointer.js';
+
+/** Largest spec (and largest referenced document) accepted, in bytes, checked before parsing. */
+export const MAX_SPEC_BYTES = 64 * 1024 * 1024;
+/** YAML aliases allowed per document (the yaml package's exponential-expansion guard). */
+export const MAX_YAML_ALIASES = 100;
+/** Time allowed to fetch one URL, and to resolve all external references. */
+export const FETCH_TIMEOUT_MS = 30_000;
+
+export type SpecKind = 'swagger2' | 'oas30' | 'oas31';
+
+export interface LoadedSpec {
+  doc: Record<string, unknown>;
+  kind: SpecKind;
+  /** `2.0`, `3.0.3`, `3.1.0`, ... */
+  specVersion: string;
+  /** As shown in catalog.json: a repo-relative path (posix) or a URL without credentials or query. */
+  sourceLabel: string;
+  sha256: string;
+  /** For URL specs: the URL relative server URLs resolve against. */
+  baseUrl?: string;
+  diagnostics: Diagnostic[];
+  /** Every local `$ref` target in the (bundled) document. */
+  refTargets: string[];
+}
+
+/** True when `source` is an http(s) URL rather than a file path. */
+export function isUrl(source: string): boolean {
+  return /^https?:\/\//i.test(source);
+}
+
+/** Parses JSON or YAML text; YAML anchors/aliases are capped. Throws AppError SPEC_INVALID naming `where`. */
+export function parseSpecText(text: string, where: string): unknown {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const trimmed = body.trimStart();
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    try {
+      return JSON.parse(body) as unknown;
+    } catch (cause) {
+      // Not JSON after all (YAML flow style is rare); fall through to YAML, which also reports positions.
+      if (!(cause instanceof SyntaxError)) throw cause;
+    }
+  }
+  try {
+    return parseYaml(body, { maxAliasCount: MAX_YAML_ALIASES, uniqueKeys: false, prettyErrors: false }) as unknown;
+  } catch (cause) {
+    const msg = cause instanceof Error ? (cause.message.split('\n')[0] ?? '') : String(cause);
+    if (/alias/i.test(msg)) {
+      throw new AppError('SPEC_INVALID', `import: ${where} uses too many YAML aliases (more than ${MAX_YAML_ALIASES}); refused as a possible alias bomb`, { cause });
+    }
+    throw new AppError('SPEC_INVALID', `import: ${where} is neither valid JSON nor YAML (${msg})`, { cause });
+  }
+}
+
+function sourceLabelFor(absPath: string): string {
+  const rel = relative(process.cwd(), absPath);
+  if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) return rel.split(sep).join('/');
+  return absPath.split(sep).pop() ?? absPath;
+}
+
+async function readSource(source: string): Promise<{ text: string; label: string; baseUrl?: string; filePath?: string }> {
+  if (isUrl(source)) {
+    let url: URL;
+    try {
+      url = new URL(source);
+    } catch (cause) {
+      throw new AppError('SPEC_UNREADABLE', `import: ${JSON.stringify(source)} is not a valid URL`, { cause });
+    }
+    // The URL the user typed is trusted as-is (it may be a local server); its refs are not (see resolvers).
+    const text = await fetchText(url.toString(), { trustedOrigin: url.origin, maxBytes: MAX_SPEC_BYTES, timeoutMs: FETCH_TIMEOUT_MS, what: 'spec' });
+    return { text, label: redact(url.toString()), baseUrl: url.toString() };
+  }
+  const abs = resolve(source);
+  let size: number;
+  try {
+    const st = statSync(abs);
+    if (!st.isFile()) throw new AppError('SPEC_UNREADABLE', `import: ${source} is not a file; pass an OpenAPI JSON or YAML file or an http(s) URL`);
+    size = st.size;
+  } catch (cause) {
+    if (cause instanceof AppError) throw cause;
+    const code = (cause as NodeJS.ErrnoException).code;
+    throw new AppError('SPEC_UNREADABLE', `import: cannot read ${source} (${code ?? String(cause)}); check the path`, { cause });
+  }
+  if (size > MAX_SPEC_BYTES) {
+    throw new AppError('SPEC_TOO_LARGE', `import: ${source} is ${size} bytes, over the ${MAX_SPEC_BYTES}-byte limit`);
+  }
+  try {
+    return { text: readFileSync(abs, 'utf8'), label: sourceLabelFor(abs), filePath: abs };
+  } catch (cause) {
+    throw new AppError('SPEC_UNREADABLE', `import: cannot read ${source} (${(cause as NodeJS.ErrnoException).code ?? String(cause)})`, { cause });
+  }
+}
+
+/** Checks `swagger` / `openapi`; returns the kind. Throws SPEC_INVALID / SPEC_UNSUPPORTED_VERSION. */
+export function detectVersion(doc: unknown, where: string): { kind: SpecKind; specVersion: string } {
+  const supported = 'supported versions: Swagger 2.0, OpenAPI 3.0.x and 3.1.x';
+  if (!isObject(doc)) {
+    throw new AppError('SPEC_INVALID', `import: ${where} is not an OpenAPI document (its top level is ${Array.isArray(doc) ? 'an array' : typeof doc}, expected an object)`);
+  }
+  if (Object.hasOwn(doc, 'openapi')) {
+    const v = doc.openapi;
+    if (typeof v !== 'string') {
+      throw new AppError('SPEC_INVALID', `import: ${where}: \`openapi\` must be a string such as "3.0.3" (found the ${typeof v} ${JSON.stringify(v)}); quote it`);
+    }
+    if (/^3\.0\.\d+$/.test(v)) return { kind: 'oas30', specVersion: v };
+    if (/^3\.1\.\d+$/.test(v)) return { kind: 'oas31', specVersion: v };
+    throw new AppError('SPEC_UNSUPPORTED_VERSION', `import: ${where} declares OpenAPI ${JSON.stringify(v)}; ${supported}`);
+  }
+  if (Object.hasOwn(doc, 'swagger')) {
+    const v = doc.swagger;
+    if (typeof v !== 'string') {
+      throw new AppError('SPEC_INVALID', `import: ${where}: \`swagger\` must be the string "2.0" (found the ${typeof v} ${JSON.stringify(v)}); quote it`);
+    }
+    if (v === '2.0') return { kind: 'swagger2', specVersion: v };
+    throw new AppError('SPEC_UNSUPPORTED_VERSION', `import: ${where} declares Swagger ${JSON.stringify(v)}; ${supported}`);
+  }
+  throw new AppError('SPEC_INVALID', `import: ${where} is not an OpenAPI document (no \`openapi\` or \`swagger\` field); ${supported}`);
+}
+
+// Keys whose children are names chosen by the spec author, not keywords (a property may be called `x-id`).
+const NAME_MAPS = new Set([
+  'properties', 'patternProperties', '$defs', 'definitions', 'schemas', 'parameters', 'responses', 'securitySchemes',
+  'securityDefinitions', 'content', 'headers', 'encoding', 'examples', 'requestBodies', 'links', 'callbacks',
+  'variables', 'paths', 'dependentSchemas', 'pathItems', 'webhooks', 'mapping', 'scopes',
+]);
+// Keys whose values are data (examples, defaults), never schema: a `$ref` inside them is not a reference.
+const DATA_KEYS = new Set(['example', 'default', 'enum', 'const', 'value', 'examples']);
+
+export interface RefSite {
+  ref: string;
+  /** JSON pointer of the object holding the `$ref`. */
+  at: string;
+  /** Set when the `$ref` sits inside an `x-` extension (which the importer never reads). */
+  ext?: { parent: Record<string, unknown>; key: string; at: string };
+}
+
+/**
+ * Every `$ref` in the document, iteratively (no recursion limit). Data values (`example`, `default`, `enum`,
+ * ...) are not searched: their `$ref` keys are data.
+ */
+export function scanRefs(doc: unknown): RefSite[] {
+  const refs: RefSite[] = [];
+  type Frame = { node: unknown; at: string; inNameMap: boolean; ext: RefSite['ext'] };
+  const stack: Frame[] = [{ node: doc, at: '#', inNameMap: false, ext: undefined }];
+  while (stack.length > 0) {
+    const { node, at, inNameMap, ext } = stack.pop() as Frame;
+    if (Array.isArray(node)) {
+      for (let i = node.length - 1; i >= 0; i--) stack.push({ node: node[i], at: `${at}/${i}`, inNameMap: false, ext });
+      continue;
+    }
+    if (!isObject(node)) continue;
+    const ref = node.$ref;
+    if (!inNameMap && typeof ref === 'string') refs.push(ext ? { ref, at, ext } : { ref, at });
+    for (const key of Object.keys(node)) {
+      if (key === '$ref' && !inNameMap) continue;
+      if (!inNameMap && DATA_KEYS.has(key) && key !== 'examples') continue;
+      if (!inNameMap && key === 'examples' && Array.isArray(node[key])) continue; // JSON Schema examples: data
+      const childAt = `${at}/${escapePointer(key)}`;
+      const isExt = !inNameMap && key.startsWith('x-');
+      stack.push({
+        node: node[key],
+        at: childAt,
+        inNameMap: !inNameMap && NAME_MAPS.has(key) && isObject(node[key]),
+        ext: ext ?? (isExt ? { parent: node, key, at: childAt } : undefined),
+      });
+    }
+  }
+  return refs;
+}
+
+function isInside(root: string, target: string): boolean {
+  const rel = relative(root, target);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/**
+ * Resolves external `$ref`s with swagger-parser's `bundle`, through resolvers that enforce the rules above.
+ * A refused reference fails the whole import (SPEC_REF_REFUSED): its target's contents never enter the output.
+ */
+async function bundleExternal(doc: Record<string, unknown>, base: { filePath?: string; baseUrl?: string }): Promise<Record<string, unknown>> {
+  let refusal: AppError | undefined;
+  const refuse = (err: AppError): never => {
+    refusal ??= err;
+    throw err;
+  };
+  const root = base.filePath ? realpathSync(dirname(base.filePath)) : undefined;
+  const trustedOrigin = base.baseUrl ? new URL(base.baseUrl).origin : undefined;
+  const basePath = base.filePath ?? base.baseUrl ?? '';
+  const options = {
+    resolve: {
+      file: false,
+      http: false,
+      external: true,
+      confined: {
+        order: 1,
+        canRead: true,
+        read: async (file: { url: string }): Promise<string> => {
+          const url = file.url;
+          if (/^https?:/i.test(url)) {
+            // Same origin as the URL the user typed is trusted; anything else must be public.
+            return fetchText(url, { trustedOrigin, maxBytes: MAX_SPEC_BYTES, timeoutMs: FETCH_TIMEOUT_MS, what: '$ref' }).catch((e: unknown) =>
+              e instanceof AppError && e.code === 'SPEC_REF_REFUSED' ? refuse(e) : Promise.reject(e instanceof Error ? e : new Error(String(e))),
+            );
+          }
+          const shown = JSON.stringify(url.startsWith('file:') ? fileURLToPath(url) : url);
+          if (!root) {
+            return refuse(new AppError('SPEC_REF_REFUSED', `import: $ref ${shown} points at a local file from a URL spec; external file refs are disabled for URL specs`));
+          }
+          let abs: string;
+          try {
+            abs = url.startsWith('file:') ? fileURLToPath(url) : resolve(url);
+          } catch {
+            return refuse(new AppError('SPEC_REF_REFUSED', `import: $ref ${shown} is not a file path inside the spec's folder; external refs outside it are disabled`));
+          }
+          if (!isInside(root, abs)) {
+            return refuse(new AppError('SPEC_REF_REFUSED', `import: $ref ${shown} leaves the spec's folder; external refs outside ${root} are disabled`));
+          }
+          let real: string;
+          try {
+            real = realpathSync(abs);
+          } catch {
+            throw new AppError('SPEC_INVALID', `import: $ref ${shown} names a file that does not exist; fix the reference`);
+          }
+          if (!isInside(root, real)) {
+            return refuse(new AppError('SPEC_REF_REFUSED', `import: $ref ${shown} is a link leaving the spec's folder; external refs outside ${root} are disabled`));
+          }
+          if (statSync(real).size > MAX_SPEC_BYTES) throw new AppError('SPEC_TOO_LARGE', `import: $ref ${shown} is over ${MAX_SPEC_BYTES} bytes`);
+          return readFileSync(real, 'utf8');
+        },
+      },
+    },
+    parse: {
+      json: false,
+      yaml: false,
+      text: false,
+      binary: false,
+      safe: { order: 1, canParse: true, parse: (file: { url: string; data: unknown }) => parseSpecText(String(file.data), redact(file.url)) },
+    },
+    timeoutMs: FETCH_TIMEOUT_MS,
+  };
+  try {
+    const baseUri = basePath.startsWith('http') ? basePath : pathToFileURL(basePath).toString();
+    // swagger-parser's typings do not describe custom resolver objects; the shape follows its documentation.
+    const bundled = await SwaggerParser.bundle(baseUri, doc as never, options as never);
+    return bundled as unknown as Record<string, unknown>;
+  } catch (cause) {
+    if (refusal) throw refusal;
+    if (cause instanceof AppError) throw cause;
+    if (cause instanceof RangeError) {
+      throw new AppError('SPEC_INVALID', 'import: external $ref chain too deep to resolve; flatten the references', { cause });
+    }
+    const msg = cause instanceof Error ? cause.message.split('\n')[0] : String(cause);
+    throw new AppError('SPEC_INVALID', `import: cannot resolve external references (${msg})`, { cause });
+  }
+}
+
+/**
+ * Reads, parses, version-checks and (when it has external refs) bundles a spec. Internal `$ref`s that point
+ * nowhere give REF_BROKEN warnings here; the operations that need them are skipped later.
+ */
+export async function loadSpec(source: string): Promise<LoadedSpec> {
+  const read = await readSource(source);
+  const sha256 = createHash('sha256').update(read.text).digest('hex');
+  let parsed: unknown;
+  try {
+    parsed = parseSpecText(read.text, read.label);
+  } catch (cause) {
+    if (cause instanceof RangeError) throw new AppError('SPEC_INVALID', `import: ${read.label} is nested too deeply to parse`, { cause });
+    throw cause;
+  }
+  const { kind, specVersion } = detectVersion(parsed, read.label);
+  let doc = parsed as Record<string, unknown>;
+  const diagnostics: Diagnostic[] = [];
+
+  // Extensions are never read by the importer: a $ref inside one is harmless unless it is external (it would
+  // be fetched) or broken. Those extensions are removed with a warning; valid local ones are left alone.
+  const scan = scanRefs(doc);
+  const dropped = new Set<string>();
+  for (const site of scan) {
+    if (!site.ext || dropped.has(site.ext.at)) continue;
+    const external = !site.ref.startsWith('#');
+    if (!external && getPointer(doc, site.ref) !== undefined) continue;
+    dropped.add(site.ext.at);
+    diagnostics.push({
+      level: 'warning',
+      code: 'REF_IN_EXTENSION',
+      pointer: site.at,
+      message: `${external ? 'external' : 'broken'} $ref ${JSON.stringify(site.ref)} inside the extension ${site.ext.key}; the extension is ignored`,
+    });
+    delete site.ext.parent[site.ext.key];
+  }
+  const live = scan.filter((r) => !r.ext);
+  const external = live.filter((r) => !r.ref.startsWith('#'));
+  if (external.length > 0) {
+    doc = await bundleExternal(doc, { filePath: read.filePath, baseUrl: read.baseUrl });
+  }
+  const finalRefs = external.length > 0 ? scanRefs(doc).filter((r) => !r.ext) : live;
+  for (const site of finalRefs) {
+    if (site.ref.startsWith('#') && getPointer(doc, site.ref) === undefined) {
+      diagnostics.push({ level: 'warning', code: 'REF_BROKEN', pointer: site.at, message: `$ref ${JSON.stringify(site.ref)} points nowhere` });
+    }
+  }
+  const refTargets = [...new Set(finalRefs.filter((r) => r.ref.startsWith('#')).map((r) => r.ref))];
+  return { doc, kind, specVersion, sourceLabel: read.label, sha256, ...(read.baseUrl ? { baseUrl: read.baseUrl } : {}), diagnostics, refTargets };
+}

@@ -1,0 +1,117 @@
+// Operation names and domains. Names: the operationId made safe (or one synthesized from method + path),
+// unique across the catalog, collisions resolved by a rule that depends only on (path, method), so reordering
+// the spec's keys never renames anything. Domains: first tag, else the first meaningful path segment.
+import type { Diagnostic, DomainInfo, Operation } from '../types.js';
+import { isObject } from './pointer.js';
+import { cleanDescription, firstSentence, limitWords, safeName, slug } from './text.js';
+
+/** The name a single operation would get without collisions. */
+export function baseName(op: Pick<Operation, 'operationId' | 'method' | 'path'>): string {
+  return safeName(op.operationId) || safeName(`${op.method} ${op.path}`) || `${op.method}_op`;
+}
+
+function byPathMethod(a: Operation, b: Operation): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : a.method < b.method ? -1 : a.method > b.method ? 1 : 0;
+}
+
+/**
+ * Sets `name` on every operation. Operations sharing a base name are ordered by (path, method); the first
+ * keeps it, the others get `_2`, `_3`, ... A shared operationId is also reported (DUPLICATE_OPERATION_ID).
+ */
+export function assignNames(ops: Operation[], diagnostics: Diagnostic[]): void {
+  const groups = new Map<string, Operation[]>();
+  for (const op of ops) {
+    const base = baseName(op);
+    const list = groups.get(base) ?? [];
+    list.push(op);
+    groups.set(base, list);
+  }
+  const used = new Set(groups.keys());
+  for (const base of [...groups.keys()].sort()) {
+    const group = (groups.get(base) as Operation[]).sort(byPathMethod);
+    group.forEach((op, i) => {
+      if (i === 0) {
+        op.name = base;
+        return;
+      }
+      let n = i + 1;
+      let name = suffixed(base, n);
+      while (used.has(name)) name = suffixed(base, ++n);
+      used.add(name);
+      op.name = name;
+    });
+    if (group.length > 1) {
+      const first = group[0] as Operation;
+      const ids = new Set(group.map((o) => o.operationId));
+      diagnostics.push({
+        level: 'warning',
+        code: ids.size === 1 && !first.operationIdSynthesized ? 'DUPLICATE_OPERATION_ID' : 'NAME_COLLISION',
+        pointer: `#/paths/${first.path.replace(/~/g, '~0').replace(/\//g, '~1')}/${first.method}`,
+        message: `${group.length} operations map to the name ${JSON.stringify(base)}; named ${group.map((o) => `${o.name} (${o.method.toUpperCase()} ${o.path})`).join(', ')}`,
+      });
+    }
+  }
+}
+
+function suffixed(base: string, n: number): string {
+  const suffix = `_${n}`;
+  return base.slice(0, 64 - suffix.length) + suffix;
+}
+
+/** Path segments that say nothing about the resource: versions, `api`, `rest`, parameters. */
+function isPrefixSegment(seg: string): boolean {
+  return seg === '' || /^\{.*\}$/.test(seg) || /^v\d+([._-]\d+)*(beta|alpha)?\d*$/i.test(seg) || /^(api|apis|rest|services?|public|latest)$/i.test(seg) || /^\d+(\.\d+)*$/.test(seg);
+}
+
+/** The domain from a path: its first segment that is not a version, prefix or parameter. */
+export function domainFromPath(path: string): string {
+  for (const seg of path.split('/')) if (!isPrefixSegment(seg)) return slug(seg.replace(/\.[a-z]+$/i, '')) || 'default';
+  return 'default';
+}
+
+/** The domain of an operation: its first tag (slugged), else from the path. */
+export function domainOf(op: Pick<Operation, 'tags' | 'path'>): string {
+  const tag = op.tags.find((t) => slug(t) !== '');
+  return tag !== undefined ? slug(tag) : domainFromPath(op.path);
+}
+
+/** Tag name (slugged) -> first sentence of its description, from the document's `tags`. */
+export function tagDescriptions(doc: Record<string, unknown>): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!Array.isArray(doc.tags)) return out;
+  for (const t of doc.tags) {
+    if (!isObject(t) || typeof t.name !== 'string') continue;
+    const d = firstSentence(cleanDescription(t.description, 1000));
+    if (d !== '' && !out.has(slug(t.name))) out.set(slug(t.name), limitWords(d, 30));
+  }
+  return out;
+}
+
+const VERB_ORDER: Record<string, number> = { get: 0, post: 1, put: 2, patch: 3, delete: 4, head: 5, options: 6, trace: 7 };
+
+/**
+ * DomainInfo for each domain, sorted by name: the tag description, else "<Domain>: " and up to three
+ * operation summaries, preferring the shortest paths (the core resource operations).
+ */
+export function buildDomains(ops: Operation[], tagDesc: Map<string, string>): DomainInfo[] {
+  const by = new Map<string, Operation[]>();
+  for (const op of ops) {
+    const list = by.get(op.domain) ?? [];
+    list.push(op);
+    by.set(op.domain, list);
+  }
+  return [...by.keys()].sort().map((name) => {
+    const list = by.get(name) as Operation[];
+    let description = tagDesc.get(name) ?? '';
+    if (description === '') {
+      const picks = [...list]
+        .sort((a, b) => a.path.length - b.path.length || (VERB_ORDER[a.method] ?? 9) - (VERB_ORDER[b.method] ?? 9) || (a.name < b.name ? -1 : 1))
+        .map((o) => o.summary)
+        .filter((s, i, arr) => s !== '' && arr.indexOf(s) === i)
+        .slice(0, 3);
+      const title = name.replace(/[-_]+/g, ' ').replace(/^./, (c) => c.toUpperCase());
+      description = picks.length > 0 ? `${title}: ${picks.join('; ')}` : `${title} operations`;
+    }
+    return { name, description, toolCount: list.length };
+  });
+}

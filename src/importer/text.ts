@@ -1,0 +1,191 @@
+// Text hygiene for everything the importer copies out of an (untrusted) spec: invisible-character stripping
+// (RELIABILITY J2), HTML/Markdown to plain text, length caps (J3), short summaries, safe names and slugs, and
+// the "reads like an instruction to an AI" detector (J1). Pure functions; no I/O.
+
+/** Longest operation description kept (characters); longer text is cut at a word boundary. */
+export const MAX_DESCRIPTION = 4000;
+/** Longest description kept on a schema property or parameter. */
+export const MAX_SCHEMA_DESCRIPTION = 1000;
+/** Longest summary in words (Level 1 of describe / search hits). */
+export const MAX_SUMMARY_WORDS = 12;
+/** Longest safe operation name (MCP allows 128; 64 keeps them readable and fits every client). */
+export const MAX_NAME = 64;
+
+// Unicode tag characters (U+E0000–E007F, written as surrogate pairs), zero-width U+200B–U+200D and U+FEFF,
+// bidi embeddings/overrides U+202A–U+202E and isolates U+2066–U+2069, plus C0/C1 controls except \t \n.
+const INVISIBLE = /[\u{E0000}-\u{E007F}\u200B-\u200D\uFEFF\u202A-\u202E\u2066-\u2069\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/gu;
+
+/** Removes invisible and control characters (J2); CR/CRLF become LF. */
+export function stripInvisible(text: string): string {
+  return text.replace(/\r\n?/g, '\n').replace(INVISIBLE, '');
+}
+
+/** Cuts `text` to at most `max` characters, at a word boundary when one is near, adding `…`. */
+export function capLength(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  const space = cut.lastIndexOf(' ');
+  return (space > max * 0.8 ? cut.slice(0, space) : cut).trimEnd() + '…';
+}
+
+const ENTITIES: Record<string, string> = {
+  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', mdash: '—', ndash: '–', hellip: '…',
+  rsquo: '’', lsquo: '‘', rdquo: '”', ldquo: '“', copy: '©', reg: '®', trade: '™', times: '×',
+};
+
+function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,8});/gi, (whole, body: string) => {
+    if (body[0] === '#') {
+      const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
+      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
+    }
+    return ENTITIES[body.toLowerCase()] ?? whole;
+  });
+}
+
+/**
+ * HTML and Markdown to plain text: tags removed (block tags become line breaks, `<li>` a bullet), entities
+ * decoded, links and images reduced to their text (URLs are not forwarded to the model, J4), emphasis and
+ * heading marks removed, inline code kept with its backticks, whitespace collapsed (paragraphs kept).
+ * Invisible characters are stripped before and after decoding so entities cannot smuggle them back in.
+ */
+export function toPlainText(input: string): string {
+  let t = stripInvisible(input);
+  // HTML comments, script/style blocks, then tags.
+  t = t.replace(/<!--[\s\S]*?-->/g, '');
+  t = t.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, '');
+  t = t.replace(/<\s*br\s*\/?>/gi, '\n');
+  t = t.replace(/<\s*li\b[^>]*>/gi, '\n- ');
+  t = t.replace(/<\/?\s*(p|div|ul|ol|table|tr|h[1-6]|pre|blockquote|section|details|summary)\b[^>]*>/gi, '\n\n');
+  t = t.replace(/<\/?[a-z][a-z0-9-]*(\s[^<>]*)?\/?>/gi, '');
+  t = decodeEntities(t);
+  t = stripInvisible(t);
+  // Markdown: images, links (inline and reference-style), autolinks, emphasis, headings, rules, code fences.
+  t = t.replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1');
+  t = t.replace(/\[([^\]]+)\]\([^)]*\)/g, '$1');
+  t = t.replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1');
+  t = t.replace(/^\s*\[[^\]]+\]:\s*\S+.*$/gm, '');
+  t = t.replace(/<(https?:\/\/[^>\s]+)>/g, '$1');
+  t = t.replace(/^```[^\n]*$/gm, '');
+  t = t.replace(/(\*\*|__)(?=\S)([\s\S]*?\S)\1/g, '$2');
+  t = t.replace(/(^|[\s(])\*(?=\S)([^*\n]*?\S)\*(?=[\s).,;:!?]|$)/g, '$1$2');
+  t = t.replace(/^\s{0,3}#{1,6}\s+/gm, '');
+  t = t.replace(/^\s{0,3}([-*_])(\s*\1){2,}\s*$/gm, '');
+  t = t.replace(/^\s*>\s?/gm, '');
+  // Whitespace: trim lines, collapse runs of spaces, keep at most one blank line.
+  t = t
+    .split('\n')
+    .map((line) => line.replace(/[ \t\u00a0]+/g, ' ').trim())
+    .join('\n');
+  t = t.replace(/\n{3,}/g, '\n\n').trim();
+  return t;
+}
+
+/** Cleaned, capped description text (plain text). */
+export function cleanDescription(input: unknown, max = MAX_DESCRIPTION): string {
+  if (typeof input !== 'string' || input.length === 0) return '';
+  // Cap before the regexes too, so a 100 MB description cannot make them slow (J3).
+  return capLength(toPlainText(input.length > max * 4 ? input.slice(0, max * 4) : input), max);
+}
+
+/** One line of plain text (newlines folded), capped. */
+export function cleanLine(input: unknown, max = 300): string {
+  return capLength(cleanDescription(input, max * 2).replace(/\s*\n+\s*/g, ' '), max);
+}
+
+/** The first sentence of plain text: up to the first `. ` / `! ` / `? ` or blank line ("e.g." does not end one). */
+export function firstSentence(text: string): string {
+  const para = text.split(/\n\s*\n/)[0] ?? '';
+  const flat = para.replace(/\s*\n\s*/g, ' ').trim();
+  const end = /[.!?](?=\s|$)/g;
+  for (let m = end.exec(flat); m !== null; m = end.exec(flat)) {
+    const upto = flat.slice(0, m.index + 1);
+    if (/\b(e\.g|i\.e|etc|vs|approx|incl|Inc|Mr|Ms|Dr|No)\.$/i.test(upto)) continue;
+    return upto;
+  }
+  return flat;
+}
+
+/** At most `maxWords` words; a trailing period of a cut sentence is dropped and `…` added. */
+export function limitWords(text: string, maxWords = MAX_SUMMARY_WORDS): string {
+  const words = text.split(/\s+/).filter(Boolean);
+  if (words.length <= maxWords) return words.join(' ');
+  return words.slice(0, maxWords).join(' ').replace(/[,;:.]+$/, '') + '…';
+}
+
+/**
+ * The Level-1 summary: the spec's `summary` when present, else the first sentence of the description,
+ * plain text, at most MAX_SUMMARY_WORDS words, without a trailing period.
+ */
+export function makeSummary(summary: unknown, description: string): string {
+  const fromSummary = cleanLine(summary);
+  const base = fromSummary !== '' ? fromSummary : firstSentence(description);
+  return limitWords(base).replace(/\.$/, '');
+}
+
+/** Characters allowed in operation names (MCP tool-name alphabet). */
+export const SAFE_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/**
+ * An operationId made safe: characters outside `[A-Za-z0-9_.-]` become `_`, runs collapse, ends trimmed,
+ * capped at MAX_NAME (a long id keeps its start plus a short hash so two long ids stay distinct).
+ * Returns '' when nothing usable remains.
+ */
+export function safeName(raw: string): string {
+  let s = stripInvisible(raw)
+    .replace(/[^A-Za-z0-9_.-]+/g, '_')
+    .replace(/_{2,}/g, '_')
+    .replace(/^[_.-]+|[_.-]+$/g, '');
+  if (s.length > MAX_NAME) s = s.slice(0, MAX_NAME - 9).replace(/[_.-]+$/, '') + '_' + shortHash(raw);
+  return s;
+}
+
+/** A domain/catalog slug: lower-case `[a-z0-9_-]`, other runs become `-`, at most 64 characters. */
+export function slug(raw: string): string {
+  return stripInvisible(raw)
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, '-')
+    .replace(/-{2,}/g, '-')
+    .replace(/^[-_]+|[-_]+$/g, '')
+    .slice(0, 64)
+    .replace(/[-_]+$/g, '');
+}
+
+/** 8 hex characters of FNV-1a: a stable, dependency-free disambiguator (not for security). */
+export function shortHash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, '0');
+}
+
+// Phrases that address the model rather than describe the API (tool poisoning). Kept specific: plain
+// "you must authenticate" is ordinary API prose, "you must call" / "you must not tell the user" is not.
+const INSTRUCTION_PATTERNS: RegExp[] = [
+  /\b(ignore|disregard|forget)\s+(all\s+|any\s+)?(the\s+)?(previous|prior|above|earlier|preceding)\s+(instructions|prompts?|messages|rules)/i,
+  /<\s*\/?\s*(important|system|instructions?|admin)\s*>/i,
+  /\balways\s+(call|use|invoke|run|execute|prefer)\b/i,
+  /\byou\s+must\s+(always\s+|first\s+)?(call|invoke|execute|(use|run)\s+(this|the|that)\s+tool|not\s+(tell|mention|reveal|inform))\b/i,
+  /\b(do\s+not|don't|never)\s+(tell|mention|reveal|inform|show)\b[^.]{0,40}\b(the\s+)?user\b/i,
+  /\bbefore\s+using\s+(this|any|the)\s+tool\b/i,
+  /\b(system\s+prompt|as\s+an\s+ai\b|ai\s+assistant|language\s+model)\b/i,
+  /~\/\.ssh|\bid_rsa\b|\.aws\/credentials|\/etc\/passwd/i,
+];
+
+/** True when the text reads like an order to an AI agent rather than API documentation (lint J1). */
+export function looksLikeInstruction(text: string): boolean {
+  return instructionMatch(text) !== undefined;
+}
+
+/** The phrase that makes `text` read like an instruction to an AI, or undefined. */
+export function instructionMatch(text: string): string | undefined {
+  if (text === '') return undefined;
+  const sample = text.length > 20_000 ? text.slice(0, 20_000) : text;
+  for (const re of INSTRUCTION_PATTERNS) {
+    const m = re.exec(sample);
+    if (m) return m[0];
+  }
+  return undefined;
+}

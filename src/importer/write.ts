@@ -1,0 +1,187 @@
+// Writing a registry: render the catalog to bytes (pretty JSON, stable order, trailing newline, so a re-import
+// is byte-identical and a diff reads well), swap it into place atomically, report what changed per domain,
+// and compare without writing for `import --check`.
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { AppError } from '../errors.js';
+import type { CatalogMeta, Diagnostic, Operation, ServerInfo } from '../types.js';
+
+/** What `importSpec` produced. */
+export interface ImportResult {
+  meta: CatalogMeta;
+  /** Sorted by name. */
+  operations: Operation[];
+  /** Warnings and lint findings, sorted by pointer, code, message. */
+  diagnostics: Diagnostic[];
+}
+
+export interface DomainChange {
+  domain: string;
+  added: string[];
+  removed: string[];
+  changed: string[];
+}
+
+export interface WriteReport {
+  /** The catalog folder written. */
+  dir: string;
+  /** False when there was no previous registry at that place. */
+  hadPrevious: boolean;
+  /** Domains with any added, removed or changed operation, sorted by domain. */
+  changes: DomainChange[];
+  /** Set when the catalog's servers changed: a new upstream host deserves a human look (RELIABILITY D19). */
+  serversChanged?: { before: string[]; after: string[] };
+  /** True when every file is byte-identical to what was there. */
+  unchanged: boolean;
+}
+
+function json(value: unknown): string {
+  return JSON.stringify(value, null, 2) + '\n';
+}
+
+/** The catalog as files: relative path (posix) -> content. */
+export function renderRegistry(result: ImportResult): Map<string, string> {
+  const files = new Map<string, string>();
+  files.set('catalog.json', json(result.meta));
+  const byDomain = new Map<string, Operation[]>();
+  for (const op of result.operations) {
+    const list = byDomain.get(op.domain) ?? [];
+    list.push(op);
+    byDomain.set(op.domain, list);
+  }
+  for (const domain of [...byDomain.keys()].sort()) {
+    const list = (byDomain.get(domain) as Operation[]).slice().sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    files.set(`operations/${domain}.json`, json(list));
+  }
+  files.set('diagnostics.json', json(result.diagnostics));
+  return files;
+}
+
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else out.push(relative(dir, p).split(sep).join('/'));
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  return out.sort();
+}
+
+function readOperations(dir: string): Map<string, { domain: string; text: string }> {
+  const out = new Map<string, { domain: string; text: string }>();
+  const opsDir = join(dir, 'operations');
+  if (!existsSync(opsDir)) return out;
+  for (const file of readdirSync(opsDir).filter((f) => f.endsWith('.json'))) {
+    try {
+      const list = JSON.parse(readFileSync(join(opsDir, file), 'utf8')) as Operation[];
+      for (const op of list) out.set(op.name, { domain: op.domain, text: JSON.stringify(op) });
+    } catch {
+      /* an unreadable old file: everything in it counts as removed/added */
+    }
+  }
+  return out;
+}
+
+function diffOperations(dir: string, result: ImportResult): DomainChange[] {
+  const before = readOperations(dir);
+  const changes = new Map<string, DomainChange>();
+  const entry = (domain: string): DomainChange => {
+    let c = changes.get(domain);
+    if (!c) {
+      c = { domain, added: [], removed: [], changed: [] };
+      changes.set(domain, c);
+    }
+    return c;
+  };
+  const seen = new Set<string>();
+  for (const op of result.operations) {
+    seen.add(op.name);
+    const old = before.get(op.name);
+    if (!old) entry(op.domain).added.push(op.name);
+    else if (old.text !== JSON.stringify(op)) entry(op.domain).changed.push(op.name);
+  }
+  for (const [name, old] of before) if (!seen.has(name)) entry(old.domain).removed.push(name);
+  return [...changes.values()].sort((a, b) => (a.domain < b.domain ? -1 : 1)).map((c) => ({ ...c, added: c.added.sort(), removed: c.removed.sort(), changed: c.changed.sort() }));
+}
+
+function serverUrls(servers: ServerInfo[] | undefined): string[] {
+  return (servers ?? []).map((s) => s.url);
+}
+
+/**
+ * Writes `<outDir>/<catalog>/` atomically: the tree is built in a temporary sibling folder and swapped in
+ * with renames, so a failed or interrupted import leaves the previous registry as it was. Returns the
+ * per-domain change report against the previous registry.
+ */
+export function writeRegistry(result: ImportResult, outDir: string): WriteReport {
+  const name = result.meta.name;
+  const dir = join(outDir, name);
+  const files = renderRegistry(result);
+  const hadPrevious = existsSync(join(dir, 'catalog.json'));
+  const check = checkRegistry(result, outDir);
+  const changes = hadPrevious ? diffOperations(dir, result) : [];
+  let serversChanged: WriteReport['serversChanged'];
+  if (hadPrevious) {
+    try {
+      const old = JSON.parse(readFileSync(join(dir, 'catalog.json'), 'utf8')) as CatalogMeta;
+      const before = serverUrls(old.servers);
+      const after = serverUrls(result.meta.servers);
+      if (before.join('\n') !== after.join('\n')) serversChanged = { before, after };
+    } catch {
+      /* unreadable old catalog.json: nothing to compare */
+    }
+  }
+  if (check.upToDate) return { dir, hadPrevious, changes, unchanged: true, ...(serversChanged ? { serversChanged } : {}) };
+
+  const stamp = `${process.pid}-${Date.now().toString(36)}`;
+  const tmp = join(outDir, `.${name}.tmp-${stamp}`);
+  const old = join(outDir, `.${name}.old-${stamp}`);
+  try {
+    mkdirSync(join(tmp, 'operations'), { recursive: true });
+    for (const [rel, text] of files) writeFileSync(join(tmp, ...rel.split('/')), text);
+  } catch (cause) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw new AppError('INTERNAL', `import: cannot write the registry under ${outDir} (${(cause as Error).message}); check permissions`, { cause });
+  }
+  let moved = false;
+  try {
+    if (existsSync(dir)) {
+      renameSync(dir, old);
+      moved = true;
+    }
+    renameSync(tmp, dir);
+  } catch (cause) {
+    if (moved && !existsSync(dir)) renameSync(old, dir);
+    rmSync(tmp, { recursive: true, force: true });
+    throw new AppError('INTERNAL', `import: cannot replace ${dir} (${(cause as Error).message}); the previous registry is unchanged`, { cause });
+  }
+  if (moved) rmSync(old, { recursive: true, force: true });
+  return { dir, hadPrevious, changes, unchanged: false, ...(serversChanged ? { serversChanged } : {}) };
+}
+
+export interface CheckReport {
+  upToDate: boolean;
+  /** Files that would be created, deleted or changed (relative to the catalog folder). */
+  missing: string[];
+  extra: string[];
+  changed: string[];
+}
+
+/** Compares the rendered catalog with `<outDir>/<catalog>/` on disk without writing anything. */
+export function checkRegistry(result: ImportResult, outDir: string): CheckReport {
+  const dir = join(outDir, result.meta.name);
+  const files = renderRegistry(result);
+  const onDisk = new Set(listFiles(dir));
+  const missing: string[] = [];
+  const changed: string[] = [];
+  for (const [rel, text] of files) {
+    if (!onDisk.has(rel)) missing.push(rel);
+    else if (readFileSync(join(dir, ...rel.split('/')), 'utf8') !== text) changed.push(rel);
+    onDisk.delete(rel);
+  }
+  const extra = [...onDisk].sort();
+  return { upToDate: missing.length === 0 && changed.length === 0 && extra.length === 0, missing, extra, changed };
+}
