@@ -248,3 +248,48 @@ function checkUrl(what: string, value: string): string {
   }
   return value;
 }
+
+/** Flags and positionals of a subcommand: valued flags collect every occurrence. */
+export interface SplitArgs {
+  positionals: string[];
+  values: Record<string, string[]>;
+  booleans: Set<string>;
+}
+
+/**
+ * Splits argv by a flag table (`--name value`, `--name=value`, boolean `--flag`). Throws CONFIG_INVALID on an
+ * unknown flag or a missing value, naming it.
+ */
+export function splitArgs(command: string, argv: readonly string[], valued: readonly string[], booleans: readonly string[]): SplitArgs {
+  const out: SplitArgs = { positionals: [], values: {}, booleans: new Set() };
+  for (let i = 0; i < argv.length; i++) {
+    let arg = argv[i] as string;
+    if (!arg.startsWith('--') || arg === '--') {
+      out.positionals.push(arg);
+      continue;
+    }
+    let value: string | undefined;
+    const eq = arg.indexOf('=');
+    if (eq > 0) {
+      value = arg.slice(eq + 1);
+      arg = arg.slice(0, eq);
+    }
+    if (valued.includes(arg)) {
+      value ??= argv[++i];
+      if (value === undefined) throw new AppError('CONFIG_INVALID', `${command}: ${arg} needs a value`);
+      (out.values[arg] ??= []).push(value);
+    } else if (booleans.includes(arg)) {
+      out.booleans.add(arg);
+    } else {
+      throw new AppError('CONFIG_INVALID', `${command}: unknown option ${JSON.stringify(arg)}; run \`api-catalog ${command} --help\``);
+    }
+  }
+  return out;
+}
+
+/** Env var names that look like they hold credentials; their values are registered as log secrets. */
+export function secretLookingEnv(env: Record<string, string | undefined>): string[] {
+  return Object.entries(env)
+    .filter(([k, v]) => v !== undefined && v.length >= 6 && /(TOKEN|SECRET|PASSWORD|API_?KEY|CREDENTIAL|AUTH)/i.test(k))
+    .map(([, v]) => v as string);
+}

@@ -1,5 +1,50 @@
-// Placeholder until the `describe` subcommand lands (see the open issues); replaced by its real module.
-export async function run(_argv: string[]): Promise<number> {
-  process.stderr.write('api-catalog describe: not built yet\n');
-  return 1;
+// `api-catalog describe <name>...`: the three levels of describe_tools for people (same core), or --json.
+import { splitArgs } from '../config.js';
+import { describeTools } from '../server/core/describe.js';
+import { toolNames } from '../server/core/names.js';
+import { cliContext } from './domains.js';
+
+const HELP = `usage: api-catalog describe <name>... [--detail summary|parameters|full] [--parameter <p>] [--json] [--registry <dir>]...
+
+Shows how to call operations (at most 5 at once). Default detail: parameters.`;
+
+function render(tool: Record<string, any>): string {
+  if (tool.error) return `${tool.name}: ${tool.error.message}${tool.error.suggestions?.length ? ` (did you mean ${tool.error.suggestions.join(', ')}?)` : ''}`;
+  if (tool.parameter) return `${tool.name} — parameter ${tool.parameter.name}\n${JSON.stringify(tool.parameter, null, 2)}`;
+  const head = `${tool.name}  ${tool.method} ${tool.path}${tool.destructive ? '  [destructive]' : ''}`;
+  if (!tool.api_text) return `${head}\n  ${tool.summary}`;
+  const params = (tool.parameters as Array<Record<string, any>>).map(
+    (p) => `  ${p.required ? '*' : ' '} ${p.name} (${p.in}, ${p.type})${p.description ? ` — ${p.description}` : ''}`,
+  );
+  const lines = [head, `  ${tool.api_text.description || tool.api_text.summary}`, '', 'parameters (* required):', ...params, '', `returns: ${tool.returns}`];
+  if (tool.example) lines.push(`example: api-catalog call ${tool.name} --args '${JSON.stringify(tool.example.arguments.args)}'`);
+  for (const c of tool.credentials ?? []) lines.push(`credential ${c.scheme}: ${c.envVars.join(' or ')} ${c.set ? '(set)' : '(not set)'}`);
+  for (const w of tool.warnings ?? []) lines.push(`warning: ${w}`);
+  return lines.join('\n');
+}
+
+export async function run(argv: string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h') || argv.length === 0) {
+    process.stdout.write(HELP + '\n');
+    return argv.length === 0 ? 2 : 0;
+  }
+  const a = splitArgs('describe', argv, ['--registry', '--detail', '--parameter'], ['--json']);
+  const { set, settings } = cliContext(a.values['--registry'] ?? []);
+  const input: Record<string, unknown> = { tool_names: a.positionals };
+  if (a.values['--detail']) input.detail = a.values['--detail'][0];
+  if (a.values['--parameter']) input.parameter = a.values['--parameter'][0];
+  const { envelope } = describeTools(set, input, toolNames(), { settings });
+  const full = input.detail === 'full';
+  if (a.booleans.has('--json') || (full && envelope.success)) {
+    process.stdout.write(JSON.stringify(envelope, null, 2) + '\n');
+    return envelope.success ? 0 : 1;
+  }
+  if (!envelope.success) {
+    const tools = (envelope.error.details as { tools?: Array<Record<string, any>> } | undefined)?.tools;
+    process.stderr.write(`api-catalog describe: ${envelope.error.message}\n${(tools ?? []).map(render).join('\n')}\n`);
+    return 1;
+  }
+  const tools = (envelope.value as { tools: Array<Record<string, any>> }).tools;
+  process.stdout.write(tools.map(render).join('\n\n') + '\n');
+  return 0;
 }

@@ -1,5 +1,109 @@
-// Placeholder until the `serve` subcommand lands (see the open issues); replaced by its real module.
-export async function run(_argv: string[]): Promise<number> {
-  process.stderr.write('api-catalog serve: not built yet\n');
-  return 1;
+// `api-catalog serve`: loads the catalogs, then serves MCP over stdio (default) or Streamable HTTP (--http).
+// Logs are JSON lines on stderr; stdout carries nothing but the protocol in stdio mode.
+import { parseServeArgs, resolveBaseUrls, resolveServerConfig, secretLookingEnv, type ServerConfig } from '../config.js';
+import { createLogger, type LogLevel, type Logger } from '../logger.js';
+import { loadCatalogSet, type CatalogSet } from '../server/core/catalogs.js';
+import type { ServerDeps } from '../server/create-server.js';
+import { serveHttp } from '../server/transports/http.js';
+import { serveStdio } from '../server/transports/stdio.js';
+
+const HELP = `usage: api-catalog serve [options]
+
+Serves the four meta-tools over MCP: stdio by default, Streamable HTTP with --http.
+
+  --registry <dir>       a registry folder (repeatable); default: the embedded GitHub catalog
+  --base-url <url>       upstream base URL for the first catalog (or env <CATALOG>_BASE_URL)
+  --read-only            refuse every operation that is not GET/HEAD
+  --prefix <p>           prefix the four tool names (or env API_CATALOG_TOOL_PREFIX)
+  --no-require-describe  allow execute_tool without a prior describe_tools
+  --http                 Streamable HTTP at http://<host>:<port>/mcp
+    --host <h>           bind address (default 127.0.0.1; others need --allow-remote)
+    --port <n>           default 3333
+    --allow-origin <o>   allow a browser Origin (repeatable)
+    --allow-remote       allow binding a non-loopback address (put an authenticating proxy in front)
+
+Environment: API_CATALOG_SESSION_TTL_SECONDS (1800), API_CATALOG_RATE_LIMIT (120 calls/min/session),
+API_CATALOG_TIMEOUT_MS (30000), API_CATALOG_LOG_LEVEL (info), API_CATALOG_READ_ONLY, <CATALOG>_TOKEN etc.
+Exit codes: 0 after stdin EOF, SIGINT or SIGTERM; 1 when a stdio message exceeds 10 MiB or on a startup error.`;
+
+function depsFrom(config: ServerConfig, set: CatalogSet, logger: Logger): ServerDeps {
+  const baseUrls = resolveBaseUrls(config, set.catalogs.map((c) => c.meta.name), process.env);
+  const settings: ServerDeps['settings'] = { baseUrls, readOnly: config.readOnly, env: process.env, timeouts: config.timeouts };
+  if (config.maxResponseBytes !== undefined) settings.maxResponseBytes = config.maxResponseBytes;
+  return {
+    catalogs: set,
+    settings,
+    toolPrefix: config.toolPrefix,
+    requireDescribe: config.requireDescribe,
+    sessionTtlMs: config.sessionTtlMs,
+    rateLimitPerMinute: config.rateLimitPerMinute,
+    resultTtlMs: config.resultTtlMs,
+    maxStoredResults: config.maxStoredResults,
+    logger,
+  };
+}
+
+function onSignals(handler: (signal: string) => void): void {
+  for (const s of ['SIGINT', 'SIGTERM'] as const) process.once(s, () => handler(s));
+}
+
+export async function run(argv: string[]): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(HELP + '\n');
+    return 0;
+  }
+  const config = resolveServerConfig(parseServeArgs(argv), process.env);
+  const level = (process.env.API_CATALOG_LOG_LEVEL ?? 'info') as LogLevel;
+  const logger = createLogger({ write: (line) => process.stderr.write(line), minLevel: ['debug', 'info', 'warn', 'error'].includes(level) ? level : 'info' });
+  for (const secret of secretLookingEnv(process.env)) logger.addSecret(secret);
+  const set = loadCatalogSet(config.registries);
+  const deps = depsFrom(config, set, logger);
+  const what = set.catalogs.map((c) => `${c.meta.title} (${c.operations.length} operations)`).join(', ');
+
+  if (config.http) {
+    const h = config.http;
+    const handle = await serveHttp(deps, {
+      host: h.host,
+      port: h.port,
+      allowOrigins: h.allowOrigins,
+      allowRemote: h.allowRemote,
+      maxBodyBytes: h.maxBodyBytes,
+      headersTimeoutMs: h.headersTimeoutMs,
+      requestTimeoutMs: h.requestTimeoutMs,
+      keepAliveTimeoutMs: h.keepAliveTimeoutMs,
+      maxSessions: h.maxSessions,
+    });
+    const clientConfig = { mcpServers: { 'api-catalog': { type: 'http', url: handle.url } } };
+    process.stderr.write(
+      [
+        `api-catalog: serving ${what} over Streamable HTTP`,
+        `  URL: ${handle.url}`,
+        '  Client config (Claude Desktop, Cursor, VS Code "servers"):',
+        '  ' + JSON.stringify(clientConfig),
+        '  Upstream credential per session: send header X-Upstream-Token, or set the env vars describe_tools names.',
+        '  Stop with Ctrl-C.',
+        '',
+      ].join('\n'),
+    );
+    await new Promise<void>((resolve) => {
+      onSignals((signal) => {
+        logger.log('info', { event: 'shutdown', signal });
+        void handle.close().then(resolve, resolve);
+      });
+    });
+    return 0;
+  }
+
+  process.stderr.write(`api-catalog: serving ${what} over stdio\n`);
+  const handle = await serveStdio(deps, { logger });
+  onSignals((signal) => {
+    logger.log('info', { event: 'shutdown', signal });
+    void handle.close();
+  });
+  const reason = await handle.closed;
+  const code = reason === 'overflow' ? 1 : 0;
+  logger.log('info', { event: 'exit', reason, code });
+  // In-flight upstream sockets were aborted; do not let keep-alive handles hold the process open.
+  setTimeout(() => process.exit(code), 100).unref();
+  return code;
 }
