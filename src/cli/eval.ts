@@ -1,13 +1,12 @@
 // `api-catalog eval <queries.jsonl>`: Recall@1, Recall@5 and MRR per catalog and overall. Finds each
 // catalog in --registry dirs, registry/<c>, .cache/registry/<c>, or imports ../shared/specs/<c>.json
-// (or --spec c=path) into .cache/registry/ with the `import` subcommand. Printing and exit codes only.
-import { spawnSync } from 'node:child_process';
+// (or --spec c=path) into .cache/registry/ with importSpec. Printing and exit codes only.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { AppError } from '../errors.js';
+import { importSpec, writeRegistry } from '../importer/index.js';
 import { loadCatalog, packageRoot, type Catalog } from '../registry/catalog.js';
 import { combineMetrics, evaluate, parseQueryFile, type EvalMetrics, type EvalMiss } from '../search/eval.js';
 import { SearchIndex } from '../search/index.js';
@@ -40,7 +39,7 @@ function specFor(catalog: string, specs: Map<string, string>): string | undefine
   return undefined;
 }
 
-function openCatalog(catalog: string, registries: Catalog[], specs: Map<string, string>): Catalog {
+async function openCatalog(catalog: string, registries: Catalog[], specs: Map<string, string>): Promise<Catalog> {
   const given = registries.find((c) => c.meta.name === catalog || basename(c.dir) === catalog);
   if (given) return given;
   const root = packageRoot();
@@ -61,17 +60,8 @@ function openCatalog(catalog: string, registries: Catalog[], specs: Map<string, 
     );
   }
   process.stderr.write(`eval: importing ${catalog} from ${spec} into ${cached}\n`);
-  const cli = fileURLToPath(new URL('./index.js', import.meta.url));
-  const res = spawnSync(process.execPath, [cli, 'import', spec, '--name', catalog, '--out', cacheRoot], {
-    stdio: ['ignore', 2, 2],
-  });
-  if (res.status !== 0 || !existsSync(join(cached, 'catalog.json'))) {
-    throw new AppError(
-      'SPEC_INVALID',
-      `eval: importing ${spec} for catalog ${JSON.stringify(catalog)} failed (exit ${String(res.status)}); ` +
-        `run \`api-catalog import ${spec} --name ${catalog} --out ${cacheRoot}\` to see why`,
-    );
-  }
+  const result = await importSpec(spec, { name: catalog });
+  writeRegistry(result, cacheRoot);
   return loadCatalog(cached);
 }
 
@@ -119,7 +109,7 @@ export async function run(argv: string[]): Promise<number> {
   const catalogs = [...new Set(queries.map((q) => q.catalog))].sort();
   const rows: Array<{ catalog: string; metrics: EvalMetrics; misses: EvalMiss[]; buildMs: number }> = [];
   for (const name of catalogs) {
-    const catalog = openCatalog(name, registries, specs);
+    const catalog = await openCatalog(name, registries, specs);
     const started = performance.now();
     const index = SearchIndex.build(catalog.operations, catalog.meta.domains);
     const buildMs = performance.now() - started;

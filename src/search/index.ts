@@ -7,7 +7,7 @@ import { AppError } from '../errors.js';
 import { suggestNames } from '../registry/catalog.js';
 import type { DomainInfo, HttpMethod, Operation } from '../types.js';
 import { STOP_WORDS, splitWords, stem, stripNoise, type StemMode } from './text.js';
-import { ABBREVIATIONS, FAMILIES, NARROW_SCOPES, SCOPE_WORDS, VERB_METHODS, type Scope } from './vocabulary.js';
+import { ABBREVIATIONS, FAMILIES, NARROW_SCOPES, SCOPE_WORDS, VERB_METHODS, VERB_SHAPES, type Scope } from './vocabulary.js';
 
 export interface SearchOptions {
   /** Only operations of this domain. Unknown domain: AppError UNKNOWN_DOMAIN. */
@@ -100,6 +100,8 @@ interface DocInfo {
   /** Terms of the name and operationId alone: the cleanest statement of what the operation does. */
   nameTerms: Set<string>;
   pathKey: string;
+  /** `item` when the path ends in a parameter, `collection` when it ends in a plain segment after one or at the root. */
+  shape: 'item' | 'collection' | 'other';
 }
 
 /** The analyzer shared by index and query: words -> abbreviations -> stop words -> stem. */
@@ -130,6 +132,15 @@ function scopeOf(op: Operation): Scope | undefined {
     if (scope && scope !== 'me') return scope;
   }
   return undefined;
+}
+
+function shapeOf(path: string): 'item' | 'collection' | 'other' {
+  const segs = path.split('/').filter((s) => s.length > 0);
+  const last = segs[segs.length - 1] ?? '';
+  if (last.startsWith('{')) return 'item';
+  // a plain segment right after the root or after a parameter names a collection (`/repos/{o}/{r}/issues`);
+  // two plain segments in a row are usually an action (`/invoices/{id}/pay` is `other` only when short)
+  return segs.length <= 2 || (segs[segs.length - 2] ?? '').startsWith('{') ? 'collection' : 'other';
 }
 
 function pathKey(method: string, path: string): string {
@@ -178,6 +189,7 @@ export class SearchIndex {
       title: new Set(this.terms(`${op.name} ${op.operationId} ${op.summary}`)),
       nameTerms: new Set(this.terms(`${op.name} ${op.operationId}`)),
       pathKey: pathKey(op.method, op.path),
+      shape: shapeOf(op.path),
     }));
     this.docs.forEach((d, i) => {
       for (const key of [d.op.name.toLowerCase(), d.op.operationId.toLowerCase(), d.pathKey]) {
@@ -399,6 +411,7 @@ export class SearchIndex {
     }
 
     const methods = this.verbMethods(words);
+    const shape = this.verbShape(words);
     const queryScopes = new Set<Scope>();
     for (const w of words) {
       const s = SCOPE_WORDS[w];
@@ -423,6 +436,7 @@ export class SearchIndex {
           (1 - this.tuning.namePrecisionShare) * (sharedTitle / Math.max(1, doc.title.size));
         s *= 1 - this.tuning.precisionWeight + this.tuning.precisionWeight * precision;
         if (methods && methods.length > 0) s *= methods.includes(doc.op.method) ? 1.15 : 0.9;
+        if (shape && doc.shape !== 'other') s *= doc.shape === shape ? 1.1 : 0.9;
         if (doc.scope && queryScopes.has(doc.scope)) s *= 1.2;
         else if (doc.scope && NARROW_SCOPES.has(doc.scope)) s *= 0.85;
         if (doc.op.deprecated) s *= 0.6;
@@ -494,6 +508,16 @@ export class SearchIndex {
           return i;
         }
       }
+    }
+    return undefined;
+  }
+
+  /** Path shape suggested by the first action word of the query; "all" anywhere asks for a collection. */
+  private verbShape(words: readonly string[]): 'item' | 'collection' | undefined {
+    if (words.includes('all')) return 'collection';
+    for (const w of words.slice(0, 4)) {
+      const s = VERB_SHAPES[w];
+      if (s) return s;
     }
     return undefined;
   }

@@ -84,3 +84,16 @@ export const SCOPE_WORDS: Readonly<Record<string, Scope>> = {
 
 /** Scopes a query word never implies for the ranking unless named (the most specific, least common ones). */
 export const NARROW_SCOPES: ReadonlySet<Scope> = new Set(['organization', 'enterprise', 'team', 'installation', 'user']);
+
+/**
+ * REST shape a leading verb suggests: `collection` paths end in a plain segment (`/issues`), `item` paths
+ * in a parameter (`/issues/{number}`). Listing and creating act on collections; reading one thing,
+ * changing it or deleting it act on items. A low-weight signal.
+ */
+export const VERB_SHAPES: Readonly<Record<string, 'collection' | 'item'>> = {
+  list: 'collection', browse: 'collection', enumerate: 'collection', all: 'collection', create: 'collection',
+  add: 'collection', new: 'collection', make: 'collection', register: 'collection', insert: 'collection',
+  get: 'item', retrieve: 'item', fetch: 'item', read: 'item', view: 'item', inspect: 'item', describe: 'item',
+  update: 'item', edit: 'item', change: 'item', modify: 'item', rename: 'item', replace: 'item',
+  delete: 'item', remove: 'item', destroy: 'item', erase: 'item',
+};
