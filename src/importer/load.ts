@@ -274,15 +274,16 @@ async function bundleExternal(doc: Record<string, unknown>, base: { filePath?: s
  */
 export async function loadSpec(source: string): Promise<LoadedSpec> {
   const read = await readSource(source);
+  const where = read.baseUrl ? read.label : source;
   const sha256 = createHash('sha256').update(read.text).digest('hex');
   let parsed: unknown;
   try {
-    parsed = parseSpecText(read.text, read.label);
+    parsed = parseSpecText(read.text, where);
   } catch (cause) {
-    if (cause instanceof RangeError) throw new AppError('SPEC_INVALID', `import: ${read.label} is nested too deeply to parse`, { cause });
+    if (cause instanceof RangeError) throw new AppError('SPEC_INVALID', `import: ${where} is nested too deeply to parse`, { cause });
     throw cause;
   }
-  const { kind, specVersion } = detectVersion(parsed, read.label);
+  const { kind, specVersion } = detectVersion(parsed, where);
   let doc = parsed as Record<string, unknown>;
   const diagnostics: Diagnostic[] = [];
 
