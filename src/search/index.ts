@@ -45,7 +45,7 @@ export interface SearchTuning {
   boosts: Record<IndexField, number>;
   /** Weight of a family member relative to the query word itself. */
   familyWeight: number;
-  /** Fuzzy matching for query words the index does not know (typos). */
+  /** Read query words the index does not know as the closest word it knows (typos). */
   fuzzyUnknown: boolean;
   /** Words of the description that are indexed (long descriptions are mostly noise). */
   descriptionWords: number;
@@ -91,6 +91,8 @@ interface TermHits {
 }
 /** Cached term lookups; cleared when full (a bound, not an LRU: the common terms come right back). */
 const HIT_CACHE_SIZE = 4096;
+/** Most typo corrections per query (each scans one letter's dictionary). */
+const MAX_CORRECTIONS = 4;
 
 interface DocInfo {
   op: Operation;
@@ -160,10 +162,11 @@ export class SearchIndex {
   private readonly derived = new Map<string, string[]>();
   /** Words seen in prose (summaries, descriptions): the dictionary for splitting compounds. */
   private readonly prose = new Set<string>();
-  /** A readable word for each index term, for spelling suggestions. */
-  private readonly surface = new Map<string, string>();
+  /** Indexed words by first letter, with how many documents use them: the dictionary for typos. */
+  private readonly dictionary = new Map<string, Array<{ word: string; freq: number }>>();
   private readonly tuning: SearchTuning;
   private readonly hitCache = new Map<string, TermHits>();
+  private readonly corrections = new Map<string, string>();
 
   private constructor(operations: readonly Operation[], domains: readonly DomainInfo[], tuning: SearchTuning) {
     this.tuning = tuning;
@@ -224,17 +227,25 @@ export class SearchIndex {
       };
     });
     this.ms.addAll(docsForIndex);
+    const wordFreq = new Map<string, number>();
     for (const doc of docsForIndex) {
       const seen = new Set<string>();
+      const seenWords = new Set<string>();
       for (const field of FIELDS) {
         for (const w of this.words(String(doc[field]), MAX_INDEX_WORDS)) {
-          for (const t of this.analyze(w)) {
-            seen.add(t);
-            if (!this.surface.has(t)) this.surface.set(t, w);
-          }
+          seenWords.add(w);
+          for (const t of this.analyze(w)) seen.add(t);
         }
       }
       for (const t of seen) this.docFreq.set(t, (this.docFreq.get(t) ?? 0) + 1);
+      for (const w of seenWords) wordFreq.set(w, (wordFreq.get(w) ?? 0) + 1);
+    }
+    for (const [word, freq] of [...wordFreq].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+      if (word.length < 3 || /\d/.test(word)) continue;
+      const key = word[0] as string;
+      const list = this.dictionary.get(key) ?? [];
+      list.push({ word, freq });
+      this.dictionary.set(key, list);
     }
     // agent nouns: `watchers` finds `watch`, `reviewer` finds `review`, when both are in the catalog
     for (const t of this.docFreq.keys()) {
@@ -301,7 +312,11 @@ export class SearchIndex {
   private concepts(words: readonly string[]): Concept[] {
     const n = this.docs.length;
     const byKey = new Map<string, Concept>();
-    for (const word of words) {
+    let corrected = 0;
+    for (const raw of words) {
+      // a word the catalog never uses is most likely a typo: read it as the closest word it does use
+      const word = this.tuning.fuzzyUnknown && corrected < MAX_CORRECTIONS ? this.correct(raw) : raw;
+      if (word !== raw) corrected++;
       for (const term of this.analyze(word)) {
         if (byKey.has(term)) continue;
         const terms = new Map<string, number>([[term, 1]]);
@@ -460,21 +475,18 @@ export class SearchIndex {
 
   /**
    * Documents matching one index term, with their BM25+ score over the boosted fields and whether the
-   * term is in the title. Query-independent, so cached; a term the index does not know is looked up
-   * with fuzzy matching (typos) when that is enabled.
+   * term is in the title. Query-independent, so cached (typos are corrected before, see `correct`).
    */
   private termHits(term: string): TermHits {
     const cached = this.hitCache.get(term);
     if (cached) return cached;
-    const fuzzy = this.tuning.fuzzyUnknown && !this.docFreq.has(term) && term.length >= 4;
-    const results = this.ms.search(term, { boost: this.tuning.boosts, fuzzy: fuzzy ? 0.25 : false, maxFuzzy: 2 });
+    const results = this.ms.search(term, { boost: this.tuning.boosts });
     const hits: TermHits = { ids: [], scores: [], title: [] };
     for (const r of results) {
       const i = r.id as number;
       const doc = this.docs[i] as DocInfo;
       hits.ids.push(i);
-      // fuzzy: several index terms may match one query term; MiniSearch multiplies by the term count
-      hits.scores.push(r.score / Math.max(1, r.queryTerms.length));
+      hits.scores.push(r.score);
       hits.title.push(Object.entries(r.match).some(([t, fields]) => doc.title.has(t) || fields.some((f) => TITLE_FIELDS.has(f))));
     }
     if (this.hitCache.size >= HIT_CACHE_SIZE) this.hitCache.clear();
@@ -560,22 +572,31 @@ export class SearchIndex {
     return { domains: domains.slice(0, 5).map((d) => d.name), didYouMean: didYouMean.slice(0, 5) };
   }
 
-  /** The closest known word for an unknown query word (edit distance <= 2), else the word itself. */
+  /**
+   * The closest indexed word for a query word the index does not know (a typo), else the word itself.
+   * Bounded: same first letter, edit distance 1 (2 for words of 7+ letters); the most used word wins.
+   */
   private correct(word: string): string {
-    if (word.length < 4 || STOP_WORDS.has(word)) return word;
+    if (word.length < 4 || STOP_WORDS.has(word) || /\d/.test(word)) return word;
     if (this.analyze(word).every((t) => this.docFreq.has(t))) return word;
+    const cached = this.corrections.get(word);
+    if (cached !== undefined) return cached;
+    const maxDistance = word.length >= 7 ? 2 : 1;
     let best = word;
-    let bestDistance = 3;
+    let bestDistance = maxDistance + 1;
     let bestFreq = 0;
-    for (const [term, freq] of this.docFreq) {
-      if (Math.abs(term.length - word.length) > 2) continue;
-      const d = distance(word, term);
+    for (const { word: candidate, freq } of this.dictionary.get(word[0] as string) ?? []) {
+      if (Math.abs(candidate.length - word.length) > maxDistance) continue;
+      const d = distance(word, candidate);
       if (d < bestDistance || (d === bestDistance && freq > bestFreq)) {
-        best = term;
+        best = candidate;
         bestDistance = d;
         bestFreq = freq;
       }
     }
-    return this.surface.get(best) ?? best;
+    if (this.corrections.size >= HIT_CACHE_SIZE) this.corrections.clear();
+    this.corrections.set(word, best);
+    return best;
   }
+
 }

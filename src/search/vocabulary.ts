@@ -33,7 +33,7 @@ export const FAMILIES: readonly (readonly string[])[] = [
   // actions (verb families)
   ['create', 'add', 'new', 'make', 'open', 'post', 'insert', 'generate', 'register', 'build'],
   ['delete', 'remove', 'destroy', 'drop', 'erase', 'purge', 'discard', 'unset'],
-  ['list', 'browse', 'enumerate', 'index', 'all'],
+  ['list', 'browse', 'enumerate', 'index'],
   ['get', 'retrieve', 'fetch', 'read', 'view', 'show', 'lookup', 'look', 'see', 'inspect', 'display', 'describe', 'detail'],
   ['update', 'edit', 'change', 'modify', 'set', 'patch', 'alter', 'rename', 'replace', 'configure'],
   ['search', 'find', 'query', 'filter', 'lookup'],
@@ -46,7 +46,7 @@ export const FAMILIES: readonly (readonly string[])[] = [
   ['disable', 'deactivate', 'suspend', 'pause'],
   ['approve', 'accept', 'confirm', 'allow'],
   ['reject', 'decline', 'deny', 'dismiss', 'refuse'],
-  ['check', 'verify', 'test', 'validate', 'whether', 'is'],
+  ['check', 'verify', 'test', 'validate', 'whether'],
   ['copy', 'duplicate', 'clone', 'fork'],
   ['send', 'transfer', 'move', 'deliver'],
   // things (nouns that name the same object)

@@ -1,0 +1,34 @@
+// Builds minimal but complete Operation objects for search tests (the index reads only a few fields).
+import type { DomainInfo, HttpMethod, Operation } from '../../src/types.js';
+
+export function op(
+  fields: Partial<Operation> & { name: string; path: string; method?: HttpMethod },
+  required: string[] = [],
+): Operation {
+  const method = fields.method ?? 'get';
+  return {
+    operationId: fields.name,
+    domain: 'misc',
+    summary: '',
+    description: '',
+    tags: [],
+    deprecated: false,
+    destructive: method === 'delete',
+    readOnly: method === 'get',
+    servers: [],
+    security: [],
+    inputSchema: { type: 'object', properties: Object.fromEntries(required.map((r) => [r, { type: 'string' }])), required },
+    bindings: [],
+    errors: [],
+    examples: [],
+    executable: true,
+    ...fields,
+    method,
+  };
+}
+
+export function domainsOf(ops: readonly Operation[]): DomainInfo[] {
+  const counts = new Map<string, number>();
+  for (const o of ops) counts.set(o.domain, (counts.get(o.domain) ?? 0) + 1);
+  return [...counts].sort().map(([name, toolCount]) => ({ name, description: `Operations on ${name}`, toolCount }));
+}

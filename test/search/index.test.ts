@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import { isAppError } from '../../src/errors.js';
+import { MAX_LIMIT, SearchIndex } from '../../src/search/index.js';
+import { domainsOf, op } from './helpers.js';
+
+const OPS = [
+  op({ name: 'issues_create', operationId: 'issues/create', domain: 'issues', method: 'post', path: '/repos/{owner}/{repo}/issues', summary: 'Create an issue' }, ['owner', 'repo', 'title']),
+  op({ name: 'issues_get', operationId: 'issues/get', domain: 'issues', path: '/repos/{owner}/{repo}/issues/{issue_number}', summary: 'Get an issue' }, ['owner', 'repo', 'issue_number']),
+  op({ name: 'issues_list-for-repo', operationId: 'issues/list-for-repo', domain: 'issues', path: '/repos/{owner}/{repo}/issues', summary: 'List repository issues' }),
+  op({ name: 'issues_delete-label', operationId: 'issues/delete-label', domain: 'issues', method: 'delete', path: '/repos/{owner}/{repo}/labels/{name}', summary: 'Delete a label' }),
+  op({ name: 'repos_list-webhooks', operationId: 'repos/list-webhooks', domain: 'repos', path: '/repos/{owner}/{repo}/hooks', summary: 'List repository webhooks' }),
+  op({ name: 'orgs_list-webhooks', operationId: 'orgs/list-webhooks', domain: 'orgs', path: '/orgs/{org}/hooks', summary: 'List organization webhooks' }),
+  op({ name: 'enterprise_list-webhooks', operationId: 'enterprise/list-webhooks', domain: 'enterprise', path: '/enterprises/{enterprise}/hooks', summary: 'List enterprise webhooks' }),
+  op({ name: 'repos_old-list-hooks', operationId: 'repos/old-list-hooks', domain: 'repos', path: '/repos/{owner}/{repo}/old-hooks', summary: 'List repository webhooks', deprecated: true }),
+  op({ name: 'PostCustomersCustomerSources', domain: 'customers', method: 'post', path: '/v1/customers/{customer}/sources', summary: 'Create a card or bank account source for a customer' }),
+  op({ name: 'GetCustomers', domain: 'customers', path: '/v1/customers', summary: 'Returns a list of your customers' }),
+  op({ name: 'GetCustomersCustomer', domain: 'customers', path: '/v1/customers/{customer}', summary: 'Retrieves a Customer object' }),
+];
+const index = SearchIndex.build(OPS, domainsOf(OPS));
+const names = (q: string, o = {}): string[] => index.search(q, o).results.map((h) => h.name);
+
+describe('SearchIndex ranking', () => {
+  it('ranks by meaning of verbs and nouns, with synonyms and abbreviations', () => {
+    expect(names('open a new issue')[0]).toBe('issues_create');
+    expect(names('remove a label')[0]).toBe('issues_delete-label');
+    expect(names('list customers')[0]).toBe('GetCustomers');
+    expect(names('fetch one customer')[0]).toBe('GetCustomersCustomer');
+  });
+
+  it('splits identifiers so a camelCase operationId is found by its words', () => {
+    expect(names('customer sources')[0]).toBe('PostCustomersCustomerSources');
+  });
+
+  it('exact name, operationId and METHOD /path rank that operation first with score 1', () => {
+    for (const q of ['issues_get', 'issues/get', 'GET /repos/{owner}/{repo}/issues/{issue_number}', 'get /repos/octo/hello/issues/42']) {
+      const r = index.search(q);
+      expect(r.results[0]?.name, q).toBe('issues_get');
+      expect(r.results[0]?.score, q).toBe(1);
+    }
+    expect(names('PostCustomersCustomerSources')[0]).toBe('PostCustomersCustomerSources');
+  });
+
+  it('orders near-duplicates by the scope words of the query, most general first without one', () => {
+    expect(names('list organization webhooks')[0]).toBe('orgs_list-webhooks');
+    expect(names('list org hooks')[0]).toBe('orgs_list-webhooks');
+    expect(names('list enterprise webhooks')[0]).toBe('enterprise_list-webhooks');
+    expect(names('list webhooks')[0]).toBe('repos_list-webhooks');
+  });
+
+  it('ranks a deprecated operation below its replacement', () => {
+    const r = names('list repository webhooks');
+    expect(r.indexOf('repos_list-webhooks')).toBeLessThan(r.indexOf('repos_old-list-hooks'));
+  });
+
+  it('returns scores in 0..1, best first, and hits with summary and required params', () => {
+    const r = index.search('create issue');
+    expect(r.results[0]).toEqual({ name: 'issues_create', domain: 'issues', summary: 'Create an issue', requiredParams: ['owner', 'repo', 'title'], score: expect.any(Number) });
+    for (const h of r.results) expect(h.score).toBeGreaterThanOrEqual(0);
+    for (const h of r.results) expect(h.score).toBeLessThanOrEqual(1);
+    const scores = r.results.map((h) => h.score);
+    expect([...scores].sort((a, b) => b - a)).toEqual(scores);
+  });
+
+  it('finds a misspelled word (fuzzy only for words the index does not know)', () => {
+    expect(names('custmers list')[0]).toBe('GetCustomers');
+  });
+});
+
+describe('SearchIndex options', () => {
+  it('filters by domain', () => {
+    const r = index.search('list webhooks', { domain: 'orgs' });
+    expect(r.results.map((h) => h.name)).toEqual(['orgs_list-webhooks']);
+    expect(r.total).toBe(1);
+  });
+
+  it('browses a domain in stable name order with an empty query, paged', () => {
+    const all = index.search('', { domain: 'issues', limit: 50 });
+    expect(all.total).toBe(4);
+    expect(all.results.map((h) => h.name)).toEqual(['issues_create', 'issues_delete-label', 'issues_get', 'issues_list-for-repo']);
+    const page2 = index.search('  ', { domain: 'issues', limit: 2, offset: 2 });
+    expect(page2.results.map((h) => h.name)).toEqual(['issues_get', 'issues_list-for-repo']);
+    expect(page2.total).toBe(4);
+    expect(index.search('', { domain: 'issues', limit: 2, offset: 4 }).results).toEqual([]);
+  });
+
+  it('pages ranked results without overlap and caps the page size', () => {
+    const full = names('list', { limit: 50 });
+    const pages = [...names('list', { limit: 2 }), ...names('list', { limit: 2, offset: 2 })];
+    expect(pages).toEqual(full.slice(0, 4));
+    expect(index.search('list', { limit: 10_000 }).results.length).toBeLessThanOrEqual(MAX_LIMIT);
+    expect(index.search('list', { limit: -3 }).results.length).toBeGreaterThan(0);
+  });
+
+  it('rejects an unknown domain with UNKNOWN_DOMAIN and a suggestion', () => {
+    try {
+      index.search('x', { domain: 'issue' });
+      expect.unreachable();
+    } catch (err) {
+      expect(isAppError(err) && err.code).toBe('UNKNOWN_DOMAIN');
+      expect((err as Error).message).toContain('"issues"');
+      expect((err as Error).message).toContain('list_domains');
+    }
+  });
+});
+
+describe('hostile and empty queries (RELIABILITY K1, K4)', () => {
+  it.each([
+    ['1 MB', 'issue '.repeat(180_000)],
+    ['regex metacharacters', '(.*)+[a-z]{1,99}\\1 ^$ |||'.repeat(500)],
+    ['emoji', '🎉🚀💥 '.repeat(10_000)],
+    ['control characters', '\u0000\u0007\u202e issue'],
+    ['many distinct words', Array.from({ length: 5000 }, (_, k) => `w${k}`).join(' ')],
+  ])('%s: bounded time, capped results', (_label, q) => {
+    const started = performance.now();
+    const r = index.search(q, { limit: 1000 });
+    expect(performance.now() - started).toBeLessThan(100);
+    expect(r.results.length).toBeLessThanOrEqual(MAX_LIMIT);
+    index.suggest(q);
+    expect(performance.now() - started).toBeLessThan(300);
+  });
+
+  it('is deterministic: same order across builds and calls, ties broken by name', () => {
+    const other = SearchIndex.build([...OPS].reverse(), domainsOf(OPS));
+    for (const q of ['list', 'webhooks', 'customer', 'get']) {
+      expect(other.search(q, { limit: 50 })).toEqual(index.search(q, { limit: 50 }));
+    }
+    const tied = SearchIndex.build(
+      [op({ name: 'b_thing', path: '/b', summary: 'Thing' }), op({ name: 'a_thing', path: '/a', summary: 'Thing' })],
+      domainsOf([op({ name: 'x', path: '/x' })]),
+    );
+    expect(tied.search('thing').results.map((h) => h.name)).toEqual(['a_thing', 'b_thing']);
+  });
+
+  it('empty results come with suggestions: domains and a spelling fix or close names', () => {
+    expect(index.search('zzzqqq').total).toBe(0);
+    expect(index.suggest('webhoks for my org').didYouMean).toContain('webhooks for my org');
+    expect(index.suggest('issues_gte').didYouMean).toContain('issues_get');
+    expect(index.suggest('customers please').domains).toEqual(['customers']);
+    expect(index.suggest('')).toEqual({ domains: [], didYouMean: [] });
+  });
+});

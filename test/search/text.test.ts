@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { splitWords, stem, stripNoise, stripPlural, STOP_WORDS } from '../../src/search/text.js';
+import { ABBREVIATIONS, FAMILIES, SCOPE_WORDS, VERB_METHODS, VERB_SHAPES } from '../../src/search/vocabulary.js';
+
+describe('splitWords', () => {
+  it.each([
+    ['PostCustomersCustomerSources', ['post', 'customers', 'customer', 'sources']],
+    ['admin.users.list', ['admin', 'users', 'list']],
+    ['/repos/{owner}/{repo}/issues', ['repos', 'owner', 'repo', 'issues']],
+    ['re-run_failed-jobs', ['re', 'run', 'failed', 'jobs']],
+    ['HTMLParser getURLFor v2Api', ['html', 'parser', 'get', 'url', 'for', 'v2', 'api']],
+    ["a customer's address", ['a', 'customer', 'address']],
+    ['🎉 (.*)+ émoji', ['émoji']],
+    ['', []],
+  ])('%s', (input, words) => {
+    expect(splitWords(input)).toEqual(words);
+  });
+
+  it('drops absurdly long tokens instead of indexing them', () => {
+    expect(splitWords('x'.repeat(1000) + ' ok')).toEqual(['ok']);
+  });
+});
+
+describe('stripNoise', () => {
+  it('keeps visible words of HTML and Markdown, drops tags, entities, link targets and URLs', () => {
+    const out = stripNoise('<p>See <a href="x">the docs</a> &amp; [guide](https://x.y/z) at https://e.com/a, `code` **bold**</p>');
+    expect(splitWords(out)).toEqual(['see', 'the', 'docs', 'guide', 'at', 'code', 'bold']);
+  });
+});
+
+describe('stemming', () => {
+  it('porter conflates verb forms and plurals', () => {
+    expect(stem('starred')).toBe(stem('star'));
+    expect(stem('repositories')).toBe(stem('repository'));
+    expect(stem('invitation')).toBe(stem('invite'));
+  });
+  it('plural mode only strips plurals; none keeps words', () => {
+    expect(stripPlural('branches')).toBe('branch');
+    expect(stripPlural('repositories')).toBe('repository');
+    expect(stripPlural('status')).toBe('status');
+    expect(stem('starred', 'plural')).toBe('starred');
+    expect(stem('issues', 'none')).toBe('issues');
+  });
+  it('leaves words with digits alone', () => {
+    expect(stem('v2s')).toBe('v2s');
+  });
+});
+
+describe('vocabulary', () => {
+  it('abbreviations expand to words that are not themselves abbreviations of something else', () => {
+    for (const [abbr, words] of Object.entries(ABBREVIATIONS)) {
+      expect(words.length, abbr).toBeGreaterThan(0);
+      for (const w of words) expect(w === abbr || ABBREVIATIONS[w] === undefined || ABBREVIATIONS[w]?.[0] === w, `${abbr} -> ${w}`).toBe(true);
+    }
+    expect(ABBREVIATIONS['repo']).toEqual(['repository']);
+    expect(ABBREVIATIONS['pr']).toEqual(['pull', 'request']);
+    expect(ABBREVIATIONS['org']).toEqual(['organization']);
+  });
+  it('verb families hold the documented synonyms', () => {
+    const familyOf = (w: string): readonly string[] => FAMILIES.find((f) => f.includes(w)) ?? [];
+    expect(familyOf('create')).toEqual(expect.arrayContaining(['add', 'new', 'make', 'open', 'post']));
+    expect(familyOf('delete')).toEqual(expect.arrayContaining(['remove', 'destroy']));
+    expect(familyOf('get')).toEqual(expect.arrayContaining(['retrieve', 'fetch', 'read', 'view']));
+    expect(familyOf('update')).toEqual(expect.arrayContaining(['edit', 'change', 'modify', 'set']));
+    expect(familyOf('list')).toEqual(expect.arrayContaining(['browse']));
+  });
+  it('family members are plain lower-case words and never stop words', () => {
+    for (const f of FAMILIES) for (const w of f) {
+      expect(w).toMatch(/^[a-z]+$/);
+      expect(STOP_WORDS.has(w), w).toBe(false);
+    }
+  });
+  it('verbs map to HTTP methods and path shapes; scope words to scopes', () => {
+    expect(VERB_METHODS['create']).toContain('post');
+    expect(VERB_METHODS['delete']).toEqual(['delete']);
+    expect(VERB_METHODS['list']).toEqual(['get']);
+    expect(VERB_SHAPES['list']).toBe('collection');
+    expect(VERB_SHAPES['retrieve']).toBe('item');
+    expect(SCOPE_WORDS['org']).toBe('organization');
+    expect(SCOPE_WORDS['my']).toBe('me');
+  });
+});
