@@ -39,7 +39,7 @@ function failure(code: ErrorCode, message: string, redactor: Redactor, details?:
 }
 
 /** Every credential value the config could use, so even early failures are redacted. */
-function configRedactor(config: ExecutionConfig): Redactor {
+export function configRedactor(config: ExecutionConfig): Redactor {
   const env = config.env ?? process.env;
   const values: string[] = [];
   const prefix = config.catalog.name.toUpperCase().replace(/[^A-Z0-9]/g, '_');
@@ -79,7 +79,9 @@ export async function executeOperation(op: Operation, args: unknown, config: Exe
   } catch (err) {
     return fromError(err, early, op);
   }
-  const redactor = req.redactor.active ? req.redactor : early;
+  // Scrub every configured credential, not only the ones this request used (an API may echo any of them).
+  const redactor = req.redactor.merge(early);
+  req.redactor = redactor;
   let raw;
   try {
     raw = await send(req, {

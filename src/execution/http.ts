@@ -110,6 +110,9 @@ function networkError(err: unknown, phase: Phase, url: string, redact: (s: strin
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
     return new AppError('UPSTREAM_TIMEOUT', `upstream ${origin} did not answer in time`, { details: { code } });
   }
+  if (isReset(err)) {
+    return new AppError('UPSTREAM_UNREACHABLE', `upstream ${origin} closed the connection without answering (${code})`, { details: { code } });
+  }
   return new AppError('UPSTREAM_UNREACHABLE', `cannot reach ${origin} (${code})`, { details: { code } });
 }
 

@@ -2,6 +2,7 @@
 // (dry run, secrets redacted), execute it over HTTP and shape the result. Knows nothing of MCP.
 import { AppError, isAppError } from '../errors.js';
 import type { Operation } from '../types.js';
+import { configRedactor } from './execute.js';
 import { buildRequest, toPrepared } from './request.js';
 import type { ExecutionConfig, PreparedRequest } from './types.js';
 
@@ -27,7 +28,9 @@ export { executeOperation } from './execute.js';
  */
 export function prepareRequest(op: Operation, args: Record<string, unknown>, config: ExecutionConfig): PreparedRequest {
   try {
-    return toPrepared(buildRequest(op, args, config));
+    const req = buildRequest(op, args, config);
+    req.redactor = req.redactor.merge(configRedactor(config));
+    return toPrepared(req);
   } catch (err) {
     if (isAppError(err)) throw err;
     throw new AppError('INTERNAL', `${op.name}: could not build the request`, { cause: err });

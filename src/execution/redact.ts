@@ -5,11 +5,13 @@ const MASK = '***';
 
 export class Redactor {
   private readonly secrets: string[];
+  private readonly values: string[];
 
   /** Values shorter than 3 characters are ignored (they would mask ordinary text). */
   constructor(values: Iterable<string>) {
     const set = new Set<string>();
-    for (const v of values) {
+    this.values = [...values];
+    for (const v of this.values) {
       if (v.length < 3) continue;
       set.add(v);
       set.add(encodeURIComponent(v));
@@ -24,9 +26,9 @@ export class Redactor {
     return this.secrets.length > 0;
   }
 
-  /** Adds values (e.g. base64 of user:pass) after construction. */
-  static of(values: Iterable<string>): Redactor {
-    return new Redactor(values);
+  /** A redactor that knows the secrets of both. */
+  merge(other: Redactor): Redactor {
+    return new Redactor([...this.values, ...other.values]);
   }
 
   string(s: string): string {
