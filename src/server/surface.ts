@@ -7,7 +7,7 @@ export interface ToolDefinition {
   title: string;
   description: string;
   inputSchema: { type: 'object'; properties: Record<string, unknown>; required?: string[]; additionalProperties?: boolean };
-  annotations: { title: string; readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
 }
 
 /** The four tool definitions, in workflow order. */
@@ -23,7 +23,7 @@ export function toolDefinitions(n: ToolNames): ToolDefinition[] {
         properties: { catalog: { type: 'string', description: 'Only this catalog (when several are loaded).' } },
         additionalProperties: false,
       },
-      annotations: { title: 'List API domains', ...readOnly },
+      annotations: readOnly,
     },
     {
       name: n.searchTools,
@@ -41,7 +41,7 @@ export function toolDefinitions(n: ToolNames): ToolDefinition[] {
         },
         additionalProperties: false,
       },
-      annotations: { title: 'Search API operations', ...readOnly },
+      annotations: readOnly,
     },
     {
       name: n.describeTools,
@@ -50,7 +50,7 @@ export function toolDefinitions(n: ToolNames): ToolDefinition[] {
         `Step 2: learn how to call up to ${LIMITS.describeMax} operations found by ${n.searchTools}. ` +
         `You cannot execute an operation before describing it in this session. ` +
         `detail: "summary", "parameters" (default) or "full"; parameter: one parameter in full. ` +
-        `Example: {"tool_names": ["issues.create"]}`,
+        `Example: {"tool_names": ["issues_create"]}`,
       inputSchema: {
         type: 'object',
         properties: {
@@ -61,7 +61,7 @@ export function toolDefinitions(n: ToolNames): ToolDefinition[] {
         required: ['tool_names'],
         additionalProperties: false,
       },
-      annotations: { title: 'Describe API operations', ...readOnly },
+      annotations: readOnly,
     },
     {
       name: n.executeTool,
@@ -70,7 +70,7 @@ export function toolDefinitions(n: ToolNames): ToolDefinition[] {
         `Step 3: call one described operation with args matching its parameters. ` +
         `Fails with TOOL_DESCRIPTION_REQUIRED if you did not call ${n.describeTools} for it first. ` +
         `Destructive operations run only with confirm set to the exact tool_name. dry_run: true returns the request without sending it. ` +
-        `Example: {"tool_name": "issues.create", "args": {"owner": "octo", "repo": "hello", "title": "Bug"}}`,
+        `Example: {"tool_name": "issues_create", "args": {"owner": "octo", "repo": "hello", "title": "Bug"}}`,
       inputSchema: {
         type: 'object',
         properties: {
@@ -87,7 +87,6 @@ export function toolDefinitions(n: ToolNames): ToolDefinition[] {
         additionalProperties: false,
       },
       annotations: {
-        title: 'Execute an API operation',
         readOnlyHint: false,
         destructiveHint: true,
         idempotentHint: false,
@@ -104,6 +103,6 @@ export function workflowText(n: ToolNames): string {
     `1. Find operations: ${n.searchTools} (or ${n.listDomains} for the map). The listing tells you WHICH operation.`,
     `2. Fetch descriptions of the ones you picked: ${n.describeTools}, or read resource:///tool_descriptions?tools=<name>,<name>. The description tells you HOW.`,
     `3. Call: ${n.executeTool}. You cannot execute an operation whose description you have not fetched in this session: it fails with TOOL_DESCRIPTION_REQUIRED.`,
-    'Example: resource:///tool_descriptions?tools=issues.create',
+    'Example: resource:///tool_descriptions?tools=issues_create',
   ].join('\n');
 }

@@ -1,0 +1,73 @@
+// tools/list: exactly four tools, annotations set by us, descriptions byte-identical whatever the catalog (J1),
+// and the whole listing well under 1,000 o200k tokens.
+import { createHash } from 'node:crypto';
+import { Tiktoken } from 'js-tiktoken/lite';
+import o200k_base from 'js-tiktoken/ranks/o200k_base';
+import { afterEach, describe, expect, test } from 'vitest';
+import { catalogs, connectInMemory, fixtureRegistry, type Connected } from '../helpers/mcp.js';
+
+const open: Connected[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((c) => c.close()));
+});
+
+async function listing(dirs: string[], prefix?: string): Promise<unknown> {
+  const c = await connectInMemory({ catalogs: catalogs(...dirs), ...(prefix !== undefined ? { toolPrefix: prefix } : {}) });
+  open.push(c);
+  return c.client.listTools();
+}
+
+describe('tools/list', () => {
+  test('exactly the four meta-tools, in workflow order, with our annotations', async () => {
+    const { tools } = (await listing([fixtureRegistry('petstore')])) as { tools: Array<Record<string, any>> };
+    expect(tools.map((t) => t.name)).toEqual(['list_domains', 'search_tools', 'describe_tools', 'execute_tool']);
+    for (const t of tools.slice(0, 3)) {
+      expect(t.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, openWorldHint: false });
+    }
+    expect(tools[3]?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, openWorldHint: true });
+    const describeTool = tools[2] as Record<string, any>;
+    expect(describeTool.inputSchema.required).toEqual(['tool_names']);
+    expect(describeTool.inputSchema.properties.detail.enum).toEqual(['summary', 'parameters', 'full']);
+    // Firm words, numbered workflow, one concrete example each for search/describe/execute.
+    expect(tools[1]?.description).toMatch(/^Step 1/);
+    expect(tools[2]?.description).toMatch(/^Step 2.*cannot execute/s);
+    expect(tools[3]?.description).toMatch(/^Step 3.*TOOL_DESCRIPTION_REQUIRED.*Example: \{/s);
+  });
+
+  test('the listing is well under 1,000 o200k tokens (measured on the JSON of tools/list)', async () => {
+    const json = JSON.stringify(await listing([fixtureRegistry('petstore')]));
+    const enc = new Tiktoken(o200k_base);
+    const tokens = enc.encode(json).length;
+    // Measured ~700 (3.1 kB) when written; the budget is the 1,000 with room to spare.
+    expect(tokens).toBeLessThan(900);
+    expect(tokens).toBeGreaterThan(200);
+  });
+
+  test('J1: byte-identical whatever catalog is loaded (hostile descriptions included)', async () => {
+    const hash = (v: unknown) => createHash('sha256').update(JSON.stringify(v)).digest('hex');
+    const a = hash(await listing([fixtureRegistry('petstore')]));
+    const b = hash(await listing([fixtureRegistry('zoo')]));
+    const both = hash(await listing([fixtureRegistry('petstore'), fixtureRegistry('zoo')]));
+    expect(b).toBe(a);
+    expect(both).toBe(a);
+    const text = JSON.stringify(await listing([fixtureRegistry('zoo')]));
+    expect(text).not.toMatch(/IMPORTANT|id_rsa|IGNORE PREVIOUS/i);
+  });
+
+  test('a prefix renames the four tools and the names they mention', async () => {
+    const { tools } = (await listing([fixtureRegistry('petstore')], 'pet_')) as { tools: Array<Record<string, any>> };
+    expect(tools.map((t) => t.name)).toEqual(['pet_list_domains', 'pet_search_tools', 'pet_describe_tools', 'pet_execute_tool']);
+    expect(tools[3]?.description).toContain('pet_describe_tools');
+    expect(JSON.stringify(tools)).not.toMatch(/[^_]describe_tools/);
+  });
+
+  test('resources/list shows resource:///tool_descriptions with the workflow text', async () => {
+    const c = await connectInMemory({ catalogs: catalogs(fixtureRegistry('petstore')) });
+    open.push(c);
+    const { resources } = await c.client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(['resource:///tool_descriptions']);
+    expect(resources[0]?.description).toMatch(/1\. .*\n2\. .*\n3\. .*cannot execute/s);
+    const { resourceTemplates } = await c.client.listResourceTemplates();
+    expect(resourceTemplates[0]?.uriTemplate).toBe('resource:///tool_descriptions{?tools}');
+  });
+});
