@@ -317,10 +317,17 @@ export class SearchIndex {
       // a word the catalog never uses is most likely a typo: read it as the closest word it does use
       const word = this.tuning.fuzzyUnknown && corrected < MAX_CORRECTIONS ? this.correct(raw) : raw;
       if (word !== raw) corrected++;
+      const family = this.familyOf.get(word) ?? this.familyOf.get(stem(word, 'plural')) ?? [];
+      // two words of one family ("add a new customer") are one request, not two
+      const familyKey = family.length > 0 ? `family:${[word, ...family].sort()[0] ?? word}` : undefined;
+      const sibling = familyKey === undefined ? undefined : byKey.get(familyKey);
+      if (sibling) {
+        for (const t of this.analyze(word)) sibling.terms.set(t, 1);
+        continue;
+      }
       for (const term of this.analyze(word)) {
         if (byKey.has(term)) continue;
         const terms = new Map<string, number>([[term, 1]]);
-        const family = this.familyOf.get(word) ?? this.familyOf.get(stem(word, 'plural')) ?? [];
         for (const other of family) {
           for (const t of this.analyze(other)) if (!terms.has(t)) terms.set(t, this.tuning.familyWeight);
         }
@@ -328,7 +335,9 @@ export class SearchIndex {
         // a concept is as specific as its broadest reading: `show` means get/list, common words
         let df = 0;
         for (const t of terms.keys()) df = Math.max(df, this.docFreq.get(t) ?? 0);
-        byKey.set(term, { terms, idf: Math.log(1 + (n + 1) / (df + 1)) });
+        const concept = { terms, idf: Math.log(1 + (n + 1) / (df + 1)) };
+        byKey.set(term, concept);
+        if (familyKey !== undefined && !byKey.has(familyKey)) byKey.set(familyKey, concept);
       }
     }
     // "all" (a stop word) asks for a list
@@ -336,7 +345,7 @@ export class SearchIndex {
       const terms = new Map<string, number>([['list', 0.7]]);
       byKey.set('list', { terms, idf: Math.log(1 + (n + 1) / ((this.docFreq.get('list') ?? 0) + 1)) });
     }
-    return [...byKey.values()];
+    return [...new Set(byKey.values())];
   }
 
   /**
