@@ -45,7 +45,9 @@ export function splitWords(text: string): string[] {
   const spaced = text
     // camelCase and PascalCase boundaries: fooBar, HTMLParser -> HTML Parser, v2Api -> v2 Api
     .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
-    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2');
+    // ...but a plural acronym stays whole: PRs, APIs, IDs
+    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, (m: string, a: string, b: string, at: number, all: string) =>
+      b.endsWith('s') && !/\p{L}/u.test(all.charAt(at + m.length)) ? m : `${a} ${b}`);
   const out: string[] = [];
   for (const w of spaced.toLowerCase().split(/[^\p{L}\p{N}']+/u)) {
     const word = w.replace(/^'+|'+$/g, '').replace(/'s$/, '');

@@ -9,6 +9,7 @@ describe('splitWords', () => {
     ['/repos/{owner}/{repo}/issues', ['repos', 'owner', 'repo', 'issues']],
     ['re-run_failed-jobs', ['re', 'run', 'failed', 'jobs']],
     ['HTMLParser getURLFor v2Api', ['html', 'parser', 'get', 'url', 'for', 'v2', 'api']],
+    ['open PRs and APIs', ['open', 'prs', 'and', 'apis']],
     ["a customer's address", ['a', 'customer', 'address']],
     ['🎉 (.*)+ émoji', ['émoji']],
     ['', []],
