@@ -268,6 +268,31 @@ async function bundleExternal(doc: Record<string, unknown>, base: { filePath?: s
   }
 }
 
+type ServerSnapshot = Array<{ holder: Record<string, unknown>; servers: unknown }>;
+
+function snapshotServers(doc: Record<string, unknown>): ServerSnapshot {
+  const out: ServerSnapshot = [];
+  const keep = (holder: unknown): void => {
+    if (isObject(holder) && Object.hasOwn(holder, 'servers')) out.push({ holder, servers: structuredClone(holder.servers) });
+  };
+  keep(doc);
+  const paths = doc.paths;
+  if (isObject(paths)) {
+    for (const item of Object.values(paths)) {
+      keep(item);
+      if (isObject(item)) for (const op of Object.values(item)) keep(op);
+    }
+  }
+  return out;
+}
+
+function restoreServers(doc: Record<string, unknown>, snapshot: ServerSnapshot): void {
+  for (const { holder, servers } of snapshot) holder.servers = servers;
+  // bundle may return a new root object; the snapshot's root entry refers to the old one.
+  const root = snapshot.find((s) => s.holder === doc);
+  if (!root && snapshot[0] && Object.hasOwn(snapshot[0].holder, 'openapi')) doc.servers = snapshot[0].servers;
+}
+
 /**
  * Reads, parses, version-checks and (when it has external refs) bundles a spec. Internal `$ref`s that point
  * nowhere give REF_BROKEN warnings here; the operations that need them are skipped later.
@@ -307,7 +332,11 @@ export async function loadSpec(source: string): Promise<LoadedSpec> {
   const live = scan.filter((r) => !r.ext);
   const external = live.filter((r) => !r.ref.startsWith('#'));
   if (external.length > 0) {
+    // swagger-parser rewrites relative `servers` of URL specs on its own (dropping the port); we resolve them
+    // ourselves against the spec URL, so keep the originals.
+    const servers = snapshotServers(doc);
     doc = await bundleExternal(doc, { filePath: read.filePath, baseUrl: read.baseUrl });
+    restoreServers(doc, servers);
   }
   const finalRefs = external.length > 0 ? scanRefs(doc).filter((r) => !r.ext) : live;
   for (const site of finalRefs) {
