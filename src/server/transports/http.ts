@@ -32,6 +32,8 @@ export interface HttpHandle {
   url: string;
   port: number;
   host: string;
+  /** The node:http server (timeouts are set on it; for operators and tests). */
+  server: Server;
   sessionCount(): number;
   /** Stops accepting, ends every session (aborting in-flight calls) and closes connections. */
   close(): Promise<void>;
@@ -287,6 +289,7 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     url: `http://${shownHost}:${port}${path}`,
     port,
     host,
+    server: httpServer,
     sessionCount: () => sessions.size,
     async close() {
       if (closing) return;

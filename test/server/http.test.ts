@@ -1,0 +1,307 @@
+// Streamable HTTP: the full flow through the SDK's StreamableHTTPClientTransport, session isolation, the
+// per-session upstream credential, and transport hardening (RELIABILITY.md A1–A22, A25) with raw HTTP requests.
+import { request as httpRequest } from 'node:http';
+import { connect as netConnect, type Socket } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { resolveServerConfig } from '../../src/config.js';
+import { isAppError } from '../../src/errors.js';
+import { serveHttp, type HttpHandle } from '../../src/server/transports/http.js';
+import { startUpstream, type Upstream } from '../helpers/upstream.js';
+import { call, catalogs, fixtureRegistry } from '../helpers/mcp.js';
+
+let up: Upstream;
+let srv: HttpHandle;
+let clock = 1_000_000;
+const clients: Client[] = [];
+const MAX_BODY = 4096;
+
+beforeAll(async () => {
+  up = await startUpstream();
+  srv = await serveHttp(
+    {
+      catalogs: catalogs(fixtureRegistry('petstore')),
+      settings: { baseUrls: { petstore: up.url }, readOnly: false, env: {} },
+      rateLimitPerMinute: 0,
+      sessionTtlMs: 600_000,
+      now: () => clock,
+    },
+    { port: 0, maxBodyBytes: MAX_BODY, allowOrigins: ['https://app.example'] },
+  );
+});
+afterAll(async () => {
+  await srv.close();
+  await up.close();
+});
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  up.clear();
+});
+
+async function client(headers: Record<string, string> = {}): Promise<Client> {
+  const c = new Client({ name: 'http-test', version: '1.0.0' });
+  await c.connect(new StreamableHTTPClientTransport(new URL(srv.url), { requestInit: { headers } }));
+  clients.push(c);
+  return c;
+}
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A raw HTTP request with full control over Host, Origin and the body. */
+function raw(method: string, path: string, headers: Record<string, string>, body?: string | Buffer): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: '127.0.0.1', port: srv.port, method, path, headers: { host: `127.0.0.1:${srv.port}`, ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
+    req.on('error', reject);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const initBody = (id = 1) =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
+
+/** Initializes a session with raw requests; returns its id. */
+async function rawSession(): Promise<string> {
+  const r = await raw('POST', '/mcp', JSON_HEADERS, initBody());
+  expect(r.status).toBe(200);
+  const id = r.headers['mcp-session-id'] as string;
+  await raw('POST', '/mcp', { ...JSON_HEADERS, 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' }, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+  return id;
+}
+
+/** A JSON-RPC error body: no HTML, no stack, no file path. */
+function expectJsonRpcError(r: RawResponse, code?: number): void {
+  expect(r.headers['content-type']).toMatch(/application\/json/);
+  const body = JSON.parse(r.body) as { jsonrpc: string; error: { code: number; message: string }; id: null };
+  expect(body.jsonrpc).toBe('2.0');
+  expect(body.id).toBeNull();
+  if (code !== undefined) expect(body.error.code).toBe(code);
+  expect(r.body).not.toMatch(/<html|<pre|\bat .*\(|\/work\/|node_modules/i);
+}
+
+describe('Streamable HTTP: the full flow and sessions', () => {
+  test('search -> describe -> execute over HTTP (L3), same envelope as in memory', async () => {
+    const c = await client();
+    const s = await call(c, 'search_tools', { query: 'get pet by id' });
+    expect(s.value.results[0].name).toBe('pets.get');
+    await call(c, 'describe_tools', { tool_names: ['pets.get'] });
+    const r = await call(c, 'execute_tool', { tool_name: 'pets.get', args: { petId: 12 } });
+    expect(r.success).toBe(true);
+    expect(up.requests.map((q) => q.url)).toEqual(['/pets/12']);
+  });
+
+  test('two sessions are isolated: described in A, refused in B with 0 upstream', async () => {
+    const a = await client();
+    const b = await client();
+    await call(a, 'describe_tools', { tool_names: ['pets.get'] });
+    const rb = await call(b, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } });
+    expect(rb.error?.code).toBe('TOOL_DESCRIPTION_REQUIRED');
+    expect(up.requests).toHaveLength(0);
+    expect((await call(a, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } })).success).toBe(true);
+  });
+
+  test('X-Upstream-Token is the session credential; the client Authorization header never goes upstream (H6)', async () => {
+    const c = await client({ 'X-Upstream-Token': 'sess-secret-4242', Authorization: 'Bearer client-token-9999' });
+    const d = await call(c, 'describe_tools', { tool_names: ['store.inventory'] });
+    expect(d.value.tools[0].credentials[0].set).toBe(true);
+    expect(JSON.stringify(d)).not.toContain('sess-secret-4242');
+    const r = await call(c, 'execute_tool', { tool_name: 'store.inventory', args: {} });
+    expect(r.success).toBe(true);
+    const sent = up.requests[0]!;
+    expect(sent.headers['x-api-key']).toBe('sess-secret-4242');
+    expect(JSON.stringify(up.requests)).not.toContain('client-token-9999');
+    expect(JSON.stringify(r)).not.toContain('sess-secret-4242');
+  });
+
+  test('A14/A16: DELETE ends a session (later requests 404); an unknown id is 404; re-initialize works', async () => {
+    const id = await rawSession();
+    const before = srv.sessionCount();
+    const del = await raw('DELETE', '/mcp', { 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' });
+    expect(del.status).toBe(200);
+    expect(srv.sessionCount()).toBe(before - 1);
+    const after = await raw('POST', '/mcp', { ...JSON_HEADERS, 'mcp-session-id': id }, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
+    expect(after.status).toBe(404);
+    expectJsonRpcError(after, -32001);
+    const random = await raw('POST', '/mcp', { ...JSON_HEADERS, 'mcp-session-id': 'f'.repeat(36) }, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
+    expect(random.status).toBe(404);
+    expect(await rawSession()).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  test('idle sessions expire after the TTL (404 afterwards)', async () => {
+    const id = await rawSession();
+    clock += 600_001;
+    const r = await raw('POST', '/mcp', { ...JSON_HEADERS, 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' }, JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }));
+    expect(r.status).toBe(404);
+  });
+
+  test('A17: session ids are random UUIDs of visible ASCII, all distinct', async () => {
+    const ids = new Set<string>();
+    for (let i = 0; i < 30; i++) {
+      const r = await raw('POST', '/mcp', JSON_HEADERS, initBody());
+      const id = r.headers['mcp-session-id'] as string;
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      ids.add(id);
+      await raw('DELETE', '/mcp', { 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' });
+    }
+    expect(ids.size).toBe(30);
+  });
+});
+
+describe('HTTP hardening', () => {
+  test('A1/A2/A3: a foreign or null Origin is 403 with a JSON-RPC body and creates no session', async () => {
+    const before = srv.sessionCount();
+    for (const headers of [
+      { host: 'evil.example.com', origin: 'http://evil.example.com' },
+      { origin: 'http://evil.example.com' },
+      { origin: 'null' },
+      { origin: `http://127.0.0.1:${srv.port + 1}` },
+      { origin: 'https://app.example.evil.com' },
+    ]) {
+      const r = await raw('POST', '/mcp', { ...JSON_HEADERS, ...headers }, initBody());
+      expect(r.status).toBe(403);
+      expectJsonRpcError(r);
+      expect(r.headers['access-control-allow-origin']).toBeUndefined();
+    }
+    expect(srv.sessionCount()).toBe(before);
+  });
+
+  test('A4: no Origin passes; loopback and allow-listed origins pass with CORS headers (A25)', async () => {
+    expect((await raw('POST', '/mcp', JSON_HEADERS, initBody())).status).toBe(200);
+    for (const origin of [`http://localhost:${srv.port}`, 'https://app.example']) {
+      const r = await raw('POST', '/mcp', { ...JSON_HEADERS, origin }, initBody());
+      expect(r.status).toBe(200);
+      expect(r.headers['access-control-allow-origin']).toBe(origin);
+      expect(String(r.headers['access-control-expose-headers'])).toMatch(/Mcp-Session-Id/);
+    }
+    const pre = await raw('OPTIONS', '/mcp', { origin: 'https://app.example', 'access-control-request-method': 'POST' });
+    expect(pre.status).toBe(204);
+    expect(String(pre.headers['access-control-allow-headers'])).toMatch(/Mcp-Session-Id/);
+    const bad = await raw('OPTIONS', '/mcp', { origin: 'https://evil.example' });
+    expect(bad.status).toBe(403);
+    expect(bad.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  test('A5: Host look-alikes are 403; LOCALHOST in capitals passes', async () => {
+    for (const host of [`localhost.evil.com:${srv.port}`, `127.0.0.1.nip.io:${srv.port}`, 'evil.example', `127.0.0.1:${srv.port + 1}`]) {
+      const r = await raw('POST', '/mcp', { ...JSON_HEADERS, host }, initBody());
+      expect(r.status).toBe(403);
+      expectJsonRpcError(r);
+    }
+    expect((await raw('POST', '/mcp', { ...JSON_HEADERS, host: `LOCALHOST:${srv.port}` }, initBody())).status).toBe(200);
+  });
+
+  test('A6: binding a non-loopback address needs --allow-remote', () => {
+    let err: unknown;
+    try {
+      resolveServerConfig({ http: true, host: '0.0.0.0' }, {});
+    } catch (e) {
+      err = e;
+    }
+    expect(isAppError(err) && err.code === 'CONFIG_INVALID' && /--allow-remote/.test(err.message)).toBe(true);
+    expect(resolveServerConfig({ http: true, host: '0.0.0.0', allowRemote: true }, {}).http?.host).toBe('0.0.0.0');
+    expect(resolveServerConfig({ http: true }, {}).http).toMatchObject({ host: '127.0.0.1', port: 3333 });
+  });
+
+  test('A7/A8/A9/A11: wrong Accept 406, wrong content type 415, bad JSON 400 -32700, batches 400 -32600', async () => {
+    const noAccept = await raw('POST', '/mcp', { 'content-type': 'application/json' }, initBody());
+    expect(noAccept.status).toBe(406);
+    for (const ct of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const r = await raw('POST', '/mcp', { ...JSON_HEADERS, 'content-type': ct }, initBody());
+      expect(r.status).toBe(415);
+      expectJsonRpcError(r);
+    }
+    const bad = await raw('POST', '/mcp', JSON_HEADERS, '{bad');
+    expect(bad.status).toBe(400);
+    expectJsonRpcError(bad, -32700);
+    const batch = await raw('POST', '/mcp', JSON_HEADERS, JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2, method: 'ping' }]));
+    expect(batch.status).toBe(400);
+    expectJsonRpcError(batch, -32600);
+  });
+
+  test('A10: body cap — limit-1 bytes is processed, limit+1 is 413 with a JSON body', async () => {
+    const pad = (n: number) => {
+      const base = initBody();
+      return base.slice(0, -1) + ' '.repeat(n - Buffer.byteLength(base)) + '}';
+    };
+    const under = await raw('POST', '/mcp', JSON_HEADERS, pad(MAX_BODY - 1));
+    expect(under.status).toBe(200);
+    const over = await raw('POST', '/mcp', JSON_HEADERS, pad(MAX_BODY + 1));
+    expect(over.status).toBe(413);
+    expectJsonRpcError(over);
+    const huge = await raw('POST', '/mcp', JSON_HEADERS, Buffer.alloc(MAX_BODY * 20, 32));
+    expect(huge.status).toBe(413);
+  });
+
+  test('A12/A13/A15: bad protocol version 400, no session id 400, second initialize 400', async () => {
+    const id = await rawSession();
+    const h = { ...JSON_HEADERS, 'mcp-session-id': id };
+    const version = await raw('POST', '/mcp', { ...h, 'mcp-protocol-version': '1999-01-01' }, JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list' }));
+    expect(version.status).toBe(400);
+    const noId = await raw('POST', '/mcp', JSON_HEADERS, JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list' }));
+    expect(noId.status).toBe(400);
+    expectJsonRpcError(noId);
+    const again = await raw('POST', '/mcp', { ...h, 'mcp-protocol-version': '2025-06-18' }, initBody(9));
+    expect(again.status).toBe(400);
+    expectJsonRpcError(again, -32600);
+  });
+
+  test('A18: malformed or huge session ids are refused and the server stays up', async () => {
+    for (const id of ['has space', 'x'.repeat(200)]) {
+      const r = await raw('POST', '/mcp', { ...JSON_HEADERS, 'mcp-session-id': id }, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }));
+      expect(r.status).toBe(400);
+    }
+    const big = await raw('POST', '/mcp', { ...JSON_HEADERS, 'mcp-session-id': 'x'.repeat(20_000) }, '{}');
+    expect(big.status).toBe(431);
+    expect((await raw('POST', '/mcp', JSON_HEADERS, initBody())).status).toBe(200);
+  });
+
+  test('A19/A21: GET without SSE accept 406; PUT/PATCH 405 JSON; unknown routes 404 JSON', async () => {
+    const id = await rawSession();
+    const get = await raw('GET', '/mcp', { accept: 'application/json', 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' });
+    expect(get.status).toBe(406);
+    for (const m of ['PUT', 'PATCH']) {
+      const r = await raw(m, '/mcp', JSON_HEADERS, '{}');
+      expect(r.status).toBe(405);
+      expectJsonRpcError(r);
+    }
+    for (const p of ['/unknown', '/', '/mcp/../etc/passwd']) {
+      const r = await raw('GET', p, {});
+      expect(r.status).toBe(404);
+      expectJsonRpcError(r);
+    }
+  });
+
+  test('A22: timeouts set; 200 idle sockets and a slow-header client do not block new requests', async () => {
+    expect(srv.server.headersTimeout).toBeGreaterThan(0);
+    expect(srv.server.requestTimeout).toBeGreaterThan(0);
+    expect(srv.server.keepAliveTimeout).toBeGreaterThan(0);
+    const sockets: Socket[] = [];
+    for (let i = 0; i < 200; i++) sockets.push(netConnect(srv.port, '127.0.0.1'));
+    const slow = netConnect(srv.port, '127.0.0.1');
+    slow.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    try {
+      const r = await raw('POST', '/mcp', JSON_HEADERS, initBody());
+      expect(r.status).toBe(200);
+    } finally {
+      for (const s of [...sockets, slow]) s.destroy();
+    }
+  });
+});
