@@ -168,7 +168,7 @@ describe('Streamable HTTP: the full flow and sessions', () => {
 describe('HTTP hardening', () => {
   test('A1/A2/A3: a foreign or null Origin is 403 with a JSON-RPC body and creates no session', async () => {
     const before = srv.sessionCount();
-    for (const headers of [
+    for (const headers of <Array<Record<string, string>>>[
       { host: 'evil.example.com', origin: 'http://evil.example.com' },
       { origin: 'http://evil.example.com' },
       { origin: 'null' },
