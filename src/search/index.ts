@@ -587,6 +587,8 @@ export class SearchIndex {
    */
   private correct(word: string): string {
     if (word.length < 4 || STOP_WORDS.has(word) || /\d/.test(word)) return word;
+    // words of the API vocabulary are known English, not typos, even when this catalog lacks them
+    if (this.familyOf.has(word) || ABBREVIATIONS[word] || SCOPE_WORDS[word] || VERB_METHODS[word]) return word;
     if (this.analyze(word).every((t) => this.docFreq.has(t))) return word;
     const cached = this.corrections.get(word);
     if (cached !== undefined) return cached;
@@ -597,6 +599,7 @@ export class SearchIndex {
     for (const { word: candidate, freq } of this.dictionary.get(word[0] as string) ?? []) {
       if (Math.abs(candidate.length - word.length) > maxDistance) continue;
       const d = distance(word, candidate);
+      if (d > maxDistance) continue;
       if (d < bestDistance || (d === bestDistance && freq > bestFreq)) {
         best = candidate;
         bestDistance = d;

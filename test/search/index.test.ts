@@ -137,5 +137,7 @@ describe('hostile and empty queries (RELIABILITY K1, K4)', () => {
     expect(index.suggest('issues_gte').didYouMean).toContain('issues_get');
     expect(index.suggest('customers please').domains).toEqual(['customers']);
     expect(index.suggest('')).toEqual({ domains: [], didYouMean: [] });
+    // vocabulary words are not typos even when this catalog never uses them
+    expect(index.suggest('look at customers').didYouMean).toEqual([]);
   });
 });
