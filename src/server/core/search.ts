@@ -18,8 +18,8 @@ export interface SearchToolsInput {
 export function searchTools(set: CatalogSet, input: unknown, names: ToolNames): Envelope {
   const tool = names.searchTools;
   const parsed = parseMetaArgs<SearchToolsInput>(input, {
-    // Long queries are cut to queryMaxChars below rather than rejected; 100k is only a sanity bound.
-    query: { kind: 'string', max: 100_000 },
+    // Long queries are cut to queryMaxChars below rather than rejected (K1).
+    query: { kind: 'string' },
     domain: { kind: 'string', max: LIMITS.nameMaxChars },
     limit: { kind: 'integer', min: 1, max: LIMITS.searchMax },
     offset: { kind: 'integer', min: 0, max: LIMITS.offsetMax },

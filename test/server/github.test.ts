@@ -1,0 +1,69 @@
+// The embedded GitHub catalog (registry/github, 1,223 operations) through the server: deterministic order (K4),
+// Level 3 output under the byte cap for the largest schemas (K3), bounded describe/search times.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { loadCatalogSet } from '../../src/server/core/catalogs.js';
+import { LIMITS } from '../../src/server/core/names.js';
+import { call, connectInMemory, type Connected } from '../helpers/mcp.js';
+
+let c: Connected;
+let d: Connected;
+beforeAll(async () => {
+  c = await connectInMemory({ catalogs: loadCatalogSet([]) });
+  d = await connectInMemory({ catalogs: loadCatalogSet([]) });
+});
+afterAll(async () => {
+  await c.close();
+  await d.close();
+});
+
+describe('embedded GitHub catalog', () => {
+  test('K4: list_domains and search_tools are identical across two independent loads', async () => {
+    const a1 = await call(c.client, 'list_domains', {});
+    const a2 = await call(d.client, 'list_domains', {});
+    expect(a1.value.totalTools).toBe(1223);
+    expect(a1.value).toEqual(a2.value);
+    const names = a1.value.domains.map((x: { name: string }) => x.name);
+    expect(names).toEqual([...names].sort());
+    for (const q of [{ query: 'create issue' }, { domain: 'issues', limit: 25, offset: 25 }]) {
+      expect((await call(c.client, 'search_tools', q)).value).toEqual((await call(d.client, 'search_tools', q)).value);
+    }
+  });
+
+  test('search -> describe -> dry-run issues_create end to end (no network)', async () => {
+    const s = await call(c.client, 'search_tools', { query: 'create an issue', limit: 5 });
+    expect(s.value.results.map((r: { name: string }) => r.name)).toContain('issues_create');
+    const desc = await call(c.client, 'describe_tools', { tool_names: ['issues_create'] });
+    expect(desc.value.tools[0].parameters.filter((p: { required: boolean }) => p.required).map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['owner', 'repo', 'title']),
+    );
+    const dry = await call(c.client, 'execute_tool', {
+      tool_name: 'issues_create',
+      args: { owner: 'octo', repo: 'hello', title: 'Bug' },
+      dry_run: true,
+    });
+    expect(dry.value.request).toMatchObject({ method: 'POST', url: 'https://api.github.com/repos/octo/hello/issues' });
+  });
+
+  test('K3: Level 3 of the largest schemas and of the timeline op stays under the byte cap', async () => {
+    for (const name of ['repos_update-org-ruleset', 'repos_create-org-ruleset', 'issues_list-events-for-timeline']) {
+      const r = await call(c.client, 'describe_tools', { tool_names: [name], detail: 'full' });
+      expect(r.success).toBe(true);
+      const bytes = Buffer.byteLength(JSON.stringify(r.value.tools[0]));
+      expect(bytes).toBeLessThan(LIMITS.fullDescribeBytes + 6000);
+    }
+    const big = await call(c.client, 'describe_tools', { tool_names: ['repos_update-org-ruleset'], detail: 'full' });
+    expect(big.value.tools[0].inputSchemaTruncated).toMatch(/parameter/);
+    const five = await call(c.client, 'describe_tools', {
+      tool_names: ['repos_update-org-ruleset', 'repos_create-org-ruleset', 'repos_update-repo-ruleset', 'issues_create', 'pulls_create'],
+      detail: 'full',
+    });
+    expect(Buffer.byteLength(JSON.stringify(five))).toBeLessThan(5 * (LIMITS.fullDescribeBytes + 6000));
+  });
+
+  test('K1: a 1 MB query over 1,223 operations answers quickly', async () => {
+    const t = performance.now();
+    const r = await call(c.client, 'search_tools', { query: 'create issue '.repeat(90_000) });
+    expect(r.isError).toBe(false);
+    expect(performance.now() - t).toBeLessThan(1000);
+  });
+});
