@@ -239,15 +239,16 @@ export function encodeMultipart(
   return { bytes: Buffer.concat(chunks), boundary, fileParts };
 }
 
-/** Bytes for an octet-stream (or other binary) body: a data: URL, or base64 text. */
+/**
+ * Bytes for an octet-stream (or other binary) body. How an agent passes a file: a `data:` URL
+ * (`data:application/zip;base64,UEsDB...`), or plain base64 (length a multiple of 4); any other string is sent
+ * as its UTF-8 bytes (e.g. a text file's content). Non-strings are sent as JSON.
+ */
 export function binaryBody(v: unknown): Buffer {
   if (typeof v !== 'string') return Buffer.from(JSON.stringify(v), 'utf8');
   const file = parseDataUrl(v);
   if (file !== undefined) return file.bytes;
-  if (!/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(v)) {
-    throw new AppError('INVALID_ARGUMENTS', 'binary body: pass the file as base64 text or a data: URL (data:<type>;base64,<data>)', {
-      details: { errors: [{ path: '/body', message: 'expected base64 or a data: URL' }] },
-    });
-  }
-  return Buffer.from(v, 'base64');
+  const compact = v.replace(/\s+/g, '');
+  if (compact.length > 0 && compact.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(compact)) return Buffer.from(compact, 'base64');
+  return Buffer.from(v, 'utf8');
 }

@@ -245,7 +245,7 @@ describe('bodies', () => {
     expect(rec.text.startsWith(`--${boundary}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\ndispute_evidence\r\n`)).toBe(true);
   });
 
-  it('sends text/plain and base64 octet-stream bodies', async () => {
+  it('sends text/plain and octet-stream bodies (base64, data: URL, else raw text)', async () => {
     const text = op({ method: 'post', body: { mediaType: 'text/plain', mode: 'whole', required: true, schema: { type: 'string' } } });
     const r1 = await call(text, { body: 'hello\nworld' });
     expect(r1.headers['content-type']).toBe('text/plain');
@@ -255,8 +255,8 @@ describe('bodies', () => {
     const r2 = await call(bin, { body: bytes.toString('base64') });
     expect(r2.headers['content-type']).toBe('application/octet-stream');
     expect(r2.body).toEqual(bytes);
-    const bad = await executeOperation(bin, { body: 'not base64 !!' }, cfg);
-    expect(bad).toMatchObject({ ok: false, code: 'INVALID_ARGUMENTS' });
+    expect((await call(bin, { body: '@example.zip' })).text).toBe('@example.zip');
+    expect((await call(bin, { body: 'data:application/zip;base64,UEsDBA==' })).body).toEqual(Buffer.from([0x50, 0x4b, 3, 4]));
   });
 
   it('sets Accept from the operation response media type', async () => {
