@@ -148,12 +148,14 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
   }
   const operations: Operation[] = [];
   const hadText = new Map<Operation, boolean>();
+  const rawText = new Map<Operation, string[]>();
   raws.forEach((raw, i) => {
     const op = buildOperation(raw, ctx);
     if (op) {
       operations.push(op);
       const t = (v: unknown): boolean => typeof v === 'string' && v.trim() !== '';
       hadText.set(op, t(raw.op.summary) || t(raw.op.description));
+      rawText.set(op, [raw.op.summary, raw.op.description].filter((v): v is string => typeof v === 'string').map((v) => v.slice(0, 20_000)));
     }
     if ((i + 1) % 250 === 0) progress(`built ${i + 1}/${raws.length} operations`);
   });
@@ -172,7 +174,7 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
     if ((i + 1) % 250 === 0) progress(`checked ${i + 1}/${operations.length} argument schemas`);
   });
 
-  const lint = lintOperations(operations, hadText);
+  const lint = lintOperations(operations, hadText, rawText);
   operations.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const domains = buildDomains(operations, tagDescriptions(loaded.doc));
   const info = own(loaded.doc, 'info');

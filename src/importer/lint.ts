@@ -29,15 +29,17 @@ function schemaTexts(node: unknown, out: string[], depth = 0): void {
 
 /**
  * Runs the lint over all operations: sets `flags: ['instruction-like']` on suspicious operations and returns
- * LINT_* diagnostics. `hadText` says whether the spec gave a summary or description for each operation.
+ * LINT_* diagnostics. `hadText` says whether the spec gave a summary or description for each operation;
+ * `rawText` holds its uncleaned summary/description.
  */
-export function lintOperations(ops: Operation[], hadText: Map<Operation, boolean>): Diagnostic[] {
+export function lintOperations(ops: Operation[], hadText: Map<Operation, boolean>, rawText: Map<Operation, string[]> = new Map()): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const op of ops) {
     if (hadText.get(op) === false) {
       out.push({ level: 'warning', code: 'LINT_NO_DESCRIPTION', pointer: opPointer(op), message: `${op.name} has no summary or description; agents will find it by name and path only` });
     }
-    const texts = [op.summary, op.description];
+    // Raw spec text too: markup such as <IMPORTANT> is removed by cleaning but is itself the signal.
+    const texts = [op.summary, op.description, ...(rawText.get(op) ?? [])];
     schemaTexts(op.inputSchema, texts);
     let hit: string | undefined;
     for (const t of texts) if ((hit = instructionMatch(t)) !== undefined) break;

@@ -1,0 +1,47 @@
+// Import benchmark: time and peak RSS of importing GitHub and Stripe, median of 3 runs, each in a fresh process
+// (so peak RSS is per import). Prints, does not assert. Run after `npm run build`: node scripts/bench/import.mjs
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const importer = join(root, 'dist', 'importer', 'index.js');
+if (!existsSync(importer)) {
+  console.error('bench: build first (npm run build); no dist importer found');
+  process.exit(1);
+}
+const specs = [
+  ['github', join(root, 'openapi', 'github.json')],
+  ['stripe', join(root, '..', 'shared', 'specs', 'stripe.json')],
+];
+const child = `
+const { importSpec } = await import(${JSON.stringify(importer)});
+const t0 = performance.now();
+let peak = process.memoryUsage().rss;
+const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 20);
+const r = await importSpec(process.argv[1]);
+clearInterval(timer);
+peak = Math.max(peak, process.memoryUsage().rss);
+process.stdout.write(JSON.stringify({ ms: performance.now() - t0, ops: r.operations.length, peak }));
+`;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+console.log('spec      ops   median ms   peak RSS MB (median of 3 runs)');
+for (const [name, file] of specs) {
+  if (!existsSync(file)) {
+    console.log(`${name.padEnd(8)}  (missing ${file})`);
+    continue;
+  }
+  const runs = [];
+  for (let i = 0; i < 3; i++) {
+    const res = spawnSync(process.execPath, ['--input-type=module', '-e', child, file], { encoding: 'utf8' });
+    if (res.status !== 0) {
+      console.error(res.stderr);
+      process.exit(1);
+    }
+    runs.push(JSON.parse(res.stdout));
+  }
+  const ms = median(runs.map((r) => r.ms));
+  const rss = median(runs.map((r) => r.peak)) / 1e6;
+  console.log(`${name.padEnd(8)}  ${String(runs[0].ops).padEnd(5)} ${ms.toFixed(0).padStart(9)}   ${rss.toFixed(0).padStart(11)}`);
+}
