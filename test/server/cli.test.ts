@@ -1,0 +1,46 @@
+// The people-facing CLI on the same core: `domains`, `describe`, `call` (spawned from dist/; build first).
+import { spawnSync } from 'node:child_process';
+import { describe, expect, test } from 'vitest';
+import { REPO_ROOT, builtCli, fixtureRegistry } from '../helpers/mcp.js';
+
+function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [builtCli(), ...args], { cwd: REPO_ROOT, encoding: 'utf8', env: { ...process.env, PETSTORE_BASE_URL: '' } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+const reg = ['--registry', fixtureRegistry('petstore')];
+
+describe('cli', () => {
+  test('domains lists the map; --json gives the list_domains envelope', () => {
+    const text = cli('domains', ...reg);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^2 domains, 6 operations\n\npets +4 +Pets: list/);
+    const json = JSON.parse(cli('domains', ...reg, '--json').stdout);
+    expect(json).toMatchObject({ success: true, tool: 'list_domains', value: { totalTools: 6 } });
+  });
+
+  test('describe at the three levels, and unknown names with suggestions (exit 1)', () => {
+    expect(cli('describe', 'pets.get', ...reg, '--detail', 'summary').stdout).toMatch(/pets.get +GET \/pets\/\{petId\}\n +Get one pet by id/);
+    const two = cli('describe', 'pets.create', ...reg);
+    expect(two.stdout).toMatch(/\* name \(body, string\) — The pet name\./);
+    expect(two.stdout).toMatch(/example: api-catalog call pets.create --args/);
+    const full = JSON.parse(cli('describe', 'pets.create', ...reg, '--detail', 'full').stdout);
+    expect(full.value.tools[0].inputSchema.required).toEqual(['name']);
+    const bad = cli('describe', 'pets.gett', ...reg);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/did you mean pets.get/);
+  });
+
+  test('call: --dry-run prints the request; destructive needs --confirm; invalid args exit 1', () => {
+    const dry = cli('call', 'pets.get', '--args', '{"petId": 3}', '--dry-run', ...reg, '--base-url', 'http://127.0.0.1:9/v1');
+    expect(dry.code).toBe(0);
+    expect(JSON.parse(dry.stdout).value.request).toMatchObject({ method: 'GET', url: 'http://127.0.0.1:9/v1/pets/3' });
+    const del = cli('call', 'pets.delete', '--args', '{"petId": 3}', ...reg);
+    expect(del.code).toBe(1);
+    expect(JSON.parse(del.stdout).error.code).toBe('CONFIRMATION_REQUIRED');
+    const invalid = cli('call', 'pets.get', '--args', '{"petId": "x"}', ...reg);
+    expect(JSON.parse(invalid.stdout).error.code).toBe('INVALID_ARGUMENTS');
+    const notJson = cli('call', 'pets.get', '--args', '{petId', ...reg);
+    expect(notJson.code).toBe(1);
+    expect(notJson.stderr).toMatch(/--args is not valid JSON/);
+  });
+});
