@@ -167,6 +167,7 @@ export class SearchIndex {
   private readonly tuning: SearchTuning;
   private readonly hitCache = new Map<string, TermHits>();
   private readonly corrections = new Map<string, string>();
+  private readonly buffers: Record<'scores' | 'coverage' | 'titleCoverage' | 'best' | 'bestTitle', Float64Array>;
 
   private constructor(operations: readonly Operation[], domains: readonly DomainInfo[], tuning: SearchTuning) {
     this.tuning = tuning;
@@ -227,6 +228,11 @@ export class SearchIndex {
       };
     });
     this.ms.addAll(docsForIndex);
+    const n = this.docs.length;
+    this.buffers = {
+      scores: new Float64Array(n), coverage: new Float64Array(n), titleCoverage: new Float64Array(n),
+      best: new Float64Array(n), bestTitle: new Float64Array(n),
+    };
     const wordFreq = new Map<string, number>();
     for (const doc of docsForIndex) {
       const seen = new Set<string>();
@@ -403,12 +409,8 @@ export class SearchIndex {
     const concepts = this.concepts(words);
     const queryTerms = new Set<string>();
     for (const c of concepts) for (const t of c.terms.keys()) queryTerms.add(t);
-    const n = this.docs.length;
-    const scores = new Float64Array(n);
-    const coverage = new Float64Array(n);
-    const titleCoverage = new Float64Array(n);
-    const best = new Float64Array(n);
-    const bestTitle = new Float64Array(n);
+    // per-document accumulators, reused across searches (zeroed again below for the matched ids)
+    const { scores, coverage, titleCoverage, best, bestTitle } = this.buffers;
     const matched: number[] = [];
     const totalIdf = concepts.reduce((sum, c) => sum + c.idf, 0) || 1;
 
@@ -442,7 +444,9 @@ export class SearchIndex {
       if (s) queryScopes.add(s);
     }
     const out: Array<{ i: number; score: number }> = [];
+    const coverageOf = new Map<number, number>();
     for (const i of matched) {
+      coverageOf.set(i, coverage[i] as number);
       let s = scores[i] as number;
       if (this.tuning.rerank) {
         const doc = this.docs[i] as DocInfo;
@@ -467,10 +471,15 @@ export class SearchIndex {
       }
       out.push({ i, score: s });
     }
+    for (const i of matched) {
+      scores[i] = 0;
+      coverage[i] = 0;
+      titleCoverage[i] = 0;
+    }
     let max = 0;
     for (const r of out) max = Math.max(max, r.score);
     let confidence = 0;
-    for (const r of out) if (r.score === max) confidence = Math.max(confidence, coverage[r.i] as number);
+    for (const r of out) if (r.score === max) confidence = Math.max(confidence, coverageOf.get(r.i) ?? 0);
     for (const r of out) r.score = max > 0 ? (r.score / max) * Math.min(1, confidence) : 0;
     if (exactIndex !== undefined) {
       const existing = out.find((r) => r.i === exactIndex);
