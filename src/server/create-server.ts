@@ -100,11 +100,11 @@ export function createServer(deps: ServerDeps): CatalogServer {
   const results = new ResultStore(deps.resultTtlMs ?? 10 * 60_000, deps.maxStoredResults ?? 20, now);
   const tag = sessionTag(session.id);
   const definitions = toolDefinitions(names);
-  const server = new McpServer(
-    { name: SERVER_NAME, version: VERSION },
-    { capabilities: { tools: { listChanged: false }, resources: { listChanged: false } }, instructions: workflowText(names) },
-  );
+  // Capabilities are registered on the low-level Server, not passed to McpServer: McpServer would install its
+  // own registry-backed tools/resources handlers, and ours are static (the four tools, one resource family).
+  const server = new McpServer({ name: SERVER_NAME, version: VERSION }, { instructions: workflowText(names) });
   const low = server.server;
+  low.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false } });
 
   type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 

@@ -67,6 +67,9 @@ describe('tools/list', () => {
     const { resources } = await c.client.listResources();
     expect(resources.map((r) => r.uri)).toEqual(['resource:///tool_descriptions']);
     expect(resources[0]?.description).toMatch(/1\. .*\n2\. .*\n3\. .*cannot execute/s);
+    // Static surface: no list_changed notifications are promised.
+    expect(c.client.getServerCapabilities()).toMatchObject({ tools: { listChanged: false }, resources: { listChanged: false } });
+    expect(c.client.getInstructions()).toMatch(/^How to use this API/);
     const { resourceTemplates } = await c.client.listResourceTemplates();
     expect(resourceTemplates[0]?.uriTemplate).toBe('resource:///tool_descriptions{?tools}');
   });
