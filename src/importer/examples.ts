@@ -37,6 +37,89 @@ function nameHint(arg: string): string | undefined {
   return undefined;
 }
 
+/** Index of the `)` closing the group that opens at `open`, or -1. */
+function closingParen(p: string, open: number): number {
+  let depth = 0;
+  let inClass = false;
+  for (let i = open; i < p.length; i++) {
+    const c = p[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === ']') inClass = false;
+      continue;
+    }
+    if (c === '[') inClass = true;
+    else if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/** The first top-level alternative of a pattern fragment. */
+function firstBranch(p: string): string {
+  let depth = 0;
+  let inClass = false;
+  for (let i = 0; i < p.length; i++) {
+    const c = p[i];
+    if (c === '\\') i++;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === '|' && depth === 0) return p.slice(0, i);
+  }
+  return p;
+}
+
+const ESCAPES: Record<string, string> = { d: '1', w: 'a', s: ' ', D: 'a', W: '-', S: 'a' };
+
+/**
+ * A string matching a simple regular expression (literals, classes, groups, alternation, quantifiers), taking the
+ * first alternative and the minimum repetition (at least one). Best effort: callers check the result.
+ */
+export function stringFromPattern(pattern: string, depth = 0): string {
+  if (depth > 8) return '';
+  const p = firstBranch(pattern.replace(/^\^/, '').replace(/(?<!\\)\$$/, ''));
+  let out = '';
+  for (let i = 0; i < p.length; ) {
+    let atom = '';
+    const c = p[i] as string;
+    if (c === '(') {
+      const end = closingParen(p, i);
+      if (end === -1) return out;
+      atom = stringFromPattern(p.slice(i + 1, end).replace(/^\?(:|<?[=!]|<[A-Za-z]\w*>)/, ''), depth + 1);
+      i = end + 1;
+    } else if (c === '[') {
+      const end = p.indexOf(']', i + 2);
+      if (end === -1) return out;
+      const body = p.slice(i + 1, end);
+      atom = body.startsWith('^') ? 'x' : body[0] === '\\' ? (ESCAPES[body[1] ?? ''] ?? body[1] ?? 'a') : (body[0] ?? 'a');
+      i = end + 1;
+    } else if (c === '\\') {
+      const n = p[i + 1] ?? '';
+      atom = ESCAPES[n] ?? n;
+      i += 2;
+    } else if (c === '^' || c === '$') {
+      i++;
+      continue;
+    } else {
+      atom = c === '.' ? 'a' : c;
+      i++;
+    }
+    let times = 1;
+    const q = /^(\{(\d+)(,\d*)?\}|[+*?])\??/.exec(p.slice(i));
+    if (q) {
+      if (q[2] !== undefined) times = Math.max(Number(q[2]), 1);
+      i += q[0].length;
+    }
+    out += atom.repeat(Math.min(times, 256));
+  }
+  return out;
+}
+
 /**
  * A value for `schema` (resolving `#/$defs/...` against `defs`): const, first example, default, first enum
  * value, else one built from type and format within the schema's bounds. Objects get their required
@@ -66,7 +149,13 @@ export function synthesize(schema: JsonSchema | undefined, defs: Record<string, 
   for (const key of ['oneOf', 'anyOf'] as const) {
     const list = s[key];
     if (Array.isArray(list) && list.length > 0) {
-      const option = list.find((o) => !(isObject(o) && o.type === 'null')) ?? list[0];
+      // Shallow: the first non-null option. Deeper (recursive schemas): null or a non-$ref option ends the recursion.
+      const isNull = (o: unknown): boolean => isObject(o) && o.type === 'null';
+      if (depth >= 3 && list.some(isNull)) return null;
+      const option =
+        (depth >= 3 ? list.find((o) => isObject(o) && o.$ref === undefined && !isNull(o)) : undefined) ??
+        list.find((o) => !isNull(o)) ??
+        list[0];
       return synthesize(option as JsonSchema, defs, hint, depth + 1);
     }
   }
@@ -108,11 +197,23 @@ export function synthesize(schema: JsonSchema | undefined, defs: Record<string, 
     default: {
       const fmt = typeof s.format === 'string' ? FORMAT_SAMPLES[s.format] : undefined;
       let str = fmt ?? nameHint(hint) ?? 'example';
+      if (typeof s.pattern === 'string' && !matches(s.pattern, str)) {
+        const fromPattern = stringFromPattern(s.pattern);
+        if (matches(s.pattern, fromPattern)) return fromPattern;
+      }
       const min = typeof s.minLength === 'number' ? s.minLength : 0;
       if (str.length < min) str = str.padEnd(min, 'x');
       if (typeof s.maxLength === 'number' && str.length > s.maxLength) str = str.slice(0, Math.max(s.maxLength, min));
       return str;
     }
+  }
+}
+
+function matches(pattern: string, value: string): boolean {
+  try {
+    return new RegExp(pattern, 'u').test(value);
+  } catch {
+    return false;
   }
 }
 

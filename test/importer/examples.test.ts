@@ -1,0 +1,36 @@
+import { describe, expect, test } from 'vitest';
+import { stringFromPattern, synthesize } from '../../src/importer/examples.js';
+import { createAjv } from '../../src/schema/ajv.js';
+
+describe('stringFromPattern', () => {
+  test.each([
+    ['^\\d+\\.\\d+\\.\\d+$'],
+    ['^sha256:[a-f0-9]{64}$'],
+    ['^ssh-(rsa|dss|ed25519) |^ecdsa-sha2-nistp(256|384|521) '],
+    ['^[A-Z]{2}$'],
+    ['^(?:abc|def)x?$'],
+    ['a(b(c|d))+e*'],
+  ])('%s yields a matching string', (pattern) => {
+    expect(new RegExp(pattern, 'u').test(stringFromPattern(pattern))).toBe(true);
+  });
+});
+
+describe('synthesize', () => {
+  const ajv = createAjv();
+  test.each<[string, Record<string, unknown>]>([
+    ['formats', { type: 'object', required: ['a', 'b', 'c'], properties: { a: { type: 'string', format: 'date-time' }, b: { type: 'string', format: 'email' }, c: { type: 'string', format: 'uri' } } }],
+    ['bounds', { type: 'object', required: ['n', 's', 'l'], properties: { n: { type: 'integer', minimum: 5, maximum: 10 }, s: { type: 'string', minLength: 12 }, l: { type: 'array', minItems: 2, items: { type: 'number', exclusiveMinimum: 0 } } } }],
+    ['enums, const, nullable anyOf', { type: 'object', required: ['e', 'k', 'x'], properties: { e: { enum: [null, 'on'] }, k: { const: 3 }, x: { anyOf: [{ type: 'string', pattern: '^v\\d$' }, { type: 'null' }] } } }],
+    ['recursive $defs terminate', { type: 'object', required: ['node'], properties: { node: { $ref: '#/$defs/Node' } }, $defs: { Node: { type: 'object', required: ['name', 'child'], properties: { name: { type: 'string' }, child: { anyOf: [{ $ref: '#/$defs/Node' }, { type: 'null' }] } } } } }],
+    ['3.1 tuples', { type: 'object', required: ['t'], properties: { t: { type: 'array', prefixItems: [{ type: 'number' }, { type: 'string' }], items: false } } }],
+  ])('%s: the synthesized value validates', (_label, schema) => {
+    const value = synthesize(schema, (schema.$defs as Record<string, unknown>) ?? {});
+    const validate = ajv.compile(schema);
+    expect(validate(value), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  test('argument names give plausible values', () => {
+    expect(synthesize({ type: 'string' }, {}, 'owner')).toBe('octocat');
+    expect(synthesize({ type: 'string' }, {}, 'repo')).toBe('hello-world');
+  });
+});
