@@ -101,7 +101,9 @@ export async function executeOperation(op: Operation, args: unknown, config: Exe
   const contentType = raw.headers.get('content-type') ?? '';
   let data: unknown;
   try {
-    data = redactor.deep(decodeBody(raw.bytes, contentType, raw.cutAt !== undefined));
+    const decoded = decodeBody(raw.bytes, contentType, raw.cutAt !== undefined);
+    // Scan the raw text for secrets once instead of re-serializing the parsed data.
+    data = redactor.deep(decoded.data, decoded.text);
   } catch (err) {
     if (raw.status >= 400 && isAppError(err)) data = raw.bytes.toString('utf8').slice(0, 2000);
     else return fromError(err, redactor, op, raw.status);
@@ -147,7 +149,7 @@ export async function executeOperation(op: Operation, args: unknown, config: Exe
       return fromError(err, redactor, op);
     }
   }
-  const cut = truncate(data, config.tokenBudget ?? DEFAULT_TOKEN_BUDGET, op);
+  const cut = truncate(data, config.tokenBudget ?? DEFAULT_TOKEN_BUDGET, op, options.fields === undefined ? raw.bytes.length : undefined);
   return {
     ok: true,
     status: raw.status,

@@ -38,9 +38,18 @@ export class Redactor {
     return out;
   }
 
-  /** Deep copy with every string (keys too) redacted; returns the same value when nothing matches. */
-  deep<T>(value: T): T {
+  /** Could this text (e.g. a raw response body) contain a secret, plain or JSON-escaped? */
+  mentions(text: string): boolean {
+    return this.secrets.some((s) => text.includes(s) || text.includes(JSON.stringify(s).slice(1, -1)));
+  }
+
+  /**
+   * Deep copy with every string (keys too) redacted; returns the same value when nothing matches.
+   * `sourceText`, when given, is the text the value was parsed from: checked instead of re-serializing.
+   */
+  deep<T>(value: T, sourceText?: string): T {
     if (this.secrets.length === 0) return value;
+    if (sourceText !== undefined && !this.mentions(sourceText)) return value;
     let text: string | undefined;
     try {
       text = JSON.stringify(value);

@@ -16,7 +16,7 @@ export const RESERVED_HEADERS = new Set([
   'accept', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect', 'accept-encoding',
 ]);
 
-export const USER_AGENT = 'api-catalog/0.1 (+https://github.com/api-catalog)';
+export const USER_AGENT = 'api-catalog/0.1';
 
 /** The internal, unredacted request. */
 export interface BuiltRequest {

@@ -62,28 +62,31 @@ function isJson(ct: string): boolean {
   return /^application\/(.+\+)?json\b/i.test(ct) || /^text\/json\b/i.test(ct);
 }
 
-/** Decoded body: JSON parsed, text kept, binary summarized. Throws UPSTREAM_RESPONSE_INVALID on bad JSON. */
-export function decodeBody(bytes: Buffer, contentType: string, cut: boolean): unknown {
-  if (bytes.length === 0) return null;
+/**
+ * Decoded body: JSON parsed, text kept, binary summarized; `text` is the UTF-8 text it came from (undefined for
+ * binary). Throws UPSTREAM_RESPONSE_INVALID on bad JSON.
+ */
+export function decodeBody(bytes: Buffer, contentType: string, cut: boolean): { data: unknown; text?: string } {
+  if (bytes.length === 0) return { data: null, text: '' };
   const ct = contentType.toLowerCase();
   if (ct !== '' && !TEXT_TYPE.test(ct)) {
     const summary: Record<string, unknown> = { binary: true, contentType: ct, bytes: bytes.length };
     if (ct.startsWith('image/') && bytes.length <= 48 * 1024 && !cut) summary.base64 = bytes.toString('base64');
-    return summary;
+    return { data: summary };
   }
   const text = bytes.toString('utf8');
-  if (cut) return text; // a cut JSON document cannot be parsed; the caller marks it truncated
+  if (cut) return { data: text, text }; // a cut JSON document cannot be parsed; the caller marks it truncated
   if (isJson(ct) || (ct === '' && /^\s*[[{]/.test(text))) {
     try {
-      return parseJson(text);
+      return { data: parseJson(text), text };
     } catch {
-      if (ct === '') return text;
+      if (ct === '') return { data: text, text };
       throw new AppError('UPSTREAM_RESPONSE_INVALID', `upstream declared ${contentType} but sent invalid JSON: ${JSON.stringify(text.slice(0, 200))}`, {
         details: { snippet: text.slice(0, 500) },
       });
     }
   }
-  return text;
+  return { data: text, text };
 }
 
 function pick(v: unknown, paths: string[][]): unknown {
@@ -153,23 +156,24 @@ function mainList(data: Record<string, unknown>): string | undefined {
 
 /** Generic structure-keeping shrink to about `budget` characters: lists keep whole leading items, strings are cut. */
 function shrink(v: unknown, budget: number): unknown {
-  const size = sizeOf(v);
-  if (size <= budget) return v;
-  if (typeof v === 'string') return `${v.slice(0, Math.max(0, budget - 40))}… [cut: ${v.length} characters in total]`;
   if (Array.isArray(v)) {
+    // One pass over the items, stopping at the budget (no full stringify of the list first).
     const out: unknown[] = [];
     let used = 2;
     for (const item of v) {
       const s = sizeOf(item) + 1;
       if (used + s > budget) {
         if (out.length === 0) out.push(shrink(item, budget - 2));
-        break;
+        return out;
       }
       out.push(item);
       used += s;
     }
-    return out;
+    return v;
   }
+  const size = sizeOf(v);
+  if (size <= budget) return v;
+  if (typeof v === 'string') return `${v.slice(0, Math.max(0, budget - 40))}… [cut: ${v.length} characters in total]`;
   if (v !== null && typeof v === 'object') {
     const entries = Object.entries(v).map(([k, x]) => ({ k, x, s: sizeOf(x) + k.length + 4 }));
     let total = entries.reduce((a, e) => a + e.s, 2);
@@ -191,8 +195,10 @@ function shrink(v: unknown, budget: number): unknown {
 }
 
 /** Cuts data to about tokenBudget·4 characters keeping structure; undefined when it already fits. */
-export function truncate(data: unknown, tokenBudget: number, op: Operation): { data: unknown; info: TruncationInfo } | undefined {
+export function truncate(data: unknown, tokenBudget: number, op: Operation, rawSize?: number): { data: unknown; info: TruncationInfo } | undefined {
   const budget = tokenBudget * 4;
+  // The raw body length bounds the JSON size closely: skip the stringify when it clearly fits.
+  if (rawSize !== undefined && rawSize <= budget * 0.9) return undefined;
   const size = sizeOf(data);
   if (size <= budget) return undefined;
   const params = narrowingParams(op);
