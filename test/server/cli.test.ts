@@ -1,5 +1,7 @@
 // The people-facing CLI on the same core: `domains`, `describe`, `call` (spawned from dist/; build first).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, test } from 'vitest';
 import { REPO_ROOT, builtCli, fixtureRegistry } from '../helpers/mcp.js';
 
@@ -42,5 +44,23 @@ describe('cli', () => {
     const notJson = cli('call', 'pets.get', '--args', '{petId', ...reg);
     expect(notJson.code).toBe(1);
     expect(notJson.stderr).toMatch(/--args is not valid JSON/);
+  });
+
+  test('serve --http prints the URL and client config on stderr, serves MCP, and exits 0 on SIGTERM', async () => {
+    const child = spawn(process.execPath, [builtCli(), 'serve', '--http', '--port', '0', ...reg], { cwd: REPO_ROOT });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    for (let i = 0; i < 200 && !/URL: (\S+)/.test(err); i++) await new Promise((r) => setTimeout(r, 25));
+    const url = /URL: (\S+)/.exec(err)?.[1] as string;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(err).toContain(JSON.stringify({ mcpServers: { 'api-catalog': { type: 'http', url } } }));
+    const client = new Client({ name: 'cli-http', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    expect((await client.listTools()).tools).toHaveLength(4);
+    await client.close();
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(err).toMatch(/"event":"shutdown","signal":"SIGTERM"/);
   });
 });

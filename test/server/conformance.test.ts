@@ -78,6 +78,12 @@ describe('progressive disclosure conformance (SEEDS.md §2)', () => {
     }
   });
 
+  test('K2 on the resource: more than 20 names is LIMIT_EXCEEDED', async () => {
+    const c = await connect();
+    const names = Array.from({ length: 21 }, (_, i) => `n${i}`).join(',');
+    await expect(c.client.readResource({ uri: `resource:///tool_descriptions?tools=${names}` })).rejects.toThrow(/LIMIT_EXCEEDED/);
+  });
+
   test('6. reading the resource authorizes the tool for the session', async () => {
     const c = await connect();
     await readJson(c, 'resource:///tool_descriptions?tools=pets.get');
