@@ -343,6 +343,14 @@ describe('prepareRequest (dry run)', () => {
     expect(JSON.stringify(p)).not.toMatch(/pw-secret-1|qk-secret-2|YW5uOnB3/);
   });
 
+  it('refuses an operation whose path is absolute or scheme-relative (F8)', async () => {
+    for (const path of ['//evil.com/x', 'http://evil.com/x']) {
+      const out = await executeOperation(op({ path }), {}, cfg);
+      expect(out).toMatchObject({ ok: false, code: 'UNSAFE_REQUEST' });
+    }
+    expect(up.requests).toHaveLength(0);
+  });
+
   it('uses server variable defaults and refuses relative or non-http servers', () => {
     const c = catalog({ servers: [{ url: 'https://{region}.example.com/{ver}', variables: { region: { default: 'eu', enum: ['eu', 'us'] }, ver: { default: 'v2' } } }] });
     expect(prepareRequest(op({}), {}, { catalog: c }).url).toBe('https://eu.example.com/v2/things');
