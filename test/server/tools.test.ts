@@ -236,7 +236,9 @@ describe('execute_tool', () => {
 
     const invalid = await call(client, 'execute_tool', { tool_name: 'pets.create', args: { nme: 'Rex', status: 'availble' } });
     expect(invalid.error?.code).toBe('INVALID_ARGUMENTS');
-    expect(invalid.error?.details.errors.length).toBeGreaterThanOrEqual(2);
+    const fieldErrors = invalid.error?.details.errors as Array<{ path: string; suggestion?: string }>;
+    expect(fieldErrors.find((e) => e.path === '/nme')?.suggestion).toMatch(/"name"/);
+    expect(fieldErrors.find((e) => e.path === '/status')?.suggestion).toMatch(/"available"/);
     const unknown = await call(client, 'execute_tool', { tool_name: 'pets.creat', args: {} });
     expect(unknown.error?.code).toBe('UNKNOWN_TOOL');
     expect(unknown.error?.details.suggestions).toContain('pets.create');
