@@ -1,19 +1,20 @@
-// `api-catalog eval <queries.jsonl>`: Recall@1, Recall@5 and MRR per catalog and overall. Finds each
+// `api-catalog eval <queries.jsonl>...`: Recall@1, Recall@5 and MRR per file, per catalog and overall. Finds each
 // catalog in --registry dirs, registry/<c>, .cache/registry/<c>, or imports ../shared/specs/<c>.json
 // (or --spec c=path) into .cache/registry/ with importSpec. Printing and exit codes only.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AppError } from '../errors.js';
 import { importSpec, writeRegistry } from '../importer/index.js';
 import { loadCatalog, packageRoot, type Catalog } from '../registry/catalog.js';
-import { combineMetrics, evaluate, parseQueryFile, type EvalMetrics, type EvalMiss } from '../search/eval.js';
+import { combineMetrics, evaluate, parseQueryFile, type EvalMetrics, type EvalMiss, type EvalQuery } from '../search/eval.js';
 import { SearchIndex } from '../search/index.js';
 
-const USAGE = `usage: api-catalog eval <queries.jsonl> [--registry <dir>]... [--spec <catalog>=<file>]... [--misses] [--json]
+const USAGE = `usage: api-catalog eval <queries.jsonl>... [--registry <dir>]... [--spec <catalog>=<file>]... [--misses] [--json]
 
-Each line of the query file is {"catalog": "github", "query": "...", "expect": ["operationId", ...]}.
+Several files (or a quoted pattern such as 'test/fixtures/search/queries-*.jsonl', * and ? in the file
+name) are measured one by one, then per catalog over all files and overall. Each line of the query file is {"catalog": "github", "query": "...", "expect": ["operationId", ...]}.
 A catalog is read from, in order: a --registry dir whose catalog has that name; registry/<catalog>;
 .cache/registry/<catalog> (if it matches the spec); else the spec (--spec, or ../shared/specs/<catalog>.json
 beside the package) is imported into .cache/registry/<catalog> first.
@@ -67,6 +68,47 @@ async function openCatalog(catalog: string, registries: Catalog[], specs: Map<st
 
 const fmt = (x: number): string => x.toFixed(3);
 
+/** True when `name` matches a file-name pattern with `*` (any run) and `?` (one character); no regex from input. */
+export function matchesPattern(name: string, pattern: string): boolean {
+  const memo = new Map<string, boolean>();
+  const at = (i: number, j: number): boolean => {
+    const key = `${i},${j}`;
+    const hit = memo.get(key);
+    if (hit !== undefined) return hit;
+    let ok: boolean;
+    if (j === pattern.length) ok = i === name.length;
+    else if (pattern[j] === '*') ok = at(i, j + 1) || (i < name.length && at(i + 1, j));
+    else ok = i < name.length && (pattern[j] === '?' || pattern[j] === name[i]) && at(i + 1, j + 1);
+    memo.set(key, ok);
+    return ok;
+  };
+  return at(0, 0);
+}
+
+/** Query files for the positionals: plain paths as given, patterns (`*`, `?` in the file name) expanded and sorted. */
+export function expandQueryFiles(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const arg of args) {
+    const name = basename(arg);
+    if (!/[*?]/.test(name)) {
+      if (!existsSync(arg)) throw new AppError('CONFIG_INVALID', `eval: query file ${arg} does not exist`);
+      out.push(arg);
+      continue;
+    }
+    const dir = dirname(arg);
+    const found = existsSync(dir) ? readdirSync(dir).filter((f) => matchesPattern(f, name)).sort() : [];
+    if (found.length === 0) throw new AppError('CONFIG_INVALID', `eval: no query file matches ${arg}; check the folder and the pattern`);
+    out.push(...found.map((f) => join(dir, f)));
+  }
+  return [...new Set(out)];
+}
+
+interface Row {
+  catalog: string;
+  metrics: EvalMetrics;
+  misses: EvalMiss[];
+}
+
 /** Runs the eval subcommand; returns the exit code (0 ok, 2 usage error). */
 export async function run(argv: string[]): Promise<number> {
   let parsed;
@@ -92,9 +134,8 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(USAGE + '\n');
     return 0;
   }
-  const file = positionals[0];
-  if (file === undefined || positionals.length > 1) {
-    process.stderr.write(`api-catalog eval: give exactly one queries file\n\n${USAGE}\n`);
+  if (positionals.length === 0) {
+    process.stderr.write(`api-catalog eval: give at least one queries file\n\n${USAGE}\n`);
     return 2;
   }
   const specs = new Map<string, string>();
@@ -103,42 +144,81 @@ export async function run(argv: string[]): Promise<number> {
     if (!m) throw new AppError('INVALID_ARGUMENTS', `eval: --spec ${JSON.stringify(s)} must look like <catalog>=<file>`);
     specs.set(m[1] as string, m[2] as string);
   }
-  if (!existsSync(file)) throw new AppError('CONFIG_INVALID', `eval: query file ${file} does not exist`);
-  const queries = parseQueryFile(readFileSync(file, 'utf8'), file);
+  const files = expandQueryFiles(positionals);
+  const sets = files.map((file) => ({ file, queries: parseQueryFile(readFileSync(file, 'utf8'), file) }));
   const registries = values.registry.map((dir) => loadCatalog(dir));
-  const catalogs = [...new Set(queries.map((q) => q.catalog))].sort();
-  const rows: Array<{ catalog: string; metrics: EvalMetrics; misses: EvalMiss[]; buildMs: number }> = [];
-  for (const name of catalogs) {
+  // one index per catalog, shared by every file that asks it
+  const indexes = new Map<string, { catalog: Catalog; index: SearchIndex }>();
+  const indexFor = async (name: string): Promise<{ catalog: Catalog; index: SearchIndex }> => {
+    const have = indexes.get(name);
+    if (have) return have;
     const catalog = await openCatalog(name, registries, specs);
-    const started = performance.now();
-    const index = SearchIndex.build(catalog.operations, catalog.meta.domains);
-    const buildMs = performance.now() - started;
-    const { metrics, misses } = evaluate(index, catalog.operations, queries.filter((q) => q.catalog === name));
-    rows.push({ catalog: name, metrics, misses, buildMs });
+    const made = { catalog, index: SearchIndex.build(catalog.operations, catalog.meta.domains) };
+    indexes.set(name, made);
+    return made;
+  };
+  const measure = async (queries: readonly EvalQuery[]): Promise<Row[]> => {
+    const rows: Row[] = [];
+    for (const name of [...new Set(queries.map((q) => q.catalog))].sort()) {
+      const { catalog, index } = await indexFor(name);
+      const { metrics, misses } = evaluate(index, catalog.operations, queries.filter((q) => q.catalog === name));
+      rows.push({ catalog: name, metrics, misses });
+    }
+    return rows;
+  };
+  const perFile: Array<{ file: string; rows: Row[]; overall: EvalMetrics }> = [];
+  for (const set of sets) {
+    const rows = await measure(set.queries);
+    perFile.push({ file: set.file, rows, overall: combineMetrics(rows.map((r) => r.metrics)) });
   }
-  const overall = combineMetrics(rows.map((r) => r.metrics));
+  // per catalog over all files (a catalog asked by several files counts each query once)
+  const byCatalog = new Map<string, EvalMetrics[]>();
+  for (const f of perFile) for (const r of f.rows) byCatalog.set(r.catalog, [...(byCatalog.get(r.catalog) ?? []), r.metrics]);
+  const allRows = [...byCatalog.keys()].sort().map((c) => ({ catalog: c, metrics: combineMetrics(byCatalog.get(c) ?? []) }));
+  const overall = combineMetrics(perFile.map((f) => f.overall));
+
+  const fileJson = (f: (typeof perFile)[number]): Record<string, unknown> => ({
+    file: f.file,
+    catalogs: Object.fromEntries(f.rows.map((r) => [r.catalog, { ...r.metrics, ...(values.misses ? { misses: r.misses } : {}) }])),
+    overall: f.overall,
+  });
   if (values.json) {
-    const out = {
-      file,
-      catalogs: Object.fromEntries(rows.map((r) => [r.catalog, { ...r.metrics, ...(values.misses ? { misses: r.misses } : {}) }])),
-      overall,
-    };
+    const only = perFile[0];
+    const out =
+      perFile.length === 1 && only
+        ? fileJson(only)
+        : {
+            files: perFile.map(fileJson),
+            catalogs: Object.fromEntries(allRows.map((r) => [r.catalog, r.metrics])),
+            overall,
+          };
     process.stdout.write(JSON.stringify(out, null, 2) + '\n');
     return 0;
   }
-  const lines = [`catalog     queries  R@1    R@5    MRR`];
+  const header = `catalog     queries  R@1    R@5    MRR`;
   const row = (name: string, m: EvalMetrics): string =>
     `${name.padEnd(11)} ${String(m.queries).padStart(7)}  ${fmt(m.recallAt1)}  ${fmt(m.recallAt5)}  ${fmt(m.mrr)}`;
-  for (const r of rows) lines.push(row(r.catalog, r.metrics));
-  lines.push(row('overall', overall));
-  if (values.misses) {
-    for (const r of rows) {
-      for (const m of r.misses) {
-        lines.push(
-          `  ${r.catalog}:${m.line} [${m.rank === null ? '-' : m.rank}] ${JSON.stringify(m.query)} want ${m.expect.join('|')}; got ${m.top.join(', ')}`,
-        );
+  const lines: string[] = [];
+  for (const f of perFile) {
+    if (perFile.length > 1) lines.push(`== ${f.file}`);
+    lines.push(header);
+    for (const r of f.rows) lines.push(row(r.catalog, r.metrics));
+    lines.push(row('overall', f.overall));
+    if (values.misses) {
+      for (const r of f.rows) {
+        for (const m of r.misses) {
+          lines.push(
+            `  ${r.catalog}:${m.line} [${m.rank === null ? '-' : m.rank}] ${JSON.stringify(m.query)} want ${m.expect.join('|')}; got ${m.top.join(', ')}`,
+          );
+        }
       }
     }
+    if (perFile.length > 1) lines.push('');
+  }
+  if (perFile.length > 1) {
+    lines.push(`== all ${perFile.length} files`, header);
+    for (const r of allRows) lines.push(row(r.catalog, r.metrics));
+    lines.push(row('overall', overall));
   }
   process.stdout.write(lines.join('\n') + '\n');
   return 0;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { run } from '../../src/cli/eval.js';
+import { expandQueryFiles, matchesPattern, run } from '../../src/cli/eval.js';
 import { parseQueryFile } from '../../src/search/eval.js';
 
 const FIXTURES = resolve(fileURLToPath(import.meta.url), '../../fixtures/search');
@@ -66,6 +66,47 @@ describe('api-catalog eval', () => {
     const file = join(dir, 'q.jsonl');
     writeFileSync(file, '{"catalog":"nosuchcatalog","query":"x","expect":["a"]}\n');
     await expect(run([file])).rejects.toThrow(/no registry for catalog "nosuchcatalog".*--spec nosuchcatalog=<file>/);
+  });
+
+  it('measures several files: a table per file, then per catalog over all files and overall', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'eval-'));
+    const second = join(dir, 'queries-more.jsonl');
+    // one hit at rank 1 and one miss: the union is 4 + 2 queries with 3 + 1 hits at rank 1
+    writeFileSync(second, '{"catalog":"tiny","query":"create an issue","expect":["issues/create"]}\n' +
+      '{"catalog":"tiny","query":"delete a label","expect":["not/in-the-catalog"]}\n');
+    const { code, out } = await capture([QUERIES, second, '--registry', REGISTRY]);
+    expect(code).toBe(0);
+    expect(out).toContain(`== ${QUERIES}\n`);
+    expect(out).toContain(`== ${second}\ncatalog     queries  R@1    R@5    MRR\ntiny              2  0.500  0.500  0.500\n`);
+    expect(out).toContain('== all 2 files\ncatalog     queries  R@1    R@5    MRR\ntiny              6  0.500  0.667  0.583\noverall           6  0.500  0.667  0.583');
+    const json = JSON.parse((await capture([QUERIES, second, '--registry', REGISTRY, '--json'])).out) as {
+      files: Array<{ file: string; overall: { queries: number } }>;
+      catalogs: Record<string, { queries: number; recallAt1: number }>;
+      overall: { queries: number; recallAt1: number };
+    };
+    expect(json.files.map((f) => [f.file, f.overall.queries])).toEqual([[QUERIES, 4], [second, 2]]);
+    expect(json.catalogs['tiny']).toMatchObject({ queries: 6, recallAt1: 0.5 });
+    expect(json.overall).toMatchObject({ queries: 6, recallAt1: 0.5 });
+  });
+
+  it('expands a quoted file-name pattern, sorted, and fails on a pattern that matches nothing', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'eval-'));
+    for (const f of ['queries-b.jsonl', 'queries-a.jsonl', 'other.jsonl', 'queries-c.txt']) writeFileSync(join(dir, f), '');
+    expect(expandQueryFiles([join(dir, 'queries-*.jsonl')])).toEqual([join(dir, 'queries-a.jsonl'), join(dir, 'queries-b.jsonl')]);
+    expect(expandQueryFiles([join(dir, 'queries-?.jsonl'), join(dir, 'other.jsonl')])).toHaveLength(3);
+    expect(() => expandQueryFiles([join(dir, 'nothing-*.jsonl')])).toThrow(/no query file matches .*nothing-\*\.jsonl/);
+    expect(() => expandQueryFiles([join(dir, 'missing.jsonl')])).toThrow(/missing\.jsonl does not exist/);
+  });
+
+  it.each([
+    ['queries-dev.jsonl', 'queries-*.jsonl', true],
+    ['queries-.jsonl', 'queries-*.jsonl', true],
+    ['queries-dev.json', 'queries-*.jsonl', false],
+    ['q1.jsonl', 'q?.jsonl', true],
+    ['q12.jsonl', 'q?.jsonl', false],
+    ['a(b).jsonl', 'a(*).jsonl', true],
+  ])('pattern: %s ~ %s is %s', (name, pattern, ok) => {
+    expect(matchesPattern(name, pattern)).toBe(ok);
   });
 
   it('is a usage error without a query file', async () => {
