@@ -18,12 +18,13 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
+import { isAppError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { Operation } from '../types.js';
 import type { CatalogSet, ExecutionSettings } from './core/catalogs.js';
 import { describeTools, operationFingerprint } from './core/describe.js';
 import { listDomains } from './core/domains.js';
-import { fail, type Envelope } from './core/envelope.js';
+import { fail, failFromError, type Envelope } from './core/envelope.js';
 import { executeTool, type ConfirmAnswer } from './core/execute.js';
 import { toolNames, type ToolNames } from './core/names.js';
 import { searchTools } from './core/search.js';
@@ -163,48 +164,56 @@ export function createServer(deps: ServerDeps): CatalogServer {
     let dispatched = false;
     const expired = session.touch();
     if (expired && session.authorizedCount() === 0) logger.log('info', { event: 'session_idle_reset', session: tag });
-    const rate = session.takeToken();
-    if (!rate.ok) {
-      const seconds = Math.max(1, Math.ceil(rate.retryAfterMs / 1000));
-      envelope = fail(
-        tool,
-        'RATE_LIMITED',
-        `Too many tool calls in this session; the limit is ${deps.rateLimitPerMinute ?? 120} per minute`,
-        `Wait ${seconds} s, then retry the same call.`,
-        { retryAfterMs: rate.retryAfterMs },
-      );
-    } else if (tool === names.listDomains) {
-      envelope = listDomains(deps.catalogs, input, names);
-    } else if (tool === names.searchTools) {
-      envelope = searchTools(deps.catalogs, input, names);
-    } else if (tool === names.describeTools) {
-      const credential = credentialOf(extra);
-      const outcome = describeTools(deps.catalogs, input, names, {
-        settings: deps.settings,
-        ...(credential !== undefined ? { sessionCredential: credential } : {}),
-      });
-      authorize(outcome.described, tool);
-      envelope = outcome.envelope;
-      target = outcome.described.join(',') || undefined;
-    } else if (tool === names.executeTool) {
-      const credential = credentialOf(extra);
-      const outcome = await executeTool(deps.catalogs, input, names, {
-        settings: deps.settings,
-        ...(credential !== undefined ? { sessionCredential: credential } : {}),
-        signal: extra.signal,
-        ...(requireDescribe ? { isAuthorized: (n: string, fp: string) => session.isAuthorized(n, fp) } : {}),
-        describeUri: (n) => `${TOOL_DESCRIPTIONS_URI}?tools=${encodeURIComponent(n)}`,
-        askConfirmation: (op) => askConfirmation(op, extra),
-        storeFull: (full) => results.put(full),
-      });
-      envelope = outcome.envelope;
-      target = outcome.operation;
-      dispatched = outcome.dispatched;
-    } else {
-      throw new McpError(
-        RpcErrorCode.InvalidParams,
-        `Unknown tool ${JSON.stringify(tool.slice(0, 100))}; this server has ${definitions.map((d) => d.name).join(', ')}`,
-      );
+    try {
+      const rate = session.takeToken();
+      if (!rate.ok) {
+        const seconds = Math.max(1, Math.ceil(rate.retryAfterMs / 1000));
+        envelope = fail(
+          tool,
+          'RATE_LIMITED',
+          `Too many tool calls in this session; the limit is ${deps.rateLimitPerMinute ?? 120} per minute`,
+          `Wait ${seconds} s, then retry the same call.`,
+          { retryAfterMs: rate.retryAfterMs },
+        );
+      } else if (tool === names.listDomains) {
+        envelope = listDomains(deps.catalogs, input, names);
+      } else if (tool === names.searchTools) {
+        envelope = searchTools(deps.catalogs, input, names);
+      } else if (tool === names.describeTools) {
+        const credential = credentialOf(extra);
+        const outcome = describeTools(deps.catalogs, input, names, {
+          settings: deps.settings,
+          ...(credential !== undefined ? { sessionCredential: credential } : {}),
+        });
+        authorize(outcome.described, tool);
+        envelope = outcome.envelope;
+        target = outcome.described.join(',') || undefined;
+      } else if (tool === names.executeTool) {
+        const credential = credentialOf(extra);
+        const outcome = await executeTool(deps.catalogs, input, names, {
+          settings: deps.settings,
+          ...(credential !== undefined ? { sessionCredential: credential } : {}),
+          signal: extra.signal,
+          ...(requireDescribe ? { isAuthorized: (n: string, fp: string) => session.isAuthorized(n, fp) } : {}),
+          describeUri: (n) => `${TOOL_DESCRIPTIONS_URI}?tools=${encodeURIComponent(n)}`,
+          askConfirmation: (op) => askConfirmation(op, extra),
+          storeFull: (full) => results.put(full),
+        });
+        envelope = outcome.envelope;
+        target = outcome.operation;
+        dispatched = outcome.dispatched;
+      } else {
+        throw new McpError(
+          RpcErrorCode.InvalidParams,
+          `Unknown tool ${JSON.stringify(tool.slice(0, 100))}; this server has ${definitions.map((d) => d.name).join(', ')}`,
+        );
+      }
+    } catch (err) {
+      // Protocol errors (unknown tool) stay protocol errors; anything else becomes an envelope so the agent
+      // always gets a result it can act on, and no raw exception text (which may carry upstream data) leaks.
+      if (err instanceof McpError) throw err;
+      envelope = failFromError(tool, err);
+      if (!isAppError(err)) logger.log('error', { event: 'tool_exception', session: tag, tool, error: err instanceof Error ? err.name : typeof err });
     }
     const line: Record<string, unknown> = {
       event: 'tool_call',

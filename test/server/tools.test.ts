@@ -269,6 +269,17 @@ describe('execute_tool', () => {
     expect(up.requests).toHaveLength(0);
   });
 
+  test('dry_run that cannot build a request (missing credential) is an AUTH_MISSING envelope, not a protocol error', async () => {
+    const { client } = await connect();
+    await call(client, 'describe_tools', { tool_names: ['store.inventory'] });
+    const r = await call(client, 'execute_tool', { tool_name: 'store.inventory', args: {}, dry_run: true });
+    expect(r.isError).toBe(true);
+    expect(r.error?.code).toBe('AUTH_MISSING');
+    expect(r.error?.message).toMatch(/PETSTORE_API_KEY/);
+    expect(r.instruction).toMatch(/credential/);
+    expect(up.requests).toHaveLength(0);
+  });
+
   test('upstream failure -> isError with the upstream code and an instruction', async () => {
     const { client } = await connect();
     up.route('/pets/404', { kind: 'status', status: 404, body: { message: 'Not Found' } });

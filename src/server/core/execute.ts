@@ -5,7 +5,7 @@ import { suggestNames } from '../../registry/catalog.js';
 import type { Operation } from '../../types.js';
 import { executionConfigFor, type CatalogSet, type ExecutionSettings } from './catalogs.js';
 import { operationFingerprint } from './describe.js';
-import { fail, ok, type Envelope } from './envelope.js';
+import { fail, failFromError, ok, type Envelope } from './envelope.js';
 import { parseMetaArgs } from './meta-args.js';
 import { LIMITS, type ToolNames } from './names.js';
 
@@ -141,7 +141,12 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
   }
   const config = executionConfigFor(entry.catalog, ctx.settings, ctx.sessionCredential);
   if (dryRun) {
-    const request = prepareRequest(op, validated.args, config);
+    let request: ReturnType<typeof prepareRequest>;
+    try {
+      request = prepareRequest(op, validated.args, config);
+    } catch (err) {
+      return { ...base, dispatched: false, envelope: failFromError(op.name, err) };
+    }
     return {
       ...base,
       dispatched: false,
