@@ -7,7 +7,9 @@ import { AppError } from '../errors.js';
 import { suggestNames } from '../registry/catalog.js';
 import type { DomainInfo, HttpMethod, Operation } from '../types.js';
 import { STOP_WORDS, splitWords, stem, stripNoise, type StemMode } from './text.js';
-import { ABBREVIATIONS, FAMILIES, NARROW_SCOPES, SCOPE_WORDS, VERB_METHODS, VERB_SHAPES, type Scope } from './vocabulary.js';
+import {
+  ABBREVIATIONS, FAMILIES, NARROW_SCOPES, PHRASES, SCOPE_WORDS, VERB_METHODS, VERB_SHAPES, type Scope,
+} from './vocabulary.js';
 
 export interface SearchOptions {
   /** Only operations of this domain. Unknown domain: AppError UNKNOWN_DOMAIN. */
@@ -312,7 +314,16 @@ export class SearchIndex {
 
   /** Raw query words, bounded (K1): at most MAX_QUERY_CHARS characters and MAX_QUERY_TERMS words. */
   private queryWords(query: string): string[] {
-    return this.words(query.slice(0, MAX_QUERY_CHARS), MAX_QUERY_TERMS);
+    const words = this.words(query.slice(0, MAX_QUERY_CHARS), MAX_QUERY_TERMS);
+    const out: string[] = [];
+    for (let k = 0; k < words.length; k++) {
+      const phrase = k + 1 < words.length ? PHRASES[`${words[k]} ${words[k + 1]}`] : undefined;
+      if (phrase) {
+        out.push(...phrase);
+        k++;
+      } else out.push(words[k] as string);
+    }
+    return out;
   }
 
   private concepts(words: readonly string[]): Concept[] {

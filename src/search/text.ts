@@ -19,6 +19,9 @@ export const STOP_WORDS: ReadonlySet<string> = new Set([
   'when', 'where', 'while', 'up', 'out', 'only', 'given', 'specific', 'specified', 'particular', 'certain', 'way',
   'e', 'g', 'eg', 'ie', 'etc', 's', 't', 'let', 'lets', 'me', 'my', 'mine', 'own', 'all', 'one', 'single', 'api',
   'returns', 'information', 'details',
+  // question and filler words: "how much", "right now", "is there" carry the request, not its object
+  'how', 'much', 'many', 'right', 'already', 'able', 'possible', 'know', 'tell', 'anything', 'something',
+  'stuff', 'somehow', 'maybe', 'really', 'actually', 'still', 'again', 'ever',
 ]);
 
 const HTML_ENTITY = /&(?:[a-z]+|#\d+|#x[0-9a-f]+);/gi;

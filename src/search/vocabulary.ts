@@ -32,15 +32,15 @@ export const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = {
 export const FAMILIES: readonly (readonly string[])[] = [
   // actions (verb families)
   ['create', 'add', 'new', 'make', 'open', 'post', 'insert', 'generate', 'register', 'build'],
-  ['delete', 'remove', 'destroy', 'drop', 'erase', 'purge', 'discard', 'unset'],
+  ['delete', 'remove', 'destroy', 'drop', 'erase', 'purge', 'discard', 'unset', 'revoke', 'uninstall', 'unregister'],
   ['list', 'browse', 'enumerate', 'index'],
   ['get', 'retrieve', 'fetch', 'read', 'view', 'show', 'lookup', 'look', 'see', 'inspect', 'display', 'describe', 'detail'],
   ['update', 'edit', 'change', 'modify', 'set', 'patch', 'alter', 'rename', 'replace', 'configure'],
   ['search', 'find', 'query', 'filter', 'lookup'],
-  ['cancel', 'stop', 'abort', 'halt', 'terminate', 'kill'],
-  ['run', 'trigger', 'dispatch', 'execute', 'start', 'launch', 'kick'],
+  ['cancel', 'stop', 'abort', 'halt', 'terminate', 'kill', 'end', 'void'],
+  ['run', 'trigger', 'dispatch', 'execute', 'start', 'launch', 'kick', 'play', 'resume'],
   ['rerun', 'retry', 'restart', 'rerun'],
-  ['download', 'export', 'archive', 'save'],
+  ['download', 'export'],
   ['upload', 'attach', 'import'],
   ['enable', 'activate', 'turn'],
   ['disable', 'deactivate', 'suspend', 'pause'],
@@ -50,12 +50,37 @@ export const FAMILIES: readonly (readonly string[])[] = [
   ['copy', 'duplicate', 'clone', 'fork'],
   ['send', 'transfer', 'move', 'deliver'],
   // things (nouns that name the same object)
-  ['user', 'account', 'person', 'people', 'member', 'someone', 'somebody'],
+  ['user', 'account', 'person', 'people', 'member', 'someone', 'somebody', 'who', 'coworker', 'colleague', 'teammate'],
   ['comment', 'note', 'reply'],
   ['log', 'logs', 'output'],
   ['secret', 'credential', 'token', 'key'],
   ['watch', 'subscribe', 'follow', 'subscription'],
+  ['message', 'text', 'sms', 'mms', 'dm', 'chat'],
+  ['channel', 'conversation', 'room'],
+  ['favorite', 'favourite', 'star', 'bookmark', 'save'],
+  ['balance', 'funds', 'money', 'credit'],
+  ['payout', 'transfer', 'withdraw', 'withdrawal'],
+  ['image', 'picture', 'photo', 'media', 'avatar'],
+  ['notification', 'notify', 'alert'],
+  ['tag', 'label'],
+  ['task', 'todo', 'ticket'],
+  ['section', 'column', 'lane'],
+  ['track', 'song', 'music', 'tune'],
+  ['presence', 'online', 'offline', 'away'],
+  ['top', 'popular', 'trending'],
+  ['related', 'similar'],
+  ['history', 'list', 'recent'],
 ];
+
+/**
+ * Phrases read as one word before anything else ("logged in" is not about logs, "hang up" ends a call).
+ * Keys are two lower-case words; values replace both.
+ */
+export const PHRASES: Readonly<Record<string, readonly string[]>> = {
+  'logged in': ['authenticated'], 'signed in': ['authenticated'], 'log in': ['authenticate'], 'sign in': ['authenticate'],
+  'hang up': ['end'], 'to do': ['todo'], 'sign up': ['register'], 'set up': ['create'],
+  'turn off': ['disable'], 'turn on': ['enable'], 'shut down': ['stop'], 'clean up': ['delete'],
+};
 
 /** HTTP methods a leading verb suggests; used as a low-weight ranking signal. */
 export const VERB_METHODS: Readonly<Record<string, readonly HttpMethod[]>> = {

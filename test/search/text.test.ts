@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { splitWords, stem, stripNoise, stripPlural, STOP_WORDS } from '../../src/search/text.js';
-import { ABBREVIATIONS, FAMILIES, SCOPE_WORDS, VERB_METHODS, VERB_SHAPES } from '../../src/search/vocabulary.js';
+import { ABBREVIATIONS, FAMILIES, PHRASES, SCOPE_WORDS, VERB_METHODS, VERB_SHAPES } from '../../src/search/vocabulary.js';
 
 describe('splitWords', () => {
   it.each([
@@ -70,6 +70,23 @@ describe('vocabulary', () => {
       expect(w).toMatch(/^[a-z]+$/);
       expect(STOP_WORDS.has(w), w).toBe(false);
     }
+  });
+  it('noun families join the words different APIs use for one thing', () => {
+    const familyOf = (w: string): readonly string[] => FAMILIES.filter((f) => f.includes(w)).flat();
+    expect(familyOf('message')).toEqual(expect.arrayContaining(['text', 'sms', 'chat']));
+    expect(familyOf('favorite')).toEqual(expect.arrayContaining(['star', 'bookmark']));
+    expect(familyOf('balance')).toEqual(expect.arrayContaining(['funds', 'money']));
+    expect(familyOf('payout')).toEqual(expect.arrayContaining(['transfer', 'withdraw']));
+    expect(familyOf('user')).toEqual(expect.arrayContaining(['member', 'people', 'account']));
+    expect(familyOf('delete')).toEqual(expect.arrayContaining(['revoke']));
+  });
+  it('phrases are two words read as plain, non-stop words', () => {
+    for (const [phrase, words] of Object.entries(PHRASES)) {
+      expect(phrase).toMatch(/^[a-z]+ [a-z]+$/);
+      expect(words.length, phrase).toBeGreaterThan(0);
+      for (const w of words) expect(STOP_WORDS.has(w), `${phrase} -> ${w}`).toBe(false);
+    }
+    expect(PHRASES['logged in']).toEqual(['authenticated']);
   });
   it('verbs map to HTTP methods and path shapes; scope words to scopes', () => {
     expect(VERB_METHODS['create']).toContain('post');
