@@ -8,7 +8,7 @@ import { suggestNames } from '../registry/catalog.js';
 import type { DomainInfo, HttpMethod, Operation } from '../types.js';
 import { STOP_WORDS, splitWords, stem, stripNoise, type StemMode } from './text.js';
 import {
-  ABBREVIATIONS, FAMILIES, NARROW_SCOPES, PHRASES, SCOPE_WORDS, VERB_METHODS, VERB_SHAPES, type Scope,
+  ABBREVIATIONS, FAMILIES, NARROW_SCOPES, PHRASES, SCOPE_WORDS, VERB_FAMILY_COUNT, VERB_METHODS, VERB_SHAPES, type Scope,
 } from './vocabulary.js';
 
 export interface SearchOptions {
@@ -76,6 +76,25 @@ export const DEFAULT_TUNING: SearchTuning = {
 /** Most words read from one field of one operation. */
 const MAX_INDEX_WORDS = 2000;
 
+/** Verbs after which "me" is who receives the answer ("show me", "remind me"), not a scope. */
+const INDIRECT_OBJECT_VERBS: ReadonlySet<string> = new Set([
+  'show', 'tell', 'give', 'send', 'let', 'help', 'remind', 'notify', 'alert', 'email', 'text', 'find', 'get', 'bring',
+]);
+
+/** How much an operation whose action is the request's lead action gains (x1 + this, less for a family member). */
+const LEAD_ACTION_BOOST = 0.2;
+/** Words an operation on the caller uses for the caller; explained by "my" in the request. */
+const SELF_WORDS: readonly string[] = ['current', 'authenticated', 'user', 'self', 'me'];
+/** Determiners and pronouns that start an object: the word before them is a verb ("and refund their charge"). */
+const OBJECT_WORDS: ReadonlySet<string> = new Set([
+  'the', 'a', 'an', 'it', 'its', 'them', 'their', 'this', 'that', 'these', 'those', 'my', 'our', 'your', 'his', 'her',
+  'each', 'every', 'all', 'him', 'me', 'us',
+]);
+/** Weight of the words of a later step of a multi-step request (the lead step's words count 1). */
+const LATER_STEP_WEIGHT = 0.3;
+/** Words of the verb families (the first {@link VERB_FAMILY_COUNT} families of the vocabulary). */
+const VERB_FAMILY_WORDS: ReadonlySet<string> = new Set(FAMILIES.slice(0, VERB_FAMILY_COUNT).flat());
+
 const METHODS: ReadonlySet<string> = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
 /** A query word with the terms that stand for it. */
@@ -84,6 +103,8 @@ interface Concept {
   terms: Map<string, number>;
   /** Inverse document frequency of the word itself, for coverage. */
   idf: number;
+  /** 1 for the request's lead step; less for words of a later step ("... and then add them to a playlist"). */
+  weight: number;
 }
 
 interface TermHits {
@@ -103,6 +124,8 @@ interface DocInfo {
   title: Set<string>;
   /** Terms of the name and operationId alone: the cleanest statement of what the operation does. */
   nameTerms: Set<string>;
+  /** The operation's action: the first word of its summary (a verb by convention), else of its name. */
+  action: string | undefined;
   pathKey: string;
   /** `item` when the path ends in a parameter, `collection` when it ends in a plain segment after one or at the root. */
   shape: 'item' | 'collection' | 'other';
@@ -129,7 +152,9 @@ function scopeOf(op: Operation): Scope | undefined {
   const segments = op.path.split('/').filter((s) => s.length > 0 && !/^v\d+$/i.test(s));
   const first = segments[0]?.toLowerCase();
   if (first === 'user' && !(segments[1] ?? '').startsWith('{')) return 'me';
-  if (/\bauthenticated user\b/i.test(op.summary)) return 'me';
+  // `/me/...`, `/self/...`, `/users/me/...` and "the current/authenticated user" name the caller
+  if (segments.slice(0, 2).some((s) => /^(?:me|my|self|current|myself)$/i.test(s))) return 'me';
+  if (/\b(?:authenticated|current|calling|logged[- ]in) user\b/i.test(op.summary)) return 'me';
   for (const seg of segments) {
     if (seg.startsWith('{')) continue;
     const scope = SCOPE_WORDS[seg.toLowerCase()];
@@ -194,6 +219,7 @@ export class SearchIndex {
       scope: scopeOf(op),
       title: new Set(this.terms(`${op.name} ${op.operationId} ${op.summary}`)),
       nameTerms: new Set(this.terms(`${op.name} ${op.operationId}`)),
+      action: this.terms(op.summary.trim() !== '' ? op.summary : op.name)[0],
       pathKey: pathKey(op.method, op.path),
       shape: shapeOf(op.path),
     }));
@@ -330,7 +356,10 @@ export class SearchIndex {
     const n = this.docs.length;
     const byKey = new Map<string, Concept>();
     let corrected = 0;
-    for (const raw of words) {
+    const later = this.laterStepStart(words);
+    for (let k = 0; k < words.length; k++) {
+      const raw = words[k] as string;
+      const weight = k >= later ? LATER_STEP_WEIGHT : 1;
       // a word the catalog never uses is most likely a typo: read it as the closest word it does use
       const word = this.tuning.fuzzyUnknown && corrected < MAX_CORRECTIONS ? this.correct(raw) : raw;
       if (word !== raw) corrected++;
@@ -343,7 +372,11 @@ export class SearchIndex {
         continue;
       }
       for (const term of this.analyze(word)) {
-        if (byKey.has(term)) continue;
+        const have = byKey.get(term);
+        if (have) {
+          have.weight = Math.max(have.weight, weight);
+          continue;
+        }
         const terms = new Map<string, number>([[term, 1]]);
         for (const other of family) {
           for (const t of this.analyze(other)) if (!terms.has(t)) terms.set(t, this.tuning.familyWeight);
@@ -352,7 +385,7 @@ export class SearchIndex {
         // a concept is as specific as its broadest reading: `show` means get/list, common words
         let df = 0;
         for (const t of terms.keys()) df = Math.max(df, this.docFreq.get(t) ?? 0);
-        const concept = { terms, idf: Math.log(1 + (n + 1) / (df + 1)) };
+        const concept = { terms, idf: Math.log(1 + (n + 1) / (df + 1)), weight };
         byKey.set(term, concept);
         if (familyKey !== undefined && !byKey.has(familyKey)) byKey.set(familyKey, concept);
       }
@@ -360,7 +393,7 @@ export class SearchIndex {
     // "all" (a stop word) asks for a list
     if ((words.includes('all') || words.includes('every')) && !byKey.has('list')) {
       const terms = new Map<string, number>([['list', 0.7]]);
-      byKey.set('list', { terms, idf: Math.log(1 + (n + 1) / ((this.docFreq.get('list') ?? 0) + 1)) });
+      byKey.set('list', { terms, idf: Math.log(1 + (n + 1) / ((this.docFreq.get('list') ?? 0) + 1)), weight: 1 });
     }
     return [...new Set(byKey.values())];
   }
@@ -423,7 +456,7 @@ export class SearchIndex {
     // per-document accumulators, reused across searches (zeroed again below for the matched ids)
     const { scores, coverage, titleCoverage, best, bestTitle } = this.buffers;
     const matched: number[] = [];
-    const totalIdf = concepts.reduce((sum, c) => sum + c.idf, 0) || 1;
+    const totalIdf = concepts.reduce((sum, c) => sum + c.idf * c.weight, 0) || 1;
 
     for (const concept of concepts) {
       const touched: number[] = [];
@@ -433,27 +466,33 @@ export class SearchIndex {
           const i = hits.ids[k] as number;
           if (best[i] === 0) touched.push(i);
           if (scores[i] === 0 && coverage[i] === 0) matched.push(i);
-          scores[i] = (scores[i] as number) + w * (hits.scores[k] as number);
+          scores[i] = (scores[i] as number) + w * concept.weight * (hits.scores[k] as number);
           // coverage counts the best reading that matched: the word itself 1, a family member less
           best[i] = Math.max(best[i] as number, w);
           if (hits.title[k]) bestTitle[i] = Math.max(bestTitle[i] as number, w);
         }
       }
       for (const i of touched) {
-        coverage[i] = (coverage[i] as number) + ((best[i] as number) * concept.idf) / totalIdf;
-        titleCoverage[i] = (titleCoverage[i] as number) + ((bestTitle[i] as number) * concept.idf) / totalIdf;
+        coverage[i] = (coverage[i] as number) + ((best[i] as number) * concept.idf * concept.weight) / totalIdf;
+        titleCoverage[i] = (titleCoverage[i] as number) + ((bestTitle[i] as number) * concept.idf * concept.weight) / totalIdf;
         best[i] = 0;
         bestTitle[i] = 0;
       }
     }
 
+    // the request's lead action (its first action word, else its first word) and the terms that read as it
+    const lead = this.leadTerms(words);
     const methods = this.verbMethods(words);
     const shape = this.verbShape(words);
     const queryScopes = new Set<Scope>();
-    for (const w of words) {
+    words.forEach((w, k) => {
       const s = SCOPE_WORDS[w];
+      // "show me", "tell me", "remind me": the person asking is the receiver, not the scope
+      if (s === 'me' && w === 'me' && k > 0 && INDIRECT_OBJECT_VERBS.has(words[k - 1] as string)) return;
       if (s) queryScopes.add(s);
-    }
+    });
+    // "my" (a stop word) explains the words an operation on the caller uses for itself ("current user")
+    if (queryScopes.has('me')) for (const w of SELF_WORDS) for (const t of this.analyze(w)) queryTerms.add(t);
     const out: Array<{ i: number; score: number }> = [];
     const coverageOf = new Map<number, number>();
     for (const i of matched) {
@@ -479,6 +518,8 @@ export class SearchIndex {
         if (doc.scope && queryScopes.has(doc.scope)) s *= 1.2;
         else if (doc.scope && NARROW_SCOPES.has(doc.scope)) s *= 0.85;
         if (doc.op.deprecated) s *= 0.6;
+        const leadWeight = doc.action === undefined ? undefined : lead.get(doc.action);
+        if (leadWeight !== undefined) s *= 1 + LEAD_ACTION_BOOST * leadWeight;
       }
       out.push({ i, score: s });
     }
@@ -551,6 +592,48 @@ export class SearchIndex {
       }
     }
     return undefined;
+  }
+
+  /**
+   * Index of the first word of a later step in a multi-step request, else the word count: "find X and then
+   * do Y", "find X, then Y", "find X and add it to Y" (`and` + an action word), "X so that I can Y". The lead
+   * step is what must happen first, so it decides the ranking; later steps still count a little.
+   */
+  private laterStepStart(words: readonly string[]): number {
+    for (let k = 1; k < words.length - 1; k++) {
+      const w = words[k] as string;
+      const next = words[k + 1] as string;
+      if (w === 'then' || w === 'afterwards' || (w === 'after' && next === 'that')) return k;
+      // `and` + a verb: a known action word, or any word followed by an object ("and refund their charge")
+      if (w === 'and' && (next === 'then' || this.isAction(next) || OBJECT_WORDS.has(words[k + 2] ?? ''))) return k;
+      if (w === 'so' && (next === 'that' || next === 'i' || next === 'we')) return k;
+    }
+    return words.length;
+  }
+
+  /** A word that names an action: a verb family member or a verb with an HTTP method or path shape. */
+  private isAction(word: string): boolean {
+    return VERB_METHODS[word] !== undefined || VERB_SHAPES[word] !== undefined || this.isVerbFamily(word);
+  }
+
+  /**
+   * Terms for the request's lead action: its first word that a verb family or HTTP method knows (in the
+   * first four), else its first content word; the word itself at 1, its family at the family weight.
+   */
+  private leadTerms(words: readonly string[]): Map<string, number> {
+    const head = words.slice(0, 4);
+    const word =
+      head.find((w) => this.isAction(w)) ??
+      head.find((w) => this.analyze(w).length > 0 && SCOPE_WORDS[w] === undefined);
+    const out = new Map<string, number>();
+    if (word === undefined) return out;
+    for (const other of this.familyOf.get(word) ?? []) for (const t of this.analyze(other)) out.set(t, this.tuning.familyWeight);
+    for (const t of this.analyze(word)) out.set(t, 1);
+    return out;
+  }
+
+  private isVerbFamily(word: string): boolean {
+    return VERB_FAMILY_WORDS.has(word);
   }
 
   /** Path shape suggested by the first action word of the query; "all" anywhere asks for a collection. */

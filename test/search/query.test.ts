@@ -1,0 +1,68 @@
+// How a request is read beyond its words: the lead step of a multi-step request, the lead action, "my"
+// scope on `/me` paths vs "show me", two-word phrases and cross-API vocabulary. Small synthetic catalog.
+import { describe, expect, it } from 'vitest';
+import { SearchIndex } from '../../src/search/index.js';
+import { domainsOf, op } from './helpers.js';
+
+const OPS = [
+  op({ name: 'search', domain: 'search', path: '/search', summary: 'Search for items', description: 'Find tracks, artists or albums by keyword.' }),
+  op({ name: 'add-tracks-to-playlist', domain: 'playlists', method: 'post', path: '/playlists/{playlist_id}/tracks', summary: 'Add items to a playlist' }),
+  op({ name: 'create-playlist', domain: 'playlists', method: 'post', path: '/users/{user_id}/playlists', summary: 'Create a playlist' }),
+  op({ name: 'get-playlist', domain: 'playlists', path: '/playlists/{playlist_id}', summary: 'Get a playlist' }),
+  op({ name: 'get-my-playlists', domain: 'playlists', path: '/me/playlists', summary: "Get current user's playlists" }),
+  op({ name: 'pins_add', domain: 'pins', method: 'post', path: '/pins.add', summary: 'Pins an item to a channel' }),
+  op({ name: 'pins_list', domain: 'pins', path: '/pins.list', summary: 'Lists items pinned to a channel' }),
+  op({ name: 'pins_remove', domain: 'pins', method: 'post', path: '/pins.remove', summary: 'Un-pins an item from a channel' }),
+  op({ name: 'chat_postMessage', domain: 'chat', method: 'post', path: '/chat.postMessage', summary: 'Sends a message to a channel' }),
+  op({ name: 'stars_add', domain: 'stars', method: 'post', path: '/stars.add', summary: 'Adds a star to an item' }),
+  op({ name: 'users_getPresence', domain: 'users', path: '/users.getPresence', summary: 'Gets user presence information' }),
+  op({ name: 'auth_test', domain: 'auth', path: '/auth.test', summary: 'Checks authentication and identity' }),
+  op({ name: 'get-account-logs', domain: 'logs', path: '/logs', summary: 'Download the log output of the account' }),
+  op({ name: 'get-current-user', domain: 'users', path: '/user', summary: 'Get the authenticated user' }),
+  op({ name: 'FetchBalance', domain: 'balance', path: '/Accounts/{AccountSid}/Balance.json', summary: '' }),
+];
+const index = SearchIndex.build(OPS, domainsOf(OPS));
+const first = (q: string): string | undefined => index.search(q).results[0]?.name;
+
+describe('multi-step requests: the first step decides', () => {
+  it.each([
+    ['find songs by an artist and add them to a playlist', 'search'],
+    ['find songs by an artist, then add them to a playlist', 'search'],
+    ['find songs by an artist and then put them in a playlist', 'search'],
+    ['create a playlist and add songs to it', 'create-playlist'],
+    ['add songs to a playlist', 'add-tracks-to-playlist'],
+  ])('%s -> %s', (q, name) => {
+    expect(first(q)).toBe(name);
+  });
+
+  it('the later step still counts a little: it breaks ties between first-step readings', () => {
+    const r = index.search('get a playlist and add songs to it').results.map((h) => h.name);
+    expect(r[0]).toBe('get-playlist');
+    expect(r.indexOf('add-tracks-to-playlist')).toBeGreaterThan(0);
+  });
+});
+
+describe('lead action, scope and phrases', () => {
+  it('an operation whose action is the request verb wins among same-object operations', () => {
+    // pins_add, pins_list and pins_remove share every word; only the action separates them (not the name tie-break)
+    const [a, b] = index.search('pin an item to a channel').results;
+    expect(a?.name).toBe('pins_add');
+    expect(a?.score).toBeGreaterThan(b?.score ?? 1);
+  });
+
+  it('"my" prefers operations on /me paths; "show me" alone does not', () => {
+    expect(first('show my playlists')).toBe('get-my-playlists');
+    expect(first('show me a playlist')).toBe('get-playlist');
+  });
+
+  it('"logged in" is about authentication, not logs', () => {
+    expect(first('who am I logged in as')).toBe('get-current-user');
+  });
+
+  it('words other APIs use for the same thing', () => {
+    expect(first('text a message to a channel')).toBe('chat_postMessage');
+    expect(first('bookmark an item')).toBe('stars_add');
+    expect(first('is this person online')).toBe('users_getPresence');
+    expect(first('how much money do we have')).toBe('FetchBalance');
+  });
+});
