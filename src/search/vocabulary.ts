@@ -49,7 +49,7 @@ export const FAMILIES: readonly (readonly string[])[] = [
   ['check', 'verify', 'test', 'validate', 'whether'],
   ['copy', 'duplicate', 'clone', 'fork'],
   ['send', 'transfer', 'move', 'deliver'],
-  // things (nouns that name the same object)
+  // things (nouns that name the same object); keep VERB_FAMILY_COUNT in step with the actions above
   ['user', 'account', 'person', 'people', 'member', 'someone', 'somebody', 'who', 'coworker', 'colleague', 'teammate'],
   ['comment', 'note', 'reply'],
   ['log', 'logs', 'output'],
@@ -57,7 +57,8 @@ export const FAMILIES: readonly (readonly string[])[] = [
   ['watch', 'subscribe', 'follow', 'subscription'],
   ['message', 'text', 'sms', 'mms', 'dm', 'chat'],
   ['channel', 'conversation', 'room'],
-  ['favorite', 'favourite', 'star', 'bookmark', 'save'],
+  ['favorite', 'favourite', 'star', 'bookmark', 'save', 'liked'],
+  ['authenticated', 'current', 'self', 'whoami'],
   ['balance', 'funds', 'money', 'credit'],
   ['payout', 'transfer', 'withdraw', 'withdrawal'],
   ['image', 'picture', 'photo', 'media', 'avatar'],
@@ -81,6 +82,9 @@ export const PHRASES: Readonly<Record<string, readonly string[]>> = {
   'hang up': ['end'], 'to do': ['todo'], 'sign up': ['register'], 'set up': ['create'],
   'turn off': ['disable'], 'turn on': ['enable'], 'shut down': ['stop'], 'clean up': ['delete'],
 };
+
+/** How many of the first {@link FAMILIES} are verb families (actions); the rest name things. */
+export const VERB_FAMILY_COUNT = 18;
 
 /** HTTP methods a leading verb suggests; used as a low-weight ranking signal. */
 export const VERB_METHODS: Readonly<Record<string, readonly HttpMethod[]>> = {
