@@ -1,5 +1,7 @@
-// One typed server configuration from environment variables and `serve` flags (flags win). Pure: it reads
-// the `env` and `argv` it is given, never process.* itself, and throws AppError CONFIG_INVALID on bad values.
+// One typed server configuration from environment variables, `serve` flags (flags win) and an optional
+// per-catalog JSON config file (`--config`, lowest precedence). Reads only the `env`, `argv` and file it is
+// given, never process.* itself, and throws AppError CONFIG_INVALID naming the bad key or value.
+import { readFileSync } from 'node:fs';
 import { AppError } from './errors.js';
 
 /** Streamable HTTP options (`--http`). */
@@ -48,6 +50,39 @@ export interface ServerConfig {
   maxResponseBytes?: number;
   /** `--http`: serve Streamable HTTP instead of stdio. */
   http?: HttpConfig;
+  /** The per-catalog config file (`--config`, env API_CATALOG_CONFIG); read with readConfigFile. */
+  configPath?: string;
+}
+
+/** Credential env var NAMES of one catalog in the config file (never values). */
+export interface CredentialNamesConfig {
+  token?: string;
+  apiKey?: string;
+  username?: string;
+  password?: string;
+}
+
+/** One catalog's section of the config file. */
+export interface CatalogFileConfig {
+  /** Upstream base URL (lowest precedence: `<CATALOG>_BASE_URL` and `--base-url` win). */
+  baseUrl?: string;
+  /** Env var names replacing `<CATALOG>_TOKEN`, `_API_KEY`, `_USERNAME`, `_PASSWORD`. */
+  credentials?: CredentialNamesConfig;
+  /** Idempotency header for POST/PATCH when the spec declares none, e.g. `Idempotency-Key` for Stripe. */
+  idempotencyHeader?: string;
+  /** Extra origins an operation's own `servers` may use (normalized `scheme://host[:port]`). */
+  allowedOrigins?: string[];
+  /** Refuse upstream hosts resolving to private/loopback/link-local addresses; overrides the top-level value. */
+  blockPrivateAddresses?: boolean;
+}
+
+/** The config file: `{ "catalogs": { "<name>": {...} }, "blockPrivateAddresses"?: bool }`. */
+export interface ConfigFile {
+  /** Where it was read from (for error messages). */
+  file: string;
+  catalogs: Record<string, CatalogFileConfig>;
+  /** Default for every catalog; default false. */
+  blockPrivateAddresses?: boolean;
 }
 
 export const DEFAULT_HTTP_PORT = 3333;
@@ -90,6 +125,7 @@ export interface ServeFlags {
   port?: string;
   allowOrigin?: string[];
   allowRemote?: boolean;
+  config?: string;
 }
 
 /**
@@ -98,7 +134,7 @@ export interface ServeFlags {
  */
 export function parseServeArgs(argv: readonly string[]): ServeFlags {
   const flags: ServeFlags = {};
-  const valued = new Set(['--registry', '--base-url', '--prefix', '--host', '--port', '--allow-origin']);
+  const valued = new Set(['--registry', '--base-url', '--prefix', '--host', '--port', '--allow-origin', '--config']);
   for (let i = 0; i < argv.length; i++) {
     let arg = argv[i] as string;
     let value: string | undefined;
@@ -130,6 +166,9 @@ export function parseServeArgs(argv: readonly string[]): ServeFlags {
           break;
         case '--allow-origin':
           (flags.allowOrigin ??= []).push(value);
+          break;
+        case '--config':
+          flags.config = value;
           break;
       }
       continue;
@@ -189,6 +228,8 @@ export function resolveServerConfig(flags: ServeFlags, env: Record<string, strin
     config.maxResponseBytes = intValue('API_CATALOG_MAX_RESPONSE_BYTES', env.API_CATALOG_MAX_RESPONSE_BYTES, 0, 1024);
   }
   if (flags.baseUrl !== undefined) config.baseUrlFlag = flags.baseUrl;
+  const configPath = flags.config ?? env.API_CATALOG_CONFIG;
+  if (configPath !== undefined && configPath !== '') config.configPath = configPath;
   if (flags.http) {
     const host = flags.host ?? env.API_CATALOG_HOST ?? '127.0.0.1';
     const port = intValue('--port', flags.port ?? env.API_CATALOG_PORT, DEFAULT_HTTP_PORT);
@@ -218,15 +259,21 @@ export function resolveServerConfig(flags: ServeFlags, env: Record<string, strin
 }
 
 /**
- * Base URL overrides for the given catalogs: `<CATALOG>_BASE_URL` from env, then `--base-url` for the first
- * catalog. Throws CONFIG_INVALID for a value that is not an http(s) URL.
+ * Base URL overrides for the given catalogs: the config file's `baseUrl`, then `<CATALOG>_BASE_URL` from env,
+ * then `--base-url` for the first catalog (later wins). Throws CONFIG_INVALID for a value that is not an
+ * http(s) URL.
  */
 export function resolveBaseUrls(
   config: ServerConfig,
   catalogNames: readonly string[],
   env: Record<string, string | undefined> = {},
+  file?: ConfigFile,
 ): Record<string, string> {
   const out: Record<string, string> = {};
+  for (const name of catalogNames) {
+    const fromFile = file !== undefined && Object.hasOwn(file.catalogs, name) ? file.catalogs[name]?.baseUrl : undefined;
+    if (fromFile !== undefined) out[name] = fromFile;
+  }
   for (const name of catalogNames) {
     const v = env[baseUrlEnvName(name)];
     if (v) out[name] = checkUrl(baseUrlEnvName(name), v);
@@ -292,4 +339,214 @@ export function secretLookingEnv(env: Record<string, string | undefined>): strin
   return Object.entries(env)
     .filter(([k, v]) => v !== undefined && v.length >= 6 && /(TOKEN|SECRET|PASSWORD|API_?KEY|CREDENTIAL|AUTH)/i.test(k))
     .map(([, v]) => v as string);
+}
+
+// ---- The per-catalog config file ------------------------------------------------------------------------
+
+/** Largest config file read (it holds names and URLs only). */
+export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
+
+const CATALOG_KEYS = ['baseUrl', 'credentials', 'idempotencyHeader', 'allowedOrigins', 'blockPrivateAddresses'] as const;
+const CREDENTIAL_KEYS = ['token', 'apiKey', 'username', 'password'] as const;
+const TOP_KEYS = ['$schema', 'catalogs', 'blockPrivateAddresses'] as const;
+/** An environment variable NAME: upper case, digits and `_` (a lower-case token such as `sk_live_…` is refused). */
+const ENV_NAME_RE = /^[A-Z_][A-Z0-9_]{0,127}$/;
+/** An RFC 9110 field-name token. */
+const HEADER_NAME_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/;
+/** Headers the transport or the credentials own; an idempotency header cannot be one of them. */
+const RESERVED_IDEMPOTENCY_HEADERS = new Set([
+  'authorization', 'proxy-authorization', 'cookie', 'host', 'content-type', 'content-length', 'accept',
+  'transfer-encoding', 'connection', 'user-agent',
+]);
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function bad(file: string, key: string, why: string): AppError {
+  return new AppError('CONFIG_INVALID', `config file ${file}: ${key} ${why}`, { details: { file, key } });
+}
+
+function checkKeys(file: string, where: string, obj: Record<string, unknown>, allowed: readonly string[]): void {
+  for (const k of Object.keys(obj)) {
+    if (!allowed.includes(k)) {
+      throw bad(file, `${where}${where ? '.' : ''}${k}`, `is not a known key (allowed${where ? ` in ${where}` : ''}: ${allowed.join(', ')})`);
+    }
+  }
+}
+
+/** `https://api.example.com` from a URL that is exactly an origin; CONFIG_INVALID otherwise (F9: no userinfo, no path). */
+function parseOrigin(file: string, key: string, raw: unknown): string {
+  if (typeof raw !== 'string') throw bad(file, key, 'must be a string like "https://uploads.example.com"');
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw bad(file, key, `${JSON.stringify(raw.slice(0, 200))} is not a URL; give an origin like "https://uploads.example.com"`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw bad(file, key, `must be http(s), got ${url.protocol}`);
+  if (url.username !== '' || url.password !== '') throw bad(file, key, 'must not carry userinfo (user:password@); give only scheme://host[:port]');
+  if (url.pathname !== '/' || url.search !== '' || url.hash !== '' || /[?#]/.test(raw)) {
+    throw bad(file, key, `${JSON.stringify(raw.slice(0, 200))} must be an origin (scheme://host[:port]) without a path, query or fragment`);
+  }
+  return url.origin;
+}
+
+function parseBaseUrl(file: string, key: string, raw: unknown): string {
+  if (typeof raw !== 'string') throw bad(file, key, 'must be a string like "https://api.example.com/v1"');
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw bad(file, key, `${JSON.stringify(raw.slice(0, 200))} is not a URL; give e.g. "https://api.example.com/v1"`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw bad(file, key, `must be http(s), got ${url.protocol}`);
+  if (url.username !== '' || url.password !== '') {
+    throw bad(file, key, 'must not carry credentials (user:password@); name the credential env vars under "credentials"');
+  }
+  return raw;
+}
+
+function parseCatalog(file: string, name: string, raw: unknown): CatalogFileConfig {
+  const where = `catalogs.${name}`;
+  if (!isPlainObject(raw)) throw bad(file, where, 'must be an object');
+  checkKeys(file, where, raw, CATALOG_KEYS);
+  const out: CatalogFileConfig = {};
+  if (raw.baseUrl !== undefined) out.baseUrl = parseBaseUrl(file, `${where}.baseUrl`, raw.baseUrl);
+  if (raw.credentials !== undefined) {
+    const c = raw.credentials;
+    if (!isPlainObject(c)) throw bad(file, `${where}.credentials`, 'must be an object of environment variable names, e.g. {"token": "STRIPE_SECRET_KEY"}');
+    checkKeys(file, `${where}.credentials`, c, CREDENTIAL_KEYS);
+    const creds: CredentialNamesConfig = {};
+    for (const k of CREDENTIAL_KEYS) {
+      const v = c[k];
+      if (v === undefined) continue;
+      // The value is never echoed: if it is not a name it may well be the secret itself.
+      if (typeof v !== 'string' || !ENV_NAME_RE.test(v)) {
+        throw bad(
+          file,
+          `${where}.credentials.${k}`,
+          'must be the NAME of an environment variable (A-Z, 0-9, _; e.g. "STRIPE_SECRET_KEY"), never the secret itself; the value given is not shown. Put the secret in that environment variable',
+        );
+      }
+      creds[k] = v;
+    }
+    out.credentials = creds;
+  }
+  if (raw.idempotencyHeader !== undefined) {
+    const h = raw.idempotencyHeader;
+    if (typeof h !== 'string' || !HEADER_NAME_RE.test(h)) {
+      throw bad(file, `${where}.idempotencyHeader`, 'must be an HTTP header name such as "Idempotency-Key"');
+    }
+    if (RESERVED_IDEMPOTENCY_HEADERS.has(h.toLowerCase())) {
+      throw bad(file, `${where}.idempotencyHeader`, `cannot be ${JSON.stringify(h)}: the transport or the credentials own that header`);
+    }
+    out.idempotencyHeader = h;
+  }
+  if (raw.allowedOrigins !== undefined) {
+    if (!Array.isArray(raw.allowedOrigins)) throw bad(file, `${where}.allowedOrigins`, 'must be an array of origins like ["https://uploads.example.com"]');
+    out.allowedOrigins = raw.allowedOrigins.map((o, i) => parseOrigin(file, `${where}.allowedOrigins[${i}]`, o));
+  }
+  if (raw.blockPrivateAddresses !== undefined) {
+    if (typeof raw.blockPrivateAddresses !== 'boolean') throw bad(file, `${where}.blockPrivateAddresses`, 'must be true or false');
+    out.blockPrivateAddresses = raw.blockPrivateAddresses;
+  }
+  return out;
+}
+
+/**
+ * Validates the text of a config file. Unknown keys anywhere are refused; credentials hold env var NAMES only
+ * (a secret value in a file ends up in repositories, backups and bug reports; environment variables and secret
+ * managers are the channel for secrets, and the server redacts the values of exactly the named variables).
+ * Throws CONFIG_INVALID naming the file and the key.
+ */
+export function parseConfigFile(text: string, file: string): ConfigFile {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    // V8's message can quote the file's content; report only the position.
+    const pos = /position (\d+)/.exec(err instanceof Error ? err.message : '')?.[1];
+    let where = '';
+    if (pos !== undefined) {
+      const before = text.slice(0, Number(pos));
+      const line = before.split('\n').length;
+      where = ` at line ${line}, column ${Number(pos) - before.lastIndexOf('\n')}`;
+    }
+    throw new AppError('CONFIG_INVALID', `config file ${file}: not valid JSON${where}`, { details: { file } });
+  }
+  if (!isPlainObject(raw)) throw bad(file, '(top level)', 'must be a JSON object like {"catalogs": {"github": {...}}}');
+  checkKeys(file, '', raw, TOP_KEYS);
+  // A null-prototype map: a catalog called `__proto__` or `constructor` stays an ordinary key.
+  const out: ConfigFile = { file, catalogs: Object.create(null) as Record<string, CatalogFileConfig> };
+  if (raw.catalogs !== undefined) {
+    if (!isPlainObject(raw.catalogs)) throw bad(file, 'catalogs', 'must be an object keyed by catalog name');
+    for (const [name, section] of Object.entries(raw.catalogs)) {
+      if (!/^[a-z0-9_-]{1,64}$/.test(name)) throw bad(file, `catalogs.${name.slice(0, 80)}`, 'is not a catalog name ([a-z0-9_-]); use the name list_domains shows');
+      out.catalogs[name] = parseCatalog(file, name, section);
+    }
+  }
+  if (raw.blockPrivateAddresses !== undefined) {
+    if (typeof raw.blockPrivateAddresses !== 'boolean') throw bad(file, 'blockPrivateAddresses', 'must be true or false');
+    out.blockPrivateAddresses = raw.blockPrivateAddresses;
+  }
+  return out;
+}
+
+/** Reads and validates a config file (at most 1 MiB). Throws CONFIG_INVALID naming the file. */
+export function readConfigFile(file: string): ConfigFile {
+  let text: string;
+  try {
+    const buf = readFileSync(file);
+    if (buf.length > MAX_CONFIG_FILE_BYTES) {
+      throw new AppError('CONFIG_INVALID', `config file ${file}: larger than ${MAX_CONFIG_FILE_BYTES} bytes`, { details: { file } });
+    }
+    text = buf.toString('utf8');
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    const code = (err as { code?: unknown }).code;
+    throw new AppError('CONFIG_INVALID', `config file ${file}: cannot read it (${typeof code === 'string' ? code : 'error'}); check --config / API_CATALOG_CONFIG`, {
+      details: { file },
+    });
+  }
+  return parseConfigFile(text, file);
+}
+
+/** What execution needs from the config file for one catalog (mirrors ExecutionConfig's fields). */
+export interface CatalogExecutionOptions {
+  credentials?: CredentialNamesConfig;
+  idempotencyHeader?: string;
+  allowedOrigins?: string[];
+  blockPrivateAddresses?: boolean;
+}
+
+/**
+ * Per-catalog execution options from the config file for the loaded catalogs. Throws CONFIG_INVALID when the
+ * file names a catalog that is not loaded (a typo would otherwise silently drop its settings).
+ */
+export function catalogOptions(file: ConfigFile | undefined, catalogNames: readonly string[]): Record<string, CatalogExecutionOptions> {
+  const out: Record<string, CatalogExecutionOptions> = {};
+  if (file === undefined) return out;
+  for (const name of Object.keys(file.catalogs)) {
+    if (!catalogNames.includes(name)) {
+      throw bad(file.file, `catalogs.${name}`, `names no loaded catalog (loaded: ${catalogNames.join(', ')}); fix the name or load its registry with --registry`);
+    }
+  }
+  for (const name of catalogNames) {
+    const c = Object.hasOwn(file.catalogs, name) ? file.catalogs[name] : undefined;
+    const o: CatalogExecutionOptions = {};
+    if (c?.credentials !== undefined) o.credentials = c.credentials;
+    if (c?.idempotencyHeader !== undefined) o.idempotencyHeader = c.idempotencyHeader;
+    if (c?.allowedOrigins !== undefined) o.allowedOrigins = c.allowedOrigins;
+    const block = c?.blockPrivateAddresses ?? file.blockPrivateAddresses;
+    if (block !== undefined) o.blockPrivateAddresses = block;
+    if (Object.keys(o).length > 0) out[name] = o;
+  }
+  return out;
+}
+
+/** The credential env var names a config file points at, so their values can be registered as log secrets. */
+export function configuredCredentialNames(file: ConfigFile | undefined): string[] {
+  if (file === undefined) return [];
+  return Object.values(file.catalogs).flatMap((c) => Object.values(c.credentials ?? {}).filter((v): v is string => typeof v === 'string'));
 }

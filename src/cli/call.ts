@@ -1,15 +1,17 @@
 // `api-catalog call <name> --args '{...}'`: runs an operation through the same execute flow as execute_tool
 // (validation, read-only, confirmation, dry run); prints the envelope as JSON. No describe step for people.
 import { AppError } from '../errors.js';
-import { splitArgs } from '../config.js';
+import { readConfigFile, resolveServerConfig, splitArgs } from '../config.js';
+import { settingsFromConfig } from '../server/core/catalogs.js';
 import { executeTool } from '../server/core/execute.js';
 import { toolNames } from '../server/core/names.js';
 import { cliContext } from './domains.js';
 
-const HELP = `usage: api-catalog call <name> --args '{...}' [--dry-run] [--confirm] [--fields <f>] [--base-url <url>] [--read-only] [--registry <dir>]...
+const HELP = `usage: api-catalog call <name> --args '{...}' [--dry-run] [--confirm] [--fields <f>] [--base-url <url>] [--read-only] [--registry <dir>]... [--config <file.json>]
 
 Validates the arguments and calls the operation. --dry-run prints the exact request instead (secrets redacted).
 Destructive operations need --confirm. Credentials come from the env vars \`describe\` names.
+--config (or env API_CATALOG_CONFIG) reads the same per-catalog config file as \`serve --config\`.
 Exit codes: 0 success, 1 refused or failed.`;
 
 export async function run(argv: string[]): Promise<number> {
@@ -17,7 +19,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(HELP + '\n');
     return argv.length === 0 ? 2 : 0;
   }
-  const a = splitArgs('call', argv, ['--registry', '--args', '--base-url', '--fields'], ['--dry-run', '--confirm', '--read-only', '--json']);
+  const a = splitArgs('call', argv, ['--registry', '--args', '--base-url', '--fields', '--config'], ['--dry-run', '--confirm', '--read-only', '--json']);
   const name = a.positionals[0];
   if (name === undefined || a.positionals.length > 1) {
     throw new AppError('CONFIG_INVALID', `call: give exactly one operation name, got ${a.positionals.length}; see \`api-catalog call --help\``);
@@ -31,7 +33,20 @@ export async function run(argv: string[]): Promise<number> {
       throw new AppError('CONFIG_INVALID', `call: --args is not valid JSON; quote it like --args '{"owner": "octo"}'`);
     }
   }
-  const { set, settings } = cliContext(a.values['--registry'] ?? [], a.values['--base-url']?.[0], a.booleans.has('--read-only'));
+  const { set } = cliContext(a.values['--registry'] ?? [], a.values['--base-url']?.[0], a.booleans.has('--read-only'));
+  const registries = a.values['--registry'] ?? [];
+  const baseUrl = a.values['--base-url']?.[0];
+  const config = resolveServerConfig(
+    {
+      ...(registries.length > 0 ? { registry: registries } : {}),
+      ...(baseUrl !== undefined ? { baseUrl } : {}),
+      ...(a.booleans.has('--read-only') ? { readOnly: true } : {}),
+      ...(a.values['--config']?.[0] !== undefined ? { config: a.values['--config'][0] } : {}),
+    },
+    process.env,
+  );
+  const file = config.configPath !== undefined ? readConfigFile(config.configPath) : undefined;
+  const settings = settingsFromConfig(config, set, process.env, file);
   const input: Record<string, unknown> = { tool_name: name, args };
   if (a.booleans.has('--dry-run')) input.dry_run = true;
   if (a.booleans.has('--confirm')) input.confirm = name;

@@ -1,8 +1,8 @@
 // `api-catalog serve`: loads the catalogs, then serves MCP over stdio (default) or Streamable HTTP (--http).
 // Logs are JSON lines on stderr; stdout carries nothing but the protocol in stdio mode.
-import { parseServeArgs, resolveBaseUrls, resolveServerConfig, secretLookingEnv, type ServerConfig } from '../config.js';
+import { configuredCredentialNames, parseServeArgs, readConfigFile, resolveServerConfig, secretLookingEnv, type ConfigFile, type ServerConfig } from '../config.js';
 import { createLogger, type LogLevel, type Logger } from '../logger.js';
-import { loadCatalogSet, type CatalogSet } from '../server/core/catalogs.js';
+import { loadCatalogSet, settingsFromConfig, type CatalogSet } from '../server/core/catalogs.js';
 import type { ServerDeps } from '../server/create-server.js';
 import { serveHttp } from '../server/transports/http.js';
 import { serveStdio } from '../server/transports/stdio.js';
@@ -13,6 +13,8 @@ Serves the four meta-tools over MCP: stdio by default, Streamable HTTP with --ht
 
   --registry <dir>       a registry folder (repeatable); default: the embedded GitHub catalog
   --base-url <url>       upstream base URL for the first catalog (or env <CATALOG>_BASE_URL)
+  --config <file.json>   per-catalog settings (or env API_CATALOG_CONFIG): baseUrl, credentials (env var
+                         NAMES), idempotencyHeader, allowedOrigins, blockPrivateAddresses; see docs/config.example.json
   --read-only            refuse every operation that is not GET/HEAD
   --prefix <p>           prefix the four tool names (or env API_CATALOG_TOOL_PREFIX)
   --no-require-describe  allow execute_tool without a prior describe_tools
@@ -26,10 +28,8 @@ Environment: API_CATALOG_SESSION_TTL_SECONDS (1800), API_CATALOG_RATE_LIMIT (120
 API_CATALOG_TIMEOUT_MS (30000), API_CATALOG_LOG_LEVEL (info), API_CATALOG_READ_ONLY, <CATALOG>_TOKEN etc.
 Exit codes: 0 after stdin EOF, SIGINT or SIGTERM; 1 when a stdio message exceeds 10 MiB or on a startup error.`;
 
-function depsFrom(config: ServerConfig, set: CatalogSet, logger: Logger): ServerDeps {
-  const baseUrls = resolveBaseUrls(config, set.catalogs.map((c) => c.meta.name), process.env);
-  const settings: ServerDeps['settings'] = { baseUrls, readOnly: config.readOnly, env: process.env, timeouts: config.timeouts };
-  if (config.maxResponseBytes !== undefined) settings.maxResponseBytes = config.maxResponseBytes;
+function depsFrom(config: ServerConfig, set: CatalogSet, logger: Logger, file?: ConfigFile): ServerDeps {
+  const settings = settingsFromConfig(config, set, process.env, file);
   return {
     catalogs: set,
     settings,
@@ -56,8 +56,14 @@ export async function run(argv: string[]): Promise<number> {
   const level = (process.env.API_CATALOG_LOG_LEVEL ?? 'info') as LogLevel;
   const logger = createLogger({ write: (line) => process.stderr.write(line), minLevel: ['debug', 'info', 'warn', 'error'].includes(level) ? level : 'info' });
   for (const secret of secretLookingEnv(process.env)) logger.addSecret(secret);
+  const file = config.configPath !== undefined ? readConfigFile(config.configPath) : undefined;
+  // Credentials under operator-chosen names may not look like secrets by name: register their values too.
+  for (const name of configuredCredentialNames(file)) {
+    const v = process.env[name];
+    if (v !== undefined && v !== '') logger.addSecret(v);
+  }
   const set = loadCatalogSet(config.registries);
-  const deps = depsFrom(config, set, logger);
+  const deps = depsFrom(config, set, logger, file);
   const what = set.catalogs.map((c) => `${c.meta.title} (${c.operations.length} operations)`).join(', ');
 
   if (config.http) {

@@ -3,7 +3,7 @@
 // and the Redactor that scrubs them from everything else.
 import { AppError } from '../errors.js';
 import type { Operation, SecuritySchemeInfo } from '../types.js';
-import type { ExecutionConfig } from './types.js';
+import type { CredentialEnvNames, ExecutionConfig } from './types.js';
 
 /** `github` -> `GITHUB`, `my-api.v2` -> `MY_API_V2`. */
 export function envPrefix(catalogName: string): string {
@@ -23,15 +23,34 @@ function kindOf(scheme: SecuritySchemeInfo): Kind {
   return 'unsupported';
 }
 
-/** Environment variables a scheme reads, by the documented defaults. */
-export function envVarsFor(scheme: SecuritySchemeInfo, prefix: string): string[] {
+/**
+ * The credential environment variable names of a catalog: the defaults `<CATALOG>_TOKEN`, `_API_KEY`,
+ * `_USERNAME`, `_PASSWORD`, each replaced by `config.credentials` when the operator configured another name.
+ */
+export function credentialEnvNames(config: { catalog: { name: string }; credentials?: CredentialEnvNames }): Required<CredentialEnvNames> {
+  const prefix = envPrefix(config.catalog.name);
+  const o = config.credentials ?? {};
+  return {
+    token: o.token ?? `${prefix}_TOKEN`,
+    apiKey: o.apiKey ?? `${prefix}_API_KEY`,
+    username: o.username ?? `${prefix}_USERNAME`,
+    password: o.password ?? `${prefix}_PASSWORD`,
+  };
+}
+
+/**
+ * Environment variables a scheme reads. `names` is the catalog's env var prefix (the documented defaults) or
+ * the names resolved by credentialEnvNames (operator overrides).
+ */
+export function envVarsFor(scheme: SecuritySchemeInfo, names: string | Required<CredentialEnvNames>): string[] {
+  const n = typeof names === 'string' ? credentialEnvNames({ catalog: { name: names } }) : names;
   switch (kindOf(scheme)) {
     case 'bearer':
-      return [`${prefix}_TOKEN`];
+      return [n.token];
     case 'apiKey':
-      return [`${prefix}_API_KEY`];
+      return [n.apiKey];
     case 'basic':
-      return [`${prefix}_USERNAME`, `${prefix}_PASSWORD`];
+      return [n.username, n.password];
     default:
       return [];
   }
@@ -64,7 +83,7 @@ function readValue(name: string, config: ExecutionConfig): string | undefined {
 }
 
 /** The credential value(s) for a scheme, or undefined when not available. */
-function credentialFor(scheme: SecuritySchemeInfo, prefix: string, config: ExecutionConfig): string[] | undefined {
+function credentialFor(scheme: SecuritySchemeInfo, prefix: Required<CredentialEnvNames>, config: ExecutionConfig): string[] | undefined {
   const kind = kindOf(scheme);
   const session = config.sessionCredential;
   if (kind === 'unsupported') return undefined;
@@ -96,7 +115,7 @@ function requirements(op: Operation, config: ExecutionConfig): Array<Array<[stri
  * declares no security, the optional default bearer `<CATALOG>_TOKEN` is listed.
  */
 export function credentialStatus(op: Operation, config: ExecutionConfig): Array<{ scheme: string; envVars: string[]; set: boolean }> {
-  const prefix = envPrefix(config.catalog.name);
+  const prefix = credentialEnvNames(config);
   const seen = new Map<string, { scheme: string; envVars: string[]; set: boolean }>();
   for (const alt of requirements(op, config)) {
     for (const [name, scheme] of alt) {
@@ -112,7 +131,7 @@ export function credentialStatus(op: Operation, config: ExecutionConfig): Array<
  * AUTH_MISSING (naming the env vars) when an operation requires credentials and none are available.
  */
 export function resolveAuth(op: Operation, config: ExecutionConfig): AppliedAuth {
-  const prefix = envPrefix(config.catalog.name);
+  const prefix = credentialEnvNames(config);
   const alts = requirements(op, config);
   if (alts.length === 0) return emptyAuth();
   // Names of every apiKey credential slot this operation knows: reserved even when unset (G2/G4).

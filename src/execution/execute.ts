@@ -2,9 +2,9 @@
 // Never throws for expected failures: every outcome is a value, redacted of every credential in use.
 import { isAppError, type ErrorCode } from '../errors.js';
 import type { Operation } from '../types.js';
-import { credentialStatus } from './auth.js';
+import { credentialEnvNames, credentialStatus } from './auth.js';
 import { DEFAULTS, parseRetryAfter, send } from './http.js';
-import { buildRequest, type BuiltRequest } from './request.js';
+import { buildRequest, originOf, type BuiltRequest } from './request.js';
 import { Redactor } from './redact.js';
 import { apiErrorMessage, decodeBody, instructionFor, paginationHint, project, selectHeaders, truncate } from './shape.js';
 import type { ExecuteOptions, ExecutionConfig, ExecutionOutcome } from './types.js';
@@ -42,13 +42,13 @@ function failure(code: ErrorCode, message: string, redactor: Redactor, details?:
 export function configRedactor(config: ExecutionConfig): Redactor {
   const env = config.env ?? process.env;
   const values: string[] = [];
-  const prefix = config.catalog.name.toUpperCase().replace(/[^A-Z0-9]/g, '_');
-  for (const suffix of ['_TOKEN', '_API_KEY', '_PASSWORD']) {
-    const v = env[`${prefix}${suffix}`];
+  const names = credentialEnvNames(config);
+  for (const name of [names.token, names.apiKey, names.password]) {
+    const v = env[name];
     if (v !== undefined && v !== '') values.push(v);
   }
-  const user = env[`${prefix}_USERNAME`];
-  const pass = env[`${prefix}_PASSWORD`];
+  const user = env[names.username];
+  const pass = env[names.password];
   if (user !== undefined && pass !== undefined) values.push(`${user}:${pass}`);
   if (config.sessionCredential !== undefined && config.sessionCredential !== '') values.push(config.sessionCredential);
   return new Redactor(values);
@@ -93,6 +93,7 @@ export async function executeOperation(op: Operation, args: unknown, config: Exe
       ...(options.fetch !== undefined ? { fetch: options.fetch } : {}),
       ...(options.sleep !== undefined ? { sleep: options.sleep } : {}),
       ...(options.random !== undefined ? { random: options.random } : {}),
+      ...(config.blockPrivateAddresses === true ? { blockPrivate: exemptOrigin(config) } : {}),
     });
   } catch (err) {
     return fromError(err, redactor, op);
@@ -160,9 +161,21 @@ export async function executeOperation(op: Operation, args: unknown, config: Exe
   };
 }
 
+/** The operator's configured base URL origin: exempt from private-address blocking (they named it). */
+function exemptOrigin(config: ExecutionConfig): { exemptOrigin?: string } {
+  const o = config.baseUrl !== undefined ? originOf(config.baseUrl) : undefined;
+  return o !== undefined ? { exemptOrigin: o } : {};
+}
+
 function fromError(err: unknown, redactor: Redactor, op: Operation, status?: number): ExecutionOutcome {
   if (isAppError(err)) {
-    return failure(err.code, err.message, redactor, err.details ?? undefined, status);
+    const key = (err.details as { configKey?: unknown } | undefined)?.configKey;
+    // Refusals by operator policy (F7 origins, F10 private addresses): the agent cannot fix them by arguments.
+    const instruction =
+      err.code === 'UNSAFE_REQUEST' && typeof key === 'string'
+        ? `The server's configuration does not allow this destination; tell the user (the operator can allow it with the config key ${key}) and do not retry with other arguments.`
+        : undefined;
+    return failure(err.code, err.message, redactor, err.details ?? undefined, status, instruction);
   }
   // Unexpected: a generic, redacted message without the stack (H3).
   const message = err instanceof Error ? err.message : String(err);

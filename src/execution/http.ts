@@ -1,7 +1,10 @@
 // The HTTP client of execution: undici fetch with connect/headers timeouts, one total deadline (AbortSignal,
 // because body timeouts reset per chunk), caller cancellation, retries with exponential back-off + jitter that
 // honour Retry-After (idempotent calls only, never past the deadline), same-origin-only manual redirects,
-// and a cap on response bytes counted after decompression. fetch, sleep, clock and randomness are injectable.
+// and a cap on response bytes counted after decompression; optionally refuses private/loopback addresses on
+// the resolved IP at connect time (F10). fetch, sleep, clock and randomness are injectable.
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { BlockList, isIP } from 'node:net';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { AppError } from '../errors.js';
 import type { BuiltRequest } from './request.js';
@@ -18,6 +21,11 @@ export interface SendOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
   now?: () => number;
+  /**
+   * Refuse hosts that are or resolve to non-public addresses (F10), except `exemptOrigin` (the operator's
+   * configured base URL). Undefined: no check.
+   */
+  blockPrivate?: { exemptOrigin?: string };
 }
 
 export interface RawResponse {
@@ -35,15 +43,78 @@ export interface RawResponse {
 const RETRY_STATUS = new Set([429, 502, 503, 504]);
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
 
-const agents = new Map<number, Agent>();
-function agentFor(connectMs: number, totalMs: number): Agent {
-  const key = connectMs * 1e7 + totalMs;
+/** Non-public ranges (RFC 6890 special-purpose, loopback, link-local incl. cloud metadata, ULA, multicast). */
+const PRIVATE_RANGES = ((): BlockList => {
+  const b = new BlockList();
+  const v4: Array<[string, number]> = [
+    ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
+    ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
+    ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+  ];
+  for (const [net, bits] of v4) b.addSubnet(net, bits, 'ipv4');
+  const v6: Array<[string, number]> = [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['2001:db8::', 32], ['100::', 64]];
+  for (const [net, bits] of v6) b.addSubnet(net, bits, 'ipv6');
+  return b;
+})();
+
+/** True for an IP literal in a private, loopback, link-local, unspecified or otherwise non-public range. IPv4-mapped IPv6 counts as IPv4. */
+export function isPrivateAddress(address: string): boolean {
+  const ip = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
+  const family = isIP(ip);
+  if (family === 0) return false;
+  return PRIVATE_RANGES.check(ip, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+const PRIVATE_CODE = 'E_PRIVATE_ADDRESS';
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/** A net.connect `lookup` that resolves every address of the host and fails if any of them is non-public. */
+function guardedLookup(hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback): void {
+  dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err !== null) {
+      callback(err, []);
+      return;
+    }
+    const bad = addresses.find((a) => isPrivateAddress(a.address));
+    if (bad !== undefined || addresses.length === 0) {
+      const e = new Error(`${hostname} resolves to the non-public address ${bad?.address ?? '(none)'}`) as NodeJS.ErrnoException;
+      e.code = PRIVATE_CODE;
+      callback(e, []);
+      return;
+    }
+    if (options.all === true) callback(null, addresses);
+    else callback(null, addresses[0]!.address, addresses[0]!.family);
+  });
+}
+
+const agents = new Map<string, Agent>();
+function agentFor(connectMs: number, totalMs: number, guarded: boolean): Agent {
+  const key = `${connectMs}/${totalMs}/${guarded ? 1 : 0}`;
   let a = agents.get(key);
   if (a === undefined) {
-    a = new Agent({ connect: { timeout: connectMs }, headersTimeout: totalMs, bodyTimeout: totalMs, keepAliveTimeout: 4_000 });
+    a = new Agent({
+      // undici passes these options to net/tls.connect, which call `lookup` for host names (not IP literals).
+      connect: { timeout: connectMs, ...(guarded ? { lookup: guardedLookup } : {}) } as Agent.Options['connect'],
+      headersTimeout: totalMs,
+      bodyTimeout: totalMs,
+      keepAliveTimeout: 4_000,
+    });
     agents.set(key, a);
   }
   return a;
+}
+
+/** Refuses an IP-literal host in a private range before connecting (lookup is not called for literals). */
+function checkLiteralHost(url: string, exemptOrigin: string | undefined): boolean {
+  const u = new URL(url);
+  if (u.origin === exemptOrigin) return false;
+  if (isPrivateAddress(u.hostname)) {
+    throw new AppError('UNSAFE_REQUEST', `refused to connect to ${u.origin}: a private, loopback or link-local address (blockPrivateAddresses is on)`, {
+      details: { origin: u.origin, configKey: 'blockPrivateAddresses' },
+    });
+  }
+  return true;
 }
 
 /** Abortable sleep. */
@@ -99,6 +170,11 @@ type Phase = 'connect' | 'body';
 function networkError(err: unknown, phase: Phase, url: string, redact: (s: string) => string): AppError {
   const code = errCode(err) ?? 'unknown';
   const origin = redact(new URL(url).origin);
+  if (code === PRIVATE_CODE) {
+    return new AppError('UNSAFE_REQUEST', `refused to connect to ${origin}: its host resolves to a private, loopback or link-local address (blockPrivateAddresses is on)`, {
+      details: { origin, configKey: 'blockPrivateAddresses' },
+    });
+  }
   if (phase === 'body') {
     return new AppError('UPSTREAM_RESPONSE_INVALID', `upstream ${origin} closed the connection before the response body was complete (${code})`, {
       details: { code },
@@ -162,6 +238,8 @@ export async function send(req: BuiltRequest, opts: SendOptions): Promise<RawRes
     for (;;) {
       attempts++;
       let res: Response;
+      // F10: every hop is checked (an IP literal here, a resolved name in the agent's lookup).
+      const guarded = opts.blockPrivate !== undefined && checkLiteralHost(url, opts.blockPrivate.exemptOrigin);
       try {
         const init: RequestInit & { dispatcher?: Agent } = {
           method,
@@ -169,7 +247,7 @@ export async function send(req: BuiltRequest, opts: SendOptions): Promise<RawRes
           redirect: 'manual',
           signal: controller.signal,
           ...(body !== undefined ? { body } : {}),
-          ...(useAgent ? { dispatcher: agentFor(opts.connectMs, opts.totalMs) } : {}),
+          ...(useAgent ? { dispatcher: agentFor(opts.connectMs, opts.totalMs, guarded) } : {}),
         };
         res = await fetchImpl(url, init);
       } catch (err) {

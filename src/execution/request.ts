@@ -46,12 +46,24 @@ function serverUrl(server: ServerInfo): string {
   });
 }
 
-/** The base URL: operator override, else operation servers, else catalog servers. Must be absolute http(s). */
-export function resolveBaseUrl(op: Operation, config: ExecutionConfig): URL {
-  const raw = config.baseUrl ?? (op.servers[0] !== undefined ? serverUrl(op.servers[0]) : config.catalog.servers[0] !== undefined ? serverUrl(config.catalog.servers[0]) : undefined);
-  if (raw === undefined || raw === '') {
-    throw new AppError('CONFIG_INVALID', `${config.catalog.name}: the API description names no server; set the base URL (--base-url or ${config.catalog.name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_BASE_URL)`);
+/**
+ * The origin (`scheme://host[:port]`) of an absolute http(s) URL without userinfo, else undefined. Origins
+ * are compared only in this parsed form, never as string prefixes (F9: `https://api.example.com.evil.com`
+ * and `https://api.example.com@evil.com` are other hosts).
+ */
+export function originOf(raw: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return undefined;
   }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
+  if (url.username !== '' || url.password !== '') return undefined;
+  return url.origin;
+}
+
+function checkedUrl(raw: string): URL {
   let url: URL;
   try {
     url = new URL(raw);
@@ -65,6 +77,76 @@ export function resolveBaseUrl(op: Operation, config: ExecutionConfig): URL {
     throw new AppError('CONFIG_INVALID', 'base URL must not carry credentials; use the credential environment variables');
   }
   return url;
+}
+
+/** The config key that lets an operation's own server origin be used (named in F7 refusals). */
+export function allowedOriginsKey(catalogName: string): string {
+  return `catalogs.${catalogName}.allowedOrigins`;
+}
+
+/**
+ * The base URL: operator override (`baseUrl`), else the operation's (or path's) `servers`, else the catalog's
+ * first server. Must be absolute http(s) without userinfo. An operation-level server is used only when its
+ * origin is the catalog's own (its servers with variable defaults) or listed in `allowedOrigins` (F7): the
+ * first such entry wins; none -> UNSAFE_REQUEST naming the origin and the config key that allows it.
+ */
+export function resolveBaseUrl(op: Operation, config: ExecutionConfig): URL {
+  if (config.baseUrl !== undefined && config.baseUrl !== '') return checkedUrl(config.baseUrl);
+  const first = config.catalog.servers[0];
+  if (op.servers.length === 0) {
+    const catalogRaw = first !== undefined ? serverUrl(first) : undefined;
+    if (catalogRaw === undefined || catalogRaw === '') {
+      throw new AppError('CONFIG_INVALID', `${config.catalog.name}: the API description names no server; set the base URL (--base-url or ${config.catalog.name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_BASE_URL)`);
+    }
+    return checkedUrl(catalogRaw);
+  }
+  // Operation- or path-level servers (F7): never a new origin unless the operator allowed it.
+  const trusted = new Set<string>();
+  for (const s of config.catalog.servers) {
+    try {
+      const o = originOf(serverUrl(s));
+      if (o !== undefined) trusted.add(o);
+    } catch {
+      // a catalog server without usable defaults trusts nothing
+    }
+  }
+  for (const a of config.allowedOrigins ?? []) {
+    const o = originOf(a);
+    if (o !== undefined) trusted.add(o);
+  }
+  let catalogRaw: string | undefined;
+  try {
+    catalogRaw = first !== undefined ? serverUrl(first) : undefined;
+  } catch {
+    catalogRaw = undefined;
+  }
+  let refused: string | undefined;
+  for (const s of op.servers) {
+    const raw = serverUrl(s);
+    // A relative server URL is relative to the catalog's server (OAS 3 "relative to the document").
+    let url: URL;
+    try {
+      url = raw.startsWith('/') && !raw.startsWith('//') && catalogRaw !== undefined ? new URL(raw, checkedUrl(catalogRaw).origin) : new URL(raw);
+    } catch {
+      throw new AppError('CONFIG_INVALID', `${op.name}: server URL ${JSON.stringify(raw)} is not a URL; set the base URL explicitly (--base-url)`);
+    }
+    if (url.username !== '' || url.password !== '') {
+      throw new AppError('UNSAFE_REQUEST', `${op.name}: the operation's server URL carries userinfo (${url.host}); refused`, {
+        details: { origin: url.origin },
+      });
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+      throw new AppError('CONFIG_INVALID', `${op.name}: server URL ${JSON.stringify(raw)}: only http and https are supported`);
+    }
+    if (trusted.has(url.origin)) return url;
+    refused ??= url.origin;
+  }
+  const key = allowedOriginsKey(config.catalog.name);
+  throw new AppError(
+    'UNSAFE_REQUEST',
+    `${op.name}: the operation's server ${refused ?? '(none)'} is not the API's origin (${[...trusted].join(', ') || 'none'}); refused so no request, argument or credential goes there. To allow it, add ${JSON.stringify(refused)} to ${key} in the config file (--config or API_CATALOG_CONFIG), or set the base URL`,
+    { details: { origin: refused, allowedOrigins: [...trusted], configKey: key } },
+  );
 }
 
 function has(args: Record<string, unknown>, k: string): boolean {
@@ -178,8 +260,11 @@ export function buildRequest(op: Operation, args: Record<string, unknown>, confi
   headers.accept = accept !== undefined && accept !== '' && !accept.includes('*') ? accept : 'application/json';
   headers['user-agent'] = USER_AGENT;
   let idempotencyKey: string | undefined;
-  if (op.idempotencyHeader !== undefined && (method === 'POST' || method === 'PATCH')) {
-    const h = op.idempotencyHeader.toLowerCase();
+  // The operation's documented header, else the one the operator configured for the catalog (Stripe's spec
+  // does not declare Idempotency-Key).
+  const idemHeader = op.idempotencyHeader ?? config.idempotencyHeader;
+  if (idemHeader !== undefined && idemHeader !== '' && !RESERVED_HEADERS.has(idemHeader.toLowerCase()) && (method === 'POST' || method === 'PATCH')) {
+    const h = idemHeader.toLowerCase();
     if (headers[h] === undefined) headers[h] = idempotencyKey = randomUUID();
     else idempotencyKey = headers[h];
   }

@@ -20,6 +20,41 @@ export interface ExecutionConfig {
   maxResponseBytes?: number;
   /** Approximate token budget for `data` (≈4 characters per token); default 8 000. */
   tokenBudget?: number;
+  /**
+   * Names of the environment variables holding this catalog's credentials, replacing the defaults
+   * `<CATALOG>_TOKEN`, `<CATALOG>_API_KEY`, `<CATALOG>_USERNAME`, `<CATALOG>_PASSWORD` (names only, never values).
+   */
+  credentials?: CredentialEnvNames;
+  /**
+   * Idempotency header for POST/PATCH calls of this catalog when the operation documents none (e.g. Stripe's
+   * `Idempotency-Key`, which its OpenAPI description does not declare). With it, such calls get one generated
+   * key reused by every retry, and are retried like idempotent calls.
+   */
+  idempotencyHeader?: string;
+  /**
+   * Extra upstream origins (`https://uploads.example.com`) that an operation's own `servers` entry may point
+   * at. Without a match, an operation- or path-level server on another origin than the catalog's is refused
+   * (UNSAFE_REQUEST, F7). Compared as parsed origins, never as string prefixes (F9).
+   */
+  allowedOrigins?: string[];
+  /**
+   * Refuse upstream hosts that are, or resolve to, private, loopback, link-local or otherwise non-public
+   * addresses (checked on the resolved address at connect time, F10). The origin of `baseUrl` is exempt (the
+   * operator named it). Default false.
+   */
+  blockPrivateAddresses?: boolean;
+}
+
+/** Environment variable NAMES for credentials (each optional; unset keys keep the default name). */
+export interface CredentialEnvNames {
+  /** Bearer token for http bearer, OAuth2 and OpenID Connect schemes (default `<CATALOG>_TOKEN`). */
+  token?: string;
+  /** API key for apiKey schemes (default `<CATALOG>_API_KEY`). */
+  apiKey?: string;
+  /** HTTP basic user name (default `<CATALOG>_USERNAME`). */
+  username?: string;
+  /** HTTP basic password (default `<CATALOG>_PASSWORD`). */
+  password?: string;
 }
 
 export type ValidationOutcome = { ok: true; args: Record<string, unknown> } | { ok: false; errors: FieldError[] };

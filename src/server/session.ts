@@ -1,5 +1,15 @@
 // Per-MCP-session state kept in this process: which operations were described (authorized, bound to each
 // operation's fingerprint), idle expiry, and a tool-call rate limit. Nothing is shared between sessions.
+import { randomUUID } from 'node:crypto';
+
+/**
+ * A new MCP session id: a version-4 UUID from `crypto.randomUUID` (122 random bits from the CSPRNG), so ids
+ * are unguessable, never sequential, and only visible ASCII (`[0-9a-f-]`, A17). For the transport's
+ * `sessionIdGenerator`.
+ */
+export function generateSessionId(): string {
+  return randomUUID();
+}
 
 export interface SessionOptions {
   /** Idle time after which authorizations expire (the HTTP transport also drops the session). */

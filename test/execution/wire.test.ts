@@ -355,7 +355,8 @@ describe('prepareRequest (dry run)', () => {
     const c = catalog({ servers: [{ url: 'https://{region}.example.com/{ver}', variables: { region: { default: 'eu', enum: ['eu', 'us'] }, ver: { default: 'v2' } } }] });
     expect(prepareRequest(op({}), {}, { catalog: c }).url).toBe('https://eu.example.com/v2/things');
     const opServers = { ...op({}), servers: [{ url: 'https://uploads.example.com' }] };
-    expect(prepareRequest(opServers, {}, { catalog: c }).url).toBe('https://uploads.example.com/things');
+    expect(() => prepareRequest(opServers, {}, { catalog: c })).toThrow(/catalogs\.testapi\.allowedOrigins/);
+    expect(prepareRequest(opServers, {}, { catalog: c, allowedOrigins: ['https://uploads.example.com'] }).url).toBe('https://uploads.example.com/things');
     expect(() => prepareRequest(op({}), {}, { catalog: catalog({ servers: [{ url: '/api/v3' }] }) })).toThrow(/--base-url/);
     expect(() => prepareRequest(op({}), {}, { catalog: catalog(), baseUrl: 'file:///etc/passwd' })).toThrow(/only http and https/);
     expect(() => prepareRequest(op({}), {}, { catalog: catalog({ servers: [] }) })).toThrow(/names no server/);

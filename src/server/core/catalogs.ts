@@ -1,5 +1,6 @@
 // The loaded catalogs as one namespace: names and domains unique across several registries, one search index,
 // and the execution config for an operation's catalog. No MCP here: the CLI and the server share it.
+import { catalogOptions, resolveBaseUrls, type ConfigFile, type ServerConfig } from '../../config.js';
 import { AppError } from '../../errors.js';
 import { defaultCatalogDir, loadCatalog, type Catalog } from '../../registry/catalog.js';
 import { SearchIndex } from '../../search/index.js';
@@ -86,7 +87,12 @@ export interface ExecutionSettings {
   env?: Record<string, string | undefined>;
   timeouts?: { connectMs?: number; totalMs?: number };
   maxResponseBytes?: number;
+  /** Per-catalog options from the config file (credential env var names, idempotency header, origins, F10). */
+  catalogs?: Record<string, CatalogExecutionSettings>;
 }
+
+/** One catalog's execution options (the config file's section, minus the base URL which is in `baseUrls`). */
+export type CatalogExecutionSettings = Pick<ExecutionConfig, 'credentials' | 'idempotencyHeader' | 'allowedOrigins' | 'blockPrivateAddresses'>;
 
 /** The ExecutionConfig for one catalog; `sessionCredential` is the per-session upstream token, if any. */
 export function executionConfigFor(
@@ -101,5 +107,34 @@ export function executionConfigFor(
   if (settings.timeouts !== undefined) config.timeouts = settings.timeouts;
   if (settings.maxResponseBytes !== undefined) config.maxResponseBytes = settings.maxResponseBytes;
   if (sessionCredential !== undefined && sessionCredential !== '') config.sessionCredential = sessionCredential;
+  const per = settings.catalogs !== undefined && Object.hasOwn(settings.catalogs, catalog.meta.name) ? settings.catalogs[catalog.meta.name] : undefined;
+  if (per?.credentials !== undefined) config.credentials = per.credentials;
+  if (per?.idempotencyHeader !== undefined) config.idempotencyHeader = per.idempotencyHeader;
+  if (per?.allowedOrigins !== undefined) config.allowedOrigins = per.allowedOrigins;
+  if (per?.blockPrivateAddresses !== undefined) config.blockPrivateAddresses = per.blockPrivateAddresses;
   return config;
+}
+
+/**
+ * The execution settings of a server or CLI run: base URLs (config file < `<CATALOG>_BASE_URL` < `--base-url`),
+ * read-only, timeouts, response cap, and the config file's per-catalog options. Throws CONFIG_INVALID when the
+ * file names a catalog that is not loaded.
+ */
+export function settingsFromConfig(
+  config: ServerConfig,
+  set: CatalogSet,
+  env: Record<string, string | undefined>,
+  file?: ConfigFile,
+): ExecutionSettings {
+  const names = set.catalogs.map((c) => c.meta.name);
+  const settings: ExecutionSettings = {
+    baseUrls: resolveBaseUrls(config, names, env, file),
+    readOnly: config.readOnly,
+    env,
+    timeouts: config.timeouts,
+  };
+  if (config.maxResponseBytes !== undefined) settings.maxResponseBytes = config.maxResponseBytes;
+  const per = catalogOptions(file, names);
+  if (Object.keys(per).length > 0) settings.catalogs = per;
+  return settings;
 }
