@@ -163,6 +163,14 @@ function scopeOf(op: Operation): Scope | undefined {
   return undefined;
 }
 
+/** True when `a` becomes `b` by swapping one pair of neighbouring letters. */
+export function swapsNeighbours(a: string, b: string): boolean {
+  if (a.length !== b.length || a === b) return false;
+  let k = 0;
+  while (a[k] === b[k]) k++;
+  return a[k] === b[k + 1] && a[k + 1] === b[k] && a.slice(k + 2) === b.slice(k + 2);
+}
+
 function shapeOf(path: string): 'item' | 'collection' | 'other' {
   const segs = path.split('/').filter((s) => s.length > 0);
   const last = segs[segs.length - 1] ?? '';
@@ -274,6 +282,8 @@ export class SearchIndex {
       for (const t of seen) this.docFreq.set(t, (this.docFreq.get(t) ?? 0) + 1);
       for (const w of seenWords) wordFreq.set(w, (wordFreq.get(w) ?? 0) + 1);
     }
+    // the vocabulary's words are known too (freq 0: a catalog word wins a tie), so `bookmakr` reads as bookmark
+    for (const word of [...this.familyOf.keys(), ...Object.keys(VERB_METHODS)]) if (!wordFreq.has(word)) wordFreq.set(word, 0);
     for (const [word, freq] of [...wordFreq].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
       if (word.length < 3 || /\d/.test(word)) continue;
       const key = word[0] as string;
@@ -701,7 +711,8 @@ export class SearchIndex {
     let bestFreq = 0;
     for (const { word: candidate, freq } of this.dictionary.get(word[0] as string) ?? []) {
       if (Math.abs(candidate.length - word.length) > maxDistance) continue;
-      const d = distance(word, candidate);
+      // a swap of two neighbouring letters (`craete`, `serach`) is one slip, not two edits
+      const d = swapsNeighbours(word, candidate) ? 1 : distance(word, candidate);
       if (d > maxDistance) continue;
       if (d < bestDistance || (d === bestDistance && freq > bestFreq)) {
         best = candidate;

@@ -1,7 +1,7 @@
 // How a request is read beyond its words: the lead step of a multi-step request, the lead action, "my"
 // scope on `/me` paths vs "show me", two-word phrases and cross-API vocabulary. Small synthetic catalog.
 import { describe, expect, it } from 'vitest';
-import { SearchIndex } from '../../src/search/index.js';
+import { SearchIndex, swapsNeighbours } from '../../src/search/index.js';
 import { domainsOf, op } from './helpers.js';
 
 const OPS = [
@@ -64,5 +64,24 @@ describe('lead action, scope and phrases', () => {
     expect(first('bookmark an item')).toBe('stars_add');
     expect(first('is this person online')).toBe('users_getPresence');
     expect(first('how much money do we have')).toBe('FetchBalance');
+  });
+});
+
+describe('typos', () => {
+  it.each([
+    ['craete', 'create', true],
+    ['serach', 'search', true],
+    ['ab', 'ba', true],
+    ['create', 'create', false],
+    ['craete', 'crate', false],
+    ['abcd', 'badc', false],
+    ['abc', 'acd', false],
+  ])('swapsNeighbours(%s, %s) is %s', (a, b, ok) => {
+    expect(swapsNeighbours(a, b)).toBe(ok);
+  });
+
+  it('a swap of neighbouring letters is read as the word the catalog uses', () => {
+    expect(first('serach for items')).toBe('search');
+    expect(first('bookmakr an item')).toBe('stars_add');
   });
 });
