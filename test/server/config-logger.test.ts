@@ -1,6 +1,20 @@
 // src/config.ts (flags + env -> one config, refusals named) and src/logger.ts (JSON lines, redaction).
 import { describe, expect, test } from 'vitest';
-import { baseUrlEnvName, parseServeArgs, resolveBaseUrls, resolveServerConfig, splitArgs } from '../../src/config.js';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  baseUrlEnvName,
+  catalogOptions,
+  configuredCredentialNames,
+  parseConfigFile,
+  parseServeArgs,
+  readConfigFile,
+  resolveBaseUrls,
+  resolveServerConfig,
+  splitArgs,
+} from '../../src/config.js';
+import { REPO_ROOT } from '../helpers/mcp.js';
 import { isAppError } from '../../src/errors.js';
 import { createLogger, redact } from '../../src/logger.js';
 
@@ -40,6 +54,112 @@ describe('config', () => {
       github: 'http://127.0.0.1:9',
       zoo: 'https://zoo.example',
     });
+  });
+});
+
+describe('config file (--config / API_CATALOG_CONFIG)', () => {
+  const F = 'ops.json';
+  const parse = (v: unknown) => parseConfigFile(JSON.stringify(v), F);
+
+  test('--config and API_CATALOG_CONFIG give the path (flag wins); no path by default', () => {
+    expect(parseServeArgs(['--config', 'a.json']).config).toBe('a.json');
+    expect(resolveServerConfig(parseServeArgs(['--config=a.json']), { API_CATALOG_CONFIG: 'b.json' }).configPath).toBe('a.json');
+    expect(resolveServerConfig({}, { API_CATALOG_CONFIG: 'b.json' }).configPath).toBe('b.json');
+    expect(resolveServerConfig({}, {}).configPath).toBeUndefined();
+  });
+
+  test('a full file parses; origins are normalized; names are kept as names', () => {
+    const f = parse({
+      blockPrivateAddresses: true,
+      catalogs: {
+        stripe: {
+          baseUrl: 'https://api.stripe.com',
+          credentials: { token: 'STRIPE_SECRET_KEY' },
+          idempotencyHeader: 'Idempotency-Key',
+          allowedOrigins: ['https://FILES.stripe.com:443'],
+          blockPrivateAddresses: false,
+        },
+        github: { credentials: { token: 'GH_PAT', username: 'GH_USER', password: 'GH_PASS', apiKey: 'GH_KEY' } },
+      },
+    });
+    expect(f.catalogs.stripe).toEqual({
+      baseUrl: 'https://api.stripe.com',
+      credentials: { token: 'STRIPE_SECRET_KEY' },
+      idempotencyHeader: 'Idempotency-Key',
+      allowedOrigins: ['https://files.stripe.com'],
+      blockPrivateAddresses: false,
+    });
+    expect(catalogOptions(f, ['github', 'stripe'])).toEqual({
+      github: { credentials: { token: 'GH_PAT', username: 'GH_USER', password: 'GH_PASS', apiKey: 'GH_KEY' }, blockPrivateAddresses: true },
+      stripe: { credentials: { token: 'STRIPE_SECRET_KEY' }, idempotencyHeader: 'Idempotency-Key', allowedOrigins: ['https://files.stripe.com'], blockPrivateAddresses: false },
+    });
+    expect(configuredCredentialNames(f).sort()).toEqual(['GH_KEY', 'GH_PASS', 'GH_PAT', 'GH_USER', 'STRIPE_SECRET_KEY']);
+  });
+
+  test('the shipped example file is valid', () => {
+    const file = join(REPO_ROOT, 'docs', 'config.example.json');
+    const f = readConfigFile(file);
+    expect(Object.keys(f.catalogs).length).toBeGreaterThan(0);
+    expect(readFileSync(file, 'utf8')).not.toMatch(/sk_(live|test)_|ghp_/);
+  });
+
+  test('unknown keys, bad types and bad values are CONFIG_INVALID naming the file and the key', () => {
+    const cases: Array<[unknown, RegExp]> = [
+      [[], /\(top level\) must be a JSON object/],
+      [{ catalog: {} }, /catalog is not a known key \(allowed: \$schema, catalogs, blockPrivateAddresses\)/],
+      [{ catalogs: { github: { baseURL: 'https://x' } } }, /catalogs\.github\.baseURL is not a known key/],
+      [{ catalogs: { github: { credentials: { bearer: 'X' } } } }, /catalogs\.github\.credentials\.bearer is not a known key/],
+      [{ catalogs: { 'Git Hub': {} } }, /catalogs\.Git Hub is not a catalog name/],
+      [{ catalogs: { github: 'x' } }, /catalogs\.github must be an object/],
+      [{ catalogs: { github: { baseUrl: 'ftp://x' } } }, /catalogs\.github\.baseUrl must be http\(s\)/],
+      [{ catalogs: { github: { baseUrl: 'https://u:p@api.github.com' } } }, /catalogs\.github\.baseUrl must not carry credentials/],
+      [{ catalogs: { github: { idempotencyHeader: 'Bad Header' } } }, /catalogs\.github\.idempotencyHeader must be an HTTP header name/],
+      [{ catalogs: { github: { idempotencyHeader: 'Authorization' } } }, /catalogs\.github\.idempotencyHeader cannot be "Authorization"/],
+      [{ catalogs: { github: { allowedOrigins: 'https://x' } } }, /catalogs\.github\.allowedOrigins must be an array/],
+      [{ catalogs: { github: { allowedOrigins: ['https://uploads.github.com/path'] } } }, /catalogs\.github\.allowedOrigins\[0\] .* must be an origin/],
+      [{ catalogs: { github: { allowedOrigins: ['https://ok.example', 'https://api.example.com@evil.com'] } } }, /catalogs\.github\.allowedOrigins\[1\] must not carry userinfo/],
+      [{ catalogs: { github: { allowedOrigins: ['file:///etc'] } } }, /catalogs\.github\.allowedOrigins\[0\] must be http\(s\)/],
+      [{ catalogs: { github: { blockPrivateAddresses: 'yes' } } }, /catalogs\.github\.blockPrivateAddresses must be true or false/],
+    ];
+    for (const [value, re] of cases) {
+      expect(codeOf(() => parse(value)), JSON.stringify(value)).toMatch(new RegExp(`^CONFIG_INVALID: config file ops\\.json: ${re.source}`));
+    }
+    // `__proto__` in JSON text is an ordinary key: refused like any unknown key, nothing polluted.
+    expect(codeOf(() => parseConfigFile('{"catalogs": {"github": {"__proto__": {"x": 1}}}}', F))).toMatch(/catalogs\.github\.__proto__ is not a known key/);
+    expect(parseConfigFile('{"catalogs": {"__proto__": {}}}', F).catalogs.__proto__).toEqual({});
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+
+  test('a secret VALUE where a name belongs is refused without echoing it; invalid JSON does not quote the file', () => {
+    for (const secret of ['sk_live_51HcanaryCANARY', 'ghp_canaryCANARY0123456789', 'hunter2 with spaces']) {
+      const msg = codeOf(() => parse({ catalogs: { stripe: { credentials: { token: secret } } } }));
+      expect(msg).toMatch(/catalogs\.stripe\.credentials\.token must be the NAME of an environment variable/);
+      expect(msg).not.toContain(secret);
+    }
+    const msg = codeOf(() => parseConfigFile('{"catalogs": {"stripe": {"credentials": {"token": sk_live_canary}}}}', F));
+    expect(msg).toMatch(/^CONFIG_INVALID: config file ops\.json: not valid JSON( at line \d+, column \d+)?$/);
+    expect(msg).not.toContain('sk_live_canary');
+  });
+
+  test('a file naming a catalog that is not loaded is refused, listing the loaded ones', () => {
+    const f = parse({ catalogs: { githubb: {} } });
+    expect(codeOf(() => catalogOptions(f, ['github']))).toMatch(/config file ops\.json: catalogs\.githubb names no loaded catalog \(loaded: github\)/);
+    expect(catalogOptions(undefined, ['github'])).toEqual({});
+  });
+
+  test('base URL precedence: file < <CATALOG>_BASE_URL < --base-url', () => {
+    const f = parse({ catalogs: { github: { baseUrl: 'https://file.example' }, zoo: { baseUrl: 'https://zoo-file.example' } } });
+    expect(resolveBaseUrls(resolveServerConfig({}, {}), ['github', 'zoo'], {}, f)).toEqual({ github: 'https://file.example', zoo: 'https://zoo-file.example' });
+    expect(resolveBaseUrls(resolveServerConfig({}, {}), ['github', 'zoo'], { ZOO_BASE_URL: 'https://zoo-env.example' }, f).zoo).toBe('https://zoo-env.example');
+    expect(resolveBaseUrls(resolveServerConfig({ baseUrl: 'https://flag.example' }, {}), ['github'], { GITHUB_BASE_URL: 'https://env.example' }, f).github).toBe('https://flag.example');
+  });
+
+  test('readConfigFile: a missing file and an oversized file are named', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'api-catalog-config-'));
+    expect(codeOf(() => readConfigFile(join(dir, 'nope.json')))).toMatch(/nope\.json: cannot read it \(ENOENT\)/);
+    const big = join(dir, 'big.json');
+    writeFileSync(big, ' '.repeat(1024 * 1024 + 1));
+    expect(codeOf(() => readConfigFile(big))).toMatch(/big\.json: larger than 1048576 bytes/);
   });
 });
 
