@@ -5,7 +5,12 @@ import { connect as netConnect, type Socket } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { resolveServerConfig } from '../../src/config.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readConfigFile, resolveServerConfig } from '../../src/config.js';
+import { settingsFromConfig } from '../../src/server/core/catalogs.js';
+import { generateSessionId } from '../../src/server/session.js';
 import { isAppError } from '../../src/errors.js';
 import { serveHttp, type HttpHandle } from '../../src/server/transports/http.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
@@ -303,5 +308,62 @@ describe('HTTP hardening', () => {
     } finally {
       for (const s of [...sockets, slow]) s.destroy();
     }
+  });
+});
+
+describe('per-catalog config file over Streamable HTTP', () => {
+  let cfgSrv: HttpHandle;
+  const cfgClients: Client[] = [];
+  const VAULT = 'vault-key-7777-canary';
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'api-catalog-http-config-'));
+    const file = join(dir, 'config.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ catalogs: { petstore: { baseUrl: up.url, credentials: { apiKey: 'PETS_VAULT_KEY' }, idempotencyHeader: 'Idempotency-Key' } } }),
+    );
+    const config = resolveServerConfig({ config: file }, {});
+    const set = catalogs(fixtureRegistry('petstore'));
+    const env = { PETS_VAULT_KEY: VAULT, PETSTORE_API_KEY: 'default-name-not-used' };
+    cfgSrv = await serveHttp({ catalogs: set, settings: settingsFromConfig(config, set, env, readConfigFile(config.configPath!)), rateLimitPerMinute: 0 }, { port: 0 });
+  });
+  afterAll(async () => {
+    await Promise.all(cfgClients.splice(0).map((c) => c.close()));
+    await cfgSrv.close();
+  });
+
+  test('describe names the configured env var; a retried POST reuses one idempotency key; the key value never shows', async () => {
+    const c = new Client({ name: 'config-test', version: '1.0.0' });
+    await c.connect(new StreamableHTTPClientTransport(new URL(cfgSrv.url)));
+    cfgClients.push(c);
+    const d = await call(c, 'describe_tools', { tool_names: ['store.orders.place'] });
+    expect(d.value.tools[0].credentials).toEqual([{ scheme: 'api_key', envVars: ['PETS_VAULT_KEY'], set: true }]);
+    up.route('/store/orders', { kind: 'sequence', steps: [{ kind: 'status', status: 503, headers: { 'retry-after': '0' } }, { kind: 'echo' }] });
+    const r = await call(c, 'execute_tool', { tool_name: 'store.orders.place', args: { petId: 3, quantity: 1 } });
+    expect(r.success, JSON.stringify(r)).toBe(true);
+    const hits = up.hits('/store/orders');
+    expect(hits).toHaveLength(2);
+    expect(hits.map((h) => h.headers['x-api-key'])).toEqual([VAULT, VAULT]);
+    expect(hits[0]!.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(hits[1]!.headers['idempotency-key']).toBe(hits[0]!.headers['idempotency-key']);
+    expect(JSON.stringify([d, r])).not.toContain(VAULT);
+  });
+});
+
+describe('A17: session id generator (unit)', () => {
+  test('10,000 ids: unique, visible ASCII, random v4 UUIDs, not sequential', () => {
+    const ids = Array.from({ length: 10_000 }, () => generateSessionId());
+    expect(new Set(ids).size).toBe(10_000);
+    const v4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    expect(ids.every((id) => /^[\x21-\x7E]+$/.test(id) && v4.test(id))).toBe(true);
+    // Not sequential: generation order is not sorted order, and neighbours share no long prefix.
+    const sorted = [...ids].sort();
+    expect(sorted).not.toEqual(ids);
+    let sharedPrefix = 0;
+    for (let i = 1; i < ids.length; i++) if (ids[i]!.slice(0, 8) === ids[i - 1]!.slice(0, 8)) sharedPrefix++;
+    expect(sharedPrefix).toBe(0);
+    // Every hex digit position (outside the fixed version/variant) takes many values: ~122 random bits.
+    const varied = [0, 9, 15, 20, 35].map((pos) => new Set(ids.map((id) => id[pos])).size);
+    expect(Math.min(...varied)).toBeGreaterThanOrEqual(16);
   });
 });
