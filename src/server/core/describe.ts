@@ -155,14 +155,22 @@ export function typeLabel(schema: JsonSchema | undefined): string {
   const type = schema.type;
   if (Array.isArray(type)) t = type.filter((x) => x !== 'null').join('|') || 'null';
   else if (typeof type === 'string') t = type;
-  else if (schema.oneOf || schema.anyOf) t = 'oneOf';
+  else if (Array.isArray(schema.oneOf) || Array.isArray(schema.anyOf)) t = alternativesLabel((schema.oneOf ?? schema.anyOf) as JsonSchema[]);
   else if (schema.properties) t = 'object';
+  else if (typeof schema.$ref === 'string') t = 'object';
   else t = 'any';
   if (t === 'array' && schema.items && typeof schema.items === 'object') t = `array<${typeLabel(schema.items as JsonSchema)}>`;
   const en = schema.enum;
   if (Array.isArray(en) && en.length > 0 && en.length <= 8) t += ` (${en.map((v) => String(v)).join('|').slice(0, 120)})`;
   else if (Array.isArray(en) && en.length > 8) t += ` (${en.length} allowed values; see detail "full")`;
   return t;
+}
+
+/** `string | integer` for a oneOf/anyOf: each alternative's own label, deduplicated, `null` left out, at most 4. */
+function alternativesLabel(alternatives: JsonSchema[]): string {
+  const labels = [...new Set(alternatives.map((a) => typeLabel(a)).filter((l) => l !== 'null'))];
+  if (labels.length === 0) return 'any';
+  return labels.length > 4 ? `${labels.slice(0, 4).join(' | ')} | ...` : labels.join(' | ');
 }
 
 function schemaDescription(schema: JsonSchema | undefined): string {
