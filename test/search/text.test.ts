@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { splitWords, stem, stripNoise, stripPlural, STOP_WORDS } from '../../src/search/text.js';
-import { ABBREVIATIONS, FAMILIES, PHRASES, SCOPE_WORDS, VERB_METHODS, VERB_SHAPES } from '../../src/search/vocabulary.js';
+import { ABBREVIATIONS, FAMILIES, PHRASES, SCOPE_WORDS, VERB_FAMILY_COUNT, VERB_METHODS, VERB_SHAPES } from '../../src/search/vocabulary.js';
 
 describe('splitWords', () => {
   it.each([
@@ -79,6 +79,15 @@ describe('vocabulary', () => {
     expect(familyOf('payout')).toEqual(expect.arrayContaining(['transfer', 'withdraw']));
     expect(familyOf('user')).toEqual(expect.arrayContaining(['member', 'people', 'account']));
     expect(familyOf('delete')).toEqual(expect.arrayContaining(['revoke']));
+  });
+  it('VERB_FAMILY_COUNT splits the actions from the things', () => {
+    const actions = FAMILIES.slice(0, VERB_FAMILY_COUNT).flat();
+    const things = FAMILIES.slice(VERB_FAMILY_COUNT).flat();
+    for (const verb of ['create', 'delete', 'list', 'get', 'update', 'search', 'cancel', 'run', 'send']) expect(actions, verb).toContain(verb);
+    for (const noun of ['user', 'message', 'channel', 'balance', 'tag']) {
+      expect(things, noun).toContain(noun);
+      expect(actions, noun).not.toContain(noun);
+    }
   });
   it('phrases are two words read as plain, non-stop words', () => {
     for (const [phrase, words] of Object.entries(PHRASES)) {
