@@ -10,7 +10,7 @@ import { buildExamples } from './examples.js';
 import { lintOperations, LINT_CODES } from './lint.js';
 import { isUrl, loadSpec } from './load.js';
 import type { LoadedSpec } from './load.js';
-import { assignNames, buildDomains, domainOf, tagDescriptions } from './names.js';
+import { assignNames, buildDomains, domainOf, tagDescriptions, tagGroups } from './names.js';
 import { buildOperation, collectOperations, documentServers } from './operations.js';
 import type { BuildContext } from './operations.js';
 import { isObject, own, setOwn } from './pointer.js';
@@ -163,7 +163,8 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
     throw new AppError('SPEC_NO_OPERATIONS', `import: none of the ${raws.length} operations in ${loaded.sourceLabel} could be imported (see the warnings); fix the spec`, { details: diagnostics });
   }
   assignNames(operations, diagnostics);
-  for (const op of operations) op.domain = domainOf(op);
+  const groups = tagGroups(loaded.doc);
+  for (const op of operations) op.domain = domainOf(op, groups);
 
   const ajv = createAjv();
   operations.forEach((op, i) => {

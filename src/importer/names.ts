@@ -69,10 +69,27 @@ export function domainFromPath(path: string): string {
   return 'default';
 }
 
-/** The domain of an operation: its first tag (slugged), else from the path. */
-export function domainOf(op: Pick<Operation, 'tags' | 'path'>): string {
+/**
+ * The domain of an operation: its first tag (slugged), else from the path. When the spec groups its tags
+ * with the `x-tagGroups` extension (Redoc's navigation map), a grouped tag's domain is its group: the spec
+ * author's own top-level map is what list_domains is for. Tags stay on the operation for search.
+ */
+export function domainOf(op: Pick<Operation, 'tags' | 'path'>, groups: Map<string, string> = new Map()): string {
   const tag = op.tags.find((t) => slug(t) !== '');
-  return tag !== undefined ? slug(tag) : domainFromPath(op.path);
+  if (tag === undefined) return domainFromPath(op.path);
+  return groups.get(slug(tag)) ?? slug(tag);
+}
+
+/** Tag (slugged) -> its group (slugged) from the document's `x-tagGroups`; the first group naming a tag wins. */
+export function tagGroups(doc: Record<string, unknown>): Map<string, string> {
+  const out = new Map<string, string>();
+  const groups = doc['x-tagGroups'];
+  if (!Array.isArray(groups)) return out;
+  for (const g of groups) {
+    if (!isObject(g) || typeof g.name !== 'string' || slug(g.name) === '' || !Array.isArray(g.tags)) continue;
+    for (const t of g.tags) if (typeof t === 'string' && slug(t) !== '' && !out.has(slug(t))) out.set(slug(t), slug(g.name));
+  }
+  return out;
 }
 
 /** Tag name (slugged) -> first sentence of its description, from the document's `tags`. */

@@ -363,3 +363,13 @@ describe('URL specs and network refs (D3)', () => {
     expect(isPrivateAddress(ip)).toBe(expected);
   });
 });
+
+describe('x-tagGroups', () => {
+  test('grouped tags become their group\'s domain; ungrouped tags stay domains; tags are kept for search', async () => {
+    const r = await importSpec(`${FIX}/tag-groups.yaml`);
+    const domainOfOp = Object.fromEntries(r.operations.map((o) => [o.operationId, o.domain]));
+    expect(domainOfOp).toEqual({ listInvoices: 'billing', createPayment: 'billing', listUsers: 'people', health: 'ops' });
+    expect(r.meta.domains.map((d) => [d.name, d.toolCount])).toEqual([['billing', 2], ['ops', 1], ['people', 1]]);
+    expect(r.operations.find((o) => o.operationId === 'createPayment')?.tags).toEqual(['Payments']);
+  });
+});

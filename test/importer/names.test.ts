@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { assignNames, baseName, buildDomains, domainFromPath, domainOf } from '../../src/importer/names.js';
+import { assignNames, baseName, buildDomains, domainFromPath, domainOf, tagGroups } from '../../src/importer/names.js';
 import type { Diagnostic, Operation } from '../../src/types.js';
 
 function op(partial: Partial<Operation>): Operation {
@@ -31,6 +31,28 @@ describe('domainOf', () => {
     [['\u200b'], '/v1/invoices', 'invoices'],
   ])('tags %j path %s -> %s', (tags, path, expected) => {
     expect(domainOf({ tags, path })).toBe(expected);
+  });
+});
+
+describe('x-tagGroups', () => {
+  const groups = tagGroups({
+    'x-tagGroups': [
+      { name: 'Billing', tags: ['Invoices', 'Payment Methods'] },
+      { name: 'Later group', tags: ['Invoices'] },
+      { name: 'Broken' },
+      'not a group',
+    ],
+  });
+  test.each([
+    [['Invoices'], '/invoices', 'billing'],
+    [['Payment Methods', 'Invoices'], '/x', 'billing'],
+    [['Users'], '/users', 'users'],
+    [[], '/v1/charges', 'charges'],
+  ])('tags %j path %s -> %s', (tags, path, expected) => {
+    expect(domainOf({ tags, path }, groups)).toBe(expected);
+  });
+  test('no x-tagGroups: no groups', () => {
+    expect(tagGroups({ tags: [{ name: 'a' }] }).size).toBe(0);
   });
 });
 
