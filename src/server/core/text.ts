@@ -19,11 +19,18 @@ export function oneLine(text: string | undefined, max = 120): string {
   return first.length > max ? first.slice(0, max - 1).trimEnd() + '…' : first;
 }
 
+// ICU sentence boundaries: a dot inside `vnd.github.raw+json`, `e.g.` or a version number is not an end.
+const SENTENCES = new Intl.Segmenter('en', { granularity: 'sentence' });
+
 /** The first two or three sentences, at most `max` characters. */
 export function sentences(text: string | undefined, count = 3, max = 400): string {
   const t = cleanText(text, 4000).replace(/\s*\n\s*/g, ' ');
-  const parts = t.match(/[^.!?]+[.!?]+(\s|$)|[^.!?]+$/g) ?? [];
-  const out = parts.slice(0, count).join('').trim();
+  const parts: string[] = [];
+  for (const { segment } of SENTENCES.segment(t)) {
+    parts.push(segment);
+    if (parts.length === count) break;
+  }
+  const out = parts.join('').trim();
   return out.length > max ? out.slice(0, max - 1).trimEnd() + '…' : out;
 }
 
