@@ -7,6 +7,7 @@ import { buildRequest, toPrepared } from './request.js';
 import type { ExecutionConfig, PreparedRequest } from './types.js';
 
 export type {
+  CredentialEnvNames,
   ExecuteOptions,
   ExecutionConfig,
   ExecutionOutcome,
@@ -17,7 +18,7 @@ export type {
   ValidationOutcome,
 } from './types.js';
 export { validateArguments, ARG_LIMITS } from './validate.js';
-export { credentialStatus, envPrefix } from './auth.js';
+export { credentialEnvNames, credentialStatus, envPrefix } from './auth.js';
 export { executeOperation } from './execute.js';
 
 /**
