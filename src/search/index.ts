@@ -6,7 +6,7 @@ import { distance } from 'fastest-levenshtein';
 import { AppError } from '../errors.js';
 import { suggestNames } from '../registry/catalog.js';
 import type { DomainInfo, HttpMethod, Operation } from '../types.js';
-import { STOP_WORDS, splitWords, stem, stripNoise, type StemMode } from './text.js';
+import { STOP_WORDS, splitWords, stem, stripNoise, stripPlural, type StemMode } from './text.js';
 import {
   ABBREVIATIONS, FAMILIES, NARROW_SCOPES, PHRASES, SCOPE_WORDS, VERB_FAMILY_COUNT, VERB_METHODS, VERB_SHAPES, type Scope,
 } from './vocabulary.js';
@@ -90,6 +90,8 @@ const OBJECT_WORDS: ReadonlySet<string> = new Set([
   'the', 'a', 'an', 'it', 'its', 'them', 'their', 'this', 'that', 'these', 'those', 'my', 'our', 'your', 'his', 'her',
   'each', 'every', 'all', 'him', 'me', 'us',
 ]);
+/** Verbs that read (get/show/see...): with a plural object they ask for a list. */
+const READ_VERBS: ReadonlySet<string> = new Set(['get', 'show', 'see', 'view', 'read', 'fetch', 'retrieve', 'display', 'find']);
 /** Weight of the words of a later step of a multi-step request (the lead step's words count 1). */
 const LATER_STEP_WEIGHT = 0.3;
 /** Words of the verb families (the first {@link VERB_FAMILY_COUNT} families of the vocabulary). */
@@ -161,6 +163,11 @@ function scopeOf(op: Operation): Scope | undefined {
     if (scope && scope !== 'me') return scope;
   }
   return undefined;
+}
+
+/** A plural English noun (`pictures`, `endpoints`, `replies`), not a word that merely ends in s (`status`). */
+function isPlural(word: string): boolean {
+  return word.length > 3 && stripPlural(word) !== word && !/(?:ss|us|is|ics|news)$/.test(word);
 }
 
 /** True when `a` becomes `b` by swapping one pair of neighbouring letters. */
@@ -649,11 +656,15 @@ export class SearchIndex {
   /** Path shape suggested by the first action word of the query; "all" anywhere asks for a collection. */
   private verbShape(words: readonly string[]): 'item' | 'collection' | undefined {
     if (words.includes('all')) return 'collection';
-    for (const w of words.slice(0, 4)) {
-      const s = VERB_SHAPES[w];
-      if (s) return s;
+    const at = words.slice(0, 4).findIndex((w) => VERB_SHAPES[w] !== undefined || READ_VERBS.has(w));
+    const verb = at >= 0 ? (words[at] as string) : undefined;
+    const shape = verb === undefined ? undefined : VERB_SHAPES[verb];
+    // "get pictures", "show webhook endpoints": reading a plural object asks for the collection
+    if (shape !== 'collection' && (verb === undefined || READ_VERBS.has(verb))) {
+      const object = words.slice(at + 1, at + 4).filter((w) => this.analyze(w).length > 0 && !this.isAction(w));
+      if (object.some(isPlural)) return 'collection';
     }
-    return undefined;
+    return shape;
   }
 
   /** HTTP methods suggested by the first action word of the query (low-weight signal). */

@@ -67,6 +67,26 @@ describe('lead action, scope and phrases', () => {
   });
 });
 
+describe('plural objects', () => {
+  const ops = [
+    op({ name: 'ListMedia', domain: 'media', path: '/Messages/{MessageSid}/Media.json', summary: 'Read a list of media of a message' }),
+    op({ name: 'FetchMedia', domain: 'media', path: '/Messages/{MessageSid}/Media/{Sid}.json', summary: 'Fetch a single media of a message' }),
+    op({ name: 'GetEndpoints', domain: 'endpoints', path: '/webhook_endpoints', summary: 'List webhook endpoints' }),
+    op({ name: 'GetEndpointsEndpoint', domain: 'endpoints', path: '/webhook_endpoints/{webhook_endpoint}', summary: 'Retrieve a webhook endpoint' }),
+  ];
+  const small = SearchIndex.build(ops, domainsOf(ops));
+  const score = (q: string, name: string): number => small.search(q).results.find((h) => h.name === name)?.score ?? 0;
+
+  // a low-weight signal (x1.1 / x0.9, like the verb's own shape): it moves the collection up, it does not
+  // override words ("Retrieve a webhook endpoint" still matches `show` better than "List webhook endpoints")
+  it('reading a plural object leans to the collection, a singular one does not', () => {
+    const ratio = (q: string): number => score(q, 'GetEndpoints') / score(q, 'GetEndpointsEndpoint');
+    expect(ratio('show webhook endpoints')).toBeGreaterThan(ratio('show a webhook endpoint') * 1.15);
+    const media = (q: string): number => score(q, 'ListMedia') / score(q, 'FetchMedia');
+    expect(media('get the pictures of a message')).toBeGreaterThan(media('get the picture of a message') * 1.15);
+  });
+});
+
 describe('typos', () => {
   it.each([
     ['craete', 'create', true],
