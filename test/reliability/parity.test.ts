@@ -1,0 +1,73 @@
+// L3 (and C1 for the same script): the same flow — list, search, describe at three levels, dry run, real execute
+// against the fake upstream, refusals and bad arguments — over the spawned stdio server and the spawned HTTP
+// server gives the same tool results, byte for byte after removing what is per-process (upstream port).
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { REPO_ROOT, fixtureRegistry } from '../helpers/mcp.js';
+import { startUpstream, type Upstream } from '../helpers/upstream.js';
+import { envelope, httpDriver, importFixture, stdioDriver, type Driver, type Message } from './helpers.js';
+
+let up: Upstream;
+let vaultDir: string;
+beforeAll(async () => {
+  up = await startUpstream();
+  up.route('/pets/500', { kind: 'status', status: 500, body: { message: 'boom' } });
+  up.route('/pets/429', { kind: 'status', status: 404, body: { message: 'no such pet' } });
+  vaultDir = importFixture(join(REPO_ROOT, 'test', 'fixtures', 'reliability', 'vault.yaml'), 'vault').dir;
+});
+afterAll(async () => {
+  await up?.close();
+});
+
+const env = (): Record<string, string> => ({ PETSTORE_BASE_URL: up.url, PETSTORE_API_KEY: 'k-123', VAULT_BASE_URL: `${up.url}/v1`, VAULT_API_KEY: 'k-456' });
+
+// Note: reading the tool_descriptions resource authorizes like describe_tools, so it reads pets.list, not pets.get.
+async function flow(d: Driver): Promise<unknown[]> {
+  const steps: Array<[string, unknown]> = [
+    ['list_domains', {}],
+    ['search_tools', { query: 'list pets' }],
+    ['search_tools', { query: 'pets', domain: 'petstore.pets', limit: 2, offset: 1 }],
+    ['search_tools', { query: 'zzzz qqqq' }],
+    ['execute_tool', { tool_name: 'petstore.pets.get', args: { petId: 1 } }],
+    ['describe_tools', { tool_names: ['petstore.pets.get', 'petstore.pets.list'], detail: 'summary' }],
+    ['describe_tools', { tool_names: ['petstore.pets.get', 'petstore.pets.list'] }],
+    ['describe_tools', { tool_names: ['petstore.pets.get'], detail: 'full' }],
+    ['describe_tools', { tool_names: ['petstore.pets.gett'] }],
+    ['execute_tool', { tool_name: 'petstore.pets.get', args: { petId: 7 }, dry_run: true }],
+    ['execute_tool', { tool_name: 'petstore.pets.get', args: { petId: 7 } }],
+    ['execute_tool', { tool_name: 'petstore.pets.get', args: { petId: 500 } }],
+    ['execute_tool', { tool_name: 'petstore.pets.get', args: { petId: 429 } }],
+    ['execute_tool', { tool_name: 'petstore.pets.get', args: { petId: 'seven' } }],
+    ['execute_tool', { tool_name: 'petstore.pets.list', args: { limit: 2 } }],
+    ['describe_tools', { tool_names: ['vault.keyEcho'] }],
+    ['execute_tool', { tool_name: 'vault.keyEcho', args: { q: 'same' } }],
+  ];
+  const out: unknown[] = [];
+  out.push((await d.rpc('tools/list')).result);
+  out.push((await d.rpc('resources/list')).result);
+  out.push((await d.rpc('resources/read', { uri: 'resource:///tool_descriptions?tools=petstore.pets.list' })).result);
+  for (const [name, args] of steps) {
+    const m: Message = await d.tool(name, args);
+    out.push({ name, args, isError: m.result?.isError ?? false, envelope: envelope(m), text: m.result?.content });
+  }
+  return out;
+}
+
+/** Headers the two transports' HTTP clients legitimately differ in are not part of a tool result; only the port. */
+const normalize = (v: unknown): string => JSON.stringify(v).replaceAll(`127.0.0.1:${up.port}`, '127.0.0.1:<port>');
+
+test('L3: stdio and Streamable HTTP give identical results for the same flow', async () => {
+  const args = ['--registry', fixtureRegistry('petstore'), '--registry', vaultDir];
+  const s = await stdioDriver(args, env());
+  const a = await flow(s).finally(() => s.close());
+  const h = await httpDriver(args, env());
+  const b = await flow(h).finally(() => h.close());
+  // The flow exercised success and every kind of refusal.
+  const codes = (a.slice(3) as Array<{ envelope: Message }>).map((x) => (x.envelope.success ? 'ok' : x.envelope.error?.code));
+  expect(codes).toEqual(['ok', 'ok', 'ok', 'ok', 'TOOL_DESCRIPTION_REQUIRED', 'ok', 'ok', 'ok', 'UNKNOWN_TOOL', 'ok', 'ok', 'UPSTREAM_ERROR', 'UPSTREAM_ERROR', 'INVALID_ARGUMENTS', 'ok', 'ok', 'ok']);
+  expect(normalize(b)).toBe(normalize(a));
+  // C1 for this script too: every stdout line of the stdio server is a JSON-RPC 2.0 message.
+  const lines = s.capture.stdout.split('\n').filter((l) => l !== '');
+  expect(lines.length).toBe(1 + 3 + 17); // initialize, three reads, seventeen tool calls
+  for (const l of lines) expect((JSON.parse(l) as Message).jsonrpc).toBe('2.0');
+}, 60_000);
