@@ -88,8 +88,11 @@ const SELF_WORDS: readonly string[] = ['current', 'authenticated', 'user', 'self
 /** Determiners and pronouns that start an object: the word before them is a verb ("and refund their charge"). */
 const OBJECT_WORDS: ReadonlySet<string> = new Set([
   'the', 'a', 'an', 'it', 'its', 'them', 'their', 'this', 'that', 'these', 'those', 'my', 'our', 'your', 'his', 'her',
-  'each', 'every', 'all', 'him', 'me', 'us',
+  'each', 'every', 'all', 'him', 'me', 'us', 'someone', 'somebody', 'everyone',
 ]);
+/** Methods of a request that changes something, and of one that undoes something ("unfollow", "unpin"). */
+const CHANGE_METHODS: readonly HttpMethod[] = ['post', 'put', 'patch'];
+const UNDO_METHODS: readonly HttpMethod[] = ['delete', 'post'];
 /** Verbs that read (get/show/see...): with a plural object they ask for a list. */
 const READ_VERBS: ReadonlySet<string> = new Set(['get', 'show', 'see', 'view', 'read', 'fetch', 'retrieve', 'display', 'find']);
 /** Weight of the words of a later step of a multi-step request (the lead step's words count 1). */
@@ -672,6 +675,13 @@ export class SearchIndex {
     for (const w of words.slice(0, 4)) {
       const m = VERB_METHODS[w];
       if (m) return m;
+    }
+    // an imperative whose verb the vocabulary does not know ("pin an item", "label a task", "text someone"):
+    // a word that starts the request and is followed by its object changes something, so it is not a GET
+    const [first, second] = words;
+    if (first !== undefined && second !== undefined && OBJECT_WORDS.has(second) && !this.isAction(first) &&
+        this.analyze(first).length > 0 && SCOPE_WORDS[first] === undefined && !isPlural(first)) {
+      return first.startsWith('un') ? UNDO_METHODS : CHANGE_METHODS;
     }
     return undefined;
   }

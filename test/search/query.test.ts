@@ -67,6 +67,25 @@ describe('lead action, scope and phrases', () => {
   });
 });
 
+describe('imperatives the vocabulary does not know', () => {
+  const ops = [
+    op({ name: 'addTagForTask', domain: 'tasks', method: 'post', path: '/tasks/{task_gid}/addTag', summary: 'Add a tag to a task' }),
+    op({ name: 'getTagsForTask', domain: 'tasks', path: '/tasks/{task_gid}/tags', summary: "Get a task's tags" }),
+    op({ name: 'removeTagForTask', domain: 'tasks', method: 'post', path: '/tasks/{task_gid}/removeTag', summary: 'Remove a tag from a task' }),
+  ];
+  const small = SearchIndex.build(ops, domainsOf(ops));
+  const top = (q: string): string | undefined => small.search(q).results[0]?.name;
+
+  it('"<verb> a/the/my <object>" at the start changes something, so it is not a GET', () => {
+    expect(top('label a task')).toBe('addTagForTask');
+    expect(top('tag my task')).toBe('addTagForTask');
+  });
+  it('without that shape the words decide', () => {
+    expect(top('tags of a task')).toBe('getTagsForTask');
+    expect(top('task tags')).toBe('getTagsForTask');
+  });
+});
+
 describe('plural objects', () => {
   const ops = [
     op({ name: 'ListMedia', domain: 'media', path: '/Messages/{MessageSid}/Media.json', summary: 'Read a list of media of a message' }),
