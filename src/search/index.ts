@@ -364,12 +364,28 @@ export class SearchIndex {
     const out: string[] = [];
     for (let k = 0; k < words.length; k++) {
       const phrase = k + 1 < words.length ? PHRASES[`${words[k]} ${words[k + 1]}`] : undefined;
+      const word = words[k] as string;
       if (phrase) {
         out.push(...phrase);
         k++;
-      } else out.push(words[k] as string);
+      } else if (k === 0 && this.isUndo(word)) {
+        // a request starting with `unfollow`, `unstar`, `unpin` in a catalog that never says it: remove +
+        // the action undone (only as the first word: elsewhere un-words are adjectives, `unread`)
+        out.push('remove', word.slice(2));
+      } else out.push(word);
     }
     return out;
+  }
+
+  /** An un-word (`unfollow`) the catalog does not use, whose rest (`follow`) it does. */
+  private isUndo(word: string): boolean {
+    if (word.length < 5 || !word.startsWith('un') || this.known(word)) return false;
+    return this.known(word.slice(2));
+  }
+
+  private known(word: string): boolean {
+    const terms = this.analyze(word);
+    return terms.length > 0 && terms.every((t) => this.docFreq.has(t));
   }
 
   private concepts(words: readonly string[]): Concept[] {

@@ -80,6 +80,16 @@ describe('imperatives the vocabulary does not know', () => {
     expect(top('label a task')).toBe('addTagForTask');
     expect(top('tag my task')).toBe('addTagForTask');
   });
+  it('an un-word the catalog never uses is read as remove + the action it undoes', () => {
+    const withFollowers = [
+      ...ops,
+      op({ name: 'addFollowersForTask', domain: 'tasks', method: 'post', path: '/tasks/{task_gid}/addFollowers', summary: 'Add followers to a task' }),
+      op({ name: 'removeFollowerForTask', domain: 'tasks', method: 'post', path: '/tasks/{task_gid}/removeFollowers', summary: 'Remove followers from a task' }),
+    ];
+    const idx = SearchIndex.build(withFollowers, domainsOf(withFollowers));
+    expect(idx.search('unfollow a task').results[0]?.name).toBe('removeFollowerForTask');
+    expect(idx.search('untag a task').results[0]?.name).toBe('removeTagForTask');
+  });
   it('without that shape the words decide', () => {
     expect(top('tags of a task')).toBe('getTagsForTask');
     expect(top('task tags')).toBe('getTagsForTask');
