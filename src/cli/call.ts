@@ -1,11 +1,10 @@
 // `api-catalog call <name> --args '{...}'`: runs an operation through the same execute flow as execute_tool
 // (validation, read-only, confirmation, dry run); prints the envelope as JSON. No describe step for people.
 import { AppError } from '../errors.js';
-import { readConfigFile, resolveServerConfig, splitArgs } from '../config.js';
-import { settingsFromConfig } from '../server/core/catalogs.js';
+import { splitArgs } from '../config.js';
 import { executeTool } from '../server/core/execute.js';
 import { toolNames } from '../server/core/names.js';
-import { cliContext } from './domains.js';
+import { cliContextFromArgs } from './domains.js';
 
 const HELP = `usage: api-catalog call <name> --args '{...}' [--dry-run] [--confirm] [--fields <f>] [--base-url <url>] [--read-only] [--registry <dir>]... [--config <file.json>]
 
@@ -33,20 +32,7 @@ export async function run(argv: string[]): Promise<number> {
       throw new AppError('CONFIG_INVALID', `call: --args is not valid JSON; quote it like --args '{"owner": "octo"}'`);
     }
   }
-  const { set } = cliContext(a.values['--registry'] ?? [], a.values['--base-url']?.[0], a.booleans.has('--read-only'));
-  const registries = a.values['--registry'] ?? [];
-  const baseUrl = a.values['--base-url']?.[0];
-  const config = resolveServerConfig(
-    {
-      ...(registries.length > 0 ? { registry: registries } : {}),
-      ...(baseUrl !== undefined ? { baseUrl } : {}),
-      ...(a.booleans.has('--read-only') ? { readOnly: true } : {}),
-      ...(a.values['--config']?.[0] !== undefined ? { config: a.values['--config'][0] } : {}),
-    },
-    process.env,
-  );
-  const file = config.configPath !== undefined ? readConfigFile(config.configPath) : undefined;
-  const settings = settingsFromConfig(config, set, process.env, file);
+  const { set, settings } = cliContextFromArgs(a);
   const input: Record<string, unknown> = { tool_name: name, args };
   if (a.booleans.has('--dry-run')) input.dry_run = true;
   if (a.booleans.has('--confirm')) input.confirm = name;

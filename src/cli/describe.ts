@@ -2,9 +2,9 @@
 import { splitArgs } from '../config.js';
 import { describeTools } from '../server/core/describe.js';
 import { toolNames } from '../server/core/names.js';
-import { cliContext } from './domains.js';
+import { cliContextFromArgs } from './domains.js';
 
-const HELP = `usage: api-catalog describe <name>... [--detail summary|parameters|full] [--parameter <p>] [--json] [--registry <dir>]...
+const HELP = `usage: api-catalog describe <name>... [--detail summary|parameters|full] [--parameter <p>] [--json] [--registry <dir>]... [--config <file.json>]
 
 Shows how to call operations (at most 5 at once). Default detail: parameters.`;
 
@@ -28,8 +28,8 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(HELP + '\n');
     return argv.length === 0 ? 2 : 0;
   }
-  const a = splitArgs('describe', argv, ['--registry', '--detail', '--parameter'], ['--json']);
-  const { set, settings } = cliContext(a.values['--registry'] ?? []);
+  const a = splitArgs('describe', argv, ['--registry', '--detail', '--parameter', '--config'], ['--json']);
+  const { set, settings } = cliContextFromArgs(a);
   const input: Record<string, unknown> = { tool_names: a.positionals };
   if (a.values['--detail']) input.detail = a.values['--detail'][0];
   if (a.values['--parameter']) input.parameter = a.values['--parameter'][0];

@@ -1,34 +1,62 @@
 // `api-catalog domains`: the catalog map for people (same core as list_domains). Also exports the small
 // catalog/settings setup that `describe` and `call` share.
-import { resolveBaseUrls, resolveServerConfig, splitArgs } from '../config.js';
-import { loadCatalogSet, type CatalogSet, type ExecutionSettings } from '../server/core/catalogs.js';
+import { readConfigFile, resolveServerConfig, splitArgs } from '../config.js';
+import { loadCatalogSet, settingsFromConfig, type CatalogSet, type ExecutionSettings } from '../server/core/catalogs.js';
 import { listDomains } from '../server/core/domains.js';
 import { toolNames } from '../server/core/names.js';
 
-/** Loads the catalogs and execution settings from `--registry`, `--base-url`, `--read-only` and env. */
-export function cliContext(registries: string[], baseUrl?: string, readOnly = false): { set: CatalogSet; settings: ExecutionSettings } {
+export interface CliContextOptions {
+  registries: string[];
+  baseUrl?: string;
+  /** Only `true` from a flag; otherwise API_CATALOG_READ_ONLY decides. */
+  readOnly?: boolean;
+  /** `--config`; otherwise API_CATALOG_CONFIG. */
+  configPath?: string;
+}
+
+/**
+ * Loads the catalogs and execution settings for the people-facing commands exactly as `serve` does:
+ * flags over env, then the per-catalog config file (lowest precedence).
+ */
+export function cliContext(options: CliContextOptions): { set: CatalogSet; settings: ExecutionSettings } {
   const config = resolveServerConfig(
-    { registry: registries.length > 0 ? registries : undefined, ...(baseUrl !== undefined ? { baseUrl } : {}), readOnly },
+    {
+      ...(options.registries.length > 0 ? { registry: options.registries } : {}),
+      ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+      ...(options.readOnly === true ? { readOnly: true } : {}),
+      ...(options.configPath !== undefined ? { config: options.configPath } : {}),
+    },
     process.env,
   );
   const set = loadCatalogSet(config.registries);
-  const baseUrls = resolveBaseUrls(config, set.catalogs.map((c) => c.meta.name), process.env);
-  return { set, settings: { baseUrls, readOnly: config.readOnly, env: process.env, timeouts: config.timeouts } };
+  const file = config.configPath !== undefined ? readConfigFile(config.configPath) : undefined;
+  return { set, settings: settingsFromConfig(config, set, process.env, file) };
 }
 
-const HELP = `usage: api-catalog domains [--registry <dir>]... [--catalog <name>] [--json]
+/** cliContext from the common flags of a splitArgs result. */
+export function cliContextFromArgs(a: { values: Record<string, string[] | undefined>; booleans: Set<string> }) {
+  const options: CliContextOptions = { registries: a.values['--registry'] ?? [] };
+  const baseUrl = a.values['--base-url']?.[0];
+  if (baseUrl !== undefined) options.baseUrl = baseUrl;
+  if (a.booleans.has('--read-only')) options.readOnly = true;
+  const configPath = a.values['--config']?.[0];
+  if (configPath !== undefined) options.configPath = configPath;
+  return cliContext(options);
+}
 
-Lists the domains of the catalog(s) with their tool counts.`;
+const HELP = `usage: api-catalog domains [--registry <dir>]... [--catalog <name>] [--config <file.json>] [--json]
+
+Lists the domains of the catalog(s) with their tool counts, and the credentials (env var names, set or not).`;
 
 export async function run(argv: string[]): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(HELP + '\n');
     return 0;
   }
-  const a = splitArgs('domains', argv, ['--registry', '--catalog'], ['--json']);
-  const { set } = cliContext(a.values['--registry'] ?? []);
+  const a = splitArgs('domains', argv, ['--registry', '--catalog', '--config'], ['--json']);
+  const { set, settings } = cliContextFromArgs(a);
   const input = a.values['--catalog']?.[0] !== undefined ? { catalog: a.values['--catalog'][0] } : {};
-  const env = listDomains(set, input, toolNames());
+  const env = listDomains(set, input, toolNames(), { settings });
   if (a.booleans.has('--json')) {
     process.stdout.write(JSON.stringify(env, null, 2) + '\n');
     return env.success ? 0 : 1;

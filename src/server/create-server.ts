@@ -176,7 +176,11 @@ export function createServer(deps: ServerDeps): CatalogServer {
           { retryAfterMs: rate.retryAfterMs },
         );
       } else if (tool === names.listDomains) {
-        envelope = listDomains(deps.catalogs, input, names);
+        const credential = credentialOf(extra);
+        envelope = listDomains(deps.catalogs, input, names, {
+          settings: deps.settings,
+          ...(credential !== undefined ? { sessionCredential: credential } : {}),
+        });
       } else if (tool === names.searchTools) {
         envelope = searchTools(deps.catalogs, input, names);
       } else if (tool === names.describeTools) {

@@ -43,8 +43,24 @@ describe('list_domains', () => {
         { name: 'pets', toolCount: 4, description: 'Pets: list, read, create and delete pets.' },
         { name: 'store', toolCount: 2, description: 'Store: inventory and orders.' },
       ],
+      credentials: [{ scheme: 'api_key', envVars: ['PETSTORE_API_KEY'], set: false }],
     });
     expect(r.instruction).toMatch(/search_tools/);
+  });
+
+  test('credentials: configured env var names and whether they are set, never the value', async () => {
+    const secret = 'CANARY-list-domains-7f3a';
+    const { client } = await connect({
+      settings: {
+        baseUrls: { petstore: up.url },
+        readOnly: false,
+        env: { SHOP_KEY: secret },
+        catalogs: { petstore: { credentials: { apiKey: 'SHOP_KEY' } } },
+      },
+    });
+    const r = await call(client, 'list_domains', {});
+    expect(r.value.credentials).toEqual([{ scheme: 'api_key', envVars: ['SHOP_KEY'], set: true }]);
+    expect(JSON.stringify(r)).not.toContain(secret);
   });
 
   test('unknown catalog and unknown argument are isError with the fix', async () => {
@@ -254,6 +270,11 @@ describe('execute_tool', () => {
     await call(client, 'describe_tools', { tool_names: ['pets.create', 'pets.get'] });
     const w = await call(client, 'execute_tool', { tool_name: 'pets.create', args: { name: 'Rex' } });
     expect(w.error?.code).toBe('READ_ONLY_MODE');
+    expect(up.requests).toHaveLength(0);
+    const d = await call(client, 'execute_tool', { tool_name: 'pets.create', args: { name: 'Rex' }, dry_run: true });
+    expect(d.value).toMatchObject({ dry_run: true, read_only_mode: true, request: { method: 'POST' } });
+    expect(d.instruction).toMatch(/read-only/);
+    expect(d.instruction).not.toMatch(/without "dry_run"/);
     expect(up.requests).toHaveLength(0);
     const g = await call(client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 3 } });
     expect(g.success).toBe(true);

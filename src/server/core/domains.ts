@@ -1,6 +1,8 @@
 // list_domains: the map of the catalog(s) — domains with tool counts and one-line descriptions.
-import { suggestNames } from '../../registry/catalog.js';
-import type { CatalogSet } from './catalogs.js';
+import { credentialStatus } from '../../execution/index.js';
+import { suggestNames, type Catalog } from '../../registry/catalog.js';
+import type { Operation } from '../../types.js';
+import { executionConfigFor, type CatalogSet, type ExecutionSettings } from './catalogs.js';
 import { fail, ok, type Envelope } from './envelope.js';
 import { parseMetaArgs } from './meta-args.js';
 import type { ToolNames } from './names.js';
@@ -10,8 +12,46 @@ export interface ListDomainsInput {
   catalog?: string;
 }
 
-/** Domains in name order (deterministic, K4); `catalog` narrows to one loaded catalog. */
-export function listDomains(set: CatalogSet, input: unknown, names: ToolNames): Envelope {
+/** One operation per distinct security requirement list: enough to know every credential a catalog uses. */
+const representatives = new WeakMap<Catalog, Operation[]>();
+function securityRepresentatives(catalog: Catalog): Operation[] {
+  let ops = representatives.get(catalog);
+  if (!ops) {
+    const bySignature = new Map<string, Operation>();
+    for (const op of catalog.operations) {
+      const signature = JSON.stringify(op.security);
+      if (!bySignature.has(signature)) bySignature.set(signature, op);
+    }
+    ops = [...bySignature.values()];
+    representatives.set(catalog, ops);
+  }
+  return ops;
+}
+
+/**
+ * The credentials a catalog's operations can use: scheme, the env vars that supply it (after config
+ * overrides) and whether they are set — never values. Computed per call because the session credential and
+ * the environment decide `set`.
+ */
+function catalogCredentials(catalog: Catalog, settings: ExecutionSettings, sessionCredential?: string) {
+  const config = executionConfigFor(catalog, settings, sessionCredential);
+  const seen = new Map<string, { scheme: string; envVars: string[]; set: boolean }>();
+  for (const op of securityRepresentatives(catalog)) {
+    for (const c of credentialStatus(op, config)) if (!seen.has(c.scheme)) seen.set(c.scheme, c);
+  }
+  return [...seen.values()].sort((a, b) => (a.scheme < b.scheme ? -1 : a.scheme > b.scheme ? 1 : 0));
+}
+
+/**
+ * Domains in name order (deterministic, K4); `catalog` narrows to one loaded catalog. With `settings`, each
+ * catalog's credentials (env var names and whether they are set) are listed too.
+ */
+export function listDomains(
+  set: CatalogSet,
+  input: unknown,
+  names: ToolNames,
+  context: { settings?: ExecutionSettings; sessionCredential?: string } = {},
+): Envelope {
   const tool = names.listDomains;
   const parsed = parseMetaArgs<ListDomainsInput>(input, { catalog: { kind: 'string', max: 200 } });
   if (!parsed.ok) {
@@ -38,6 +78,17 @@ export function listDomains(set: CatalogSet, input: unknown, names: ToolNames): 
   };
   if (set.catalogs.length > 1) {
     value.catalogs = set.catalogs.map((c) => ({ name: c.meta.name, title: oneLine(c.meta.title, 80), toolCount: c.operations.length }));
+  }
+  if (context.settings !== undefined) {
+    const settings = context.settings;
+    const credentials = set.catalogs
+      .filter((c) => wanted === undefined || c.meta.name === wanted)
+      .flatMap((c) =>
+        catalogCredentials(c, settings, context.sessionCredential).map((cred) =>
+          set.catalogs.length > 1 ? { catalog: c.meta.name, ...cred } : cred,
+        ),
+      );
+    if (credentials.length > 0) value.credentials = credentials;
   }
   return ok(tool, value, `Call ${names.searchTools} with a query (and optionally a domain) to find operations.`);
 }

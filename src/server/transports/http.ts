@@ -1,7 +1,6 @@
 // Streamable HTTP transport on node:http (no Express): one McpServer + SDK transport per MCP session (random
 // UUID ids), our own Origin/Host checks (DNS rebinding, A1–A5), JSON-RPC error bodies for every refusal
 // (never HTML, stacks or paths: A8–A10, A21), body cap, idle-session expiry, server timeouts, graceful close.
-import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -9,6 +8,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_MAX_BODY_BYTES, isLoopbackHost } from '../../config.js';
 import { silentLogger } from '../../logger.js';
 import { createServer, sessionTag, type CatalogServer, type ServerDeps } from '../create-server.js';
+import { generateSessionId } from '../session.js';
 
 export interface HttpServeOptions {
   host?: string;
@@ -229,7 +229,7 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     }
     const app = createServer({ ...deps, acceptSessionCredential: true });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      sessionIdGenerator: generateSessionId,
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, app, lastSeen: now() });
         logger.log('info', { event: 'session_start', session: sessionTag(id) });
