@@ -167,15 +167,21 @@ function exemptOrigin(config: ExecutionConfig): { exemptOrigin?: string } {
   return o !== undefined ? { exemptOrigin: o } : {};
 }
 
+/**
+ * The agent's next step for a refusal by operator policy (F7 origins, F10 private addresses), which no
+ * change of arguments can fix; undefined for any other error.
+ */
+export function policyInstruction(err: unknown): string | undefined {
+  if (!isAppError(err) || err.code !== 'UNSAFE_REQUEST') return undefined;
+  const key = (err.details as { configKey?: unknown } | undefined)?.configKey;
+  return typeof key === 'string'
+    ? `The server's configuration does not allow this destination; tell the user (the operator can allow it with the config key ${key}) and do not retry with other arguments.`
+    : undefined;
+}
+
 function fromError(err: unknown, redactor: Redactor, op: Operation, status?: number): ExecutionOutcome {
   if (isAppError(err)) {
-    const key = (err.details as { configKey?: unknown } | undefined)?.configKey;
-    // Refusals by operator policy (F7 origins, F10 private addresses): the agent cannot fix them by arguments.
-    const instruction =
-      err.code === 'UNSAFE_REQUEST' && typeof key === 'string'
-        ? `The server's configuration does not allow this destination; tell the user (the operator can allow it with the config key ${key}) and do not retry with other arguments.`
-        : undefined;
-    return failure(err.code, err.message, redactor, err.details ?? undefined, status, instruction);
+    return failure(err.code, err.message, redactor, err.details ?? undefined, status, policyInstruction(err));
   }
   // Unexpected: a generic, redacted message without the stack (H3).
   const message = err instanceof Error ? err.message : String(err);

@@ -29,6 +29,20 @@ describe('embedded GitHub catalog', () => {
     }
   });
 
+  test('F7 through the server: an operation-level server on another origin is refused with an operator instruction', async () => {
+    // repos_upload-release-asset declares https://uploads.github.com, not the catalog's https://api.github.com.
+    await call(c.client, 'describe_tools', { tool_names: ['repos_upload-release-asset'] });
+    const r = await call(c.client, 'execute_tool', {
+      tool_name: 'repos_upload-release-asset',
+      args: { owner: 'o', repo: 'r', release_id: 1, name: 'a.zip', body: '' },
+      dry_run: true,
+    });
+    expect(r.error?.code).toBe('UNSAFE_REQUEST');
+    expect(r.error?.details).toMatchObject({ origin: 'https://uploads.github.com', configKey: 'catalogs.github.allowedOrigins' });
+    expect(r.instruction).toMatch(/configuration does not allow this destination/);
+    expect(r.instruction).toMatch(/catalogs\.github\.allowedOrigins/);
+  });
+
   test('search -> describe -> dry-run issues_create end to end (no network)', async () => {
     const s = await call(c.client, 'search_tools', { query: 'create an issue', limit: 5 });
     expect(s.value.results.map((r: { name: string }) => r.name)).toContain('issues_create');

@@ -1,6 +1,7 @@
 // The result envelope every meta-tool returns: { success, tool, value | error, instruction? }. Plain data,
 // shared by the MCP tools and the CLI.
 import { isAppError, type ErrorCode } from '../../errors.js';
+import { policyInstruction } from '../../execution/index.js';
 
 export interface EnvelopeError {
   code: ErrorCode;
@@ -40,7 +41,8 @@ const NEXT_STEP: Partial<Record<ErrorCode, string>> = {
  */
 export function failFromError(tool: string, err: unknown): Envelope {
   if (isAppError(err)) {
-    return fail(tool, err.code, err.message, NEXT_STEP[err.code] ?? 'Do not retry this call unchanged; tell the user what failed.', err.details);
+    const next = policyInstruction(err) ?? NEXT_STEP[err.code] ?? 'Do not retry this call unchanged; tell the user what failed.';
+    return fail(tool, err.code, err.message, next, err.details);
   }
   return fail(tool, 'INTERNAL', `${tool}: the server failed unexpectedly while handling this call`, 'Tell the user the call failed inside api-catalog; do not retry it unchanged.');
 }

@@ -150,7 +150,14 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
     return {
       ...base,
       dispatched: false,
-      envelope: ok(op.name, { dry_run: true, request }, `Call ${tool} again without "dry_run" to send this request.`),
+      envelope:
+        ctx.settings.readOnly && !op.readOnly
+          ? ok(
+              op.name,
+              { dry_run: true, read_only_mode: true, request },
+              'This server is read-only: the request was not sent and cannot be sent here; show it to the user if they want to run it elsewhere.',
+            )
+          : ok(op.name, { dry_run: true, request }, `Call ${tool} again without "dry_run" to send this request.`),
     };
   }
   if (op.destructive && confirm !== op.name) {
