@@ -81,8 +81,6 @@ const INDIRECT_OBJECT_VERBS: ReadonlySet<string> = new Set([
   'show', 'tell', 'give', 'send', 'let', 'help', 'remind', 'notify', 'alert', 'email', 'text', 'find', 'get', 'bring',
 ]);
 
-/** How much an operation whose action is the request's lead action gains (x1 + this, less for a family member). */
-const LEAD_ACTION_BOOST = 0.2;
 /** Words an operation on the caller uses for the caller; explained by "my" in the request. */
 const SELF_WORDS: readonly string[] = ['current', 'authenticated', 'user', 'self', 'me'];
 /** Determiners and pronouns that start an object: the word before them is a verb ("and refund their charge"). */
@@ -129,8 +127,6 @@ interface DocInfo {
   title: Set<string>;
   /** Terms of the name and operationId alone: the cleanest statement of what the operation does. */
   nameTerms: Set<string>;
-  /** The operation's action: the first word of its summary (a verb by convention), else of its name. */
-  action: string | undefined;
   pathKey: string;
   /** `item` when the path ends in a parameter, `collection` when it ends in a plain segment after one or at the root. */
   shape: 'item' | 'collection' | 'other';
@@ -237,7 +233,6 @@ export class SearchIndex {
       scope: scopeOf(op),
       title: new Set(this.terms(`${op.name} ${op.operationId} ${op.summary}`)),
       nameTerms: new Set(this.terms(`${op.name} ${op.operationId}`)),
-      action: this.terms(op.summary.trim() !== '' ? op.summary : op.name)[0],
       pathKey: pathKey(op.method, op.path),
       shape: shapeOf(op.path),
     }));
@@ -516,8 +511,6 @@ export class SearchIndex {
       }
     }
 
-    // the request's lead action (its first action word, else its first word) and the terms that read as it
-    const lead = this.leadTerms(words);
     const methods = this.verbMethods(words);
     const shape = this.verbShape(words);
     const queryScopes = new Set<Scope>();
@@ -554,8 +547,6 @@ export class SearchIndex {
         if (doc.scope && queryScopes.has(doc.scope)) s *= 1.2;
         else if (doc.scope && NARROW_SCOPES.has(doc.scope)) s *= 0.85;
         if (doc.op.deprecated) s *= 0.6;
-        const leadWeight = doc.action === undefined ? undefined : lead.get(doc.action);
-        if (leadWeight !== undefined) s *= 1 + LEAD_ACTION_BOOST * leadWeight;
       }
       out.push({ i, score: s });
     }
@@ -650,22 +641,6 @@ export class SearchIndex {
   /** A word that names an action: a verb family member or a verb with an HTTP method or path shape. */
   private isAction(word: string): boolean {
     return VERB_METHODS[word] !== undefined || VERB_SHAPES[word] !== undefined || this.isVerbFamily(word);
-  }
-
-  /**
-   * Terms for the request's lead action: its first word that a verb family or HTTP method knows (in the
-   * first four), else its first content word; the word itself at 1, its family at the family weight.
-   */
-  private leadTerms(words: readonly string[]): Map<string, number> {
-    const head = words.slice(0, 4);
-    const word =
-      head.find((w) => this.isAction(w)) ??
-      head.find((w) => this.analyze(w).length > 0 && SCOPE_WORDS[w] === undefined);
-    const out = new Map<string, number>();
-    if (word === undefined) return out;
-    for (const other of this.familyOf.get(word) ?? []) for (const t of this.analyze(other)) out.set(t, this.tuning.familyWeight);
-    for (const t of this.analyze(word)) out.set(t, 1);
-    return out;
   }
 
   private isVerbFamily(word: string): boolean {

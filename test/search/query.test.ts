@@ -1,5 +1,6 @@
-// How a request is read beyond its words: the lead step of a multi-step request, the lead action, "my"
-// scope on `/me` paths vs "show me", two-word phrases and cross-API vocabulary. Small synthetic catalog.
+// How a request is read beyond its words: the lead step of a multi-step request, imperatives the vocabulary
+// does not know, "my" scope on `/me` paths vs "show me", phrases, plural objects, un-words, typos and cross-API
+// vocabulary. Small synthetic catalogs.
 import { describe, expect, it } from 'vitest';
 import { SearchIndex, swapsNeighbours } from '../../src/search/index.js';
 import { domainsOf, op } from './helpers.js';
@@ -42,9 +43,9 @@ describe('multi-step requests: the first step decides', () => {
   });
 });
 
-describe('lead action, scope and phrases', () => {
-  it('an operation whose action is the request verb wins among same-object operations', () => {
-    // pins_add, pins_list and pins_remove share every word; only the action separates them (not the name tie-break)
+describe('imperative, scope and phrases', () => {
+  it('"pin an item": an unknown verb with an object asks for a change, so pins.add beats pins.list', () => {
+    // pins_add, pins_list and pins_remove share every word; only the method separates them (not the name tie-break)
     const [a, b] = index.search('pin an item to a channel').results;
     expect(a?.name).toBe('pins_add');
     expect(a?.score).toBeGreaterThan(b?.score ?? 1);
