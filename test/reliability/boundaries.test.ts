@@ -1,10 +1,14 @@
 // Cross-layer boundaries nobody else pins: J4 (x-* extensions and externalDocs of an imported spec never reach
 // search/describe/resource text), I15 (prompt-injection text from the upstream stays inside the data field, never
-// in server-authored text), A20 (a second standalone SSE GET on one session is 409 with a JSON-RPC body).
+// in server-authored text), I14 (the upstream deadline, retries included, stays below the MCP client's request
+// timeout, end to end through the server), A20 (a second standalone SSE GET on one session is 409 with a JSON-RPC body).
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { REPO_ROOT } from '../helpers/mcp.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
+import { DEFAULT_REQUEST_TIMEOUT_MSEC } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { resolveServerConfig } from '../../src/config.js';
+import { DEFAULTS } from '../../src/execution/http.js';
 import { envelope, httpDriver, importFixture, stdioDriver, type Message } from './helpers.js';
 
 let up: Upstream;
@@ -83,4 +87,27 @@ test('A20: a second standalone SSE GET on the same session is 409 with a JSON-RP
   } finally {
     await d.close();
   }
+}, 30_000);
+
+test('I14: the total upstream deadline includes retries and stays below the SDK client timeout', async () => {
+  // Defaults: the server's and the execution layer's total deadline are well below the client's 60 s.
+  expect(resolveServerConfig({}, {}).timeouts.totalMs).toBeLessThan(DEFAULT_REQUEST_TIMEOUT_MSEC);
+  expect(DEFAULTS.totalMs).toBeLessThan(DEFAULT_REQUEST_TIMEOUT_MSEC);
+  // End to end with a short budget: 503, 503, then a stall — retries and waiting all fit in the one deadline.
+  up.route('/v1/key/items/5', { kind: 'sequence', steps: [{ kind: 'status', status: 503, headers: { 'retry-after': '1' } }, { kind: 'status', status: 503 }, { kind: 'stall' }] });
+  const d = await stdioDriver(['--registry', vaultDir], { VAULT_BASE_URL: `${up.url}/v1`, VAULT_API_KEY: 'k', API_CATALOG_TIMEOUT_MS: '1500' });
+  let out: Message;
+  let ms: number;
+  try {
+    await d.tool('describe_tools', { tool_names: ['keyItem'] });
+    const t0 = performance.now();
+    out = envelope(await d.tool('execute_tool', { tool_name: 'keyItem', args: { id: 5 } }));
+    ms = performance.now() - t0;
+  } finally {
+    await d.close();
+  }
+  expect(out.success).toBe(false);
+  expect(['UPSTREAM_TIMEOUT', 'UPSTREAM_ERROR']).toContain(out.error?.code);
+  expect(ms).toBeLessThan(1500 + 1000); // the budget plus slack for a busy 2-core box
+  expect(up.hits('/v1/key/items/5').length).toBeGreaterThanOrEqual(1);
 }, 30_000);
