@@ -1,6 +1,7 @@
 // The search index behind `search_tools`: MiniSearch (BM25+) over weighted operation fields, queried one
-// concept (query word + its vocabulary family) at a time, then re-ranked with coverage, HTTP-method, scope
-// and deprecation signals. Deterministic, offline, bounded cost for any input. Prints nothing.
+// concept (query word + its vocabulary family) at a time — the lead step of a multi-step request weighs most —
+// then re-ranked with coverage, HTTP-method, path-shape, scope and deprecation signals. Deterministic, offline,
+// bounded cost for any input. Prints nothing.
 import MiniSearch from 'minisearch';
 import { distance } from 'fastest-levenshtein';
 import { AppError } from '../errors.js';
