@@ -1,14 +1,15 @@
 import { describe, expect, test } from 'vitest';
 import { createAjv, FALLBACK_MAX_INPUT } from '../../src/schema/ajv.js';
+import { fastestMs } from '../helpers/timing.js';
 
 describe('createAjv', () => {
   const ajv = createAjv();
 
   test('a catastrophic-backtracking pattern validates in linear time (ReDoS)', () => {
     const validate = ajv.compile({ type: 'string', pattern: '^(a+)+$' });
-    const start = performance.now();
-    expect(validate('a'.repeat(5000) + '!')).toBe(false);
-    expect(performance.now() - start).toBeLessThan(250);
+    const timed = fastestMs(() => validate('a'.repeat(5000) + '!'));
+    expect(timed.result).toBe(false);
+    expect(timed.ms).toBeLessThan(250);
     expect(validate('aaaa')).toBe(true);
   });
 
