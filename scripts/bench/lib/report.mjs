@@ -137,7 +137,11 @@ export function markdown(r) {
     L.push(`Source: ${r.scale.source} (${n(r.scale.corpusOperations)} operations collected), each spec imported with the real importer`);
     L.push('(`importSpec`), names and domains prefixed with the spec id so they stay unique, merged with `buildCatalogSet` (the server\'s own');
     L.push('path), measured in a fresh process per size. Subsets take whole specs in a fixed shuffled order, so every size mixes many APIs.');
-    L.push('Plain-tool tokens are the sum of each operation\'s tool entry counted separately.', '');
+    L.push('Plain-tool tokens are the sum of each operation\'s tool entry counted separately.');
+    const skipped = Math.max(0, ...r.scale.rows.map((x) => x.skippedConstructor ?? 0));
+    if (skipped > 0) L.push(`**Left out:** up to ${n(skipped)} operations containing the word "constructor" — they crash \`SearchIndex.build\` (and a search for "constructor" throws), a bug in src/search reported with this run; other operations take their place.`);
+    if (r.scaleMeasuredAt) L.push(`(This section was measured at ${r.scaleMeasuredAt.slice(0, 16).replace('T', ' ')} UTC with \`--scale-only\`, after the rest of the run.)`);
+    L.push('');
     L.push('![tools/list tokens, search latency and memory against catalog size](benchmarks-scale.svg)', '');
     L.push('| operations | APIs | tools/list (ours) | one tool per operation | index build | search p50 | search p99 | CPU p50 / p99 | heap: ops + index (index) | RSS |', '|---|---|---|---|---|---|---|---|---|---|');
     const rows = r.scale.rows;
@@ -153,6 +157,7 @@ export function markdown(r) {
     }
   }
 
+  if (r.scaleError) L.push('## Growth with catalog size', '', `**The growth step FAILED in this run:** ${r.scaleError}`, '');
   const others = Object.entries(r.others ?? {}).filter(([, v]) => v);
   if (others.length) {
     L.push('## Layer benchmarks (their own output, same run)', '');
