@@ -4,10 +4,18 @@
 import type { HttpMethod } from '../types.js';
 
 /**
+ * A lookup table without a prototype: `table['constructor']` or `table['__proto__']` must be undefined for
+ * words of any API (an operation summary may say "constructor"), never Object.prototype's members.
+ */
+function table<T>(entries: Record<string, T>): Readonly<Record<string, T>> {
+  return Object.freeze(Object.assign(Object.create(null) as Record<string, T>, entries));
+}
+
+/**
  * Abbreviations and spelling variants rewritten to their canonical words at index AND query time, so
  * `repo`, `repos` and `repository` are one term. Values may be several words (`pr` -> pull request).
  */
-export const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = {
+export const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = table({
   repo: ['repository'], repos: ['repositories'], pr: ['pull', 'request'], prs: ['pull', 'requests'],
   org: ['organization'], orgs: ['organizations'], organisation: ['organization'], organisations: ['organizations'],
   env: ['environment'], envs: ['environments'], config: ['configuration'], configs: ['configurations'],
@@ -23,7 +31,7 @@ export const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = {
   creds: ['credentials'], cred: ['credential'], pw: ['password'], pwd: ['password'], url: ['url'],
   webhook: ['webhook'], hook: ['webhook'], hooks: ['webhooks'], rerun: ['re', 'run'], reruns: ['re', 'runs'],
   unarchive: ['unarchive'], cancelled: ['canceled'], cancelling: ['canceling'], colour: ['color'],
-};
+});
 
 /**
  * Families of words that ask for the same thing. A query word from a family also matches the other
@@ -77,17 +85,17 @@ export const FAMILIES: readonly (readonly string[])[] = [
  * Phrases read as one word before anything else ("logged in" is not about logs, "hang up" ends a call).
  * Keys are two lower-case words; values replace both.
  */
-export const PHRASES: Readonly<Record<string, readonly string[]>> = {
+export const PHRASES: Readonly<Record<string, readonly string[]>> = table({
   'logged in': ['authenticated'], 'signed in': ['authenticated'], 'log in': ['authenticate'], 'sign in': ['authenticate'],
   'hang up': ['end'], 'to do': ['todo'], 'sign up': ['register'], 'set up': ['create'],
   'turn off': ['disable'], 'turn on': ['enable'], 'shut down': ['stop'], 'clean up': ['delete'],
-};
+});
 
 /** How many of the first {@link FAMILIES} are verb families (actions); the rest name things. */
 export const VERB_FAMILY_COUNT = 18;
 
 /** HTTP methods a leading verb suggests; used as a low-weight ranking signal. */
-export const VERB_METHODS: Readonly<Record<string, readonly HttpMethod[]>> = {
+export const VERB_METHODS: Readonly<Record<string, readonly HttpMethod[]>> = table({
   create: ['post', 'put'], add: ['post', 'put'], new: ['post'], make: ['post'], open: ['post'], post: ['post'],
   register: ['post'], generate: ['post'], insert: ['post'], upload: ['post', 'put'], send: ['post'],
   delete: ['delete'], remove: ['delete'], destroy: ['delete'], drop: ['delete'], erase: ['delete'], purge: ['delete'],
@@ -97,19 +105,19 @@ export const VERB_METHODS: Readonly<Record<string, readonly HttpMethod[]>> = {
   update: ['patch', 'put', 'post'], edit: ['patch', 'put', 'post'], change: ['patch', 'put', 'post'],
   modify: ['patch', 'put', 'post'], set: ['put', 'patch', 'post'], rename: ['patch', 'post'], replace: ['put'],
   cancel: ['post', 'delete'], stop: ['post', 'delete'],
-};
+});
 
 /** Scopes that separate near-duplicate operations (the same action per repository, org, enterprise...). */
 export type Scope = 'repository' | 'organization' | 'enterprise' | 'team' | 'me' | 'user' | 'installation';
 
 /** Raw query words (before stop words) that name a scope. */
-export const SCOPE_WORDS: Readonly<Record<string, Scope>> = {
+export const SCOPE_WORDS: Readonly<Record<string, Scope>> = table({
   repo: 'repository', repos: 'repository', repository: 'repository', repositories: 'repository',
   org: 'organization', orgs: 'organization', organization: 'organization', organizations: 'organization',
   organisation: 'organization', enterprise: 'enterprise', enterprises: 'enterprise', team: 'team', teams: 'team',
   my: 'me', me: 'me', mine: 'me', i: 'me', myself: 'me', authenticated: 'me', user: 'user', users: 'user',
   installation: 'installation',
-};
+});
 
 /** Scopes a query word never implies for the ranking unless named (the most specific, least common ones). */
 export const NARROW_SCOPES: ReadonlySet<Scope> = new Set(['organization', 'enterprise', 'team', 'installation', 'user']);
@@ -119,10 +127,10 @@ export const NARROW_SCOPES: ReadonlySet<Scope> = new Set(['organization', 'enter
  * in a parameter (`/issues/{number}`). Listing and creating act on collections; reading one thing,
  * changing it or deleting it act on items. A low-weight signal.
  */
-export const VERB_SHAPES: Readonly<Record<string, 'collection' | 'item'>> = {
+export const VERB_SHAPES: Readonly<Record<string, 'collection' | 'item'>> = table({
   list: 'collection', browse: 'collection', enumerate: 'collection', all: 'collection', create: 'collection',
   add: 'collection', new: 'collection', make: 'collection', register: 'collection', insert: 'collection',
   get: 'item', retrieve: 'item', fetch: 'item', read: 'item', view: 'item', inspect: 'item', describe: 'item',
   update: 'item', edit: 'item', change: 'item', modify: 'item', rename: 'item', replace: 'item',
   delete: 'item', remove: 'item', destroy: 'item', erase: 'item',
-};
+});

@@ -118,6 +118,21 @@ describe('hostile and empty queries (RELIABILITY K1, K4)', () => {
     expect(fastestMs(() => index.suggest(q)).ms).toBeLessThan(200);
   });
 
+  it('indexes and finds words that are Object.prototype members (constructor, __proto__, toString)', () => {
+    const ops = [
+      op({ name: 'factories/get-constructor', path: '/factories/{id}/constructor', summary: 'Get the constructor of a factory' }),
+      op({ name: 'objects/to-string', path: '/objects/{id}/string', summary: 'toString hasOwnProperty valueOf __proto__ prototype' }),
+      op({ name: 'objects/list', path: '/objects', summary: 'List objects' }),
+    ];
+    const small = SearchIndex.build(ops, domainsOf(ops));
+    expect(small.search('constructor').results[0]?.name).toBe('factories/get-constructor');
+    expect(small.search('constructor hasOwnProperty').results.map((h) => h.name)).toContain('objects/to-string');
+    for (const q of ['__proto__', 'toString', 'valueOf', 'prototype', 'constructor of my objects']) {
+      expect(small.search(q).results.length).toBeGreaterThan(0);
+      expect(small.suggest(q)).toBeDefined();
+    }
+  });
+
   it('is deterministic: same order across builds and calls, ties broken by name', () => {
     const other = SearchIndex.build([...OPS].reverse(), domainsOf(OPS));
     for (const q of ['list', 'webhooks', 'customer', 'get']) {
