@@ -198,7 +198,7 @@ function runPool(files, { jobs, timeout, heap }, onResult) {
 function reasonKey(r) {
   const m = String(r.message ?? '')
     .replace(/^import: /, '')
-    .replace(/\/[^\s'"`]*?\.(json|ya?ml)\b/g, '<file>')
+    .replace(/[^\s'"`]*\.(json|ya?ml)\b/g, '<file>')
     .replace(/#\/[^\s'"`),;]*/g, '<pointer>')
     .replace(/"[^"]*"|'[^']*'|`[^`]*`/g, '<v>')
     .replace(/\b\d+(\.\d+)*\b/g, 'N')
@@ -270,7 +270,8 @@ function markdown(s, results, meta) {
   L.push('compiled again with `createAjv()` and the result is serialized as `writeRegistry` would. Machine: ' + meta.machine + '.');
   L.push('');
   L.push('Classes: **imported**; **failed cleanly** = `importSpec` threw an `AppError` with a code and a one-line reason;');
-  L.push('**crashed** = any other exception, a worker exit, or running out of heap; **hung** = no answer by the deadline.');
+  L.push('**crashed** = any other exception, a worker exit, or running out of heap; **hung** = no answer by the deadline');
+  L.push('(slow and looping look the same here: rerun one spec with `--filter <id> --timeout 900` to tell them apart).');
   L.push('');
   L.push('| | count | share |');
   L.push('|---|---:|---:|');
