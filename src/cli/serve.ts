@@ -2,10 +2,8 @@
 // Logs are JSON lines on stderr; stdout carries nothing but the protocol in stdio mode.
 import { configuredCredentialNames, parseServeArgs, readConfigFile, resolveServerConfig, secretLookingEnv, type ConfigFile, type ServerConfig } from '../config.js';
 import { createLogger, type LogLevel, type Logger } from '../logger.js';
-import { loadCatalogSet, settingsFromConfig, type CatalogSet } from '../server/core/catalogs.js';
+import { loadCatalogSet, settingsFromConfig, warmSearchIndex, type CatalogSet } from '../server/core/catalogs.js';
 import type { ServerDeps } from '../server/create-server.js';
-import { serveHttp } from '../server/transports/http.js';
-import { serveStdio } from '../server/transports/stdio.js';
 
 const HELP = `usage: api-catalog serve [options]
 
@@ -66,8 +64,13 @@ export async function run(argv: string[]): Promise<number> {
   const deps = depsFrom(config, set, logger, file);
   const what = set.catalogs.map((c) => `${c.meta.title} (${c.operations.length} operations)`).join(', ');
 
+  // An idle server builds its search index within a second even if no client has listed tools yet.
+  setTimeout(() => warmSearchIndex(set), 1000).unref();
+
   if (config.http) {
     const h = config.http;
+    // Transports load on demand: stdio clients never pay for the HTTP stack, and the reverse.
+    const { serveHttp } = await import('../server/transports/http.js');
     const handle = await serveHttp(deps, {
       host: h.host,
       port: h.port,
@@ -101,6 +104,7 @@ export async function run(argv: string[]): Promise<number> {
   }
 
   process.stderr.write(`api-catalog: serving ${what} over stdio\n`);
+  const { serveStdio } = await import('../server/transports/stdio.js');
   const handle = await serveStdio(deps, { logger });
   onSignals((signal) => {
     logger.log('info', { event: 'shutdown', signal });

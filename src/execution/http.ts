@@ -5,7 +5,7 @@
 // the resolved IP at connect time (F10). fetch, sleep, clock and randomness are injectable.
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
-import { Agent, fetch as undiciFetch } from 'undici';
+import type { Agent } from 'undici';
 import { AppError } from '../errors.js';
 import type { BuiltRequest } from './request.js';
 
@@ -88,12 +88,20 @@ function guardedLookup(hostname: string, options: { all?: boolean; family?: numb
   });
 }
 
+type Undici = Pick<typeof import('undici'), 'Agent' | 'fetch'>;
+let undiciModule: Promise<Undici> | undefined;
+/** undici loads on the first upstream call, not at start-up (it is ~100+ ms of module loading). */
+function undici(): Promise<Undici> {
+  undiciModule ??= import('undici').then((m) => ({ Agent: m.Agent, fetch: m.fetch }));
+  return undiciModule;
+}
+
 const agents = new Map<string, Agent>();
-function agentFor(connectMs: number, totalMs: number, guarded: boolean): Agent {
+function agentFor(lib: Undici, connectMs: number, totalMs: number, guarded: boolean): Agent {
   const key = `${connectMs}/${totalMs}/${guarded ? 1 : 0}`;
   let a = agents.get(key);
   if (a === undefined) {
-    a = new Agent({
+    a = new lib.Agent({
       // undici passes these options to net/tls.connect, which call `lookup` for host names (not IP literals).
       connect: { timeout: connectMs, ...(guarded ? { lookup: guardedLookup } : {}) } as Agent.Options['connect'],
       headersTimeout: totalMs,
@@ -199,7 +207,8 @@ function isReset(err: unknown): boolean {
 
 /** Sends a built request. Returns the final response (any status) or throws AppError. */
 export async function send(req: BuiltRequest, opts: SendOptions): Promise<RawResponse> {
-  const fetchImpl = opts.fetch ?? (undiciFetch as unknown as typeof globalThis.fetch);
+  const lib = opts.fetch === undefined ? await undici() : undefined;
+  const fetchImpl = opts.fetch ?? (lib!.fetch as unknown as typeof globalThis.fetch);
   const sleep = opts.sleep ?? defaultSleep;
   const random = opts.random ?? Math.random;
   const now = opts.now ?? Date.now;
@@ -233,7 +242,6 @@ export async function send(req: BuiltRequest, opts: SendOptions): Promise<RawRes
   let attempts = 0;
   let redirects = 0;
   const retryable = isRetryable(req);
-  const useAgent = opts.fetch === undefined;
   try {
     for (;;) {
       attempts++;
@@ -247,7 +255,7 @@ export async function send(req: BuiltRequest, opts: SendOptions): Promise<RawRes
           redirect: 'manual',
           signal: controller.signal,
           ...(body !== undefined ? { body } : {}),
-          ...(useAgent ? { dispatcher: agentFor(opts.connectMs, opts.totalMs, guarded) } : {}),
+          ...(lib !== undefined ? { dispatcher: agentFor(lib, opts.connectMs, opts.totalMs, guarded) } : {}),
         };
         res = await fetchImpl(url, init);
       } catch (err) {

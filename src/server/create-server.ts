@@ -21,7 +21,7 @@ import {
 import { isAppError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { Operation } from '../types.js';
-import type { CatalogSet, ExecutionSettings } from './core/catalogs.js';
+import { warmSearchIndex, type CatalogSet, type ExecutionSettings } from './core/catalogs.js';
 import { describeTools, operationFingerprint } from './core/describe.js';
 import { listDomains } from './core/domains.js';
 import { fail, failFromError, type Envelope } from './core/envelope.js';
@@ -153,7 +153,12 @@ export function createServer(deps: ServerDeps): CatalogServer {
     }
   }
 
-  low.setRequestHandler(ListToolsRequestSchema, () => ({ tools: definitions }));
+  low.setRequestHandler(ListToolsRequestSchema, () => {
+    // The client is up and about to think: build the search index now, after this answer is sent, so that
+    // neither this answer nor (usually) the first search waits for it.
+    setImmediate(() => warmSearchIndex(deps.catalogs));
+    return { tools: definitions };
+  });
 
   low.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const started = performance.now();

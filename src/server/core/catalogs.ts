@@ -24,7 +24,16 @@ export interface CatalogSet {
   domains: Array<DomainInfo & { catalog: string }>;
   domainNames: string[];
   names: string[];
-  index: SearchIndex;
+  /**
+   * The search index, built on first access (a few hundred ms for GitHub) so that start-up and the first
+   * tools/list never wait for it; warmSearchIndex() builds it in idle time right after the server is up.
+   */
+  readonly index: SearchIndex;
+}
+
+/** Builds the set's search index now if it is not built yet (idempotent). */
+export function warmSearchIndex(set: CatalogSet): void {
+  void set.index;
 }
 
 /**
@@ -62,6 +71,7 @@ export function buildCatalogSet(catalogs: readonly Catalog[]): CatalogSet {
   }
   operations.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   domains.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  let index: SearchIndex | undefined;
   return {
     catalogs: [...catalogs],
     operations,
@@ -69,7 +79,10 @@ export function buildCatalogSet(catalogs: readonly Catalog[]): CatalogSet {
     domains,
     domainNames: domains.map((d) => d.name),
     names: operations.map((o) => o.name),
-    index: SearchIndex.build(operations, domains),
+    get index(): SearchIndex {
+      index ??= SearchIndex.build(operations, domains);
+      return index;
+    },
   };
 }
 
