@@ -94,6 +94,8 @@ const CHANGE_METHODS: readonly HttpMethod[] = ['post', 'put', 'patch'];
 const UNDO_METHODS: readonly HttpMethod[] = ['delete', 'post'];
 /** Verbs that read (get/show/see...): with a plural object they ask for a list. */
 const READ_VERBS: ReadonlySet<string> = new Set(['get', 'show', 'see', 'view', 'read', 'fetch', 'retrieve', 'display', 'find']);
+/** Query words that ask for everything at once ("across all namespaces", "the whole account"). */
+const BROAD_WORDS: ReadonlySet<string> = new Set(['all', 'every', 'whole', 'entire', 'across', 'everything', 'everywhere']);
 /** Weight of the words of a later step of a multi-step request (the lead step's words count 1). */
 const LATER_STEP_WEIGHT = 0.3;
 /** Words of the verb families (the first {@link VERB_FAMILY_COUNT} families of the vocabulary). */
@@ -129,6 +131,8 @@ interface DocInfo {
   /** Terms of the name and operationId alone: the cleanest statement of what the operation does. */
   nameTerms: Set<string>;
   pathKey: string;
+  /** The name or summary says the operation spans everything (`listPodForAllNamespaces`, "Get all projects"). */
+  spansAll: boolean;
   /** `item` when the path ends in a parameter, `collection` when it ends in a plain segment after one or at the root. */
   shape: 'item' | 'collection' | 'other';
 }
@@ -184,6 +188,13 @@ function shapeOf(path: string): 'item' | 'collection' | 'other' {
   if (last.startsWith('{')) return 'item';
   // a plain segment right after the root or after a parameter names a collection (`/repos/{o}/{r}/issues`);
   // two plain segments in a row are usually an action (`/invoices/{id}/pay` is `other` only when short)
+  if (segs.length > 1) {
+    // `/transfers/{id}/approve`, `/pods/{name}/log`: a singular last word after a parameter is an action or a
+    // property of one item, not a collection (collections are plural: `/repos/{o}/{r}/issues`)
+    const words = splitWords(last);
+    const tail = words[words.length - 1] ?? '';
+    if ((segs[segs.length - 2] ?? '').startsWith('{') && !isPlural(tail)) return 'other';
+  }
   return segs.length <= 2 || (segs[segs.length - 2] ?? '').startsWith('{') ? 'collection' : 'other';
 }
 
@@ -235,6 +246,7 @@ export class SearchIndex {
       title: new Set(this.terms(`${op.name} ${op.operationId} ${op.summary}`)),
       nameTerms: new Set(this.terms(`${op.name} ${op.operationId}`)),
       pathKey: pathKey(op.method, op.path),
+      spansAll: splitWords(`${op.name} ${op.operationId} ${op.summary}`).some((w) => w === 'all' || w === 'every'),
       shape: shapeOf(op.path),
     }));
     this.docs.forEach((d, i) => {
@@ -417,7 +429,7 @@ export class SearchIndex {
         // a concept is as specific as its broadest reading: `show` means get/list, common words
         let df = 0;
         for (const t of terms.keys()) df = Math.max(df, this.docFreq.get(t) ?? 0);
-        const concept = { terms, idf: Math.log(1 + (n + 1) / (df + 1)), weight };
+        const concept: Concept = { terms, idf: Math.log(1 + (n + 1) / (df + 1)), weight };
         byKey.set(term, concept);
         if (familyKey !== undefined && !byKey.has(familyKey)) byKey.set(familyKey, concept);
       }
@@ -523,6 +535,7 @@ export class SearchIndex {
     });
     // "my" (a stop word) explains the words an operation on the caller uses for itself ("current user")
     if (queryScopes.has('me')) for (const w of SELF_WORDS) for (const t of this.analyze(w)) queryTerms.add(t);
+    const spanAll = words.some((w) => BROAD_WORDS.has(w));
     const out: Array<{ i: number; score: number }> = [];
     const coverageOf = new Map<number, number>();
     for (const i of matched) {
@@ -547,6 +560,8 @@ export class SearchIndex {
         if (shape && doc.shape !== 'other') s *= doc.shape === shape ? 1.1 : 0.9;
         if (doc.scope && queryScopes.has(doc.scope)) s *= 1.2;
         else if (doc.scope && NARROW_SCOPES.has(doc.scope)) s *= 0.85;
+        // "across all namespaces", "the whole account": the operation that spans everything, like a named scope
+        if (spanAll && doc.spansAll) s *= 1.2;
         if (doc.op.deprecated) s *= 0.6;
       }
       out.push({ i, score: s });

@@ -129,7 +129,7 @@ export const NARROW_SCOPES: ReadonlySet<Scope> = new Set(['organization', 'enter
  */
 export const VERB_SHAPES: Readonly<Record<string, 'collection' | 'item'>> = table({
   list: 'collection', browse: 'collection', enumerate: 'collection', all: 'collection', create: 'collection',
-  add: 'collection', new: 'collection', make: 'collection', register: 'collection', insert: 'collection',
+  add: 'collection', new: 'collection', send: 'collection', post: 'collection', make: 'collection', register: 'collection', insert: 'collection',
   get: 'item', retrieve: 'item', fetch: 'item', read: 'item', view: 'item', inspect: 'item', describe: 'item',
   update: 'item', edit: 'item', change: 'item', modify: 'item', rename: 'item', replace: 'item',
   delete: 'item', remove: 'item', destroy: 'item', erase: 'item',

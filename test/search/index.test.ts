@@ -48,6 +48,27 @@ describe('SearchIndex ranking', () => {
     expect(names('list webhooks')[0]).toBe('repos_list-webhooks');
   });
 
+  it('with "all"/"whole"/"across" prefers the operation that spans everything; without, the scoped one', () => {
+    const ops = [
+      op({ name: 'listNamespacedPod', path: '/namespaces/{namespace}/pods', summary: 'list objects of kind Pod' }),
+      op({ name: 'listPodForAllNamespaces', path: '/pods', summary: 'list objects of kind Pod' }),
+    ];
+    const small = SearchIndex.build(ops, domainsOf(ops));
+    expect(small.search('list pods in the whole cluster').results[0]?.name).toBe('listPodForAllNamespaces');
+    expect(small.search('list pods in a namespace').results[0]?.name).toBe('listNamespacedPod');
+  });
+
+  it('reads a singular word after an item as an action, so "send" creates in the collection', () => {
+    const ops = [
+      op({ name: 'approve_a_wire_transfer', method: 'post', path: '/wire_transfers/{id}/approve', summary: 'Approve a Wire Transfer' }),
+      op({ name: 'create_a_wire_transfer', method: 'post', path: '/wire_transfers', summary: 'Create a Wire Transfer' }),
+      op({ name: 'list_wire_transfers', path: '/wire_transfers', summary: 'List Wire Transfers' }),
+    ];
+    const small = SearchIndex.build(ops, domainsOf(ops));
+    expect(small.search('send a wire to a vendor').results[0]?.name).toBe('create_a_wire_transfer');
+    expect(small.search('approve a wire').results[0]?.name).toBe('approve_a_wire_transfer');
+  });
+
   it('ranks a deprecated operation below its replacement', () => {
     const r = names('list repository webhooks');
     expect(r.indexOf('repos_list-webhooks')).toBeLessThan(r.indexOf('repos_old-list-hooks'));
