@@ -66,7 +66,7 @@ test('I15: injection text from the upstream is returned only as data, never in s
 }, 30_000);
 
 test('A20: a second standalone SSE GET on the same session is 409 with a JSON-RPC body; the first stays open', async () => {
-  const d = await httpDriver([], {});
+  const d = await httpDriver(['--registry', vaultDir], {});
   try {
     const sid = /"mcp-session-id","([^"]+)"/.exec(d.capture.http[0] ?? '')?.[1];
     expect(sid).toBeDefined();
@@ -83,7 +83,7 @@ test('A20: a second standalone SSE GET on the same session is 409 with a JSON-RP
     expect(body.error.code).toBeLessThan(0);
     ctl.abort();
     // The session still answers after the refusal.
-    expect(envelope(await d.tool('search_tools', { query: 'create an issue' })).success).toBe(true);
+    expect(envelope(await d.tool('search_tools', { query: 'echo the request' })).success).toBe(true);
   } finally {
     await d.close();
   }
@@ -108,6 +108,6 @@ test('I14: the total upstream deadline includes retries and stays below the SDK 
   }
   expect(out.success).toBe(false);
   expect(['UPSTREAM_TIMEOUT', 'UPSTREAM_ERROR']).toContain(out.error?.code);
-  expect(ms).toBeLessThan(1500 + 1000); // the budget plus slack for a busy 2-core box
+  expect(ms).toBeLessThan(1500 + 2000); // the budget plus slack for a busy 2-core box; unbounded would be forever
   expect(up.hits('/v1/key/items/5').length).toBeGreaterThanOrEqual(1);
 }, 30_000);
