@@ -7,8 +7,10 @@ import { fileURLToPath } from 'node:url';
 import MiniSearch from 'minisearch';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const { loadCatalog, defaultCatalogDir } = await import(join(root, 'dist/registry/catalog.js'));
-const { SearchIndex } = await import(join(root, 'dist/search/index.js'));
+// SEARCH_BENCH_DIST=<dir> measures another build (e.g. an A/B copy) instead of dist/
+const dist = process.env.SEARCH_BENCH_DIST ?? join(root, 'dist');
+const { loadCatalog, defaultCatalogDir } = await import(join(dist, 'registry/catalog.js'));
+const { SearchIndex } = await import(join(dist, 'search/index.js'));
 
 const ms = (x) => `${x.toFixed(2)} ms`;
 const mb = (x) => `${(x / 1024 / 1024).toFixed(1)} MB`;

@@ -130,6 +130,9 @@ interface DocInfo {
   title: Set<string>;
   /** Terms of the name and operationId alone: the cleanest statement of what the operation does. */
   nameTerms: Set<string>;
+  /** The same two term sets as ids into the index's term table (the per-query precision loop compares ints). */
+  titleIds: Uint32Array;
+  nameIds: Uint32Array;
   pathKey: string;
   /** The name or summary says the operation spans everything (`listPodForAllNamespaces`, "Get all projects"). */
   spansAll: boolean;
@@ -203,6 +206,7 @@ function pathKey(method: string, path: string): string {
 }
 
 export class SearchIndex {
+  /** Operations in name order: a document's number is its place in that order. */
   private readonly docs: DocInfo[];
   private readonly ms: MiniSearch<Record<string, unknown>>;
   private readonly analyze: (word: string) => string[];
@@ -219,6 +223,9 @@ export class SearchIndex {
   private readonly dictionary = new Map<string, Array<{ word: string; freq: number }>>();
   private readonly tuning: SearchTuning;
   private readonly hitCache = new Map<string, TermHits>();
+  /** Title and name terms of all operations, numbered; `queryMarks[id]` is 1 while a query holds that term. */
+  private readonly termIds = new Map<string, number>();
+  private readonly queryMarks: Uint8Array;
   private readonly corrections = new Map<string, string>();
   private readonly buffers: Record<'scores' | 'coverage' | 'titleCoverage' | 'best' | 'bestTitle', Float64Array>;
 
@@ -245,10 +252,17 @@ export class SearchIndex {
       scope: scopeOf(op),
       title: new Set(this.terms(`${op.name} ${op.operationId} ${op.summary}`)),
       nameTerms: new Set(this.terms(`${op.name} ${op.operationId}`)),
+      titleIds: new Uint32Array(0),
+      nameIds: new Uint32Array(0),
       pathKey: pathKey(op.method, op.path),
       spansAll: splitWords(`${op.name} ${op.operationId} ${op.summary}`).some((w) => w === 'all' || w === 'every'),
       shape: shapeOf(op.path),
     }));
+    for (const d of this.docs) {
+      d.titleIds = Uint32Array.from(d.title, (t) => this.termId(t));
+      d.nameIds = Uint32Array.from(d.nameTerms, (t) => this.termId(t));
+    }
+    this.queryMarks = new Uint8Array(this.termIds.size);
     this.docs.forEach((d, i) => {
       for (const key of [d.op.name.toLowerCase(), d.op.operationId.toLowerCase(), d.pathKey]) {
         if (!this.exact.has(key)) this.exact.set(key, i);
@@ -330,6 +344,15 @@ export class SearchIndex {
     tuning: Partial<SearchTuning> = {},
   ): SearchIndex {
     return new SearchIndex(operations, domains, { ...DEFAULT_TUNING, ...tuning });
+  }
+
+  private termId(term: string): number {
+    let id = this.termIds.get(term);
+    if (id === undefined) {
+      id = this.termIds.size;
+      this.termIds.set(term, id);
+    }
+    return id;
   }
 
   /** Number of indexed operations. */
@@ -536,10 +559,17 @@ export class SearchIndex {
     // "my" (a stop word) explains the words an operation on the caller uses for itself ("current user")
     if (queryScopes.has('me')) for (const w of SELF_WORDS) for (const t of this.analyze(w)) queryTerms.add(t);
     const spanAll = words.some((w) => BROAD_WORDS.has(w));
-    const out: Array<{ i: number; score: number }> = [];
-    const coverageOf = new Map<number, number>();
+    const out: Array<{ i: number; score: number; coverage: number }> = [];
+    const marks = this.queryMarks;
+    const markedIds: number[] = [];
+    for (const t of queryTerms) {
+      const id = this.termIds.get(t);
+      if (id !== undefined) {
+        marks[id] = 1;
+        markedIds.push(id);
+      }
+    }
     for (const i of matched) {
-      coverageOf.set(i, coverage[i] as number);
       let s = scores[i] as number;
       if (this.tuning.rerank) {
         const doc = this.docs[i] as DocInfo;
@@ -549,12 +579,12 @@ export class SearchIndex {
         s *= 1 + tcov;
         // precision: how much of what the operation is (its name, then its title) the query explains
         let sharedName = 0;
-        for (const t of doc.nameTerms) if (queryTerms.has(t)) sharedName++;
+        for (let k = 0; k < doc.nameIds.length; k++) sharedName += marks[doc.nameIds[k] as number] as number;
         let sharedTitle = 0;
-        for (const t of doc.title) if (queryTerms.has(t)) sharedTitle++;
+        for (let k = 0; k < doc.titleIds.length; k++) sharedTitle += marks[doc.titleIds[k] as number] as number;
         const precision =
-          this.tuning.namePrecisionShare * (sharedName / Math.max(1, doc.nameTerms.size)) +
-          (1 - this.tuning.namePrecisionShare) * (sharedTitle / Math.max(1, doc.title.size));
+          this.tuning.namePrecisionShare * (sharedName / Math.max(1, doc.nameIds.length)) +
+          (1 - this.tuning.namePrecisionShare) * (sharedTitle / Math.max(1, doc.titleIds.length));
         s *= 1 - this.tuning.precisionWeight + this.tuning.precisionWeight * precision;
         if (methods && methods.length > 0) s *= methods.includes(doc.op.method) ? 1.15 : 0.9;
         if (shape && doc.shape !== 'other') s *= doc.shape === shape ? 1.1 : 0.9;
@@ -564,8 +594,9 @@ export class SearchIndex {
         if (spanAll && doc.spansAll) s *= 1.2;
         if (doc.op.deprecated) s *= 0.6;
       }
-      out.push({ i, score: s });
+      out.push({ i, score: s, coverage: coverage[i] as number });
     }
+    for (const id of markedIds) marks[id] = 0;
     for (const i of matched) {
       scores[i] = 0;
       coverage[i] = 0;
@@ -574,14 +605,15 @@ export class SearchIndex {
     let max = 0;
     for (const r of out) max = Math.max(max, r.score);
     let confidence = 0;
-    for (const r of out) if (r.score === max) confidence = Math.max(confidence, coverageOf.get(r.i) ?? 0);
+    for (const r of out) if (r.score === max) confidence = Math.max(confidence, r.coverage);
     for (const r of out) r.score = max > 0 ? (r.score / max) * Math.min(1, confidence) : 0;
     if (exactIndex !== undefined) {
       const existing = out.find((r) => r.i === exactIndex);
       if (existing) existing.score = 1.0001;
-      else out.push({ i: exactIndex, score: 1.0001 });
+      else out.push({ i: exactIndex, score: 1.0001, coverage: 1 });
     }
-    out.sort((a, b) => b.score - a.score || this.compareNames(a.i, b.i));
+    // docs are numbered in name order, so the index is the name tie-break (K4)
+    out.sort((a, b) => b.score - a.score || a.i - b.i);
     for (const r of out) r.score = Math.min(1, r.score);
     return out;
   }
@@ -605,12 +637,6 @@ export class SearchIndex {
     if (this.hitCache.size >= HIT_CACHE_SIZE) this.hitCache.clear();
     this.hitCache.set(term, hits);
     return hits;
-  }
-
-  private compareNames(a: number, b: number): number {
-    const x = (this.docs[a] as DocInfo).op.name;
-    const y = (this.docs[b] as DocInfo).op.name;
-    return x < y ? -1 : x > y ? 1 : 0;
   }
 
   /** The operation named exactly by the query (name, operationId or `METHOD /path`), if any. */
