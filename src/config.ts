@@ -1,6 +1,6 @@
 // One typed server configuration from environment variables, `serve` flags (flags win) and an optional
-// per-catalog JSON config file (`--config`, lowest precedence). Reads only the `env`, `argv` and file it is
-// given, never process.* itself, and throws AppError CONFIG_INVALID naming the bad key or value.
+// per-catalog JSON config file (`--config`, lowest precedence). Reads only the env, the flags src/cli/args.ts
+// parsed and the file it is given, never process.* itself; throws CONFIG_INVALID naming the bad key or value.
 import { readFileSync } from 'node:fs';
 import { AppError } from './errors.js';
 
@@ -128,73 +128,6 @@ export interface ServeFlags {
   config?: string;
 }
 
-/**
- * Parses `serve` argv into flags. Throws CONFIG_INVALID naming an unknown flag or a missing value.
- * Boolean flags: --read-only, --no-require-describe, --http, --allow-remote.
- */
-export function parseServeArgs(argv: readonly string[]): ServeFlags {
-  const flags: ServeFlags = {};
-  const valued = new Set(['--registry', '--base-url', '--prefix', '--host', '--port', '--allow-origin', '--config']);
-  for (let i = 0; i < argv.length; i++) {
-    let arg = argv[i] as string;
-    let value: string | undefined;
-    const eq = arg.indexOf('=');
-    if (arg.startsWith('--') && eq > 0) {
-      value = arg.slice(eq + 1);
-      arg = arg.slice(0, eq);
-    }
-    if (valued.has(arg)) {
-      if (value === undefined) {
-        value = argv[++i];
-        if (value === undefined) throw new AppError('CONFIG_INVALID', `serve: ${arg} needs a value`);
-      }
-      switch (arg) {
-        case '--registry':
-          (flags.registry ??= []).push(value);
-          break;
-        case '--base-url':
-          flags.baseUrl = value;
-          break;
-        case '--prefix':
-          flags.prefix = value;
-          break;
-        case '--host':
-          flags.host = value;
-          break;
-        case '--port':
-          flags.port = value;
-          break;
-        case '--allow-origin':
-          (flags.allowOrigin ??= []).push(value);
-          break;
-        case '--config':
-          flags.config = value;
-          break;
-      }
-      continue;
-    }
-    switch (arg) {
-      case '--read-only':
-        flags.readOnly = true;
-        break;
-      case '--no-require-describe':
-        flags.requireDescribe = false;
-        break;
-      case '--http':
-        flags.http = true;
-        break;
-      case '--allow-remote':
-        flags.allowRemote = true;
-        break;
-      case '--verbose':
-        break;
-      default:
-        throw new AppError('CONFIG_INVALID', `serve: unknown option ${JSON.stringify(arg)}; run \`api-catalog serve --help\``);
-    }
-  }
-  return flags;
-}
-
 const PREFIX_RE = /^[A-Za-z0-9_.-]{0,32}$/;
 
 /**
@@ -294,44 +227,6 @@ function checkUrl(what: string, value: string): string {
     throw new AppError('CONFIG_INVALID', `config: ${what} must be http(s), got ${url.protocol}`);
   }
   return value;
-}
-
-/** Flags and positionals of a subcommand: valued flags collect every occurrence. */
-export interface SplitArgs {
-  positionals: string[];
-  values: Record<string, string[]>;
-  booleans: Set<string>;
-}
-
-/**
- * Splits argv by a flag table (`--name value`, `--name=value`, boolean `--flag`). Throws CONFIG_INVALID on an
- * unknown flag or a missing value, naming it.
- */
-export function splitArgs(command: string, argv: readonly string[], valued: readonly string[], booleans: readonly string[]): SplitArgs {
-  const out: SplitArgs = { positionals: [], values: {}, booleans: new Set() };
-  for (let i = 0; i < argv.length; i++) {
-    let arg = argv[i] as string;
-    if (!arg.startsWith('--') || arg === '--') {
-      out.positionals.push(arg);
-      continue;
-    }
-    let value: string | undefined;
-    const eq = arg.indexOf('=');
-    if (eq > 0) {
-      value = arg.slice(eq + 1);
-      arg = arg.slice(0, eq);
-    }
-    if (valued.includes(arg)) {
-      value ??= argv[++i];
-      if (value === undefined) throw new AppError('CONFIG_INVALID', `${command}: ${arg} needs a value`);
-      (out.values[arg] ??= []).push(value);
-    } else if (booleans.includes(arg)) {
-      out.booleans.add(arg);
-    } else {
-      throw new AppError('CONFIG_INVALID', `${command}: unknown option ${JSON.stringify(arg)}; run \`api-catalog ${command} --help\``);
-    }
-  }
-  return out;
 }
 
 /** Env var names that look like they hold credentials; their values are registered as log secrets. */

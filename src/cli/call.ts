@@ -1,7 +1,7 @@
 // `api-catalog call <name> --args '{...}'`: runs an operation through the same execute flow as execute_tool
 // (validation, read-only, confirmation, dry run); prints the envelope as JSON. No describe step for people.
 import { AppError } from '../errors.js';
-import { splitArgs } from '../config.js';
+import { splitArgs } from './args.js';
 import { executeTool } from '../server/core/execute.js';
 import { toolNames } from '../server/core/names.js';
 import { cliContextFromArgs } from './domains.js';

@@ -1,5 +1,5 @@
 // `api-catalog describe <name>...`: the three levels of describe_tools for people (same core), or --json.
-import { splitArgs } from '../config.js';
+import { splitArgs } from './args.js';
 import { describeTools } from '../server/core/describe.js';
 import { toolNames } from '../server/core/names.js';
 import { cliContextFromArgs } from './domains.js';

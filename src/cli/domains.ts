@@ -1,6 +1,7 @@
 // `api-catalog domains`: the catalog map for people (same core as list_domains). Also exports the small
 // catalog/settings setup that `describe` and `call` share.
-import { readConfigFile, resolveServerConfig, splitArgs } from '../config.js';
+import { readConfigFile, resolveServerConfig } from '../config.js';
+import { splitArgs, type SplitArgs } from './args.js';
 import { loadCatalogSet, settingsFromConfig, type CatalogSet, type ExecutionSettings } from '../server/core/catalogs.js';
 import { listDomains } from '../server/core/domains.js';
 import { toolNames } from '../server/core/names.js';
@@ -34,7 +35,7 @@ export function cliContext(options: CliContextOptions): { set: CatalogSet; setti
 }
 
 /** cliContext from the common flags of a splitArgs result. */
-export function cliContextFromArgs(a: { values: Record<string, string[] | undefined>; booleans: Set<string> }) {
+export function cliContextFromArgs(a: SplitArgs) {
   const options: CliContextOptions = { registries: a.values['--registry'] ?? [] };
   const baseUrl = a.values['--base-url']?.[0];
   if (baseUrl !== undefined) options.baseUrl = baseUrl;

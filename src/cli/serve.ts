@@ -1,6 +1,7 @@
 // `api-catalog serve`: loads the catalogs, then serves MCP over stdio (default) or Streamable HTTP (--http).
 // Logs are JSON lines on stderr; stdout carries nothing but the protocol in stdio mode.
-import { configuredCredentialNames, parseServeArgs, readConfigFile, resolveServerConfig, secretLookingEnv, type ConfigFile, type ServerConfig } from '../config.js';
+import { configuredCredentialNames, readConfigFile, resolveServerConfig, secretLookingEnv, type ConfigFile, type ServerConfig } from '../config.js';
+import { parseServeArgs } from './args.js';
 import { createLogger, type LogLevel, type Logger } from '../logger.js';
 import { loadCatalogSet, settingsFromConfig, warmSearchIndex, type CatalogSet } from '../server/core/catalogs.js';
 import type { ServerDeps } from '../server/create-server.js';

@@ -8,12 +8,11 @@ import {
   catalogOptions,
   configuredCredentialNames,
   parseConfigFile,
-  parseServeArgs,
   readConfigFile,
   resolveBaseUrls,
   resolveServerConfig,
-  splitArgs,
 } from '../../src/config.js';
+import { parseServeArgs, splitArgs } from '../../src/cli/args.js';
 import { REPO_ROOT } from '../helpers/mcp.js';
 import { isAppError } from '../../src/errors.js';
 import { createLogger, redact } from '../../src/logger.js';
@@ -190,5 +189,19 @@ describe('logger', () => {
 
   test('without a write target a logger prints nothing (libraries stay silent)', () => {
     expect(() => createLogger().log('error', { event: 'x' })).not.toThrow();
+  });
+});
+
+describe('CLI argument parsing (src/cli/args.ts, on util.parseArgs)', () => {
+  test('valued flags repeat, --name=value works, booleans are collected, positionals kept', () => {
+    const a = splitArgs('describe', ['issues_create', '--registry', 'a', '--registry=b', '--json', 'pulls_list'], ['--registry'], ['--json']);
+    expect(a.positionals).toEqual(['issues_create', 'pulls_list']);
+    expect(a.values).toEqual({ '--registry': ['a', 'b'] });
+    expect([...a.booleans]).toEqual(['--json']);
+  });
+  test('serve: a stray positional and a value on a boolean flag are refused with the command named', () => {
+    expect(codeOf(() => parseServeArgs(['registry/github']))).toMatch(/^CONFIG_INVALID: serve: unexpected argument "registry\/github"/);
+    expect(codeOf(() => parseServeArgs(['--http=yes']))).toMatch(/^CONFIG_INVALID: serve: /);
+    expect(parseServeArgs(['--port=0', '--port', '7']).port).toBe('7');
   });
 });
