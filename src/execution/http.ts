@@ -175,8 +175,22 @@ function errCode(err: unknown): string | undefined {
 
 type Phase = 'connect' | 'body';
 
+/**
+ * The innermost message of an error chain without a code, e.g. fetch's "bad port" for ports the Fetch
+ * standard blocks (1, 9, 25, ...): better than "unknown", and short enough to redact and show.
+ */
+function causeMessage(err: unknown): string | undefined {
+  let e: unknown = err;
+  let message: string | undefined;
+  for (let i = 0; i < 4 && e instanceof Error; i++) {
+    message = e.message;
+    e = e.cause;
+  }
+  return message !== undefined && message !== '' && message !== 'fetch failed' ? message.slice(0, 80) : undefined;
+}
+
 function networkError(err: unknown, phase: Phase, url: string, redact: (s: string) => string): AppError {
-  const code = errCode(err) ?? 'unknown';
+  const code = errCode(err) ?? causeMessage(err) ?? 'unknown';
   const origin = redact(new URL(url).origin);
   if (code === PRIVATE_CODE) {
     return new AppError('UNSAFE_REQUEST', `refused to connect to ${origin}: its host resolves to a private, loopback or link-local address (blockPrivateAddresses is on)`, {

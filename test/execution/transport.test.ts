@@ -69,6 +69,13 @@ describe('timeouts, unreachable, cancellation', () => {
     expect(Date.now() - t0).toBeLessThan(1_000);
   });
 
+  it('a port the Fetch standard blocks says why instead of "unknown"', async () => {
+    const out = fail(await executeOperation(get('/x'), {}, { ...cfg, baseUrl: 'http://127.0.0.1:1' }));
+    expect(out.code).toBe('UPSTREAM_UNREACHABLE');
+    expect(out.message).toMatch(/\(bad port\)/);
+    expect(out.message).not.toMatch(/unknown/);
+  });
+
   it('the caller signal aborts the upstream request (I13)', async () => {
     up.route('/slow', { kind: 'stall' });
     const ac = new AbortController();
