@@ -114,9 +114,10 @@ interface Concept {
 }
 
 interface TermHits {
-  ids: number[];
-  scores: number[];
-  title: boolean[];
+  ids: Uint32Array;
+  scores: Float64Array;
+  /** 1 when the term is in the document's title (name, operationId, summary). */
+  title: Uint8Array;
 }
 /** Cached term lookups; cleared when full (a bound, not an LRU: the common terms come right back). */
 const HIT_CACHE_SIZE = 4096;
@@ -126,11 +127,11 @@ const MAX_CORRECTIONS = 4;
 interface DocInfo {
   op: Operation;
   scope: Scope | undefined;
-  /** Terms of name + summary, to tell a title match from a description match. */
-  title: Set<string>;
-  /** Terms of the name and operationId alone: the cleanest statement of what the operation does. */
-  nameTerms: Set<string>;
-  /** The same two term sets as ids into the index's term table (the per-query precision loop compares ints). */
+  /**
+   * Distinct terms of name + operationId + summary (to tell a title match from a description match), and of the
+   * name and operationId alone (the cleanest statement of what the operation does), as ids into the index's
+   * term table: the per-query precision loop compares ints, and no per-document Set is kept.
+   */
   titleIds: Uint32Array;
   nameIds: Uint32Array;
   pathKey: string;
@@ -205,6 +206,52 @@ function pathKey(method: string, path: string): string {
   return `${method.toLowerCase()} ${path.toLowerCase().replace(/\{[^}]*\}/g, '{}')}`;
 }
 
+/**
+ * The best `k` (document, score) pairs offered, best first: higher score, then lower document number. A sorted
+ * list with insertion: an offer below the current k-th costs one compare, so a pass over n matches is O(n + k²)
+ * in the worst case and O(n) in practice. Beyond {@link TOP_K_LIST} everything is kept and sorted once.
+ */
+class TopK {
+  private readonly ids: number[] = [];
+  private readonly scores: number[] = [];
+  constructor(private readonly k: number) {}
+
+  offer(i: number, score: number): void {
+    const ids = this.ids;
+    const scores = this.scores;
+    const bounded = this.k <= TOP_K_LIST;
+    let at = ids.length;
+    if (bounded && at >= this.k) {
+      const ls = scores[at - 1] as number;
+      if (score < ls || (score === ls && i > (ids[at - 1] as number))) return;
+    }
+    if (!bounded) {
+      ids.push(i);
+      scores.push(score);
+      return;
+    }
+    while (at > 0) {
+      const ps = scores[at - 1] as number;
+      if (ps > score || (ps === score && (ids[at - 1] as number) < i)) break;
+      at--;
+    }
+    ids.splice(at, 0, i);
+    scores.splice(at, 0, score);
+    if (ids.length > this.k) {
+      ids.pop();
+      scores.pop();
+    }
+  }
+
+  sorted(): Array<{ i: number; score: number }> {
+    const out = this.ids.map((i, n) => ({ i, score: this.scores[n] as number }));
+    if (this.k > TOP_K_LIST) out.sort((a, b) => b.score - a.score || a.i - b.i);
+    return out;
+  }
+}
+/** Largest page end (offset + limit) kept in a bounded insertion list; deeper pages sort all matches once. */
+const TOP_K_LIST = 512;
+
 export class SearchIndex {
   /** Operations in name order: a document's number is its place in that order. */
   private readonly docs: DocInfo[];
@@ -226,8 +273,10 @@ export class SearchIndex {
   /** Title and name terms of all operations, numbered; `queryMarks[id]` is 1 while a query holds that term. */
   private readonly termIds = new Map<string, number>();
   private readonly queryMarks: Uint8Array;
+  /** `isMatched[i]` is 1 while document i is in the current query's match list. */
+  private readonly isMatched: Uint8Array;
   private readonly corrections = new Map<string, string>();
-  private readonly buffers: Record<'scores' | 'coverage' | 'titleCoverage' | 'best' | 'bestTitle', Float64Array>;
+  private readonly buffers: Record<'scores' | 'coverage' | 'titleCoverage' | 'best' | 'bestTitle' | 'final', Float64Array>;
 
   private constructor(operations: readonly Operation[], domains: readonly DomainInfo[], tuning: SearchTuning) {
     this.tuning = tuning;
@@ -250,18 +299,12 @@ export class SearchIndex {
     this.docs = sorted.map((op) => ({
       op,
       scope: scopeOf(op),
-      title: new Set(this.terms(`${op.name} ${op.operationId} ${op.summary}`)),
-      nameTerms: new Set(this.terms(`${op.name} ${op.operationId}`)),
-      titleIds: new Uint32Array(0),
-      nameIds: new Uint32Array(0),
+      titleIds: Uint32Array.from(new Set(this.terms(`${op.name} ${op.operationId} ${op.summary}`)), (t) => this.termId(t)),
+      nameIds: Uint32Array.from(new Set(this.terms(`${op.name} ${op.operationId}`)), (t) => this.termId(t)),
       pathKey: pathKey(op.method, op.path),
       spansAll: splitWords(`${op.name} ${op.operationId} ${op.summary}`).some((w) => w === 'all' || w === 'every'),
       shape: shapeOf(op.path),
     }));
-    for (const d of this.docs) {
-      d.titleIds = Uint32Array.from(d.title, (t) => this.termId(t));
-      d.nameIds = Uint32Array.from(d.nameTerms, (t) => this.termId(t));
-    }
     this.queryMarks = new Uint8Array(this.termIds.size);
     this.docs.forEach((d, i) => {
       for (const key of [d.op.name.toLowerCase(), d.op.operationId.toLowerCase(), d.pathKey]) {
@@ -299,8 +342,9 @@ export class SearchIndex {
     const n = this.docs.length;
     this.buffers = {
       scores: new Float64Array(n), coverage: new Float64Array(n), titleCoverage: new Float64Array(n),
-      best: new Float64Array(n), bestTitle: new Float64Array(n),
+      best: new Float64Array(n), bestTitle: new Float64Array(n), final: new Float64Array(n),
     };
+    this.isMatched = new Uint8Array(n);
     const wordFreq = new Map<string, number>();
     for (const doc of docsForIndex) {
       const seen = new Set<string>();
@@ -486,8 +530,8 @@ export class SearchIndex {
     const offset = Math.min(Math.max(Math.floor(options.offset ?? 0), 0), this.docs.length) || 0;
     const inDomain = (i: number): boolean => !domain || this.docs[i]?.op.domain === domain;
 
-    const ranked = this.rank(query).filter((r) => inDomain(r.i));
-    if (ranked.length === 0 && query.trim() === '') {
+    const ranked = this.rank(query, offset + limit, domain || undefined);
+    if (ranked.total === 0 && query.trim() === '') {
       const all: number[] = [];
       this.docs.forEach((_, i) => {
         if (inDomain(i)) all.push(i);
@@ -495,8 +539,8 @@ export class SearchIndex {
       return { total: all.length, results: all.slice(offset, offset + limit).map((i) => this.hit(i, 1)) };
     }
     return {
-      total: ranked.length,
-      results: ranked.slice(offset, offset + limit).map((r) => this.hit(r.i, r.score)),
+      total: ranked.total,
+      results: ranked.top.slice(offset, offset + limit).map((r) => this.hit(r.i, r.score)),
     };
   }
 
@@ -511,17 +555,23 @@ export class SearchIndex {
     };
   }
 
-  /** All matching documents, best first, scores 0..1, ties broken by name (K4). */
-  private rank(query: string): Array<{ i: number; score: number }> {
+  /**
+   * The best `k` matching documents of `domain` (all domains when undefined), best first, scores 0..1, ties
+   * broken by name (K4), and how many documents match in all. Every matching document is scored exactly, but
+   * only the best `k` are kept and sorted (a bounded insertion list), and per-document state lives in reused
+   * typed arrays, so a query that matches most of a 100k catalog allocates nothing proportional to it.
+   */
+  private rank(query: string, k: number, domain: string | undefined): { total: number; top: Array<{ i: number; score: number }> } {
     const trimmed = query.slice(0, MAX_QUERY_CHARS).trim();
-    if (trimmed === '') return [];
+    if (trimmed === '') return { total: 0, top: [] };
     const exactIndex = this.exactMatch(trimmed);
     const words = this.queryWords(trimmed);
     const concepts = this.concepts(words);
     const queryTerms = new Set<string>();
     for (const c of concepts) for (const t of c.terms.keys()) queryTerms.add(t);
     // per-document accumulators, reused across searches (zeroed again below for the matched ids)
-    const { scores, coverage, titleCoverage, best, bestTitle } = this.buffers;
+    const { scores, coverage, titleCoverage, best, bestTitle, final } = this.buffers;
+    const isMatched = this.isMatched;
     const matched: number[] = [];
     const totalIdf = concepts.reduce((sum, c) => sum + c.idf * c.weight, 0) || 1;
 
@@ -529,14 +579,18 @@ export class SearchIndex {
       const touched: number[] = [];
       for (const [term, w] of concept.terms) {
         const hits = this.termHits(term);
-        for (let k = 0; k < hits.ids.length; k++) {
-          const i = hits.ids[k] as number;
+        const ww = w * concept.weight;
+        for (let h = 0; h < hits.ids.length; h++) {
+          const i = hits.ids[h] as number;
           if (best[i] === 0) touched.push(i);
-          if (scores[i] === 0 && coverage[i] === 0) matched.push(i);
-          scores[i] = (scores[i] as number) + w * concept.weight * (hits.scores[k] as number);
+          if (isMatched[i] === 0) {
+            isMatched[i] = 1;
+            matched.push(i);
+          }
+          scores[i] = (scores[i] as number) + ww * (hits.scores[h] as number);
           // coverage counts the best reading that matched: the word itself 1, a family member less
           best[i] = Math.max(best[i] as number, w);
-          if (hits.title[k]) bestTitle[i] = Math.max(bestTitle[i] as number, w);
+          if (hits.title[h]) bestTitle[i] = Math.max(bestTitle[i] as number, w);
         }
       }
       for (const i of touched) {
@@ -550,16 +604,15 @@ export class SearchIndex {
     const methods = this.verbMethods(words);
     const shape = this.verbShape(words);
     const queryScopes = new Set<Scope>();
-    words.forEach((w, k) => {
+    words.forEach((w, at) => {
       const s = SCOPE_WORDS[w];
       // "show me", "tell me", "remind me": the person asking is the receiver, not the scope
-      if (s === 'me' && w === 'me' && k > 0 && INDIRECT_OBJECT_VERBS.has(words[k - 1] as string)) return;
+      if (s === 'me' && w === 'me' && at > 0 && INDIRECT_OBJECT_VERBS.has(words[at - 1] as string)) return;
       if (s) queryScopes.add(s);
     });
     // "my" (a stop word) explains the words an operation on the caller uses for itself ("current user")
     if (queryScopes.has('me')) for (const w of SELF_WORDS) for (const t of this.analyze(w)) queryTerms.add(t);
     const spanAll = words.some((w) => BROAD_WORDS.has(w));
-    const out: Array<{ i: number; score: number; coverage: number }> = [];
     const marks = this.queryMarks;
     const markedIds: number[] = [];
     for (const t of queryTerms) {
@@ -569,6 +622,9 @@ export class SearchIndex {
         markedIds.push(id);
       }
     }
+    // pass 1: the re-ranked score of every match, the best score and the confidence (coverage of the best)
+    let max = 0;
+    let confidence = 0;
     for (const i of matched) {
       let s = scores[i] as number;
       if (this.tuning.rerank) {
@@ -579,9 +635,9 @@ export class SearchIndex {
         s *= 1 + tcov;
         // precision: how much of what the operation is (its name, then its title) the query explains
         let sharedName = 0;
-        for (let k = 0; k < doc.nameIds.length; k++) sharedName += marks[doc.nameIds[k] as number] as number;
+        for (let t = 0; t < doc.nameIds.length; t++) sharedName += marks[doc.nameIds[t] as number] as number;
         let sharedTitle = 0;
-        for (let k = 0; k < doc.titleIds.length; k++) sharedTitle += marks[doc.titleIds[k] as number] as number;
+        for (let t = 0; t < doc.titleIds.length; t++) sharedTitle += marks[doc.titleIds[t] as number] as number;
         const precision =
           this.tuning.namePrecisionShare * (sharedName / Math.max(1, doc.nameIds.length)) +
           (1 - this.tuning.namePrecisionShare) * (sharedTitle / Math.max(1, doc.titleIds.length));
@@ -594,28 +650,40 @@ export class SearchIndex {
         if (spanAll && doc.spansAll) s *= 1.2;
         if (doc.op.deprecated) s *= 0.6;
       }
-      out.push({ i, score: s, coverage: coverage[i] as number });
+      final[i] = s;
+      if (s > max) {
+        max = s;
+        confidence = coverage[i] as number;
+      } else if (s === max) confidence = Math.max(confidence, coverage[i] as number);
     }
     for (const id of markedIds) marks[id] = 0;
+    // pass 2: normalize, filter by domain, count, and keep the best k (docs are numbered in name order, so the
+    // document number is the name tie-break, K4); an exact name match outranks everything (1.0001, shown as 1)
+    const conf = Math.min(1, confidence);
+    const top = new TopK(k);
+    let total = 0;
+    let exactSeen = false;
     for (const i of matched) {
+      const s = final[i] as number;
       scores[i] = 0;
       coverage[i] = 0;
       titleCoverage[i] = 0;
+      final[i] = 0;
+      isMatched[i] = 0;
+      if (domain !== undefined && (this.docs[i] as DocInfo).op.domain !== domain) continue;
+      total++;
+      if (i === exactIndex) {
+        exactSeen = true;
+        top.offer(i, 1.0001);
+      } else top.offer(i, max > 0 ? (s / max) * conf : 0);
     }
-    let max = 0;
-    for (const r of out) max = Math.max(max, r.score);
-    let confidence = 0;
-    for (const r of out) if (r.score === max) confidence = Math.max(confidence, r.coverage);
-    for (const r of out) r.score = max > 0 ? (r.score / max) * Math.min(1, confidence) : 0;
-    if (exactIndex !== undefined) {
-      const existing = out.find((r) => r.i === exactIndex);
-      if (existing) existing.score = 1.0001;
-      else out.push({ i: exactIndex, score: 1.0001, coverage: 1 });
+    if (exactIndex !== undefined && !exactSeen && (domain === undefined || (this.docs[exactIndex] as DocInfo).op.domain === domain)) {
+      total++;
+      top.offer(exactIndex, 1.0001);
     }
-    // docs are numbered in name order, so the index is the name tie-break (K4)
-    out.sort((a, b) => b.score - a.score || a.i - b.i);
+    const out = top.sorted();
     for (const r of out) r.score = Math.min(1, r.score);
-    return out;
+    return { total, top: out };
   }
 
   /**
@@ -626,13 +694,24 @@ export class SearchIndex {
     const cached = this.hitCache.get(term);
     if (cached) return cached;
     const results = this.ms.search(term, { boost: this.tuning.boosts });
-    const hits: TermHits = { ids: [], scores: [], title: [] };
-    for (const r of results) {
+    const hits: TermHits = {
+      ids: new Uint32Array(results.length), scores: new Float64Array(results.length), title: new Uint8Array(results.length),
+    };
+    for (let k = 0; k < results.length; k++) {
+      const r = results[k] as (typeof results)[number];
       const i = r.id as number;
       const doc = this.docs[i] as DocInfo;
-      hits.ids.push(i);
-      hits.scores.push(r.score);
-      hits.title.push(Object.entries(r.match).some(([t, fields]) => doc.title.has(t) || fields.some((f) => TITLE_FIELDS.has(f))));
+      hits.ids[k] = i;
+      hits.scores[k] = r.score;
+      let title = false;
+      for (const t in r.match) {
+        const id = this.termIds.get(t);
+        if ((id !== undefined && doc.titleIds.includes(id)) || (r.match[t] ?? []).some((f) => TITLE_FIELDS.has(f))) {
+          title = true;
+          break;
+        }
+      }
+      hits.title[k] = title ? 1 : 0;
     }
     if (this.hitCache.size >= HIT_CACHE_SIZE) this.hitCache.clear();
     this.hitCache.set(term, hits);
