@@ -124,21 +124,36 @@ const HIT_CACHE_SIZE = 4096;
 /** Most typo corrections per query (each scans one letter's dictionary). */
 const MAX_CORRECTIONS = 4;
 
-interface DocInfo {
-  op: Operation;
-  scope: Scope | undefined;
-  /**
-   * Distinct terms of name + operationId + summary (to tell a title match from a description match), and of the
-   * name and operationId alone (the cleanest statement of what the operation does), as ids into the index's
-   * term table: the per-query precision loop compares ints, and no per-document Set is kept.
-   */
+/** Scopes as small ints for the per-document feature array (0: none). */
+const SCOPES: readonly Scope[] = ['repository', 'organization', 'enterprise', 'team', 'me', 'user', 'installation'];
+const METHOD_CODES: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+const SHAPE_ITEM = 1;
+const SHAPE_COLLECTION = 2;
+const FLAG_SPANS_ALL = 1;
+const FLAG_DEPRECATED = 2;
+
+/**
+ * What the re-ranking reads of each operation, precomputed at build as flat typed arrays indexed by document
+ * number (struct of arrays): a query that matches 70k of 100k operations reads dense arrays instead of chasing
+ * one object per operation. Term lists are CSR: document i's terms are `ids[start[i]] .. ids[start[i + 1] - 1]`.
+ */
+interface Features {
+  /** Distinct terms of name + operationId + summary, as term ids (tells a title match from a description match). */
+  titleStart: Uint32Array;
   titleIds: Uint32Array;
+  /** Distinct terms of the name and operationId alone: the cleanest statement of what the operation does. */
+  nameStart: Uint32Array;
   nameIds: Uint32Array;
-  pathKey: string;
-  /** The name or summary says the operation spans everything (`listPodForAllNamespaces`, "Get all projects"). */
-  spansAll: boolean;
-  /** `item` when the path ends in a parameter, `collection` when it ends in a plain segment after one or at the root. */
-  shape: 'item' | 'collection' | 'other';
+  /** Index into METHOD_CODES. */
+  method: Uint8Array;
+  /** 0 other, SHAPE_ITEM (path ends in a parameter), SHAPE_COLLECTION (a plain segment after one or at the root). */
+  shape: Uint8Array;
+  /** 1 + index into SCOPES, 0 when the operation has no scope. */
+  scope: Uint8Array;
+  /** FLAG_SPANS_ALL: the name or summary says all/every (`listPodForAllNamespaces`); FLAG_DEPRECATED. */
+  flags: Uint8Array;
+  /** Index into the index's domain names. */
+  domain: Uint32Array;
 }
 
 /** The analyzer shared by index and query: words -> abbreviations -> stop words -> stem. */
@@ -254,7 +269,10 @@ const TOP_K_LIST = 512;
 
 export class SearchIndex {
   /** Operations in name order: a document's number is its place in that order. */
-  private readonly docs: DocInfo[];
+  private readonly docs: readonly Operation[];
+  private readonly features: Features;
+  /** Domain name -> its number in `features.domain`. */
+  private readonly domainCodes = new Map<string, number>();
   private readonly ms: MiniSearch<Record<string, unknown>>;
   private readonly analyze: (word: string) => string[];
   private readonly docFreq = new Map<string, number>();
@@ -275,6 +293,8 @@ export class SearchIndex {
   private readonly queryMarks: Uint8Array;
   /** `isMatched[i]` is 1 while document i is in the current query's match list. */
   private readonly isMatched: Uint8Array;
+  /** The current query's matched documents, and those a concept touched (each document at most once). */
+  private readonly lists: { matched: Uint32Array; touched: Uint32Array };
   private readonly corrections = new Map<string, string>();
   private readonly buffers: Record<'scores' | 'coverage' | 'titleCoverage' | 'best' | 'bestTitle' | 'final', Float64Array>;
 
@@ -296,21 +316,9 @@ export class SearchIndex {
       for (const w of splitWords(`${op.summary} ${stripNoise(op.description)}`)) this.prose.add(w);
     }
     for (const d of domains) for (const w of splitWords(d.description)) this.prose.add(w);
-    this.docs = sorted.map((op) => ({
-      op,
-      scope: scopeOf(op),
-      titleIds: Uint32Array.from(new Set(this.terms(`${op.name} ${op.operationId} ${op.summary}`)), (t) => this.termId(t)),
-      nameIds: Uint32Array.from(new Set(this.terms(`${op.name} ${op.operationId}`)), (t) => this.termId(t)),
-      pathKey: pathKey(op.method, op.path),
-      spansAll: splitWords(`${op.name} ${op.operationId} ${op.summary}`).some((w) => w === 'all' || w === 'every'),
-      shape: shapeOf(op.path),
-    }));
+    this.docs = sorted;
+    this.features = this.precompute(sorted);
     this.queryMarks = new Uint8Array(this.termIds.size);
-    this.docs.forEach((d, i) => {
-      for (const key of [d.op.name.toLowerCase(), d.op.operationId.toLowerCase(), d.pathKey]) {
-        if (!this.exact.has(key)) this.exact.set(key, i);
-      }
-    });
     const analyze = this.analyze;
     this.ms = new MiniSearch<Record<string, unknown>>({
       idField: 'id',
@@ -323,8 +331,7 @@ export class SearchIndex {
       },
       searchOptions: { tokenize: (text) => [text], processTerm: (term) => term },
     });
-    const docsForIndex = this.docs.map((d, id) => {
-      const op = d.op;
+    const docsForIndex = this.docs.map((op, id) => {
       const description = stripNoise(op.description).split(/\s+/).slice(0, tuning.descriptionWords).join(' ');
       return {
         id,
@@ -345,6 +352,7 @@ export class SearchIndex {
       best: new Float64Array(n), bestTitle: new Float64Array(n), final: new Float64Array(n),
     };
     this.isMatched = new Uint8Array(n);
+    this.lists = { matched: new Uint32Array(n), touched: new Uint32Array(n) };
     const wordFreq = new Map<string, number>();
     for (const doc of docsForIndex) {
       const seen = new Set<string>();
@@ -388,6 +396,41 @@ export class SearchIndex {
     tuning: Partial<SearchTuning> = {},
   ): SearchIndex {
     return new SearchIndex(operations, domains, { ...DEFAULT_TUNING, ...tuning });
+  }
+
+  /** Per-document features (see {@link Features}) and the exact-name table, in one pass over the operations. */
+  private precompute(ops: readonly Operation[]): Features {
+    const n = ops.length;
+    const titles: number[] = [];
+    const names: number[] = [];
+    const f: Features = {
+      titleStart: new Uint32Array(n + 1), titleIds: new Uint32Array(0), nameStart: new Uint32Array(n + 1),
+      nameIds: new Uint32Array(0), method: new Uint8Array(n), shape: new Uint8Array(n), scope: new Uint8Array(n),
+      flags: new Uint8Array(n), domain: new Uint32Array(n),
+    };
+    for (let i = 0; i < n; i++) {
+      const op = ops[i] as Operation;
+      for (const t of new Set(this.terms(`${op.name} ${op.operationId} ${op.summary}`))) titles.push(this.termId(t));
+      for (const t of new Set(this.terms(`${op.name} ${op.operationId}`))) names.push(this.termId(t));
+      f.titleStart[i + 1] = titles.length;
+      f.nameStart[i + 1] = names.length;
+      f.method[i] = Math.max(0, METHOD_CODES.indexOf(op.method));
+      const shape = shapeOf(op.path);
+      f.shape[i] = shape === 'item' ? SHAPE_ITEM : shape === 'collection' ? SHAPE_COLLECTION : 0;
+      const scope = scopeOf(op);
+      f.scope[i] = scope === undefined ? 0 : SCOPES.indexOf(scope) + 1;
+      const spansAll = splitWords(`${op.name} ${op.operationId} ${op.summary}`).some((w) => w === 'all' || w === 'every');
+      f.flags[i] = (spansAll ? FLAG_SPANS_ALL : 0) | (op.deprecated ? FLAG_DEPRECATED : 0);
+      let d = this.domainCodes.get(op.domain);
+      if (d === undefined) this.domainCodes.set(op.domain, (d = this.domainCodes.size));
+      f.domain[i] = d;
+      for (const key of [op.name.toLowerCase(), op.operationId.toLowerCase(), pathKey(op.method, op.path)]) {
+        if (!this.exact.has(key)) this.exact.set(key, i);
+      }
+    }
+    f.titleIds = Uint32Array.from(titles);
+    f.nameIds = Uint32Array.from(names);
+    return f;
   }
 
   private termId(term: string): number {
@@ -528,7 +571,7 @@ export class SearchIndex {
     }
     const limit = Math.min(Math.max(Math.floor(options.limit ?? DEFAULT_LIMIT), 1), MAX_LIMIT) || DEFAULT_LIMIT;
     const offset = Math.min(Math.max(Math.floor(options.offset ?? 0), 0), this.docs.length) || 0;
-    const inDomain = (i: number): boolean => !domain || this.docs[i]?.op.domain === domain;
+    const inDomain = (i: number): boolean => !domain || this.docs[i]?.domain === domain;
 
     const ranked = this.rank(query, offset + limit, domain || undefined);
     if (ranked.total === 0 && query.trim() === '') {
@@ -545,7 +588,7 @@ export class SearchIndex {
   }
 
   private hit(i: number, score: number): SearchHit {
-    const op = (this.docs[i] as DocInfo).op;
+    const op = this.docs[i] as Operation;
     return {
       name: op.name,
       domain: op.domain,
@@ -572,20 +615,21 @@ export class SearchIndex {
     // per-document accumulators, reused across searches (zeroed again below for the matched ids)
     const { scores, coverage, titleCoverage, best, bestTitle, final } = this.buffers;
     const isMatched = this.isMatched;
-    const matched: number[] = [];
+    const { matched, touched } = this.lists;
+    let matchedCount = 0;
     const totalIdf = concepts.reduce((sum, c) => sum + c.idf * c.weight, 0) || 1;
 
     for (const concept of concepts) {
-      const touched: number[] = [];
+      let touchedCount = 0;
       for (const [term, w] of concept.terms) {
         const hits = this.termHits(term);
         const ww = w * concept.weight;
         for (let h = 0; h < hits.ids.length; h++) {
           const i = hits.ids[h] as number;
-          if (best[i] === 0) touched.push(i);
+          if (best[i] === 0) touched[touchedCount++] = i;
           if (isMatched[i] === 0) {
             isMatched[i] = 1;
-            matched.push(i);
+            matched[matchedCount++] = i;
           }
           scores[i] = (scores[i] as number) + ww * (hits.scores[h] as number);
           // coverage counts the best reading that matched: the word itself 1, a family member less
@@ -593,7 +637,8 @@ export class SearchIndex {
           if (hits.title[h]) bestTitle[i] = Math.max(bestTitle[i] as number, w);
         }
       }
-      for (const i of touched) {
+      for (let m = 0; m < touchedCount; m++) {
+        const i = touched[m] as number;
         coverage[i] = (coverage[i] as number) + ((best[i] as number) * concept.idf * concept.weight) / totalIdf;
         titleCoverage[i] = (titleCoverage[i] as number) + ((bestTitle[i] as number) * concept.idf * concept.weight) / totalIdf;
         best[i] = 0;
@@ -622,33 +667,51 @@ export class SearchIndex {
         markedIds.push(id);
       }
     }
-    // pass 1: the re-ranked score of every match, the best score and the confidence (coverage of the best)
+    // per-query tables for the per-document codes, so the loop below only reads typed arrays
+    const methodFactor = new Float64Array(METHOD_CODES.length).fill(1);
+    if (methods && methods.length > 0) METHOD_CODES.forEach((m, c) => (methodFactor[c] = methods.includes(m) ? 1.15 : 0.9));
+    const shapeFactor = Float64Array.of(1, 1, 1);
+    if (shape) {
+      shapeFactor[SHAPE_ITEM] = shape === 'item' ? 1.1 : 0.9;
+      shapeFactor[SHAPE_COLLECTION] = shape === 'collection' ? 1.1 : 0.9;
+    }
+    const scopeFactor = Float64Array.from([1, ...SCOPES.map((sc) => (queryScopes.has(sc) ? 1.2 : NARROW_SCOPES.has(sc) ? 0.85 : 1))]);
+    const f = this.features;
+    const { namePrecisionShare, precisionWeight, rerank } = this.tuning;
+    // pass 1: the re-ranked score of every match, the best score and the confidence (coverage of the best).
+    // The factors multiply in a fixed order, so scores are bit-identical however the features are stored.
     let max = 0;
     let confidence = 0;
-    for (const i of matched) {
+    for (let m = 0; m < matchedCount; m++) {
+      const i = matched[m] as number;
       let s = scores[i] as number;
-      if (this.tuning.rerank) {
-        const doc = this.docs[i] as DocInfo;
+      if (rerank) {
         const cov = coverage[i] as number;
         const tcov = titleCoverage[i] as number;
         s *= 0.25 + 0.75 * cov * cov;
         s *= 1 + tcov;
         // precision: how much of what the operation is (its name, then its title) the query explains
+        const n0 = f.nameStart[i] as number;
+        const n1 = f.nameStart[i + 1] as number;
         let sharedName = 0;
-        for (let t = 0; t < doc.nameIds.length; t++) sharedName += marks[doc.nameIds[t] as number] as number;
+        for (let t = n0; t < n1; t++) sharedName += marks[f.nameIds[t] as number] as number;
+        const t0 = f.titleStart[i] as number;
+        const t1 = f.titleStart[i + 1] as number;
         let sharedTitle = 0;
-        for (let t = 0; t < doc.titleIds.length; t++) sharedTitle += marks[doc.titleIds[t] as number] as number;
+        for (let t = t0; t < t1; t++) sharedTitle += marks[f.titleIds[t] as number] as number;
         const precision =
-          this.tuning.namePrecisionShare * (sharedName / Math.max(1, doc.nameIds.length)) +
-          (1 - this.tuning.namePrecisionShare) * (sharedTitle / Math.max(1, doc.titleIds.length));
-        s *= 1 - this.tuning.precisionWeight + this.tuning.precisionWeight * precision;
-        if (methods && methods.length > 0) s *= methods.includes(doc.op.method) ? 1.15 : 0.9;
-        if (shape && doc.shape !== 'other') s *= doc.shape === shape ? 1.1 : 0.9;
-        if (doc.scope && queryScopes.has(doc.scope)) s *= 1.2;
-        else if (doc.scope && NARROW_SCOPES.has(doc.scope)) s *= 0.85;
+          namePrecisionShare * (sharedName / Math.max(1, n1 - n0)) +
+          (1 - namePrecisionShare) * (sharedTitle / Math.max(1, t1 - t0));
+        s *= 1 - precisionWeight + precisionWeight * precision;
+        if (methods && methods.length > 0) s *= methodFactor[f.method[i] as number] as number;
+        const sh = f.shape[i] as number;
+        if (shape && sh !== 0) s *= shapeFactor[sh] as number;
+        const sc = f.scope[i] as number;
+        if (sc !== 0 && scopeFactor[sc] !== 1) s *= scopeFactor[sc] as number;
+        const flags = f.flags[i] as number;
         // "across all namespaces", "the whole account": the operation that spans everything, like a named scope
-        if (spanAll && doc.spansAll) s *= 1.2;
-        if (doc.op.deprecated) s *= 0.6;
+        if (spanAll && (flags & FLAG_SPANS_ALL) !== 0) s *= 1.2;
+        if ((flags & FLAG_DEPRECATED) !== 0) s *= 0.6;
       }
       final[i] = s;
       if (s > max) {
@@ -663,21 +726,23 @@ export class SearchIndex {
     const top = new TopK(k);
     let total = 0;
     let exactSeen = false;
-    for (const i of matched) {
+    const domainCode = domain === undefined ? -1 : (this.domainCodes.get(domain) ?? -2);
+    for (let m = 0; m < matchedCount; m++) {
+      const i = matched[m] as number;
       const s = final[i] as number;
       scores[i] = 0;
       coverage[i] = 0;
       titleCoverage[i] = 0;
       final[i] = 0;
       isMatched[i] = 0;
-      if (domain !== undefined && (this.docs[i] as DocInfo).op.domain !== domain) continue;
+      if (domainCode !== -1 && f.domain[i] !== domainCode) continue;
       total++;
       if (i === exactIndex) {
         exactSeen = true;
         top.offer(i, 1.0001);
       } else top.offer(i, max > 0 ? (s / max) * conf : 0);
     }
-    if (exactIndex !== undefined && !exactSeen && (domain === undefined || (this.docs[exactIndex] as DocInfo).op.domain === domain)) {
+    if (exactIndex !== undefined && !exactSeen && (domainCode === -1 || f.domain[exactIndex] === domainCode)) {
       total++;
       top.offer(exactIndex, 1.0001);
     }
@@ -700,13 +765,13 @@ export class SearchIndex {
     for (let k = 0; k < results.length; k++) {
       const r = results[k] as (typeof results)[number];
       const i = r.id as number;
-      const doc = this.docs[i] as DocInfo;
+      const f = this.features;
       hits.ids[k] = i;
       hits.scores[k] = r.score;
       let title = false;
       for (const t in r.match) {
         const id = this.termIds.get(t);
-        if ((id !== undefined && doc.titleIds.includes(id)) || (r.match[t] ?? []).some((f) => TITLE_FIELDS.has(f))) {
+        if ((id !== undefined && f.titleIds.subarray(f.titleStart[i], f.titleStart[i + 1]).includes(id)) || (r.match[t] ?? []).some((f) => TITLE_FIELDS.has(f))) {
           title = true;
           break;
         }
@@ -731,9 +796,9 @@ export class SearchIndex {
       // a concrete path (`GET /repos/octo/hello/issues`): match segment by segment against templates
       const segs = path.split('/');
       for (let i = 0; i < this.docs.length; i++) {
-        const doc = this.docs[i] as DocInfo;
-        if (doc.op.method !== m[1]) continue;
-        const tsegs = doc.op.path.toLowerCase().split('/');
+        const op = this.docs[i] as Operation;
+        if (op.method !== m[1]) continue;
+        const tsegs = op.path.toLowerCase().split('/');
         if (tsegs.length === segs.length && tsegs.every((t, k) => t === segs[k] || (t.startsWith('{') && segs[k] !== ''))) {
           return i;
         }
@@ -817,7 +882,7 @@ export class SearchIndex {
     const didYouMean: string[] = [];
     const trimmed = query.trim().slice(0, 128);
     if (trimmed !== '' && !/\s/.test(trimmed)) {
-      didYouMean.push(...suggestNames(trimmed, this.docs.map((d) => d.op.name)));
+      didYouMean.push(...suggestNames(trimmed, this.docs.map((op) => op.name)));
     }
     const corrected = words.map((w) => this.correct(w));
     if (corrected.some((c, k) => c !== words[k])) {
