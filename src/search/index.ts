@@ -320,6 +320,8 @@ export class SearchIndex {
     this.features = this.precompute(sorted);
     this.queryMarks = new Uint8Array(this.termIds.size);
     const analyze = this.analyze;
+    let seenWords: Set<string> | undefined;
+    let seen = new Set<string>();
     this.ms = new MiniSearch<Record<string, unknown>>({
       idField: 'id',
       fields: FIELDS,
@@ -327,13 +329,22 @@ export class SearchIndex {
       tokenize: (text) => this.words(text, MAX_INDEX_WORDS),
       processTerm: (term) => {
         const out = analyze(term);
+        // while building, collect the document's words and terms for the frequencies below (one tokenization)
+        if (seenWords !== undefined) {
+          seenWords.add(term);
+          for (const t of out) seen.add(t);
+        }
         return out.length === 0 ? null : out;
       },
       searchOptions: { tokenize: (text) => [text], processTerm: (term) => term },
     });
-    const docsForIndex = this.docs.map((op, id) => {
+    const wordFreq = new Map<string, number>();
+    // one document at a time (no array of all index records): add it, then count its words and terms
+    this.docs.forEach((op, id) => {
       const description = stripNoise(op.description).split(/\s+/).slice(0, tuning.descriptionWords).join(' ');
-      return {
+      seenWords = new Set<string>();
+      seen = new Set<string>();
+      this.ms.add({
         id,
         name: op.name === op.operationId ? op.name : `${op.name} ${op.operationId}`,
         summary: stripNoise(op.summary),
@@ -343,9 +354,11 @@ export class SearchIndex {
         params: Object.keys(op.inputSchema.properties).join(' '),
         description,
         domainText: domainText.get(op.domain) ?? '',
-      };
+      });
+      for (const t of seen) this.docFreq.set(t, (this.docFreq.get(t) ?? 0) + 1);
+      for (const w of seenWords) wordFreq.set(w, (wordFreq.get(w) ?? 0) + 1);
     });
-    this.ms.addAll(docsForIndex);
+    seenWords = undefined;
     const n = this.docs.length;
     this.buffers = {
       scores: new Float64Array(n), coverage: new Float64Array(n), titleCoverage: new Float64Array(n),
@@ -353,19 +366,6 @@ export class SearchIndex {
     };
     this.isMatched = new Uint8Array(n);
     this.lists = { matched: new Uint32Array(n), touched: new Uint32Array(n) };
-    const wordFreq = new Map<string, number>();
-    for (const doc of docsForIndex) {
-      const seen = new Set<string>();
-      const seenWords = new Set<string>();
-      for (const field of FIELDS) {
-        for (const w of this.words(String(doc[field]), MAX_INDEX_WORDS)) {
-          seenWords.add(w);
-          for (const t of this.analyze(w)) seen.add(t);
-        }
-      }
-      for (const t of seen) this.docFreq.set(t, (this.docFreq.get(t) ?? 0) + 1);
-      for (const w of seenWords) wordFreq.set(w, (wordFreq.get(w) ?? 0) + 1);
-    }
     // the vocabulary's words are known too (freq 0: a catalog word wins a tie), so `bookmakr` reads as bookmark
     for (const word of [...this.familyOf.keys(), ...Object.keys(VERB_METHODS)]) if (!wordFreq.has(word)) wordFreq.set(word, 0);
     for (const [word, freq] of [...wordFreq].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
