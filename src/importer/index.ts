@@ -1,6 +1,7 @@
 // The importer's public API (build time only): importSpec turns a spec file or URL into an ImportResult;
 // writeRegistry / checkRegistry put it on disk or compare it. Pipeline: load (safe read, parse, version, external
 // refs) -> operations (flat arguments, responses) -> names -> domains -> schemas compiled + examples -> lint.
+import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { AppError } from '../errors.js';
@@ -100,26 +101,67 @@ function withoutPatterns(node: unknown): unknown {
   return out;
 }
 
-/** Compiles op.inputSchema; falls back to no patterns, then to untyped arguments, with a warning. */
-function compileInput(op: Operation, ajv: ReturnType<typeof createAjv>, diagnostics: Diagnostic[], at: string): ValidateFunction {
+/** The outcome of compiling one argument schema: the validator, the schema it validates, and any downgrade. */
+interface Compiled {
+  validate: ValidateFunction;
+  /** The schema that compiled: the input, or a downgraded copy when the input did not compile. */
+  schema: Operation['inputSchema'];
+  downgrade?: { code: 'SCHEMA_PATTERN_DROPPED' | 'SCHEMA_UNCOMPILABLE'; reason: string };
+}
+
+/** Compiles an argument schema; falls back to no patterns, then to untyped arguments. */
+function compileInput(input: Operation['inputSchema'], ajv: ReturnType<typeof createAjv>): Compiled {
   try {
-    return ajv.compile(op.inputSchema);
+    return { validate: ajv.compile(input), schema: input };
   } catch (first) {
-    const reason = first instanceof Error ? first.message.split('\n')[0] : String(first);
-    const stripped = withoutPatterns(op.inputSchema) as Operation['inputSchema'];
+    const reason = (first instanceof Error ? first.message.split('\n')[0] : undefined) ?? String(first);
+    const stripped = withoutPatterns(input) as Operation['inputSchema'];
     try {
-      const v = ajv.compile(stripped);
-      op.inputSchema = stripped;
-      diagnostics.push({ level: 'warning', code: 'SCHEMA_PATTERN_DROPPED', pointer: at, message: `${op.name}: argument schema did not compile (${reason}); its patterns were dropped` });
-      return v;
+      return { validate: ajv.compile(stripped), schema: stripped, downgrade: { code: 'SCHEMA_PATTERN_DROPPED', reason } };
     } catch {
       const loose: Operation['inputSchema'] = { type: 'object', properties: {}, additionalProperties: false };
-      for (const name of Object.keys(op.inputSchema.properties)) setOwn(loose.properties, name, {});
-      if (op.inputSchema.required) loose.required = op.inputSchema.required;
-      op.inputSchema = loose;
-      diagnostics.push({ level: 'warning', code: 'SCHEMA_UNCOMPILABLE', pointer: at, message: `${op.name}: argument schema did not compile (${reason}); argument types are not checked` });
-      return ajv.compile(loose);
+      for (const name of Object.keys(input.properties)) setOwn(loose.properties, name, {});
+      if (input.required) loose.required = input.required;
+      return { validate: ajv.compile(loose), schema: loose, downgrade: { code: 'SCHEMA_UNCOMPILABLE', reason } };
     }
+  }
+}
+
+/**
+ * Compiles every operation's argument schema and builds its examples. Operations whose schemas are identical
+ * (common in generated specs: Microsoft Graph has 6,706 distinct schemas in 11,422 operations) share one
+ * compilation; validators are dropped as soon as their group is done, so memory stays bounded.
+ */
+function checkSchemas(operations: Operation[], diagnostics: Diagnostic[], progress: (message: string) => void): void {
+  const groups = new Map<string, Operation[]>();
+  for (const op of operations) {
+    const key = createHash('sha256').update(JSON.stringify(op.inputSchema)).digest('base64');
+    const list = groups.get(key);
+    if (list) list.push(op);
+    else groups.set(key, [op]);
+  }
+  const ajv = createAjv();
+  // Code-generation choices only (which schemas compile and what they accept do not change): no optimizer
+  // passes and no inlining of referenced definitions make compiling a large schema about 3x faster.
+  // Execution compiles with the defaults; this instance only checks schemas and validates examples.
+  ajv.opts.code.optimize = 0;
+  ajv.opts.inlineRefs = false;
+  let done = 0;
+  for (const group of groups.values()) {
+    const first = group[0] as Operation;
+    const compiled = compileInput(first.inputSchema, ajv);
+    for (const op of group) {
+      if (compiled.downgrade) {
+        const { code, reason } = compiled.downgrade;
+        const at = `#/paths/${op.path.replace(/~/g, '~0').replace(/\//g, '~1')}/${op.method}`;
+        const what = code === 'SCHEMA_PATTERN_DROPPED' ? 'its patterns were dropped' : 'argument types are not checked';
+        diagnostics.push({ level: 'warning', code, pointer: at, message: `${op.name}: argument schema did not compile (${reason}); ${what}` });
+      }
+      if (compiled.downgrade) op.inputSchema = compiled.schema;
+      op.examples = buildExamples(op, compiled.validate);
+      if (++done % 250 === 0) progress(`checked ${done}/${operations.length} argument schemas`);
+    }
+    ajv.removeSchema(compiled.schema);
   }
 }
 
@@ -166,14 +208,7 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
   const groups = tagGroups(loaded.doc);
   for (const op of operations) op.domain = domainOf(op, groups);
 
-  const ajv = createAjv();
-  operations.forEach((op, i) => {
-    const at = `#/paths/${op.path.replace(/~/g, '~0').replace(/\//g, '~1')}/${op.method}`;
-    const validate = compileInput(op, ajv, diagnostics, at);
-    op.examples = buildExamples(op, validate);
-    ajv.removeSchema(op.inputSchema);
-    if ((i + 1) % 250 === 0) progress(`checked ${i + 1}/${operations.length} argument schemas`);
-  });
+  checkSchemas(operations, diagnostics, progress);
 
   const lint = lintOperations(operations, hadText, rawText);
   operations.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -16,7 +16,7 @@ import type {
 } from '../types.js';
 import type { SpecKind } from './load.js';
 import { getPointer, isObject, own, pointer, setOwn } from './pointer.js';
-import { SchemaError, addNull } from './schema.js';
+import { MAX_DEFS_CHARS, SchemaError, addNull } from './schema.js';
 import type { SchemaConverter } from './schema.js';
 import { MAX_SCHEMA_DESCRIPTION, cleanDescription, cleanLine, firstSentence, makeSummary, stripInvisible } from './text.js';
 
@@ -358,7 +358,14 @@ export function buildOperation(raw: RawOperation, ctx: BuildContext): Operation 
 
     const inputSchema: Operation['inputSchema'] = { type: 'object', properties, additionalProperties: false };
     if (required.length > 0) inputSchema.required = required;
-    if (deps.size > 0) inputSchema.$defs = ctx.conv.defsFor(deps);
+    if (deps.size > 0) {
+      const elided: string[] = [];
+      inputSchema.$defs = ctx.conv.defsFor(deps, elided);
+      if (elided.length > 0) {
+        const first = elided.slice(0, 3).join(', ') + (elided.length > 3 ? `, and ${elided.length - 3} more` : '');
+        warn(ctx, 'SCHEMA_ELIDED', at, `argument schema bounded to ${MAX_DEFS_CHARS} characters of nested definitions; ${elided.length} nested schema(s) accept any value instead: ${first}`);
+      }
+    }
 
     const rawOpId = typeof op.operationId === 'string' && op.operationId.trim() !== '' ? op.operationId : undefined;
     const description = cleanDescription(op.description);
@@ -450,8 +457,9 @@ function objectView(node: unknown, at: string, conv: SchemaConverter): { props: 
     const view = { props: [] as Array<{ name: string; node: unknown; at: string }>, required: new Set<string>() };
     for (const name of Object.keys(own_)) {
       const sub = own_[name];
-      if (isObject(sub) && sub.readOnly === true) continue;
-      view.props.push({ name, node: sub, at: `${sAt}/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}` });
+      const propAt = `${sAt}/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      if (conv.isReadOnly(sub, propAt)) continue;
+      view.props.push({ name, node: sub, at: propAt });
     }
     add(view);
   }

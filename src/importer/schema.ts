@@ -10,6 +10,12 @@ import { MAX_SCHEMA_DESCRIPTION, cleanDescription, cleanLine, shortHash, stripIn
 
 /** Deepest inline nesting of one schema (refs do not count: they are resolved iteratively). */
 export const MAX_SCHEMA_DEPTH = 64;
+/**
+ * Most JSON characters of nested definitions (`$defs`) one operation's argument schema carries. GitHub's largest
+ * needs 25,000; without a bound, entity models that reference everything (Microsoft Graph, DocuSign) put up to
+ * 900 KB into each of hundreds of operations, which takes Ajv about a second per schema and floods describe.
+ */
+export const MAX_DEFS_CHARS = 64_000;
 /** Examples larger than this (JSON characters) are not copied into schemas. */
 const MAX_EXAMPLE_JSON = 600;
 
@@ -47,6 +53,7 @@ interface Converted {
 export class SchemaConverter {
   private readonly cache = new Map<string, Converted | SchemaError>();
   private readonly defNames = new Map<string, string>();
+  private readonly sizes = new Map<string, number>();
 
   constructor(
     private readonly doc: Record<string, unknown>,
@@ -84,25 +91,70 @@ export class SchemaConverter {
     return this.walk(node, at, deps, 0);
   }
 
-  /** The `$defs` object for a set of ref targets, closed over their own references, sorted by name. */
-  defsFor(deps: Set<string>): Record<string, JsonSchema> {
-    const all = new Map<string, JsonSchema>();
-    const queue = [...deps];
-    const seen = new Set(queue);
-    while (queue.length > 0) {
-      const target = queue.pop() as string;
+  /**
+   * The `$defs` object for a set of ref targets, closed over their own references, sorted by name. The closure
+   * is taken breadth-first and bounded: the direct targets are always included, nested ones only while the
+   * `$defs` stay under MAX_DEFS_CHARS JSON characters. A reference to a definition left out is replaced by an
+   * unchecked value whose description says so, and the left-out pointers are appended to `elided` (sorted).
+   */
+  defsFor(deps: Set<string>, elided: string[] = []): Record<string, JsonSchema> {
+    const included = new Map<string, Converted>();
+    const dropped = new Set<string>();
+    let used = 0;
+    const queue: string[] = [];
+    for (const target of deps) {
       const conv = this.convertTarget(target);
-      all.set(this.defName(target), conv.schema);
+      included.set(target, conv);
+      used += this.sizeOf(target, conv);
+      queue.push(target);
+    }
+    for (let i = 0; i < queue.length; i++) {
+      const conv = included.get(queue[i] as string) as Converted;
       for (const d of conv.deps) {
-        if (!seen.has(d)) {
-          seen.add(d);
-          queue.push(d);
+        if (included.has(d) || dropped.has(d)) continue;
+        const sub = this.convertTarget(d);
+        const size = this.sizeOf(d, sub);
+        if (used + size > MAX_DEFS_CHARS) {
+          dropped.add(d);
+          continue;
         }
+        used += size;
+        included.set(d, sub);
+        queue.push(d);
       }
     }
+    const droppedNames = new Map<string, string>();
+    for (const d of dropped) droppedNames.set(`#/$defs/${this.defName(d)}`, d);
+    const all = new Map<string, JsonSchema>();
+    for (const [target, conv] of included) {
+      const touches = dropped.size > 0 && [...conv.deps].some((d) => dropped.has(d));
+      all.set(this.defName(target), touches ? elideRefs(conv.schema, droppedNames) : conv.schema);
+    }
+    elided.push(...[...dropped].sort());
     const out: Record<string, JsonSchema> = {};
     for (const name of [...all.keys()].sort()) setOwn(out, name, all.get(name));
     return out;
+  }
+
+  /** Whether a property schema is readOnly, on the node or (through a `$ref`) on the schema it points to. */
+  isReadOnly(node: unknown, at: string): boolean {
+    if (!isObject(node)) return false;
+    if (node.readOnly === true) return true;
+    if (typeof node.$ref !== 'string') return false;
+    try {
+      return own(this.deref(node, at).node, 'readOnly') === true;
+    } catch {
+      return false; // a broken ref is reported where the schema is converted
+    }
+  }
+
+  private sizeOf(target: string, conv: Converted): number {
+    let size = this.sizes.get(target);
+    if (size === undefined) {
+      size = JSON.stringify(conv.schema).length + target.length;
+      this.sizes.set(target, size);
+    }
+    return size;
   }
 
   /** Follows a chain of `$ref`s to the object it ends at (at most 64 hops). Throws SchemaError. */
@@ -211,7 +263,7 @@ export class SchemaConverter {
       for (const name of Object.keys(props)) {
         const sub = props[name];
         // readOnly properties are sent by the server, never by the client: not part of a request.
-        if (isObject(sub) && sub.readOnly === true) {
+        if (this.isReadOnly(sub, `${at}/properties/${esc(name)}`)) {
           droppedReadOnly.add(name);
           continue;
         }
@@ -261,6 +313,37 @@ export class SchemaConverter {
     return out;
   }
 }
+
+/**
+ * A copy of `node` in which every `$ref` to one of `dropped` (`#/$defs/<name>` -> source pointer) is replaced
+ * by an unchecked value that says what was left out. Other keywords beside the `$ref` stay.
+ */
+function elideRefs(node: JsonSchema, dropped: Map<string, string>): JsonSchema {
+  if (Array.isArray(node)) return node.map((n) => elideRefs(n as JsonSchema, dropped)) as unknown as JsonSchema;
+  if (!isObject(node)) return node;
+  const out: Record<string, unknown> = {};
+  const ref = node.$ref;
+  const source = typeof ref === 'string' ? dropped.get(ref) : undefined;
+  for (const key of Object.keys(node)) {
+    if (source !== undefined && key === '$ref') continue;
+    const v = node[key];
+    if (SCHEMA_MAPS.has(key) && isObject(v)) {
+      // name -> schema maps: every value is a schema whatever its name ("enum" is a fine property name).
+      const m: Record<string, unknown> = {};
+      for (const k of Object.keys(v)) setOwn(m, k, elideRefs(v[k] as JsonSchema, dropped));
+      setOwn(out, key, m);
+    } else if (typeof v === 'object' && v !== null && !DATA_KEYWORDS.has(key)) setOwn(out, key, elideRefs(v as JsonSchema, dropped));
+    else setOwn(out, key, v); // enum/const/default/examples are data and are copied as is
+  }
+  if (source !== undefined) {
+    const name = source.split('/').pop() ?? source;
+    const note = `(Nested schema ${name} left out: this operation's argument schema is too large; any value is accepted here.)`;
+    out.description = typeof out.description === 'string' && out.description !== '' ? `${out.description} ${note}` : note;
+  }
+  return out;
+}
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', 'dependentSchemas', '$defs']);
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'dependentRequired', 'required']);
 
 function esc(token: string): string {
   return token.replace(/~/g, '~0').replace(/\//g, '~1');

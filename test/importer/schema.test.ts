@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { SchemaConverter, SchemaError } from '../../src/importer/schema.js';
+import { MAX_DEFS_CHARS, SchemaConverter, SchemaError } from '../../src/importer/schema.js';
 import type { SpecKind } from '../../src/importer/load.js';
 import { createAjv } from '../../src/schema/ajv.js';
 
@@ -77,5 +77,71 @@ describe('schema conversion to JSON Schema 2020-12', () => {
     expect(Object.keys(props)).toEqual(['__proto__']);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(Object.getPrototypeOf(props)).toBe(Object.prototype);
+  });
+
+  test('readOnly behind a $ref is left out of a request like an inline readOnly property', () => {
+    const { schema, defs } = convert(
+      { type: 'object', required: ['id', 'name'], properties: { id: { $ref: '#/components/schemas/Id' }, name: { type: 'string' } } },
+      'oas30',
+      { Id: { type: 'string', readOnly: true } },
+    );
+    expect(schema).toEqual({ type: 'object', properties: { name: { type: 'string' } }, required: ['name'] });
+    expect(defs).toEqual({});
+  });
+});
+
+describe('bounded $defs closure (entity models that reference everything)', () => {
+  // `n` properties of about 45 JSON characters each; the last one points on to `next`.
+  const wide = (n: number, next?: string): Record<string, unknown> => {
+    const properties: Record<string, unknown> = {};
+    for (let i = 0; i < n; i++) properties[`field_${i}`] = { type: 'string', maxLength: 5 };
+    if (next) properties.enum = { $ref: `#/components/schemas/${next}` }; // a property named like a keyword
+    return { type: 'object', properties };
+  };
+  const closure = (components: Record<string, unknown>, root: string): { defs: Record<string, unknown>; elided: string[]; schema: unknown } => {
+    const doc = { components: { schemas: components } };
+    const conv = new SchemaConverter(doc, 'oas30', Object.keys(components).map((k) => `#/components/schemas/${k}`));
+    const deps = new Set<string>();
+    const schema = conv.convert({ $ref: `#/components/schemas/${root}` }, '#/x', deps);
+    const elided: string[] = [];
+    return { defs: conv.defsFor(deps, elided), elided, schema };
+  };
+
+  test('a closure under the bound is complete and nothing is elided', () => {
+    const { defs, elided } = closure({ A: wide(10, 'B'), B: wide(10, 'C'), C: wide(10) }, 'A');
+    expect(Object.keys(defs)).toEqual(['A', 'B', 'C']);
+    expect(elided).toEqual([]);
+  });
+
+  test('beyond the bound, nested definitions become unchecked values that say so; the rest still validates', () => {
+    const per = Math.ceil(MAX_DEFS_CHARS / 3 / 40); // each definition is about a third of the budget or more
+    const { defs, elided, schema } = closure({ A: wide(per, 'B'), B: wide(per, 'C'), C: wide(per, 'D'), D: wide(per, 'A') }, 'A');
+    expect(Object.keys(defs).sort()).toEqual(['A', 'B']);
+    expect(elided).toEqual(['#/components/schemas/C']);
+    expect(JSON.stringify(defs).length).toBeLessThanOrEqual(MAX_DEFS_CHARS + 200);
+    const bEnum = (defs.B as { properties: Record<string, Record<string, unknown>> }).properties.enum;
+    expect(bEnum?.$ref).toBeUndefined();
+    expect(bEnum?.description).toMatch(/Nested schema C left out/);
+    // The direct definition is kept whole: A's own fields are still checked.
+    const validate = createAjv().compile({ ...(schema as object), $defs: defs });
+    expect(validate({ field_0: 'ok', enum: { field_0: 'ok', enum: { anything: [1, 2] } } })).toBe(true);
+    expect(validate({ field_0: 'too long' })).toBe(false);
+    expect(validate({ enum: { field_1: 'too long' } })).toBe(false);
+  });
+
+  test('the shared converted definition is not modified by eliding for one operation', () => {
+    const per = Math.ceil(MAX_DEFS_CHARS / 3 / 40);
+    const components = { A: wide(per, 'B'), B: wide(per, 'C'), C: wide(per) };
+    const doc = { components: { schemas: components } };
+    const conv = new SchemaConverter(doc, 'oas30', Object.keys(components).map((k) => `#/components/schemas/${k}`));
+    const big = new Set<string>();
+    conv.convert({ $ref: '#/components/schemas/A' }, '#/x', big);
+    const elided: string[] = [];
+    conv.defsFor(big, elided);
+    expect(elided).toEqual(['#/components/schemas/C']);
+    const small = new Set<string>();
+    conv.convert({ $ref: '#/components/schemas/B' }, '#/y', small);
+    const defs = conv.defsFor(small);
+    expect((defs.B as { properties: Record<string, unknown> }).properties.enum).toEqual({ $ref: '#/$defs/C' });
   });
 });
