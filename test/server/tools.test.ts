@@ -237,6 +237,28 @@ describe('execute_tool', () => {
     expect(JSON.parse(up.requests[0]!.text)).toEqual({ name: 'Rex', tags: ['good'] });
   });
 
+  test('the result carries status, selected headers and data; fields projects through MCP', async () => {
+    const { client } = await connect();
+    up.route('/pets', {
+      kind: 'status',
+      status: 200,
+      headers: { 'x-ratelimit-remaining': '41', link: '<http://x/pets?page=2>; rel="next"', 'x-internal-noise': 'no' },
+      body: [{ id: 1, name: 'Rex', tag: 'dog' }, { id: 2, name: 'Tom', tag: 'cat' }],
+    });
+    try {
+      await call(client, 'describe_tools', { tool_names: ['pets.list'] });
+      const r = await call(client, 'execute_tool', { tool_name: 'pets.list', args: {} });
+      expect(r.value.status).toBe(200);
+      expect(r.value.headers).toMatchObject({ 'x-ratelimit-remaining': '41', 'content-type': 'application/json' });
+      expect(r.value.headers['x-internal-noise']).toBeUndefined();
+      expect(r.value.data).toEqual([{ id: 1, name: 'Rex', tag: 'dog' }, { id: 2, name: 'Tom', tag: 'cat' }]);
+      const projected = await call(client, 'execute_tool', { tool_name: 'pets.list', args: {}, fields: ['id', 'name'] });
+      expect(projected.value.data).toEqual([{ id: 1, name: 'Rex' }, { id: 2, name: 'Tom' }]);
+    } finally {
+      up.route('/pets', { kind: 'echo' }); // routes outlive up.clear(): give the next tests the default back
+    }
+  });
+
   test('refusals never reach the network: not described, read-only, unconfirmed destructive, invalid args', async () => {
     const { client } = await connect();
     const notDescribed = await call(client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } });
@@ -307,8 +329,10 @@ describe('execute_tool', () => {
     await call(client, 'describe_tools', { tool_names: ['pets.get'] });
     const r = await call(client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 404 } });
     expect(r.isError).toBe(true);
-    expect(r.error?.code).toMatch(/^UPSTREAM_/);
-    expect(r.instruction).toBeTruthy();
+    expect(r.error?.code).toBe('UPSTREAM_ERROR');
+    expect(r.error?.details.status).toBe(404);
+    expect(r.error?.message).toMatch(/Not Found/);
+    expect(r.instruction).toMatch(/identifier/i);
   });
 
   test('elicitation: a client that supports it is asked instead of failing; decline -> not sent', async () => {

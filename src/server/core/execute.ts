@@ -194,7 +194,7 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
       envelope: fail(op.name, outcome.code, outcome.message, outcome.instruction, Object.keys(details).length > 0 ? details : undefined),
     };
   }
-  const value: Record<string, unknown> = { status: outcome.status, data: outcome.data };
+  const value: Record<string, unknown> = { status: outcome.status, headers: outcome.headers, data: outcome.data };
   let instruction: string | undefined;
   if (outcome.truncated) {
     value.truncated = outcome.truncated;
