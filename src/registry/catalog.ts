@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { closest, distance } from 'fastest-levenshtein';
+import { distance } from 'fastest-levenshtein';
 import { AppError } from '../errors.js';
 import type { CatalogMeta, Operation } from '../types.js';
 
@@ -98,10 +98,6 @@ export function suggestNames(query: string, candidates: readonly string[], max =
     scored.push({ name, score });
   }
   scored.sort((a, b) => a.score - b.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const out = scored.slice(0, max).map((s) => s.name);
-  if (out.length === 0 && candidates.length > 0 && q.length > 0) {
-    const best = closest(q, [...candidates]);
-    if (best !== undefined && distance(q, best.toLowerCase()) <= Math.max(q.length, 4)) return [best];
-  }
-  return out;
+  // Nothing close is an answer too: a far-fetched "did you mean" sends an agent the wrong way.
+  return scored.slice(0, max).map((s) => s.name);
 }

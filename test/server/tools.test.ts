@@ -119,8 +119,9 @@ describe('search_tools', () => {
     const r = await call(client, 'search_tools', { query: 'zzqx frobnicate' });
     expect(r.success).toBe(true);
     expect(r.value.results).toEqual([]);
-    expect(r.value.suggestions).toBeDefined();
-    expect(r.value.hint).toMatch(/No operation matched/);
+    // Nothing resembles the query: no far-fetched did-you-mean or domain; the hint points to the map instead.
+    expect(r.value.suggestions).toEqual({ domains: [], didYouMean: [] });
+    expect(r.value.hint).toMatch(/No operation matched.*list_domains/);
   });
 
   test('unknown domain -> UNKNOWN_DOMAIN with the closest; bad limit -> INVALID_ARGUMENTS', async () => {
