@@ -49,6 +49,14 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`api-catalog: unknown command ${JSON.stringify(name)}\n\n${usage()}\n`);
     return 2;
   }
+  if (name !== 'serve') {
+    // `api-catalog search ... | head`: a reader that stops early is not an error (serve's stdio transport
+    // handles its own stdout lifecycle).
+    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(0);
+      throw err;
+    });
+  }
   const mod = await sub.load();
   return mod.run(args);
 }

@@ -12,6 +12,30 @@ function cli(...args: string[]): { code: number | null; stdout: string; stderr: 
 const reg = ['--registry', fixtureRegistry('petstore')];
 
 describe('cli', () => {
+  test('search: ranked table, --json SearchResult, --domain browse with --limit, no match exits 1', () => {
+    const text = cli('search', 'create pet', ...reg);
+    expect(text.code).toBe(0);
+    expect(text.stdout.split('\n')[0]).toMatch(/^ +1\. 1\.000 +pets\.create +Create a pet +\(requires: name\)$/);
+    const json = JSON.parse(cli('search', 'create pet', ...reg, '--json').stdout);
+    expect(json.total).toBe(6);
+    expect(json.results[0]).toEqual({ name: 'pets.create', domain: 'pets', summary: 'Create a pet', requiredParams: ['name'], score: 1 });
+    const browse = cli('search', '--domain', 'store', '--limit', '1', ...reg);
+    expect(browse.stdout).toMatch(/^ +1\. .*store\.inventory.*\n1-1 of 2 in petstore/);
+    const none = cli('search', 'zzqx', ...reg);
+    expect(none.code).toBe(1);
+    expect(none.stdout + none.stderr).toMatch(/no operations match "zzqx"/);
+  });
+
+  test('a reader that closes the pipe early is not an error (search | true)', () => {
+    // `true` exits at once, so the pipe is closed before the CLI writes: a deterministic EPIPE.
+    const r = spawnSync('bash', ['-c', `"${process.execPath}" "${builtCli()}" search "list runners" | true; echo "cli=\${PIPESTATUS[0]}"`], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+    });
+    expect(r.stderr).not.toMatch(/EPIPE|Unhandled/);
+    expect(r.stdout.trim()).toBe('cli=0');
+  });
+
   test('domains lists the map; --json gives the list_domains envelope', () => {
     const text = cli('domains', ...reg);
     expect(text.code).toBe(0);
