@@ -74,6 +74,28 @@ describe('SearchIndex ranking', () => {
     expect(r.indexOf('repos_list-webhooks')).toBeLessThan(r.indexOf('repos_old-list-hooks'));
   });
 
+  it('the deprecated flag alone moves an otherwise identical operation below its twin', () => {
+    const twin = (name: string, deprecated: boolean) =>
+      op({ name, domain: 'hooks', path: `/repos/{owner}/{repo}/${name}`, summary: 'List repository webhooks', deprecated });
+    const order = (deprecated: boolean) => {
+      const ops = [twin('hooks_a', deprecated), twin('hooks_b', false)];
+      return SearchIndex.build(ops, domainsOf(ops)).search('list repository webhooks').results.map((h) => h.name);
+    };
+    // Identical twins tie and hooks_a comes first; deprecating hooks_a is the only change, and it must flip them.
+    expect(order(false)).toEqual(['hooks_a', 'hooks_b']);
+    expect(order(true)).toEqual(['hooks_b', 'hooks_a']);
+  });
+
+  it('stop words carry no weight: fillers around a request do not change the ranking', () => {
+    for (const [plain, padded] of [
+      ['create issue', 'how do I create an issue'],
+      ['list customers', 'the list of the customers'],
+    ] as const) {
+      expect(names(padded).slice(0, 3)).toEqual(names(plain).slice(0, 3));
+    }
+    expect(index.search('the a an of to').results).toEqual([]);
+  });
+
   it('returns scores in 0..1, best first, and hits with summary and required params', () => {
     const r = index.search('create issue');
     expect(r.results[0]).toEqual({ name: 'issues_create', domain: 'issues', summary: 'Create an issue', requiredParams: ['owner', 'repo', 'title'], score: expect.any(Number) });
