@@ -205,3 +205,19 @@ describe('CLI argument parsing (src/cli/args.ts, on util.parseArgs)', () => {
     expect(parseServeArgs(['--port=0', '--port', '7']).port).toBe('7');
   });
 });
+
+describe('embedded catalog defaults', () => {
+  test('the embedded GitHub catalog may use uploads.github.com; a config file for it replaces that default', async () => {
+    const { loadCatalogSet, settingsFromConfig, EMBEDDED_ALLOWED_ORIGINS } = await import('../../src/server/core/catalogs.js');
+    const { parseConfigFile } = await import('../../src/config.js');
+    const set = loadCatalogSet([]);
+    const config = resolveServerConfig({}, {});
+    expect(settingsFromConfig(config, set, {}).catalogs?.github?.allowedOrigins).toEqual(['https://uploads.github.com']);
+    expect(EMBEDDED_ALLOWED_ORIGINS).toEqual(['https://uploads.github.com']);
+    const file = parseConfigFile(JSON.stringify({ catalogs: { github: { allowedOrigins: [] } } }), 'ops.json');
+    expect(settingsFromConfig(config, set, {}, file).catalogs?.github?.allowedOrigins).toEqual([]);
+    // A catalog loaded from elsewhere gets no such default, even if it is called github.
+    const copy = loadCatalogSet([join(REPO_ROOT, 'test', 'fixtures', 'registry', 'petstore')]);
+    expect(settingsFromConfig(config, copy, {}).catalogs?.petstore?.allowedOrigins).toBeUndefined();
+  });
+});

@@ -31,6 +31,8 @@ describe('embedded GitHub catalog', () => {
 
   test('F7 through the server: an operation-level server on another origin is refused with an operator instruction', async () => {
     // repos_upload-release-asset declares https://uploads.github.com, not the catalog's https://api.github.com.
+    // These hand-made settings carry no allowedOrigins; `serve` adds that origin for the embedded catalog
+    // (settingsFromConfig, tested in config-logger.test.ts), so this is what any other catalog would see.
     await call(c.client, 'describe_tools', { tool_names: ['repos_upload-release-asset'] });
     const r = await call(c.client, 'execute_tool', {
       tool_name: 'repos_upload-release-asset',

@@ -148,6 +148,16 @@ export function settingsFromConfig(
   };
   if (config.maxResponseBytes !== undefined) settings.maxResponseBytes = config.maxResponseBytes;
   const per = catalogOptions(file, names);
+  // The embedded catalog is ours to vouch for: GitHub's spec sends release-asset uploads to its own
+  // uploads.github.com, which the F7 origin check would otherwise refuse. A config file's own
+  // allowedOrigins for the catalog replaces this default.
+  const embedded = set.catalogs.find((c) => c.dir === defaultCatalogDir());
+  if (embedded !== undefined && per[embedded.meta.name]?.allowedOrigins === undefined) {
+    per[embedded.meta.name] = { ...per[embedded.meta.name], allowedOrigins: [...EMBEDDED_ALLOWED_ORIGINS] };
+  }
   if (Object.keys(per).length > 0) settings.catalogs = per;
   return settings;
 }
+
+/** Extra upstream origins the embedded GitHub catalog may use without configuration. */
+export const EMBEDDED_ALLOWED_ORIGINS: readonly string[] = ['https://uploads.github.com'];
