@@ -1,0 +1,267 @@
+// Regression coverage for importer behaviours an audit found untested: operation flags, near-duplicate lint,
+// broken refs (unused, in extensions, needed by an operation), progress lines, cookie parameters, path-level
+// servers, CLI error output, and an interrupted registry write leaving the previous tree untouched.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { isAppError } from '../../src/errors.js';
+import { importSpec, writeRegistry } from '../../src/importer/index.js';
+import type { ImportResult } from '../../src/importer/index.js';
+import type { Operation } from '../../src/types.js';
+import { builtCli, REPO_ROOT } from '../helpers/mcp.js';
+
+// writeRegistry imports writeFileSync/renameSync from node:fs by name; wrapping them here (pass-through until
+// armed) is the only clean way to make the N-th call fail in the middle of a write.
+const fsFault = vi.hoisted(() => ({ op: undefined as 'write' | 'rename' | undefined, failAt: 0, calls: 0 }));
+vi.mock('node:fs', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:fs')>();
+  const fault = (op: 'write' | 'rename'): void => {
+    if (fsFault.op !== op) return;
+    if (++fsFault.calls === fsFault.failAt) {
+      throw Object.assign(new Error(`ENOSPC: no space left on device (injected ${op} fault)`), { code: 'ENOSPC' });
+    }
+  };
+  const writeFileSync: typeof actual.writeFileSync = (...args) => {
+    fault('write');
+    actual.writeFileSync(...args);
+  };
+  const renameSync: typeof actual.renameSync = (...args) => {
+    fault('rename');
+    actual.renameSync(...args);
+  };
+  return { ...actual, default: { ...actual, writeFileSync, renameSync }, writeFileSync, renameSync };
+});
+
+const SPECS = join(REPO_ROOT, 'test', 'fixtures', 'specs');
+const FLAGS = join(SPECS, 'coverage-flags.yaml');
+const REFS = join(SPECS, 'coverage-refs.yaml');
+const BAD = join(SPECS, 'coverage-bad.yaml');
+const GITHUB = join(REPO_ROOT, '..', 'shared', 'specs', 'github.json');
+
+function byId(result: ImportResult, operationId: string): Operation {
+  const found = result.operations.find((o) => o.operationId === operationId);
+  if (!found) throw new Error(`no operation ${operationId} in ${result.operations.map((o) => o.operationId).join(', ')}`);
+  return found;
+}
+
+/** Every file under `root` with its bytes, for byte-identical comparisons. */
+function snapshot(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out[relative(root, p)] = readFileSync(p, 'utf8');
+    }
+  };
+  walk(root);
+  return out;
+}
+
+function cli(args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [builtCli(), 'import', ...args], { cwd: REPO_ROOT, encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+let tmp = '';
+beforeEach(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'ac-coverage-'));
+});
+afterEach(() => {
+  fsFault.op = undefined;
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('operation flags, cookies and servers (coverage-flags.yaml)', () => {
+  let r: ImportResult;
+  beforeAll(async () => {
+    r = await importSpec(FLAGS);
+  });
+
+  test('x-destructive: true marks a POST destructive; a plain POST is not', () => {
+    expect(byId(r, 'purgeJobs')).toMatchObject({ method: 'post', destructive: true, readOnly: false });
+    expect(byId(r, 'createJob')).toMatchObject({ method: 'post', destructive: false, readOnly: false });
+  });
+
+  test('deprecated: true is carried; HEAD is read-only and not destructive', () => {
+    expect(byId(r, 'oldThing')).toMatchObject({ method: 'get', deprecated: true });
+    expect(byId(r, 'headOld')).toMatchObject({ method: 'head', readOnly: true, destructive: false, deprecated: false });
+    expect(byId(r, 'createJob').deprecated).toBe(false);
+  });
+
+  test('/a/{id} and /a/{key} GET are reported as LINT_NEAR_DUPLICATE naming both', () => {
+    const dups = r.diagnostics.filter((d) => d.code === 'LINT_NEAR_DUPLICATE');
+    expect(dups).toEqual([
+      {
+        level: 'warning',
+        code: 'LINT_NEAR_DUPLICATE',
+        pointer: '#/paths/~1a~1{id}/get',
+        message: 'getAById, getAByKey have the same method and path shape (get /a/{}); a router cannot tell them apart',
+      },
+    ]);
+  });
+
+  test('a cookie parameter becomes a cookie binding and a required property', () => {
+    const o = byId(r, 'readSession');
+    expect(o.bindings).toEqual([{ arg: 'session_id', in: 'cookie', name: 'session_id', required: true }]);
+    expect(o.inputSchema.properties.session_id).toEqual({ description: 'The session cookie', type: 'string' });
+    expect(o.inputSchema.required).toEqual(['session_id']);
+  });
+
+  test('path-level servers apply to the operation; operation-level servers override them', () => {
+    expect(byId(r, 'regionalGet').servers).toEqual([{ url: 'https://path.example.com/v2', description: 'path-level server' }]);
+    expect(byId(r, 'regionalPut').servers).toEqual([{ url: 'https://op.example.com/v3' }]);
+    // Operations without their own or path-level servers use the document's (left empty on the operation).
+    expect(byId(r, 'createJob').servers).toEqual([]);
+    expect(r.meta.servers).toEqual([{ url: 'https://doc.example.com' }]);
+  });
+});
+
+describe('broken references (coverage-refs.yaml)', () => {
+  let r: ImportResult;
+  beforeAll(async () => {
+    r = await importSpec(REFS);
+  });
+
+  test('an unused broken $ref is REF_BROKEN and a broken $ref inside an x- extension is REF_IN_EXTENSION, with pointers', () => {
+    expect(r.diagnostics).toContainEqual({
+      level: 'warning',
+      code: 'REF_BROKEN',
+      pointer: '#/components/schemas/Orphan/properties/ghost',
+      message: '$ref "#/components/schemas/DoesNotExist" points nowhere',
+    });
+    expect(r.diagnostics).toContainEqual({
+      level: 'warning',
+      code: 'REF_IN_EXTENSION',
+      pointer: '#/paths/~1good/get/x-codegen/model',
+      message: 'broken $ref "#/components/schemas/NotThere" inside the extension x-codegen; the extension is ignored',
+    });
+  });
+
+  test('a broken $ref an operation needs skips only that operation, with a warning at the ref', () => {
+    expect(r.operations.map((o) => o.operationId)).toEqual(['getGood']);
+    expect(byId(r, 'getGood').response).toMatchObject({ status: '200', type: 'object', fields: ['name'] });
+    const at = '#/paths/~1needs-missing/post/requestBody/content/application~1json/schema';
+    expect(r.diagnostics).toContainEqual({ level: 'warning', code: 'OPERATION_SKIPPED', pointer: at, message: 'POST /needs-missing skipped: $ref "#/components/schemas/Missing" points nowhere' });
+    expect(r.diagnostics).toContainEqual({ level: 'warning', code: 'REF_BROKEN', pointer: at, message: '$ref "#/components/schemas/Missing" points nowhere' });
+    expect(r.diagnostics.map((d) => d.code).sort()).toEqual(['OPERATION_SKIPPED', 'REF_BROKEN', 'REF_BROKEN', 'REF_IN_EXTENSION']);
+  });
+
+  test('strict mode fails on these warnings (library)', async () => {
+    const err = await importSpec(REFS, { strict: true }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isAppError(err) && err.code).toBe('SPEC_INVALID');
+    expect((err as Error).message).toBe(
+      'import: --strict and 4 warning(s); first: REF_BROKEN at #/components/schemas/Orphan/properties/ghost: $ref "#/components/schemas/DoesNotExist" points nowhere',
+    );
+  });
+
+  test('`import --strict` exits 1 with one line and writes nothing; without --strict it imports the usable operation', () => {
+    const out = join(tmp, 'reg');
+    const strict = cli([REFS, '--strict', '--out', out]);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toBe('');
+    expect(strict.stderr).toBe(
+      'api-catalog import: --strict and 4 warning(s); first: REF_BROKEN at #/components/schemas/Orphan/properties/ghost: $ref "#/components/schemas/DoesNotExist" points nowhere\n',
+    );
+    expect(existsSync(out)).toBe(false);
+    const lax = cli([REFS, '--out', out]);
+    expect(lax.code).toBe(0);
+    expect(lax.stdout).toMatch(/^imported 1 operations in 1 domains from /);
+    expect(lax.stdout).toContain('\n4 warning(s); lint: 0 instruction-like, 0 near-duplicate, 0 no description');
+    expect(existsSync(join(out, 'coverage-refs', 'catalog.json'))).toBe(true);
+  });
+});
+
+describe('CLI errors', () => {
+  const expected =
+    'api-catalog import: test/fixtures/specs/coverage-bad.yaml is not an OpenAPI document (no `openapi` or `swagger` field); supported versions: Swagger 2.0, OpenAPI 3.0.x and 3.1.x';
+
+  test('without --verbose a bad spec gives exactly one error line and no stack', () => {
+    const r = cli(['test/fixtures/specs/coverage-bad.yaml', '--out', join(tmp, 'reg')]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`${expected}\n`);
+  });
+
+  test('with --verbose the same error is followed by a stack trace', () => {
+    const r = cli(['test/fixtures/specs/coverage-bad.yaml', '--verbose', '--out', join(tmp, 'reg')]);
+    expect(r.code).toBe(1);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines[0]).toBe(expected);
+    expect(lines[1]).toMatch(/^AppError: import: test\/fixtures\/specs\/coverage-bad\.yaml is not an OpenAPI document/);
+    const frames = lines.filter((l) => /^\s+at /.test(l));
+    expect(frames.length).toBeGreaterThanOrEqual(2);
+    expect(frames.some((l) => l.includes('detectVersion'))).toBe(true);
+  });
+});
+
+describe('progress on the GitHub spec', () => {
+  const messages: string[] = [];
+  let r: ImportResult;
+  beforeAll(async () => {
+    r = await importSpec(GITHUB, { onProgress: (m) => messages.push(m) });
+  }, 120_000);
+
+  test('reports parse, every 250 built operations, schema checks and the summary, in order', () => {
+    expect(r.operations).toHaveLength(1223);
+    expect(messages[0]).toMatch(/^parsed .*github\.json \(OpenAPI 3\.0\.\d+\)$/);
+    const built = messages.filter((m) => m.startsWith('built '));
+    expect(built).toEqual(['built 250/1223 operations', 'built 500/1223 operations', 'built 750/1223 operations', 'built 1000/1223 operations']);
+    expect(messages).toContain('checked 1000/1223 argument schemas');
+    expect(messages.indexOf('built 1000/1223 operations')).toBeLessThan(messages.indexOf('checked 250/1223 argument schemas'));
+    expect(messages.at(-1)).toBe(`imported 1223 operations in ${r.meta.domains.length} domains`);
+  });
+});
+
+describe('an interrupted registry write', () => {
+  /** A previous registry and a different import of the same catalog name, so writeRegistry must rewrite it. */
+  async function setup(): Promise<{ out: string; before: Record<string, string>; next: ImportResult }> {
+    const out = join(tmp, 'reg');
+    writeRegistry(await importSpec(FLAGS, { name: 'cov' }), out);
+    const before = snapshot(out);
+    expect(Object.keys(before).sort()).toEqual(['cov/catalog.json', 'cov/diagnostics.json', 'cov/operations/a.json', 'cov/operations/jobs.json', 'cov/operations/old.json', 'cov/operations/regional.json', 'cov/operations/session.json']);
+    return { out, before, next: await importSpec(REFS, { name: 'cov' }) };
+  }
+
+  function attempt(next: ImportResult, out: string): unknown {
+    try {
+      writeRegistry(next, out);
+      return undefined;
+    } catch (e) {
+      return e;
+    } finally {
+      fsFault.op = undefined;
+    }
+  }
+
+  test('a failing file write in the temporary tree leaves the previous registry byte-identical and no temp folder', async () => {
+    const { out, before, next } = await setup();
+    Object.assign(fsFault, { op: 'write', failAt: 2, calls: 0 });
+    const err = attempt(next, out);
+    expect(isAppError(err) && err.code).toBe('INTERNAL');
+    expect((err as Error).message).toMatch(/^import: cannot write the registry under .* \(ENOSPC: no space left on device \(injected write fault\)\); check permissions$/);
+    expect(fsFault.calls).toBe(2);
+    expect(readdirSync(out)).toEqual(['cov']);
+    expect(snapshot(out)).toEqual(before);
+    // Without the fault the same write goes through: the fault, not the data, stopped it.
+    expect(writeRegistry(next, out).unchanged).toBe(false);
+    expect(Object.keys(snapshot(out)).sort()).toEqual(['cov/catalog.json', 'cov/diagnostics.json', 'cov/operations/good.json']);
+  });
+
+  test('a failing swap (old moved aside, new not moved in) restores the previous registry and cleans up', async () => {
+    const { out, before, next } = await setup();
+    // Rename 1 moves the old tree aside, rename 2 moves the new tree in: fail that one.
+    Object.assign(fsFault, { op: 'rename', failAt: 2, calls: 0 });
+    const err = attempt(next, out);
+    expect(isAppError(err) && err.code).toBe('INTERNAL');
+    expect((err as Error).message).toMatch(/^import: cannot replace .*cov \(ENOSPC: no space left on device \(injected rename fault\)\); the previous registry is unchanged$/);
+    expect(fsFault.calls).toBe(3); // the third rename is the rollback
+    expect(readdirSync(out)).toEqual(['cov']);
+    expect(snapshot(out)).toEqual(before);
+  });
+});
