@@ -11,11 +11,12 @@ import { MAX_SCHEMA_DESCRIPTION, cleanDescription, cleanLine, shortHash, stripIn
 /** Deepest inline nesting of one schema (refs do not count: they are resolved iteratively). */
 export const MAX_SCHEMA_DEPTH = 64;
 /**
- * Most JSON characters of nested definitions (`$defs`) one operation's argument schema carries. GitHub's largest
- * needs 25,000; without a bound, entity models that reference everything (Microsoft Graph, DocuSign) put up to
- * 900 KB into each of hundreds of operations, which takes Ajv about a second per schema and floods describe.
+ * Most JSON characters of nested definitions (`$defs`) one operation's argument schema carries (about 8,000
+ * tokens). GitHub's largest needs 24,500, Stripe inlines everything; without a bound, entity models that
+ * reference everything (Microsoft Graph, DocuSign) put up to 900 KB into each of hundreds of operations, which
+ * takes Ajv about a second per schema and floods describe output.
  */
-export const MAX_DEFS_CHARS = 64_000;
+export const MAX_DEFS_CHARS = 32_000;
 /** Examples larger than this (JSON characters) are not copied into schemas. */
 const MAX_EXAMPLE_JSON = 600;
 
