@@ -12,8 +12,18 @@ export interface HttpConfig {
   port: number;
   /** Extra allowed `Origin` values (exact, e.g. `https://app.example`); loopback origins on our port always pass. */
   allowOrigins: string[];
-  /** Permit binding a non-loopback address (A6). */
+  /** Permit binding a non-loopback address (A6); requires `authToken` (A24). */
   allowRemote: boolean;
+  /**
+   * Extra `Host` header values accepted besides loopback and the bound address (`--allow-host`, env
+   * API_CATALOG_ALLOW_HOSTS comma-separated): `name` (any port) or `name:port`, e.g. the name a proxy forwards.
+   */
+  allowHosts: string[];
+  /**
+   * Bearer token every /mcp request must carry (`Authorization: Bearer <token>`), from env
+   * API_CATALOG_HTTP_TOKEN only (never a flag, so it does not show in `ps`). Required with `allowRemote`.
+   */
+  authToken?: string;
   /** Largest accepted POST body in bytes; default 1 MiB (A10). */
   maxBodyBytes: number;
   /** Node's server.headersTimeout / requestTimeout / keepAliveTimeout in ms (A22). */
@@ -125,8 +135,13 @@ export interface ServeFlags {
   port?: string;
   allowOrigin?: string[];
   allowRemote?: boolean;
+  /** `--allow-host` values (repeatable). */
+  allowHost?: string[];
   config?: string;
 }
+
+/** Shortest accepted API_CATALOG_HTTP_TOKEN: 16 characters (e.g. `openssl rand -hex 32` gives 64). */
+export const MIN_HTTP_TOKEN_LENGTH = 16;
 
 const PREFIX_RE = /^[A-Za-z0-9_.-]{0,32}$/;
 
@@ -168,12 +183,34 @@ export function resolveServerConfig(flags: ServeFlags, env: Record<string, strin
     const port = intValue('--port', flags.port ?? env.API_CATALOG_PORT, DEFAULT_HTTP_PORT);
     if (port > 65535) throw new AppError('CONFIG_INVALID', `config: --port ${port} is above 65535`);
     const allowRemote = flags.allowRemote ?? false;
+    const authToken = env.API_CATALOG_HTTP_TOKEN === '' ? undefined : env.API_CATALOG_HTTP_TOKEN;
     if (!isLoopbackHost(host) && !allowRemote) {
       throw new AppError(
         'CONFIG_INVALID',
-        `serve: refusing to bind ${host}: it is reachable from other machines and this server has no authentication; ` +
-          'bind 127.0.0.1, or pass --allow-remote if a trusted proxy in front of it authenticates clients',
+        `serve: refusing to bind ${host}: it is reachable from other machines; bind 127.0.0.1, or pass ` +
+          '--allow-remote and set API_CATALOG_HTTP_TOKEN so that every client must authenticate',
       );
+    }
+    if (allowRemote && authToken === undefined) {
+      throw new AppError(
+        'CONFIG_INVALID',
+        'serve: --allow-remote needs authentication: set API_CATALOG_HTTP_TOKEN in the environment (e.g. ' +
+          '`export API_CATALOG_HTTP_TOKEN=$(openssl rand -hex 32)`); clients then send `Authorization: Bearer <token>`',
+      );
+    }
+    if (authToken !== undefined && (authToken.length < MIN_HTTP_TOKEN_LENGTH || !/^[\x21-\x7E]+$/.test(authToken))) {
+      // The value itself is never echoed: only its length.
+      throw new AppError(
+        'CONFIG_INVALID',
+        `serve: API_CATALOG_HTTP_TOKEN must be at least ${MIN_HTTP_TOKEN_LENGTH} visible ASCII characters without ` +
+          `spaces (got ${authToken.length}); generate one with \`openssl rand -hex 32\``,
+      );
+    }
+    const allowHosts = [...(flags.allowHost ?? []), ...(env.API_CATALOG_ALLOW_HOSTS?.split(',').map((h) => h.trim()).filter(Boolean) ?? [])];
+    for (const h of allowHosts) {
+      if (!/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/.test(h)) {
+        throw new AppError('CONFIG_INVALID', `config: allowed host ${JSON.stringify(h.slice(0, 200))} must be a host name or host:port, e.g. mcp.example.com or mcp.example.com:443`);
+      }
     }
     const allowOrigins = [...(flags.allowOrigin ?? []), ...(env.API_CATALOG_ALLOW_ORIGINS?.split(',').filter(Boolean) ?? [])];
     config.http = {
@@ -181,6 +218,8 @@ export function resolveServerConfig(flags: ServeFlags, env: Record<string, strin
       port,
       allowOrigins,
       allowRemote,
+      allowHosts,
+      ...(authToken !== undefined ? { authToken } : {}),
       maxBodyBytes: intValue('API_CATALOG_MAX_BODY_BYTES', env.API_CATALOG_MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES, 1024),
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 120_000,

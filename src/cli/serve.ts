@@ -21,7 +21,13 @@ Serves the four meta-tools over MCP: stdio by default, Streamable HTTP with --ht
     --host <h>           bind address (default 127.0.0.1; others need --allow-remote)
     --port <n>           default 3333
     --allow-origin <o>   allow a browser Origin (repeatable)
-    --allow-remote       allow binding a non-loopback address (put an authenticating proxy in front)
+    --allow-remote       allow binding a non-loopback address; needs API_CATALOG_HTTP_TOKEN (refuses to start
+                         without it). Host headers accepted: loopback, the bound address, API_CATALOG_ALLOW_HOSTS
+
+HTTP authentication: set API_CATALOG_HTTP_TOKEN (at least 16 characters, e.g. \`openssl rand -hex 32\`) in the
+environment — never on the command line, where \`ps\` shows it. Every /mcp request must then carry
+\`Authorization: Bearer <token>\` (else 401). The token is never sent upstream and never logged.
+API_CATALOG_ALLOW_HOSTS=name[:port],... adds Host header values (e.g. the name a proxy forwards).
 
 Environment: API_CATALOG_SESSION_TTL_SECONDS (1800), API_CATALOG_RATE_LIMIT (120 calls/min/session),
 API_CATALOG_TIMEOUT_MS (30000), API_CATALOG_LOG_LEVEL (info), API_CATALOG_READ_ONLY, <CATALOG>_TOKEN etc.
@@ -55,6 +61,7 @@ export async function run(argv: string[]): Promise<number> {
   const level = (process.env.API_CATALOG_LOG_LEVEL ?? 'info') as LogLevel;
   const logger = createLogger({ write: (line) => process.stderr.write(line), minLevel: ['debug', 'info', 'warn', 'error'].includes(level) ? level : 'info' });
   for (const secret of secretLookingEnv(process.env)) logger.addSecret(secret);
+  logger.addSecret(process.env.API_CATALOG_HTTP_TOKEN);
   const file = config.configPath !== undefined ? readConfigFile(config.configPath) : undefined;
   // Credentials under operator-chosen names may not look like secrets by name: register their values too.
   for (const name of configuredCredentialNames(file)) {
@@ -77,13 +84,24 @@ export async function run(argv: string[]): Promise<number> {
       port: h.port,
       allowOrigins: h.allowOrigins,
       allowRemote: h.allowRemote,
+      allowHosts: h.allowHosts,
+      ...(h.authToken !== undefined ? { authToken: h.authToken } : {}),
       maxBodyBytes: h.maxBodyBytes,
       headersTimeoutMs: h.headersTimeoutMs,
       requestTimeoutMs: h.requestTimeoutMs,
       keepAliveTimeoutMs: h.keepAliveTimeoutMs,
       maxSessions: h.maxSessions,
     });
-    const clientConfig = { mcpServers: { 'api-catalog': { type: 'http', url: handle.url } } };
+    // The token itself is never printed: the config shows where it goes.
+    const clientConfig = {
+      mcpServers: {
+        'api-catalog': {
+          type: 'http',
+          url: handle.url,
+          ...(h.authToken !== undefined ? { headers: { Authorization: 'Bearer <API_CATALOG_HTTP_TOKEN>' } } : {}),
+        },
+      },
+    };
     process.stderr.write(
       [
         `api-catalog: serving ${what} over Streamable HTTP`,

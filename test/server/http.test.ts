@@ -213,16 +213,25 @@ describe('HTTP hardening', () => {
     expect((await raw('POST', '/mcp', { ...JSON_HEADERS, host: `LOCALHOST:${srv.port}` }, initBody())).status).toBe(200);
   });
 
-  test('A6: binding a non-loopback address needs --allow-remote', () => {
-    let err: unknown;
-    try {
-      resolveServerConfig({ http: true, host: '0.0.0.0' }, {});
-    } catch (e) {
-      err = e;
-    }
-    expect(isAppError(err) && err.code === 'CONFIG_INVALID' && /--allow-remote/.test(err.message)).toBe(true);
-    expect(resolveServerConfig({ http: true, host: '0.0.0.0', allowRemote: true }, {}).http?.host).toBe('0.0.0.0');
+  test('A6/A24: binding a non-loopback address needs --allow-remote AND API_CATALOG_HTTP_TOKEN', () => {
+    const errorOf = (fn: () => unknown): unknown => {
+      try {
+        fn();
+      } catch (e) {
+        return e;
+      }
+      return undefined;
+    };
+    const noFlag = errorOf(() => resolveServerConfig({ http: true, host: '0.0.0.0' }, {}));
+    expect(isAppError(noFlag) && noFlag.code === 'CONFIG_INVALID' && /--allow-remote/.test(noFlag.message)).toBe(true);
+    const noToken = errorOf(() => resolveServerConfig({ http: true, host: '0.0.0.0', allowRemote: true }, {}));
+    expect(isAppError(noToken) && noToken.code === 'CONFIG_INVALID' && /API_CATALOG_HTTP_TOKEN/.test(noToken.message)).toBe(true);
+    const shortToken = errorOf(() => resolveServerConfig({ http: true, host: '0.0.0.0', allowRemote: true }, { API_CATALOG_HTTP_TOKEN: 'short-123' }));
+    expect(isAppError(shortToken) && /at least 16/.test(shortToken.message) && !shortToken.message.includes('short-123')).toBe(true);
+    const ok = resolveServerConfig({ http: true, host: '0.0.0.0', allowRemote: true }, { API_CATALOG_HTTP_TOKEN: 'x'.repeat(32), API_CATALOG_ALLOW_HOSTS: 'mcp.example.com, proxy:8443' });
+    expect(ok.http).toMatchObject({ host: '0.0.0.0', authToken: 'x'.repeat(32), allowHosts: ['mcp.example.com', 'proxy:8443'] });
     expect(resolveServerConfig({ http: true }, {}).http).toMatchObject({ host: '127.0.0.1', port: 3333 });
+    expect(resolveServerConfig({ http: true }, {}).http?.authToken).toBeUndefined();
   });
 
   test('A7/A8/A9/A11: wrong Accept 406, wrong content type 415, bad JSON 400 -32700, batches 400 -32600', async () => {

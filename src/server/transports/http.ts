@@ -1,11 +1,14 @@
 // Streamable HTTP transport on node:http (no Express): one McpServer + SDK transport per MCP session (random
-// UUID ids), our own Origin/Host checks (DNS rebinding, A1–A5), JSON-RPC error bodies for every refusal
-// (never HTML, stacks or paths: A8–A10, A21), body cap, idle-session expiry, server timeouts, graceful close.
+// UUID ids), our own Origin/Host checks (DNS rebinding, A1–A5), optional bearer-token auth (required for a
+// remote bind: A6/A24), JSON-RPC error bodies for every refusal (never HTML, stacks or paths: A8–A10, A21),
+// body cap, idle-session expiry, server timeouts, graceful close.
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { DEFAULT_MAX_BODY_BYTES, isLoopbackHost } from '../../config.js';
+import { DEFAULT_MAX_BODY_BYTES, MIN_HTTP_TOKEN_LENGTH, isLoopbackHost } from '../../config.js';
+import { AppError } from '../../errors.js';
 import { silentLogger } from '../../logger.js';
 import { createServer, sessionTag, type CatalogServer, type ServerDeps } from '../create-server.js';
 import { generateSessionId } from '../session.js';
@@ -18,8 +21,19 @@ export interface HttpServeOptions {
   path?: string;
   /** Allowed Origin values besides the loopback origins of this port (exact match; `null` only if listed). */
   allowOrigins?: string[];
-  /** Bound to a non-loopback address on purpose: Host is not checked (a proxy in front owns that). */
+  /**
+   * Bind a non-loopback address on purpose (A6). Needs `authToken`. Host is still checked, against loopback,
+   * the bound address and `allowHosts`.
+   */
   allowRemote?: boolean;
+  /** Extra accepted Host header values: `name` (any port) or `name:port`. */
+  allowHosts?: string[];
+  /**
+   * When set, every /mcp request (except CORS preflight) must carry `Authorization: Bearer <authToken>`;
+   * otherwise 401 with `WWW-Authenticate: Bearer`. Compared in constant time; registered as a log secret;
+   * never passed to tools (only X-Upstream-Token is read for upstream calls).
+   */
+  authToken?: string;
   maxBodyBytes?: number;
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
@@ -81,6 +95,17 @@ function readBody(req: IncomingMessage, max: number): Promise<BodyResult> {
   });
 }
 
+/** `[::1]` -> `::1`, lower case. */
+function bare(hostname: string): string {
+  const h = hostname.toLowerCase();
+  return h.startsWith('[') && h.endsWith(']') ? h.slice(1, -1) : h;
+}
+
+/** Fixed-length digest so timingSafeEqual compares equal-length buffers whatever the input length. */
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest();
+}
+
 function isJsonContentType(value: string | undefined): boolean {
   if (!value) return false;
   const media = value.split(';')[0]?.trim().toLowerCase();
@@ -99,6 +124,18 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
   const sessions = new Map<string, LiveSession>();
   let port = options.port ?? 3333;
   let closing = false;
+  if (!isLoopbackHost(bare(host)) && !options.allowRemote) {
+    throw new AppError('CONFIG_INVALID', `serveHttp: refusing to bind ${host}: a non-loopback address needs allowRemote and authToken`);
+  }
+  if (options.allowRemote && options.authToken === undefined) {
+    throw new AppError('CONFIG_INVALID', 'serveHttp: allowRemote needs authToken (set API_CATALOG_HTTP_TOKEN); refusing to start');
+  }
+  if (options.authToken !== undefined) {
+    if (options.authToken.length < MIN_HTTP_TOKEN_LENGTH) {
+      throw new AppError('CONFIG_INVALID', `serveHttp: authToken must be at least ${MIN_HTTP_TOKEN_LENGTH} characters (got ${options.authToken.length})`);
+    }
+    logger.addSecret(options.authToken);
+  }
 
   function allowedOrigin(origin: string): boolean {
     if (options.allowOrigins?.includes(origin)) return true;
@@ -117,8 +154,16 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     );
   }
 
+  /** Host names (lower case, IPv6 without brackets) with the port they must come with; undefined: any port. */
+  const extraHosts: Array<{ name: string; port?: string }> = [];
+  for (const entry of options.allowHosts ?? []) {
+    const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(entry.trim());
+    if (m?.[1]) extraHosts.push({ name: bare(m[1]), ...(m[2] !== undefined ? { port: m[2] } : {}) });
+  }
+  const boundHost = bare(host);
+  const wildcardBind = boundHost === '0.0.0.0' || boundHost === '::';
+
   function allowedHost(hostHeader: string | undefined): boolean {
-    if (options.allowRemote) return true;
     if (!hostHeader) return false;
     let url: URL;
     try {
@@ -126,8 +171,21 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     } catch {
       return false;
     }
+    if (url.username !== '' || url.password !== '' || url.pathname !== '/' || url.search !== '' || url.hash !== '') return false;
+    const name = bare(url.hostname);
     const effectivePort = url.port === '' ? '80' : url.port;
-    return isLoopbackHost(url.hostname) && effectivePort === String(port) && url.username === '' && url.pathname === '/';
+    if (effectivePort === String(port) && (isLoopbackHost(name) || (!wildcardBind && name === boundHost))) return true;
+    return extraHosts.some((h) => h.name === name && (h.port === undefined || h.port === effectivePort));
+  }
+
+  const tokenDigest = options.authToken !== undefined ? digest(options.authToken) : undefined;
+  /** undefined when authorized; otherwise the reason (for the 401 message and log). */
+  function authFailure(header: string | undefined): 'missing' | 'malformed' | 'invalid' | undefined {
+    if (tokenDigest === undefined) return undefined;
+    if (header === undefined || header === '') return 'missing';
+    const m = /^Bearer +([\x21-\x7E]+) *$/i.exec(header);
+    if (!m?.[1]) return 'malformed';
+    return timingSafeEqual(digest(m[1]), tokenDigest) ? undefined : 'invalid';
   }
 
   async function endSession(id: string, why: string): Promise<void> {
@@ -148,7 +206,7 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     }
     if (!allowedHost(req.headers.host)) {
       logger.log('warn', { event: 'http_refused', reason: 'host', host: String(req.headers.host ?? '').slice(0, 100) });
-      return sendError(res, 403, -32000, 'Forbidden: Host header not allowed');
+      return sendError(res, 403, -32000, 'Forbidden: Host header not allowed (an operator can add it with --allow-host)');
     }
     const origin = req.headers.origin;
     const cors: Record<string, string> = {};
@@ -168,7 +226,7 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
       res.writeHead(204, {
         ...cors,
         'Access-Control-Allow-Methods': 'GET, POST, DELETE',
-        'Access-Control-Allow-Headers': 'Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID, X-Upstream-Token',
+        'Access-Control-Allow-Headers': 'Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID, X-Upstream-Token',
         'Access-Control-Max-Age': '600',
       });
       res.end();
@@ -176,6 +234,15 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     }
     if (method !== 'POST' && method !== 'GET' && method !== 'DELETE') {
       return sendError(res, 405, -32000, 'Method Not Allowed', { Allow: 'GET, POST, DELETE, OPTIONS' });
+    }
+    const denied = authFailure(req.headers.authorization);
+    if (denied !== undefined) {
+      // Never log the header: a wrong token may be a near-miss of the real one.
+      logger.log('warn', { event: 'http_refused', reason: 'auth', detail: denied });
+      const challenge = denied === 'missing' ? 'Bearer realm="api-catalog"' : 'Bearer realm="api-catalog", error="invalid_token"';
+      return sendError(res, 401, -32000, 'Unauthorized: send the header Authorization: Bearer <token> (the server operator\'s API_CATALOG_HTTP_TOKEN)', {
+        'WWW-Authenticate': challenge,
+      });
     }
     if (closing) return sendError(res, 503, -32000, 'Service Unavailable: shutting down');
     const rawId = req.headers['mcp-session-id'];
