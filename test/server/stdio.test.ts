@@ -1,6 +1,6 @@
 // stdio: spawns the built CLI (`npm run build` first; CI does). Every stdout line is JSON-RPC (C1), garbage
 // lines are tolerated (C3), a frame over 10 MiB exits 1 with a stderr message (C4), stdin EOF exits 0 quickly
-// (C5), SIGTERM during a slow upstream call aborts it and exits 0 (C6); and the SDK stdio client runs the flow.
+// (C5, also with a call in flight), SIGTERM during a slow upstream call aborts it and exits 0 (C6); and the SDK stdio client runs the flow.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -127,6 +127,26 @@ describe('stdio', () => {
     const { code } = await p.exited;
     expect(code).toBe(0);
     expect(performance.now() - t).toBeLessThan(3000);
+  });
+
+  test('C5: closing stdin while execute_tool waits on a stalled upstream exits within 2 s and aborts the upstream request', async () => {
+    up.route('/pets/78', { kind: 'stall' });
+    const p = spawnServer();
+    await initialize(p);
+    p.send(tool(2, 'describe_tools', { tool_names: ['pets.get'] }));
+    await p.response(2);
+    p.send(tool(3, 'execute_tool', { tool_name: 'pets.get', args: { petId: 78 } }));
+    for (let i = 0; i < 100 && up.hits('/pets/78').length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(up.hits('/pets/78')).toHaveLength(1);
+    expect(up.hits('/pets/78')[0]?.aborted).toBe(false);
+    const t = performance.now();
+    p.child.stdin.end();
+    const { code } = await p.exited;
+    const elapsed = performance.now() - t;
+    expect(code).toBe(0);
+    expect(elapsed).toBeLessThan(2000);
+    for (let i = 0; i < 50 && !up.hits('/pets/78')[0]?.aborted; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(up.hits('/pets/78')[0]?.aborted).toBe(true);
   });
 
   test('C6: SIGTERM during a slow upstream call aborts it and exits 0', async () => {

@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k_base from 'js-tiktoken/ranks/o200k_base';
 import { afterEach, describe, expect, test } from 'vitest';
-import { catalogs, connectInMemory, fixtureRegistry, type Connected } from '../helpers/mcp.js';
+import { loadCatalogSet } from '../../src/server/core/catalogs.js';
+import { call, catalogs, connectInMemory, fixtureRegistry, type Connected } from '../helpers/mcp.js';
 
 const open: Connected[] = [];
 afterEach(async () => {
@@ -25,6 +26,8 @@ describe('tools/list', () => {
       expect(t.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, openWorldHint: false });
     }
     expect(tools[3]?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, openWorldHint: true });
+    // Discovery is idempotent; an API call is not assumed to be.
+    expect(tools.map((t) => t.annotations.idempotentHint)).toEqual([true, true, true, false]);
     const describeTool = tools[2] as Record<string, any>;
     expect(describeTool.inputSchema.required).toEqual(['tool_names']);
     expect(describeTool.inputSchema.properties.detail.enum).toEqual(['summary', 'parameters', 'full']);
@@ -72,5 +75,21 @@ describe('tools/list', () => {
     expect(c.client.getInstructions()).toMatch(/^How to use this API/);
     const { resourceTemplates } = await c.client.listResourceTemplates();
     expect(resourceTemplates[0]?.uriTemplate).toBe('resource:///tool_descriptions{?tools}');
+  });
+});
+
+describe('search_tools defaults on the embedded GitHub catalog', () => {
+  test('without limit: exactly 8 results (the default), the first 8 of an explicit limit of 25', async () => {
+    const c = await connectInMemory({ catalogs: loadCatalogSet([]) });
+    open.push(c);
+    for (const args of [{ query: 'create issue' }, { domain: 'repos' }]) {
+      const dflt = await call(c.client, 'search_tools', args);
+      expect(dflt.success).toBe(true);
+      expect(dflt.value.results).toHaveLength(8);
+      expect(dflt.value.total).toBeGreaterThan(25);
+      const wide = await call(c.client, 'search_tools', { ...args, limit: 25 });
+      expect(wide.value.results).toHaveLength(25);
+      expect(wide.value.results.slice(0, 8).map((r: { name: string }) => r.name)).toEqual(dflt.value.results.map((r: { name: string }) => r.name));
+    }
   });
 });
