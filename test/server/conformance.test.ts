@@ -2,6 +2,7 @@
 // plus session rules B1–B3, B5 (idle expiry with an injected clock) and B10 (concurrency in one session).
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { loadCatalogSet } from '../../src/server/core/catalogs.js';
 import type { ServerDeps } from '../../src/server/create-server.js';
 import { SessionState } from '../../src/server/session.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
@@ -124,6 +125,28 @@ describe('session rules', () => {
     s.authorize([{ name: 'x', fingerprint: 'aaa' }]);
     expect(s.isAuthorized('x', 'aaa')).toBe(true);
     expect(s.isAuthorized('x', 'bbb')).toBe(false);
+  });
+
+  test('B3 end to end: a definition swapped under a live session (re-import) needs a new describe; 0 upstream until then', async () => {
+    // A private copy of the catalog set, so swapping an operation does not leak into other tests.
+    const set = loadCatalogSet([fixtureRegistry('petstore')]);
+    const c = await connect({ catalogs: set });
+    await call(c.client, 'describe_tools', { tool_names: ['pets.get'] });
+    expect((await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } })).success).toBe(true);
+    const entry = set.byName.get('pets.get')!;
+    // Same name, a changed input schema: what a re-imported spec with a rug-pulled definition looks like.
+    const schema = entry.op.inputSchema;
+    set.byName.set('pets.get', {
+      ...entry,
+      op: { ...entry.op, inputSchema: { ...schema, properties: { ...schema.properties, extra: { type: 'string' } } } },
+    });
+    up.clear();
+    const refused = await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } });
+    expect(refused.error?.code).toBe('TOOL_DESCRIPTION_REQUIRED');
+    expect(up.requests).toHaveLength(0);
+    await call(c.client, 'describe_tools', { tool_names: ['pets.get'] });
+    expect((await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } })).success).toBe(true);
+    expect(up.requests).toHaveLength(1);
   });
 
   test('describe at level summary also authorizes; a failed parameter lookup does not', async () => {
