@@ -95,7 +95,8 @@ export class SchemaConverter {
   /**
    * The `$defs` object for a set of ref targets, closed over their own references, sorted by name. The closure
    * is taken breadth-first and bounded: the direct targets are always included, nested ones only while the
-   * `$defs` stay under MAX_DEFS_CHARS JSON characters. A reference to a definition left out is replaced by an
+   * `$defs` stay under MAX_DEFS_CHARS JSON characters (the notes that replace left-out references come on top,
+   * about 100 characters each). A reference to a definition left out is replaced by an
    * unchecked value whose description says so, and the left-out pointers are appended to `elided` (sorted).
    */
   defsFor(deps: Set<string>, elided: string[] = []): Record<string, JsonSchema> {
