@@ -55,7 +55,7 @@ export function parseServeArgs(argv: readonly string[]): ServeFlags {
   const a = splitArgs(
     'serve',
     argv,
-    ['--registry', '--base-url', '--prefix', '--host', '--port', '--allow-origin', '--config'],
+    ['--registry', '--base-url', '--prefix', '--host', '--port', '--allow-origin', '--allow-host', '--config'],
     ['--read-only', '--no-require-describe', '--http', '--allow-remote', '--verbose'],
   );
   if (a.positionals.length > 0) {
@@ -65,6 +65,7 @@ export function parseServeArgs(argv: readonly string[]): ServeFlags {
   const flags: ServeFlags = {};
   if (a.values['--registry']) flags.registry = a.values['--registry'];
   if (a.values['--allow-origin']) flags.allowOrigin = a.values['--allow-origin'];
+  if (a.values['--allow-host']) flags.allowHost = a.values['--allow-host'];
   const baseUrl = last('--base-url');
   if (baseUrl !== undefined) flags.baseUrl = baseUrl;
   const prefix = last('--prefix');

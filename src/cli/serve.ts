@@ -22,7 +22,8 @@ Serves the four meta-tools over MCP: stdio by default, Streamable HTTP with --ht
     --port <n>           default 3333
     --allow-origin <o>   allow a browser Origin (repeatable)
     --allow-remote       allow binding a non-loopback address; needs API_CATALOG_HTTP_TOKEN (refuses to start
-                         without it). Host headers accepted: loopback, the bound address, API_CATALOG_ALLOW_HOSTS
+                         without it). Host headers accepted: loopback, the bound address, --allow-host
+    --allow-host <h>     also accept this Host header, name or name:port (repeatable; or API_CATALOG_ALLOW_HOSTS)
 
 HTTP authentication: set API_CATALOG_HTTP_TOKEN (at least 16 characters, e.g. \`openssl rand -hex 32\`) in the
 environment — never on the command line, where \`ps\` shows it. Every /mcp request must then carry

@@ -203,6 +203,10 @@ describe('CLI argument parsing (src/cli/args.ts, on util.parseArgs)', () => {
     expect(codeOf(() => parseServeArgs(['registry/github']))).toMatch(/^CONFIG_INVALID: serve: unexpected argument "registry\/github"/);
     expect(codeOf(() => parseServeArgs(['--http=yes']))).toMatch(/^CONFIG_INVALID: serve: /);
     expect(parseServeArgs(['--port=0', '--port', '7']).port).toBe('7');
+    expect(parseServeArgs(['--allow-host', 'mcp.internal', '--allow-host=proxy:8443']).allowHost).toEqual(['mcp.internal', 'proxy:8443']);
+    expect(resolveServerConfig(parseServeArgs(['--http', '--allow-host', 'mcp.internal']), { API_CATALOG_ALLOW_HOSTS: 'b.internal' }).http?.allowHosts).toEqual(
+      expect.arrayContaining(['mcp.internal', 'b.internal']),
+    );
   });
 });
 
