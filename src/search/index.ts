@@ -58,6 +58,11 @@ export interface SearchTuning {
   precisionWeight: number;
   /** Share of the precision signal read from the name alone (rest: name + summary). */
   namePrecisionShare: number;
+  /**
+   * Factor for an operation whose primary resource (last plain path segment) the request's object names.
+   * Measured and off (1): it helped GitLab/Kubernetes/holdout but cost Square and Slack (docs/SEARCH.md).
+   */
+  primaryBoost: number;
 }
 
 type IndexField = 'name' | 'summary' | 'path' | 'domain' | 'tags' | 'params' | 'description' | 'domainText';
@@ -73,6 +78,7 @@ export const DEFAULT_TUNING: SearchTuning = {
   rerank: true,
   precisionWeight: 0.7,
   namePrecisionShare: 0.5,
+  primaryBoost: 1,
 };
 /** Most words read from one field of one operation. */
 const MAX_INDEX_WORDS = 2000;
@@ -96,6 +102,10 @@ const UNDO_METHODS: readonly HttpMethod[] = ['delete', 'post'];
 const READ_VERBS: ReadonlySet<string> = new Set(['get', 'show', 'see', 'view', 'read', 'fetch', 'retrieve', 'display', 'find']);
 /** Query words that ask for everything at once ("across all namespaces", "the whole account"). */
 const BROAD_WORDS: ReadonlySet<string> = new Set(['all', 'every', 'whole', 'entire', 'across', 'everything', 'everywhere']);
+/** Words that end the object of a request and start its scope ("add a product | to the catalog"). */
+const PREPOSITIONS: ReadonlySet<string> = new Set([
+  'to', 'from', 'for', 'in', 'on', 'of', 'with', 'by', 'into', 'onto', 'at', 'inside', 'under', 'across', 'between', 'within',
+]);
 /** Weight of the words of a later step of a multi-step request (the lead step's words count 1). */
 const LATER_STEP_WEIGHT = 0.3;
 /** Words of the verb families (the first {@link VERB_FAMILY_COUNT} families of the vocabulary). */
@@ -144,6 +154,9 @@ interface Features {
   /** Distinct terms of the name and operationId alone: the cleanest statement of what the operation does. */
   nameStart: Uint32Array;
   nameIds: Uint32Array;
+  /** Terms of the primary resource: the last plain path segment (with the resource before a one-word action). */
+  primaryStart: Uint32Array;
+  primaryIds: Uint32Array;
   /** Index into METHOD_CODES. */
   method: Uint8Array;
   /** 0 other, SHAPE_ITEM (path ends in a parameter), SHAPE_COLLECTION (a plain segment after one or at the root). */
@@ -215,6 +228,30 @@ function shapeOf(path: string): 'item' | 'collection' | 'other' {
     if ((segs[segs.length - 2] ?? '').startsWith('{') && !isPlural(tail)) return 'other';
   }
   return segs.length <= 2 || (segs[segs.length - 2] ?? '').startsWith('{') ? 'collection' : 'other';
+}
+
+/**
+ * The resource an operation acts on, read from its path: the last plain segment (`/customers/{id}/groups/{g}`
+ * -> groups, `/projects/{id}/merge_requests` -> merge requests). A one-word action after it (`/pipelines/{id}/
+ * retry`, `/customers/search`) acts on the segment before, so both are primary. A request naming the
+ * primary resource asks for this operation more than one that merely sits below it (`/customers/{id}/groups`).
+ */
+function primaryResource(path: string): string {
+  const segs = path.split('/').filter((s) => s.length > 0);
+  const isParam = (s: string): boolean => s.includes('{');
+  const isVersion = (s: string): boolean => /^v\d+(?:\.\d+)?(?:(?:alpha|beta)\d*)?$/i.test(s);
+  let k = segs.length - 1;
+  while (k >= 0 && isParam(segs[k] as string)) k--;
+  if (k < 0) return '';
+  const last = segs[k] as string;
+  const words = splitWords(last);
+  const one = words.length === 1 ? (words[0] as string) : undefined;
+  const afterParam = k > 0 && isParam(segs[k - 1] as string);
+  const action = one !== undefined && (VERB_FAMILY_WORDS.has(one) || VERB_METHODS[one] !== undefined || (afterParam && !isPlural(one)));
+  if (!action) return last;
+  let j = k - 1;
+  while (j >= 0 && (isParam(segs[j] as string) || isVersion(segs[j] as string))) j--;
+  return j >= 0 ? `${segs[j] as string} ${last}` : last;
 }
 
 function pathKey(method: string, path: string): string {
@@ -291,6 +328,8 @@ export class SearchIndex {
   /** Title and name terms of all operations, numbered; `queryMarks[id]` is 1 while a query holds that term. */
   private readonly termIds = new Map<string, number>();
   private readonly queryMarks: Uint8Array;
+  /** `objectMarks[id]` is 1 while the query's object (see rank) holds that term. */
+  private readonly objectMarks: Uint8Array;
   /** `isMatched[i]` is 1 while document i is in the current query's match list. */
   private readonly isMatched: Uint8Array;
   /** The current query's matched documents, and those a concept touched (each document at most once). */
@@ -319,6 +358,7 @@ export class SearchIndex {
     this.docs = sorted;
     this.features = this.precompute(sorted);
     this.queryMarks = new Uint8Array(this.termIds.size);
+    this.objectMarks = new Uint8Array(this.termIds.size);
     const analyze = this.analyze;
     let seenWords: Set<string> | undefined;
     let seen = new Set<string>();
@@ -403,9 +443,10 @@ export class SearchIndex {
     const n = ops.length;
     const titles: number[] = [];
     const names: number[] = [];
+    const primaries: number[] = [];
     const f: Features = {
       titleStart: new Uint32Array(n + 1), titleIds: new Uint32Array(0), nameStart: new Uint32Array(n + 1),
-      nameIds: new Uint32Array(0), method: new Uint8Array(n), shape: new Uint8Array(n), scope: new Uint8Array(n),
+      nameIds: new Uint32Array(0), primaryStart: new Uint32Array(n + 1), primaryIds: new Uint32Array(0), method: new Uint8Array(n), shape: new Uint8Array(n), scope: new Uint8Array(n),
       flags: new Uint8Array(n), domain: new Uint32Array(n),
     };
     for (let i = 0; i < n; i++) {
@@ -414,6 +455,8 @@ export class SearchIndex {
       for (const t of new Set(this.terms(`${op.name} ${op.operationId}`))) names.push(this.termId(t));
       f.titleStart[i + 1] = titles.length;
       f.nameStart[i + 1] = names.length;
+      for (const t of new Set(this.terms(primaryResource(op.path)))) primaries.push(this.termId(t));
+      f.primaryStart[i + 1] = primaries.length;
       f.method[i] = Math.max(0, METHOD_CODES.indexOf(op.method));
       const shape = shapeOf(op.path);
       f.shape[i] = shape === 'item' ? SHAPE_ITEM : shape === 'collection' ? SHAPE_COLLECTION : 0;
@@ -430,6 +473,7 @@ export class SearchIndex {
     }
     f.titleIds = Uint32Array.from(titles);
     f.nameIds = Uint32Array.from(names);
+    f.primaryIds = Uint32Array.from(primaries);
     return f;
   }
 
@@ -667,6 +711,25 @@ export class SearchIndex {
         markedIds.push(id);
       }
     }
+    // the request's object: words of the lead step before its first preposition ("add a product | to the
+    // catalog", "get a token | for a service account"), without action words; with its families
+    const objectMarks = this.objectMarks;
+    const objectIds: number[] = [];
+    const lead = this.tuning.primaryBoost === 1 ? 0 : this.laterStepStart(words);
+    for (let k = 0; k < lead; k++) {
+      const w = words[k] as string;
+      if (PREPOSITIONS.has(w)) break;
+      if (this.isAction(w)) continue;
+      for (const v of [w, ...(this.familyOf.get(w) ?? [])]) {
+        for (const t of this.analyze(v)) {
+          const id = this.termIds.get(t);
+          if (id !== undefined && objectMarks[id] === 0) {
+            objectMarks[id] = 1;
+            objectIds.push(id);
+          }
+        }
+      }
+    }
     // per-query tables for the per-document codes, so the loop below only reads typed arrays
     const methodFactor = new Float64Array(METHOD_CODES.length).fill(1);
     if (methods && methods.length > 0) METHOD_CODES.forEach((m, c) => (methodFactor[c] = methods.includes(m) ? 1.15 : 0.9));
@@ -677,7 +740,7 @@ export class SearchIndex {
     }
     const scopeFactor = Float64Array.from([1, ...SCOPES.map((sc) => (queryScopes.has(sc) ? 1.2 : NARROW_SCOPES.has(sc) ? 0.85 : 1))]);
     const f = this.features;
-    const { namePrecisionShare, precisionWeight, rerank } = this.tuning;
+    const { namePrecisionShare, precisionWeight, rerank, primaryBoost } = this.tuning;
     // pass 1: the re-ranked score of every match, the best score and the confidence (coverage of the best).
     // The factors multiply in a fixed order, so scores are bit-identical however the features are stored.
     let max = 0;
@@ -703,6 +766,14 @@ export class SearchIndex {
           namePrecisionShare * (sharedName / Math.max(1, n1 - n0)) +
           (1 - namePrecisionShare) * (sharedTitle / Math.max(1, t1 - t0));
         s *= 1 - precisionWeight + precisionWeight * precision;
+        // the request's object is what the operation acts on, not only something it sits below
+        const p1 = objectIds.length === 0 ? 0 : (f.primaryStart[i + 1] as number);
+        for (let t = f.primaryStart[i] as number; t < p1; t++) {
+          if (objectMarks[f.primaryIds[t] as number] === 1) {
+            s *= primaryBoost;
+            break;
+          }
+        }
         if (methods && methods.length > 0) s *= methodFactor[f.method[i] as number] as number;
         const sh = f.shape[i] as number;
         if (shape && sh !== 0) s *= shapeFactor[sh] as number;
@@ -720,6 +791,7 @@ export class SearchIndex {
       } else if (s === max) confidence = Math.max(confidence, coverage[i] as number);
     }
     for (const id of markedIds) marks[id] = 0;
+    for (const id of objectIds) objectMarks[id] = 0;
     // pass 2: normalize, filter by domain, count, and keep the best k (docs are numbered in name order, so the
     // document number is the name tie-break, K4); an exact name match outranks everything (1.0001, shown as 1)
     const conf = Math.min(1, confidence);

@@ -79,6 +79,9 @@ export const FAMILIES: readonly (readonly string[])[] = [
   ['top', 'popular', 'trending'],
   ['related', 'similar'],
   ['history', 'list', 'recent'],
+  ['event', 'meeting', 'appointment'],
+  ['permission', 'access', 'share', 'sharing', 'collaborator'],
+  ['revision', 'version'],
 ];
 
 /**

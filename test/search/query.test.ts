@@ -135,3 +135,41 @@ describe('typos', () => {
     expect(first('bookmakr an item')).toBe('stars_add');
   });
 });
+
+describe('round 4: cross-API nouns and the primary-resource knob', () => {
+  // a Drive/Calendar-like catalog: dotted ids, no summaries, the meaning only in the description
+  const G = [
+    op({ name: 'drive.files.list', domain: 'files', path: '/files', description: "Lists the user's files." }),
+    op({ name: 'drive.files.get', domain: 'files', path: '/files/{fileId}', description: "Gets a file's metadata or content by ID." }),
+    op({ name: 'drive.permissions.list', domain: 'permissions', path: '/files/{fileId}/permissions', description: "Lists a file's permissions." }),
+    op({ name: 'drive.permissions.create', domain: 'permissions', method: 'post', path: '/files/{fileId}/permissions', description: 'Creates a permission for a file.' }),
+    op({ name: 'drive.revisions.list', domain: 'revisions', path: '/files/{fileId}/revisions', description: "Lists a file's revisions." }),
+    op({ name: 'calendar.events.insert', domain: 'events', method: 'post', path: '/calendars/{calendarId}/events', description: 'Creates an event.' }),
+    op({ name: 'calendar.calendars.insert', domain: 'calendars', method: 'post', path: '/calendars', description: 'Creates a secondary calendar.' }),
+  ];
+  const g = SearchIndex.build(G, domainsOf(G));
+  // none of these words is in the catalog: only the noun families connect them
+  it.each([
+    ['access', 'drive.permissions.list'],
+    ['sharing', 'drive.permissions.list'],
+    ['older versions', 'drive.revisions.list'],
+    ['a meeting', 'calendar.events.insert'],
+  ])('%s -> %s', (q, name) => {
+    expect(g.search(q).results.map((h) => h.name)).toContain(name);
+  });
+
+  // `add` matches AddGroupToCustomer's own name; `new` only reaches CreateCustomer through its family
+  const C = [
+    op({ name: 'CreateCustomer', domain: 'customers', method: 'post', path: '/v2/customers', summary: 'CreateCustomer' }),
+    op({ name: 'AddGroupToCustomer', domain: 'customers', method: 'put', path: '/v2/customers/{customer_id}/groups/{group_id}', summary: 'AddGroupToCustomer' }),
+  ];
+  it('primaryBoost (measured, off by default) lifts the operation whose last path resource is the object', () => {
+    const on = SearchIndex.build(C, domainsOf(C), { primaryBoost: 3 });
+    expect(on.search('add a new customer').results[0]?.name).toBe('CreateCustomer');
+    // the object is read before the first preposition: "to a customer" is scope, so groups is the object
+    expect(on.search('add a group to a customer').results[0]?.name).toBe('AddGroupToCustomer');
+    const off = SearchIndex.build(C, domainsOf(C));
+    const scores = (ix: SearchIndex): number[] => ix.search('add a new customer').results.map((h) => h.score);
+    expect(scores(off)).toHaveLength(2);
+  });
+});
