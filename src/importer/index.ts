@@ -140,12 +140,8 @@ function checkSchemas(operations: Operation[], diagnostics: Diagnostic[], progre
     if (list) list.push(op);
     else groups.set(key, [op]);
   }
-  const ajv = createAjv();
-  // Code-generation choices only (which schemas compile and what they accept do not change): no optimizer
-  // passes and no inlining of referenced definitions make compiling a large schema about 3x faster.
-  // Execution compiles with the defaults; this instance only checks schemas and validates examples.
-  ajv.opts.code.optimize = 0;
-  ajv.opts.inlineRefs = false;
+  // Checks schemas and validates examples only: faster code generation, identical acceptance (see createAjv).
+  const ajv = createAjv({ checkOnly: true });
   let done = 0;
   for (const group of groups.values()) {
     const first = group[0] as Operation;

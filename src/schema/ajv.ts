@@ -52,6 +52,12 @@ function addOpenApiFormats(ajv: Ajv2020): void {
 export interface CreateAjvOptions {
   /** Collect every error, not just the first (default true). */
   allErrors?: boolean;
+  /**
+   * For an instance that only checks that schemas compile and validates a few examples (the importer): no
+   * optimizer passes and no inlining of referenced definitions, which makes compiling a large schema about 3x
+   * faster. Code generation only — which schemas compile and what they accept do not change. Default false.
+   */
+  checkOnly?: boolean;
 }
 
 /**
@@ -69,7 +75,8 @@ export function createAjv(options: CreateAjvOptions = {}): Ajv2020 {
     removeAdditional: false,
     addUsedSchema: false,
     logger: false,
-    code: { regExp: linearRegExp },
+    code: { regExp: linearRegExp, ...(options.checkOnly === true ? { optimize: false } : {}) },
+    ...(options.checkOnly === true ? { inlineRefs: false } : {}),
   });
   addFormats(ajv);
   addOpenApiFormats(ajv);

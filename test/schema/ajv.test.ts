@@ -37,3 +37,35 @@ describe('createAjv', () => {
     expect(validate(['a', 'b'])).toBe(false);
   });
 });
+
+describe('createAjv({ checkOnly: true })', () => {
+  test('accepts and rejects exactly what the default instance does (code generation differs, semantics do not)', () => {
+    const schema = {
+      type: 'object',
+      required: ['tree'],
+      properties: {
+        tree: { $ref: '#/$defs/node' },
+        when: { type: 'string', format: 'date-time' },
+        code: { type: 'string', pattern: '^[a-z]{2,4}$' },
+        n: { type: ['integer', 'null'], minimum: 1 },
+      },
+      additionalProperties: false,
+      $defs: { node: { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/node' } } }, required: ['name'] } },
+    };
+    const samples: unknown[] = [
+      { tree: { name: 'a', children: [{ name: 'b', children: [] }] } },
+      { tree: { name: 'a', children: [{ children: [] }] } },
+      { tree: { name: 'a' }, when: '2026-11-22T00:00:00Z', code: 'abc', n: null },
+      { tree: { name: 'a' }, when: 'yesterday' },
+      { tree: { name: 'a' }, code: 'ABCDE' },
+      { tree: { name: 'a' }, n: 0 },
+      { tree: { name: 'a' }, extra: 1 },
+      {},
+    ];
+    const fast = createAjv({ checkOnly: true }).compile(schema);
+    const normal = createAjv().compile(schema);
+    const verdicts = samples.map((x) => normal(x));
+    expect(verdicts).toEqual([true, false, true, false, false, false, false, false]);
+    expect(samples.map((x) => fast(x))).toEqual(verdicts);
+  });
+});
