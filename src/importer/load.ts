@@ -154,12 +154,15 @@ export interface RefSite {
  */
 export function scanRefs(doc: unknown): RefSite[] {
   const refs: RefSite[] = [];
-  type Frame = { node: unknown; at: string; inNameMap: boolean; ext: RefSite['ext'] };
-  const stack: Frame[] = [{ node: doc, at: '#', inNameMap: false, ext: undefined }];
+  // `extensible`: a name map whose `x-` keys are Specification Extensions, not names — the Paths Object and an
+  // operation's Responses Object (OAS 3.x and Swagger 2.0). Under components (or Swagger's top-level
+  // `responses`) an `x-` key is an ordinary name.
+  type Frame = { node: unknown; at: string; inNameMap: boolean; extensible: boolean; ext: RefSite['ext'] };
+  const stack: Frame[] = [{ node: doc, at: '#', inNameMap: false, extensible: false, ext: undefined }];
   while (stack.length > 0) {
-    const { node, at, inNameMap, ext } = stack.pop() as Frame;
+    const { node, at, inNameMap, extensible, ext } = stack.pop() as Frame;
     if (Array.isArray(node)) {
-      for (let i = node.length - 1; i >= 0; i--) stack.push({ node: node[i], at: `${at}/${i}`, inNameMap: false, ext });
+      for (let i = node.length - 1; i >= 0; i--) stack.push({ node: node[i], at: `${at}/${i}`, inNameMap: false, extensible: false, ext });
       continue;
     }
     if (!isObject(node)) continue;
@@ -170,11 +173,13 @@ export function scanRefs(doc: unknown): RefSite[] {
       if (!inNameMap && DATA_KEYS.has(key) && key !== 'examples') continue;
       if (!inNameMap && key === 'examples' && Array.isArray(node[key])) continue; // JSON Schema examples: data
       const childAt = `${at}/${escapePointer(key)}`;
-      const isExt = !inNameMap && key.startsWith('x-');
+      const isExt = (!inNameMap || extensible) && key.startsWith('x-');
+      const childIsNameMap = !inNameMap && NAME_MAPS.has(key) && isObject(node[key]);
       stack.push({
         node: node[key],
         at: childAt,
-        inNameMap: !inNameMap && NAME_MAPS.has(key) && isObject(node[key]),
+        inNameMap: childIsNameMap,
+        extensible: childIsNameMap && (key === 'paths' || (key === 'responses' && at !== '#' && !at.startsWith('#/components'))),
         ext: ext ?? (isExt ? { parent: node, key, at: childAt } : undefined),
       });
     }

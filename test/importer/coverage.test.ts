@@ -265,3 +265,18 @@ describe('an interrupted registry write', () => {
     expect(snapshot(out)).toEqual(before);
   });
 });
+
+describe('x- keys inside the Paths and Responses objects are extensions, not names', () => {
+  test('refs there are dropped with REF_IN_EXTENSION (not refused or reported broken); the import succeeds', async () => {
+    const r = await importSpec(join(SPECS, "extensions-in-maps.yaml"));
+    expect(r.operations.map((o) => o.operationId)).toEqual(['listThings']);
+    const codes = r.diagnostics.map((d) => [d.code, d.pointer]);
+    expect(codes).toEqual(
+      expect.arrayContaining([
+        ['REF_IN_EXTENSION', '#/paths/x-notes'],
+        ['REF_IN_EXTENSION', '#/paths/~1things/get/responses/x-extra'],
+      ]),
+    );
+    expect(r.diagnostics.filter((d) => d.code === 'REF_BROKEN')).toEqual([]);
+  });
+});
