@@ -15,6 +15,7 @@ options:
   --out <dir>       registry folder (default: registry)
   --check           write nothing; exit 1 when <out>/<catalog>/ differs from a fresh import
   --strict          fail on any import warning (lint findings are reported, not fatal)
+  --timeout <s>     give up after this many seconds (default 120)
   --verbose         list every warning; show stack traces on errors
   --quiet           print only errors
   --help            show this help`;
@@ -51,7 +52,7 @@ function fixCommand(spec: string, name: string | undefined, out: string): string
 }
 
 export async function run(argv: string[]): Promise<number> {
-  let values: { name?: string; out?: string; check?: boolean; strict?: boolean; verbose?: boolean; quiet?: boolean; help?: boolean };
+  let values: { name?: string; out?: string; check?: boolean; strict?: boolean; timeout?: string; verbose?: boolean; quiet?: boolean; help?: boolean };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
@@ -62,6 +63,7 @@ export async function run(argv: string[]): Promise<number> {
         out: { type: 'string' },
         check: { type: 'boolean' },
         strict: { type: 'boolean' },
+        timeout: { type: 'string' },
         verbose: { type: 'boolean' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -80,6 +82,11 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`api-catalog import: ${spec === undefined ? 'missing the spec file or URL' : `one spec at a time (got ${positionals.length})`}\n\n${USAGE}\n`);
     return 2;
   }
+  const timeoutS = values.timeout === undefined ? undefined : Number(values.timeout);
+  if (timeoutS !== undefined && !(Number.isFinite(timeoutS) && timeoutS > 0)) {
+    process.stderr.write(`api-catalog import: --timeout must be a number of seconds > 0, got ${JSON.stringify(values.timeout)}\n`);
+    return 2;
+  }
   const out = values.out ?? 'registry';
   const quiet = values.quiet === true;
   const verbose = values.verbose === true;
@@ -89,7 +96,12 @@ export async function run(argv: string[]): Promise<number> {
     if (!quiet && (verbose || performance.now() - started > 500)) process.stderr.write(`import: ${msg}\n`);
   };
   try {
-    const result = await importSpec(spec, { ...(values.name !== undefined ? { name: values.name } : {}), strict: values.strict === true, onProgress: progress });
+    const result = await importSpec(spec, {
+      ...(values.name !== undefined ? { name: values.name } : {}),
+      ...(timeoutS !== undefined ? { timeoutMs: timeoutS * 1000 } : {}),
+      strict: values.strict === true,
+      onProgress: progress,
+    });
     const dir = relative(process.cwd(), `${out}/${result.meta.name}`) || '.';
     if (values.check) {
       const report = checkRegistry(result, out);

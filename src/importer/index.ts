@@ -29,6 +29,28 @@ export interface ImportOptions {
   strict?: boolean;
   /** Progress lines for people (the CLI prints them on stderr). */
   onProgress?: (message: string) => void;
+  /**
+   * Give up (SPEC_TOO_LARGE) when the import runs longer than this, checked after parsing and between
+   * operations, so a pathological spec cannot hold a CI job or a server start hostage. Default 120,000 ms
+   * (Microsoft Graph beta, 22,000 operations, takes about 40 s here).
+   */
+  timeoutMs?: number;
+}
+
+/** Default import deadline (ms). */
+export const IMPORT_TIMEOUT_MS = 120_000;
+
+/** A deadline check: throws SPEC_TOO_LARGE naming the stage and how far it got. */
+function deadline(timeoutMs: number, source: string): (stage: string, done?: number, total?: number) => void {
+  const started = performance.now();
+  return (stage, done, total) => {
+    if (performance.now() - started <= timeoutMs) return;
+    const where = done !== undefined && total !== undefined ? ` (${done} of ${total} done)` : '';
+    throw new AppError(
+      'SPEC_TOO_LARGE',
+      `import: gave up on ${source} after ${Math.round(timeoutMs / 1000)} s while ${stage}${where}; the spec is too large or too complex for the deadline — raise it with --timeout <seconds>`,
+    );
+  };
 }
 
 /** The catalog name for a source: `--name`, else the spec file's name without extension, slugged. */
@@ -132,7 +154,12 @@ function compileInput(input: Operation['inputSchema'], ajv: ReturnType<typeof cr
  * (common in generated specs: Microsoft Graph has 6,706 distinct schemas in 11,422 operations) share one
  * compilation; validators are dropped as soon as their group is done, so memory stays bounded.
  */
-function checkSchemas(operations: Operation[], diagnostics: Diagnostic[], progress: (message: string) => void): void {
+function checkSchemas(
+  operations: Operation[],
+  diagnostics: Diagnostic[],
+  progress: (message: string) => void,
+  checkDeadline: (stage: string, done?: number, total?: number) => void,
+): void {
   const groups = new Map<string, Operation[]>();
   for (const op of operations) {
     const key = createHash('sha256').update(JSON.stringify(op.inputSchema)).digest('base64');
@@ -144,6 +171,7 @@ function checkSchemas(operations: Operation[], diagnostics: Diagnostic[], progre
   const ajv = createAjv({ checkOnly: true });
   let done = 0;
   for (const group of groups.values()) {
+    checkDeadline('checking argument schemas', done, operations.length);
     const first = group[0] as Operation;
     const compiled = compileInput(first.inputSchema, ajv);
     for (const op of group) {
@@ -170,7 +198,9 @@ function checkSchemas(operations: Operation[], diagnostics: Diagnostic[], progre
 export async function importSpec(source: string, options: ImportOptions = {}): Promise<ImportResult> {
   const progress = options.onProgress ?? ((): void => {});
   const name = catalogNameFor(source, options.name);
+  const checkDeadline = deadline(options.timeoutMs ?? IMPORT_TIMEOUT_MS, source);
   const loaded = await loadSpec(source);
+  checkDeadline('parsing');
   progress(`parsed ${loaded.sourceLabel} (${loaded.kind === 'swagger2' ? 'Swagger' : 'OpenAPI'} ${loaded.specVersion})`);
   const diagnostics: Diagnostic[] = [...loaded.diagnostics];
   const ctx: BuildContext = {
@@ -188,6 +218,7 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
   const hadText = new Map<Operation, boolean>();
   const rawText = new Map<Operation, string[]>();
   raws.forEach((raw, i) => {
+    checkDeadline('building operations', i, raws.length);
     const op = buildOperation(raw, ctx);
     if (op) {
       operations.push(op);
@@ -204,7 +235,7 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
   const groups = tagGroups(loaded.doc);
   for (const op of operations) op.domain = domainOf(op, groups);
 
-  checkSchemas(operations, diagnostics, progress);
+  checkSchemas(operations, diagnostics, progress, checkDeadline);
 
   const lint = lintOperations(operations, hadText, rawText);
   operations.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

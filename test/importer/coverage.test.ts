@@ -280,3 +280,21 @@ describe('x- keys inside the Paths and Responses objects are extensions, not nam
     expect(r.diagnostics.filter((d) => d.code === 'REF_BROKEN')).toEqual([]);
   });
 });
+
+describe('import deadline (RELIABILITY D17)', () => {
+  test('an import over its deadline fails with SPEC_TOO_LARGE naming the stage, progress and the flag to raise it', async () => {
+    const github = join(REPO_ROOT, 'openapi', 'github.json');
+    const err = await importSpec(github, { timeoutMs: 1 }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(isAppError(err) && err.code).toBe('SPEC_TOO_LARGE');
+    expect((err as Error).message).toMatch(/^import: gave up on .*github\.json after 0 s while (parsing|building operations \(\d+ of 1223 done\))/);
+    expect((err as Error).message).toMatch(/--timeout <seconds>/);
+  });
+
+  test('within the deadline nothing changes', async () => {
+    const r = await importSpec(join(SPECS, 'oas30.yaml'), { timeoutMs: 60_000 });
+    expect(r.operations.length).toBeGreaterThan(0);
+  });
+});
