@@ -6,7 +6,7 @@ import { credentialStatus, executeOperation, prepareRequest, type ExecuteOptions
 import { isPrivateAddress } from '../../src/execution/http.js';
 import type { Operation, ServerInfo } from '../../src/types.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
-import { catalog, op, withSchemes } from './fixtures.js';
+import { catalog, fail, okay, op, withSchemes } from './fixtures.js';
 
 let up: Upstream;
 let other: Upstream;
@@ -24,14 +24,6 @@ beforeEach(() => {
 });
 
 const noWait: ExecuteOptions = { sleep: async () => undefined };
-function fail(out: ExecutionOutcome) {
-  if (out.ok) throw new Error(`expected a failure, got ${JSON.stringify(out).slice(0, 300)}`);
-  return out;
-}
-function okay(out: ExecutionOutcome) {
-  if (!out.ok) throw new Error(`expected success, got ${JSON.stringify(out).slice(0, 500)}`);
-  return out;
-}
 function withServers(o: Operation, servers: ServerInfo[]): Operation {
   return { ...o, servers };
 }

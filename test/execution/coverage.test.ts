@@ -13,7 +13,7 @@ import {
   type ExecutionOutcome,
 } from '../../src/execution/index.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
-import { catalog, op, withSchemes } from './fixtures.js';
+import { catalog, fail, fakeSleep, okay, op, withSchemes } from './fixtures.js';
 
 let up: Upstream;
 let cfg: ExecutionConfig;
@@ -28,19 +28,6 @@ beforeEach(() => {
   cfg = { catalog: catalog(), baseUrl: up.url, env: {}, timeouts: { totalMs: 5_000 } };
 });
 
-/** Records back-off waits without waiting. */
-function fakeSleep(): { waits: number[]; sleep: NonNullable<ExecuteOptions['sleep']> } {
-  const waits: number[] = [];
-  return { waits, sleep: async (ms) => void waits.push(ms) };
-}
-function fail(out: ExecutionOutcome) {
-  if (out.ok) throw new Error(`expected a failure, got ${JSON.stringify(out).slice(0, 300)}`);
-  return out;
-}
-function okay(out: ExecutionOutcome) {
-  if (!out.ok) throw new Error(`expected success, got ${JSON.stringify(out).slice(0, 500)}`);
-  return out;
-}
 
 describe('Retry-After as an HTTP-date', () => {
   it('a 503 on GET with a date ~2 s ahead waits about that long, retries once and records the success', async () => {

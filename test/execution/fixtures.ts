@@ -1,4 +1,5 @@
 // Hand-written operations and catalogs for execution tests (the importer's output shape, kept small).
+import type { ExecuteOptions, ExecutionOutcome } from '../../src/execution/index.js';
 import type { ArgBinding, CatalogMeta, JsonSchema, Operation, SecuritySchemeInfo, SecurityRequirement } from '../../src/types.js';
 
 export function catalog(overrides: Partial<CatalogMeta> = {}): CatalogMeta {
@@ -97,4 +98,22 @@ export function op(spec: OpSpec): Operation {
     ...(spec.idempotencyHeader !== undefined ? { idempotencyHeader: spec.idempotencyHeader } : {}),
     executable: true,
   };
+}
+
+/** Narrows an outcome to a failure, or fails the test showing what came back. */
+export function fail(out: ExecutionOutcome): Extract<ExecutionOutcome, { ok: false }> {
+  if (out.ok) throw new Error(`expected a failure, got ${JSON.stringify(out).slice(0, 300)}`);
+  return out;
+}
+
+/** Narrows an outcome to a success, or fails the test showing what came back. */
+export function okay(out: ExecutionOutcome): Extract<ExecutionOutcome, { ok: true }> {
+  if (!out.ok) throw new Error(`expected success, got ${JSON.stringify(out).slice(0, 500)}`);
+  return out;
+}
+
+/** Records back-off waits without waiting. */
+export function fakeSleep(): { waits: number[]; sleep: NonNullable<ExecuteOptions['sleep']> } {
+  const waits: number[] = [];
+  return { waits, sleep: async (ms) => void waits.push(ms) };
 }

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { executeOperation, type ExecuteOptions, type ExecutionConfig, type ExecutionOutcome } from '../../src/execution/index.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
-import { catalog, op, withSchemes } from './fixtures.js';
+import { catalog, fail, fakeSleep, okay, op, withSchemes } from './fixtures.js';
 
 let up: Upstream;
 let other: Upstream;
@@ -24,19 +24,6 @@ beforeEach(() => {
 });
 
 const get = (path: string, extra: Parameters<typeof op>[0] = {}) => op({ path, ...extra });
-/** Records back-off waits without waiting. */
-function fakeSleep(): { waits: number[]; sleep: NonNullable<ExecuteOptions['sleep']> } {
-  const waits: number[] = [];
-  return { waits, sleep: async (ms) => void waits.push(ms) };
-}
-function fail(out: ExecutionOutcome) {
-  if (out.ok) throw new Error(`expected a failure, got ${JSON.stringify(out).slice(0, 300)}`);
-  return out;
-}
-function okay(out: ExecutionOutcome) {
-  if (!out.ok) throw new Error(`expected success, got ${JSON.stringify(out).slice(0, 500)}`);
-  return out;
-}
 
 describe('timeouts, unreachable, cancellation', () => {
   it('a stalled upstream ends at the total deadline with UPSTREAM_TIMEOUT and the socket closed (I1)', async () => {
