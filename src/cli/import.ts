@@ -15,7 +15,7 @@ options:
   --out <dir>       registry folder (default: registry)
   --check           write nothing; exit 1 when <out>/<catalog>/ differs from a fresh import
   --strict          fail on any import warning (lint findings are reported, not fatal)
-  --timeout <s>     give up after this many seconds (default 120)
+  --timeout <s>     give up after this many seconds (default 300)
   --verbose         list every warning; show stack traces on errors
   --quiet           print only errors
   --help            show this help`;
