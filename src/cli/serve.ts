@@ -70,6 +70,14 @@ export async function run(argv: string[]): Promise<number> {
     if (v !== undefined && v !== '') logger.addSecret(v);
   }
   const set = loadCatalogSet(config.registries);
+  for (const c of set.catalogs) {
+    if (c.skipped.length === 0) continue;
+    const first = c.skipped[0] as { pointer: string; message: string };
+    logger.log('warn', { event: 'catalog_incomplete', catalog: c.meta.name, skippedOperations: c.skipped.length });
+    process.stderr.write(
+      `api-catalog: warning: ${c.meta.name} lacks ${c.skipped.length} operation(s) its import skipped (first: ${first.message}); see ${c.dir}/diagnostics.json\n`,
+    );
+  }
   const deps = depsFrom(config, set, logger, file);
   const what = set.catalogs.map((c) => `${c.meta.title} (${c.operations.length} operations)`).join(', ');
 

@@ -5,12 +5,17 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { distance } from 'fastest-levenshtein';
 import { AppError } from '../errors.js';
-import type { CatalogMeta, Operation } from '../types.js';
+import type { CatalogMeta, Diagnostic, Operation } from '../types.js';
 
 export interface Catalog {
   /** Absolute path of the catalog folder. */
   dir: string;
   meta: CatalogMeta;
+  /**
+   * Operations of the spec that the import skipped (diagnostics.json, code OPERATION_SKIPPED), with the
+   * pointer and reason: a registry that lacks part of its API says so instead of serving it silently.
+   */
+  skipped: Array<{ pointer: string; message: string }>;
   /** All operations, sorted by name. */
   operations: Operation[];
   byName: Map<string, Operation>;
@@ -67,6 +72,7 @@ export function loadCatalog(dir: string): Catalog {
     }
   }
   operations.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const skipped = readSkipped(join(abs, 'diagnostics.json'));
   const byName = new Map<string, Operation>();
   for (const op of operations) {
     if (byName.has(op.name)) {
@@ -74,7 +80,18 @@ export function loadCatalog(dir: string): Catalog {
     }
     byName.set(op.name, op);
   }
-  return { dir: abs, meta, operations, byName };
+  return { dir: abs, meta, operations, byName, skipped };
+}
+
+/** The OPERATION_SKIPPED entries of a diagnostics.json (absent or unreadable file: none). */
+function readSkipped(path: string): Catalog['skipped'] {
+  if (!existsSync(path)) return [];
+  try {
+    const all = JSON.parse(readFileSync(path, 'utf8')) as Diagnostic[];
+    return all.filter((d) => d.code === 'OPERATION_SKIPPED').map((d) => ({ pointer: d.pointer, message: d.message }));
+  } catch (cause) {
+    throw new AppError('REGISTRY_INVALID', `catalog: ${path} is not valid JSON; re-run the import`, { cause });
+  }
 }
 
 /**

@@ -298,3 +298,28 @@ describe('import deadline (RELIABILITY D17)', () => {
     expect(r.operations.length).toBeGreaterThan(0);
   });
 });
+
+describe('a spec with many broken operations (RELIABILITY D12)', () => {
+  test('the import lists every skipped operation with its pointer, keeps the good one, and the registry records them', async () => {
+    const r = await importSpec(join(SPECS, 'fourteen-broken.yaml'));
+    expect(r.operations.map((o) => o.operationId)).toEqual(['stillFine']);
+    const skipped = r.diagnostics.filter((d) => d.code === 'OPERATION_SKIPPED');
+    expect(skipped).toHaveLength(14);
+    expect(new Set(skipped.map((d) => d.pointer)).size).toBe(14);
+    for (const d of skipped) expect(d.message).toMatch(/^GET \/broken\d+ skipped: .*Missing\d+/);
+    const out = mkdtempSync(join(tmpdir(), 'd12-'));
+    try {
+      writeRegistry(r, out);
+      const { loadCatalog } = await import('../../src/registry/catalog.js');
+      const catalog = loadCatalog(join(out, r.meta.name));
+      expect(catalog.skipped).toHaveLength(14);
+      const { buildCatalogSet } = await import('../../src/server/core/catalogs.js');
+      const { listDomains } = await import('../../src/server/core/domains.js');
+      const { toolNames } = await import('../../src/server/core/names.js');
+      const env = listDomains(buildCatalogSet([catalog]), {}, toolNames()) as { success: true; value: Record<string, unknown> };
+      expect(env.value.incomplete).toEqual([{ catalog: r.meta.name, skippedOperations: 14 }]);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,5 +1,8 @@
 // The people-facing CLI on the same core: `domains`, `describe`, `call` (spawned from dist/; build first).
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, test } from 'vitest';
@@ -24,6 +27,30 @@ describe('cli', () => {
     const none = cli('search', 'zzqx', ...reg);
     expect(none.code).toBe(1);
     expect(none.stdout + none.stderr).toMatch(/no operations match "zzqx"/);
+  });
+
+  test('serve warns on stderr when a registry lacks operations its import skipped (D12), and keeps serving', async () => {
+    const { importSpec, writeRegistry } = await import('../../src/importer/index.js');
+    const out = mkdtempSync(join(tmpdir(), 'd12-serve-'));
+    try {
+      writeRegistry(await importSpec(join(REPO_ROOT, 'test', 'fixtures', 'specs', 'fourteen-broken.yaml'), { name: 'broken' }), out);
+      const child = spawn(process.execPath, [builtCli(), 'serve', '--registry', join(out, 'broken')], { cwd: REPO_ROOT });
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      await new Promise<void>((resolve) => {
+        const t = setInterval(() => {
+          if (/serving .* over stdio/.test(stderr)) {
+            clearInterval(t);
+            resolve();
+          }
+        }, 20);
+      });
+      child.stdin.end();
+      await new Promise((resolve) => child.once('exit', resolve));
+      expect(stderr).toMatch(/api-catalog: warning: broken lacks 14 operation\(s\) its import skipped \(first: GET \/broken\d+ skipped: .*\); see .*diagnostics\.json/);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 
   test('a reader that closes the pipe early is not an error (search | true)', () => {

@@ -79,6 +79,11 @@ export function listDomains(
   if (set.catalogs.length > 1) {
     value.catalogs = set.catalogs.map((c) => ({ name: c.meta.name, title: oneLine(c.meta.title, 80), toolCount: c.operations.length }));
   }
+  // D12: a registry whose import skipped operations says so, so an agent knows part of the API is missing.
+  const incomplete = set.catalogs
+    .filter((c) => (wanted === undefined || c.meta.name === wanted) && c.skipped.length > 0)
+    .map((c) => ({ catalog: c.meta.name, skippedOperations: c.skipped.length }));
+  if (incomplete.length > 0) value.incomplete = incomplete;
   if (context.settings !== undefined) {
     const settings = context.settings;
     const credentials = set.catalogs
