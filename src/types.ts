@@ -2,8 +2,14 @@
 // (src/registry, src/search, src/execution, src/server). Everything here is plain JSON — no classes,
 // no functions, no cycles — because it is written to registry/<catalog>/ and read back by the server.
 
-/** HTTP methods an OpenAPI path item can hold, lower-case as in the spec. */
-export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
+import type { OpenAPIV3 } from 'openapi-types';
+
+/**
+ * HTTP methods an OpenAPI path item can hold, lower-case as in the spec — taken from openapi-types' own
+ * definition rather than restated. (Specs themselves are untrusted input: the importer reads them as `unknown`
+ * and checks each field, so openapi-types' document types, which describe valid documents, are not used there.)
+ */
+export type HttpMethod = `${OpenAPIV3.HttpMethods}`;
 
 /**
  * A JSON Schema in the 2020-12 dialect (compiled with Ajv2020 at run time). The importer converts
