@@ -118,7 +118,10 @@ function boolValue(raw: string | undefined): boolean {
   return raw !== undefined && /^(1|true|yes|on)$/i.test(raw.trim());
 }
 
-/** Env var holding a catalog's base URL override: `github` -> `GITHUB_BASE_URL`. */
+/**
+ * Env var holding a catalog's base URL override: `github` -> `GITHUB_BASE_URL`. Same prefix rule as
+ * execution's envPrefix (config may import only errors.ts, see test/architecture.test.ts).
+ */
 export function baseUrlEnvName(catalog: string): string {
   return `${catalog.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_BASE_URL`;
 }

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { Operation, ServerInfo } from '../types.js';
-import { resolveAuth } from './auth.js';
+import { envPrefix, resolveAuth } from './auth.js';
 import { assertHeaderSafe, binaryBody, encodeFormBody, encodeMultipart, encodePathParam, encodeQueryParam, encodeStrict, headerValue, primitiveText } from './encode.js';
 import { Redactor } from './redact.js';
 import type { ExecutionConfig, PreparedRequest } from './types.js';
@@ -96,7 +96,7 @@ export function resolveBaseUrl(op: Operation, config: ExecutionConfig): URL {
   if (op.servers.length === 0) {
     const catalogRaw = first !== undefined ? serverUrl(first) : undefined;
     if (catalogRaw === undefined || catalogRaw === '') {
-      throw new AppError('CONFIG_INVALID', `${config.catalog.name}: the API description names no server; set the base URL (--base-url or ${config.catalog.name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_BASE_URL)`);
+      throw new AppError('CONFIG_INVALID', `${config.catalog.name}: the API description names no server; set the base URL (--base-url or ${envPrefix(config.catalog.name)}_BASE_URL)`);
     }
     return checkedUrl(catalogRaw);
   }
