@@ -64,11 +64,8 @@ export function searchTools(set: CatalogSet, input: unknown, names: ToolNames): 
   }));
   const value: Record<string, unknown> = { results, total: found.total };
   if (results.length === 0) {
-    const s = query === '' ? { domains: [], didYouMean: [] } : set.index.suggest(query);
-    value.suggestions = {
-      domains: s.domains,
-      didYouMean: s.didYouMean.length > 0 ? s.didYouMean : suggestNames(query, set.names),
-    };
+    // SearchIndex.suggest decides (names for a one-word query, corrected words for a phrase).
+    value.suggestions = query === '' ? { domains: [], didYouMean: [] } : set.index.suggest(query);
     value.hint =
       offset > 0 && found.total > 0
         ? `No results at offset ${offset}; there are ${found.total} in all. Use a smaller offset.`
