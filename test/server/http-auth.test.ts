@@ -2,7 +2,6 @@
 // kept on with --allow-remote, client cancellation reaching the upstream socket (I13, in memory and over HTTP),
 // and per-session upstream credential isolation (X-Upstream-Token) between two HTTP sessions.
 import { spawn } from 'node:child_process';
-import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -11,6 +10,7 @@ import { createLogger } from '../../src/logger.js';
 import { serveHttp, type HttpHandle } from '../../src/server/transports/http.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
 import { REPO_ROOT, builtCli, call, catalogs, connectInMemory, fixtureRegistry } from '../helpers/mcp.js';
+import { rawHttp, type RawResponse } from '../helpers/raw-http.js';
 
 const TOKEN = 'inbound-token-canary-5f3a9c1e7b';
 let up: Upstream;
@@ -46,24 +46,8 @@ async function client(headers: Record<string, string> = {}): Promise<Client> {
   return c;
 }
 
-interface RawResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-function raw(port: number, method: string, headers: Record<string, string>, body?: string): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, method, path: '/mcp', headers: { host: `127.0.0.1:${port}`, ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', reject);
-    if (body !== undefined) req.write(body);
-    req.end();
-  });
-}
+const raw = (port: number, method: string, headers: Record<string, string>, body?: string): Promise<RawResponse> =>
+  rawHttp(port, method, '/mcp', headers, body);
 
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const INIT = JSON.stringify({

@@ -1,6 +1,5 @@
 // Streamable HTTP: the full flow through the SDK's StreamableHTTPClientTransport, session isolation, the
 // per-session upstream credential, and transport hardening (RELIABILITY.md A1–A22, A25) with raw HTTP requests.
-import { request as httpRequest } from 'node:http';
 import { connect as netConnect, type Socket } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -15,6 +14,7 @@ import { isAppError } from '../../src/errors.js';
 import { serveHttp, type HttpHandle } from '../../src/server/transports/http.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
 import { call, catalogs, fixtureRegistry } from '../helpers/mcp.js';
+import { rawHttp, type RawResponse } from '../helpers/raw-http.js';
 
 let up: Upstream;
 let srv: HttpHandle;
@@ -51,28 +51,9 @@ async function client(headers: Record<string, string> = {}): Promise<Client> {
   return c;
 }
 
-interface RawResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
 /** A raw HTTP request with full control over Host, Origin and the body. */
-function raw(method: string, path: string, headers: Record<string, string>, body?: string | Buffer): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { host: '127.0.0.1', port: srv.port, method, path, headers: { host: `127.0.0.1:${srv.port}`, ...headers } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-      },
-    );
-    req.on('error', reject);
-    if (body !== undefined) req.write(body);
-    req.end();
-  });
-}
+const raw = (method: string, path: string, headers: Record<string, string>, body?: string | Buffer): Promise<RawResponse> =>
+  rawHttp(srv.port, method, path, headers, body);
 
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const initBody = (id = 1) =>
