@@ -69,7 +69,8 @@ function specFor(catalog: string, specs: Map<string, string>): string | undefine
   return undefined;
 }
 
-async function openCatalog(catalog: string, registries: Catalog[], specs: Map<string, string>): Promise<Catalog> {
+/** The catalog for a name (see the usage text for the order); exported for the experiment scripts. */
+export async function openCatalog(catalog: string, registries: Catalog[], specs: Map<string, string>): Promise<Catalog> {
   const given = registries.find((c) => c.meta.name === catalog || basename(c.dir) === catalog);
   if (given) return given;
   const root = packageRoot();
