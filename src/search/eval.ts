@@ -118,7 +118,8 @@ type SearchOptionsWithKeywords = SearchOptions & { keywords?: string[] };
 
 /**
  * True when `index.search` honours SearchOptions.keywords: a query that matches nothing finds more with a
- * keyword that some operation uses than without it. Builds that ignore the option return the same total.
+ * keyword the catalog indexes than without it (keywords widen recall), or a real query ranks differently with
+ * a keyword than without (keywords only re-rank). Builds that ignore the option answer identically.
  */
 export function supportsKeywordsOption(index: Searcher, operations: readonly Operation[]): boolean {
   // a few words the catalog certainly indexes: its domain names first, then summary words
@@ -129,9 +130,16 @@ export function supportsKeywordsOption(index: Searcher, operations: readonly Ope
         .filter((w) => w.length >= 4),
     ),
   ].slice(0, 5);
+  const withKeywords = (keyword: string): SearchOptionsWithKeywords => ({ limit: 10, keywords: [keyword] });
   const nonsense = 'qzxqzxqzxqzx';
   const without = index.search(nonsense, { limit: 1 }).total;
-  return words.some((w) => index.search(nonsense, { limit: 1, keywords: [w] } as SearchOptionsWithKeywords).total > without);
+  if (words.some((w) => index.search(nonsense, withKeywords(w)).total > without)) return true;
+  const query = operations.find((op) => (op.summary ?? '').trim() !== '')?.summary ?? '';
+  if (query === '') return false;
+  const answer = (options: SearchOptionsWithKeywords): string =>
+    JSON.stringify(index.search(query, options).results.map((h) => [h.name, h.score]));
+  const plain = answer({ limit: 10 });
+  return words.some((w) => answer(withKeywords(w)) !== plain);
 }
 
 /** The query text and options one line is searched with under `settings`. */

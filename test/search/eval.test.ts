@@ -219,8 +219,17 @@ describe('agent-style lines', () => {
         return index.search([query, ...keywords].join(' '), rest);
       },
     };
+    // and one whose keywords only re-rank what the query found (here: reverse the order)
+    const reranking = {
+      search: (query: string, options: SearchOptions = {}): SearchResult => {
+        const { keywords = [], ...rest } = options as SearchOptions & { keywords?: string[] };
+        const found = index.search(query, rest);
+        return keywords.length > 0 ? { ...found, results: [...found.results].reverse() } : found;
+      },
+    };
     expect(supportsKeywordsOption(ignoring, catalog.operations)).toBe(false);
     expect(supportsKeywordsOption(honouring, catalog.operations)).toBe(true);
+    expect(supportsKeywordsOption(reranking, catalog.operations)).toBe(true);
   });
 
   it('prints which keywords mode it used: auto picks the option only when this build supports it', async () => {
