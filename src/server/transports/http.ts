@@ -39,7 +39,10 @@ export interface HttpServeOptions {
   requestTimeoutMs?: number;
   keepAliveTimeoutMs?: number;
   maxSessions?: number;
-  /** Serve the catalog explorer page at `/` and `/explorer/*` (default true); same Host, Origin and auth checks. */
+  /**
+   * Serve the catalog explorer page at `/` and `/explorer/*` behind the same Host, Origin and auth checks. Default
+   * false here (a library user opts in); `serve --http` turns it on unless `--no-explorer`.
+   */
   explorer?: boolean;
 }
 
@@ -222,7 +225,7 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
       cors.Vary = 'Origin';
       for (const [k, v] of Object.entries(cors)) res.setHeader(k, v);
     }
-    if (options.explorer !== false && pathname !== path && (pathname === '/' || pathname.startsWith('/explorer/'))) {
+    if (options.explorer === true && pathname !== path && (pathname === '/' || pathname.startsWith('/explorer/'))) {
       // The explorer page (src/server/explorer), loaded on first use; auth is this transport's own check.
       const { handleExplorer } = await import('../explorer/index.js');
       return handleExplorer(req, res, {
