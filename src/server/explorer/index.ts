@@ -34,7 +34,8 @@ const SECURITY_HEADERS: Record<string, string> = {
   'Content-Security-Policy': "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'no-referrer',
+  // not no-referrer: with it, browsers send `Origin: null` on form POSTs, which the transport's Origin check refuses
+  'Referrer-Policy': 'same-origin',
   'Cache-Control': 'no-store',
 };
 
