@@ -216,7 +216,9 @@ describe('layout and access', () => {
     try {
       for (const path of ['/', '/?q=create%20an%20issue', '/?tool=issues_create&level=full', '/?view=log']) {
         await p.goto(`${base(srv)}${path}`);
-        const { scroll, client } = await p.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+        const { scroll, client } = await p.evaluate<{ scroll: number; client: number }>(
+          '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
+        );
         expect(scroll, path).toBeLessThanOrEqual(client + 1);
       }
     } finally {

@@ -190,7 +190,6 @@ ${curl !== undefined ? html`<h3>curl</h3><pre class="json" tabindex="0" id="dry-
     status: 200,
     title: tool,
     current: 'search',
-    domain: op.domain,
     body: html`<h1><code>${op.name}</code></h1>
 <p><span class="method">${op.method.toUpperCase()}</span> <code>${op.path}</code> · domain <a href="${href({ domain: op.domain })}">${op.domain}</a>
 ${op.destructive ? html` · <span class="badge bad">destructive</span>` : ''}${op.deprecated ? html` · <span class="badge">deprecated</span>` : ''}</p>

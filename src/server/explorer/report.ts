@@ -127,7 +127,7 @@ ${
 <tbody>${queries.slice(0, MAX_ROWS).map(
         (q) => html`<tr${q.poor ? html` class="poor"` : ''}><td data-label="Query">${q.poor ? html`<span class="badge bad">no good result</span> ` : ''}<a href="${href({ q: q.query, domain: q.domain })}">${q.query}</a>${q.domain !== undefined ? html` <span class="muted">in ${q.domain}</span>` : ''}</td>
 <td class="num" data-label="Searches">${q.searches}</td><td class="num" data-label="Found">${q.total}</td><td class="num" data-label="Best score">${q.topScore.toFixed(3)}</td>
-<td class="num" data-label="Used">${q.followed}/${q.searches}</td><td data-label="Top results">${names(q.topResults.map((r) => r.name))}</td><td data-label="Last">${q.lastTime.replace('T', ' ').slice(0, 19)}</td></tr>`,
+<td class="num" data-label="Used">${q.followed}/${q.searches}</td><td data-label="Top results">${names(q.topResults.map((r) => r.name))}</td><td class="time" data-label="Last">${q.lastTime.replace('T', ' ').slice(0, 19)}</td></tr>`,
       )}</tbody></table></div>`
 }
 ${
@@ -135,7 +135,7 @@ ${
     ? html`<h2>Latest searches</h2><div class="table-wrap"><table class="stack" id="recent">
 <thead><tr><th scope="col">Time</th><th scope="col">Session</th><th scope="col">Query</th><th scope="col">Then</th></tr></thead>
 <tbody>${recent.map(
-        (s) => html`<tr><td data-label="Time">${s.time.replace('T', ' ').slice(0, 19)}</td><td data-label="Session"><code>${s.session}</code></td>
+        (s) => html`<tr><td class="time" data-label="Time">${s.time.replace('T', ' ').slice(0, 19)}</td><td data-label="Session"><code>${s.session}</code></td>
 <td data-label="Query"><a href="${href({ q: s.query, domain: s.domain })}">${s.query}</a> <span class="muted">(${s.total} found)</span></td>
 <td data-label="Then">${s.followUps.length === 0 ? html`<span class="muted">nothing</span>` : s.followUps.map((f, i) => html`${i > 0 ? '; ' : ''}${f.action} <a href="${href({ tool: f.tool })}">${f.tool}</a> (#${f.rank})`)}</td></tr>`,
       )}</tbody></table></div>`
