@@ -305,6 +305,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
         ...(credential !== undefined ? { sessionCredential: credential } : {}),
       });
       authorize(read.described, 'resource');
+      deps.searchLog?.recordFollowUp(tag, 'describe', read.described);
       logger.log('info', { event: 'resource_read', session: tag, resource: 'tool_descriptions', tools: read.described.length });
       return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(read.body) }] };
     }

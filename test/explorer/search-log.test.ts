@@ -105,6 +105,18 @@ describe('search log lines', () => {
     expect(follow).toEqual([expect.objectContaining({ search: searches[1]?.id, tool: name, action: 'describe' })]);
   });
 
+  test('reading resource:///tool_descriptions for a result counts as describing it', async () => {
+    const file = join(dir, 'search.jsonl');
+    const log = new SearchLog({ file });
+    const c = await session(log);
+    const found = await call(c.client, 'search_tools', { query: 'get a pet' });
+    const name = found.value.results[0].name as string;
+    await c.client.readResource({ uri: `resource:///tool_descriptions?tools=${encodeURIComponent(name)}` });
+    log.close();
+    const [search, follow] = lines(file);
+    expect(follow).toMatchObject({ type: 'follow_up', search: (search as SearchLine).id, action: 'describe', tool: name, rank: 1 });
+  });
+
   test('credentials pasted into a query are redacted', async () => {
     const file = join(dir, 'search.jsonl');
     const log = new SearchLog({ file, secrets: [CANARY_TOKEN] });
