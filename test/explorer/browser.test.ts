@@ -277,5 +277,15 @@ describe('layout and access', () => {
     const sameOrigin = await rawHttp(srv.port, 'POST', '/explorer/dry-run', { origin: base(srv), 'content-type': 'application/x-www-form-urlencoded' }, form);
     expect(sameOrigin.status).toBe(200);
     expect((await rawHttp(srv.port, 'DELETE', '/', {})).status).toBe(405);
+    const login = (headers: Record<string, string>) =>
+      rawHttp(srvAuth.port, 'POST', '/explorer/login', { 'content-type': 'application/x-www-form-urlencoded', ...headers }, `token=${LOGIN_TOKEN}&next=%2F%3Fview%3Dlog`);
+    const plain = await login({});
+    expect(plain.status).toBe(303);
+    expect(plain.headers.location).toBe('/?view=log');
+    expect(String(plain.headers['set-cookie'])).toMatch(/^api_catalog_explorer=[\w-]+; Path=\/; HttpOnly; SameSite=Strict; Max-Age=43200$/);
+    expect(String((await login({ 'x-forwarded-proto': 'https' })).headers['set-cookie'])).toMatch(/; Secure$/);
+    // never a redirect to another origin
+    const offsite = await rawHttp(srvAuth.port, 'POST', '/explorer/login', { 'content-type': 'application/x-www-form-urlencoded' }, `token=${LOGIN_TOKEN}&next=%2F%2Fevil.example%2F`);
+    expect(offsite.headers.location).toBe('/');
   });
 });

@@ -155,10 +155,12 @@ export async function handleExplorer(req: IncomingMessage, res: ServerResponse, 
       return send(res, 401, 'text/html; charset=utf-8', loginPage(next, 'That token is not right.').text);
     }
     logger.log('info', { event: 'explorer_login' });
+    // Behind a TLS-terminating proxy the browser speaks https: keep the cookie off plain http then.
+    const secure = String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim().toLowerCase() === 'https' ? '; Secure' : '';
     res.writeHead(303, {
       ...SECURITY_HEADERS,
       Location: next,
-      'Set-Cookie': `${COOKIE_NAME}=${cookieValue(ctx.authToken)}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${COOKIE_MAX_AGE_S}`,
+      'Set-Cookie': `${COOKIE_NAME}=${cookieValue(ctx.authToken)}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${COOKIE_MAX_AGE_S}${secure}`,
       'Content-Length': '0',
     });
     res.end();
