@@ -31,6 +31,7 @@ const NONSENSE = 'qqqxyzzy wibblefrotz';
 
 let dir = '';
 let set: CatalogSet;
+let things: CatalogSet;
 let settings: ExecutionSettings;
 let up: Upstream;
 let srv: HttpHandle;
@@ -74,7 +75,7 @@ beforeAll(async () => {
   writeRegistry(await importSpec(join(dir, 'things.yaml')), join(dir, 'reg'));
   writeFileSync(join(dir, 'things.yaml'), readFileSync(join(dir, 'things.yaml'), 'utf8').replace('summary: Replace a thing', 'summary: Replace a thing entirely'));
   writeRegistry(await importSpec(join(dir, 'things.yaml')), join(dir, 'reg'));
-  const things = loadCatalogSet([join(dir, 'reg', 'things')]);
+  things = loadCatalogSet([join(dir, 'reg', 'things')]);
   srvThings = await serveHttp({ catalogs: things, settings: { baseUrls: {}, readOnly: false, env: {} } }, { port: 0, explorer: true });
 
   // an agent session over real HTTP fills the search log: one useful search, one that finds nothing
@@ -203,6 +204,13 @@ describe('operator views', () => {
   test('the import report shows warnings, lint findings and the last re-import’s changes', async () => {
     await page.goto(`${base(srvThings)}/?view=import`);
     expect(await page.locator('#warnings-things tbody tr').count()).toBeGreaterThan(0);
+    expect(await page.locator('#lint-things').textContent()).toBe('No lint findings.');
+    // a warning about an operation links to it (its pointer is #/paths/~1things/get/...)
+    const listed = things.operations.find((o) => o.method === 'get' && o.path === '/things')?.name as string;
+    expect(await page.locator('#warnings-things tbody tr').first().textContent()).toContain('#/paths/~1things/get');
+    await page.locator('#warnings-things').getByRole('link', { name: listed }).click();
+    expect(await page.locator('h1').textContent()).toBe(listed);
+    await page.goto(`${base(srvThings)}/?view=import`);
     expect(await page.locator('#changes-things').textContent()).toContain('things_replace');
     await page.goto(`${base(srv)}/?view=import`);
     expect(await page.locator('#warnings-github').textContent()).toBe('No import warnings.');

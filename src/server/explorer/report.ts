@@ -3,6 +3,7 @@
 // queries first). Reads those files only; writes nothing.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Catalog } from '../../registry/catalog.js';
 import type { CatalogSet } from '../core/catalogs.js';
 import { GOOD_SCORE, readSearchLog, summarizeQueries } from '../search-log.js';
 import { href, html, type Html } from './html.js';
@@ -42,13 +43,23 @@ function readJson<T>(file: string): Read<T> {
   }
 }
 
-function diagnosticsTable(id: string, rows: DiagnosticRow[], empty: string): Html {
+/** The operation a diagnostic's pointer (`#/paths/~1pets~1{id}/get/...`) is about, as the set names it. */
+function operationAt(catalog: Catalog, multi: boolean, pointer: string): string | undefined {
+  const m = /^#?\/paths\/([^/]+)\/([a-z]+)(?:\/|$)/.exec(pointer);
+  if (!m) return undefined;
+  const path = (m[1] as string).replace(/~1/g, '/').replace(/~0/g, '~');
+  const op = catalog.operations.find((o) => o.method === m[2] && o.path === path);
+  return op === undefined ? undefined : multi ? `${catalog.meta.name}.${op.name}` : op.name;
+}
+
+function diagnosticsTable(id: string, rows: DiagnosticRow[], empty: string, opOf: (pointer: string) => string | undefined): Html {
   if (rows.length === 0) return html`<p id="${id}" class="ok">${empty}</p>`;
   return html`<div class="table-wrap"><table class="stack" id="${id}">
 <thead><tr><th scope="col">Code</th><th scope="col">Where (JSON pointer)</th><th scope="col">Message</th></tr></thead>
-<tbody>${rows.slice(0, MAX_ROWS).map(
-    (d) => html`<tr><td data-label="Code"><code>${d.code}</code></td><td data-label="Where"><code>${d.pointer}</code></td><td data-label="Message">${d.message}</td></tr>`,
-  )}</tbody></table></div>${rows.length > MAX_ROWS ? html`<p class="muted">… and ${rows.length - MAX_ROWS} more in diagnostics.json.</p>` : ''}`;
+<tbody>${rows.slice(0, MAX_ROWS).map((d) => {
+    const op = opOf(d.pointer);
+    return html`<tr><td data-label="Code"><code>${d.code}</code></td><td data-label="Where"><code>${d.pointer}</code>${op !== undefined ? html`<br><a href="${href({ tool: op })}">${op}</a>` : ''}</td><td data-label="Message">${d.message}</td></tr>`;
+  })}</tbody></table></div>${rows.length > MAX_ROWS ? html`<p class="muted">… and ${rows.length - MAX_ROWS} more in diagnostics.json.</p>` : ''}`;
 }
 
 function names(list: string[]): Html {
@@ -86,14 +97,15 @@ export function importPage(set: CatalogSet): Page {
     const all = read.ok && Array.isArray(read.value) ? read.value : [];
     const warnings = all.filter((d) => !d.code.startsWith('LINT_'));
     const lint = all.filter((d) => d.code.startsWith('LINT_'));
+    const opOf = (pointer: string): string | undefined => operationAt(c, set.catalogs.length > 1, pointer);
     return html`<section aria-labelledby="cat-${c.meta.name}">
 <h2 id="cat-${c.meta.name}">${c.meta.title} <span class="muted">(${c.meta.name}, imported from <code>${c.meta.source}</code>, version ${c.meta.version})</span></h2>
 ${!read.ok && !read.missing ? html`<p class="error">diagnostics.json is not valid JSON; re-run the import.</p>` : ''}
 <h3>Import warnings (${warnings.length})</h3>
-${diagnosticsTable(`warnings-${c.meta.name}`, warnings, 'No import warnings.')}
+${diagnosticsTable(`warnings-${c.meta.name}`, warnings, 'No import warnings.', opOf)}
 <h3>Lint findings (${lint.length})</h3>
 <p class="muted">Operations without a description, near-duplicates, and descriptions that read like instructions to an AI.</p>
-${diagnosticsTable(`lint-${c.meta.name}`, lint, 'No lint findings.')}
+${diagnosticsTable(`lint-${c.meta.name}`, lint, 'No lint findings.', opOf)}
 <h3>What the last re-import changed</h3>
 ${changesSection(c.meta.name, c.dir)}
 </section>`;
