@@ -192,7 +192,9 @@ ${curl !== undefined ? html`<h3>curl</h3><pre class="json" tabindex="0" id="dry-
     current: 'search',
     body: html`<h1><code>${op.name}</code></h1>
 <p><span class="method">${op.method.toUpperCase()}</span> <code>${op.path}</code> · domain <a href="${href({ domain: op.domain })}">${op.domain}</a>
-${op.destructive ? html` · <span class="badge bad">destructive</span>` : ''}${op.deprecated ? html` · <span class="badge">deprecated</span>` : ''}</p>
+${op.destructive ? html` · <span class="badge bad">destructive</span>` : ''}${op.deprecated ? html` · <span class="badge">deprecated</span>` : ''}${
+      op.flags?.includes('instruction-like') ? html` · <span class="badge bad" title="The import lint found text that reads like instructions to an AI">instruction-like text</span>` : ''
+    }</p>
 <p>${op.summary}</p>
 <h2 id="describe">What describe_tools returns</h2>
 <nav aria-label="Describe level"><ul class="tabs">${levels}</ul></nav>
