@@ -91,7 +91,9 @@ export async function run(argv: string[]): Promise<number> {
   }
   const deps = depsFrom(config, set, logger, file);
   if (config.searchLog !== undefined) {
-    const secrets = [...secretLookingEnv(process.env), ...(process.env.API_CATALOG_HTTP_TOKEN ? [process.env.API_CATALOG_HTTP_TOKEN] : [])];
+    // The same values the logger redacts: credential-looking env vars, the HTTP token, the config file's credentials.
+    const named = configuredCredentialNames(file).map((n) => process.env[n] ?? '');
+    const secrets = [...secretLookingEnv(process.env), process.env.API_CATALOG_HTTP_TOKEN ?? '', ...named].filter((v) => v !== '');
     deps.searchLog = new SearchLog({ file: config.searchLog.file, maxBytes: config.searchLog.maxBytes, logger, secrets });
   }
   const what = set.catalogs.map((c) => `${c.meta.title} (${c.operations.length} operations)`).join(', ');
