@@ -20,8 +20,13 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 const reg = ['--registry', fixtureRegistry('petstore')];
 
 /** Starts `serve --http --port 0 ...args`; resolves once it prints its URL. */
+const TOKEN = 'petstore-canary-token-4e8d1a';
+
 async function serve(args: string[]): Promise<{ url: string; port: number; stderr: () => string; stop: () => Promise<number | null> }> {
-  const child = spawn(process.execPath, [builtCli(), 'serve', '--http', '--port', '0', ...reg, ...args], { cwd: REPO_ROOT });
+  const child = spawn(process.execPath, [builtCli(), 'serve', '--http', '--port', '0', ...reg, ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, PETSTORE_TOKEN: TOKEN },
+  });
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
@@ -56,12 +61,15 @@ describe('serve --http with the explorer and --search-log', () => {
       await client.connect(new StreamableHTTPClientTransport(new URL(srv.url)));
       await client.callTool({ name: 'search_tools', arguments: { query: 'list pets' } });
       await client.callTool({ name: 'describe_tools', arguments: { tool_names: ['pets.list'] } });
+      await client.callTool({ name: 'search_tools', arguments: { query: `pets with key ${TOKEN}` } });
       await client.close();
     } finally {
       expect(await srv.stop()).toBe(0);
     }
     const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines.map((l) => l.type)).toEqual(['search', 'follow_up']);
+    expect(lines.map((l) => l.type)).toEqual(['search', 'follow_up', 'search']);
+    expect(lines[2]?.query).toBe('pets with key [REDACTED]');
+    expect(readFileSync(file, 'utf8')).not.toContain(TOKEN);
     expect(lines[0]).toMatchObject({ catalog: 'petstore', query: 'list pets' });
     expect(lines[1]).toMatchObject({ search: lines[0]?.id, action: 'describe', tool: 'pets.list', rank: 1 });
   });
