@@ -32,6 +32,8 @@ export interface HttpConfig {
   keepAliveTimeoutMs: number;
   /** At most this many live MCP sessions; initialize beyond it gets 503. Default 1000. */
   maxSessions: number;
+  /** Serve the catalog explorer page at `/` (default true; `--no-explorer`, env API_CATALOG_NO_EXPLORER=1). */
+  explorer: boolean;
 }
 
 export interface ServerConfig {
@@ -62,6 +64,11 @@ export interface ServerConfig {
   http?: HttpConfig;
   /** The per-catalog config file (`--config`, env API_CATALOG_CONFIG); read with readConfigFile. */
   configPath?: string;
+  /**
+   * `--search-log <file>` (env API_CATALOG_SEARCH_LOG): one JSON line per search and follow-up; rotates when the
+   * file would pass `maxBytes` (`--search-log-max-bytes`, env API_CATALOG_SEARCH_LOG_MAX_BYTES, default 10 MiB).
+   */
+  searchLog?: { file: string; maxBytes: number };
 }
 
 /** Credential env var NAMES of one catalog in the config file (never values). */
@@ -141,6 +148,10 @@ export interface ServeFlags {
   /** `--allow-host` values (repeatable). */
   allowHost?: string[];
   config?: string;
+  searchLog?: string;
+  searchLogMaxBytes?: string;
+  /** `--no-explorer`. */
+  explorer?: boolean;
 }
 
 /** Shortest accepted API_CATALOG_HTTP_TOKEN: 16 characters (e.g. `openssl rand -hex 32` gives 64). */
@@ -181,6 +192,13 @@ export function resolveServerConfig(flags: ServeFlags, env: Record<string, strin
   if (flags.baseUrl !== undefined) config.baseUrlFlag = flags.baseUrl;
   const configPath = flags.config ?? env.API_CATALOG_CONFIG;
   if (configPath !== undefined && configPath !== '') config.configPath = configPath;
+  const searchLog = flags.searchLog ?? env.API_CATALOG_SEARCH_LOG;
+  if (searchLog !== undefined && searchLog !== '') {
+    const maxBytes = intValue('--search-log-max-bytes', flags.searchLogMaxBytes ?? env.API_CATALOG_SEARCH_LOG_MAX_BYTES, 10 * 1024 * 1024, 4096);
+    config.searchLog = { file: searchLog, maxBytes };
+  } else if (flags.searchLogMaxBytes !== undefined) {
+    throw new AppError('CONFIG_INVALID', 'config: --search-log-max-bytes needs --search-log <file> (or env API_CATALOG_SEARCH_LOG)');
+  }
   if (flags.http) {
     const host = flags.host ?? env.API_CATALOG_HOST ?? '127.0.0.1';
     const port = intValue('--port', flags.port ?? env.API_CATALOG_PORT, DEFAULT_HTTP_PORT);
@@ -228,6 +246,7 @@ export function resolveServerConfig(flags: ServeFlags, env: Record<string, strin
       requestTimeoutMs: 120_000,
       keepAliveTimeoutMs: 5_000,
       maxSessions: intValue('API_CATALOG_MAX_SESSIONS', env.API_CATALOG_MAX_SESSIONS, 1000, 1),
+      explorer: flags.explorer ?? !boolValue(env.API_CATALOG_NO_EXPLORER),
     };
   }
   return config;

@@ -1,6 +1,6 @@
 // The dependency rules of docs/DESIGN.md, checked by scanning every import (static and dynamic) under src/.
-// A layer may import only the layers its row allows; the MCP SDK only in src/server (never its core/), which
-// the CLI shares; swagger-parser only in src/importer; nothing at run time imports the importer.
+// A layer may import only the layers its row allows; the MCP SDK only in src/server (never its core/, which
+// the CLI shares, nor its explorer/ page); swagger-parser only in src/importer; nothing at run time imports the importer.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -12,6 +12,7 @@ const SRC = join(REPO_ROOT, 'src');
 function layerOf(file: string): string {
   const rel = relative(SRC, file).split(sep);
   if (rel[0] === 'server' && rel[1] === 'core') return 'server/core';
+  if (rel[0] === 'server' && rel[1] === 'explorer') return 'server/explorer';
   return rel.length === 1 ? (rel[0] as string).replace(/\.ts$/, '') : (rel[0] as string);
 }
 
@@ -27,7 +28,8 @@ const ALLOWED: Record<string, string[]> = {
   search: ['types', 'errors', 'registry'],
   execution: ['types', 'errors', 'schema', 'registry'],
   'server/core': ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger'],
-  server: ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'server/core'],
+  server: ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'server/core', 'server/explorer'],
+  'server/explorer': ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'server/core', 'server'],
   cli: ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'server/core', 'server', 'importer'],
 };
 
@@ -57,7 +59,7 @@ const files = walk(SRC);
 describe('architecture (docs/DESIGN.md dependency rules)', () => {
   test('the scan finds the layers and their imports', () => {
     const layers = new Set(files.map(layerOf));
-    for (const l of ['types', 'errors', 'registry', 'server', 'server/core', 'cli']) expect(layers.has(l)).toBe(true);
+    for (const l of ['types', 'errors', 'registry', 'server', 'server/core', 'server/explorer', 'cli']) expect(layers.has(l)).toBe(true);
     expect(importsOf(join(SRC, 'server', 'create-server.ts'))).toContain('@modelcontextprotocol/sdk/server/mcp.js');
   });
 
@@ -84,7 +86,7 @@ describe('architecture (docs/DESIGN.md dependency rules)', () => {
     expect(violations).toEqual([]);
   });
 
-  test('the MCP SDK only in src/server (not its core), swagger-parser only in src/importer', () => {
+  test('the MCP SDK only in src/server (not its core or explorer), swagger-parser only in src/importer', () => {
     const violations: string[] = [];
     for (const file of files) {
       const layer = layerOf(file);
@@ -99,7 +101,7 @@ describe('architecture (docs/DESIGN.md dependency rules)', () => {
 
   test('nothing run-time (search, execution, server, registry) imports the importer', () => {
     const offenders = files.filter(
-      (f) => ['search', 'execution', 'server', 'server/core', 'registry'].includes(layerOf(f)) && importsOf(f).some((s) => /\/importer\//.test(s)),
+      (f) => ['search', 'execution', 'server', 'server/core', 'server/explorer', 'registry'].includes(layerOf(f)) && importsOf(f).some((s) => /\/importer\//.test(s)),
     );
     expect(offenders.map((f) => relative(REPO_ROOT, f))).toEqual([]);
   });

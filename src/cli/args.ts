@@ -49,14 +49,14 @@ export function splitArgs(command: string, argv: readonly string[], valued: read
 
 /**
  * Parses `serve` argv into flags. Throws CONFIG_INVALID naming an unknown flag or a missing value.
- * Boolean flags: --read-only, --no-require-describe, --http, --allow-remote (and --verbose, accepted).
+ * Boolean flags: --read-only, --no-require-describe, --http, --allow-remote, --no-explorer (and --verbose, accepted).
  */
 export function parseServeArgs(argv: readonly string[]): ServeFlags {
   const a = splitArgs(
     'serve',
     argv,
-    ['--registry', '--base-url', '--prefix', '--host', '--port', '--allow-origin', '--allow-host', '--config'],
-    ['--read-only', '--no-require-describe', '--http', '--allow-remote', '--verbose'],
+    ['--registry', '--base-url', '--prefix', '--host', '--port', '--allow-origin', '--allow-host', '--config', '--search-log', '--search-log-max-bytes'],
+    ['--read-only', '--no-require-describe', '--http', '--allow-remote', '--verbose', '--no-explorer'],
   );
   if (a.positionals.length > 0) {
     throw new AppError('CONFIG_INVALID', `serve: unexpected argument ${JSON.stringify(a.positionals[0])}; run \`api-catalog serve --help\``);
@@ -76,6 +76,11 @@ export function parseServeArgs(argv: readonly string[]): ServeFlags {
   if (port !== undefined) flags.port = port;
   const config = last('--config');
   if (config !== undefined) flags.config = config;
+  const searchLog = last('--search-log');
+  if (searchLog !== undefined) flags.searchLog = searchLog;
+  const searchLogMaxBytes = last('--search-log-max-bytes');
+  if (searchLogMaxBytes !== undefined) flags.searchLogMaxBytes = searchLogMaxBytes;
+  if (a.booleans.has('--no-explorer')) flags.explorer = false;
   if (a.booleans.has('--read-only')) flags.readOnly = true;
   if (a.booleans.has('--no-require-describe')) flags.requireDescribe = false;
   if (a.booleans.has('--http')) flags.http = true;

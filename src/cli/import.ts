@@ -136,6 +136,7 @@ export async function run(argv: string[]): Promise<number> {
         lines.push('changes per domain (+added -removed ~changed):');
         for (const ch of report.changes) lines.push(changeLine(ch));
       }
+      if (!report.unchanged) lines.push(`(this report is kept in ${dir}/changes.json for the explorer page)`);
     }
     if (report.serversChanged) {
       lines.push(`WARNING: the API's servers changed from ${report.serversChanged.before.join(', ') || '(none)'} to ${report.serversChanged.after.join(', ') || '(none)'}; review before deploying`);

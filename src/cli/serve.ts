@@ -5,6 +5,7 @@ import { parseServeArgs } from './args.js';
 import { createLogger, type LogLevel, type Logger } from '../logger.js';
 import { loadCatalogSet, settingsFromConfig, warmSearchIndex, type CatalogSet } from '../server/core/catalogs.js';
 import type { ServerDeps } from '../server/create-server.js';
+import { SearchLog } from '../server/search-log.js';
 
 const HELP = `usage: api-catalog serve [options]
 
@@ -24,11 +25,21 @@ Serves the four meta-tools over MCP: stdio by default, Streamable HTTP with --ht
     --allow-remote       allow binding a non-loopback address; needs API_CATALOG_HTTP_TOKEN (refuses to start
                          without it). Host headers accepted: loopback, the bound address, --allow-host
     --allow-host <h>     also accept this Host header, name or name:port (repeatable; or API_CATALOG_ALLOW_HOSTS)
+    --no-explorer        do not serve the catalog explorer page at http://<host>:<port>/ (or API_CATALOG_NO_EXPLORER=1)
+  --search-log <file>    append one JSON line per search and per follow-up (describe/execute of a result) to
+                         <file> (or API_CATALOG_SEARCH_LOG); queries, result names, scores, hashed session ids:
+                         never arguments, credentials or response data. Off by default
+    --search-log-max-bytes <n>  rotate to <file>.1 at this size (default 10485760; one .1 file is kept)
 
 HTTP authentication: set API_CATALOG_HTTP_TOKEN (at least 16 characters, e.g. \`openssl rand -hex 32\`) in the
 environment — never on the command line, where \`ps\` shows it. Every /mcp request must then carry
 \`Authorization: Bearer <token>\` (else 401). The token is never sent upstream and never logged.
 API_CATALOG_ALLOW_HOSTS=name[:port],... adds Host header values (e.g. the name a proxy forwards).
+
+Catalog explorer (with --http): open http://<host>:<port>/ in a browser to see the domains, search with the
+agents' ranking and scores, read describe_tools at each level with its token count, dry-run a call, read the
+import report and the search log. Deep links: /?q=<query>, /?tool=<name>, /?domain=<name>. With
+API_CATALOG_HTTP_TOKEN set, the page asks for the token once and keeps an HttpOnly cookie derived from it.
 
 Environment: API_CATALOG_SESSION_TTL_SECONDS (1800), API_CATALOG_RATE_LIMIT (120 calls/min/session),
 API_CATALOG_TIMEOUT_MS (30000), API_CATALOG_LOG_LEVEL (info), API_CATALOG_READ_ONLY, <CATALOG>_TOKEN etc.
@@ -79,6 +90,12 @@ export async function run(argv: string[]): Promise<number> {
     );
   }
   const deps = depsFrom(config, set, logger, file);
+  if (config.searchLog !== undefined) {
+    // The same values the logger redacts: credential-looking env vars, the HTTP token, the config file's credentials.
+    const named = configuredCredentialNames(file).map((n) => process.env[n] ?? '');
+    const secrets = [...secretLookingEnv(process.env), process.env.API_CATALOG_HTTP_TOKEN ?? '', ...named].filter((v) => v !== '');
+    deps.searchLog = new SearchLog({ file: config.searchLog.file, maxBytes: config.searchLog.maxBytes, logger, secrets });
+  }
   const what = set.catalogs.map((c) => `${c.meta.title} (${c.operations.length} operations)`).join(', ');
 
   // An idle server builds its search index within a second even if no client has listed tools yet.
@@ -100,6 +117,7 @@ export async function run(argv: string[]): Promise<number> {
       requestTimeoutMs: h.requestTimeoutMs,
       keepAliveTimeoutMs: h.keepAliveTimeoutMs,
       maxSessions: h.maxSessions,
+      explorer: h.explorer,
     });
     // The token itself is never printed: the config shows where it goes.
     const clientConfig = {
@@ -115,6 +133,7 @@ export async function run(argv: string[]): Promise<number> {
       [
         `api-catalog: serving ${what} over Streamable HTTP`,
         `  URL: ${handle.url}`,
+        ...(h.explorer ? [`  Catalog explorer: ${handle.url.replace(/\/mcp$/, '/')}`] : []),
         '  Client config (Claude Desktop, Cursor, VS Code "servers"):',
         '  ' + JSON.stringify(clientConfig),
         '  Upstream credential per session: send header X-Upstream-Token, or set the env vars describe_tools names.',

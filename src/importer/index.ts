@@ -18,8 +18,8 @@ import { isObject, own, setOwn } from './pointer.js';
 import { SchemaConverter } from './schema.js';
 import { cleanDescription, cleanLine, slug } from './text.js';
 
-export type { ImportResult, WriteReport, CheckReport, DomainChange } from './write.js';
-export { writeRegistry, checkRegistry, renderRegistry } from './write.js';
+export type { ImportResult, WriteReport, CheckReport, DomainChange, ChangesFile } from './write.js';
+export { writeRegistry, checkRegistry, renderRegistry, CHANGES_FILE } from './write.js';
 import type { ImportResult } from './write.js';
 
 export interface ImportOptions {

@@ -1,6 +1,7 @@
 // Writing a registry: render the catalog to bytes (pretty JSON, stable order, trailing newline, so a re-import
 // is byte-identical and a diff reads well), swap it into place atomically, report what changed per domain,
-// and compare without writing for `import --check`.
+// and compare without writing for `import --check`. A re-import that changes anything also leaves that report in
+// changes.json (history, not derived from the spec: `--check` ignores it, an unchanged re-import keeps it).
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { AppError } from '../errors.js';
@@ -33,6 +34,18 @@ export interface WriteReport {
   serversChanged?: { before: string[]; after: string[] };
   /** True when every file is byte-identical to what was there. */
   unchanged: boolean;
+}
+
+/** `<catalog>/changes.json`: what the last re-import that changed anything changed (read by the explorer). */
+export const CHANGES_FILE = 'changes.json';
+
+/** The content of changes.json. */
+export interface ChangesFile {
+  before: { version: string; sourceSha256: string; operationCount: number };
+  after: { version: string; sourceSha256: string; operationCount: number };
+  /** Domains with any added, removed or changed operation (empty: metadata or diagnostics only). */
+  domains: DomainChange[];
+  serversChanged?: { before: string[]; after: string[] };
 }
 
 function json(value: unknown): string {
@@ -124,9 +137,11 @@ export function writeRegistry(result: ImportResult, outDir: string): WriteReport
   const check = checkRegistry(result, outDir);
   const changes = hadPrevious ? diffOperations(dir, result) : [];
   let serversChanged: WriteReport['serversChanged'];
+  let previous: CatalogMeta | undefined;
   if (hadPrevious) {
     try {
       const old = JSON.parse(readFileSync(join(dir, 'catalog.json'), 'utf8')) as CatalogMeta;
+      previous = old;
       const before = serverUrls(old.servers);
       const after = serverUrls(result.meta.servers);
       if (before.join('\n') !== after.join('\n')) serversChanged = { before, after };
@@ -135,6 +150,11 @@ export function writeRegistry(result: ImportResult, outDir: string): WriteReport
     }
   }
   if (check.upToDate) return { dir, hadPrevious, changes, unchanged: true, ...(serversChanged ? { serversChanged } : {}) };
+  if (hadPrevious) {
+    const facts = (m: CatalogMeta | undefined) => ({ version: m?.version ?? '', sourceSha256: m?.sourceSha256 ?? '', operationCount: m?.operationCount ?? 0 });
+    const report: ChangesFile = { before: facts(previous), after: facts(result.meta), domains: changes, ...(serversChanged ? { serversChanged } : {}) };
+    files.set(CHANGES_FILE, json(report));
+  }
 
   const stamp = `${process.pid}-${Date.now().toString(36)}`;
   const tmp = join(outDir, `.${name}.tmp-${stamp}`);
@@ -175,6 +195,7 @@ export function checkRegistry(result: ImportResult, outDir: string): CheckReport
   const dir = join(outDir, result.meta.name);
   const files = renderRegistry(result);
   const onDisk = new Set(listFiles(dir));
+  onDisk.delete(CHANGES_FILE);
   const missing: string[] = [];
   const changed: string[] = [];
   for (const [rel, text] of files) {

@@ -30,6 +30,7 @@ import { toolNames, type ToolNames } from './core/names.js';
 import { searchTools } from './core/search.js';
 import { readToolDescriptions, TOOL_DESCRIPTIONS_URI } from './resources.js';
 import { ResultStore, RESULT_URI_PREFIX } from './results.js';
+import type { SearchLog } from './search-log.js';
 import { SessionState } from './session.js';
 import { toolDefinitions, workflowText } from './surface.js';
 
@@ -52,6 +53,8 @@ export interface ServerDeps {
   now?: () => number;
   /** Honour the X-Upstream-Token request header as this session's upstream credential (HTTP only). */
   acceptSessionCredential?: boolean;
+  /** `--search-log`: records searches and their follow-ups (names and scores only). */
+  searchLog?: SearchLog;
 }
 
 export interface CatalogServer {
@@ -187,7 +190,11 @@ export function createServer(deps: ServerDeps): CatalogServer {
           ...(credential !== undefined ? { sessionCredential: credential } : {}),
         });
       } else if (tool === names.searchTools) {
-        envelope = searchTools(deps.catalogs, input, names);
+        const log = deps.searchLog;
+        envelope = searchTools(deps.catalogs, input, names, log && ((o) => {
+          const catalog = o.domain !== undefined ? deps.catalogs.domains.find((d) => d.name === o.domain)?.catalog : undefined;
+          log.recordSearch(tag, { ...o, catalog: catalog ?? deps.catalogs.catalogs.map((c) => c.meta.name).join(',') });
+        }));
       } else if (tool === names.describeTools) {
         const credential = credentialOf(extra);
         const outcome = describeTools(deps.catalogs, input, names, {
@@ -195,6 +202,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
           ...(credential !== undefined ? { sessionCredential: credential } : {}),
         });
         authorize(outcome.described, tool);
+        deps.searchLog?.recordFollowUp(tag, 'describe', outcome.described);
         envelope = outcome.envelope;
         target = outcome.described.join(',') || undefined;
       } else if (tool === names.executeTool) {
@@ -211,6 +219,8 @@ export function createServer(deps: ServerDeps): CatalogServer {
         envelope = outcome.envelope;
         target = outcome.operation;
         dispatched = outcome.dispatched;
+        const dryRun = envelope.success && (envelope.value as { dry_run?: unknown } | undefined)?.dry_run === true;
+        if (target !== undefined && (dispatched || dryRun)) deps.searchLog?.recordFollowUp(tag, dryRun ? 'dry_run' : 'execute', [target], envelope.success);
       } else {
         throw new McpError(
           RpcErrorCode.InvalidParams,
@@ -295,6 +305,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
         ...(credential !== undefined ? { sessionCredential: credential } : {}),
       });
       authorize(read.described, 'resource');
+      deps.searchLog?.recordFollowUp(tag, 'describe', read.described);
       logger.log('info', { event: 'resource_read', session: tag, resource: 'tool_descriptions', tools: read.described.length });
       return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(read.body) }] };
     }

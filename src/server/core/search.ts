@@ -14,8 +14,19 @@ export interface SearchToolsInput {
   offset?: number;
 }
 
-/** search_tools. With `domain` and no query it lists that domain in stable (name) order, paged. */
-export function searchTools(set: CatalogSet, input: unknown, names: ToolNames): Envelope {
+/** What one answered search found (for the search log): the cut query, the domain, the results shown. */
+export interface SearchObservation {
+  query: string;
+  domain?: string;
+  total: number;
+  results: Array<{ name: string; score: number }>;
+}
+
+/**
+ * search_tools. With `domain` and no query it lists that domain in stable (name) order, paged. `observe`, when
+ * given, sees every search that was answered (not refusals of invalid input).
+ */
+export function searchTools(set: CatalogSet, input: unknown, names: ToolNames, observe?: (o: SearchObservation) => void): Envelope {
   const tool = names.searchTools;
   const parsed = parseMetaArgs<SearchToolsInput>(input, {
     // Long queries are cut to queryMaxChars below rather than rejected (K1).
@@ -63,6 +74,7 @@ export function searchTools(set: CatalogSet, input: unknown, names: ToolNames): 
     score: Math.round(r.score * 1000) / 1000,
   }));
   const value: Record<string, unknown> = { results, total: found.total };
+  observe?.({ query, ...(domain !== undefined ? { domain } : {}), total: found.total, results: results.map((r) => ({ name: r.name, score: r.score })) });
   if (results.length === 0) {
     // SearchIndex.suggest decides (names for a one-word query, corrected words for a phrase).
     value.suggestions = query === '' ? { domains: [], didYouMean: [] } : set.index.suggest(query);

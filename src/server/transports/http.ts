@@ -39,6 +39,11 @@ export interface HttpServeOptions {
   requestTimeoutMs?: number;
   keepAliveTimeoutMs?: number;
   maxSessions?: number;
+  /**
+   * Serve the catalog explorer page at `/` and `/explorer/*` behind the same Host, Origin and auth checks. Default
+   * false here (a library user opts in); `serve --http` turns it on unless `--no-explorer`.
+   */
+  explorer?: boolean;
 }
 
 export interface HttpHandle {
@@ -219,6 +224,16 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
       cors['Access-Control-Expose-Headers'] = 'Mcp-Session-Id, Mcp-Protocol-Version';
       cors.Vary = 'Origin';
       for (const [k, v] of Object.entries(cors)) res.setHeader(k, v);
+    }
+    if (options.explorer === true && pathname !== path && (pathname === '/' || pathname.startsWith('/explorer/'))) {
+      // The explorer page (src/server/explorer), loaded on first use; auth is this transport's own check.
+      const { handleExplorer } = await import('../explorer/index.js');
+      return handleExplorer(req, res, {
+        deps: { ...deps, ...(deps.searchLog !== undefined ? { searchLogFile: deps.searchLog.file } : {}) },
+        headerAuthorized: authFailure(req.headers.authorization) === undefined,
+        ...(options.authToken !== undefined ? { authToken: options.authToken, verifyToken: (t: string) => authFailure(`Bearer ${t}`) === undefined } : {}),
+        logger,
+      });
     }
     if (pathname !== path) return sendError(res, 404, -32000, `Not Found: the MCP endpoint is ${path}`);
     const method = req.method ?? 'GET';

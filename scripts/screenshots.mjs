@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+// Screenshots of the catalog explorer for docs/ (npm run screenshots): serves the embedded GitHub catalog from the
+// build (dist/) on a free loopback port with a search log that a real MCP client fills, then photographs the main
+// views in Debian's chromium (playwright-core) at 1280 px and one at phone width. Writes docs/explorer-*.png.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { chromium } from 'playwright-core';
+import { dist, ROOT } from './bench/lib/common.mjs';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!existsSync(CHROMIUM)) {
+  console.error(`screenshots: ${CHROMIUM} is missing; install Debian's chromium or set CHROMIUM_PATH`);
+  process.exit(1);
+}
+
+const { loadCatalogSet } = await dist('server/index.js');
+const { serveHttp } = await dist('server/transports/http.js');
+const { SearchLog } = await dist('server/search-log.js');
+
+const dir = mkdtempSync(join(tmpdir(), 'ac-screens-'));
+const set = loadCatalogSet([]);
+const searchLog = new SearchLog({ file: join(dir, 'search.jsonl') });
+const srv = await serveHttp({ catalogs: set, settings: { baseUrls: {}, readOnly: false, env: {} }, searchLog, rateLimitPerMinute: 0 }, { port: 0, explorer: true });
+const base = `http://127.0.0.1:${srv.port}`;
+let browser;
+try {
+  // What agents did: searches, some followed by a describe, some that found nothing useful.
+  const agent = new Client({ name: 'screenshots', version: '1.0.0' });
+  await agent.connect(new StreamableHTTPClientTransport(new URL(srv.url)));
+  const session = [
+    ['create an issue', 'issues_create'],
+    ['list pull requests', 'pulls_list'],
+    ['star a repository', 'activity_star-repo-for-authenticated-user'],
+    ['open a ticket', null],
+    ['invite a teammate to the repo', null],
+    ['frobnicate the widget', null],
+    ['create an issue', 'issues_create'],
+  ];
+  for (const [query, describe] of session) {
+    await agent.callTool({ name: 'search_tools', arguments: { query } });
+    if (describe) await agent.callTool({ name: 'describe_tools', arguments: { tool_names: [describe] } });
+  }
+  await agent.close();
+
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  const desktop = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const shots = [
+    ['explorer-domains.png', '/'],
+    ['explorer-search.png', '/?q=create%20an%20issue'],
+    ['explorer-operation.png', '/?tool=issues_create'],
+    ['explorer-search-log.png', '/?view=log'],
+  ];
+  for (const [file, path] of shots) {
+    await desktop.goto(base + path);
+    await desktop.screenshot({ path: join(ROOT, 'docs', file) });
+    console.log(`docs/${file}  ${path}`);
+  }
+  await desktop.goto(`${base}/?tool=issues_create`);
+  await desktop.locator('#args').fill('{"owner": "octocat", "repo": "hello-world", "title": "Found a bug"}');
+  await desktop.getByRole('button', { name: 'Dry run' }).click();
+  await desktop.locator('#dry-run-result').scrollIntoViewIfNeeded();
+  await desktop.screenshot({ path: join(ROOT, 'docs', 'explorer-dry-run.png') });
+  console.log('docs/explorer-dry-run.png  dry run of issues_create');
+  const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, deviceScaleFactor: 2 });
+  await phone.goto(`${base}/?q=create%20an%20issue`);
+  await phone.screenshot({ path: join(ROOT, 'docs', 'explorer-phone.png') });
+  console.log('docs/explorer-phone.png  /?q=create an issue at 390 px');
+} finally {
+  await browser?.close();
+  await srv.close();
+  searchLog.close();
+  rmSync(dir, { recursive: true, force: true });
+}

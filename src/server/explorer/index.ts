@@ -1,0 +1,230 @@
+// The catalog explorer's HTTP routing (served by the Streamable HTTP transport at `/` and `/explorer/*`, after
+// its Host/Origin checks): deep links, the stylesheet, dry-run and login forms, auth, security headers.
+// Read-only except dry runs, which never call upstream; it never touches MCP sessions.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { silentLogger, type Logger } from '../../logger.js';
+import { STYLE_CSS } from './assets.js';
+import { frame, html, type Html } from './html.js';
+import { domainPage, domainsPage, dryRun, operationPage, parseLevel, searchPage, type Page, type PageDeps } from './pages.js';
+import { importPage, logPage } from './report.js';
+
+export interface ExplorerContext {
+  deps: PageDeps & { searchLogFile?: string };
+  /**
+   * Whether this request passed the /mcp path's own auth check (its Authorization header), or the server needs
+   * none. The transport computes it with the same function it uses for /mcp, so every scheme it accepts applies.
+   */
+  headerAuthorized: boolean;
+  /**
+   * The static bearer token (API_CATALOG_HTTP_TOKEN), when one is configured: a browser logs in once with it
+   * through the login form and then carries a cookie derived from it. Without it, the page needs the header.
+   */
+  authToken?: string;
+  /** Checks a token typed into the login form with the transport's own (constant-time) check. */
+  verifyToken?: (token: string) => boolean;
+  logger?: Logger;
+}
+
+export const COOKIE_NAME = 'api_catalog_explorer';
+const COOKIE_MAX_AGE_S = 12 * 60 * 60;
+const MAX_FORM_BYTES = 64 * 1024;
+
+const SECURITY_HEADERS: Record<string, string> = {
+  'Content-Security-Policy': "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  // not no-referrer: with it, browsers send `Origin: null` on form POSTs, which the transport's Origin check refuses
+  'Referrer-Policy': 'same-origin',
+  'Cache-Control': 'no-store',
+};
+
+/** True for the paths the explorer answers: `/` and everything under `/explorer/`. */
+export function isExplorerPath(pathname: string): boolean {
+  return pathname === '/' || pathname.startsWith('/explorer/');
+}
+
+/**
+ * The login cookie's value: an HMAC of a fixed label keyed by the token, so the cookie never holds the token,
+ * every replica with the same token accepts it, and changing the token logs every browser out.
+ */
+export function cookieValue(authToken: string): string {
+  return createHmac('sha256', authToken).update('api-catalog explorer login v1').digest('base64url');
+}
+
+function cookieOf(req: IncomingMessage, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}, head = false): void {
+  res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)), ...headers });
+  res.end(head ? undefined : body);
+}
+
+type Form = { ok: true; fields: URLSearchParams } | { ok: false; status: number; message: string };
+
+function readForm(req: IncomingMessage): Promise<Form> {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded') {
+    return Promise.resolve({ ok: false, status: 415, message: 'Send the form as application/x-www-form-urlencoded.' });
+  }
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_FORM_BYTES) {
+        if (!done) resolve({ ok: false, status: 413, message: `The form is larger than ${MAX_FORM_BYTES} bytes.` });
+        done = true;
+        req.pause();
+      } else chunks.push(chunk);
+    });
+    req.on('end', () => {
+      if (!done) resolve({ ok: true, fields: new URLSearchParams(Buffer.concat(chunks).toString('utf8')) });
+      done = true;
+    });
+    req.on('error', () => {
+      if (!done) resolve({ ok: false, status: 400, message: 'The form could not be read.' });
+      done = true;
+    });
+  });
+}
+
+/** A same-site path to go back to after logging in (never another origin). */
+function safeNext(raw: string | null): string {
+  return raw !== null && raw.startsWith('/') && !raw.startsWith('//') && !raw.includes('\\') && raw.length < 2000 ? raw : '/';
+}
+
+function loginPage(next: string, error?: string): Html {
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Log in · api-catalog explorer</title><link rel="stylesheet" href="/explorer/style.css"></head>
+<body><main id="main">
+<h1>api-catalog explorer</h1>
+<p>This server requires a token. Enter the server's API_CATALOG_HTTP_TOKEN once; the browser then keeps an HttpOnly,
+SameSite=Strict cookie derived from it (not the token) for 12 hours.</p>
+${error !== undefined ? html`<p class="error" role="alert">${error}</p>` : ''}
+<form method="post" action="/explorer/login" class="panel">
+<input type="hidden" name="next" value="${next}">
+<label for="token">Token</label>
+<input id="token" name="token" type="password" autocomplete="current-password" required>
+<button type="submit">Log in</button>
+</form></main></body></html>
+`;
+}
+
+/** Answers one explorer request. Never throws for bad input: every failure is a page with a status. */
+export async function handleExplorer(req: IncomingMessage, res: ServerResponse, ctx: ExplorerContext): Promise<void> {
+  const logger = ctx.logger ?? silentLogger;
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const method = req.method ?? 'GET';
+  const head = method === 'HEAD';
+  const pathname = url.pathname;
+
+  if (pathname === '/explorer/style.css') {
+    if (method !== 'GET' && !head) return send(res, 405, 'text/plain; charset=utf-8', 'Method Not Allowed', { Allow: 'GET, HEAD' });
+    return send(res, 200, 'text/css; charset=utf-8', STYLE_CSS, { 'Cache-Control': 'max-age=300' }, head);
+  }
+
+  const cookie = cookieOf(req, COOKIE_NAME);
+  const cookieOk = ctx.authToken !== undefined && cookie !== undefined && sameSecret(cookie, cookieValue(ctx.authToken));
+  const authorized = ctx.headerAuthorized || cookieOk;
+
+  if (pathname === '/explorer/login' && method === 'POST') {
+    const form = await readForm(req);
+    if (!form.ok) return send(res, form.status, 'text/plain; charset=utf-8', form.message);
+    const next = safeNext(form.fields.get('next'));
+    const token = form.fields.get('token') ?? '';
+    if (ctx.authToken === undefined || ctx.verifyToken === undefined) {
+      return send(res, 404, 'text/html; charset=utf-8', loginPage(next, 'This server has no static token: no login is needed or possible here.').text);
+    }
+    if (!ctx.verifyToken(token)) {
+      // Never log what was typed: it may be a near-miss of the real token.
+      logger.log('warn', { event: 'explorer_login_failed' });
+      return send(res, 401, 'text/html; charset=utf-8', loginPage(next, 'That token is not right.').text);
+    }
+    logger.log('info', { event: 'explorer_login' });
+    // Behind a TLS-terminating proxy the browser speaks https: keep the cookie off plain http then.
+    const secure = String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim().toLowerCase() === 'https' ? '; Secure' : '';
+    res.writeHead(303, {
+      ...SECURITY_HEADERS,
+      Location: next,
+      'Set-Cookie': `${COOKIE_NAME}=${cookieValue(ctx.authToken)}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${COOKIE_MAX_AGE_S}${secure}`,
+      'Content-Length': '0',
+    });
+    res.end();
+    return;
+  }
+  if (pathname === '/explorer/logout' && method === 'POST') {
+    res.writeHead(303, { ...SECURITY_HEADERS, Location: '/', 'Set-Cookie': `${COOKIE_NAME}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`, 'Content-Length': '0' });
+    res.end();
+    return;
+  }
+
+  if (!authorized) {
+    logger.log('warn', { event: 'http_refused', reason: 'auth', path: 'explorer' });
+    if (ctx.authToken !== undefined) {
+      const next = safeNext(method === 'GET' ? `${pathname}${url.search}` : '/');
+      return send(res, 401, 'text/html; charset=utf-8', loginPage(next).text, { 'WWW-Authenticate': 'Bearer realm="api-catalog"' }, head);
+    }
+    return send(res, 401, 'text/plain; charset=utf-8', 'Unauthorized: send the header Authorization: Bearer <token>, as for /mcp.', {
+      'WWW-Authenticate': 'Bearer realm="api-catalog"',
+    }, head);
+  }
+
+  let page: Page;
+  if (pathname === '/' && (method === 'GET' || head)) {
+    page = await routePage(ctx, url.searchParams);
+  } else if (pathname === '/explorer/dry-run' && method === 'POST') {
+    const form = await readForm(req);
+    if (!form.ok) return send(res, form.status, 'text/plain; charset=utf-8', form.message);
+    const tool = form.fields.get('tool') ?? '';
+    const argsText = (form.fields.get('args') ?? '').slice(0, MAX_FORM_BYTES);
+    const result = await dryRun(ctx.deps, tool, argsText);
+    page = await operationPage(ctx.deps, tool, parseLevel(form.fields.get('level')), { argsText, result });
+  } else if (pathname === '/' || pathname === '/explorer/dry-run') {
+    return send(res, 405, 'text/plain; charset=utf-8', 'Method Not Allowed', { Allow: pathname === '/' ? 'GET, HEAD' : 'POST' });
+  } else {
+    page = { status: 404, title: 'Not found', body: html`<h1>Not found</h1><p>No explorer page here. <a href="/">All domains</a></p>` };
+  }
+  const doc = frame(
+    {
+      title: page.title,
+      ...(page.query !== undefined ? { query: page.query } : {}),
+      ...(page.domain !== undefined ? { domain: page.domain } : {}),
+      domains: ctx.deps.catalogs.domainNames,
+      ...(page.current !== undefined ? { current: page.current } : {}),
+      loggedIn: cookieOk && !ctx.headerAuthorized,
+    },
+    page.body,
+  );
+  send(res, page.status, 'text/html; charset=utf-8', doc.text, {}, head);
+}
+
+/** Deep links: `tool` (with `level`), then `q` (with `domain`, `offset`), `view`, `domain`, else the domains. */
+async function routePage(ctx: ExplorerContext, params: URLSearchParams): Promise<Page> {
+  const tool = params.get('tool');
+  if (tool !== null && tool !== '') return operationPage(ctx.deps, tool, parseLevel(params.get('level')));
+  const domain = params.get('domain') || undefined;
+  const q = (params.get('q') ?? '').trim();
+  if (q !== '') {
+    const offset = Math.min(10_000, Math.max(0, Math.floor(Number(params.get('offset') ?? 0)) || 0));
+    return searchPage(ctx.deps, q, domain, offset);
+  }
+  const view = params.get('view');
+  if (view === 'import') return importPage(ctx.deps.catalogs);
+  if (view === 'log') return logPage(ctx.deps.searchLogFile);
+  if (domain !== undefined) return domainPage(ctx.deps, domain);
+  return domainsPage(ctx.deps);
+}

@@ -1,0 +1,157 @@
+// The explorer's operator views: the import report (warnings and lint findings from each registry's
+// diagnostics.json, what the last re-import changed from changes.json) and the search log (poorly answered
+// queries first). Reads those files only; writes nothing.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Catalog } from '../../registry/catalog.js';
+import type { CatalogSet } from '../core/catalogs.js';
+import { GOOD_SCORE, readSearchLog, summarizeQueries } from '../search-log.js';
+import { href, html, type Html } from './html.js';
+import type { Page } from './pages.js';
+
+/** Shown rows per table; the rest is counted. */
+const MAX_ROWS = 300;
+
+interface DiagnosticRow {
+  level: string;
+  code: string;
+  pointer: string;
+  message: string;
+}
+
+/** changes.json as the importer writes it (src/importer/write.ts ChangesFile; only JSON crosses to run time). */
+interface ChangesJson {
+  before: { version: string; sourceSha256: string; operationCount: number };
+  after: { version: string; sourceSha256: string; operationCount: number };
+  domains: Array<{ domain: string; added: string[]; removed: string[]; changed: string[] }>;
+  serversChanged?: { before: string[]; after: string[] };
+}
+
+type Read<T> = { ok: true; value: T } | { ok: false; missing: boolean };
+
+function readJson<T>(file: string): Read<T> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return { ok: false, missing: true };
+  }
+  try {
+    return { ok: true, value: JSON.parse(text) as T };
+  } catch {
+    return { ok: false, missing: false };
+  }
+}
+
+/** The operation a diagnostic's pointer (`#/paths/~1pets~1{id}/get/...`) is about, as the set names it. */
+function operationAt(catalog: Catalog, multi: boolean, pointer: string): string | undefined {
+  const m = /^#?\/paths\/([^/]+)\/([a-z]+)(?:\/|$)/.exec(pointer);
+  if (!m) return undefined;
+  const path = (m[1] as string).replace(/~1/g, '/').replace(/~0/g, '~');
+  const op = catalog.operations.find((o) => o.method === m[2] && o.path === path);
+  return op === undefined ? undefined : multi ? `${catalog.meta.name}.${op.name}` : op.name;
+}
+
+function diagnosticsTable(id: string, rows: DiagnosticRow[], empty: string, opOf: (pointer: string) => string | undefined): Html {
+  if (rows.length === 0) return html`<p id="${id}" class="ok">${empty}</p>`;
+  return html`<div class="table-wrap"><table class="stack" id="${id}">
+<thead><tr><th scope="col">Code</th><th scope="col">Where (JSON pointer)</th><th scope="col">Message</th></tr></thead>
+<tbody>${rows.slice(0, MAX_ROWS).map((d) => {
+    const op = opOf(d.pointer);
+    return html`<tr><td data-label="Code"><code>${d.code}</code></td><td data-label="Where"><code>${d.pointer}</code>${op !== undefined ? html`<br><a href="${href({ tool: op })}">${op}</a>` : ''}</td><td data-label="Message">${d.message}</td></tr>`;
+  })}</tbody></table></div>${rows.length > MAX_ROWS ? html`<p class="muted">… and ${rows.length - MAX_ROWS} more in diagnostics.json.</p>` : ''}`;
+}
+
+function names(list: string[]): Html {
+  if (list.length === 0) return html`<span class="muted">—</span>`;
+  return html`${list.slice(0, 50).map((n, i) => html`${i > 0 ? ', ' : ''}<a href="${href({ tool: n })}">${n}</a>`)}${list.length > 50 ? ` and ${list.length - 50} more` : ''}`;
+}
+
+function changesSection(catalog: string, dir: string): Html {
+  const read = readJson<ChangesJson>(join(dir, 'changes.json'));
+  if (!read.ok) {
+    return read.missing
+      ? html`<p class="muted" id="changes-${catalog}">No re-import recorded yet: changes.json appears after a re-import that changed something (<code>npm run import -- &lt;spec&gt; --name ${catalog}</code>).</p>`
+      : html`<p class="error" id="changes-${catalog}">changes.json is not valid JSON; re-run the import.</p>`;
+  }
+  const c = read.value;
+  const domains = Array.isArray(c.domains) ? c.domains : [];
+  return html`<div id="changes-${catalog}">
+<p>From version ${c.before?.version ?? '?'} (${c.before?.operationCount ?? '?'} operations) to ${c.after?.version ?? '?'} (${c.after?.operationCount ?? '?'} operations).</p>
+${c.serversChanged ? html`<p class="error">The API's servers changed from ${c.serversChanged.before.join(', ') || '(none)'} to ${c.serversChanged.after.join(', ') || '(none)'}.</p>` : ''}
+${
+  domains.length === 0
+    ? html`<p class="muted">No operation was added, removed or changed (metadata or diagnostics only).</p>`
+    : html`<div class="table-wrap"><table class="stack">
+<thead><tr><th scope="col">Domain</th><th scope="col">Added</th><th scope="col">Removed</th><th scope="col">Changed</th></tr></thead>
+<tbody>${domains.map(
+        (d) => html`<tr><td data-label="Domain">${d.domain}</td><td data-label="Added">${names(d.added)}</td><td data-label="Removed">${d.removed.slice(0, 50).join(', ') || '—'}</td><td data-label="Changed">${names(d.changed)}</td></tr>`,
+      )}</tbody></table></div>`
+}</div>`;
+}
+
+/** `/?view=import`: per catalog, import warnings, lint findings and the last re-import's changes. */
+export function importPage(set: CatalogSet): Page {
+  const sections = set.catalogs.map((c) => {
+    const read = readJson<DiagnosticRow[]>(join(c.dir, 'diagnostics.json'));
+    const all = read.ok && Array.isArray(read.value) ? read.value : [];
+    const warnings = all.filter((d) => !d.code.startsWith('LINT_'));
+    const lint = all.filter((d) => d.code.startsWith('LINT_'));
+    const opOf = (pointer: string): string | undefined => operationAt(c, set.catalogs.length > 1, pointer);
+    return html`<section aria-labelledby="cat-${c.meta.name}">
+<h2 id="cat-${c.meta.name}">${c.meta.title} <span class="muted">(${c.meta.name}, imported from <code>${c.meta.source}</code>, version ${c.meta.version})</span></h2>
+${!read.ok && !read.missing ? html`<p class="error">diagnostics.json is not valid JSON; re-run the import.</p>` : ''}
+<h3>Import warnings (${warnings.length})</h3>
+${diagnosticsTable(`warnings-${c.meta.name}`, warnings, 'No import warnings.', opOf)}
+<h3>Lint findings (${lint.length})</h3>
+<p class="muted">Operations without a description, near-duplicates, and descriptions that read like instructions to an AI.</p>
+${diagnosticsTable(`lint-${c.meta.name}`, lint, 'No lint findings.', opOf)}
+<h3>What the last re-import changed</h3>
+${changesSection(c.meta.name, c.dir)}
+</section>`;
+  });
+  return { status: 200, title: 'Import report', current: 'import', body: html`<h1>Import report</h1>${sections}` };
+}
+
+/** `/?view=log`: queries grouped, poorly answered ones first, then the latest searches with their follow-ups. */
+export function logPage(file: string | undefined): Page {
+  const base = { status: 200, title: 'Search log', current: 'log' as const };
+  if (file === undefined) {
+    return {
+      ...base,
+      body: html`<h1>Search log</h1><p id="log-off">The search log is off. Start the server with <code>--search-log &lt;file&gt;</code>
+(or <code>API_CATALOG_SEARCH_LOG</code>) to record what agents search for, what they get and whether they use it.</p>`,
+    };
+  }
+  const searches = readSearchLog(file);
+  const queries = summarizeQueries(searches);
+  const recent = searches.slice(0, 50);
+  return {
+    ...base,
+    body: html`<h1>Search log</h1>
+<p>${searches.length} searches, ${queries.length} distinct queries, ${queries.filter((q) => q.poor).length} without a good result
+(nothing found, best score under ${GOOD_SCORE}, or no agent went on to describe or execute a result). Those come first.</p>
+${
+  queries.length === 0
+    ? html`<p id="log-empty">No searches logged yet.</p>`
+    : html`<div class="table-wrap"><table class="stack" id="queries">
+<thead><tr><th scope="col">Query</th><th scope="col" class="num">Searches</th><th scope="col" class="num">Found</th><th scope="col" class="num">Best score</th><th scope="col" class="num">Used</th><th scope="col">Top results</th><th scope="col">Last</th></tr></thead>
+<tbody>${queries.slice(0, MAX_ROWS).map(
+        (q) => html`<tr${q.poor ? html` class="poor"` : ''}><td data-label="Query">${q.poor ? html`<span class="badge bad">no good result</span> ` : ''}<a href="${href({ q: q.query, domain: q.domain })}">${q.query}</a>${q.domain !== undefined ? html` <span class="muted">in ${q.domain}</span>` : ''}</td>
+<td class="num" data-label="Searches">${q.searches}</td><td class="num" data-label="Found">${q.total}</td><td class="num" data-label="Best score">${q.topScore.toFixed(3)}</td>
+<td class="num" data-label="Used">${q.followed}/${q.searches}</td><td data-label="Top results">${names(q.topResults.map((r) => r.name))}</td><td class="time" data-label="Last">${q.lastTime.replace('T', ' ').slice(0, 19)}</td></tr>`,
+      )}</tbody></table></div>`
+}
+${
+  recent.length > 0
+    ? html`<h2>Latest searches</h2><div class="table-wrap"><table class="stack" id="recent">
+<thead><tr><th scope="col">Time</th><th scope="col">Session</th><th scope="col">Query</th><th scope="col">Then</th></tr></thead>
+<tbody>${recent.map(
+        (s) => html`<tr><td class="time" data-label="Time">${s.time.replace('T', ' ').slice(0, 19)}</td><td data-label="Session"><code>${s.session}</code></td>
+<td data-label="Query"><a href="${href({ q: s.query, domain: s.domain })}">${s.query}</a> <span class="muted">(${s.total} found)</span></td>
+<td data-label="Then">${s.followUps.length === 0 ? html`<span class="muted">nothing</span>` : s.followUps.map((f, i) => html`${i > 0 ? '; ' : ''}${f.action} <a href="${href({ tool: f.tool })}">${f.tool}</a> (#${f.rank})`)}</td></tr>`,
+      )}</tbody></table></div>`
+    : ''
+}`,
+  };
+}
