@@ -141,6 +141,8 @@ export interface ServeFlags {
   /** `--allow-host` values (repeatable). */
   allowHost?: string[];
   config?: string;
+  /** `--embeddings-url`, `--embeddings-model`, `--embeddings-dimensions` (read by src/embeddings/config.ts). */
+  embeddings?: { url?: string; model?: string; dimensions?: string };
 }
 
 /** Shortest accepted API_CATALOG_HTTP_TOKEN: 16 characters (e.g. `openssl rand -hex 32` gives 64). */

@@ -10,6 +10,7 @@ import { importSpec, writeRegistry } from '../importer/index.js';
 import { loadCatalog, packageRoot, type Catalog } from '../registry/catalog.js';
 import { combineMetrics, evaluate, parseQueryFile, type EvalMetrics, type EvalMiss, type EvalQuery } from '../search/eval.js';
 import { SearchIndex } from '../search/index.js';
+import { EVAL_EMBEDDINGS_OPTIONS, EVAL_EMBEDDINGS_USAGE, withEmbeddings } from './eval-embeddings.js';
 
 const USAGE = `usage: api-catalog eval <queries.jsonl>... [--registry <dir>]... [--spec <catalog>=<file>]... [--misses] [--json]
 
@@ -22,7 +23,8 @@ beside the package) is imported into .cache/registry/<catalog> first.
   --registry <dir>        a catalog folder (repeatable)
   --spec <catalog>=<file> the spec to import for a catalog without a registry (repeatable)
   --misses                also list the queries whose expected operation is not first
-  --json                  print the metrics as JSON`;
+  --json                  print the metrics as JSON
+${EVAL_EMBEDDINGS_USAGE}`;
 
 function sha256(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
@@ -123,6 +125,7 @@ export async function run(argv: string[]): Promise<number> {
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         verbose: { type: 'boolean', default: false },
+        ...EVAL_EMBEDDINGS_OPTIONS,
       },
     });
   } catch (err) {
@@ -161,7 +164,8 @@ export async function run(argv: string[]): Promise<number> {
     const rows: Row[] = [];
     for (const name of [...new Set(queries.map((q) => q.catalog))].sort()) {
       const { catalog, index } = await indexFor(name);
-      const { metrics, misses } = evaluate(index, catalog.operations, queries.filter((q) => q.catalog === name));
+      const mine = queries.filter((q) => q.catalog === name);
+      const { metrics, misses } = evaluate(await withEmbeddings(values, catalog, index, mine), catalog.operations, mine);
       rows.push({ catalog: name, metrics, misses });
     }
     return rows;

@@ -187,7 +187,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
           ...(credential !== undefined ? { sessionCredential: credential } : {}),
         });
       } else if (tool === names.searchTools) {
-        envelope = searchTools(deps.catalogs, input, names);
+        envelope = await searchTools(deps.catalogs, input, names);
       } else if (tool === names.describeTools) {
         const credential = credentialOf(extra);
         const outcome = describeTools(deps.catalogs, input, names, {

@@ -15,7 +15,7 @@ export interface SearchToolsInput {
 }
 
 /** search_tools. With `domain` and no query it lists that domain in stable (name) order, paged. */
-export function searchTools(set: CatalogSet, input: unknown, names: ToolNames): Envelope {
+export async function searchTools(set: CatalogSet, input: unknown, names: ToolNames): Promise<Envelope> {
   const tool = names.searchTools;
   const parsed = parseMetaArgs<SearchToolsInput>(input, {
     // Long queries are cut to queryMaxChars below rather than rejected (K1).
@@ -54,7 +54,8 @@ export function searchTools(set: CatalogSet, input: unknown, names: ToolNames): 
   }
   const options: { domain?: string; limit: number; offset: number } = { limit, offset };
   if (domain !== undefined) options.domain = domain;
-  const found = set.index.search(query, options);
+  // With an embeddings endpoint: hybrid ranking, or the lexical one with the reason (never a failure).
+  const found = set.embeddings !== undefined && query !== '' ? await set.embeddings.search(set.index, query, options) : set.index.search(query, options);
   const results = found.results.map((r) => ({
     name: r.name,
     domain: r.domain,
@@ -63,6 +64,7 @@ export function searchTools(set: CatalogSet, input: unknown, names: ToolNames): 
     score: Math.round(r.score * 1000) / 1000,
   }));
   const value: Record<string, unknown> = { results, total: found.total };
+  if ('mode' in found) value.mode = found.mode;
   if (results.length === 0) {
     // SearchIndex.suggest decides (names for a one-word query, corrected words for a phrase).
     value.suggestions = query === '' ? { domains: [], didYouMean: [] } : set.index.suggest(query);
