@@ -25,7 +25,9 @@ export async function withEmbeddings(flags: Flags, catalog: Catalog, index: Sear
   const given = { url: flags['embeddings-url'], model: flags['embeddings-model'], dimensions: flags['embeddings-dimensions'], fusion: flags.fusion };
   const config = resolveEmbeddingsConfig(Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)), process.env);
   if (config === undefined) return index;
-  const semantic = createSemanticSearch(config, [{ catalog: catalog.meta.name, dir: catalog.dir, prefix: '', operations: catalog.operations }]);
+  // Quality, not latency, is measured here: a generous timeout and no cool-down, so one slow answer does not
+  // turn the rest of the set lexical (fallbacks are still counted and printed).
+  const semantic = createSemanticSearch({ ...config, queryTimeoutMs: Math.max(config.queryTimeoutMs, 30_000) }, [{ catalog: catalog.meta.name, dir: catalog.dir, prefix: '', operations: catalog.operations }], { cooldownMs: 0 });
   const answers = new Map<string, ReturnType<SearchIndex['search']>>();
   const modes = new Map<string, number>();
   for (const q of queries) {

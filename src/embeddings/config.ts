@@ -44,7 +44,7 @@ export const EMBEDDINGS_ENV = {
 } as const;
 
 /** Fusion chosen by measurement (docs/SEARCH.md, "Embeddings endpoint"). */
-export const DEFAULT_FUSION: Fusion = 'rrf';
+export const DEFAULT_FUSION: Fusion = 'mix';
 
 function positiveInt(name: string, raw: string | undefined, fallback: number, max: number): number {
   if (raw === undefined || raw.trim() === '') return fallback;

@@ -165,12 +165,12 @@ describe('search time through a real MCP client', () => {
     try {
       const hit = await call(conn.client, 'search_tools', { query: 'hibernate my membership' });
       expect(hit.success).toBe(true);
-      expect(hit.value.mode).toBe('hybrid (rrf)');
+      expect(hit.value.mode).toBe('hybrid (mix)');
       expect(hit.value.results[0].name).toBe('suspendSubscription');
       expect(hit.value.results[0].score).toBeGreaterThan(0);
       expect(hit.value.results[0].score).toBeLessThanOrEqual(1);
       const domains = await call(conn.client, 'list_domains', {});
-      expect(domains.value.search).toBe('hybrid (lexical + embeddings from fake-embed, rrf)');
+      expect(domains.value.search).toBe('hybrid (lexical + embeddings from fake-embed, mix)');
       // exact name and METHOD /path queries keep their operation first
       const exactName = hit.value.results[2].name as string;
       const exact = await call(conn.client, 'search_tools', { query: exactName });

@@ -31,12 +31,12 @@ describe('settings', () => {
   test('off without a URL; URL + model from flags or env; /embeddings appended unless given; Azure query kept', () => {
     expect(resolveEmbeddingsConfig({}, {})).toBeUndefined();
     const c = resolveEmbeddingsConfig({}, { API_CATALOG_EMBEDDINGS_URL: 'http://localhost:11434/v1/', API_CATALOG_EMBEDDINGS_MODEL: 'nomic-embed-text' });
-    expect(c).toMatchObject({ url: 'http://localhost:11434/v1/embeddings', model: 'nomic-embed-text', queryTimeoutMs: 1500, batchSize: 64, fusion: 'rrf', auth: 'bearer' });
+    expect(c).toMatchObject({ url: 'http://localhost:11434/v1/embeddings', model: 'nomic-embed-text', queryTimeoutMs: 1500, batchSize: 64, fusion: 'mix', auth: 'bearer' });
     expect(c?.key).toBeUndefined();
     const azure = 'https://res.openai.azure.com/openai/deployments/emb/embeddings?api-version=2024-02-01';
     expect(endpointUrl(azure)).toBe(azure);
-    const f = resolveEmbeddingsConfig({ url: 'https://api.openai.com/v1', model: 'text-embedding-3-small', dimensions: '256', fusion: 'mix' }, { API_CATALOG_EMBEDDINGS_MODEL: 'x', API_CATALOG_EMBEDDINGS_AUTH: 'api-key', API_CATALOG_EMBEDDINGS_TIMEOUT_MS: '800' });
-    expect(f).toMatchObject({ model: 'text-embedding-3-small', dimensions: 256, fusion: 'mix', auth: 'api-key', queryTimeoutMs: 800 });
+    const f = resolveEmbeddingsConfig({ url: 'https://api.openai.com/v1', model: 'text-embedding-3-small', dimensions: '256', fusion: 'rrf' }, { API_CATALOG_EMBEDDINGS_MODEL: 'x', API_CATALOG_EMBEDDINGS_AUTH: 'api-key', API_CATALOG_EMBEDDINGS_TIMEOUT_MS: '800' });
+    expect(f).toMatchObject({ model: 'text-embedding-3-small', dimensions: 256, fusion: 'rrf', auth: 'api-key', queryTimeoutMs: 800 });
   });
 
   test('bad settings are CONFIG_INVALID with the fix, and never echo a key put in the URL', () => {
