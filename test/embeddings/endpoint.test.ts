@@ -43,7 +43,8 @@ async function cli(run: (argv: string[]) => Promise<number>, args: string[], env
 function config(overrides: Partial<EmbeddingsConfig> = {}): EmbeddingsConfig {
   const c = resolveEmbeddingsConfig({ url: fake.url, model: 'fake-embed' }, { API_CATALOG_EMBEDDINGS_KEY: CANARY });
   if (!c) throw new Error('no config');
-  return { ...c, ...overrides };
+  // A generous query timeout unless a test sets its own: the happy paths must not fall back on a loaded machine.
+  return { ...c, queryTimeoutMs: 15_000, ...overrides };
 }
 
 /** Every file under a folder as text (to scan for the key). */
