@@ -149,7 +149,8 @@ export function hybridSearch(
     const best = 2 / (RRF_K + 1);
     for (const name of candidates.keys()) {
       const lr = lexRank.get(name);
-      const dr = denseRank.get(name);
+      // An operation without a vector (a catalog not embedded) counts its lexical rank twice, not a missing dense one.
+      const dr = dense.has(name) ? denseRank.get(name) : lr;
       const s = (lr !== undefined ? 1 / (RRF_K + lr + 1) : 0) + (dr !== undefined && dr < LEXICAL_DEPTH ? 1 / (RRF_K + dr + 1) : 0);
       fused.set(name, s / best);
     }
@@ -160,8 +161,10 @@ export function hybridSearch(
     const span = hi - lo > 1e-9 ? hi - lo : 1;
     for (const name of candidates.keys()) {
       const c = cosOf.get(name);
-      const dn = c === undefined ? 0 : Math.min(1, Math.max(0, (c - lo) / span));
-      fused.set(name, MIX_ALPHA * (lexScore.get(name) ?? 0) + (1 - MIX_ALPHA) * dn);
+      const lex = lexScore.get(name) ?? 0;
+      // Without a vector (a catalog not embedded) the lexical score stands for both halves.
+      const dn = !dense.has(name) ? lex : c === undefined ? 0 : Math.min(1, Math.max(0, (c - lo) / span));
+      fused.set(name, MIX_ALPHA * lex + (1 - MIX_ALPHA) * dn);
     }
   }
   const order = [...candidates.keys()].sort((a, b) => (fused.get(b) as number) - (fused.get(a) as number) || (a < b ? -1 : a > b ? 1 : 0));

@@ -10,7 +10,7 @@ import { run as embedCli } from '../../src/cli/embed.js';
 import { resolveEmbeddingsConfig, type EmbeddingsConfig } from '../../src/embeddings/index.js';
 import { createLogger } from '../../src/logger.js';
 import { attachEmbeddings, loadCatalogSet } from '../../src/server/core/catalogs.js';
-import { call, connectInMemory } from '../helpers/mcp.js';
+import { call, connectInMemory, fixtureRegistry } from '../helpers/mcp.js';
 import { closedPortUrl, startEmbeddingsServer, type FakeEmbeddingsServer } from '../helpers/embeddings-server.js';
 
 const SPEC = join(import.meta.dirname, 'fixtures', 'club.yaml');
@@ -303,6 +303,24 @@ describe('search time through a real MCP client', () => {
       expect(s.describe()).toMatch(/^lexical \(embeddings not usable: club: the registry has no operation vectors; run `api-catalog embed/);
     } finally {
       rmSync(bare, { recursive: true, force: true });
+    }
+  });
+
+  test('several catalogs: prefixed names map to their vectors; a catalog without vectors stays lexical and is named', async () => {
+    const set = loadCatalogSet([dir, fixtureRegistry('petstore')]);
+    const semantic = await attachEmbeddings(set, config(), { logger });
+    expect(semantic.describe()).toBe('hybrid (lexical + embeddings from fake-embed, mix; lexical only for petstore)');
+    const conn = await connectInMemory({ catalogs: set });
+    try {
+      const r = await call(conn.client, 'search_tools', { query: 'hibernate my membership' });
+      expect(r.value.results[0].name).toBe('club.suspendSubscription');
+      expect(r.value.results[0].domain).toBe('club.subscriptions');
+      const pets = await call(conn.client, 'search_tools', { query: 'create a pet' });
+      expect(pets.value.results[0].name).toBe('petstore.pets.create');
+      const inDomain = await call(conn.client, 'search_tools', { query: 'hibernate my membership', domain: 'club.invoices' });
+      expect(inDomain.value.results.every((h: { domain: string }) => h.domain === 'club.invoices')).toBe(true);
+    } finally {
+      await conn.close();
     }
   });
 

@@ -197,6 +197,20 @@ describe('fusion', () => {
     expect(r.results.map((h) => h.name)).toContain('d');
   });
 
+  test('an operation without a vector (a catalog not embedded) keeps its lexical standing under both fusions', () => {
+    const withF: LexicalSearcher = {
+      search: (_q, o) => {
+        const list = [{ name: 'f', domain: 'main', summary: 'f', requiredParams: [], score: 1 }, ...lexHits.map((h) => ({ ...h, score: h.score * 0.3 }))];
+        return { results: list.slice(o?.offset ?? 0, (o?.offset ?? 0) + (o?.limit ?? 10)), total: list.length };
+      },
+    };
+    for (const fusion of ['mix', 'rrf'] as const) {
+      const r = hybridSearch(withF, dense, q, 'query', { fusion });
+      expect(r.results[0], fusion).toMatchObject({ name: 'f' });
+      expect(r.results.map((h) => h.name)).toContain('d');
+    }
+  });
+
   test('exact names stay first; the domain filter holds; paging slices the fused list', () => {
     expect(hybridSearch(lexical, dense, q, 'a', { fusion: 'rrf', exact: 'a' }).results[0]).toMatchObject({ name: 'a', score: 1 });
     expect(hybridSearch(lexical, dense, q, 'q', { fusion: 'rrf', domain: 'other' }).results.map((h) => h.name)).toEqual(['e']);
