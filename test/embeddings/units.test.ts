@@ -220,3 +220,26 @@ describe('fusion', () => {
     expect(hybridSearch(lexical, dense, q, '', { fusion: 'rrf', domain: 'main' }).results.map((h) => h.name)).toEqual(['a', 'b']);
   });
 });
+
+describe('start-up cost when not configured', () => {
+  test('the server, search and the serve/search/eval commands load src/embeddings only through import() or `import type`', async () => {
+    const { readdirSync, readFileSync: read } = await import('node:fs');
+    const src = join(import.meta.dirname, '..', '..', 'src');
+    const files = [
+      ...readdirSync(join(src, 'server'), { recursive: true }).map((f) => join(src, 'server', String(f))),
+      ...readdirSync(join(src, 'search'), { recursive: true }).map((f) => join(src, 'search', String(f))),
+      ...['serve.ts', 'index.ts', 'search.ts', 'eval.ts', 'eval-embeddings.ts'].map((f) => join(src, 'cli', f)),
+    ].filter((f) => f.endsWith('.ts'));
+    const eager: string[] = [];
+    let lazy = 0;
+    for (const f of files) {
+      const text = read(f, 'utf8');
+      for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)(\s+type)?\s[^;]*?from\s+['"]([^'"]*\/embeddings\/[^'"]*)['"]/g)) {
+        if (m[1] === undefined) eager.push(`${f}: ${m[2]}`);
+      }
+      lazy += [...text.matchAll(/\bimport\(\s*['"][^'"]*\/embeddings\/[^'"]*['"]\s*\)/g)].length;
+    }
+    expect(eager).toEqual([]);
+    expect(lazy).toBeGreaterThanOrEqual(4); // catalogs.ts, serve.ts, search.ts, eval-embeddings.ts
+  });
+});
