@@ -64,7 +64,7 @@ export async function run(argv: string[]): Promise<number> {
     if (values.check) {
       const manifest = readManifest(catalog.dir);
       const model = config?.model ?? manifest?.model ?? '';
-      const why = mismatch(manifest, operationTexts(catalog.operations).fingerprint, { model, ...(config?.dimensions !== undefined ? { dimensions: config.dimensions } : {}) });
+      const why = mismatch(manifest, operationTexts(catalog.operations).fingerprint, config !== undefined ? { model: config.model, ...(config.dimensions !== undefined ? { dimensions: config.dimensions } : {}) } : undefined);
       if (why) {
         process.stderr.write(`api-catalog embed: ${dir}: ${why.message}; run \`api-catalog embed --registry ${dir} --embeddings-url <url> --embeddings-model ${model || '<model>'}\`\n`);
         return 1;

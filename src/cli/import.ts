@@ -68,12 +68,12 @@ function keepEmbeddings(dir: string): () => void {
 }
 
 /** Why the stored vectors do not fit the imported operations (or the given model); undefined when they do or there are none and none are wanted. */
-async function staleEmbeddings(dir: string, result: ImportResult, model: string | undefined): Promise<string | undefined> {
+async function staleEmbeddings(dir: string, result: ImportResult, model: string | undefined, dimensions?: number): Promise<string | undefined> {
   if (model === undefined && !existsSync(join(dir, MANIFEST_FILE))) return undefined;
   const { mismatch, operationTexts, readManifest } = await import('../embeddings/store.js');
   try {
     const manifest = readManifest(dir);
-    return mismatch(manifest, operationTexts(result.operations).fingerprint, { model: model ?? manifest?.model ?? '' })?.message;
+    return mismatch(manifest, operationTexts(result.operations).fingerprint, model !== undefined ? { model, ...(dimensions !== undefined ? { dimensions } : {}) } : undefined)?.message;
   } catch (err) {
     return err instanceof Error ? err.message : String(err);
   }
@@ -153,7 +153,7 @@ export async function run(argv: string[]): Promise<number> {
       // The vectors are not part of the rendered registry: checked on their own below.
       const extra = checked.extra.filter((f) => f !== MANIFEST_FILE && f !== VECTORS_FILE);
       const report = { ...checked, extra, upToDate: checked.upToDate || (checked.missing.length === 0 && checked.changed.length === 0 && extra.length === 0) };
-      const staleVectors = report.upToDate ? await staleEmbeddings(join(out, result.meta.name), result, embeddingsConfig?.model) : undefined;
+      const staleVectors = report.upToDate ? await staleEmbeddings(join(out, result.meta.name), result, embeddingsConfig?.model, embeddingsConfig?.dimensions) : undefined;
       if (staleVectors !== undefined) {
         process.stderr.write(`api-catalog import: ${dir}: ${staleVectors}; run \`api-catalog embed --registry ${dir} --embeddings-url <url> --embeddings-model <model>\`\n`);
         return 1;

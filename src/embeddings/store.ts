@@ -249,18 +249,24 @@ export function removeEmbeddings(dir: string): void {
   rmSync(join(dir, VECTORS_FILE), { force: true });
 }
 
-/** Why stored vectors cannot serve the configured model, or undefined when they can. */
+/**
+ * Why stored vectors cannot serve the configured model and size, or undefined when they can. `configured`
+ * undefined: any model will do (only missing vectors and changed texts count), as in `--check` without an endpoint.
+ */
 export function mismatch(
   manifest: EmbeddingsManifest | undefined,
   fingerprint: string,
-  configured: { model: string; dimensions?: number },
+  configured: { model: string; dimensions?: number } | undefined,
 ): { reason: 'missing' | 'model' | 'dimensions' | 'texts'; message: string } | undefined {
   if (!manifest) return { reason: 'missing', message: 'the registry has no operation vectors' };
-  if (manifest.model !== configured.model) {
+  if (configured !== undefined && manifest.model !== configured.model) {
     return { reason: 'model', message: `the registry's vectors were made with model ${JSON.stringify(manifest.model)}, the configured model is ${JSON.stringify(configured.model)} (a model change means re-embedding)` };
   }
-  if (configured.dimensions !== undefined && configured.dimensions !== manifest.dimensions) {
+  if (configured?.dimensions !== undefined && configured.dimensions !== manifest.dimensions) {
     return { reason: 'dimensions', message: `the registry's vectors have ${manifest.dimensions} dimensions, the configured dimensions are ${configured.dimensions}` };
+  }
+  if (configured !== undefined && configured.dimensions === undefined && manifest.requestedDimensions !== undefined) {
+    return { reason: 'dimensions', message: `the registry's vectors were made with ${manifest.requestedDimensions} dimensions requested; configure --embeddings-dimensions ${manifest.requestedDimensions} (or re-embed without it)` };
   }
   if (manifest.textFingerprint !== fingerprint || manifest.textRecipe !== TEXT_RECIPE) {
     return { reason: 'texts', message: 'the operations changed since their vectors were made (re-import or a new version of api-catalog)' };

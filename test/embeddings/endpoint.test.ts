@@ -306,6 +306,35 @@ describe('search time through a real MCP client', () => {
     }
   });
 
+  test('vectors made with requested dimensions need the same setting; a model swapped under the same name is caught at the first query', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'ac-embed-48-'));
+    try {
+      const r = await cli(importCli, [SPEC, '--name', 'club', '--out', other, '--embeddings-url', fake.url, '--embeddings-model', 'fake-embed', '--embeddings-dimensions', '48'], { API_CATALOG_EMBEDDINGS_KEY: CANARY });
+      expect(r.code, r.stderr).toBe(0);
+      const without = await attachEmbeddings(loadCatalogSet([join(other, 'club')]), config());
+      expect(without.catalogs[0]?.problem).toMatch(/made with 48 dimensions requested; configure --embeddings-dimensions 48/);
+      expect((await attachEmbeddings(loadCatalogSet([join(other, 'club')]), config({ dimensions: 48 }))).usable).toBe(true);
+
+      // vectors from a 32-dimension model whose manifest names the 64-dimension one: only the first query can tell
+      const swapped = await cli(importCli, [SPEC, '--name', 'club', '--out', other, '--embeddings-url', fake.url, '--embeddings-model', 'fake-embed-small'], { API_CATALOG_EMBEDDINGS_KEY: CANARY });
+      expect(swapped.code, swapped.stderr).toBe(0);
+      const manifestPath = join(other, 'club', 'embeddings.json');
+      writeFileSync(manifestPath, readFileSync(manifestPath, 'utf8').replace('"model": "fake-embed-small"', '"model": "fake-embed"'));
+      const set = loadCatalogSet([join(other, 'club')]);
+      expect((await attachEmbeddings(set, config())).usable).toBe(true);
+      const conn = await connectInMemory({ catalogs: set });
+      try {
+        const a = await call(conn.client, 'search_tools', { query: 'list invoices' });
+        expect(a.value.mode).toMatch(/^lexical \(embeddings unavailable: the endpoint returned 64 dimensions, the registry's vectors have 32; re-embed/);
+        expect(a.value.results[0].name).toBe('listInvoices');
+      } finally {
+        await conn.close();
+      }
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+
   test('several catalogs: prefixed names map to their vectors; a catalog without vectors stays lexical and is named', async () => {
     const set = loadCatalogSet([dir, fixtureRegistry('petstore')]);
     const semantic = await attachEmbeddings(set, config(), { logger });
