@@ -177,7 +177,18 @@ export async function run(argv: string[]): Promise<number> {
     let embedLine: string | undefined;
     if (embeddings !== undefined && embeddingsConfig !== undefined) {
       const client = new embeddings.EmbeddingsClient(embeddingsConfig);
-      const e = await embeddings.embedRegistry(join(out, result.meta.name), result.operations, client, progress);
+      let e: Awaited<ReturnType<typeof embeddings.embedRegistry>>;
+      try {
+        e = await embeddings.embedRegistry(join(out, result.meta.name), result.operations, client, progress);
+      } catch (err) {
+        // The registry itself is written and usable (search stays lexical until the vectors exist).
+        const why = isAppError(err) ? err.message.replace(/^embeddings: /, '') : String(err);
+        process.stderr.write(
+          `api-catalog import: ${dir} is written (${result.operations.length} operations), but its vectors are not: ${why}. ` +
+            `Search stays lexical; when the endpoint works, run \`api-catalog embed --registry ${dir}\` with the same settings\n`,
+        );
+        return 1;
+      }
       embedLine = e.unchanged
         ? `embeddings: the ${e.reused} operation vectors from ${embeddingsConfig.model} are up to date`
         : `embeddings: embedded ${e.embedded} operation(s), reused ${e.reused}, with ${embeddingsConfig.model} (${e.manifest.dimensions} dimensions)`;

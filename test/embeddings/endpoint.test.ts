@@ -133,6 +133,23 @@ describe('import time', () => {
     }
   });
 
+  test('import with the endpoint down: the registry is written, exit 1 says the vectors are missing and how to add them', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'ac-embed-down-'));
+    try {
+      const { closedPortUrl } = await import('../helpers/embeddings-server.js');
+      const r = await cli(importCli, [SPEC, '--name', 'club', '--out', other, '--embeddings-url', await closedPortUrl(), '--embeddings-model', 'fake-embed'], {
+        API_CATALOG_EMBEDDINGS_KEY: CANARY,
+      });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/club is written \(11 operations\), but its vectors are not: cannot reach http:\/\/127\.0\.0\.1:\d+\/v1\/embeddings \(ECONNREFUSED\).*run `api-catalog embed --registry/);
+      expect(r.stderr).not.toContain(CANARY);
+      expect(readdirSync(join(other, 'club'))).toContain('catalog.json');
+      expect(readdirSync(join(other, 'club'))).not.toContain('embeddings.json');
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   test('a wrong key is refused with an error that names the endpoint and the env var, never the key', async () => {
     const wrong = 'sk-wrong-0123456789abcdef';
     const r = await cli(embedCli, ['--registry', dir, '--embeddings-url', fake.url, '--embeddings-model', 'fake-embed-small'], { API_CATALOG_EMBEDDINGS_KEY: wrong });
