@@ -152,6 +152,8 @@ export interface ServeFlags {
   searchLogMaxBytes?: string;
   /** `--no-explorer`. */
   explorer?: boolean;
+  /** `--embeddings-url`, `--embeddings-model`, `--embeddings-dimensions` (read by src/embeddings/config.ts). */
+  embeddings?: { url?: string; model?: string; dimensions?: string };
 }
 
 /** Shortest accepted API_CATALOG_HTTP_TOKEN: 16 characters (e.g. `openssl rand -hex 32` gives 64). */

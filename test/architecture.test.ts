@@ -25,12 +25,13 @@ const ALLOWED: Record<string, string[]> = {
   schema: ['types', 'errors'],
   importer: ['types', 'errors', 'schema'],
   registry: ['types', 'errors'],
-  search: ['types', 'errors', 'registry'],
+  search: ['types', 'errors', 'registry', 'embeddings'],
+  embeddings: ['types', 'errors', 'logger'],
   execution: ['types', 'errors', 'schema', 'registry'],
-  'server/core': ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger'],
-  server: ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'server/core', 'server/explorer'],
+  'server/core': ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'embeddings'],
+  server: ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'server/core', 'server/explorer', 'embeddings'],
   'server/explorer': ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'server/core', 'server'],
-  cli: ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'server/core', 'server', 'importer'],
+  cli: ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'server/core', 'server', 'importer', 'embeddings'],
 };
 
 /** Packages only one layer may use. */

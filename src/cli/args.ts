@@ -47,6 +47,21 @@ export function splitArgs(command: string, argv: readonly string[], valued: read
   return out;
 }
 
+/** The embeddings endpoint flags serve, search and eval accept (the key comes from the environment only). */
+export const EMBEDDINGS_FLAGS = ['--embeddings-url', '--embeddings-model', '--embeddings-dimensions'] as const;
+
+/** The embeddings flags given, or undefined when none was. */
+export function embeddingsFlags(a: SplitArgs): { url?: string; model?: string; dimensions?: string } | undefined {
+  const out: { url?: string; model?: string; dimensions?: string } = {};
+  const url = a.values['--embeddings-url']?.at(-1);
+  const model = a.values['--embeddings-model']?.at(-1);
+  const dimensions = a.values['--embeddings-dimensions']?.at(-1);
+  if (url !== undefined) out.url = url;
+  if (model !== undefined) out.model = model;
+  if (dimensions !== undefined) out.dimensions = dimensions;
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
 /**
  * Parses `serve` argv into flags. Throws CONFIG_INVALID naming an unknown flag or a missing value.
  * Boolean flags: --read-only, --no-require-describe, --http, --allow-remote, --no-explorer (and --verbose, accepted).
@@ -55,7 +70,7 @@ export function parseServeArgs(argv: readonly string[]): ServeFlags {
   const a = splitArgs(
     'serve',
     argv,
-    ['--registry', '--base-url', '--prefix', '--host', '--port', '--allow-origin', '--allow-host', '--config', '--search-log', '--search-log-max-bytes'],
+    ['--registry', '--base-url', '--prefix', '--host', '--port', '--allow-origin', '--allow-host', '--config', '--search-log', '--search-log-max-bytes', ...EMBEDDINGS_FLAGS],
     ['--read-only', '--no-require-describe', '--http', '--allow-remote', '--verbose', '--no-explorer'],
   );
   if (a.positionals.length > 0) {
@@ -81,6 +96,8 @@ export function parseServeArgs(argv: readonly string[]): ServeFlags {
   const searchLogMaxBytes = last('--search-log-max-bytes');
   if (searchLogMaxBytes !== undefined) flags.searchLogMaxBytes = searchLogMaxBytes;
   if (a.booleans.has('--no-explorer')) flags.explorer = false;
+  const embeddings = embeddingsFlags(a);
+  if (embeddings !== undefined) flags.embeddings = embeddings;
   if (a.booleans.has('--read-only')) flags.readOnly = true;
   if (a.booleans.has('--no-require-describe')) flags.requireDescribe = false;
   if (a.booleans.has('--http')) flags.http = true;

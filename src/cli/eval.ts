@@ -26,6 +26,7 @@ import {
   type SavedRun,
 } from '../search/eval.js';
 import { SearchIndex } from '../search/index.js';
+import { EVAL_EMBEDDINGS_OPTIONS, EVAL_EMBEDDINGS_USAGE, withEmbeddings } from './eval-embeddings.js';
 
 const USAGE = `usage: api-catalog eval <queries.jsonl>... [--registry <dir>]... [--spec <catalog>=<file>]...
                         [--keywords auto|option|append|ignore] [--domain use|ignore]
@@ -52,7 +53,8 @@ beside the package) is imported into .cache/registry/<catalog> first.
                           MRR change with a 95% bootstrap interval, and the queries whose rank moved
   --compare               compare two saved runs (the two positionals) without searching
   --misses                also list the queries whose expected operation is not first
-  --json                  print the metrics as JSON`;
+  --json                  print the metrics as JSON
+${EVAL_EMBEDDINGS_USAGE}`;
 
 function sha256(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
@@ -217,6 +219,7 @@ export async function run(argv: string[]): Promise<number> {
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         verbose: { type: 'boolean', default: false },
+        ...EVAL_EMBEDDINGS_OPTIONS,
       },
     });
   } catch (err) {
@@ -290,7 +293,7 @@ export async function run(argv: string[]): Promise<number> {
       const subset = queries.filter((q) => q.catalog === name);
       let result;
       try {
-        result = evaluate(index, catalog.operations, subset, settings);
+        result = evaluate(await withEmbeddings(values, catalog, index, subset), catalog.operations, subset, settings);
       } catch (err) {
         // name the file: evaluate knows only the line
         if (err instanceof AppError && err.code === 'CONFIG_INVALID') throw new AppError('CONFIG_INVALID', err.message.replace(/^eval: /, `eval: ${currentFile}: `));

@@ -1,10 +1,12 @@
 // `api-catalog import <spec> [options]`: runs the importer library, writes (or checks) the registry, and prints
 // progress (stderr), a summary and the per-domain change report. Bad input ends in one clear line and exit 1.
 import { parseArgs } from 'node:util';
-import { relative } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { isAppError } from '../errors.js';
 import { checkRegistry, importSpec, writeRegistry } from '../importer/index.js';
 import type { DomainChange, ImportResult } from '../importer/index.js';
+import { MANIFEST_FILE, VECTORS_FILE } from '../embeddings/store.js';
 
 const USAGE = `usage: api-catalog import <spec file or http(s) URL> [options]
 
@@ -16,6 +18,12 @@ options:
   --check           write nothing; exit 1 when <out>/<catalog>/ differs from a fresh import
   --strict          fail on any import warning (lint findings are reported, not fatal)
   --timeout <s>     give up after this many seconds (default 300)
+  --embeddings-url <url>       also embed every operation with this OpenAI-compatible endpoint
+                               (or env API_CATALOG_EMBEDDINGS_URL; key from API_CATALOG_EMBEDDINGS_KEY only)
+  --embeddings-model <m>       the embedding model (or env API_CATALOG_EMBEDDINGS_MODEL)
+  --embeddings-dimensions <n>  requested vector size, for models that take one
+                               Vectors of unchanged operations are reused; without an endpoint, existing
+                               vectors are kept and --check reports them when the operations changed.
   --verbose         list every warning; show stack traces on errors
   --quiet           print only errors
   --help            show this help`;
@@ -51,8 +59,31 @@ function fixCommand(spec: string, name: string | undefined, out: string): string
   return `npm run import -- ${spec}${opts ? ' ' + opts : ''}`;
 }
 
+/** Reads the registry's vector files now; the returned function writes them back (after the folder swap). */
+function keepEmbeddings(dir: string): () => void {
+  const files = [MANIFEST_FILE, VECTORS_FILE].filter((f) => existsSync(join(dir, f))).map((f) => ({ f, bytes: readFileSync(join(dir, f)) }));
+  return () => {
+    for (const { f, bytes } of files) if (!existsSync(join(dir, f))) writeFileSync(join(dir, f), bytes);
+  };
+}
+
+/** Why the stored vectors do not fit the imported operations (or the given model); undefined when they do or there are none and none are wanted. */
+async function staleEmbeddings(dir: string, result: ImportResult, model: string | undefined, dimensions?: number): Promise<string | undefined> {
+  if (model === undefined && !existsSync(join(dir, MANIFEST_FILE))) return undefined;
+  const { mismatch, operationTexts, readManifest } = await import('../embeddings/store.js');
+  try {
+    const manifest = readManifest(dir);
+    return mismatch(manifest, operationTexts(result.operations).fingerprint, model !== undefined ? { model, ...(dimensions !== undefined ? { dimensions } : {}) } : undefined)?.message;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
 export async function run(argv: string[]): Promise<number> {
-  let values: { name?: string; out?: string; check?: boolean; strict?: boolean; timeout?: string; verbose?: boolean; quiet?: boolean; help?: boolean };
+  let values: {
+    name?: string; out?: string; check?: boolean; strict?: boolean; timeout?: string; verbose?: boolean; quiet?: boolean; help?: boolean;
+    'embeddings-url'?: string; 'embeddings-model'?: string; 'embeddings-dimensions'?: string;
+  };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
@@ -64,6 +95,9 @@ export async function run(argv: string[]): Promise<number> {
         check: { type: 'boolean' },
         strict: { type: 'boolean' },
         timeout: { type: 'string' },
+        'embeddings-url': { type: 'string' },
+        'embeddings-model': { type: 'string' },
+        'embeddings-dimensions': { type: 'string' },
         verbose: { type: 'boolean' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -96,6 +130,17 @@ export async function run(argv: string[]): Promise<number> {
     if (!quiet && (verbose || performance.now() - started > 500)) process.stderr.write(`import: ${msg}\n`);
   };
   try {
+    // Resolved before the import so that a bad embeddings setting fails fast; loaded only when configured.
+    const embeddingsWanted = values['embeddings-url'] !== undefined || values['embeddings-model'] !== undefined || !!process.env.API_CATALOG_EMBEDDINGS_URL;
+    const embeddings = embeddingsWanted ? await import('../embeddings/index.js') : undefined;
+    const embeddingsConfig = embeddings?.resolveEmbeddingsConfig(
+      {
+        ...(values['embeddings-url'] !== undefined ? { url: values['embeddings-url'] } : {}),
+        ...(values['embeddings-model'] !== undefined ? { model: values['embeddings-model'] } : {}),
+        ...(values['embeddings-dimensions'] !== undefined ? { dimensions: values['embeddings-dimensions'] } : {}),
+      },
+      process.env,
+    );
     const result = await importSpec(spec, {
       ...(values.name !== undefined ? { name: values.name } : {}),
       ...(timeoutS !== undefined ? { timeoutMs: timeoutS * 1000 } : {}),
@@ -104,7 +149,15 @@ export async function run(argv: string[]): Promise<number> {
     });
     const dir = relative(process.cwd(), `${out}/${result.meta.name}`) || '.';
     if (values.check) {
-      const report = checkRegistry(result, out);
+      const checked = checkRegistry(result, out);
+      // The vectors are not part of the rendered registry: checked on their own below.
+      const extra = checked.extra.filter((f) => f !== MANIFEST_FILE && f !== VECTORS_FILE);
+      const report = { ...checked, extra, upToDate: checked.upToDate || (checked.missing.length === 0 && checked.changed.length === 0 && extra.length === 0) };
+      const staleVectors = report.upToDate ? await staleEmbeddings(join(out, result.meta.name), result, embeddingsConfig?.model, embeddingsConfig?.dimensions) : undefined;
+      if (staleVectors !== undefined) {
+        process.stderr.write(`api-catalog import: ${dir}: ${staleVectors}; run \`api-catalog embed --registry ${dir} --embeddings-url <url> --embeddings-model <model>\`\n`);
+        return 1;
+      }
       if (report.upToDate) {
         if (!quiet) process.stdout.write(`${dir} is up to date with ${spec} (${result.operations.length} operations)\n`);
         return 0;
@@ -117,7 +170,29 @@ export async function run(argv: string[]): Promise<number> {
       process.stderr.write(`api-catalog import: ${dir} is stale (${what}); run \`${fixCommand(spec, values.name, out)}\` and commit the result\n`);
       return 1;
     }
+    // writeRegistry swaps the whole folder: keep the stored vectors across it (embedRegistry reuses unchanged rows).
+    const kept = keepEmbeddings(join(out, result.meta.name));
     const report = writeRegistry(result, out);
+    kept();
+    let embedLine: string | undefined;
+    if (embeddings !== undefined && embeddingsConfig !== undefined) {
+      const client = new embeddings.EmbeddingsClient(embeddingsConfig);
+      let e: Awaited<ReturnType<typeof embeddings.embedRegistry>>;
+      try {
+        e = await embeddings.embedRegistry(join(out, result.meta.name), result.operations, client, progress);
+      } catch (err) {
+        // The registry itself is written and usable (search stays lexical until the vectors exist).
+        const why = isAppError(err) ? err.message.replace(/^embeddings: /, '') : String(err);
+        process.stderr.write(
+          `api-catalog import: ${dir} is written (${result.operations.length} operations), but its vectors are not: ${why}. ` +
+            `Search stays lexical; when the endpoint works, run \`api-catalog embed --registry ${dir}\` with the same settings\n`,
+        );
+        return 1;
+      }
+      embedLine = e.unchanged
+        ? `embeddings: the ${e.reused} operation vectors from ${embeddingsConfig.model} are up to date`
+        : `embeddings: embedded ${e.embedded} operation(s), reused ${e.reused}, with ${embeddingsConfig.model} (${e.manifest.dimensions} dimensions)`;
+    }
     if (quiet) return 0;
     const secs = ((performance.now() - started) / 1000).toFixed(1);
     const c = counts(result);
@@ -140,6 +215,13 @@ export async function run(argv: string[]): Promise<number> {
     }
     if (report.serversChanged) {
       lines.push(`WARNING: the API's servers changed from ${report.serversChanged.before.join(', ') || '(none)'} to ${report.serversChanged.after.join(', ') || '(none)'}; review before deploying`);
+    }
+    if (embedLine !== undefined) lines.push(embedLine);
+    else {
+      const stale = await staleEmbeddings(join(out, result.meta.name), result, undefined);
+      if (stale !== undefined && existsSync(join(out, result.meta.name, MANIFEST_FILE))) {
+        lines.push(`WARNING: ${stale}; search falls back to lexical until you run \`api-catalog embed --registry ${dir} --embeddings-url <url> --embeddings-model <model>\``);
+      }
     }
     process.stdout.write(lines.join('\n') + '\n');
     return 0;

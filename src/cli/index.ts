@@ -13,6 +13,7 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   search: { summary: 'search operations: api-catalog search "<query>"', load: () => import('./search.js') },
   describe: { summary: 'describe operations: api-catalog describe <name> [--detail]', load: () => import('./describe.js') },
   call: { summary: "call an operation: api-catalog call <name> --args '{...}' [--dry-run]", load: () => import('./call.js') },
+  embed: { summary: 'compute operation vectors with an embeddings endpoint: api-catalog embed --registry <dir>', load: () => import('./embed.js') },
   eval: { summary: 'measure search quality: api-catalog eval <queries.jsonl>', load: () => import('./eval.js') },
 };
 

@@ -2,8 +2,8 @@
 // Argument parsing and printing only; ranking lives in src/search.
 import { parseArgs } from 'node:util';
 import { AppError } from '../errors.js';
-import { defaultCatalogDir, loadCatalog } from '../registry/catalog.js';
-import { MAX_LIMIT, SearchIndex } from '../search/index.js';
+import { defaultCatalogDir, loadCatalog, type Catalog } from '../registry/catalog.js';
+import { MAX_LIMIT, SearchIndex, type SearchResult } from '../search/index.js';
 
 const USAGE = `usage: api-catalog search "<query>" [--registry <dir>] [--domain <d>] [--limit <n>] [--offset <n>] [--json]
 
@@ -11,12 +11,32 @@ const USAGE = `usage: api-catalog search "<query>" [--registry <dir>] [--domain 
   --domain <d>      only this domain; with an empty query, browse the domain
   --limit <n>       results to print (default 10, at most ${MAX_LIMIT})
   --offset <n>      results to skip (default 0)
-  --json            print the SearchResult as JSON`;
+  --json            print the SearchResult as JSON
+  --embeddings-url <url>, --embeddings-model <m>, --embeddings-dimensions <n>
+                    hybrid search with an OpenAI-compatible embeddings endpoint (or env API_CATALOG_EMBEDDINGS_URL,
+                    _MODEL; key from API_CATALOG_EMBEDDINGS_KEY); the registry needs vectors (api-catalog embed)`;
 
 function int(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value)) throw new AppError('INVALID_ARGUMENTS', `search: ${flag} must be a whole number, got ${JSON.stringify(value)}`);
   return Number(value);
+}
+
+/** The hybrid answer when an embeddings endpoint is configured (flags or env), else the lexical one. */
+async function hybridOrLexical(
+  values: { 'embeddings-url'?: string; 'embeddings-model'?: string; 'embeddings-dimensions'?: string },
+  catalog: Catalog,
+  index: SearchIndex,
+  query: string,
+  options: { domain?: string; limit?: number; offset?: number },
+): Promise<SearchResult & { mode?: string }> {
+  if (values['embeddings-url'] === undefined && values['embeddings-model'] === undefined && !process.env.API_CATALOG_EMBEDDINGS_URL) return index.search(query, options);
+  const { createSemanticSearch, resolveEmbeddingsConfig } = await import('../embeddings/index.js');
+  const flags = { url: values['embeddings-url'], model: values['embeddings-model'], dimensions: values['embeddings-dimensions'] };
+  const config = resolveEmbeddingsConfig(Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)), process.env);
+  if (config === undefined) return index.search(query, options);
+  const semantic = createSemanticSearch(config, [{ catalog: catalog.meta.name, dir: catalog.dir, prefix: '', operations: catalog.operations }]);
+  return semantic.search(index, query, options);
 }
 
 /** Runs the search subcommand; returns the exit code (0 found, 1 nothing found, 2 usage error). */
@@ -34,6 +54,9 @@ export async function run(argv: string[]): Promise<number> {
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         verbose: { type: 'boolean', default: false },
+        'embeddings-url': { type: 'string' },
+        'embeddings-model': { type: 'string' },
+        'embeddings-dimensions': { type: 'string' },
       },
     });
   } catch (err) {
@@ -57,7 +80,7 @@ export async function run(argv: string[]): Promise<number> {
     ...(values.limit !== undefined ? { limit: int(values.limit, '--limit') } : {}),
     ...(values.offset !== undefined ? { offset: int(values.offset, '--offset') } : {}),
   };
-  const result = index.search(query, options);
+  const result = await hybridOrLexical(values, catalog, index, query, options);
   if (values.json) {
     const extra = result.total === 0 ? { suggest: index.suggest(query) } : {};
     process.stdout.write(JSON.stringify({ ...result, ...extra }, null, 2) + '\n');
@@ -81,5 +104,6 @@ export async function run(argv: string[]): Promise<number> {
   }
   const shown = first + result.results.length - 1;
   process.stdout.write(`${first}-${shown} of ${result.total} in ${catalog.meta.name}; next: api-catalog describe <name>\n`);
+  if (result.mode !== undefined) process.stderr.write(`search: ${result.mode}\n`);
   return 0;
 }

@@ -3,7 +3,7 @@
 import { configuredCredentialNames, readConfigFile, resolveServerConfig, secretLookingEnv, type ConfigFile, type ServerConfig } from '../config.js';
 import { parseServeArgs } from './args.js';
 import { createLogger, type LogLevel, type Logger } from '../logger.js';
-import { loadCatalogSet, settingsFromConfig, warmSearchIndex, type CatalogSet } from '../server/core/catalogs.js';
+import { attachEmbeddings, loadCatalogSet, settingsFromConfig, warmSearchIndex, type CatalogSet } from '../server/core/catalogs.js';
 import type { ServerDeps } from '../server/create-server.js';
 import { SearchLog } from '../server/search-log.js';
 
@@ -30,6 +30,15 @@ Serves the four meta-tools over MCP: stdio by default, Streamable HTTP with --ht
                          <file> (or API_CATALOG_SEARCH_LOG); queries, result names, scores, hashed session ids:
                          never arguments, credentials or response data. Off by default
     --search-log-max-bytes <n>  rotate to <file>.1 at this size (default 10485760; one .1 file is kept)
+
+Semantic search (off by default; no network unless configured):
+  --embeddings-url <url>         OpenAI-compatible embeddings endpoint, e.g. https://api.openai.com/v1 or
+                                 http://localhost:11434/v1 (or env API_CATALOG_EMBEDDINGS_URL)
+  --embeddings-model <m>         the model the registry's vectors were made with (or API_CATALOG_EMBEDDINGS_MODEL)
+  --embeddings-dimensions <n>    requested vector size, if the model takes one (or API_CATALOG_EMBEDDINGS_DIMENSIONS)
+  Key: env API_CATALOG_EMBEDDINGS_KEY only (API_CATALOG_EMBEDDINGS_AUTH=api-key for Azure); query timeout
+  API_CATALOG_EMBEDDINGS_TIMEOUT_MS (1500). Vectors come from \`import --embeddings-url\` or \`api-catalog embed\`.
+  If the endpoint is down or slow, or the vectors do not match the model, search answers lexically and says so.
 
 HTTP authentication: set API_CATALOG_HTTP_TOKEN (at least 16 characters, e.g. \`openssl rand -hex 32\`) in the
 environment — never on the command line, where \`ps\` shows it. Every /mcp request must then carry
@@ -69,7 +78,8 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(HELP + '\n');
     return 0;
   }
-  const config = resolveServerConfig(parseServeArgs(argv), process.env);
+  const flags = parseServeArgs(argv);
+  const config = resolveServerConfig(flags, process.env);
   const level = (process.env.API_CATALOG_LOG_LEVEL ?? 'info') as LogLevel;
   const logger = createLogger({ write: (line) => process.stderr.write(line), minLevel: ['debug', 'info', 'warn', 'error'].includes(level) ? level : 'info' });
   for (const secret of secretLookingEnv(process.env)) logger.addSecret(secret);
@@ -88,6 +98,19 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(
       `api-catalog: warning: ${c.meta.name} lacks ${c.skipped.length} operation(s) its import skipped (first: ${first.message}); see ${c.dir}/diagnostics.json\n`,
     );
+  }
+  // Embeddings endpoint (off by default): loaded only when configured; mismatched vectors warn and search lexically.
+  if (flags.embeddings !== undefined || process.env.API_CATALOG_EMBEDDINGS_URL) {
+    const { resolveEmbeddingsConfig } = await import('../embeddings/config.js');
+    const embeddings = resolveEmbeddingsConfig(flags.embeddings ?? {}, process.env);
+    if (embeddings !== undefined) {
+      const semantic = await attachEmbeddings(set, embeddings, { logger });
+      const mode = semantic.describe();
+      process.stderr.write(`api-catalog: search: ${mode}\n`);
+      if (!semantic.usable || semantic.catalogs.some((c) => !c.usable)) {
+        for (const c of semantic.catalogs.filter((x) => !x.usable)) process.stderr.write(`api-catalog: warning: embeddings for ${c.catalog}: ${c.problem}\n`);
+      }
+    }
   }
   const deps = depsFrom(config, set, logger, file);
   if (config.searchLog !== undefined) {

@@ -191,7 +191,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
         });
       } else if (tool === names.searchTools) {
         const log = deps.searchLog;
-        envelope = searchTools(deps.catalogs, input, names, log && ((o) => {
+        envelope = await searchTools(deps.catalogs, input, names, log && ((o) => {
           const catalog = o.domain !== undefined ? deps.catalogs.domains.find((d) => d.name === o.domain)?.catalog : undefined;
           log.recordSearch(tag, { ...o, catalog: catalog ?? deps.catalogs.catalogs.map((c) => c.meta.name).join(',') });
         }));

@@ -49,8 +49,8 @@ function expectedTokens(tool: string, detail: DetailLevel): { tokens: number; en
   return { tokens: encoder.encode(JSON.stringify(envelope)).length, envelope };
 }
 
-function coreSearch(query: string): Array<{ name: string; score: number }> {
-  const env = searchTools(set, { query, limit: 25 }, names);
+async function coreSearch(query: string): Promise<Array<{ name: string; score: number }>> {
+  const env = await searchTools(set, { query, limit: 25 }, names);
   if (!env.success) throw new Error('search failed');
   return (env.value as { results: Array<{ name: string; score: number }> }).results;
 }
@@ -124,7 +124,7 @@ describe('deep links', () => {
   test('/?q= shows the agents’ ranking with the same scores', async () => {
     await page.goto(`${base(srv)}/?q=${encodeURIComponent('create an issue')}`);
     const shown = await rows('#results');
-    const expected = coreSearch('create an issue');
+    const expected = await coreSearch('create an issue');
     expect(shown.map((r) => [r[2], Number(r[1])])).toEqual(expected.map((r) => [r.name, r.score]));
     expect(shown[0]?.[2]).toBe('issues_create');
   });
@@ -152,7 +152,7 @@ describe('search, describe levels, dry run', () => {
     await page.locator('#q').pressSequentially('list pull requests');
     await page.keyboard.press('Enter');
     await page.waitForURL(/\?q=list\+pull\+requests/);
-    const expected = coreSearch('list pull requests');
+    const expected = await coreSearch('list pull requests');
     const shown = await rows('#results');
     expect(shown[0]?.[2]).toBe(expected[0]?.name);
     const first = expected[0]?.name as string;

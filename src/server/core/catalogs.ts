@@ -2,10 +2,13 @@
 // and the execution config for an operation's catalog. No MCP here: the CLI and the server share it.
 import { catalogOptions, resolveBaseUrls, type ConfigFile, type ServerConfig } from '../../config.js';
 import { AppError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
 import { defaultCatalogDir, loadCatalog, type Catalog } from '../../registry/catalog.js';
 import { SearchIndex } from '../../search/index.js';
 import type { ExecutionConfig } from '../../execution/index.js';
 import type { DomainInfo, Operation } from '../../types.js';
+import type { EmbeddingsConfig } from '../../embeddings/config.js';
+import type { SemanticOptions, SemanticSearch } from '../../embeddings/semantic.js';
 
 /** One operation as exposed: `op.name`/`op.domain` are the public (possibly catalog-prefixed) names. */
 export interface CatalogEntry {
@@ -29,6 +32,23 @@ export interface CatalogSet {
    * tools/list never wait for it; warmSearchIndex() builds it in idle time right after the server is up.
    */
   readonly index: SearchIndex;
+  /** Hybrid search when an embeddings endpoint is configured (attachEmbeddings); absent: lexical only. */
+  embeddings?: SemanticSearch;
+}
+
+/**
+ * Configures the embeddings endpoint for this set: checks each catalog's stored vectors against the model
+ * (mismatches are logged and reported by `describe()`), loaded lazily so that an unconfigured run never pays for it.
+ */
+export async function attachEmbeddings(set: CatalogSet, config: EmbeddingsConfig, options: SemanticOptions & { logger?: Logger } = {}): Promise<SemanticSearch> {
+  const { createSemanticSearch } = await import('../../embeddings/semantic.js');
+  const multi = set.catalogs.length > 1;
+  set.embeddings = createSemanticSearch(
+    config,
+    set.catalogs.map((c) => ({ catalog: c.meta.name, dir: c.dir, prefix: multi ? `${c.meta.name}.` : '', operations: c.operations })),
+    options,
+  );
+  return set.embeddings;
 }
 
 /** Builds the set's search index now if it is not built yet (idempotent). */

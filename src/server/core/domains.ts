@@ -84,6 +84,7 @@ export function listDomains(
     .filter((c) => (wanted === undefined || c.meta.name === wanted) && c.skipped.length > 0)
     .map((c) => ({ catalog: c.meta.name, skippedOperations: c.skipped.length }));
   if (incomplete.length > 0) value.incomplete = incomplete;
+  if (set.embeddings !== undefined) value.search = set.embeddings.describe();
   if (context.settings !== undefined) {
     const settings = context.settings;
     const credentials = set.catalogs

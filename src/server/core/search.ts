@@ -26,7 +26,12 @@ export interface SearchObservation {
  * search_tools. With `domain` and no query it lists that domain in stable (name) order, paged. `observe`, when
  * given, sees every search that was answered (not refusals of invalid input).
  */
-export function searchTools(set: CatalogSet, input: unknown, names: ToolNames, observe?: (o: SearchObservation) => void): Envelope {
+export async function searchTools(
+  set: CatalogSet,
+  input: unknown,
+  names: ToolNames,
+  observe?: (o: SearchObservation) => void,
+): Promise<Envelope> {
   const tool = names.searchTools;
   const parsed = parseMetaArgs<SearchToolsInput>(input, {
     // Long queries are cut to queryMaxChars below rather than rejected (K1).
@@ -65,7 +70,8 @@ export function searchTools(set: CatalogSet, input: unknown, names: ToolNames, o
   }
   const options: { domain?: string; limit: number; offset: number } = { limit, offset };
   if (domain !== undefined) options.domain = domain;
-  const found = set.index.search(query, options);
+  // With an embeddings endpoint: hybrid ranking, or the lexical one with the reason (never a failure).
+  const found = set.embeddings !== undefined && query !== '' ? await set.embeddings.search(set.index, query, options) : set.index.search(query, options);
   const results = found.results.map((r) => ({
     name: r.name,
     domain: r.domain,
@@ -74,6 +80,7 @@ export function searchTools(set: CatalogSet, input: unknown, names: ToolNames, o
     score: Math.round(r.score * 1000) / 1000,
   }));
   const value: Record<string, unknown> = { results, total: found.total };
+  if ('mode' in found) value.mode = found.mode;
   observe?.({ query, ...(domain !== undefined ? { domain } : {}), total: found.total, results: results.map((r) => ({ name: r.name, score: r.score })) });
   if (results.length === 0) {
     // SearchIndex.suggest decides (names for a one-word query, corrected words for a phrase).

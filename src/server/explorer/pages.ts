@@ -85,11 +85,11 @@ ${ops.map(
 }
 
 /** `/?q=...` (and `domain`, `offset`): search_tools results with scores, 25 per page. */
-export function searchPage(deps: PageDeps, query: string, domain: string | undefined, offset: number): Page {
+export async function searchPage(deps: PageDeps, query: string, domain: string | undefined, offset: number): Promise<Page> {
   const n = names(deps);
   const input: Record<string, unknown> = { query, limit: SEARCH_PAGE_SIZE, offset };
   if (domain !== undefined) input.domain = domain;
-  const env = searchTools(deps.catalogs, input, n);
+  const env = await searchTools(deps.catalogs, input, n);
   const base = { title: `Search: ${query}`, current: 'search' as const, query, ...(domain !== undefined ? { domain } : {}) };
   if (!env.success) {
     return { ...base, status: 400, body: html`<h1>Search</h1><p class="error" role="alert">${env.error.message}</p><p>${env.instruction ?? ''}</p>` };

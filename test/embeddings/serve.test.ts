@@ -1,0 +1,109 @@
+// The embeddings option in the built CLI (build first): `serve` over stdio with an endpoint configured by env
+// (hybrid answers, the mode on stderr, a clear warning for a model mismatch, the key nowhere), and `search`.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { run as importCli } from '../../src/cli/import.js';
+import { REPO_ROOT, builtCli } from '../helpers/mcp.js';
+import { startEmbeddingsServer, type FakeEmbeddingsServer } from '../helpers/embeddings-server.js';
+
+const SPEC = join(import.meta.dirname, 'fixtures', 'club.yaml');
+const CANARY = 'sk-serve-canary-93be1d0c4a7f';
+let root = '';
+let fake: FakeEmbeddingsServer;
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'ac-embed-serve-'));
+  fake = await startEmbeddingsServer({ requiredKey: CANARY });
+  const quiet = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+  process.env.API_CATALOG_EMBEDDINGS_KEY = CANARY;
+  try {
+    expect(await importCli([SPEC, '--name', 'club', '--out', root, '--embeddings-url', fake.url, '--embeddings-model', 'fake-embed', '--quiet'])).toBe(0);
+  } finally {
+    delete process.env.API_CATALOG_EMBEDDINGS_KEY;
+    quiet.mockRestore();
+  }
+});
+afterAll(async () => {
+  await fake.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+function childEnv(extra: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('API_CATALOG_EMBEDDINGS')) env[k] = v;
+  return { ...env, ...extra };
+}
+
+async function serve(model: string): Promise<{ client: Client; stderr: () => string; close: () => Promise<void> }> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [builtCli(), 'serve', '--registry', join(root, 'club')],
+    cwd: REPO_ROOT,
+    env: childEnv({ API_CATALOG_EMBEDDINGS_URL: fake.url, API_CATALOG_EMBEDDINGS_MODEL: model, API_CATALOG_EMBEDDINGS_KEY: CANARY, API_CATALOG_LOG_LEVEL: 'debug', API_CATALOG_EMBEDDINGS_TIMEOUT_MS: '15000' }),
+    stderr: 'pipe',
+  });
+  let err = '';
+  // A generous query timeout: this checks the hybrid path on a loaded CI machine; timeouts are tested in-process.
+  (transport.stderr as Readable | null)?.on('data', (d: Buffer) => (err += d.toString('utf8')));
+  const client = new Client({ name: 'embeddings-serve', version: '1' });
+  await client.connect(transport);
+  return { client, stderr: () => err, close: () => client.close() };
+}
+
+async function search(client: Client, query: string): Promise<{ value: { results: Array<{ name: string }>; mode: string } }> {
+  const r = await client.callTool({ name: 'search_tools', arguments: { query } });
+  return r.structuredContent as unknown as { value: { results: Array<{ name: string }>; mode: string } };
+}
+
+describe('serve with an embeddings endpoint (spawned, stdio)', () => {
+  test('hybrid answers; the mode is on stderr at start; the key appears nowhere', async () => {
+    const s = await serve('fake-embed');
+    try {
+      const r = await search(s.client, 'hibernate my membership');
+      expect(r.value.mode).toBe('hybrid (mix)');
+      expect(r.value.results[0]?.name).toBe('suspendSubscription');
+      expect(JSON.stringify(r)).not.toContain(CANARY);
+    } finally {
+      await s.close();
+    }
+    expect(s.stderr()).toContain('api-catalog: search: hybrid (lexical + embeddings from fake-embed, mix)');
+    expect(s.stderr()).not.toContain(CANARY);
+    expect(fake.authHeaders.at(-1)).toBe(`Bearer ${CANARY}`);
+  });
+
+  test('a model change is reported at start with the fix, and search answers lexically', async () => {
+    const s = await serve('fake-embed-small');
+    try {
+      const r = await search(s.client, 'list invoices');
+      expect(r.value.results[0]?.name).toBe('listInvoices');
+      expect(r.value.mode).toMatch(/^lexical \(embeddings not usable: /);
+    } finally {
+      await s.close();
+    }
+    expect(s.stderr()).toMatch(/api-catalog: warning: embeddings for club: the registry's vectors were made with model "fake-embed", the configured model is "fake-embed-small".*api-catalog embed --registry/);
+    expect(s.stderr()).toMatch(/"event":"embeddings_mismatch"/);
+  });
+
+  test('api-catalog search --embeddings-url: hybrid table, the mode on stderr', async () => {
+    const child = spawn(
+      process.execPath,
+      [builtCli(), 'search', 'hibernate my membership', '--registry', join(root, 'club'), '--embeddings-url', fake.url, '--embeddings-model', 'fake-embed'],
+      { cwd: REPO_ROOT, env: childEnv({ API_CATALOG_EMBEDDINGS_KEY: CANARY, API_CATALOG_EMBEDDINGS_TIMEOUT_MS: '15000' }) },
+    );
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code, err).toBe(0);
+    expect(out.split('\n')[0]).toMatch(/^ +1\. \d\.\d{3} +suspendSubscription +Suspend a subscription/);
+    expect(err).toContain('search: hybrid (mix)');
+    expect(out + err).not.toContain(CANARY);
+  });
+});
