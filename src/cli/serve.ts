@@ -15,6 +15,11 @@ Serves the four meta-tools over MCP: stdio by default, Streamable HTTP with --ht
   --config <file.json>   per-catalog settings (or env API_CATALOG_CONFIG): baseUrl, credentials (env var
                          NAMES), idempotencyHeader, allowedOrigins, blockPrivateAddresses; see docs/config.example.json
   --read-only            refuse every operation that is not GET/HEAD
+  --include-domains <d>  serve only these domains (comma-separated or repeated; or API_CATALOG_INCLUDE_DOMAINS)
+  --exclude-domains <d>  leave these domains out (or API_CATALOG_EXCLUDE_DOMAINS)
+  --exclude-tools <glob> leave out operations whose name or operationId matches, e.g. 'repos_delete*'
+                         (or API_CATALOG_EXCLUDE_TOOLS). Filtered operations cannot be listed, searched,
+                         described or executed; an unknown domain or a glob matching nothing stops the start
   --prefix <p>           prefix the four tool names (or env API_CATALOG_TOOL_PREFIX)
   --no-require-describe  allow execute_tool without a prior describe_tools
   --http                 Streamable HTTP at http://<host>:<port>/mcp
@@ -69,7 +74,7 @@ export async function run(argv: string[]): Promise<number> {
     const v = process.env[name];
     if (v !== undefined && v !== '') logger.addSecret(v);
   }
-  const set = loadCatalogSet(config.registries);
+  const set = loadCatalogSet(config.registries, config.filters);
   for (const c of set.catalogs) {
     if (c.skipped.length === 0) continue;
     const first = c.skipped[0] as { pointer: string; message: string };
@@ -79,7 +84,9 @@ export async function run(argv: string[]): Promise<number> {
     );
   }
   const deps = depsFrom(config, set, logger, file);
-  const what = set.catalogs.map((c) => `${c.meta.title} (${c.operations.length} operations)`).join(', ');
+  const what = set.catalogs
+    .map((c) => `${c.meta.title} (${c.operations.length} operations${c.filteredOut ? `; ${c.filteredOut} filtered out` : ''})`)
+    .join(', ');
 
   // An idle server builds its search index within a second even if no client has listed tools yet.
   setTimeout(() => warmSearchIndex(set), 1000).unref();
