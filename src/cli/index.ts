@@ -14,6 +14,7 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   describe: { summary: 'describe operations: api-catalog describe <name> [--detail]', load: () => import('./describe.js') },
   call: { summary: "call an operation: api-catalog call <name> --args '{...}' [--dry-run]", load: () => import('./call.js') },
   eval: { summary: 'measure search quality: api-catalog eval <queries.jsonl>', load: () => import('./eval.js') },
+  'suggest-overlay': { summary: 'propose overlay keywords for missed queries: --queries <file.jsonl>', load: () => import('./suggest-overlay.js') },
 };
 
 function usage(): string {
