@@ -82,6 +82,8 @@ export function parseOverlay(text: string, file: string, label: string = file): 
     raw = parseSpecText(text, `overlay ${file}`);
   } catch (err) {
     if (err instanceof RangeError) throw invalid(file, 'is nested too deeply to parse');
+    // parseSpecText speaks of specs (SPEC_INVALID); a broken overlay is the curator's input, like a config file.
+    if (err instanceof AppError) throw new AppError('CONFIG_INVALID', err.message, { details: { file }, cause: err });
     throw err;
   }
   if (!isObject(raw)) throw invalid(file, `is not an Overlay document (its top level is ${Array.isArray(raw) ? 'an array' : typeof raw}, expected an object with overlay, info and actions)`);
