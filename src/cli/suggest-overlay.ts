@@ -92,7 +92,8 @@ export function missingWords(query: string, op: Operation): string[] {
   const known = knownStems(op);
   const out: string[] = [];
   for (const w of splitWords(query)) {
-    if (w.length < 2 || /^\d+$/.test(w) || STOP_WORDS.has(w) || known.has(stem(w)) || out.includes(w)) continue;
+    if (w.length < 2 || /^\d+$/.test(w) || STOP_WORDS.has(w) || known.has(stem(w))) continue;
+    known.add(stem(w)); // "ticket tickets": one word
     out.push(w);
   }
   return out;
@@ -130,7 +131,8 @@ export function suggestKeywords(set: CatalogSet, queries: readonly SuggestQuery[
       byOp.set(op, s);
       report.suggestions.push(s);
     }
-    const added = missingWords(q.query, op).filter((w) => !s.words.includes(w));
+    const have = new Set(s.words.map((w) => stem(w)));
+    const added = missingWords(q.query, op).filter((w) => !have.has(stem(w)));
     s.words.push(...added);
     s.queries.push({ line: q.line, query: q.query, rank });
     report.misses.push({ line: q.line, query: q.query, expect: q.expect, rank, added });
