@@ -62,21 +62,24 @@ function shownPath(catalogDir: string, ref: OverlayRef): string {
   return relative(process.cwd(), resolve(catalogDir, ref.path)).split(sep).join('/') || '.';
 }
 
+/** The overlays a registry's catalog.json records ([] when none); undefined when there is no readable catalog.json. */
+function overlaysOf(metaPath: string): OverlayRef[] | undefined {
+  if (!existsSync(metaPath)) return undefined;
+  try {
+    const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as Partial<CatalogMeta>;
+    return Array.isArray(meta.overlays) ? meta.overlays.filter((r): r is OverlayRef => typeof r?.path === 'string' && typeof r?.sha256 === 'string') : [];
+  } catch {
+    return undefined; // an unreadable catalog.json: nothing to compare (and --check reports it stale)
+  }
+}
+
 /**
  * The overlays `import --check` re-applies when no --overlay is given: those the registry's catalog.json records,
  * read from where it says (relative to the catalog folder). A recorded file that is gone is an error naming it.
  */
 function recordedOverlays(catalogDir: string): Array<{ file: string; label: string }> {
   const metaPath = resolve(catalogDir, 'catalog.json');
-  if (!existsSync(metaPath)) return [];
-  let meta: Partial<CatalogMeta>;
-  try {
-    meta = JSON.parse(readFileSync(metaPath, 'utf8')) as Partial<CatalogMeta>;
-  } catch {
-    return []; // an unreadable catalog.json is reported as stale by the check itself
-  }
-  const refs = Array.isArray(meta.overlays) ? meta.overlays.filter((r): r is OverlayRef => typeof r?.path === 'string') : [];
-  return refs.map((ref) => {
+  return (overlaysOf(metaPath) ?? []).map((ref) => {
     const file = resolve(catalogDir, ref.path);
     if (!existsSync(file)) {
       throw new AppError(
@@ -180,6 +183,7 @@ export async function run(argv: string[]): Promise<number> {
       process.stderr.write(`api-catalog import: ${dir} is stale (${what}); run \`${fixCommand(spec, values.name, out, used)}\` and commit the result\n`);
       return 1;
     }
+    const previousOverlays = overlaysOf(resolve(catalogDir, 'catalog.json'));
     const report = writeRegistry(result, out);
     if (quiet) return 0;
     const secs = ((performance.now() - started) / 1000).toFixed(1);
@@ -200,11 +204,14 @@ export async function run(argv: string[]): Promise<number> {
         for (const ch of report.changes) lines.push(changeLine(ch));
       }
     }
-    if (report.overlaysChanged) lines.push(...overlayLines(catalogDir, report.overlaysChanged));
-    if (result.meta.hiddenOperations) lines.push(`${result.meta.hiddenOperations} operation(s) hidden (x-api-catalog-hidden): not in the registry`);
     if (report.serversChanged) {
       lines.push(`WARNING: the API's servers changed from ${report.serversChanged.before.join(', ') || '(none)'} to ${report.serversChanged.after.join(', ') || '(none)'}; review before deploying`);
     }
+    const overlaysNow = result.meta.overlays ?? [];
+    if (previousOverlays !== undefined && JSON.stringify(previousOverlays) !== JSON.stringify(overlaysNow)) {
+      lines.push(...overlayLines(catalogDir, { before: previousOverlays, after: overlaysNow }));
+    }
+    if (result.meta.hiddenOperations) lines.push(`${result.meta.hiddenOperations} operation(s) hidden (x-api-catalog-hidden): not in the registry`);
     process.stdout.write(lines.join('\n') + '\n');
     return 0;
   } catch (err) {

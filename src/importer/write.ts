@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { AppError } from '../errors.js';
-import type { CatalogMeta, Diagnostic, Operation, OverlayRef, ServerInfo } from '../types.js';
+import type { CatalogMeta, Diagnostic, Operation, ServerInfo } from '../types.js';
 
 /** What `importSpec` produced. */
 export interface ImportResult {
@@ -31,8 +31,6 @@ export interface WriteReport {
   changes: DomainChange[];
   /** Set when the catalog's servers changed: a new upstream host deserves a human look (RELIABILITY D19). */
   serversChanged?: { before: string[]; after: string[] };
-  /** Set when the overlays applied differ from the previous import's (paths or content), e.g. one was left out. */
-  overlaysChanged?: { before: OverlayRef[]; after: OverlayRef[] };
   /** True when every file is byte-identical to what was there. */
   unchanged: boolean;
 }
@@ -126,21 +124,17 @@ export function writeRegistry(result: ImportResult, outDir: string): WriteReport
   const check = checkRegistry(result, outDir);
   const changes = hadPrevious ? diffOperations(dir, result) : [];
   let serversChanged: WriteReport['serversChanged'];
-  let overlaysChanged: WriteReport['overlaysChanged'];
   if (hadPrevious) {
     try {
       const old = JSON.parse(readFileSync(join(dir, 'catalog.json'), 'utf8')) as CatalogMeta;
       const before = serverUrls(old.servers);
       const after = serverUrls(result.meta.servers);
       if (before.join('\n') !== after.join('\n')) serversChanged = { before, after };
-      const [was, now] = [old.overlays ?? [], result.meta.overlays ?? []];
-      if (JSON.stringify(was) !== JSON.stringify(now)) overlaysChanged = { before: was, after: now };
     } catch {
       /* unreadable old catalog.json: nothing to compare */
     }
   }
-  const notes = { ...(serversChanged ? { serversChanged } : {}), ...(overlaysChanged ? { overlaysChanged } : {}) };
-  if (check.upToDate) return { dir, hadPrevious, changes, unchanged: true, ...notes };
+  if (check.upToDate) return { dir, hadPrevious, changes, unchanged: true, ...(serversChanged ? { serversChanged } : {}) };
 
   const stamp = `${process.pid}-${Date.now().toString(36)}`;
   const tmp = join(outDir, `.${name}.tmp-${stamp}`);
@@ -165,7 +159,7 @@ export function writeRegistry(result: ImportResult, outDir: string): WriteReport
     throw new AppError('INTERNAL', `import: cannot replace ${dir} (${(cause as Error).message}); the previous registry is unchanged`, { cause });
   }
   if (moved) rmSync(old, { recursive: true, force: true });
-  return { dir, hadPrevious, changes, unchanged: false, ...notes };
+  return { dir, hadPrevious, changes, unchanged: false, ...(serversChanged ? { serversChanged } : {}) };
 }
 
 export interface CheckReport {
