@@ -10,6 +10,7 @@ import { Lexicon } from './lexicon.js';
 import { analyzeQuery, MAX_QUERY_CHARS, queryWords } from './query.js';
 import { activeSignals, rankCandidates, type HitExplanation, type Ranked } from './rank.js';
 import type { SignalContext } from './signals.js';
+import { decodeSnapshot, encodeSnapshot } from './snapshot.js';
 import { stripNoise, type StemMode } from './text.js';
 
 export { swapsNeighbours } from './lexicon.js';
@@ -144,6 +145,24 @@ export class SearchIndex {
     const retriever = LexicalRetriever.build(docs, domains, lexicon, tables.features, tables.termIds, t.boosts, t.descriptionWords);
     lexicon.finish();
     return new SearchIndex({ docs, domains, tuning: t, lexicon, tables, retriever });
+  }
+
+  /**
+   * The built index as bytes (binary layout, see snapshot.ts): restored by {@link fromSnapshot} with the same
+   * operations and domains, it ranks every query exactly as this index does, without re-analyzing the catalog.
+   */
+  toSnapshot(): Uint8Array {
+    return encodeSnapshot({
+      docs: this.docs, domains: this.domains, tuning: this.tuning, lexicon: this.lexicon, tables: this.tables, retriever: this.retriever,
+    });
+  }
+
+  /**
+   * An index restored from {@link toSnapshot}'s bytes. `operations`/`domains` must be the catalog it was built
+   * from: a different operation list is AppError REGISTRY_STALE, damaged bytes REGISTRY_INVALID.
+   */
+  static fromSnapshot(bytes: Uint8Array, operations: readonly Operation[], domains: readonly DomainInfo[]): SearchIndex {
+    return new SearchIndex(decodeSnapshot(bytes, nameOrder(operations), domains));
   }
 
   /** Number of indexed operations. */
