@@ -123,6 +123,8 @@ export interface Operation {
   /** Path template exactly as in the spec, e.g. `/repos/{owner}/{repo}/issues`. */
   path: string;
   tags: string[];
+  /** Extra words people use for this operation (`x-api-catalog-keywords`); searchable, weighted like the summary. */
+  keywords?: string[];
   deprecated: boolean;
   /** DELETE, or marked destructive by an x- extension. */
   destructive: boolean;

@@ -75,7 +75,7 @@ export interface SearchTuning {
 
 export const DEFAULT_TUNING: SearchTuning = {
   stem: 'porter',
-  boosts: { name: 3, summary: 3, path: 1.5, domain: 1, tags: 1, params: 0.5, description: 0.7, domainText: 0.3 },
+  boosts: { name: 3, summary: 3, path: 1.5, domain: 1, tags: 1, params: 0.5, description: 0.7, domainText: 0.3, keywords: 3 },
   familyWeight: 0.4,
   fuzzyUnknown: true,
   descriptionWords: 120,
@@ -139,7 +139,7 @@ export class SearchIndex {
     const t: SearchTuning = { ...DEFAULT_TUNING, ...tuning };
     const docs = nameOrder(operations);
     const lexicon = new Lexicon(t.stem);
-    for (const op of docs) lexicon.addProse(`${op.summary} ${stripNoise(op.description)}`);
+    for (const op of docs) lexicon.addProse(`${op.summary} ${stripNoise(op.description)}${op.keywords ? ` ${op.keywords.join(' ')}` : ''}`);
     for (const d of domains) lexicon.addProse(d.description);
     const tables = computeFeatures(docs, lexicon);
     const retriever = LexicalRetriever.build(docs, domains, lexicon, tables.features, tables.termIds, t.boosts, t.descriptionWords);

@@ -8,9 +8,11 @@ import { MAX_INDEX_WORDS, type Lexicon } from './lexicon.js';
 import type { Concept } from './query.js';
 import { stripNoise } from './text.js';
 
-export type IndexField = 'name' | 'summary' | 'path' | 'domain' | 'tags' | 'params' | 'description' | 'domainText';
-export const FIELDS: IndexField[] = ['name', 'summary', 'path', 'domain', 'tags', 'params', 'description', 'domainText'];
-const TITLE_FIELDS: ReadonlySet<string> = new Set(['name', 'summary']);
+export type IndexField = 'name' | 'summary' | 'path' | 'domain' | 'tags' | 'params' | 'description' | 'domainText' | 'keywords';
+// `keywords` last: an operation without keywords scores exactly as before the field existed (BM25+ is per field)
+export const FIELDS: IndexField[] = ['name', 'summary', 'path', 'domain', 'tags', 'params', 'description', 'domainText', 'keywords'];
+/** A term matched in these fields counts for title coverage (keywords are curated words for the operation). */
+const TITLE_FIELDS: ReadonlySet<string> = new Set(['name', 'summary', 'keywords']);
 /** Cached term lookups; cleared when full (a bound, not an LRU: the common terms come right back). */
 const HIT_CACHE_SIZE = 4096;
 
@@ -82,6 +84,7 @@ function record(op: Operation, id: number, descriptionWords: number, domainText:
     params: Object.keys(op.inputSchema.properties).join(' '),
     description: stripNoise(op.description).split(/\s+/).slice(0, descriptionWords).join(' '),
     domainText,
+    keywords: (op.keywords ?? []).join(' '),
   };
 }
 

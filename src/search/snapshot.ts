@@ -36,10 +36,10 @@ interface Header {
   lengths: Record<string, number>;
 }
 
-/** SHA-256 over the operations' names, operationIds, methods and paths in document order. */
+/** SHA-256 over the operations' names, operationIds, methods, paths and keywords in document order. */
 function operationsHash(docs: readonly Operation[]): string {
   const h = createHash('sha256');
-  for (const op of docs) h.update(`${op.name}\u0000${op.operationId}\u0000${op.method}\u0000${op.path}\n`);
+  for (const op of docs) h.update(`${op.name}\u0000${op.operationId}\u0000${op.method}\u0000${op.path}\u0000${(op.keywords ?? []).join(' ')}\n`);
   return h.digest('hex');
 }
 

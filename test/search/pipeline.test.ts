@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultCatalogDir, loadCatalog } from '../../src/registry/catalog.js';
 import { computeFeatures, SHAPE_COLLECTION, SHAPE_ITEM, FLAG_DEPRECATED } from '../../src/search/features.js';
-import { SearchIndex, SIGNALS } from '../../src/search/index.js';
+import { DEFAULT_TUNING, SearchIndex, SIGNALS } from '../../src/search/index.js';
 import { Candidates, LexicalRetriever } from '../../src/search/lexical.js';
 import { Lexicon } from '../../src/search/lexicon.js';
 import { analyzeQuery, laterStepStart } from '../../src/search/query.js';
@@ -68,7 +68,7 @@ describe('lexical retrieval', () => {
     const lex = lexiconOf();
     const sorted = [...OPS].sort((a, b) => (a.name < b.name ? -1 : 1));
     const tables = computeFeatures(sorted, lex);
-    const r = LexicalRetriever.build(sorted, domainsOf(OPS), lex, tables.features, tables.termIds, { name: 3, summary: 3, path: 1.5, domain: 1, tags: 1, params: 0.5, description: 0.7, domainText: 0.3 }, 120);
+    const r = LexicalRetriever.build(sorted, domainsOf(OPS), lex, tables.features, tables.termIds, DEFAULT_TUNING.boosts, 120);
     lex.finish();
     const plan = analyzeQuery('list issues', lex, sorted.length, { familyWeight: 0.4, fuzzyUnknown: true, readObject: false });
     const c = new Candidates(sorted.length);
@@ -83,7 +83,7 @@ describe('lexical retrieval', () => {
     expect(c.scores.every((x) => x === 0) && c.coverage.every((x) => x === 0)).toBe(true);
     // postings restored from a table give the same hits as MiniSearch
     const table = r.postings(['issu', 'list', 'nothing']);
-    const restored = LexicalRetriever.fromPostings(table, tables.features, tables.termIds, { name: 3, summary: 3, path: 1.5, domain: 1, tags: 1, params: 0.5, description: 0.7, domainText: 0.3 });
+    const restored = LexicalRetriever.fromPostings(table, tables.features, tables.termIds, DEFAULT_TUNING.boosts);
     for (const t of ['issu', 'list', 'nothing', 'absent']) {
       expect([...restored.termHits(t).scores]).toEqual([...r.termHits(t).scores]);
       expect([...restored.termHits(t).ids]).toEqual([...r.termHits(t).ids]);
@@ -136,5 +136,32 @@ describe('signals and explain', () => {
     expect(ablated.search('list issues').results[0]?.name).toBe('a_list');
     expect(ablated.search('list issues', { explain: true }).results[0]?.explain?.signals.some((s) => s.name === 'deprecated')).toBe(false);
     expect(SearchIndex.build(ops, domainsOf(ops)).search('list issues').results[0]?.name).toBe('new_list');
+  });
+});
+
+describe('Operation.keywords (x-api-catalog-keywords)', () => {
+  const base = [
+    op({ name: 'users_block', path: '/user/blocks/{username}', method: 'put', summary: 'Block a user' }),
+    op({ name: 'users_follow', path: '/user/following/{username}', method: 'put', summary: 'Follow a user' }),
+    op({ name: 'users_list-followers', path: '/user/followers', summary: 'List followers of the authenticated user' }),
+  ];
+  it('are searchable like the summary, and count as title words', () => {
+    const plain = SearchIndex.build(base, domainsOf(base));
+    expect(plain.search('mute').total).toBe(0);
+    const curated = base.map((o) => (o.name === 'users_block' ? { ...o, keywords: ['mute', 'ignore', 'silence'] } : o));
+    const index = SearchIndex.build(curated, domainsOf(curated));
+    const top = index.search('mute someone', { explain: true }).results[0];
+    expect(top?.name).toBe('users_block');
+    expect(top?.explain?.signals.find((s) => s.name === 'title-coverage')?.factor).toBeGreaterThan(1);
+  });
+
+  it('absent or empty keywords change no ranking', () => {
+    const c = loadCatalog(defaultCatalogDir());
+    const ops = c.operations.slice(0, 300);
+    const a = SearchIndex.build(ops, c.meta.domains);
+    const b = SearchIndex.build(ops.map((o) => ({ ...o, keywords: [] })), c.meta.domains);
+    for (const q of ['list issues', 'create a webhook for my org', 'delete a secret', 'get the license']) {
+      expect(b.search(q, { limit: 10 })).toEqual(a.search(q, { limit: 10 }));
+    }
   });
 });
