@@ -1,26 +1,55 @@
-// `api-catalog eval <queries.jsonl>...`: Recall@1, Recall@5 and MRR per file, per catalog and overall. Finds each
-// catalog in --registry dirs, registry/<c>, .cache/registry/<c>, or imports ../shared/specs/<c>.json
-// (or --spec c=path) into .cache/registry/ with importSpec. Printing and exit codes only.
+// `api-catalog eval <queries.jsonl>...`: Recall@1, Recall@5 and MRR per set, per catalog, mean over sets and pooled;
+// --save / --baseline / --compare line two runs up. Finds each catalog in --registry dirs, registry/<c>,
+// .cache/registry/<c>, or imports ../shared/specs/<c>.json (or --spec c=path) with importSpec. Printing only.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { AppError } from '../errors.js';
 import { importSpec, writeRegistry } from '../importer/index.js';
 import { loadCatalog, packageRoot, type Catalog } from '../registry/catalog.js';
-import { combineMetrics, evaluate, parseQueryFile, type EvalMetrics, type EvalMiss, type EvalQuery } from '../search/eval.js';
+import {
+  combineMetrics,
+  compareRuns,
+  evaluate,
+  meanMetrics,
+  parseQueryFile,
+  parseSavedRun,
+  supportsKeywordsOption,
+  type CompareRow,
+  type EvalMetrics,
+  type EvalMiss,
+  type EvalOutcome,
+  type EvalQuery,
+  type EvalSettings,
+  type KeywordsMode,
+  type SavedRun,
+} from '../search/eval.js';
 import { SearchIndex } from '../search/index.js';
 
-const USAGE = `usage: api-catalog eval <queries.jsonl>... [--registry <dir>]... [--spec <catalog>=<file>]... [--misses] [--json]
+const USAGE = `usage: api-catalog eval <queries.jsonl>... [--registry <dir>]... [--spec <catalog>=<file>]...
+                        [--keywords auto|option|append|ignore] [--domain use|ignore]
+                        [--save <run.json>] [--baseline <run.json>] [--misses] [--json]
+       api-catalog eval --compare <before.json> <after.json>
 
-Several files (or a quoted pattern such as 'test/fixtures/search/queries-*.jsonl', * and ? in the file
-name) are measured one by one, then per catalog over all files and overall. Each line of the query file is {"catalog": "github", "query": "...", "expect": ["operationId", ...]}.
+Each file (or a quoted pattern such as 'test/fixtures/search/queries-*.jsonl', * and ? in the file name) is
+one set: a table per set, then every set in one table with the mean over sets (each set counts once, as
+BEIR averages) and pooled (each query counts once), then per catalog over all sets.
+A line is {"catalog": "github", "query": "...", "expect": ["operationId", ...]}; agent-style lines add what an
+agent sends after list_domains: "keywords": [...], "domain": "<a list_domains name>", and "request" (the
+user's words, not searched).
 A catalog is read from, in order: a --registry dir whose catalog has that name; registry/<catalog>;
 .cache/registry/<catalog> (if it matches the spec); else the spec (--spec, or ../shared/specs/<catalog>.json
 beside the package) is imported into .cache/registry/<catalog> first.
 
   --registry <dir>        a catalog folder (repeatable)
   --spec <catalog>=<file> the spec to import for a catalog without a registry (repeatable)
+  --keywords <mode>       how a line's keywords reach the search: option (SearchOptions.keywords), append (to
+                          the query text), ignore; auto (default): option when this build supports it, else append
+  --domain <mode>         use (default): a line's domain is the search domain filter; ignore: search everything
+  --save <run.json>       also write this run (per set and per query) for a later --baseline or --compare
+  --baseline <run.json>   compare this run with a saved one: per set before -> after with deltas
+  --compare               compare two saved runs (the two positionals) without searching
   --misses                also list the queries whose expected operation is not first
   --json                  print the metrics as JSON`;
 
@@ -40,7 +69,8 @@ function specFor(catalog: string, specs: Map<string, string>): string | undefine
   return undefined;
 }
 
-async function openCatalog(catalog: string, registries: Catalog[], specs: Map<string, string>): Promise<Catalog> {
+/** The catalog for a name (see the usage text for the order); exported for the experiment scripts. */
+export async function openCatalog(catalog: string, registries: Catalog[], specs: Map<string, string>): Promise<Catalog> {
   const given = registries.find((c) => c.meta.name === catalog || basename(c.dir) === catalog);
   if (given) return given;
   const root = packageRoot();
@@ -107,6 +137,56 @@ interface Row {
   catalog: string;
   metrics: EvalMetrics;
   misses: EvalMiss[];
+  outcomes: EvalOutcome[];
+}
+
+/** A set's short name: the file name without `.jsonl` (`queries-zoom-agent`). */
+export function setName(file: string): string {
+  return basename(file).replace(/\.jsonl$/, '');
+}
+
+const signed = (x: number): string => (x >= 0 ? '+' : '-') + Math.abs(x).toFixed(3);
+
+/** One metric as `before -> after +delta`, or the side that exists. */
+function delta(before: number | undefined, after: number | undefined): string {
+  if (before === undefined) return `    - -> ${fmt(after ?? 0)}       `;
+  if (after === undefined) return `${fmt(before)} ->     -       `;
+  return `${fmt(before)} -> ${fmt(after)} ${signed(after - before)}`;
+}
+
+/** The before/after table of a comparison, one row per set, then mean and pooled over the common sets. */
+export function formatComparison(before: SavedRun, after: SavedRun, labels: [string, string]): string {
+  const c = compareRuns(before, after);
+  const width = Math.max(10, ...c.rows.map((r) => r.set.length));
+  const line = (r: CompareRow): string => {
+    const q = r.after?.queries ?? r.before?.queries ?? 0;
+    return (
+      `${r.set.padEnd(width)} ${String(q).padStart(7)}  ${delta(r.before?.recallAt1, r.after?.recallAt1)}  ` +
+      `${delta(r.before?.recallAt5, r.after?.recallAt5)}  ${delta(r.before?.mrr, r.after?.mrr)}`
+    );
+  };
+  const out = [
+    `before: ${labels[0]} (keywords ${before.settings.keywords}, domain ${before.settings.domain})`,
+    `after:  ${labels[1]} (keywords ${after.settings.keywords}, domain ${after.settings.domain})`,
+    `${'set'.padEnd(width)} queries  ${'R@1'.padEnd(22)}  ${'R@5'.padEnd(22)}  MRR`,
+    ...c.rows.map(line),
+    line({ ...c.mean, set: `mean (${c.common} sets)` }),
+    line(c.pooled),
+  ];
+  if (c.common < c.rows.length) out.push(`(mean and pooled over the ${c.common} sets both runs measured)`);
+  if (c.changes.length > 0) {
+    const better = c.changes.filter((x) => (x.after ?? 99) < (x.before ?? 99)).length;
+    out.push('', `ranks changed: ${c.changes.length} (${better} better, ${c.changes.length - better} worse)`);
+    for (const x of c.changes) {
+      out.push(`  ${x.set}:${x.line} [${x.before ?? '-'} -> ${x.after ?? '-'}] ${JSON.stringify(x.query)}`);
+    }
+  }
+  return out.join('\n') + '\n';
+}
+
+function readRun(file: string): SavedRun {
+  if (!existsSync(file)) throw new AppError('CONFIG_INVALID', `eval: saved run ${file} does not exist; write one with --save`);
+  return parseSavedRun(readFileSync(file, 'utf8'), file);
 }
 
 /** Runs the eval subcommand; returns the exit code (0 ok, 2 usage error). */
@@ -119,6 +199,11 @@ export async function run(argv: string[]): Promise<number> {
       options: {
         registry: { type: 'string', multiple: true, default: [] },
         spec: { type: 'string', multiple: true, default: [] },
+        keywords: { type: 'string', default: 'auto' },
+        domain: { type: 'string', default: 'use' },
+        save: { type: 'string' },
+        baseline: { type: 'string' },
+        compare: { type: 'boolean', default: false },
         misses: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -134,10 +219,25 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(USAGE + '\n');
     return 0;
   }
-  if (positionals.length === 0) {
-    process.stderr.write(`api-catalog eval: give at least one queries file\n\n${USAGE}\n`);
+  const usageError = (message: string): number => {
+    process.stderr.write(`api-catalog eval: ${message}\n\n${USAGE}\n`);
     return 2;
+  };
+  if (values.compare) {
+    if (positionals.length !== 2) return usageError('--compare takes exactly two saved runs: <before.json> <after.json>');
+    const [a, b] = positionals as [string, string];
+    process.stdout.write(formatComparison(readRun(a), readRun(b), [a, b]));
+    return 0;
   }
+  if (positionals.length === 0) return usageError('give at least one queries file');
+  const keywordsFlag = values.keywords;
+  if (!['auto', 'option', 'append', 'ignore'].includes(keywordsFlag)) {
+    return usageError(`--keywords must be auto, option, append or ignore (got ${JSON.stringify(keywordsFlag)})`);
+  }
+  if (values.domain !== 'use' && values.domain !== 'ignore') {
+    return usageError(`--domain must be use or ignore (got ${JSON.stringify(values.domain)})`);
+  }
+  const baseline = values.baseline !== undefined ? readRun(values.baseline) : undefined;
   const specs = new Map<string, string>();
   for (const s of values.spec) {
     const m = /^([a-z0-9_-]+)=(.+)$/.exec(s);
@@ -157,25 +257,71 @@ export async function run(argv: string[]): Promise<number> {
     indexes.set(name, made);
     return made;
   };
+  const hasKeywords = sets.some((s) => s.queries.some((q) => (q.keywords ?? []).length > 0));
+  const hasDomains = sets.some((s) => s.queries.some((q) => q.domain !== undefined));
+  // keywords: the option when this build's SearchIndex honours it (probed once), else appended to the query
+  let keywordsMode: KeywordsMode = keywordsFlag === 'auto' ? 'append' : (keywordsFlag as KeywordsMode);
+  let keywordsNote = keywordsFlag === 'auto' ? '' : 'as asked';
+  if (hasKeywords && (keywordsFlag === 'auto' || keywordsFlag === 'option')) {
+    const first = sets.flatMap((s) => s.queries).find((q) => (q.keywords ?? []).length > 0) as EvalQuery;
+    const { catalog, index } = await indexFor(first.catalog);
+    const supported = supportsKeywordsOption(index, catalog.operations);
+    if (keywordsFlag === 'auto') {
+      keywordsMode = supported ? 'option' : 'append';
+      keywordsNote = supported ? 'this build supports SearchOptions.keywords' : 'this build has no SearchOptions.keywords; appended to the query';
+    } else if (!supported) {
+      keywordsNote = 'as asked, but this build seems to ignore SearchOptions.keywords';
+    }
+  }
+  const settings: EvalSettings = { keywords: keywordsMode, useDomain: values.domain === 'use' };
   const measure = async (queries: readonly EvalQuery[]): Promise<Row[]> => {
     const rows: Row[] = [];
     for (const name of [...new Set(queries.map((q) => q.catalog))].sort()) {
       const { catalog, index } = await indexFor(name);
-      const { metrics, misses } = evaluate(index, catalog.operations, queries.filter((q) => q.catalog === name));
-      rows.push({ catalog: name, metrics, misses });
+      const subset = queries.filter((q) => q.catalog === name);
+      let result;
+      try {
+        result = evaluate(index, catalog.operations, subset, settings);
+      } catch (err) {
+        // name the file: evaluate knows only the line
+        if (err instanceof AppError && err.code === 'CONFIG_INVALID') throw new AppError('CONFIG_INVALID', err.message.replace(/^eval: /, `eval: ${currentFile}: `));
+        throw err;
+      }
+      rows.push({ catalog: name, ...result });
     }
     return rows;
   };
-  const perFile: Array<{ file: string; rows: Row[]; overall: EvalMetrics }> = [];
-  for (const set of sets) {
-    const rows = await measure(set.queries);
-    perFile.push({ file: set.file, rows, overall: combineMetrics(rows.map((r) => r.metrics)) });
+  let currentFile = '';
+  const perFile: Array<{ file: string; set: string; rows: Row[]; overall: EvalMetrics }> = [];
+  for (const s of sets) {
+    currentFile = s.file;
+    const rows = await measure(s.queries);
+    perFile.push({ file: s.file, set: setName(s.file), rows, overall: combineMetrics(rows.map((r) => r.metrics)) });
   }
   // per catalog over all files (a catalog asked by several files counts each query once)
   const byCatalog = new Map<string, EvalMetrics[]>();
   for (const f of perFile) for (const r of f.rows) byCatalog.set(r.catalog, [...(byCatalog.get(r.catalog) ?? []), r.metrics]);
   const allRows = [...byCatalog.keys()].sort().map((c) => ({ catalog: c, metrics: combineMetrics(byCatalog.get(c) ?? []) }));
   const overall = combineMetrics(perFile.map((f) => f.overall));
+  const mean = meanMetrics(perFile.map((f) => f.overall));
+  const saved: SavedRun = {
+    format: 'api-catalog-eval/1',
+    created: new Date().toISOString(),
+    settings: { keywords: keywordsMode, domain: settings.useDomain ? 'use' : 'ignore' },
+    sets: perFile.map((f) => ({
+      set: f.set,
+      file: f.file,
+      metrics: f.overall,
+      catalogs: Object.fromEntries(f.rows.map((r) => [r.catalog, r.metrics])),
+      queries: f.rows.flatMap((r) => r.outcomes).sort((x, y) => x.line - y.line),
+    })),
+    mean,
+    pooled: overall,
+  };
+  if (values.save !== undefined) {
+    writeFileSync(values.save, JSON.stringify(saved, null, 2) + '\n');
+    process.stderr.write(`eval: run saved to ${values.save}\n`);
+  }
 
   const fileJson = (f: (typeof perFile)[number]): Record<string, unknown> => ({
     file: f.file,
@@ -184,21 +330,35 @@ export async function run(argv: string[]): Promise<number> {
   });
   if (values.json) {
     const only = perFile[0];
-    const out =
+    const out: Record<string, unknown> =
       perFile.length === 1 && only
         ? fileJson(only)
         : {
             files: perFile.map(fileJson),
             catalogs: Object.fromEntries(allRows.map((r) => [r.catalog, r.metrics])),
+            mean,
             overall,
           };
+    out['settings'] = saved.settings;
+    if (baseline) {
+      const c = compareRuns(baseline, saved);
+      out['comparison'] = { rows: c.rows, mean: c.mean, pooled: c.pooled, changes: c.changes };
+    }
     process.stdout.write(JSON.stringify(out, null, 2) + '\n');
     return 0;
   }
-  const header = `catalog     queries  R@1    R@5    MRR`;
-  const row = (name: string, m: EvalMetrics): string =>
-    `${name.padEnd(11)} ${String(m.queries).padStart(7)}  ${fmt(m.recallAt1)}  ${fmt(m.recallAt5)}  ${fmt(m.mrr)}`;
+  const width = Math.max(11, ...allRows.map((r) => r.catalog.length + 1));
+  const setWidth = Math.max(width, `mean of ${perFile.length} sets`.length + 1, ...perFile.map((f) => f.set.length + 1));
+  const header = `${'catalog'.padEnd(width)} queries  R@1    R@5    MRR`;
+  const row = (name: string, m: EvalMetrics, w = width): string =>
+    `${name.padEnd(w)} ${String(m.queries).padStart(7)}  ${fmt(m.recallAt1)}  ${fmt(m.recallAt5)}  ${fmt(m.mrr)}`;
   const lines: string[] = [];
+  if (hasKeywords || hasDomains) {
+    lines.push(
+      `agent-style lines: keywords ${hasKeywords ? `${keywordsMode}${keywordsNote ? ` (${keywordsNote})` : ''}` : 'none'}; ` +
+        `domain ${hasDomains ? (settings.useDomain ? 'used as the filter' : 'ignored') : 'none'}`,
+    );
+  }
   for (const f of perFile) {
     if (perFile.length > 1) lines.push(`== ${f.file}`);
     lines.push(header);
@@ -216,10 +376,14 @@ export async function run(argv: string[]): Promise<number> {
     if (perFile.length > 1) lines.push('');
   }
   if (perFile.length > 1) {
-    lines.push(`== all ${perFile.length} files`, header);
+    lines.push(`== all ${perFile.length} sets`, `${'set'.padEnd(setWidth)} queries  R@1    R@5    MRR`);
+    for (const f of perFile) lines.push(row(f.set, f.overall, setWidth));
+    lines.push(row(`mean of ${perFile.length} sets`, mean, setWidth), row('pooled', overall, setWidth), '');
+    lines.push(`== per catalog over all ${perFile.length} sets`, header);
     for (const r of allRows) lines.push(row(r.catalog, r.metrics));
     lines.push(row('overall', overall));
   }
   process.stdout.write(lines.join('\n') + '\n');
+  if (baseline) process.stdout.write('\n' + formatComparison(baseline, saved, [values.baseline as string, 'this run']));
   return 0;
 }

@@ -1,8 +1,9 @@
-// Relevance evaluation for search: parses a JSONL query file ({catalog, query, expect: [operationIds]})
-// and measures Recall@1, Recall@5 and MRR@10 of a SearchIndex. Pure: no I/O, prints nothing.
+// Relevance evaluation for search: parses JSONL query files ({catalog, query, keywords?, domain?, request?,
+// expect}), measures Recall@1, Recall@5 and MRR@10 of a SearchIndex, and compares two saved runs.
+// Pure: no I/O, prints nothing.
 import { AppError } from '../errors.js';
 import type { Operation } from '../types.js';
-import type { SearchIndex } from './index.js';
+import type { SearchIndex, SearchOptions } from './index.js';
 
 export interface EvalQuery {
   catalog: string;
@@ -11,6 +12,12 @@ export interface EvalQuery {
   expect: string[];
   /** 1-based line in the source file. */
   line: number;
+  /** Agent-style lines: words the agent thought the API may use for the same thing. */
+  keywords?: string[];
+  /** Agent-style lines: the domain the agent picked from list_domains (passed as the search domain filter). */
+  domain?: string;
+  /** Agent-style lines: the user's own request the call was made for (documentation only, never searched). */
+  request?: string;
 }
 
 export interface EvalMetrics {
@@ -30,6 +37,32 @@ export interface EvalMiss {
   top: string[];
 }
 
+/** One query's outcome, kept in saved runs so two runs can be compared query by query. */
+export interface EvalOutcome {
+  line: number;
+  catalog: string;
+  query: string;
+  /** 1-based rank of the first acceptable operation, or null when not in the top 10. */
+  rank: number | null;
+}
+
+/**
+ * How an agent-style line's `keywords` reach the search: `option` as SearchOptions.keywords (when the index
+ * supports it), `append` to the query text, `ignore` dropped.
+ */
+export type KeywordsMode = 'option' | 'append' | 'ignore';
+
+export interface EvalSettings {
+  keywords: KeywordsMode;
+  /** Pass an agent-style line's `domain` as the search domain filter (default true). */
+  useDomain: boolean;
+}
+
+const DEFAULT_SETTINGS: EvalSettings = { keywords: 'append', useDomain: true };
+
+const SHAPE =
+  '{"catalog","query","expect":[...]} with optional "keywords":[strings], "domain":string, "request":string';
+
 /**
  * Parses a query file. Blank lines are skipped. Throws AppError CONFIG_INVALID naming the file and the
  * 1-based line of the first malformed entry.
@@ -45,9 +78,9 @@ export function parseQueryFile(text: string, file: string): EvalQuery[] {
     try {
       value = JSON.parse(raw);
     } catch {
-      throw new AppError('CONFIG_INVALID', `eval: ${where} is not valid JSON; each line must be {"catalog","query","expect":[...]}`);
+      throw new AppError('CONFIG_INVALID', `eval: ${where} is not valid JSON; each line must be ${SHAPE}`);
     }
-    const v = value as { catalog?: unknown; query?: unknown; expect?: unknown };
+    const v = value as { catalog?: unknown; query?: unknown; expect?: unknown; keywords?: unknown; domain?: unknown; request?: unknown };
     if (
       typeof value !== 'object' || value === null ||
       typeof v.catalog !== 'string' || !/^[a-z0-9_-]+$/.test(v.catalog) ||
@@ -59,40 +92,213 @@ export function parseQueryFile(text: string, file: string): EvalQuery[] {
         `eval: ${where} needs "catalog" (a-z0-9_-), "query" (string) and "expect" (non-empty array of operationIds)`,
       );
     }
-    out.push({ catalog: v.catalog, query: v.query, expect: v.expect as string[], line: k + 1 });
+    if (v.keywords !== undefined && !(Array.isArray(v.keywords) && v.keywords.every((w) => typeof w === 'string'))) {
+      throw new AppError('CONFIG_INVALID', `eval: ${where}: "keywords" must be an array of strings`);
+    }
+    if (v.domain !== undefined && (typeof v.domain !== 'string' || v.domain === '')) {
+      throw new AppError('CONFIG_INVALID', `eval: ${where}: "domain" must be a non-empty string (a name list_domains shows)`);
+    }
+    if (v.request !== undefined && typeof v.request !== 'string') {
+      throw new AppError('CONFIG_INVALID', `eval: ${where}: "request" must be a string`);
+    }
+    const q: EvalQuery = { catalog: v.catalog, query: v.query, expect: v.expect as string[], line: k + 1 };
+    if (v.keywords !== undefined) q.keywords = v.keywords as string[];
+    if (v.domain !== undefined) q.domain = v.domain as string;
+    if (v.request !== undefined) q.request = v.request as string;
+    out.push(q);
   }
   return out;
 }
 
-/** Runs each query against `index` and scores the ranks of the expected operationIds. */
+/** What evaluation needs of an index: its search (a SearchIndex, or a wrapper around one in experiments). */
+export type Searcher = Pick<SearchIndex, 'search'>;
+
+/** SearchOptions plus the `keywords` option the search pipeline may offer (absent from older builds). */
+type SearchOptionsWithKeywords = SearchOptions & { keywords?: string[] };
+
+/**
+ * True when `index.search` honours SearchOptions.keywords: a query that matches nothing finds more with a
+ * keyword that some operation uses than without it. Builds that ignore the option return the same total.
+ */
+export function supportsKeywordsOption(index: Searcher, operations: readonly Operation[]): boolean {
+  // a few words the catalog certainly indexes: its domain names first, then summary words
+  const words = [
+    ...new Set(
+      operations
+        .flatMap((op) => [...op.domain.split(/[^a-z]+/), ...(op.summary ?? '').toLowerCase().split(/[^a-z]+/)])
+        .filter((w) => w.length >= 4),
+    ),
+  ].slice(0, 5);
+  const nonsense = 'qzxqzxqzxqzx';
+  const without = index.search(nonsense, { limit: 1 }).total;
+  return words.some((w) => index.search(nonsense, { limit: 1, keywords: [w] } as SearchOptionsWithKeywords).total > without);
+}
+
+/** The query text and options one line is searched with under `settings`. */
+export function searchRequest(q: EvalQuery, settings: EvalSettings): { text: string; options: SearchOptionsWithKeywords } {
+  const options: SearchOptionsWithKeywords = { limit: 10 };
+  if (settings.useDomain && q.domain !== undefined) options.domain = q.domain;
+  const keywords = q.keywords ?? [];
+  let text = q.query;
+  if (keywords.length > 0 && settings.keywords === 'append') text = `${q.query} ${keywords.join(' ')}`;
+  if (keywords.length > 0 && settings.keywords === 'option') options.keywords = [...keywords];
+  return { text, options };
+}
+
+/**
+ * Runs each query against `index` and scores the ranks of the expected operationIds. An agent-style line's
+ * domain that the catalog does not have is a CONFIG_INVALID naming the line (the set is wrong, not the search).
+ */
 export function evaluate(
-  index: SearchIndex,
+  index: Searcher,
   operations: readonly Operation[],
   queries: readonly EvalQuery[],
-): { metrics: EvalMetrics; misses: EvalMiss[] } {
+  settings: EvalSettings = DEFAULT_SETTINGS,
+): { metrics: EvalMetrics; misses: EvalMiss[]; outcomes: EvalOutcome[] } {
   const operationId = new Map(operations.map((op) => [op.name, op.operationId]));
   let r1 = 0;
   let r5 = 0;
   let rr = 0;
   const misses: EvalMiss[] = [];
+  const outcomes: EvalOutcome[] = [];
   for (const q of queries) {
-    const top = index.search(q.query, { limit: 10 }).results.map((h) => operationId.get(h.name) ?? h.name);
+    const { text, options } = searchRequest(q, settings);
+    let hits;
+    try {
+      hits = index.search(text, options).results;
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'UNKNOWN_DOMAIN') {
+        throw new AppError('CONFIG_INVALID', `eval: line ${q.line} (${q.catalog}): ${err.message}`);
+      }
+      throw err;
+    }
+    const top = hits.map((h) => operationId.get(h.name) ?? h.name);
     const at = top.findIndex((id) => q.expect.includes(id));
     if (at === 0) r1++;
     if (at >= 0 && at < 5) r5++;
     if (at >= 0) rr += 1 / (at + 1);
-    if (at !== 0) misses.push({ line: q.line, query: q.query, expect: q.expect, rank: at >= 0 ? at + 1 : null, top: top.slice(0, 3) });
+    const rank = at >= 0 ? at + 1 : null;
+    outcomes.push({ line: q.line, catalog: q.catalog, query: q.query, rank });
+    if (at !== 0) misses.push({ line: q.line, query: q.query, expect: q.expect, rank, top: top.slice(0, 3) });
   }
   const n = queries.length;
   return {
     metrics: { queries: n, recallAt1: n ? r1 / n : 0, recallAt5: n ? r5 / n : 0, mrr: n ? rr / n : 0 },
     misses,
+    outcomes,
   };
 }
 
-/** Query-weighted mean of several catalogs' metrics. */
+/** Query-weighted mean of several catalogs' (or sets') metrics: every query counts once ("pooled"). */
 export function combineMetrics(parts: readonly EvalMetrics[]): EvalMetrics {
   const n = parts.reduce((s, p) => s + p.queries, 0);
   const avg = (f: (p: EvalMetrics) => number): number => (n ? parts.reduce((s, p) => s + f(p) * p.queries, 0) / n : 0);
   return { queries: n, recallAt1: avg((p) => p.recallAt1), recallAt5: avg((p) => p.recallAt5), mrr: avg((p) => p.mrr) };
+}
+
+/**
+ * Unweighted mean over sets (each set counts once, as BEIR averages over datasets), so a large set does not
+ * drown a small one; `queries` is the total.
+ */
+export function meanMetrics(parts: readonly EvalMetrics[]): EvalMetrics {
+  const k = parts.length;
+  const avg = (f: (p: EvalMetrics) => number): number => (k ? parts.reduce((s, p) => s + f(p), 0) / k : 0);
+  return {
+    queries: parts.reduce((s, p) => s + p.queries, 0),
+    recallAt1: avg((p) => p.recallAt1),
+    recallAt5: avg((p) => p.recallAt5),
+    mrr: avg((p) => p.mrr),
+  };
+}
+
+/** A run as `api-catalog eval --save` writes it and `--baseline` / `--compare` read it. */
+export interface SavedRun {
+  format: 'api-catalog-eval/1';
+  created: string;
+  settings: { keywords: KeywordsMode; domain: 'use' | 'ignore' };
+  sets: Array<{ set: string; file: string; metrics: EvalMetrics; catalogs: Record<string, EvalMetrics>; queries: EvalOutcome[] }>;
+  mean: EvalMetrics;
+  pooled: EvalMetrics;
+}
+
+const isMetrics = (m: unknown): m is EvalMetrics => {
+  const x = m as Record<string, unknown> | null;
+  return (
+    typeof x === 'object' && x !== null &&
+    ['queries', 'recallAt1', 'recallAt5', 'mrr'].every((k) => typeof x[k] === 'number' && Number.isFinite(x[k]))
+  );
+};
+
+/** Parses a saved run; throws CONFIG_INVALID naming the file and what is wrong. */
+export function parseSavedRun(text: string, file: string): SavedRun {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new AppError('CONFIG_INVALID', `eval: ${file} is not valid JSON; pass a file written by api-catalog eval --save`);
+  }
+  const v = value as Partial<SavedRun> | null;
+  if (typeof v !== 'object' || v === null || v.format !== 'api-catalog-eval/1' || !Array.isArray(v.sets)) {
+    throw new AppError('CONFIG_INVALID', `eval: ${file} is not a saved eval run (format api-catalog-eval/1); write one with --save`);
+  }
+  v.sets.forEach((s, k) => {
+    if (typeof s !== 'object' || s === null || typeof s.set !== 'string' || !isMetrics(s.metrics) || !Array.isArray(s.queries)) {
+      throw new AppError('CONFIG_INVALID', `eval: ${file}: set #${k + 1} needs "set", "metrics" and "queries"`);
+    }
+  });
+  return v as SavedRun;
+}
+
+export interface CompareRow {
+  set: string;
+  before?: EvalMetrics;
+  after?: EvalMetrics;
+}
+
+export interface QueryChange {
+  set: string;
+  line: number;
+  query: string;
+  before: number | null;
+  after: number | null;
+}
+
+/**
+ * Lines up two runs set by set (by set name), then `mean` and `pooled` over the sets both runs measured, and
+ * lists the queries whose rank changed (matched by set, line and query text).
+ */
+export function compareRuns(
+  before: SavedRun,
+  after: SavedRun,
+): { rows: CompareRow[]; common: number; mean: CompareRow; pooled: CompareRow; changes: QueryChange[] } {
+  const a = new Map(before.sets.map((s) => [s.set, s]));
+  const b = new Map(after.sets.map((s) => [s.set, s]));
+  const names = [...new Set([...a.keys(), ...b.keys()])];
+  const rows: CompareRow[] = names.map((set) => {
+    const row: CompareRow = { set };
+    const x = a.get(set);
+    const y = b.get(set);
+    if (x) row.before = x.metrics;
+    if (y) row.after = y.metrics;
+    return row;
+  });
+  const both = names.filter((n) => a.has(n) && b.has(n));
+  const pick = (m: Map<string, SavedRun['sets'][number]>): EvalMetrics[] => both.map((n) => (m.get(n) as SavedRun['sets'][number]).metrics);
+  const changes: QueryChange[] = [];
+  for (const set of both) {
+    const old = new Map((a.get(set) as SavedRun['sets'][number]).queries.map((q) => [`${q.line}\u0000${q.query}`, q.rank]));
+    for (const q of (b.get(set) as SavedRun['sets'][number]).queries) {
+      const key = `${q.line}\u0000${q.query}`;
+      if (!old.has(key)) continue;
+      const was = old.get(key) ?? null;
+      if (was !== q.rank) changes.push({ set, line: q.line, query: q.query, before: was, after: q.rank });
+    }
+  }
+  return {
+    rows,
+    common: both.length,
+    mean: { set: 'mean', before: meanMetrics(pick(a)), after: meanMetrics(pick(b)) },
+    pooled: { set: 'pooled', before: combineMetrics(pick(a)), after: combineMetrics(pick(b)) },
+    changes,
+  };
 }
