@@ -11,7 +11,7 @@ import { loadCatalogSet } from '../../src/server/core/catalogs.js';
 import { REPO_ROOT, call, connectInMemory, type Connected } from '../helpers/mcp.js';
 
 const OVERLAY = 'test/fixtures/overlays/github-tickets.yaml';
-const QUERIES = ['open a ticket', 'file a ticket'];
+const QUERIES = ['open a ticket'];
 let out = '';
 let before: Connected;
 let after: Connected;

@@ -104,6 +104,9 @@ describe('suggestKeywords and the overlay it renders', () => {
     writeRegistry(imported, join(dir, 'curated'));
     const again = suggestKeywords(loadCatalogSet([join(dir, 'curated', 'shop')]), parseSuggestQueries(jsonl(QUERIES), 'q.jsonl'));
     expect(again.suggestions).toEqual([]);
+    // and the search agents get now finds orders_refund for both missed queries (keywords are indexed)
+    expect(again.misses).toEqual([]);
+    expect(again.hits).toBe(3);
     expect(renderOverlay(again, 'q.jsonl', 'shop')).toBeUndefined();
   });
 
