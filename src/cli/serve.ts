@@ -75,6 +75,8 @@ export async function run(argv: string[]): Promise<number> {
     if (v !== undefined && v !== '') logger.addSecret(v);
   }
   const set = loadCatalogSet(config.registries, config.filters);
+  const filteredOut = set.catalogs.reduce((n, c) => n + (c.filteredOut ?? 0), 0);
+  if (filteredOut > 0) process.stderr.write(`api-catalog: --include-domains/--exclude-domains/--exclude-tools leave out ${filteredOut} operation(s)\n`);
   for (const c of set.catalogs) {
     if (c.skipped.length === 0) continue;
     const first = c.skipped[0] as { pointer: string; message: string };
@@ -84,9 +86,7 @@ export async function run(argv: string[]): Promise<number> {
     );
   }
   const deps = depsFrom(config, set, logger, file);
-  const what = set.catalogs
-    .map((c) => `${c.meta.title} (${c.operations.length} operations${c.filteredOut ? `; ${c.filteredOut} filtered out` : ''})`)
-    .join(', ');
+  const what = set.catalogs.map((c) => `${c.meta.title} (${c.operations.length} operations)`).join(', ');
 
   // An idle server builds its search index within a second even if no client has listed tools yet.
   setTimeout(() => warmSearchIndex(set), 1000).unref();

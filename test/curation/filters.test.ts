@@ -150,6 +150,21 @@ describe('bad filters stop the start with a clear message', () => {
   });
 });
 
+describe('serve with filters (built CLI, real process)', () => {
+  test('starts, says how many operations the filters leave out, and exits 0 at stdin EOF', () => {
+    const r = spawnSync(process.execPath, [builtCli(), 'serve', '--registry', plain, '--exclude-domains', 'customers', '--exclude-tools', 'orders_delete'], {
+      encoding: 'utf8',
+      timeout: 30_000,
+      input: '',
+      env: { ...process.env, API_CATALOG_INCLUDE_DOMAINS: 'admin' }, // a flag for another filter does not mask this one
+    });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toMatch(/leave out 8 operation\(s\)/);
+    expect(r.stderr).toMatch(/serving Shop API \(1 operations\) over stdio/);
+    expect(r.stdout).toBe('');
+  });
+});
+
 describe('flags and environment', () => {
   test('repeatable and comma-separated flags; env vars when no flag; flags win', () => {
     const flags = parseServeArgs(['--include-domains', 'a,b', '--include-domains', ' c ', '--exclude-tools', 'x_*', '--exclude-domains', 'd']);
