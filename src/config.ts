@@ -69,6 +69,11 @@ export interface ServerConfig {
    * file would pass `maxBytes` (`--search-log-max-bytes`, env API_CATALOG_SEARCH_LOG_MAX_BYTES, default 10 MiB).
    */
   searchLog?: { file: string; maxBytes: number };
+  /**
+   * Serve-time filters: `--include-domains`, `--exclude-domains`, `--exclude-tools` (repeatable or comma-separated;
+   * env API_CATALOG_INCLUDE_DOMAINS, API_CATALOG_EXCLUDE_DOMAINS, API_CATALOG_EXCLUDE_TOOLS). Empty lists: no filter.
+   */
+  filters: { includeDomains: string[]; excludeDomains: string[]; excludeTools: string[] };
 }
 
 /** Credential env var NAMES of one catalog in the config file (never values). */
@@ -154,6 +159,16 @@ export interface ServeFlags {
   explorer?: boolean;
   /** `--embeddings-url`, `--embeddings-model`, `--embeddings-dimensions` (read by src/embeddings/config.ts). */
   embeddings?: { url?: string; model?: string; dimensions?: string };
+  /** `--include-domains`, `--exclude-domains`, `--exclude-tools` values (repeatable, each may be comma-separated). */
+  includeDomains?: string[];
+  excludeDomains?: string[];
+  excludeTools?: string[];
+}
+
+/** A filter list: the flag's values when given (each split at commas), else the env var's, trimmed, empties dropped. */
+function filterList(flag: string[] | undefined, env: string | undefined): string[] {
+  const raw = flag ?? (env !== undefined ? [env] : []);
+  return [...new Set(raw.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean))];
 }
 
 /** Shortest accepted API_CATALOG_HTTP_TOKEN: 16 characters (e.g. `openssl rand -hex 32` gives 64). */
@@ -187,6 +202,11 @@ export function resolveServerConfig(flags: ServeFlags, env: Record<string, strin
     resultTtlMs: intValue('API_CATALOG_RESULT_TTL_SECONDS', env.API_CATALOG_RESULT_TTL_SECONDS, 600, 1) * 1000,
     maxStoredResults: intValue('API_CATALOG_MAX_STORED_RESULTS', env.API_CATALOG_MAX_STORED_RESULTS, 20, 1),
     timeouts: { totalMs: intValue('API_CATALOG_TIMEOUT_MS', env.API_CATALOG_TIMEOUT_MS, 30_000, 1) },
+    filters: {
+      includeDomains: filterList(flags.includeDomains, env.API_CATALOG_INCLUDE_DOMAINS),
+      excludeDomains: filterList(flags.excludeDomains, env.API_CATALOG_EXCLUDE_DOMAINS),
+      excludeTools: filterList(flags.excludeTools, env.API_CATALOG_EXCLUDE_TOOLS),
+    },
   };
   if (env.API_CATALOG_MAX_RESPONSE_BYTES) {
     config.maxResponseBytes = intValue('API_CATALOG_MAX_RESPONSE_BYTES', env.API_CATALOG_MAX_RESPONSE_BYTES, 0, 1024);

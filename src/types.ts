@@ -123,6 +123,8 @@ export interface Operation {
   /** Path template exactly as in the spec, e.g. `/repos/{owner}/{repo}/issues`. */
   path: string;
   tags: string[];
+  /** Extra words people use for this operation (`x-api-catalog-keywords`); searchable, weighted like the summary. */
+  keywords?: string[];
   deprecated: boolean;
   /** DELETE, or marked destructive by an x- extension. */
   destructive: boolean;
@@ -180,10 +182,23 @@ export interface CatalogMeta {
   source: string;
   /** sha256 of the source bytes, for `import --check`. */
   sourceSha256: string;
+  /**
+   * OpenAPI Overlays applied to the spec before normalizing, in order (`import --overlay`); absent when none.
+   * `path` is relative to this catalog folder (posix); `import --check` re-applies them from there.
+   */
+  overlays?: OverlayRef[];
   servers: ServerInfo[];
   securitySchemes: Record<string, SecuritySchemeInfo>;
   domains: DomainInfo[];
   operationCount: number;
+  /** Operations the spec or an overlay marked `x-api-catalog-hidden: true`, dropped at import; absent when none. */
+  hiddenOperations?: number;
+}
+
+/** One overlay applied at import: where it is and the sha256 of its bytes. */
+export interface OverlayRef {
+  path: string;
+  sha256: string;
 }
 
 /** registry/<catalog>/operations/<domain>.json holds `Operation[]` sorted by name. */

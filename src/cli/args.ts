@@ -70,7 +70,7 @@ export function parseServeArgs(argv: readonly string[]): ServeFlags {
   const a = splitArgs(
     'serve',
     argv,
-    ['--registry', '--base-url', '--prefix', '--host', '--port', '--allow-origin', '--allow-host', '--config', '--search-log', '--search-log-max-bytes', ...EMBEDDINGS_FLAGS],
+    ['--registry', '--base-url', '--prefix', '--host', '--port', '--allow-origin', '--allow-host', '--config', '--search-log', '--search-log-max-bytes', '--include-domains', '--exclude-domains', '--exclude-tools', ...EMBEDDINGS_FLAGS],
     ['--read-only', '--no-require-describe', '--http', '--allow-remote', '--verbose', '--no-explorer'],
   );
   if (a.positionals.length > 0) {
@@ -81,6 +81,9 @@ export function parseServeArgs(argv: readonly string[]): ServeFlags {
   if (a.values['--registry']) flags.registry = a.values['--registry'];
   if (a.values['--allow-origin']) flags.allowOrigin = a.values['--allow-origin'];
   if (a.values['--allow-host']) flags.allowHost = a.values['--allow-host'];
+  if (a.values['--include-domains']) flags.includeDomains = a.values['--include-domains'];
+  if (a.values['--exclude-domains']) flags.excludeDomains = a.values['--exclude-domains'];
+  if (a.values['--exclude-tools']) flags.excludeTools = a.values['--exclude-tools'];
   const baseUrl = last('--base-url');
   if (baseUrl !== undefined) flags.baseUrl = baseUrl;
   const prefix = last('--prefix');

@@ -2,11 +2,12 @@
 // progress (stderr), a summary and the per-domain change report. Bad input ends in one clear line and exit 1.
 import { parseArgs } from 'node:util';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { isAppError } from '../errors.js';
-import { checkRegistry, importSpec, writeRegistry } from '../importer/index.js';
+import { join, relative, resolve, sep } from 'node:path';
+import { AppError, isAppError } from '../errors.js';
+import { catalogNameFor, checkRegistry, importSpec, writeRegistry } from '../importer/index.js';
 import type { DomainChange, ImportResult } from '../importer/index.js';
 import { MANIFEST_FILE, VECTORS_FILE } from '../embeddings/store.js';
+import type { CatalogMeta, OverlayRef } from '../types.js';
 
 const USAGE = `usage: api-catalog import <spec file or http(s) URL> [options]
 
@@ -15,8 +16,12 @@ Imports a Swagger 2.0 / OpenAPI 3.0 / 3.1 spec (JSON or YAML) into <out>/<catalo
 options:
   --name <catalog>  catalog name [a-z0-9_-]+ (default: the spec's file name, e.g. github.json -> github)
   --out <dir>       registry folder (default: registry)
-  --check           write nothing; exit 1 when <out>/<catalog>/ differs from a fresh import
-  --strict          fail on any import warning (lint findings are reported, not fatal)
+  --overlay <file>  apply an OpenAPI Overlay 1.0 document (YAML or JSON) to the spec first; repeatable,
+                    applied in order. Recorded in catalog.json (path relative to the catalog folder, sha256)
+  --check           write nothing; exit 1 when <out>/<catalog>/ differs from a fresh import. Without
+                    --overlay it re-applies the overlays catalog.json records; with --overlay, exactly those
+  --strict          fail on any import warning, including an overlay target that matches nothing
+                    (lint findings are reported, not fatal)
   --timeout <s>     give up after this many seconds (default 300)
   --embeddings-url <url>       also embed every operation with this OpenAI-compatible endpoint
                                (or env API_CATALOG_EMBEDDINGS_URL; key from API_CATALOG_EMBEDDINGS_KEY only)
@@ -54,8 +59,8 @@ function counts(result: ImportResult): { warnings: number; lint: Record<string, 
 }
 
 /** The command that refreshes this registry, for messages. */
-function fixCommand(spec: string, name: string | undefined, out: string): string {
-  const opts = [name !== undefined ? `--name ${name}` : '', out !== 'registry' ? `--out ${out}` : ''].filter(Boolean).join(' ');
+function fixCommand(spec: string, name: string | undefined, out: string, overlays: string[] = []): string {
+  const opts = [name !== undefined ? `--name ${name}` : '', out !== 'registry' ? `--out ${out}` : '', ...overlays.map((o) => `--overlay ${o}`)].filter(Boolean).join(' ');
   return `npm run import -- ${spec}${opts ? ' ' + opts : ''}`;
 }
 
@@ -79,9 +84,56 @@ async function staleEmbeddings(dir: string, result: ImportResult, model: string 
   }
 }
 
+/** A recorded overlay path (relative to the catalog folder) as a path relative to the working directory. */
+function shownPath(catalogDir: string, ref: OverlayRef): string {
+  return relative(process.cwd(), resolve(catalogDir, ref.path)).split(sep).join('/') || '.';
+}
+
+/** The overlays a registry's catalog.json records ([] when none); undefined when there is no readable catalog.json. */
+function overlaysOf(metaPath: string): OverlayRef[] | undefined {
+  if (!existsSync(metaPath)) return undefined;
+  try {
+    const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as Partial<CatalogMeta>;
+    return Array.isArray(meta.overlays) ? meta.overlays.filter((r): r is OverlayRef => typeof r?.path === 'string' && typeof r?.sha256 === 'string') : [];
+  } catch {
+    return undefined; // an unreadable catalog.json: nothing to compare (and --check reports it stale)
+  }
+}
+
+/**
+ * The overlays `import --check` re-applies when no --overlay is given: those the registry's catalog.json records,
+ * read from where it says (relative to the catalog folder). A recorded file that is gone is an error naming it.
+ */
+function recordedOverlays(catalogDir: string): Array<{ file: string; label: string }> {
+  const metaPath = resolve(catalogDir, 'catalog.json');
+  return (overlaysOf(metaPath) ?? []).map((ref) => {
+    const file = resolve(catalogDir, ref.path);
+    if (!existsSync(file)) {
+      throw new AppError(
+        'CONFIG_INVALID',
+        `import: ${relative(process.cwd(), metaPath)} records the overlay ${ref.path} (${shownPath(catalogDir, ref)}), which is missing; restore it, or pass the overlays to use with --overlay`,
+      );
+    }
+    return { file, label: ref.path };
+  });
+}
+
+/** One line per overlay difference between the previous import and this one. */
+function overlayLines(catalogDir: string, change: { before: OverlayRef[]; after: OverlayRef[] }): string[] {
+  const lines: string[] = [];
+  for (const ref of change.before) {
+    const now = change.after.find((a) => a.path === ref.path);
+    if (!now) lines.push(`overlay no longer applied: ${shownPath(catalogDir, ref)} (the previous import used it; pass --overlay to keep it)`);
+    else if (now.sha256 !== ref.sha256) lines.push(`overlay changed since the previous import: ${shownPath(catalogDir, ref)}`);
+  }
+  for (const ref of change.after) if (!change.before.some((b) => b.path === ref.path)) lines.push(`overlay newly applied: ${shownPath(catalogDir, ref)}`);
+  if (lines.length === 0) lines.push('overlays: the same files, applied in a different order');
+  return lines;
+}
+
 export async function run(argv: string[]): Promise<number> {
   let values: {
-    name?: string; out?: string; check?: boolean; strict?: boolean; timeout?: string; verbose?: boolean; quiet?: boolean; help?: boolean;
+    name?: string; out?: string; overlay?: string[]; check?: boolean; strict?: boolean; timeout?: string; verbose?: boolean; quiet?: boolean; help?: boolean;
     'embeddings-url'?: string; 'embeddings-model'?: string; 'embeddings-dimensions'?: string;
   };
   let positionals: string[];
@@ -92,6 +144,7 @@ export async function run(argv: string[]): Promise<number> {
       options: {
         name: { type: 'string' },
         out: { type: 'string' },
+        overlay: { type: 'string', multiple: true },
         check: { type: 'boolean' },
         strict: { type: 'boolean' },
         timeout: { type: 'string' },
@@ -130,6 +183,16 @@ export async function run(argv: string[]): Promise<number> {
     if (!quiet && (verbose || performance.now() - started > 500)) process.stderr.write(`import: ${msg}\n`);
   };
   try {
+    // Recorded overlay paths are relative to the catalog folder, so a registry and its overlays can move together.
+    const catalogDir = resolve(out, catalogNameFor(spec, values.name));
+    const given = values.overlay ?? [];
+    const overlays =
+      given.length > 0 || !values.check
+        ? given.map((file) => ({ file, label: relative(catalogDir, resolve(file)).split(sep).join('/') }))
+        : recordedOverlays(catalogDir);
+    if (values.check && given.length === 0 && overlays.length > 0 && !quiet) {
+      process.stderr.write(`import: re-applying the overlays catalog.json records: ${overlays.map((o) => relative(process.cwd(), o.file) || o.file).join(', ')}\n`);
+    }
     // Resolved before the import so that a bad embeddings setting fails fast; loaded only when configured.
     const embeddingsWanted = values['embeddings-url'] !== undefined || values['embeddings-model'] !== undefined || !!process.env.API_CATALOG_EMBEDDINGS_URL;
     const embeddings = embeddingsWanted ? await import('../embeddings/index.js') : undefined;
@@ -143,6 +206,7 @@ export async function run(argv: string[]): Promise<number> {
     );
     const result = await importSpec(spec, {
       ...(values.name !== undefined ? { name: values.name } : {}),
+      ...(overlays.length > 0 ? { overlays } : {}),
       ...(timeoutS !== undefined ? { timeoutMs: timeoutS * 1000 } : {}),
       strict: values.strict === true,
       onProgress: progress,
@@ -167,11 +231,13 @@ export async function run(argv: string[]): Promise<number> {
         report.missing.length > 0 ? `missing: ${list(report.missing)}` : '',
         report.extra.length > 0 ? `extra: ${list(report.extra)}` : '',
       ].filter(Boolean).join('; ');
-      process.stderr.write(`api-catalog import: ${dir} is stale (${what}); run \`${fixCommand(spec, values.name, out)}\` and commit the result\n`);
+      const used = overlays.map((o) => relative(process.cwd(), o.file).split(sep).join('/') || o.file);
+      process.stderr.write(`api-catalog import: ${dir} is stale (${what}); run \`${fixCommand(spec, values.name, out, used)}\` and commit the result\n`);
       return 1;
     }
     // writeRegistry swaps the whole folder: keep the stored vectors across it (embedRegistry reuses unchanged rows).
     const kept = keepEmbeddings(join(out, result.meta.name));
+    const previousOverlays = overlaysOf(resolve(catalogDir, 'catalog.json'));
     const report = writeRegistry(result, out);
     kept();
     let embedLine: string | undefined;
@@ -223,6 +289,11 @@ export async function run(argv: string[]): Promise<number> {
         lines.push(`WARNING: ${stale}; search falls back to lexical until you run \`api-catalog embed --registry ${dir} --embeddings-url <url> --embeddings-model <model>\``);
       }
     }
+    const overlaysNow = result.meta.overlays ?? [];
+    if (previousOverlays !== undefined && JSON.stringify(previousOverlays) !== JSON.stringify(overlaysNow)) {
+      lines.push(...overlayLines(catalogDir, { before: previousOverlays, after: overlaysNow }));
+    }
+    if (result.meta.hiddenOperations) lines.push(`${result.meta.hiddenOperations} operation(s) hidden (x-api-catalog-hidden): not in the registry`);
     process.stdout.write(lines.join('\n') + '\n');
     return 0;
   } catch (err) {

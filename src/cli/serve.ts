@@ -16,6 +16,11 @@ Serves the four meta-tools over MCP: stdio by default, Streamable HTTP with --ht
   --config <file.json>   per-catalog settings (or env API_CATALOG_CONFIG): baseUrl, credentials (env var
                          NAMES), idempotencyHeader, allowedOrigins, blockPrivateAddresses; see docs/config.example.json
   --read-only            refuse every operation that is not GET/HEAD
+  --include-domains <d>  serve only these domains (comma-separated or repeated; or API_CATALOG_INCLUDE_DOMAINS)
+  --exclude-domains <d>  leave these domains out (or API_CATALOG_EXCLUDE_DOMAINS)
+  --exclude-tools <glob> leave out operations whose name or operationId matches, e.g. 'repos_delete*'
+                         (or API_CATALOG_EXCLUDE_TOOLS). Filtered operations cannot be listed, searched,
+                         described or executed; an unknown domain or a glob matching nothing stops the start
   --prefix <p>           prefix the four tool names (or env API_CATALOG_TOOL_PREFIX)
   --no-require-describe  allow execute_tool without a prior describe_tools
   --http                 Streamable HTTP at http://<host>:<port>/mcp
@@ -90,7 +95,9 @@ export async function run(argv: string[]): Promise<number> {
     const v = process.env[name];
     if (v !== undefined && v !== '') logger.addSecret(v);
   }
-  const set = loadCatalogSet(config.registries);
+  const set = loadCatalogSet(config.registries, config.filters);
+  const filteredOut = set.catalogs.reduce((n, c) => n + (c.filteredOut ?? 0), 0);
+  if (filteredOut > 0) process.stderr.write(`api-catalog: --include-domains/--exclude-domains/--exclude-tools leave out ${filteredOut} operation(s)\n`);
   for (const c of set.catalogs) {
     if (c.skipped.length === 0) continue;
     const first = c.skipped[0] as { pointer: string; message: string };

@@ -1,6 +1,7 @@
 // The importer's public API (build time only): importSpec turns a spec file or URL into an ImportResult;
-// writeRegistry / checkRegistry put it on disk or compare it. Pipeline: load (safe read, parse, version, external
-// refs) -> operations (flat arguments, responses) -> names -> domains -> schemas compiled + examples -> lint.
+// writeRegistry / checkRegistry put it on disk or compare it. Pipeline: load (safe read, parse, overlays, version,
+// external refs) -> operations (flat arguments, responses, x-api-catalog-* extensions) -> names -> hidden ones
+// dropped -> domains -> schemas compiled + examples -> lint.
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import type { ValidateFunction } from 'ajv';
@@ -8,11 +9,13 @@ import { AppError } from '../errors.js';
 import { createAjv } from '../schema/ajv.js';
 import type { CatalogMeta, Diagnostic, Operation, SecuritySchemeInfo } from '../types.js';
 import { buildExamples } from './examples.js';
+import { readAgentExtensions, type AgentExtensions } from './curation.js';
 import { lintOperations, LINT_CODES } from './lint.js';
 import { isUrl, loadSpec } from './load.js';
 import type { LoadedSpec } from './load.js';
 import { assignNames, buildDomains, domainOf, tagDescriptions, tagGroups } from './names.js';
 import { buildOperation, collectOperations, documentServers } from './operations.js';
+import { applyOverlay, extendsMismatch, readOverlay } from './overlay.js';
 import type { BuildContext } from './operations.js';
 import { isObject, own, setOwn } from './pointer.js';
 import { SchemaConverter } from './schema.js';
@@ -29,6 +32,11 @@ export interface ImportOptions {
   strict?: boolean;
   /** Progress lines for people (the CLI prints them on stderr). */
   onProgress?: (message: string) => void;
+  /**
+   * OpenAPI Overlay 1.0 documents applied in order to the parsed spec before normalizing (`import --overlay`).
+   * `label` is the path recorded in catalog.json (default: `file` as given).
+   */
+  overlays?: Array<{ file: string; label?: string }>;
   /**
    * Give up (SPEC_TOO_LARGE) when the import runs longer than this, checked after parsing and between
    * operations, so a pathological spec cannot hold a CI job or a server start hostage. Default 300,000 ms
@@ -199,7 +207,18 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
   const progress = options.onProgress ?? ((): void => {});
   const name = catalogNameFor(source, options.name);
   const checkDeadline = deadline(options.timeoutMs ?? IMPORT_TIMEOUT_MS, source);
-  const loaded = await loadSpec(source);
+  // Overlays are read and validated before the spec, so a broken one fails fast and names itself.
+  const overlays = (options.overlays ?? []).map((o) => readOverlay(o.file, o.label ?? o.file));
+  const loaded = await loadSpec(source, overlays.length === 0 ? {} : {
+    transform: (doc, found) => {
+      for (const overlay of overlays) {
+        const mismatch = extendsMismatch(overlay, source);
+        if (mismatch) found.push(mismatch);
+        applyOverlay(doc, overlay, found);
+        progress(`applied overlay ${overlay.file} (${overlay.actions.length} action(s))`);
+      }
+    },
+  });
   checkDeadline('parsing');
   progress(`parsed ${loaded.sourceLabel} (${loaded.kind === 'swagger2' ? 'Swagger' : 'OpenAPI'} ${loaded.specVersion})`);
   const diagnostics: Diagnostic[] = [...loaded.diagnostics];
@@ -214,14 +233,20 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
   if (raws.length === 0) {
     throw new AppError('SPEC_NO_OPERATIONS', `import: ${loaded.sourceLabel} has no operations under \`paths\`; nothing to import`);
   }
-  const operations: Operation[] = [];
+  let operations: Operation[] = [];
   const hadText = new Map<Operation, boolean>();
   const rawText = new Map<Operation, string[]>();
+  const curated = new Map<Operation, AgentExtensions>();
   raws.forEach((raw, i) => {
     checkDeadline('building operations', i, raws.length);
     const op = buildOperation(raw, ctx);
     if (op) {
       operations.push(op);
+      const ext = readAgentExtensions(raw.op, raw.at, diagnostics);
+      if (ext.summary !== undefined) op.summary = ext.summary;
+      if (ext.keywords !== undefined) op.keywords = ext.keywords;
+      if (ext.destructive !== undefined) op.destructive = ext.destructive;
+      curated.set(op, ext);
       const t = (v: unknown): boolean => typeof v === 'string' && v.trim() !== '';
       hadText.set(op, t(raw.op.summary) || t(raw.op.description));
       rawText.set(op, [raw.op.summary, raw.op.description].filter((v): v is string => typeof v === 'string').map((v) => v.slice(0, 20_000)));
@@ -231,9 +256,18 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
   if (operations.length === 0) {
     throw new AppError('SPEC_NO_OPERATIONS', `import: none of the ${raws.length} operations in ${loaded.sourceLabel} could be imported (see the warnings); fix the spec`, { details: diagnostics });
   }
+  // Names are assigned with hidden operations still present, so hiding one never renames another.
   assignNames(operations, diagnostics);
+  const hiddenOperations = operations.filter((op) => curated.get(op)?.hidden === true).length;
+  if (hiddenOperations > 0) {
+    operations = operations.filter((op) => curated.get(op)?.hidden !== true);
+    progress(`dropped ${hiddenOperations} operation(s) marked x-api-catalog-hidden`);
+    if (operations.length === 0) {
+      throw new AppError('SPEC_NO_OPERATIONS', `import: every operation of ${loaded.sourceLabel} is marked x-api-catalog-hidden; nothing to serve`);
+    }
+  }
   const groups = tagGroups(loaded.doc);
-  for (const op of operations) op.domain = domainOf(op, groups);
+  for (const op of operations) op.domain = curated.get(op)?.domain ?? domainOf(op, groups);
 
   checkSchemas(operations, diagnostics, progress, checkDeadline);
 
@@ -250,10 +284,12 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
     specVersion: loaded.specVersion,
     source: loaded.sourceLabel,
     sourceSha256: loaded.sha256,
+    ...(overlays.length > 0 ? { overlays: overlays.map((o) => ({ path: o.label, sha256: o.sha256 })) } : {}),
     servers: documentServers(ctx),
     securitySchemes: securitySchemes(loaded),
     domains,
     operationCount: operations.length,
+    ...(hiddenOperations > 0 ? { hiddenOperations } : {}),
   };
   const all = [...diagnostics, ...lint].sort(compareDiagnostics);
   const unique = all.filter((d, i) => i === 0 || compareDiagnostics(d, all[i - 1] as Diagnostic) !== 0);

@@ -298,11 +298,16 @@ function restoreServers(doc: Record<string, unknown>, snapshot: ServerSnapshot):
   if (!root && snapshot[0] && Object.hasOwn(snapshot[0].holder, 'openapi')) doc.servers = snapshot[0].servers;
 }
 
+export interface LoadOptions {
+  /** Changes the parsed document in place before refs are resolved (import --overlay); may add warnings. */
+  transform?: (doc: Record<string, unknown>, diagnostics: Diagnostic[]) => void;
+}
+
 /**
  * Reads, parses, version-checks and (when it has external refs) bundles a spec. Internal `$ref`s that point
  * nowhere give REF_BROKEN warnings here; the operations that need them are skipped later.
  */
-export async function loadSpec(source: string): Promise<LoadedSpec> {
+export async function loadSpec(source: string, options: LoadOptions = {}): Promise<LoadedSpec> {
   const read = await readSource(source);
   const where = read.baseUrl ? read.label : source;
   const sha256 = createHash('sha256').update(read.text).digest('hex');
@@ -313,9 +318,15 @@ export async function loadSpec(source: string): Promise<LoadedSpec> {
     if (cause instanceof RangeError) throw new AppError('SPEC_INVALID', `import: ${where} is nested too deeply to parse`, { cause });
     throw cause;
   }
-  const { kind, specVersion } = detectVersion(parsed, where);
+  let { kind, specVersion } = detectVersion(parsed, where);
   let doc = parsed as Record<string, unknown>;
   const diagnostics: Diagnostic[] = [];
+  if (options.transform) {
+    // Overlays apply to the document as parsed, before any $ref is scanned or fetched: what they add passes the
+    // same checks as the spec's own content. They may not turn it into another OpenAPI version by accident.
+    options.transform(doc, diagnostics);
+    ({ kind, specVersion } = detectVersion(doc, `${where} after its overlays`));
+  }
 
   // Extensions are never read by the importer: a $ref inside one is harmless unless it is external (it would
   // be fetched) or broken. Those extensions are removed with a warning; valid local ones are left alone.

@@ -19,6 +19,8 @@ export interface Catalog {
   /** All operations, sorted by name. */
   operations: Operation[];
   byName: Map<string, Operation>;
+  /** Operations this deployment filtered out at serve time (`serve --exclude-tools` etc.); absent when none. */
+  filteredOut?: number;
 }
 
 /** The package root (where package.json, registry/ and openapi/ live), from src/ or dist/. */

@@ -9,6 +9,7 @@ import type { ExecutionConfig } from '../../execution/index.js';
 import type { DomainInfo, Operation } from '../../types.js';
 import type { EmbeddingsConfig } from '../../embeddings/config.js';
 import type { SemanticOptions, SemanticSearch } from '../../embeddings/semantic.js';
+import { filterCatalogs, hasFilters, type CatalogFilters } from './filters.js';
 
 /** One operation as exposed: `op.name`/`op.domain` are the public (possibly catalog-prefixed) names. */
 export interface CatalogEntry {
@@ -60,8 +61,11 @@ export function warmSearchIndex(set: CatalogSet): void {
  * Merges catalogs into one namespace. One catalog: names and domains as imported. Several: every operation
  * name and domain becomes `<catalog>.<name>` (e.g. `github.issues.create`, domain `github.issues`), so that
  * adding a catalog never makes two names collide. Throws REGISTRY_INVALID when two catalogs share a name.
+ * `filters` (serve-time, see filters.ts) narrow the catalogs first; CONFIG_INVALID for a bad filter.
  */
-export function buildCatalogSet(catalogs: readonly Catalog[]): CatalogSet {
+export function buildCatalogSet(loaded: readonly Catalog[], filters?: CatalogFilters): CatalogSet {
+  // Serve-time filters apply before anything else sees the catalogs: search, describe and "did you mean" alike.
+  const catalogs = hasFilters(filters) ? filterCatalogs(loaded, filters, loaded.length > 1) : loaded;
   if (catalogs.length === 0) throw new AppError('REGISTRY_NOT_FOUND', 'catalogs: no catalog loaded; pass --registry <dir>');
   const seen = new Set<string>();
   for (const c of catalogs) {
@@ -106,10 +110,10 @@ export function buildCatalogSet(catalogs: readonly Catalog[]): CatalogSet {
   };
 }
 
-/** Loads the given registry folders (none: the embedded GitHub catalog) and merges them. */
-export function loadCatalogSet(dirs: readonly string[]): CatalogSet {
+/** Loads the given registry folders (none: the embedded GitHub catalog), filters and merges them. */
+export function loadCatalogSet(dirs: readonly string[], filters?: CatalogFilters): CatalogSet {
   const list = dirs.length > 0 ? dirs : [defaultCatalogDir()];
-  return buildCatalogSet(list.map((d) => loadCatalog(d)));
+  return buildCatalogSet(list.map((d) => loadCatalog(d)), filters);
 }
 
 /** What execution needs beyond the catalog, shared by every call of a server or CLI run. */

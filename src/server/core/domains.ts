@@ -85,6 +85,12 @@ export function listDomains(
     .map((c) => ({ catalog: c.meta.name, skippedOperations: c.skipped.length }));
   if (incomplete.length > 0) value.incomplete = incomplete;
   if (set.embeddings !== undefined) value.search = set.embeddings.describe();
+  // Operations hidden by the catalog's curators (x-api-catalog-hidden) or this deployment's filters: a count only,
+  // so an agent knows not to keep looking; their names never appear.
+  const hidden = set.catalogs
+    .filter((c) => wanted === undefined || c.meta.name === wanted)
+    .reduce((n, c) => n + (c.meta.hiddenOperations ?? 0) + (c.filteredOut ?? 0), 0);
+  if (hidden > 0) value.hiddenTools = hidden;
   if (context.settings !== undefined) {
     const settings = context.settings;
     const credentials = set.catalogs
