@@ -26,15 +26,17 @@ const ALLOWED: Record<string, string[]> = {
   registry: ['types', 'errors'],
   search: ['types', 'errors', 'registry'],
   execution: ['types', 'errors', 'schema', 'registry'],
+  state: ['types', 'errors', 'logger'],
   'server/core': ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger'],
-  server: ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'server/core'],
-  cli: ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'server/core', 'server', 'importer'],
+  server: ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'server/core', 'state'],
+  cli: ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'server/core', 'server', 'importer', 'state'],
 };
 
 /** Packages only one layer may use. */
 const PACKAGE_OWNERS: Array<{ pkg: RegExp; layers: string[] }> = [
   { pkg: /^@modelcontextprotocol\/sdk(\/|$)/, layers: ['server'] },
   { pkg: /^@apidevtools\/swagger-parser/, layers: ['importer'] },
+  { pkg: /^ioredis(\/|$)/, layers: ['state'] },
 ];
 
 function walk(dir: string): string[] {
