@@ -55,7 +55,7 @@ export function parseServeArgs(argv: readonly string[]): ServeFlags {
   const a = splitArgs(
     'serve',
     argv,
-    ['--registry', '--base-url', '--prefix', '--host', '--port', '--allow-origin', '--allow-host', '--config'],
+    ['--registry', '--base-url', '--prefix', '--host', '--port', '--allow-origin', '--allow-host', '--config', '--state', '--rate-limit', '--read-rate-limit'],
     ['--read-only', '--no-require-describe', '--http', '--allow-remote', '--verbose'],
   );
   if (a.positionals.length > 0) {
@@ -76,6 +76,12 @@ export function parseServeArgs(argv: readonly string[]): ServeFlags {
   if (port !== undefined) flags.port = port;
   const config = last('--config');
   if (config !== undefined) flags.config = config;
+  const state = last('--state');
+  if (state !== undefined) flags.state = state;
+  const rateLimit = last('--rate-limit');
+  if (rateLimit !== undefined) flags.rateLimit = rateLimit;
+  const readRateLimit = last('--read-rate-limit');
+  if (readRateLimit !== undefined) flags.readRateLimit = readRateLimit;
   if (a.booleans.has('--read-only')) flags.readOnly = true;
   if (a.booleans.has('--no-require-describe')) flags.requireDescribe = false;
   if (a.booleans.has('--http')) flags.http = true;

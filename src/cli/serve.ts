@@ -5,6 +5,7 @@ import { parseServeArgs } from './args.js';
 import { createLogger, type LogLevel, type Logger } from '../logger.js';
 import { loadCatalogSet, settingsFromConfig, warmSearchIndex, type CatalogSet } from '../server/core/catalogs.js';
 import type { ServerDeps } from '../server/create-server.js';
+import { describeStateStore, openStateStore, RedisStateStore, type StateStore } from '../state/index.js';
 
 const HELP = `usage: api-catalog serve [options]
 
@@ -24,13 +25,25 @@ Serves the four meta-tools over MCP: stdio by default, Streamable HTTP with --ht
     --allow-remote       allow binding a non-loopback address; needs API_CATALOG_HTTP_TOKEN (refuses to start
                          without it). Host headers accepted: loopback, the bound address, --allow-host
     --allow-host <h>     also accept this Host header, name or name:port (repeatable; or API_CATALOG_ALLOW_HOSTS)
+    --state <url>        shared state for several replicas: redis://[user:password@]host:port[/db] (or env
+                         API_CATALOG_STATE; put a password in the env, not on the command line). Sessions,
+                         describe authorizations, rate limits and stored results then live in Redis, and any
+                         replica serves any session (no sticky routing). Default: in memory, one process
+  --rate-limit <n>       execute_tool calls per minute per principal (env API_CATALOG_RATE_LIMIT; default 120;
+                         0 = off). Protects the upstream API
+  --read-rate-limit <n>  list_domains/search_tools/describe_tools calls per minute per principal (env
+                         API_CATALOG_READ_RATE_LIMIT; default: unlimited over stdio, 600 over HTTP; 0 = off)
 
 HTTP authentication: set API_CATALOG_HTTP_TOKEN (at least 16 characters, e.g. \`openssl rand -hex 32\`) in the
 environment — never on the command line, where \`ps\` shows it. Every /mcp request must then carry
 \`Authorization: Bearer <token>\` (else 401). The token is never sent upstream and never logged.
 API_CATALOG_ALLOW_HOSTS=name[:port],... adds Host header values (e.g. the name a proxy forwards).
 
-Environment: API_CATALOG_SESSION_TTL_SECONDS (1800), API_CATALOG_RATE_LIMIT (120 calls/min/session),
+A principal is who authenticated a request: the API_CATALOG_HTTP_TOKEN holder, or "anonymous" on loopback
+without a token. Sessions are bound to the principal that created them; rate limits count per principal.
+GET /healthz answers 200 {"status":"ok"} or 503 {"status":"degraded"} when the state store is unreachable.
+
+Environment: API_CATALOG_SESSION_TTL_SECONDS (1800), API_CATALOG_RATE_LIMIT (120 execute_tool calls/min/principal),
 API_CATALOG_TIMEOUT_MS (30000), API_CATALOG_LOG_LEVEL (info), API_CATALOG_READ_ONLY, <CATALOG>_TOKEN etc.
 Exit codes: 0 after stdin EOF, SIGINT or SIGTERM; 1 when a stdio message exceeds 10 MiB or on a startup error.`;
 
@@ -43,6 +56,7 @@ function depsFrom(config: ServerConfig, set: CatalogSet, logger: Logger, file?: 
     requireDescribe: config.requireDescribe,
     sessionTtlMs: config.sessionTtlMs,
     rateLimitPerMinute: config.rateLimitPerMinute,
+    ...(config.readRateLimitPerMinute !== undefined ? { readRateLimitPerMinute: config.readRateLimitPerMinute } : {}),
     resultTtlMs: config.resultTtlMs,
     maxStoredResults: config.maxStoredResults,
     logger,
@@ -86,6 +100,21 @@ export async function run(argv: string[]): Promise<number> {
 
   if (config.http) {
     const h = config.http;
+    // The store URL may hold a password: registered as a secret before anything can print it.
+    if (config.stateUrl !== undefined) {
+      try {
+        const u = new URL(config.stateUrl);
+        logger.addSecret(u.password);
+        logger.addSecret(decodeURIComponent(u.password));
+      } catch {
+        // openStateStore reports the bad URL without echoing it.
+      }
+    }
+    const state: StateStore = openStateStore(config.stateUrl, { logger });
+    if (state instanceof RedisStateStore && !(await state.waitUntilReady(5000))) {
+      process.stderr.write(`api-catalog: warning: the state store ${describeStateStore(config.stateUrl)} is not reachable yet; serving degraded (/healthz 503) and retrying\n`);
+    }
+    deps.state = state;
     // Transports load on demand: stdio clients never pay for the HTTP stack, and the reverse.
     const { serveHttp } = await import('../server/transports/http.js');
     const handle = await serveHttp(deps, {
@@ -118,6 +147,7 @@ export async function run(argv: string[]): Promise<number> {
         '  Client config (Claude Desktop, Cursor, VS Code "servers"):',
         '  ' + JSON.stringify(clientConfig),
         '  Upstream credential per session: send header X-Upstream-Token, or set the env vars describe_tools names.',
+        `  State: ${describeStateStore(config.stateUrl)}${state.shared ? ' (shared: replicas serve each other\'s sessions)' : ' (this process only)'}; health: ${handle.url.replace(/\/mcp$/, '')}/healthz`,
         '  Stop with Ctrl-C.',
         '',
       ].join('\n'),
@@ -125,7 +155,10 @@ export async function run(argv: string[]): Promise<number> {
     await new Promise<void>((resolve) => {
       onSignals((signal) => {
         logger.log('info', { event: 'shutdown', signal });
-        void handle.close().then(resolve, resolve);
+        void handle
+          .close()
+          .then(() => state.close())
+          .then(resolve, resolve);
       });
     });
     return 0;

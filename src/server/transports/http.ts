@@ -340,6 +340,14 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     } catch {
       return sendError(res, 400, -32600, 'Bad Request: invalid request target');
     }
+    if (pathname === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')) {
+      // Before the Host check: load balancers probe with their own Host. It reads no session and changes nothing.
+      const h = await store.health();
+      const body = JSON.stringify({ status: h.ok ? 'ok' : 'degraded', state: h.kind, ...(h.detail !== undefined ? { detail: h.detail } : {}) });
+      res.writeHead(h.ok ? 200 : 503, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
+      res.end(req.method === 'HEAD' ? undefined : body);
+      return;
+    }
     if (!allowedHost(req.headers.host)) {
       logger.log('warn', { event: 'http_refused', reason: 'host', host: String(req.headers.host ?? '').slice(0, 100) });
       return sendError(res, 403, -32000, 'Forbidden: Host header not allowed (an operator can add it with --allow-host)');
@@ -357,13 +365,6 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
       for (const [k, v] of Object.entries(cors)) res.setHeader(k, v);
     }
     const method = req.method ?? 'GET';
-    if (pathname === '/healthz' && (method === 'GET' || method === 'HEAD')) {
-      const h = await store.health();
-      const body = JSON.stringify({ status: h.ok ? 'ok' : 'degraded', state: h.kind, ...(h.detail !== undefined ? { detail: h.detail } : {}) });
-      res.writeHead(h.ok ? 200 : 503, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
-      res.end(method === 'HEAD' ? undefined : body);
-      return;
-    }
     if (pathname !== path) return sendError(res, 404, -32000, `Not Found: the MCP endpoint is ${path}`);
     if (method === 'OPTIONS') {
       res.writeHead(204, {
