@@ -8,6 +8,8 @@ import type { Logger } from '../logger.js';
 import { principalPrefix, sessionPrefix, stateUnavailable, type RateDecision, type SessionKey, type SessionRecord, type StateHealth, type StateStore, type StoredResultInfo } from './store.js';
 
 const NS = 'ac:';
+/** After a failed command, how long further calls fail without trying (a hung Redis costs one timeout, not one per call). */
+const FAIL_FAST_MS = 1000;
 
 const TOUCH = `
 local rec = redis.call('GET', KEYS[1])
@@ -37,9 +39,15 @@ redis.call('PEXPIRE', KEYS[1], 120000)
 if ok == 1 then return {1, 0} end
 return {0, math.ceil((1 - tokens) * 60000 / cap)}`;
 
-const PUT_RESULT = `${NOW_MS}
+// Scores are microseconds on the Redis clock, strictly increasing per session (insertion order = age order).
+const NOW_US = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])`;
+
+const PUT_RESULT = `${NOW_US}
 local ttl = tonumber(ARGV[4])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ttl)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ttl * 1000)
+local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+if last[2] and tonumber(last[2]) >= now then now = tonumber(last[2]) + 1 end
 redis.call('SET', ARGV[1] .. ARGV[2], ARGV[3], 'PX', ttl)
 redis.call('ZADD', KEYS[1], now, ARGV[2])
 local over = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[5])
@@ -51,8 +59,8 @@ end
 redis.call('PEXPIRE', KEYS[1], ttl)
 return now`;
 
-const LIST_RESULTS = `${NOW_MS}
-return redis.call('ZRANGEBYSCORE', KEYS[1], now - tonumber(ARGV[1]), '+inf', 'WITHSCORES')`;
+const LIST_RESULTS = `${NOW_US}
+return redis.call('ZRANGEBYSCORE', KEYS[1], now - tonumber(ARGV[1]) * 1000, '+inf', 'WITHSCORES')`;
 
 const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -68,7 +76,10 @@ interface Scripts {
 }
 
 export interface RedisStoreOptions {
-  /** Per-command deadline; a store call fails (closed) after this. Default 1500 ms (B6: an answer within 2 s). */
+  /**
+   * Per-command deadline; a store call fails (closed) after this. Default 1000 ms: a tool call makes several
+   * store calls, and after one failure the rest fail at once (B6: an answer within 2 s even when Redis hangs).
+   */
   commandTimeoutMs?: number;
   logger?: Logger;
 }
@@ -110,6 +121,8 @@ export class RedisStateStore implements StateStore {
   private readonly scripts: Scripts;
   private readonly logger: Logger | undefined;
   private up = false;
+  /** When the last command failed: for a moment after, calls fail at once instead of each waiting out a timeout. */
+  private failedAt = 0;
   private lastError = 'connecting';
 
   constructor(url: string, options: RedisStoreOptions = {}) {
@@ -117,7 +130,7 @@ export class RedisStateStore implements StateStore {
     this.logger = options.logger;
     if (u.password !== '') this.logger?.addSecret(decodeURIComponent(u.password));
     if (u.password !== '') this.logger?.addSecret(u.password);
-    const timeout = options.commandTimeoutMs ?? 1500;
+    const timeout = options.commandTimeoutMs ?? 1000;
     this.client = new Redis(url, {
       // Fail fast and closed: nothing waits in a queue for a Redis that is down (B6).
       enableOfflineQueue: false,
@@ -131,6 +144,7 @@ export class RedisStateStore implements StateStore {
     this.client.on('ready', () => {
       if (!this.up) this.logger?.log('info', { event: 'state_store_up', store: 'redis', target: redactRedisUrl(url) });
       this.up = true;
+      this.failedAt = 0;
     });
     this.client.on('error', (err: Error & { code?: string }) => {
       // ioredis emits connection errors here; without a listener they would be unhandled. Only the code is kept.
@@ -166,10 +180,11 @@ export class RedisStateStore implements StateStore {
 
   /** Runs one store operation; any failure is STATE_UNAVAILABLE (no connection details, no secrets). */
   private async run<T>(op: () => Promise<T>): Promise<T> {
-    if (this.client.status !== 'ready') throw stateUnavailable();
+    if (this.client.status !== 'ready' || Date.now() - this.failedAt < FAIL_FAST_MS) throw stateUnavailable();
     try {
       return await op();
     } catch (err) {
+      this.failedAt = Date.now();
       const code = (err as { code?: string }).code;
       const message = err instanceof Error ? err.message : '';
       this.logger?.log('warn', { event: 'state_store_error', store: 'redis', reason: code ?? (/timed out/i.test(message) ? 'timeout' : 'error') });
@@ -250,7 +265,7 @@ export class RedisStateStore implements StateStore {
   async listResults(key: SessionKey, ttlMs: number): Promise<StoredResultInfo[]> {
     const flat = await this.run(() => this.scripts.acListResults(this.keys(key).results, ttlMs));
     const out: StoredResultInfo[] = [];
-    for (let i = 0; i + 1 < flat.length; i += 2) out.push({ id: flat[i] as string, createdAt: Number(flat[i + 1]) });
+    for (let i = 0; i + 1 < flat.length; i += 2) out.push({ id: flat[i] as string, createdAt: Math.floor(Number(flat[i + 1]) / 1000) });
     return out;
   }
 
