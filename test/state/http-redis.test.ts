@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { serveHttp, type AuthenticatedRequest, type HttpHandle } from '../../src/server/transports/http.js';
 import { RedisStateStore } from '../../src/state/index.js';
+import { loadCatalogSet } from '../../src/server/core/catalogs.js';
 import { catalogs, fixtureRegistry } from '../helpers/mcp.js';
 import { callTool, deleteSession, openSession, rpc } from '../helpers/mcp-raw.js';
 import { startRedis, type TestRedis } from '../helpers/redis.js';
@@ -34,10 +35,10 @@ function principalFromTestHeader(srv: HttpHandle): void {
   });
 }
 
-async function replica(store: RedisStateStore, ttlMs = 600_000, rate = 0): Promise<HttpHandle> {
+async function replica(store: RedisStateStore, ttlMs = 600_000, rate = 0, set = catalogs(fixtureRegistry('petstore'))): Promise<HttpHandle> {
   const srv = await serveHttp(
     {
-      catalogs: catalogs(fixtureRegistry('petstore')),
+      catalogs: set,
       settings: { baseUrls: { petstore: up.url }, readOnly: false, env: {} },
       rateLimitPerMinute: rate,
       sessionTtlMs: ttlMs,
@@ -193,6 +194,51 @@ describe('one session, two replicas, one Redis', () => {
     } finally {
       await sa.close();
       await sb.close();
+    }
+  });
+
+  test('idempotency keys in flight are shared: the same key on another replica is refused while the first call runs', async () => {
+    // A private catalog whose pets.create documents an Idempotency-Key header, as Stripe-like specs do.
+    const set = loadCatalogSet([fixtureRegistry('petstore')]);
+    const entry = set.byName.get('pets.create')!;
+    const op = structuredClone(entry.op);
+    op.idempotencyHeader = 'Idempotency-Key';
+    op.inputSchema.properties['Idempotency-Key'] = { type: 'string' };
+    op.bindings.push({ arg: 'Idempotency-Key', in: 'header', name: 'Idempotency-Key', required: false });
+    set.byName.set('pets.create', { ...entry, op });
+    const ra = await replica(storeA, 600_000, 0, set);
+    const rb = await replica(storeB, 600_000, 0, set);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    up.route('/pets', {
+      kind: 'handler',
+      handle: (_req, res) => {
+        void held.then(() => {
+          res.writeHead(201, { 'content-type': 'application/json' });
+          res.end('{"id":1}');
+        });
+      },
+    });
+    try {
+      const s = await openSession(ra.url, rb.url, P1);
+      await callTool(ra.url, s, 'describe_tools', { tool_names: ['pets.create'] }, P1);
+      const args = { tool_name: 'pets.create', args: { name: 'rex', 'Idempotency-Key': 'key-42' } };
+      const first = callTool(ra.url, s, 'execute_tool', args, P1);
+      for (let i = 0; i < 100 && up.hits('/pets').length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(up.hits('/pets')).toHaveLength(1);
+      const second = await callTool(rb.url, s, 'execute_tool', args, P1);
+      expect(second.envelope.error.code).toBe('IDEMPOTENCY_IN_FLIGHT');
+      expect(up.hits('/pets')).toHaveLength(1);
+      release();
+      expect((await first).envelope.success).toBe(true);
+      // Released after the first call: the key can be used again (the upstream deduplicates from here).
+      expect((await callTool(rb.url, s, 'execute_tool', args, P1)).envelope.success).toBe(true);
+      expect(up.hits('/pets')).toHaveLength(2);
+      expect(up.hits('/pets')[0]?.headers['idempotency-key']).toBe('key-42');
+    } finally {
+      release();
+      await ra.close();
+      await rb.close();
     }
   });
 

@@ -46,14 +46,13 @@ export interface ExecuteOutcome {
   dispatched: boolean;
 }
 
-/** The idempotency key the agent put in the arguments (the header parameter, any case), if any. */
+/** The idempotency key the agent put in the arguments (the argument bound to that header), if any. */
 function agentIdempotencyKey(op: Operation, args: Record<string, unknown>, configured: string | undefined): string | undefined {
   const header = (op.idempotencyHeader ?? configured)?.toLowerCase();
   if (header === undefined || header === '') return undefined;
-  for (const [k, v] of Object.entries(args)) {
-    if (k.toLowerCase() === header && (typeof v === 'string' || typeof v === 'number') && String(v) !== '') return String(v).slice(0, 200);
-  }
-  return undefined;
+  const binding = op.bindings.find((b) => b.in === 'header' && b.name.toLowerCase() === header);
+  const v = binding ? args[binding.arg] : undefined;
+  return (typeof v === 'string' || typeof v === 'number') && String(v) !== '' ? String(v).slice(0, 200) : undefined;
 }
 
 /** Runs execute_tool. Never throws for expected failures: every outcome is an envelope. */
