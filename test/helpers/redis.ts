@@ -73,9 +73,9 @@ async function waitForPort(port: number, up: boolean, ms = 10_000): Promise<void
 }
 
 /** Starts redis-server on a free loopback port. */
-export async function startRedis(options: { password?: string; db?: number } = {}): Promise<TestRedis> {
+export async function startRedis(options: { password?: string; db?: number; port?: number } = {}): Promise<TestRedis> {
   const bin = redisServerBinary();
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const dir = mkdtempSync(join(tmpdir(), 'ac-redis-'));
   let child: ChildProcess | undefined;
   let log = '';

@@ -14,7 +14,8 @@ export interface Replica {
   stop(): Promise<void>;
 }
 
-export async function startReplica(args: string[], env: Record<string, string>): Promise<Replica> {
+/** Starts one replica; waits for /healthz 200 (or any answer with `healthy: false`, e.g. Redis down on purpose). */
+export async function startReplica(args: string[], env: Record<string, string>, options: { healthy?: boolean } = {}): Promise<Replica> {
   const port = await freePort();
   const child = spawn(process.execPath, [builtCli(), 'serve', '--http', '--port', String(port), ...args], {
     cwd: REPO_ROOT,
@@ -30,7 +31,7 @@ export async function startReplica(args: string[], env: Record<string, string>):
     try {
       const res = await fetch(`http://127.0.0.1:${port}/healthz`);
       await res.text();
-      if (res.status === 200) break;
+      if (res.status === 200 || options.healthy === false) break;
     } catch {
       // not listening yet
     }
