@@ -219,6 +219,9 @@ async function runLoad(url, opts, deployment, label) {
   };
   const lat = { search_tools: [], describe_tools: [], execute_tool: [], initialize: [] };
   let killedAt;
+  // When the killed process was gone: until then its kernel socket still accepts connections, so calls sent
+  // between the signal and the exit are in flight on the dying replica.
+  let exitedAt;
   let callsInFlightAtKill = 0;
   let inFlight = 0;
   const failuresAfterKill = [];
@@ -257,7 +260,9 @@ async function runLoad(url, opts, deployment, label) {
     await rpc(session, { jsonrpc: '2.0', method: 'notifications/initialized' });
     active.add(s);
     const described = [];
+    let pendingDescribe;
     for (let i = 0; i < opts.calls; i++) {
+      pendingDescribe = undefined;
       // 40% search, 30% describe, 30% dry-run execute (of an operation described earlier in this session).
       const slot = i % 10;
       let tool;
@@ -269,7 +274,7 @@ async function runLoad(url, opts, deployment, label) {
         tool = 'describe_tools';
         const op = OPS[(s + i) % OPS.length];
         args = { tool_names: [op[0]] };
-        described.push(op);
+        pendingDescribe = op;
       } else {
         tool = 'execute_tool';
         const op = described[(s + i) % described.length];
@@ -283,11 +288,16 @@ async function runLoad(url, opts, deployment, label) {
         lat[tool].push(performance.now() - t);
         if (r.msg.result?.isError) addError(`${tool} isError ${r.msg.result.structuredContent?.error?.code ?? ''}`, JSON.stringify(r.msg.result.structuredContent ?? r.msg.result).slice(0, 300));
         else if (r.msg.result?.structuredContent?.success !== true) addError(`${tool} unexpected result`, JSON.stringify(r.msg.result).slice(0, 300));
-        else if (killedAt !== undefined && !startedBeforeKill) sessionsOkAfterKill.add(s);
+        else {
+          // Only a describe that succeeded authorizes a later execute.
+          if (pendingDescribe) described.push(pendingDescribe);
+          if (killedAt !== undefined && !startedBeforeKill) sessionsOkAfterKill.add(s);
+        }
       } catch (err) {
         lat[tool].push(performance.now() - t);
-        addError(`${tool} ${err.kind ?? 'exception'}`, err.message);
-        if (killedAt !== undefined) failuresAfterKill.push({ session: s, startedBeforeKill, sinceKillMs: Math.round(performance.now() - killedAt), kind: err.kind ?? 'exception' });
+        const kind = err.kind ?? `exception ${err.cause?.code ?? err.cause?.message ?? err.message}`.slice(0, 60);
+        addError(`${tool} ${kind}`, err.message);
+        if (killedAt !== undefined) failuresAfterKill.push({ session: s, startedBeforeKill, startedMsAfterKill: Math.round(t - killedAt), failedMsAfterKill: Math.round(performance.now() - killedAt), startedAfterExit: exitedAt !== undefined && t > exitedAt, kind });
       } finally {
         inFlight--;
       }
@@ -307,6 +317,7 @@ async function runLoad(url, opts, deployment, label) {
       killedAt = performance.now();
       callsInFlightAtKill = inFlight;
       for (const s of active) sessionsAtKill.add(s);
+      deployment.replicas[0].child.once('exit', () => (exitedAt = performance.now()));
       deployment.replicas[0].child.kill('SIGKILL');
       console.error(`load: killed replica 1 (pid ${deployment.replicas[0].child.pid}) with ${inFlight} calls in flight`);
     }, opts.killAfter * 1000);
@@ -345,6 +356,9 @@ async function runLoad(url, opts, deployment, label) {
       failedCalls: failuresAfterKill.length,
       failedCallsStartedBeforeKill: failuresAfterKill.filter((f) => f.startedBeforeKill).length,
       failedCallsStartedAfterKill: failuresAfterKill.filter((f) => !f.startedBeforeKill).length,
+      processExitedMsAfterSignal: exitedAt !== undefined ? Math.round(exitedAt - killedAt) : undefined,
+      failedCallsStartedAfterExit: failuresAfterKill.filter((f) => f.startedAfterExit).length,
+      failures: failuresAfterKill.slice(0, 50),
       failureKinds: Object.fromEntries(Object.entries(failuresAfterKill.reduce((a, f) => ((a[f.kind] = (a[f.kind] ?? 0) + 1), a), {}))),
       sessionsActiveAtKill: sessionsAtKill.size,
       sessionsActiveAtKillThatContinued: [...sessionsAtKill].filter((s) => sessionsOkAfterKill.has(s)).length,
@@ -366,7 +380,7 @@ function print(result, errors) {
   console.log(`\n${result.toolCalls} tool calls in ${result.wallSeconds} s (${result.callsPerSecond}/s), ${result.errors} errors`);
   for (const [k, v] of errors) console.log(`  error ${k}: ${v.n} (e.g. ${v.example})`);
   if (result.serverRssMB) console.log(`server RSS MB (sum over ${result.replicas} process(es)): start ${result.serverRssMB.start}, peak during ${result.serverRssMB.peakDuring}, end ${result.serverRssMB.end}, 1 s after sessions closed ${result.serverRssMB.afterSessionsClosed}`);
-  if (result.kill) console.log(`kill -9 of replica 1 after ${result.kill.afterSeconds} s: ${result.kill.callsInFlightAtKill} calls in flight; ${result.kill.failedCalls} calls failed (${result.kill.failedCallsStartedBeforeKill} started before the kill, ${result.kill.failedCallsStartedAfterKill} after: ${JSON.stringify(result.kill.failureKinds)}); ${result.kill.sessionsActiveAtKillThatContinued}/${result.kill.sessionsActiveAtKill} sessions active at the kill went on; ${result.kill.sessionsFailed} sessions failed`);
+  if (result.kill) console.log(`kill -9 of replica 1 after ${result.kill.afterSeconds} s: ${result.kill.callsInFlightAtKill} calls in flight; ${result.kill.failedCalls} calls failed (${result.kill.failedCallsStartedBeforeKill} started before the kill, ${result.kill.failedCallsStartedAfterKill} after the signal, ${result.kill.failedCallsStartedAfterExit} after the process was gone ${result.kill.processExitedMsAfterSignal} ms later: ${JSON.stringify(result.kill.failureKinds)}); ${result.kill.sessionsActiveAtKillThatContinued}/${result.kill.sessionsActiveAtKill} sessions active at the kill went on; ${result.kill.sessionsFailed} sessions failed`);
 }
 
 async function main() {
