@@ -2,7 +2,8 @@
 // and bound to the principal that created them, served by one McpServer + SDK transport per session that any
 // replica rebuilds from the store (no sticky routing); our own Origin/Host checks (A1–A5), optional bearer
 // auth (A6/A24), JSON-RPC error bodies for every refusal (A8–A10, A21), /healthz, body cap, idle expiry,
-// server timeouts, graceful close.
+// server timeouts, graceful close. Longer than most modules on purpose: the checks of one request run in this
+// order in one function, and session lookup/rehydration sits next to them.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +15,7 @@ import { silentLogger } from '../../logger.js';
 import { MemoryStateStore, STATE_UNAVAILABLE_MESSAGE, type Principal, type SessionRecord, type StateStore } from '../../state/index.js';
 import { createServer, sessionTag, type CatalogServer, type ServerDeps } from '../create-server.js';
 import { generateSessionId } from '../session.js';
+import { toWebRequest, writeWebResponse } from './node-web.js';
 
 export interface HttpServeOptions {
   host?: string;
@@ -128,56 +130,6 @@ function isJsonContentType(value: string | undefined): boolean {
   if (!value) return false;
   const media = value.split(';')[0]?.trim().toLowerCase();
   return media === 'application/json';
-}
-
-/** The node request as a fetch Request for the SDK's web-standard transport (the body is passed parsed). */
-function toWebRequest(req: IncomingMessage, pathAndQuery: string): Request {
-  const headers = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) {
-    if (v === undefined) continue;
-    if (Array.isArray(v)) for (const x of v) headers.append(k, x);
-    else headers.set(k, v);
-  }
-  return new Request(`http://localhost${pathAndQuery}`, { method: req.method ?? 'GET', headers });
-}
-
-/** Writes a fetch Response (JSON or an SSE stream) to the node response; a client that goes away cancels the stream. */
-async function writeWebResponse(res: ServerResponse, response: Response): Promise<void> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((v, k) => {
-    headers[k] = v;
-  });
-  res.writeHead(response.status, headers);
-  if (!response.body) {
-    res.end();
-    return;
-  }
-  res.flushHeaders();
-  const reader = response.body.getReader();
-  const onClose = () => void reader.cancel().catch(() => undefined);
-  res.once('close', onClose);
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (!res.write(value)) {
-        await new Promise<void>((resolve) => {
-          const go = () => {
-            res.off('drain', go);
-            res.off('close', go);
-            resolve();
-          };
-          res.once('drain', go);
-          res.once('close', go);
-        });
-      }
-    }
-    res.end();
-  } catch {
-    res.destroy();
-  } finally {
-    res.off('close', onClose);
-  }
 }
 
 /** Starts the Streamable HTTP server. Throws (EADDRINUSE, ...) when it cannot listen. */
