@@ -9,7 +9,7 @@ import { principalPrefix, sessionPrefix, stateUnavailable, type RateDecision, ty
 
 const NS = 'ac:';
 /** After a failed command, how long further calls fail without trying (a hung Redis costs one timeout, not one per call). */
-const FAIL_FAST_MS = 1000;
+const FAIL_FAST_MS = 500;
 
 const TOUCH = `
 local rec = redis.call('GET', KEYS[1])
@@ -77,8 +77,10 @@ interface Scripts {
 
 export interface RedisStoreOptions {
   /**
-   * Per-command deadline; a store call fails (closed) after this. Default 1000 ms: a tool call makes several
-   * store calls, and after one failure the rest fail at once (B6: an answer within 2 s even when Redis hangs).
+   * Per-command deadline; a store call fails (closed) after this. Default 1500 ms: a tool call makes several
+   * store calls, and for 500 ms after one failure the rest fail at once (B6: an answer within 2 s even when
+   * Redis hangs). Not lower: on a starved machine the event loop itself can lag a second, which would read as
+   * a Redis timeout.
    */
   commandTimeoutMs?: number;
   logger?: Logger;
@@ -130,7 +132,7 @@ export class RedisStateStore implements StateStore {
     this.logger = options.logger;
     if (u.password !== '') this.logger?.addSecret(decodeURIComponent(u.password));
     if (u.password !== '') this.logger?.addSecret(u.password);
-    const timeout = options.commandTimeoutMs ?? 1000;
+    const timeout = options.commandTimeoutMs ?? 1500;
     this.client = new Redis(url, {
       // Fail fast and closed: nothing waits in a queue for a Redis that is down (B6).
       enableOfflineQueue: false,
