@@ -51,8 +51,15 @@ export interface ServerConfig {
   requireDescribe: boolean;
   /** Idle time after which a session (and its authorizations) expires; env API_CATALOG_SESSION_TTL_SECONDS, default 1800 s. */
   sessionTtlMs: number;
-  /** tools/call calls allowed per session per minute (env API_CATALOG_RATE_LIMIT, default 120; 0 disables). */
+  /** execute_tool calls per minute per principal (`--rate-limit`, env API_CATALOG_RATE_LIMIT, default 120; 0 disables). */
   rateLimitPerMinute: number;
+  /**
+   * list_domains/search_tools/describe_tools calls per minute per principal (`--read-rate-limit`, env
+   * API_CATALOG_READ_RATE_LIMIT; 0 disables). Unset: unlimited over stdio, 600 over HTTP.
+   */
+  readRateLimitPerMinute?: number;
+  /** Shared state store URL (`--state`, env API_CATALOG_STATE): `redis://[user:pass@]host:port[/db]`; unset: in memory. */
+  stateUrl?: string;
   /** Truncated results kept as resources: how long (default 600 s) and how many per session (default 20). */
   resultTtlMs: number;
   maxStoredResults: number;
@@ -163,6 +170,11 @@ export interface ServeFlags {
   includeDomains?: string[];
   excludeDomains?: string[];
   excludeTools?: string[];
+  /** `--state <url>`. */
+  state?: string;
+  /** `--rate-limit <n>`, `--read-rate-limit <n>`. */
+  rateLimit?: string;
+  readRateLimit?: string;
 }
 
 /** A filter list: the flag's values when given (each split at commas), else the env var's, trimmed, empties dropped. */
@@ -198,7 +210,7 @@ export function resolveServerConfig(flags: ServeFlags, env: Record<string, strin
     toolPrefix,
     requireDescribe: flags.requireDescribe ?? !boolValue(env.API_CATALOG_NO_REQUIRE_DESCRIBE),
     sessionTtlMs: intValue('API_CATALOG_SESSION_TTL_SECONDS', env.API_CATALOG_SESSION_TTL_SECONDS, 1800, 1) * 1000,
-    rateLimitPerMinute: intValue('API_CATALOG_RATE_LIMIT', env.API_CATALOG_RATE_LIMIT, 120),
+    rateLimitPerMinute: intValue(flags.rateLimit !== undefined ? '--rate-limit' : 'API_CATALOG_RATE_LIMIT', flags.rateLimit ?? env.API_CATALOG_RATE_LIMIT, 120),
     resultTtlMs: intValue('API_CATALOG_RESULT_TTL_SECONDS', env.API_CATALOG_RESULT_TTL_SECONDS, 600, 1) * 1000,
     maxStoredResults: intValue('API_CATALOG_MAX_STORED_RESULTS', env.API_CATALOG_MAX_STORED_RESULTS, 20, 1),
     timeouts: { totalMs: intValue('API_CATALOG_TIMEOUT_MS', env.API_CATALOG_TIMEOUT_MS, 30_000, 1) },
@@ -211,6 +223,17 @@ export function resolveServerConfig(flags: ServeFlags, env: Record<string, strin
   if (env.API_CATALOG_MAX_RESPONSE_BYTES) {
     config.maxResponseBytes = intValue('API_CATALOG_MAX_RESPONSE_BYTES', env.API_CATALOG_MAX_RESPONSE_BYTES, 0, 1024);
   }
+  const readLimit = flags.readRateLimit ?? env.API_CATALOG_READ_RATE_LIMIT;
+  if (readLimit !== undefined && readLimit !== '') {
+    config.readRateLimitPerMinute = intValue(flags.readRateLimit !== undefined ? '--read-rate-limit' : 'API_CATALOG_READ_RATE_LIMIT', readLimit, 0);
+  }
+  // The URL may carry a password: it is validated (and redacted) by the state store, never echoed here. A
+  // stdio session lives in one process: --state needs --http, and the env var is ignored without it.
+  if (flags.state !== undefined && !flags.http) {
+    throw new AppError('CONFIG_INVALID', 'serve: --state needs --http (a stdio session lives in one process and keeps its state in memory)');
+  }
+  const stateUrl = flags.state ?? env.API_CATALOG_STATE;
+  if (flags.http && stateUrl !== undefined && stateUrl !== '') config.stateUrl = stateUrl;
   if (flags.baseUrl !== undefined) config.baseUrlFlag = flags.baseUrl;
   const configPath = flags.config ?? env.API_CATALOG_CONFIG;
   if (configPath !== undefined && configPath !== '') config.configPath = configPath;

@@ -15,6 +15,9 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'LIMIT_EXCEEDED'
   | 'NOT_EXECUTABLE'
+  | 'IDEMPOTENCY_IN_FLIGHT'
+  // shared state (sessions, authorizations, rate limits) in the state store
+  | 'STATE_UNAVAILABLE'
   // execution
   | 'AUTH_MISSING'
   | 'UPSTREAM_ERROR'

@@ -28,16 +28,18 @@ const ALLOWED: Record<string, string[]> = {
   search: ['types', 'errors', 'registry', 'embeddings'],
   embeddings: ['types', 'errors', 'logger'],
   execution: ['types', 'errors', 'schema', 'registry'],
+  state: ['types', 'errors', 'logger'],
   'server/core': ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'embeddings'],
-  server: ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'server/core', 'server/explorer', 'embeddings'],
+  server: ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'server/core', 'server/explorer', 'embeddings', 'state'],
   'server/explorer': ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'server/core', 'server'],
-  cli: ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'server/core', 'server', 'importer', 'embeddings'],
+  cli: ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'server/core', 'server', 'importer', 'embeddings', 'state'],
 };
 
 /** Packages only one layer may use. */
 const PACKAGE_OWNERS: Array<{ pkg: RegExp; layers: string[] }> = [
   { pkg: /^@modelcontextprotocol\/sdk(\/|$)/, layers: ['server'] },
   { pkg: /^@apidevtools\/swagger-parser/, layers: ['importer'] },
+  { pkg: /^ioredis(\/|$)/, layers: ['state'] },
 ];
 
 function walk(dir: string): string[] {

@@ -70,7 +70,7 @@ export function parseServeArgs(argv: readonly string[]): ServeFlags {
   const a = splitArgs(
     'serve',
     argv,
-    ['--registry', '--base-url', '--prefix', '--host', '--port', '--allow-origin', '--allow-host', '--config', '--search-log', '--search-log-max-bytes', '--include-domains', '--exclude-domains', '--exclude-tools', ...EMBEDDINGS_FLAGS],
+    ['--registry', '--base-url', '--prefix', '--host', '--port', '--allow-origin', '--allow-host', '--config', '--search-log', '--search-log-max-bytes', '--include-domains', '--exclude-domains', '--exclude-tools', '--state', '--rate-limit', '--read-rate-limit', ...EMBEDDINGS_FLAGS],
     ['--read-only', '--no-require-describe', '--http', '--allow-remote', '--verbose', '--no-explorer'],
   );
   if (a.positionals.length > 0) {
@@ -101,6 +101,12 @@ export function parseServeArgs(argv: readonly string[]): ServeFlags {
   if (a.booleans.has('--no-explorer')) flags.explorer = false;
   const embeddings = embeddingsFlags(a);
   if (embeddings !== undefined) flags.embeddings = embeddings;
+  const state = last('--state');
+  if (state !== undefined) flags.state = state;
+  const rateLimit = last('--rate-limit');
+  if (rateLimit !== undefined) flags.rateLimit = rateLimit;
+  const readRateLimit = last('--read-rate-limit');
+  if (readRateLimit !== undefined) flags.readRateLimit = readRateLimit;
   if (a.booleans.has('--read-only')) flags.readOnly = true;
   if (a.booleans.has('--no-require-describe')) flags.requireDescribe = false;
   if (a.booleans.has('--http')) flags.http = true;

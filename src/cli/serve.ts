@@ -6,6 +6,7 @@ import { createLogger, type LogLevel, type Logger } from '../logger.js';
 import { attachEmbeddings, loadCatalogSet, settingsFromConfig, warmSearchIndex, type CatalogSet } from '../server/core/catalogs.js';
 import type { ServerDeps } from '../server/create-server.js';
 import { SearchLog } from '../server/search-log.js';
+import { describeStateStore, openStateStore, RedisStateStore, type StateStore } from '../state/index.js';
 
 const HELP = `usage: api-catalog serve [options]
 
@@ -36,6 +37,15 @@ Serves the four meta-tools over MCP: stdio by default, Streamable HTTP with --ht
                          never arguments, credentials or response data. Off by default
     --search-log-max-bytes <n>  rotate to <file>.1 at this size (default 10485760; one .1 file is kept)
 
+    --state <url>        shared state for several replicas: redis://[user:password@]host:port[/db] (or env
+                         API_CATALOG_STATE; put a password in the env, not on the command line). Sessions,
+                         describe authorizations, rate limits and stored results then live in Redis, and any
+                         replica serves any session (no sticky routing). Default: in memory, one process
+  --rate-limit <n>       execute_tool calls per minute per principal (env API_CATALOG_RATE_LIMIT; default 120;
+                         0 = off). Protects the upstream API
+  --read-rate-limit <n>  list_domains/search_tools/describe_tools calls per minute per principal (env
+                         API_CATALOG_READ_RATE_LIMIT; default: unlimited over stdio, 600 over HTTP; 0 = off)
+
 Semantic search (off by default; no network unless configured):
   --embeddings-url <url>         OpenAI-compatible embeddings endpoint, e.g. https://api.openai.com/v1 or
                                  http://localhost:11434/v1 (or env API_CATALOG_EMBEDDINGS_URL)
@@ -55,7 +65,12 @@ agents' ranking and scores, read describe_tools at each level with its token cou
 import report and the search log. Deep links: /?q=<query>, /?tool=<name>, /?domain=<name>. With
 API_CATALOG_HTTP_TOKEN set, the page asks for the token once and keeps an HttpOnly cookie derived from it.
 
-Environment: API_CATALOG_SESSION_TTL_SECONDS (1800), API_CATALOG_RATE_LIMIT (120 calls/min/session),
+
+A principal is who authenticated a request: the API_CATALOG_HTTP_TOKEN holder, or "anonymous" on loopback
+without a token. Sessions are bound to the principal that created them; rate limits count per principal.
+GET /healthz answers 200 {"status":"ok"} or 503 {"status":"degraded"} when the state store is unreachable.
+
+Environment: API_CATALOG_SESSION_TTL_SECONDS (1800), API_CATALOG_RATE_LIMIT (120 execute_tool calls/min/principal),
 API_CATALOG_TIMEOUT_MS (30000), API_CATALOG_LOG_LEVEL (info), API_CATALOG_READ_ONLY, <CATALOG>_TOKEN etc.
 Exit codes: 0 after stdin EOF, SIGINT or SIGTERM; 1 when a stdio message exceeds 10 MiB or on a startup error.`;
 
@@ -68,6 +83,7 @@ function depsFrom(config: ServerConfig, set: CatalogSet, logger: Logger, file?: 
     requireDescribe: config.requireDescribe,
     sessionTtlMs: config.sessionTtlMs,
     rateLimitPerMinute: config.rateLimitPerMinute,
+    ...(config.readRateLimitPerMinute !== undefined ? { readRateLimitPerMinute: config.readRateLimitPerMinute } : {}),
     resultTtlMs: config.resultTtlMs,
     maxStoredResults: config.maxStoredResults,
     logger,
@@ -133,6 +149,21 @@ export async function run(argv: string[]): Promise<number> {
 
   if (config.http) {
     const h = config.http;
+    // The store URL may hold a password: registered as a secret before anything can print it.
+    if (config.stateUrl !== undefined) {
+      try {
+        const u = new URL(config.stateUrl);
+        logger.addSecret(u.password);
+        logger.addSecret(decodeURIComponent(u.password));
+      } catch {
+        // openStateStore reports the bad URL without echoing it.
+      }
+    }
+    const state: StateStore = openStateStore(config.stateUrl, { logger });
+    if (state instanceof RedisStateStore && !(await state.waitUntilReady(5000))) {
+      process.stderr.write(`api-catalog: warning: the state store ${describeStateStore(config.stateUrl)} is not reachable yet; serving degraded (/healthz 503) and retrying\n`);
+    }
+    deps.state = state;
     // Transports load on demand: stdio clients never pay for the HTTP stack, and the reverse.
     const { serveHttp } = await import('../server/transports/http.js');
     const handle = await serveHttp(deps, {
@@ -167,6 +198,7 @@ export async function run(argv: string[]): Promise<number> {
         '  Client config (Claude Desktop, Cursor, VS Code "servers"):',
         '  ' + JSON.stringify(clientConfig),
         '  Upstream credential per session: send header X-Upstream-Token, or set the env vars describe_tools names.',
+        `  State: ${describeStateStore(config.stateUrl)}${state.shared ? ' (shared: replicas serve each other\'s sessions)' : ' (this process only)'}; health: ${handle.url.replace(/\/mcp$/, '')}/healthz`,
         '  Stop with Ctrl-C.',
         '',
       ].join('\n'),
@@ -174,7 +206,10 @@ export async function run(argv: string[]): Promise<number> {
     await new Promise<void>((resolve) => {
       onSignals((signal) => {
         logger.log('info', { event: 'shutdown', signal });
-        void handle.close().then(resolve, resolve);
+        void handle
+          .close()
+          .then(() => state.close())
+          .then(resolve, resolve);
       });
     });
     return 0;

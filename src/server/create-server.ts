@@ -1,6 +1,6 @@
 // createServer(deps): one McpServer for one MCP session — the four meta-tools, resource:///tool_descriptions,
-// truncated-result resources, per-session authorization and rate limit, one log line per call. No I/O here;
-// transports (stdio, Streamable HTTP) connect it.
+// truncated-result resources, per-session authorization and per-principal rate limits kept in the state
+// store, one log line per call. No I/O of its own; transports (stdio, Streamable HTTP) connect it.
 import { randomUUID, createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -18,8 +18,9 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import { isAppError } from '../errors.js';
+import { isAppError, type AppError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
+import { MemoryStateStore, type StateStore } from '../state/index.js';
 import type { Operation } from '../types.js';
 import { warmSearchIndex, type CatalogSet, type ExecutionSettings } from './core/catalogs.js';
 import { describeTools, operationFingerprint } from './core/describe.js';
@@ -31,7 +32,7 @@ import { searchTools } from './core/search.js';
 import { readToolDescriptions, TOOL_DESCRIPTIONS_URI } from './resources.js';
 import { ResultStore, RESULT_URI_PREFIX } from './results.js';
 import type { SearchLog } from './search-log.js';
-import { SessionState } from './session.js';
+import { SessionState, type RateBucket } from './session.js';
 import { toolDefinitions, workflowText } from './surface.js';
 
 export interface ServerDeps {
@@ -43,8 +44,24 @@ export interface ServerDeps {
   requireDescribe?: boolean;
   /** Idle session TTL; default 30 min. */
   sessionTtlMs?: number;
-  /** tools/call per minute per session; default 120, 0 disables. */
+  /** execute_tool calls per minute per principal (protects the upstream); default 120, 0 disables. */
   rateLimitPerMinute?: number;
+  /**
+   * list_domains, search_tools, describe_tools and tool_descriptions reads per minute per principal; default 0
+   * (unlimited: they are local and read-only). The HTTP transport sets its own default (a shared server).
+   */
+  readRateLimitPerMinute?: number;
+  /**
+   * Where sessions, authorizations, rate buckets and stored results live. Default: a fresh in-memory store for
+   * this one server (stdio, tests). HTTP passes one store for all sessions (memory or Redis).
+   */
+  state?: StateStore;
+  /** Who this session belongs to (keys are `<principal>:<session>`); default `local`. */
+  principal?: string;
+  /** The MCP session id (HTTP: the transport's); default a random UUID. */
+  sessionId?: string;
+  /** The transport refreshes the session's TTL on every request itself; then tool calls do not (one round trip less). */
+  touchedByTransport?: boolean;
   /** Truncated results kept as resources: TTL (default 10 min) and count (default 20). */
   resultTtlMs?: number;
   maxStoredResults?: number;
@@ -85,6 +102,14 @@ export function toCallToolResult(envelope: Envelope): CallToolResult {
   };
 }
 
+/** How long an agent-supplied idempotency key stays claimed at most (longer than any upstream deadline). */
+const IDEMPOTENCY_CLAIM_MS = 5 * 60_000;
+
+/** The state store cannot be reached: fail closed with a retry instruction (RELIABILITY B6). */
+function stateUnavailableEnvelope(tool: string, err: AppError): Envelope {
+  return fail(tool, 'STATE_UNAVAILABLE', err.message, 'Nothing was executed. Retry the same call in a few seconds; if it keeps failing, tell the user the server\'s state store (Redis) is down.');
+}
+
 /** A short, non-reversible tag of a session id for logs (the id itself is a bearer secret on HTTP). */
 export function sessionTag(id: string): string {
   return createHash('sha256').update(id).digest('hex').slice(0, 10);
@@ -96,12 +121,14 @@ export function createServer(deps: ServerDeps): CatalogServer {
   const logger = deps.logger ?? silentLogger;
   const requireDescribe = deps.requireDescribe ?? true;
   const now = deps.now ?? Date.now;
-  const session = new SessionState(randomUUID(), {
+  const state = deps.state ?? new MemoryStateStore(now);
+  const key = { principal: deps.principal ?? 'local', session: deps.sessionId ?? randomUUID() };
+  const session = new SessionState(state, key, {
     ttlMs: deps.sessionTtlMs ?? 30 * 60_000,
-    rateLimitPerMinute: deps.rateLimitPerMinute ?? 120,
-    now,
+    executePerMinute: deps.rateLimitPerMinute ?? 120,
+    readPerMinute: deps.readRateLimitPerMinute ?? 0,
   });
-  const results = new ResultStore(deps.resultTtlMs ?? 10 * 60_000, deps.maxStoredResults ?? 20, now);
+  const results = new ResultStore(state, key, deps.resultTtlMs ?? 10 * 60_000, deps.maxStoredResults ?? 20);
   const tag = sessionTag(session.id);
   const definitions = toolDefinitions(names);
   // Capabilities are registered on the low-level Server, not passed to McpServer: McpServer would install its
@@ -120,19 +147,22 @@ export function createServer(deps: ServerDeps): CatalogServer {
     return value || undefined;
   }
 
-  function authorize(described: readonly string[], via: string): void {
+  async function authorize(described: readonly string[], via: string): Promise<void> {
     const entries: Array<{ name: string; fingerprint: string }> = [];
     for (const name of described) {
       const op = deps.catalogs.byName.get(name)?.op;
       if (op) entries.push({ name, fingerprint: operationFingerprint(op) });
     }
     if (entries.length === 0) return;
-    session.authorize(entries);
+    await session.authorize(entries);
     logger.log('info', { event: 'authorize', session: tag, via, tools: entries.map((e) => e.name) });
   }
 
   async function askConfirmation(op: Operation, extra: Extra): Promise<ConfirmAnswer> {
     if (!low.getClientCapabilities()?.elicitation) return 'unavailable';
+    // With a shared store the client's answer may reach another replica, which cannot resume this call:
+    // destructive calls then need the "confirm" argument (a deterministic refusal instead of a 2-minute wait).
+    if (state.shared) return 'unavailable';
     try {
       const result = await extra.sendRequest(
         {
@@ -170,18 +200,20 @@ export function createServer(deps: ServerDeps): CatalogServer {
     let envelope: Envelope;
     let target: string | undefined;
     let dispatched = false;
-    const expired = session.touch();
-    if (expired && session.authorizedCount() === 0) logger.log('info', { event: 'session_idle_reset', session: tag });
     try {
-      const rate = session.takeToken();
+      if (!deps.touchedByTransport) await session.touch();
+      const bucket: RateBucket = tool === names.executeTool ? 'execute' : 'read';
+      const rate = await session.takeToken(bucket);
       if (!rate.ok) {
         const seconds = Math.max(1, Math.ceil(rate.retryAfterMs / 1000));
         envelope = fail(
           tool,
           'RATE_LIMITED',
-          `Too many tool calls in this session; the limit is ${deps.rateLimitPerMinute ?? 120} per minute`,
+          bucket === 'execute'
+            ? `Too many execute_tool calls; the limit is ${session.limit(bucket)} per minute (it protects the upstream API)`
+            : `Too many catalog calls (list/search/describe); the limit is ${session.limit(bucket)} per minute`,
           `Wait ${seconds} s, then retry the same call.`,
-          { retryAfterMs: rate.retryAfterMs },
+          { retryAfterMs: rate.retryAfterMs, bucket },
         );
       } else if (tool === names.listDomains) {
         const credential = credentialOf(extra);
@@ -201,7 +233,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
           settings: deps.settings,
           ...(credential !== undefined ? { sessionCredential: credential } : {}),
         });
-        authorize(outcome.described, tool);
+        await authorize(outcome.described, tool);
         deps.searchLog?.recordFollowUp(tag, 'describe', outcome.described);
         envelope = outcome.envelope;
         target = outcome.described.join(',') || undefined;
@@ -214,7 +246,9 @@ export function createServer(deps: ServerDeps): CatalogServer {
           ...(requireDescribe ? { isAuthorized: (n: string, fp: string) => session.isAuthorized(n, fp) } : {}),
           describeUri: (n) => `${TOOL_DESCRIPTIONS_URI}?tools=${encodeURIComponent(n)}`,
           askConfirmation: (op) => askConfirmation(op, extra),
-          storeFull: (full) => results.put(full),
+          // The call already went out: if the store fails now, answer without the resource rather than fail.
+          storeFull: (full) => results.put(full).catch(() => undefined),
+          claimIdempotencyKey: (k) => state.claimIdempotencyKey(key.principal, k, IDEMPOTENCY_CLAIM_MS),
         });
         envelope = outcome.envelope;
         target = outcome.operation;
@@ -231,7 +265,10 @@ export function createServer(deps: ServerDeps): CatalogServer {
       // Protocol errors (unknown tool) stay protocol errors; anything else becomes an envelope so the agent
       // always gets a result it can act on, and no raw exception text (which may carry upstream data) leaks.
       if (err instanceof McpError) throw err;
-      envelope = failFromError(tool, err);
+      envelope =
+        isAppError(err) && err.code === 'STATE_UNAVAILABLE'
+          ? stateUnavailableEnvelope(tool, err)
+          : failFromError(tool, err);
       if (!isAppError(err)) logger.log('error', { event: 'tool_exception', session: tag, tool, error: err instanceof Error ? err.name : typeof err });
     }
     const line: Record<string, unknown> = {
@@ -248,7 +285,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
     return toCallToolResult(envelope);
   });
 
-  low.setRequestHandler(ListResourcesRequestSchema, () => ({
+  low.setRequestHandler(ListResourcesRequestSchema, async () => ({
     resources: [
       {
         uri: TOOL_DESCRIPTIONS_URI,
@@ -257,7 +294,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
         description: workflowText(names),
         mimeType: 'application/json',
       },
-      ...results.list().map((r) => ({
+      ...(await listStoredResults()).map((r) => ({
         uri: r.uri,
         name: `result-${r.id.slice(0, 8)}`,
         description: 'The full result of a truncated execute_tool call (kept for a limited time).',
@@ -278,23 +315,41 @@ export function createServer(deps: ServerDeps): CatalogServer {
     ],
   }));
 
-  low.setRequestHandler(ReadResourceRequestSchema, (request, extra) => {
+  /** Stored results for resources/list; a store failure leaves them out rather than failing the listing. */
+  async function listStoredResults(): Promise<Array<{ id: string; uri: string }>> {
+    try {
+      return await results.list();
+    } catch {
+      return [];
+    }
+  }
+
+  async function storeCall<T>(op: () => Promise<T>): Promise<T> {
+    try {
+      return await op();
+    } catch (err) {
+      if (isAppError(err) && err.code === 'STATE_UNAVAILABLE') throw new McpError(RpcErrorCode.InternalError, err.message, { code: err.code });
+      throw err;
+    }
+  }
+
+  low.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     const uri = request.params.uri;
-    session.touch();
+    if (!deps.touchedByTransport) await storeCall(() => session.touch());
     if (uri.startsWith(RESULT_URI_PREFIX)) {
-      const item = results.get(uri);
+      const item = await storeCall(() => results.get(uri));
       if (!item) {
         throw new McpError(
           RpcErrorCode.InvalidParams,
           `Resource ${uri.slice(0, 120)} not found: stored results expire after a while; run the call again`,
         );
       }
-      return { contents: [{ uri: item.uri, mimeType: 'application/json', text: item.text }] };
+      return { contents: [{ uri: item.uri, mimeType: 'application/json', text: item.text ?? '' }] };
     }
     if (uri === TOOL_DESCRIPTIONS_URI || uri.startsWith(`${TOOL_DESCRIPTIONS_URI}?`)) {
-      const rate = session.takeToken();
+      const rate = await storeCall(() => session.takeToken('read'));
       if (!rate.ok) {
-        throw new McpError(RpcErrorCode.InvalidRequest, `RATE_LIMITED: too many requests in this session; retry in ${Math.ceil(rate.retryAfterMs / 1000)} s`, {
+        throw new McpError(RpcErrorCode.InvalidRequest, `RATE_LIMITED: too many catalog reads; retry in ${Math.ceil(rate.retryAfterMs / 1000)} s`, {
           code: 'RATE_LIMITED',
           retryAfterMs: rate.retryAfterMs,
         });
@@ -304,7 +359,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
         settings: deps.settings,
         ...(credential !== undefined ? { sessionCredential: credential } : {}),
       });
-      authorize(read.described, 'resource');
+      await storeCall(() => authorize(read.described, 'resource'));
       deps.searchLog?.recordFollowUp(tag, 'describe', read.described);
       logger.log('info', { event: 'resource_read', session: tag, resource: 'tool_descriptions', tools: read.described.length });
       return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(read.body) }] };

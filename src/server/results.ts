@@ -1,6 +1,7 @@
 // Full results of truncated execute_tool calls, kept for a while as MCP resources
-// (`api-catalog://results/<id>`): bounded count per session, expiring after a TTL. In memory only.
-import { randomUUID } from 'node:crypto';
+// (`api-catalog://results/<id>`) in the state store under the session's key: bounded count per session,
+// expiring after a TTL, readable from any replica. No state of its own.
+import type { SessionKey, StateStore } from '../state/index.js';
 
 export const RESULT_URI_PREFIX = 'api-catalog://results/';
 
@@ -8,48 +9,36 @@ export interface StoredResult {
   id: string;
   uri: string;
   createdAt: number;
-  text: string;
+  text?: string;
 }
 
 export class ResultStore {
-  private readonly items = new Map<string, StoredResult>();
-
   constructor(
+    private readonly store: StateStore,
+    private readonly key: SessionKey,
     private readonly ttlMs: number,
     private readonly max: number,
-    private readonly now: () => number = Date.now,
     /** Largest stored JSON text in bytes; bigger results are not kept. */
     private readonly maxBytes = 20 * 1024 * 1024,
   ) {}
 
   /** Keeps `value`; evicts the oldest beyond `max`. Returns the URI, or undefined when too large. */
-  put(value: unknown): string | undefined {
-    this.sweep();
+  async put(value: unknown): Promise<string | undefined> {
     const text = JSON.stringify(value, null, 2) ?? 'null';
     if (Buffer.byteLength(text, 'utf8') > this.maxBytes) return undefined;
-    const id = randomUUID();
-    const item = { id, uri: RESULT_URI_PREFIX + id, createdAt: this.now(), text };
-    this.items.set(id, item);
-    while (this.items.size > this.max) {
-      const oldest = this.items.keys().next().value as string;
-      this.items.delete(oldest);
-    }
-    return item.uri;
+    const id = await this.store.putResult(this.key, text, this.ttlMs, this.max);
+    return RESULT_URI_PREFIX + id;
   }
 
-  get(uri: string): StoredResult | undefined {
-    this.sweep();
+  async get(uri: string): Promise<StoredResult | undefined> {
     if (!uri.startsWith(RESULT_URI_PREFIX)) return undefined;
-    return this.items.get(uri.slice(RESULT_URI_PREFIX.length));
+    const id = uri.slice(RESULT_URI_PREFIX.length);
+    const text = await this.store.getResult(this.key, id);
+    return text === undefined ? undefined : { id, uri, createdAt: 0, text };
   }
 
-  list(): StoredResult[] {
-    this.sweep();
-    return [...this.items.values()];
-  }
-
-  private sweep(): void {
-    const t = this.now();
-    for (const [id, item] of this.items) if (t - item.createdAt > this.ttlMs) this.items.delete(id);
+  async list(): Promise<StoredResult[]> {
+    const items = await this.store.listResults(this.key, this.ttlMs);
+    return items.map((r) => ({ id: r.id, uri: RESULT_URI_PREFIX + r.id, createdAt: r.createdAt }));
   }
 }

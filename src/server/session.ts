@@ -1,6 +1,8 @@
-// Per-MCP-session state kept in this process: which operations were described (authorized, bound to each
-// operation's fingerprint), idle expiry, and a tool-call rate limit. Nothing is shared between sessions.
+// One MCP session's view of the state store: its key (<principal>:<session>), describe authorizations bound
+// to each operation's fingerprint, idle expiry, and the principal's rate-limit buckets. Holds no state of its
+// own: whatever a replica needs lives in the store, so any replica can serve the session.
 import { randomUUID } from 'node:crypto';
+import type { RateDecision, SessionKey, StateStore } from '../state/index.js';
 
 /**
  * A new MCP session id: a version-4 UUID from `crypto.randomUUID` (122 random bits from the CSPRNG), so ids
@@ -11,83 +13,65 @@ export function generateSessionId(): string {
   return randomUUID();
 }
 
+/** Rate-limit buckets, counted per principal: `execute` protects the upstream, `read` a shared server. */
+export type RateBucket = 'execute' | 'read';
+
 export interface SessionOptions {
   /** Idle time after which authorizations expire (the HTTP transport also drops the session). */
   ttlMs: number;
-  /** tools/call calls per minute; 0 disables the limit. */
-  rateLimitPerMinute: number;
-  /** Clock, injectable for tests. */
-  now?: () => number;
+  /** execute_tool calls per minute per principal; 0 disables. */
+  executePerMinute: number;
+  /** list_domains / search_tools / describe_tools / resource reads per minute per principal; 0 disables. */
+  readPerMinute: number;
 }
 
-export type RateDecision = { ok: true } | { ok: false; retryAfterMs: number };
-
-/** One MCP session's state. Single-threaded JS: every method is atomic with respect to other calls (B10). */
 export class SessionState {
-  readonly id: string;
-  private readonly ttlMs: number;
-  private readonly perMinute: number;
-  private readonly now: () => number;
-  private readonly authorized = new Map<string, string>();
-  private lastActivity: number;
-  /** Token bucket: capacity = perMinute, refills perMinute tokens per 60 s. */
-  private tokens: number;
-  private refilledAt: number;
+  readonly key: SessionKey;
 
-  constructor(id: string, options: SessionOptions) {
-    this.id = id;
-    this.ttlMs = options.ttlMs;
-    this.perMinute = options.rateLimitPerMinute;
-    this.now = options.now ?? Date.now;
-    this.lastActivity = this.now();
-    this.tokens = this.perMinute;
-    this.refilledAt = this.lastActivity;
+  constructor(
+    readonly store: StateStore,
+    key: SessionKey,
+    private readonly options: SessionOptions,
+  ) {
+    this.key = key;
   }
 
-  /** Idle longer than the TTL? Then authorizations are gone. */
-  isExpired(): boolean {
-    return this.now() - this.lastActivity > this.ttlMs;
+  get id(): string {
+    return this.key.session;
   }
 
-  /** Records activity; an expired session first loses every authorization (B5). Returns true if it had expired. */
-  touch(): boolean {
-    const expired = this.isExpired();
-    if (expired) this.authorized.clear();
-    this.lastActivity = this.now();
-    return expired;
+  get principal(): string {
+    return this.key.principal;
   }
 
-  /** Marks operations as described (authorized) at their current fingerprint. */
-  authorize(entries: ReadonlyArray<{ name: string; fingerprint: string }>): void {
-    for (const e of entries) this.authorized.set(e.name, e.fingerprint);
+  /** Records activity: the session's authorizations live another TTL from now (B5). */
+  async touch(): Promise<void> {
+    await this.store.touchSession(this.key, this.options.ttlMs);
   }
 
-  /** True when `name` was described in this session at this exact fingerprint. */
-  isAuthorized(name: string, fingerprint: string): boolean {
-    if (this.isExpired()) {
-      this.authorized.clear();
-      return false;
-    }
-    return this.authorized.get(name) === fingerprint;
+  /** Marks operations as described (authorized) at their current fingerprint, in one atomic update (B10). */
+  async authorize(entries: ReadonlyArray<{ name: string; fingerprint: string }>): Promise<void> {
+    await this.store.authorize(this.key, entries, this.options.ttlMs);
   }
 
-  authorizedCount(): number {
-    return this.authorized.size;
+  /** True when `name` was described in this session at this exact fingerprint (B1–B3). */
+  async isAuthorized(name: string, fingerprint: string): Promise<boolean> {
+    return (await this.store.authorizedFingerprint(this.key, name)) === fingerprint;
   }
 
-  /** Takes one tool-call token (A23). */
-  takeToken(): RateDecision {
-    if (this.perMinute <= 0) return { ok: true };
-    const t = this.now();
-    const elapsed = t - this.refilledAt;
-    if (elapsed > 0) {
-      this.tokens = Math.min(this.perMinute, this.tokens + (elapsed * this.perMinute) / 60_000);
-      this.refilledAt = t;
-    }
-    if (this.tokens >= 1) {
-      this.tokens -= 1;
-      return { ok: true };
-    }
-    return { ok: false, retryAfterMs: Math.ceil(((1 - this.tokens) * 60_000) / this.perMinute) };
+  async authorizedCount(): Promise<number> {
+    return this.store.authorizedCount(this.key);
+  }
+
+  /** The per-minute limit of a bucket (0: unlimited). */
+  limit(bucket: RateBucket): number {
+    return bucket === 'execute' ? this.options.executePerMinute : this.options.readPerMinute;
+  }
+
+  /** Takes one token from the principal's bucket (A23); unlimited buckets never touch the store. */
+  async takeToken(bucket: RateBucket): Promise<RateDecision> {
+    const perMinute = this.limit(bucket);
+    if (perMinute <= 0) return { ok: true };
+    return this.store.takeToken(this.key.principal, bucket, perMinute);
   }
 }

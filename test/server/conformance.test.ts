@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { loadCatalogSet } from '../../src/server/core/catalogs.js';
 import type { ServerDeps } from '../../src/server/create-server.js';
 import { SessionState } from '../../src/server/session.js';
+import { MemoryStateStore } from '../../src/state/index.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
 import { call, catalogs, connectInMemory, fixtureRegistry, type Connected } from '../helpers/mcp.js';
 
@@ -121,10 +122,10 @@ describe('session rules', () => {
     await call(c.client, 'describe_tools', { tool_names: ['pets.get'] });
     const y = await call(c.client, 'execute_tool', { tool_name: 'pets.list', args: {} });
     expect(y.error?.code).toBe('TOOL_DESCRIPTION_REQUIRED');
-    const s = new SessionState('s', { ttlMs: 60_000, rateLimitPerMinute: 0 });
-    s.authorize([{ name: 'x', fingerprint: 'aaa' }]);
-    expect(s.isAuthorized('x', 'aaa')).toBe(true);
-    expect(s.isAuthorized('x', 'bbb')).toBe(false);
+    const s = new SessionState(new MemoryStateStore(), { principal: 'p', session: 's' }, { ttlMs: 60_000, executePerMinute: 0, readPerMinute: 0 });
+    await s.authorize([{ name: 'x', fingerprint: 'aaa' }]);
+    expect(await s.isAuthorized('x', 'aaa')).toBe(true);
+    expect(await s.isAuthorized('x', 'bbb')).toBe(false);
   });
 
   test('B3 end to end: a definition swapped under a live session (re-import) needs a new describe; 0 upstream until then', async () => {

@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
-import { call, catalogs, connectInMemory, fixtureRegistry, type Connected } from '../helpers/mcp.js';
+import { call, catalogs, connectInMemory, fixtureRegistry, type Connected, type Envelope } from '../helpers/mcp.js';
 import type { ServerDeps } from '../../src/server/create-server.js';
 
 let up: Upstream;
@@ -374,18 +374,35 @@ describe('execute_tool', () => {
     expect(listed.resources.map((x) => x.uri)).toContain(r.value.full_result_uri);
   });
 
-  test('A23: per-session rate limit -> RATE_LIMITED with a retry hint, nothing sent beyond it', async () => {
+  test('A23: execute_tool is rate limited per principal -> RATE_LIMITED with a retry hint, nothing sent beyond it', async () => {
     const { client } = await connect({ rateLimitPerMinute: 5 });
     await call(client, 'describe_tools', { tool_names: ['pets.get'] });
     const outcomes: string[] = [];
+    let last: Envelope | undefined;
     for (let i = 0; i < 8; i++) {
-      const r = await call(client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } });
-      outcomes.push(r.success ? 'ok' : (r.error?.code as string));
+      last = await call(client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } });
+      outcomes.push(last.success ? 'ok' : (last.error?.code as string));
     }
-    expect(outcomes).toEqual(['ok', 'ok', 'ok', 'ok', 'RATE_LIMITED', 'RATE_LIMITED', 'RATE_LIMITED', 'RATE_LIMITED']);
-    expect(up.requests).toHaveLength(4);
-    const limited = await call(client, 'list_domains', {});
-    expect(limited.instruction).toMatch(/Wait \d+ s/);
+    // The describe call is not counted: the execute bucket protects the upstream, not the catalog.
+    expect(outcomes).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'RATE_LIMITED', 'RATE_LIMITED', 'RATE_LIMITED']);
+    expect(up.requests).toHaveLength(5);
+    expect(last?.instruction).toMatch(/Wait \d+ s/);
+    expect(last?.error?.details).toMatchObject({ bucket: 'execute' });
+    // Local read-only tools stay available while execute_tool is limited.
+    expect((await call(client, 'list_domains', {})).success).toBe(true);
+    expect((await call(client, 'search_tools', { query: 'pet' })).success).toBe(true);
+  });
+
+  test('A23: a configured read limit applies to list/search/describe, separately from execute_tool', async () => {
+    const { client } = await connect({ rateLimitPerMinute: 0, readRateLimitPerMinute: 3 });
+    const codes: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const r = await call(client, 'search_tools', { query: 'pet' });
+      codes.push(r.success ? 'ok' : (r.error?.code as string));
+    }
+    expect(codes).toEqual(['ok', 'ok', 'ok', 'RATE_LIMITED', 'RATE_LIMITED']);
+    const r = await call(client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } });
+    expect(r.error?.code).toBe('TOOL_DESCRIPTION_REQUIRED');
   });
 
   test('an unknown meta-tool name is a protocol error', async () => {

@@ -24,13 +24,18 @@ export interface ExecuteContext {
   sessionCredential?: string;
   signal?: AbortSignal;
   /** Describe-before-execute check; omitted: not enforced (CLI, --no-require-describe). */
-  isAuthorized?: (name: string, fingerprint: string) => boolean;
+  isAuthorized?: (name: string, fingerprint: string) => boolean | Promise<boolean>;
   /** Where the agent can fetch a description that authorizes `name` (e.g. a resource URI). */
   describeUri?: (name: string) => string;
   /** Asks the user to confirm a destructive call (MCP elicitation); omitted or 'unavailable': confirm is required. */
   askConfirmation?: (op: Operation) => Promise<ConfirmAnswer>;
   /** Keeps a truncated call's full result; returns the URI to read it, or undefined when not kept. */
-  storeFull?: (full: unknown) => string | undefined;
+  storeFull?: (full: unknown) => string | undefined | Promise<string | undefined>;
+  /**
+   * Claims an agent-supplied idempotency key while its request is in flight (shared across replicas); a second
+   * request with the same key is refused until the first ends. Omitted: no claim.
+   */
+  claimIdempotencyKey?: (key: string) => Promise<{ claimed: boolean; release: () => Promise<void> }>;
 }
 
 export interface ExecuteOutcome {
@@ -39,6 +44,15 @@ export interface ExecuteOutcome {
   operation?: string;
   /** Whether a request went out (false for every refusal and for dry runs). */
   dispatched: boolean;
+}
+
+/** The idempotency key the agent put in the arguments (the argument bound to that header), if any. */
+function agentIdempotencyKey(op: Operation, args: Record<string, unknown>, configured: string | undefined): string | undefined {
+  const header = (op.idempotencyHeader ?? configured)?.toLowerCase();
+  if (header === undefined || header === '') return undefined;
+  const binding = op.bindings.find((b) => b.in === 'header' && b.name.toLowerCase() === header);
+  const v = binding ? args[binding.arg] : undefined;
+  return (typeof v === 'string' || typeof v === 'number') && String(v) !== '' ? String(v).slice(0, 200) : undefined;
 }
 
 /** Runs execute_tool. Never throws for expected failures: every outcome is an envelope. */
@@ -83,7 +97,7 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
   }
   const op = entry.op;
   const base = { operation: op.name };
-  if (ctx.isAuthorized && !ctx.isAuthorized(op.name, operationFingerprint(op))) {
+  if (ctx.isAuthorized && !(await ctx.isAuthorized(op.name, operationFingerprint(op)))) {
     const call = { tool: names.describeTools, arguments: { tool_names: [op.name] } };
     return {
       ...base,
@@ -183,7 +197,26 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
   const options: { signal?: AbortSignal; fields?: string | string[] } = {};
   if (ctx.signal) options.signal = ctx.signal;
   if (fields !== undefined) options.fields = fields;
-  const outcome = await executeOperation(op, validated.args, config, options);
+  const idemKey = ctx.claimIdempotencyKey ? agentIdempotencyKey(op, validated.args, config.idempotencyHeader) : undefined;
+  const claim = idemKey !== undefined && ctx.claimIdempotencyKey ? await ctx.claimIdempotencyKey(`${op.name}:${idemKey}`) : undefined;
+  if (claim && !claim.claimed) {
+    return {
+      ...base,
+      dispatched: false,
+      envelope: fail(
+        op.name,
+        'IDEMPOTENCY_IN_FLIGHT',
+        `execute_tool: a request to ${op.name} with the same idempotency key is still in flight; this one was not sent`,
+        'Wait for the first call to finish; its result is the result of this one. Do not resend it with a new key.',
+      ),
+    };
+  }
+  let outcome: Awaited<ReturnType<typeof executeOperation>>;
+  try {
+    outcome = await executeOperation(op, validated.args, config, options);
+  } finally {
+    await claim?.release();
+  }
   if (!outcome.ok) {
     const details: Record<string, unknown> = {};
     if (outcome.status !== undefined) details.status = outcome.status;
@@ -198,7 +231,7 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
   let instruction: string | undefined;
   if (outcome.truncated) {
     value.truncated = outcome.truncated;
-    const uri = outcome.full !== undefined && ctx.storeFull ? ctx.storeFull(outcome.full) : undefined;
+    const uri = outcome.full !== undefined && ctx.storeFull ? await ctx.storeFull(outcome.full) : undefined;
     if (uri) {
       value.full_result_uri = uri;
       instruction = `The result was cut to fit; read the resource ${uri} for all of it, or call again with "fields" to select only what you need.`;

@@ -1,17 +1,21 @@
-// Streamable HTTP transport on node:http (no Express): one McpServer + SDK transport per MCP session (random
-// UUID ids), our own Origin/Host checks (DNS rebinding, A1–A5), optional bearer-token auth (required for a
-// remote bind: A6/A24), JSON-RPC error bodies for every refusal (never HTML, stacks or paths: A8–A10, A21),
-// body cap, idle-session expiry, server timeouts, graceful close.
+// Streamable HTTP transport on node:http (no Express): sessions (random UUID ids) recorded in the state store
+// and bound to the principal that created them, served by one McpServer + SDK transport per session that any
+// replica rebuilds from the store (no sticky routing); our own Origin/Host checks (A1–A5), optional bearer
+// auth (A6/A24), JSON-RPC error bodies for every refusal (A8–A10, A21), /healthz, body cap, idle expiry,
+// server timeouts, graceful close. Longer than most modules on purpose: the checks of one request run in this
+// order in one function, and session lookup/rehydration sits next to them.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { isInitializeRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_MAX_BODY_BYTES, MIN_HTTP_TOKEN_LENGTH, isLoopbackHost } from '../../config.js';
 import { AppError } from '../../errors.js';
 import { silentLogger } from '../../logger.js';
+import { MemoryStateStore, STATE_UNAVAILABLE_MESSAGE, type Principal, type SessionRecord, type StateStore } from '../../state/index.js';
 import { createServer, sessionTag, type CatalogServer, type ServerDeps } from '../create-server.js';
 import { generateSessionId } from '../session.js';
+import { toWebRequest, writeWebResponse } from './node-web.js';
 
 export interface HttpServeOptions {
   host?: string;
@@ -46,6 +50,18 @@ export interface HttpServeOptions {
   explorer?: boolean;
 }
 
+/** Default per-principal limit of list/search/describe calls per minute over HTTP (a shared server). */
+export const DEFAULT_HTTP_READ_RATE_LIMIT = 600;
+
+/**
+ * An incoming request after authentication: the auth step sets `principal` (the static token's digest,
+ * `anonymous` on loopback without a token, or an authenticator's identity such as a JWT `sub`) before any
+ * session handling. Sessions are bound to it (RELIABILITY B4).
+ */
+export interface AuthenticatedRequest extends IncomingMessage {
+  principal?: Principal;
+}
+
 export interface HttpHandle {
   /** e.g. `http://127.0.0.1:3333/mcp`. */
   url: string;
@@ -53,14 +69,18 @@ export interface HttpHandle {
   host: string;
   /** The node:http server (timeouts are set on it; for operators and tests). */
   server: Server;
+  /** Sessions this process holds a live transport for (created here or rebuilt from the store). */
   sessionCount(): number;
+  /** The state store sessions live in (memory unless deps.state is shared). */
+  state: StateStore;
   /** Stops accepting, ends every session (aborting in-flight calls) and closes connections. */
   close(): Promise<void>;
 }
 
 interface LiveSession {
-  transport: StreamableHTTPServerTransport;
+  transport: WebStandardStreamableHTTPServerTransport;
   app: CatalogServer;
+  principal: string;
   lastSeen: number;
 }
 
@@ -127,6 +147,8 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
   const ttlMs = deps.sessionTtlMs ?? 30 * 60_000;
   const now = deps.now ?? Date.now;
   const sessions = new Map<string, LiveSession>();
+  const ownStore = deps.state === undefined;
+  const store: StateStore = deps.state ?? new MemoryStateStore(now);
   let port = options.port ?? 3333;
   let closing = false;
   if (!isLoopbackHost(bare(host)) && !options.allowRemote) {
@@ -193,6 +215,12 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     return timingSafeEqual(digest(m[1]), tokenDigest) ? undefined : 'invalid';
   }
 
+  /** Who an unauthenticated-by-others request is: the static token's digest, or `anonymous` on loopback. */
+  const defaultPrincipal: Principal = {
+    id: options.authToken !== undefined ? `token:${createHash('sha256').update(options.authToken, 'utf8').digest('hex').slice(0, 16)}` : 'anonymous',
+  };
+
+  /** Drops this process's transport for a session; the store keeps the session for other replicas unless `why` is delete. */
   async function endSession(id: string, why: string): Promise<void> {
     const s = sessions.get(id);
     if (!s) return;
@@ -202,12 +230,80 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     await s.app.server.close().catch(() => undefined);
   }
 
+  /** Makes room in the local cache (shared store only: the evicted session stays in the store). */
+  function evictOldest(): void {
+    let oldest: [string, LiveSession] | undefined;
+    for (const e of sessions) if (!oldest || e[1].lastSeen < oldest[1].lastSeen) oldest = e;
+    if (oldest) void endSession(oldest[0], 'evicted');
+  }
+
+  /** One McpServer + transport for a session id this process will serve. */
+  async function makeLive(id: string, principal: string): Promise<LiveSession> {
+    const app = createServer({
+      ...deps,
+      state: store,
+      principal,
+      sessionId: id,
+      touchedByTransport: true,
+      readRateLimitPerMinute: deps.readRateLimitPerMinute ?? DEFAULT_HTTP_READ_RATE_LIMIT,
+      acceptSessionCredential: true,
+    });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => id, maxRequestBodySize: maxBody });
+    const live: LiveSession = { transport, app, principal, lastSeen: now() };
+    transport.onclose = () => {
+      if (sessions.get(id) === live) sessions.delete(id);
+    };
+    await app.server.connect(transport);
+    sessions.set(id, live);
+    return live;
+  }
+
+  /**
+   * Serves a session another replica created (or this one forgot): replays the client's stored initialize and
+   * initialized notification through the transport's public API, which marks it initialized under this id and
+   * restores the client's protocol version and capabilities in the McpServer.
+   */
+  async function rehydrate(id: string, record: SessionRecord): Promise<LiveSession> {
+    if (sessions.size >= maxSessions) evictOldest();
+    const live = await makeLive(id, record.principal);
+    const post = (body: unknown, withId: boolean) =>
+      live.transport.handleRequest(
+        new Request(`http://localhost${path}`, {
+          method: 'POST',
+          headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', ...(withId ? { 'mcp-session-id': id } : {}) },
+        }),
+        { parsedBody: body },
+      );
+    const init = await post({ jsonrpc: '2.0', id: 'rehydrate', method: 'initialize', params: record.init }, false);
+    await init.text();
+    const done = await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, true);
+    await done.text();
+    if (init.status !== 200 || done.status !== 202) {
+      await endSession(id, 'rehydrate_failed');
+      throw new Error(`rehydrating a session failed (${init.status}/${done.status})`);
+    }
+    logger.log('info', { event: 'session_rehydrated', session: sessionTag(id) });
+    return live;
+  }
+
+  function storeDown(res: ServerResponse): void {
+    sendError(res, 503, -32000, `Service Unavailable: ${STATE_UNAVAILABLE_MESSAGE}; retry in a few seconds`, { 'Retry-After': '2' });
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let pathname: string;
     try {
       pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
     } catch {
       return sendError(res, 400, -32600, 'Bad Request: invalid request target');
+    }
+    if (pathname === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')) {
+      // Before the Host check: load balancers probe with their own Host. It reads no session and changes nothing.
+      const h = await store.health();
+      const body = JSON.stringify({ status: h.ok ? 'ok' : 'degraded', state: h.kind, ...(h.detail !== undefined ? { detail: h.detail } : {}) });
+      res.writeHead(h.ok ? 200 : 503, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
+      res.end(req.method === 'HEAD' ? undefined : body);
+      return;
     }
     if (!allowedHost(req.headers.host)) {
       logger.log('warn', { event: 'http_refused', reason: 'host', host: String(req.headers.host ?? '').slice(0, 100) });
@@ -235,8 +331,8 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
         logger,
       });
     }
-    if (pathname !== path) return sendError(res, 404, -32000, `Not Found: the MCP endpoint is ${path}`);
     const method = req.method ?? 'GET';
+    if (pathname !== path) return sendError(res, 404, -32000, `Not Found: the MCP endpoint is ${path}`);
     if (method === 'OPTIONS') {
       res.writeHead(204, {
         ...cors,
@@ -259,24 +355,59 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
         'WWW-Authenticate': challenge,
       });
     }
+    // The auth step (above, or an authenticator that ran before) names the principal; sessions are bound to it.
+    const principal = ((req as AuthenticatedRequest).principal ??= defaultPrincipal);
     if (closing) return sendError(res, 503, -32000, 'Service Unavailable: shutting down');
     const rawId = req.headers['mcp-session-id'];
     const sessionId = Array.isArray(rawId) ? rawId[0] : rawId;
+    const target = (req.url ?? path).startsWith('/') ? (req.url ?? path) : path;
     let live: LiveSession | undefined;
     if (sessionId !== undefined) {
       if (!SESSION_ID_RE.test(sessionId)) return sendError(res, 400, -32000, 'Bad Request: malformed Mcp-Session-Id');
+      const key = { principal: principal.id, session: sessionId };
       live = sessions.get(sessionId);
-      if (live && now() - live.lastSeen > ttlMs) {
-        await endSession(sessionId, 'idle');
-        live = undefined;
+      if (live && live.principal !== principal.id) live = undefined;
+      let record: SessionRecord | undefined;
+      let reachable = true;
+      try {
+        // Looked up under the caller's principal: another principal's session id finds nothing (B4).
+        record = await store.touchSession(key, ttlMs);
+      } catch {
+        reachable = false;
       }
-      if (!live) return sendError(res, 404, -32001, 'Session not found: initialize a new session');
+      if (!reachable) {
+        // A live transport can still answer (its tool calls fail closed on their own); rebuilding one cannot.
+        if (!live) return storeDown(res);
+      } else if (!record) {
+        if (live) await endSession(sessionId, 'gone');
+        return sendError(res, 404, -32001, 'Session not found: initialize a new session');
+      } else if (!live) {
+        try {
+          live = await rehydrate(sessionId, record);
+        } catch {
+          return sendError(res, 404, -32001, 'Session not found: initialize a new session');
+        }
+      }
+      if (!live) return storeDown(res);
       live.lastSeen = now();
+      if (method === 'DELETE') {
+        const version = req.headers['mcp-protocol-version'];
+        if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+          return sendError(res, 400, -32000, `Bad Request: Unsupported protocol version: ${version.slice(0, 40)}`);
+        }
+        try {
+          // Every key of the session goes, on every replica's next request (A16).
+          await store.deleteSession(key);
+        } catch {
+          return storeDown(res);
+        }
+        logger.log('info', { event: 'session_end', session: sessionTag(sessionId), reason: 'delete' });
+      }
     }
 
     if (method !== 'POST') {
       if (!live) return sendError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-      await live.transport.handleRequest(req, res);
+      await writeWebResponse(res, await live.transport.handleRequest(toWebRequest(req, target)));
       return;
     }
 
@@ -300,34 +431,26 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
       return sendError(res, 400, -32600, 'Invalid Request: JSON-RPC batches are not supported; send one message per request');
     }
     if (live) {
-      await live.transport.handleRequest(req, res, parsed);
+      await writeWebResponse(res, await live.transport.handleRequest(toWebRequest(req, target), { parsedBody: parsed }));
       return;
     }
     if (!isInitializeRequest(parsed)) {
       return sendError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required (initialize first)');
     }
     if (sessions.size >= maxSessions) {
-      return sendError(res, 503, -32000, 'Service Unavailable: too many sessions; retry later', { 'Retry-After': '30' });
+      if (!store.shared) return sendError(res, 503, -32000, 'Service Unavailable: too many sessions; retry later', { 'Retry-After': '30' });
+      evictOldest();
     }
-    const app = createServer({ ...deps, acceptSessionCredential: true });
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: generateSessionId,
-      onsessioninitialized: (id) => {
-        sessions.set(id, { transport, app, lastSeen: now() });
-        logger.log('info', { event: 'session_start', session: sessionTag(id) });
-      },
-      onsessionclosed: (id) => {
-        sessions.delete(id);
-        logger.log('info', { event: 'session_end', session: sessionTag(id), reason: 'delete' });
-      },
-      maxRequestBodySize: maxBody,
-    });
-    transport.onclose = () => {
-      const id = transport.sessionId;
-      if (id !== undefined) sessions.delete(id);
-    };
-    await app.server.connect(transport);
-    await transport.handleRequest(req, res, parsed);
+    const id = generateSessionId();
+    const record: SessionRecord = { principal: principal.id, init: parsed.params as unknown as Record<string, unknown>, createdAt: now() };
+    try {
+      await store.createSession({ principal: principal.id, session: id }, record, ttlMs);
+    } catch {
+      return storeDown(res);
+    }
+    const created = await makeLive(id, principal.id);
+    logger.log('info', { event: 'session_start', session: sessionTag(id) });
+    await writeWebResponse(res, await created.transport.handleRequest(toWebRequest(req, target), { parsedBody: parsed }));
   }
 
   const httpServer: Server = createHttpServer((req, res) => {
@@ -373,6 +496,7 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     host,
     server: httpServer,
     sessionCount: () => sessions.size,
+    state: store,
     async close() {
       if (closing) return;
       closing = true;
@@ -384,6 +508,7 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
       force.unref();
       await done;
       clearTimeout(force);
+      if (ownStore) await store.close();
     },
   };
 }

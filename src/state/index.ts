@@ -1,0 +1,33 @@
+// Picks the state store from configuration: unset -> in-memory (one process); `redis://…` -> Redis, shared by
+// replicas. The public face of src/state; the URL's password is registered as a log secret before anything.
+import type { Logger } from '../logger.js';
+import { MemoryStateStore } from './memory.js';
+import { RedisStateStore, checkRedisUrl, redactRedisUrl } from './redis.js';
+import type { StateStore } from './store.js';
+
+export * from './store.js';
+export { MemoryStateStore } from './memory.js';
+export { RedisStateStore, checkRedisUrl, redactRedisUrl } from './redis.js';
+
+export interface OpenStateOptions {
+  logger?: Logger;
+  /** Clock of the in-memory store (tests). */
+  now?: () => number;
+  /** Redis per-command deadline. */
+  commandTimeoutMs?: number;
+}
+
+/** Opens the store named by `url` (undefined or '' = memory). Throws CONFIG_INVALID for a bad URL. */
+export function openStateStore(url: string | undefined, options: OpenStateOptions = {}): StateStore {
+  if (url === undefined || url === '' || url === 'memory') return new MemoryStateStore(options.now);
+  checkRedisUrl(url);
+  return new RedisStateStore(url, {
+    ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.commandTimeoutMs !== undefined ? { commandTimeoutMs: options.commandTimeoutMs } : {}),
+  });
+}
+
+/** A loggable description of the store: `memory` or the Redis URL without credentials. */
+export function describeStateStore(url: string | undefined): string {
+  return url === undefined || url === '' || url === 'memory' ? 'memory' : redactRedisUrl(url);
+}

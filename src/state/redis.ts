@@ -1,0 +1,307 @@
+// The shared state store on Redis (ioredis): every update is one atomic command, MULTI or Lua script (B10);
+// keys are `ac:<principal>:<session>:…` with TTLs (B4, B5). Fails fast and closed: no offline queue, short
+// command timeouts, every failure becomes STATE_UNAVAILABLE; reconnects on its own (B6). Never logs the URL.
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { AppError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { principalPrefix, sessionPrefix, stateUnavailable, type RateDecision, type SessionKey, type SessionRecord, type StateHealth, type StateStore, type StoredResultInfo } from './store.js';
+
+const NS = 'ac:';
+/** After a failed command, how long further calls fail without trying (a hung Redis costs one timeout, not one per call). */
+const FAIL_FAST_MS = 500;
+
+const TOUCH = `
+local rec = redis.call('GET', KEYS[1])
+redis.call('PEXPIRE', KEYS[2], ARGV[1])
+if rec then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return rec`;
+
+const DELETE = `
+local ids = redis.call('ZRANGE', KEYS[3], 0, -1)
+for _, id in ipairs(ids) do redis.call('DEL', ARGV[1] .. id) end
+return redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])`;
+
+const NOW_MS = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`;
+
+// Token bucket on the Redis clock, so replicas with skewed clocks share one bucket correctly.
+const TAKE_TOKEN = `${NOW_MS}
+local cap = tonumber(ARGV[1])
+local v = redis.call('HMGET', KEYS[1], 't', 'at')
+local tokens = tonumber(v[1]) or cap
+local at = tonumber(v[2]) or now
+if now > at then tokens = math.min(cap, tokens + (now - at) * cap / 60000); at = now end
+local ok = 0
+if tokens >= 1 then tokens = tokens - 1; ok = 1 end
+redis.call('HSET', KEYS[1], 't', tostring(tokens), 'at', tostring(at))
+redis.call('PEXPIRE', KEYS[1], 120000)
+if ok == 1 then return {1, 0} end
+return {0, math.ceil((1 - tokens) * 60000 / cap)}`;
+
+// Scores are microseconds on the Redis clock, strictly increasing per session (insertion order = age order).
+const NOW_US = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])`;
+
+const PUT_RESULT = `${NOW_US}
+local ttl = tonumber(ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ttl * 1000)
+local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+if last[2] and tonumber(last[2]) >= now then now = tonumber(last[2]) + 1 end
+redis.call('SET', ARGV[1] .. ARGV[2], ARGV[3], 'PX', ttl)
+redis.call('ZADD', KEYS[1], now, ARGV[2])
+local over = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[5])
+if over > 0 then
+  local old = redis.call('ZRANGE', KEYS[1], 0, over - 1)
+  for _, id in ipairs(old) do redis.call('DEL', ARGV[1] .. id) end
+  redis.call('ZREMRANGEBYRANK', KEYS[1], 0, over - 1)
+end
+redis.call('PEXPIRE', KEYS[1], ttl)
+return now`;
+
+const LIST_RESULTS = `${NOW_US}
+return redis.call('ZRANGEBYSCORE', KEYS[1], now - tonumber(ARGV[1]) * 1000, '+inf', 'WITHSCORES')`;
+
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0`;
+
+interface Scripts {
+  acTouch(session: string, auth: string, ttl: number): Promise<string | null>;
+  acDelete(session: string, auth: string, idx: string, resultPrefix: string): Promise<number>;
+  acTakeToken(bucket: string, cap: number): Promise<[number, number]>;
+  acPutResult(idx: string, resultPrefix: string, id: string, text: string, ttl: number, max: number): Promise<number>;
+  acListResults(idx: string, ttl: number): Promise<string[]>;
+  acRelease(key: string, token: string): Promise<number>;
+}
+
+export interface RedisStoreOptions {
+  /**
+   * Per-command deadline; a store call fails (closed) after this. Default 1500 ms: a tool call makes several
+   * store calls, and for 500 ms after one failure the rest fail at once (B6: an answer within 2 s even when
+   * Redis hangs). Not lower: on a starved machine the event loop itself can lag a second, which would read as
+   * a Redis timeout.
+   */
+  commandTimeoutMs?: number;
+  logger?: Logger;
+}
+
+/** `redis://user:***@host:port/db`: the URL with its password (and a user name) hidden, for messages. */
+export function redactRedisUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    const auth = u.username !== '' || u.password !== '' ? `${u.username !== '' ? '***' : ''}${u.password !== '' ? ':***' : ''}@` : '';
+    return `${u.protocol}//${auth}${u.host}${u.pathname === '/' ? '' : u.pathname}`;
+  } catch {
+    return '<invalid redis URL>';
+  }
+}
+
+/** Validates `redis://[user:pass@]host:port[/db]` (or `rediss://` for TLS). Throws CONFIG_INVALID without echoing secrets. */
+export function checkRedisUrl(url: string): URL {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new AppError('CONFIG_INVALID', 'config: the state store URL is not a URL; give redis://[user:password@]host:port[/db]');
+  }
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') {
+    throw new AppError('CONFIG_INVALID', `config: the state store URL must start with redis:// or rediss:// (got ${u.protocol}); or leave it unset for the in-memory store`);
+  }
+  if (u.hostname === '') throw new AppError('CONFIG_INVALID', `config: the state store URL ${redactRedisUrl(url)} has no host`);
+  if (!/^(\/\d{0,2})?$/.test(u.pathname)) {
+    throw new AppError('CONFIG_INVALID', `config: the state store URL ${redactRedisUrl(url)} must end with an optional database number (/0 … /15)`);
+  }
+  if (u.search !== '' || u.hash !== '') throw new AppError('CONFIG_INVALID', `config: the state store URL ${redactRedisUrl(url)} takes no query or fragment`);
+  return u;
+}
+
+export class RedisStateStore implements StateStore {
+  readonly kind = 'redis' as const;
+  readonly shared = true;
+  private readonly client: Redis;
+  private readonly scripts: Scripts;
+  private readonly logger: Logger | undefined;
+  private up = false;
+  /** When the last command failed: for a moment after, calls fail at once instead of each waiting out a timeout. */
+  private failedAt = 0;
+  private lastError = 'connecting';
+
+  constructor(url: string, options: RedisStoreOptions = {}) {
+    const u = checkRedisUrl(url);
+    this.logger = options.logger;
+    if (u.password !== '') this.logger?.addSecret(decodeURIComponent(u.password));
+    if (u.password !== '') this.logger?.addSecret(u.password);
+    const timeout = options.commandTimeoutMs ?? 1500;
+    this.client = new Redis(url, {
+      // Fail fast and closed: nothing waits in a queue for a Redis that is down (B6).
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: timeout,
+      connectTimeout: timeout,
+      // Keep reconnecting, at most once a second: service resumes on its own when Redis is back.
+      retryStrategy: (times: number) => Math.min(100 * times, 1000),
+      lazyConnect: false,
+    });
+    this.client.on('ready', () => {
+      if (!this.up) this.logger?.log('info', { event: 'state_store_up', store: 'redis', target: redactRedisUrl(url) });
+      this.up = true;
+      this.failedAt = 0;
+    });
+    this.client.on('error', (err: Error & { code?: string }) => {
+      // ioredis emits connection errors here; without a listener they would be unhandled. Only the code is kept.
+      this.lastError = err.code ?? 'connection error';
+    });
+    this.client.on('close', () => {
+      if (this.up) this.logger?.log('warn', { event: 'state_store_down', store: 'redis', reason: this.lastError });
+      this.up = false;
+    });
+    this.client.defineCommand('acTouch', { numberOfKeys: 2, lua: TOUCH });
+    this.client.defineCommand('acDelete', { numberOfKeys: 3, lua: DELETE });
+    this.client.defineCommand('acTakeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
+    this.client.defineCommand('acPutResult', { numberOfKeys: 1, lua: PUT_RESULT });
+    this.client.defineCommand('acListResults', { numberOfKeys: 1, lua: LIST_RESULTS, readOnly: true });
+    this.client.defineCommand('acRelease', { numberOfKeys: 1, lua: RELEASE });
+    this.scripts = this.client as unknown as Scripts;
+  }
+
+  /** Resolves once connected, or after `ms` (the server then starts degraded and keeps trying). */
+  async waitUntilReady(ms: number): Promise<boolean> {
+    if (this.client.status === 'ready') return true;
+    return new Promise((resolve) => {
+      const done = (v: boolean) => {
+        clearTimeout(timer);
+        this.client.off('ready', onReady);
+        resolve(v);
+      };
+      const onReady = () => done(true);
+      const timer = setTimeout(() => done(false), ms);
+      this.client.once('ready', onReady);
+    });
+  }
+
+  /** Runs one store operation; any failure is STATE_UNAVAILABLE (no connection details, no secrets). */
+  private async run<T>(op: () => Promise<T>): Promise<T> {
+    if (this.client.status !== 'ready' || Date.now() - this.failedAt < FAIL_FAST_MS) throw stateUnavailable();
+    try {
+      return await op();
+    } catch (err) {
+      this.failedAt = Date.now();
+      const code = (err as { code?: string }).code;
+      const message = err instanceof Error ? err.message : '';
+      this.logger?.log('warn', { event: 'state_store_error', store: 'redis', reason: code ?? (/timed out/i.test(message) ? 'timeout' : 'error') });
+      throw stateUnavailable();
+    }
+  }
+
+  private keys(key: SessionKey) {
+    const p = NS + sessionPrefix(key);
+    return { session: `${p}:session`, auth: `${p}:auth`, results: `${p}:results`, result: `${p}:result:` };
+  }
+
+  /** The Redis keys of a session (tests check they are gone after DELETE, A16). */
+  keysOf(key: SessionKey): string[] {
+    const k = this.keys(key);
+    return [k.session, k.auth, k.results];
+  }
+
+  async createSession(key: SessionKey, record: SessionRecord, ttlMs: number): Promise<void> {
+    await this.run(() => this.client.set(this.keys(key).session, JSON.stringify(record), 'PX', ttlMs));
+  }
+
+  async touchSession(key: SessionKey, ttlMs: number): Promise<SessionRecord | undefined> {
+    const k = this.keys(key);
+    const raw = await this.run(() => this.scripts.acTouch(k.session, k.auth, ttlMs));
+    if (raw === null || raw === undefined) return undefined;
+    try {
+      return JSON.parse(raw) as SessionRecord;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async deleteSession(key: SessionKey): Promise<void> {
+    const k = this.keys(key);
+    await this.run(() => this.scripts.acDelete(k.session, k.auth, k.results, k.result));
+  }
+
+  async authorize(key: SessionKey, entries: ReadonlyArray<{ name: string; fingerprint: string }>, ttlMs: number): Promise<void> {
+    if (entries.length === 0) return;
+    const auth = this.keys(key).auth;
+    const fields: string[] = entries.flatMap((e) => [e.name, e.fingerprint]);
+    await this.run(async () => {
+      const res = await this.client.multi().hset(auth, ...fields).pexpire(auth, ttlMs).exec();
+      const failed = res?.find(([e]) => e !== null);
+      if (!res || failed) throw failed?.[0] ?? new Error('MULTI aborted');
+    });
+  }
+
+  async authorizedFingerprint(key: SessionKey, name: string): Promise<string | undefined> {
+    const v = await this.run(() => this.client.hget(this.keys(key).auth, name));
+    return v ?? undefined;
+  }
+
+  async authorizedCount(key: SessionKey): Promise<number> {
+    return this.run(() => this.client.hlen(this.keys(key).auth));
+  }
+
+  async takeToken(principal: string, bucket: string, perMinute: number): Promise<RateDecision> {
+    if (perMinute <= 0) return { ok: true };
+    const [ok, retry] = await this.run(() => this.scripts.acTakeToken(`${NS}${principalPrefix(principal)}:rate:${bucket}`, perMinute));
+    return ok === 1 ? { ok: true } : { ok: false, retryAfterMs: Number(retry) };
+  }
+
+  async putResult(key: SessionKey, text: string, ttlMs: number, max: number): Promise<string> {
+    const k = this.keys(key);
+    const id = randomUUID();
+    await this.run(() => this.scripts.acPutResult(k.results, k.result, id, text, ttlMs, max));
+    return id;
+  }
+
+  async getResult(key: SessionKey, id: string): Promise<string | undefined> {
+    if (!/^[0-9a-f-]{36}$/.test(id)) return undefined;
+    const v = await this.run(() => this.client.get(this.keys(key).result + id));
+    return v ?? undefined;
+  }
+
+  async listResults(key: SessionKey, ttlMs: number): Promise<StoredResultInfo[]> {
+    const flat = await this.run(() => this.scripts.acListResults(this.keys(key).results, ttlMs));
+    const out: StoredResultInfo[] = [];
+    for (let i = 0; i + 1 < flat.length; i += 2) out.push({ id: flat[i] as string, createdAt: Math.floor(Number(flat[i + 1]) / 1000) });
+    return out;
+  }
+
+  async claimIdempotencyKey(principal: string, idempotencyKey: string, ttlMs: number): Promise<{ claimed: boolean; release: () => Promise<void> }> {
+    const k = `${NS}${principalPrefix(principal)}:idem:${idempotencyKey}`;
+    const token = randomUUID();
+    const set = await this.run(() => this.client.set(k, token, 'PX', ttlMs, 'NX'));
+    if (set !== 'OK') return { claimed: false, release: async () => undefined };
+    return {
+      claimed: true,
+      release: async () => {
+        // Best effort: if Redis is down now, the key expires by its TTL.
+        await this.scripts.acRelease(k, token).catch(() => undefined);
+      },
+    };
+  }
+
+  async health(): Promise<StateHealth> {
+    if (this.client.status !== 'ready') return { ok: false, kind: 'redis', detail: `${'state store unavailable'} (${this.lastError})` };
+    try {
+      await this.client.ping();
+      return { ok: true, kind: 'redis' };
+    } catch (err) {
+      return { ok: false, kind: 'redis', detail: `state store unavailable (${(err as { code?: string }).code ?? 'no answer'})` };
+    }
+  }
+
+  async close(): Promise<void> {
+    this.up = false;
+    this.client.disconnect();
+  }
+
+  /** The raw client (tests: EXISTS, TTL on the keys). */
+  get raw(): Redis {
+    return this.client;
+  }
+}

@@ -1,0 +1,94 @@
+// The state-store contract: everything two replicas must agree on (MCP session records, describe
+// authorizations, rate-limit buckets, stored large results, idempotency keys in flight), namespaced by
+// principal and session, each with a TTL. Implementations: memory.ts (one process), redis.ts (shared).
+import { AppError } from '../errors.js';
+
+/** Who authenticated a request: `token:<sha256 prefix>`, `anonymous` (loopback), a JWT `sub`, `local` (stdio). */
+export interface Principal {
+  id: string;
+  scopes?: string[];
+}
+
+/** A session's keys live under `<principal>:<session>` (RELIABILITY B4). */
+export interface SessionKey {
+  principal: string;
+  session: string;
+}
+
+/** What a replica needs to serve a session it did not create: who owns it and how it was initialized. */
+export interface SessionRecord {
+  principal: string;
+  /** The client's initialize params (protocolVersion, capabilities, clientInfo), replayed on rehydration. */
+  init: Record<string, unknown>;
+  createdAt: number;
+}
+
+export type RateDecision = { ok: true } | { ok: false; retryAfterMs: number };
+
+export interface StoredResultInfo {
+  id: string;
+  createdAt: number;
+}
+
+export interface StateHealth {
+  ok: boolean;
+  /** `memory` or `redis`. */
+  kind: string;
+  /** Why not ok (secret-free). */
+  detail?: string;
+}
+
+export interface StateStore {
+  readonly kind: 'memory' | 'redis';
+  /** True when other processes see the same state (then replicas can serve each other's sessions). */
+  readonly shared: boolean;
+
+  createSession(key: SessionKey, record: SessionRecord, ttlMs: number): Promise<void>;
+  /**
+   * Refreshes the idle TTL of the session's record and authorizations and returns the record; undefined when
+   * there is none (unknown, expired, deleted, or another principal's). Authorizations are refreshed even when
+   * there is no record (stdio and in-memory sessions have none).
+   */
+  touchSession(key: SessionKey, ttlMs: number): Promise<SessionRecord | undefined>;
+  /** Removes every key of the session (record, authorizations, stored results). */
+  deleteSession(key: SessionKey): Promise<void>;
+
+  /** Marks operations as described at their fingerprint; the set expires `ttlMs` after the last touch. */
+  authorize(key: SessionKey, entries: ReadonlyArray<{ name: string; fingerprint: string }>, ttlMs: number): Promise<void>;
+  /** The fingerprint `name` was described at in this session, if it still is. */
+  authorizedFingerprint(key: SessionKey, name: string): Promise<string | undefined>;
+  /** Number of authorized operations (logs, tests). */
+  authorizedCount(key: SessionKey): Promise<number>;
+
+  /** Takes one token from the principal's bucket (capacity = perMinute, refilled perMinute per 60 s). */
+  takeToken(principal: string, bucket: string, perMinute: number): Promise<RateDecision>;
+
+  /** Keeps a result text for `ttlMs`, at most `max` per session (oldest evicted). Returns its id. */
+  putResult(key: SessionKey, text: string, ttlMs: number, max: number): Promise<string>;
+  getResult(key: SessionKey, id: string): Promise<string | undefined>;
+  /** Results of the session younger than `ttlMs`, oldest first. */
+  listResults(key: SessionKey, ttlMs: number): Promise<StoredResultInfo[]>;
+
+  /** Claims an idempotency key for one in-flight request; false when another request holds it. */
+  claimIdempotencyKey(principal: string, idempotencyKey: string, ttlMs: number): Promise<{ claimed: boolean; release: () => Promise<void> }>;
+
+  health(): Promise<StateHealth>;
+  close(): Promise<void>;
+}
+
+/** The message every caller sees when the store cannot be reached (fail closed). */
+export const STATE_UNAVAILABLE_MESSAGE = 'state store unavailable';
+
+/** A store operation that failed: the code agents see, with no connection details. */
+export function stateUnavailable(detail?: string): AppError {
+  return new AppError('STATE_UNAVAILABLE', `${STATE_UNAVAILABLE_MESSAGE}${detail ? ` (${detail})` : ''}: nothing was executed; retry in a few seconds`);
+}
+
+/** `<principal>:<session>` with the principal percent-encoded, so a `:` inside it cannot forge another key. */
+export function sessionPrefix(key: SessionKey): string {
+  return `${encodeURIComponent(key.principal)}:${key.session}`;
+}
+
+export function principalPrefix(principal: string): string {
+  return encodeURIComponent(principal);
+}

@@ -1,0 +1,125 @@
+// A real redis-server for tests: started on a free loopback port with no persistence of its own (`--save ''
+// --appendonly no`) in a temp dir, optionally with a password; stop/start keep the port (and, with
+// `stop({ save: true })`, the data, as a persistent production Redis would). Fails when redis-server is missing.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, Socket } from 'node:net';
+import { Redis } from 'ioredis';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface TestRedis {
+  port: number;
+  /** `redis://[:password@]127.0.0.1:port/db`. */
+  url: string;
+  password?: string;
+  /** Sends one command (e.g. `EXISTS key`, `PTTL key`, `KEYS *`) and returns the reply. */
+  command(...args: string[]): Promise<unknown>;
+  /** Stops the server; `save` writes its data first (SHUTDOWN SAVE), so the next start() loads it. */
+  stop(options?: { save?: boolean }): Promise<void>;
+  /** Starts it again on the same port. */
+  start(): Promise<void>;
+  /** SIGSTOP / SIGCONT: a hung Redis that accepts connections but never answers. */
+  pause(): void;
+  resume(): void;
+  /** Stops it for good and removes its folder. */
+  close(): Promise<void>;
+}
+
+export function redisServerBinary(): string {
+  const found = spawnSync('sh', ['-c', 'command -v redis-server || ls /usr/bin/redis-server /usr/sbin/redis-server 2>/dev/null | head -1'], { encoding: 'utf8' });
+  const path = found.stdout.trim().split('\n')[0];
+  if (!path) throw new Error('redis-server is not installed: `apt-get install redis-server` (.ci/run installs it); the state-store tests need a real Redis');
+  return path;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+    s.on('error', reject);
+  });
+}
+
+/** One command through a short-lived ioredis client (a real Redis client, not a hand-written protocol). */
+async function oneCommand(url: string, args: string[]): Promise<unknown> {
+  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await client.connect();
+    return await client.call(args[0] as string, ...args.slice(1));
+  } finally {
+    client.disconnect();
+  }
+}
+
+async function waitForPort(port: number, up: boolean, ms = 10_000): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const open = await new Promise<boolean>((resolve) => {
+      const s = new Socket();
+      s.once('connect', () => {
+        s.destroy();
+        resolve(true);
+      });
+      s.once('error', () => resolve(false));
+      s.connect(port, '127.0.0.1');
+    });
+    if (open === up) return;
+    if (Date.now() > until) throw new Error(`redis on port ${port} did not ${up ? 'start' : 'stop'} within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Starts redis-server on a free loopback port. */
+export async function startRedis(options: { password?: string; db?: number; port?: number } = {}): Promise<TestRedis> {
+  const bin = redisServerBinary();
+  const port = options.port ?? (await freePort());
+  const dir = mkdtempSync(join(tmpdir(), 'ac-redis-'));
+  let child: ChildProcess | undefined;
+  let log = '';
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--dbfilename', 'dump.rdb', '--protected-mode', 'yes'];
+  if (options.password) args.push('--requirepass', options.password);
+  const start = async () => {
+    child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout?.on('data', (d: Buffer) => (log = (log + d.toString('utf8')).slice(-4000)));
+    child.stderr?.on('data', (d: Buffer) => (log = (log + d.toString('utf8')).slice(-4000)));
+    try {
+      await waitForPort(port, true);
+    } catch (err) {
+      throw new Error(`${(err as Error).message}\n${log}`);
+    }
+  };
+  await start();
+  const auth = options.password ? `:${encodeURIComponent(options.password)}@` : '';
+  const db = options.db !== undefined ? `/${options.db}` : '';
+  const exited = () =>
+    new Promise<void>((resolve) => {
+      if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+    });
+  const url = `redis://${auth}127.0.0.1:${port}${db}`;
+  const redis: TestRedis = {
+    port,
+    url,
+    ...(options.password ? { password: options.password } : {}),
+    command: (...a) => oneCommand(url, a),
+    async stop(o = {}) {
+      if (o.save) await oneCommand(url, ['SHUTDOWN', 'SAVE']).catch(() => undefined);
+      else child?.kill('SIGTERM');
+      await exited();
+      await waitForPort(port, false);
+    },
+    start,
+    pause: () => child?.kill('SIGSTOP'),
+    resume: () => child?.kill('SIGCONT'),
+    async close() {
+      child?.kill('SIGCONT');
+      child?.kill('SIGKILL');
+      await exited();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return redis;
+}

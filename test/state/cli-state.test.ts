@@ -1,0 +1,81 @@
+// `serve --state` through the built CLI: a bad URL or --state without --http is a clear start-up error that
+// never echoes the password; a Redis that is down at start-up gives a degraded replica (/healthz 503, tool
+// calls STATE_UNAVAILABLE) that recovers when Redis comes up, with no restart; --help documents the flags.
+import { spawnSync } from 'node:child_process';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { expect, test } from 'vitest';
+import { REPO_ROOT, builtCli, call, fixtureRegistry } from '../helpers/mcp.js';
+import { callTool, rpc } from '../helpers/mcp-raw.js';
+import { freePort, startRedis } from '../helpers/redis.js';
+import { startReplica } from '../helpers/replicas.js';
+
+const PASSWORD = 'pw-Never-Printed-7788';
+
+function serve(args: string[], env: Record<string, string> = {}): { code: number | null; out: string } {
+  const r = spawnSync(process.execPath, [builtCli(), 'serve', ...args], { cwd: REPO_ROOT, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 20_000 });
+  return { code: r.status, out: r.stdout + r.stderr };
+}
+
+test('bad state URLs and --state without --http stop start-up with a clear message and no password', () => {
+  for (const [args, env, pattern] of [
+    [['--state', `redis://:${PASSWORD}@127.0.0.1:1`], {}, /--state needs --http/],
+    [['--http', '--port', '0', '--state', `http://:${PASSWORD}@127.0.0.1:1`], {}, /must start with redis:\/\/ or rediss:\/\//],
+    [['--http', '--port', '0'], { API_CATALOG_STATE: `redis://:${PASSWORD}@127.0.0.1:1/db7` }, /optional database number/],
+    [['--http', '--port', '0', '--rate-limit', 'lots'], {}, /--rate-limit must be an integer/],
+  ] as const) {
+    const r = serve([...args, '--registry', fixtureRegistry('petstore')], env);
+    expect(r.code, r.out).toBe(1);
+    expect(r.out).toMatch(pattern);
+    expect(r.out).not.toContain(PASSWORD);
+  }
+});
+
+test('--help documents --state, --rate-limit, --read-rate-limit and /healthz', () => {
+  const r = serve(['--help']);
+  expect(r.code).toBe(0);
+  for (const s of ['--state <url>', 'API_CATALOG_STATE', '--rate-limit <n>', '--read-rate-limit <n>', 'API_CATALOG_READ_RATE_LIMIT', '/healthz']) expect(r.out).toContain(s);
+});
+
+test('B6 at start-up: Redis down -> the replica starts degraded (healthz 503, STATE_UNAVAILABLE, new sessions 503); Redis up -> it recovers with no restart', async () => {
+  const port = await freePort();
+  const url = `redis://:${PASSWORD}@127.0.0.1:${port}/0`;
+  const replica = await startReplica(['--registry', fixtureRegistry('petstore')], { API_CATALOG_STATE: url }, { healthy: false });
+  let redis: Awaited<ReturnType<typeof startRedis>> | undefined;
+  try {
+    const health = async () => {
+      const res = await fetch(`http://127.0.0.1:${replica.port}/healthz`);
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const h = await health();
+    expect(h.status).toBe(503);
+    expect(h.body).toMatchObject({ status: 'degraded', state: 'redis' });
+    const init = await rpc(replica.url, undefined, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
+    expect(init.status).toBe(503);
+    expect(init.msg.error.message).toMatch(/state store unavailable/);
+    expect(replica.stderr()).toMatch(/not reachable yet; serving degraded/);
+
+    redis = await startRedis({ password: PASSWORD, port });
+    const until = Date.now() + 15_000;
+    while ((await health()).status !== 200 && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+    expect((await health()).status).toBe(200);
+    const client = new Client({ name: 'cli-state', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(replica.url)));
+    try {
+      expect((await call(client, 'search_tools', { query: 'pet' })).success).toBe(true);
+    } finally {
+      await client.close();
+    }
+    // While Redis is up again, a stop turns calls into STATE_UNAVAILABLE without killing the process.
+    const { openSession } = await import('../helpers/mcp-raw.js');
+    const s = await openSession(replica.url);
+    await redis.stop();
+    const r = await callTool(replica.url, s, 'search_tools', { query: 'pet' });
+    expect(r.envelope.error.code).toBe('STATE_UNAVAILABLE');
+    expect(replica.child.exitCode).toBeNull();
+  } finally {
+    await replica.stop();
+    await redis?.close();
+  }
+  expect(replica.stderr()).not.toContain(PASSWORD);
+});

@@ -1,0 +1,335 @@
+// Two in-process HTTP servers ("replicas") on one real redis-server: any replica serves any session,
+// sessions are bound to principals (B4), DELETE removes every Redis key (A16), TTLs (B5), Redis down or hung
+// -> "state store unavailable" fast and fail closed, /healthz degraded, recovery without restart (B6), no
+// replay across sessions (B9), one transport per replica and session (B11), forged/tampered/expired/foreign
+// session ids refused (B12), rate limits per principal across replicas (A23). The spawned-process version
+// behind nginx/HAProxy is test/replicas/replicas.test.ts.
+import type { IncomingMessage } from 'node:http';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { serveHttp, type AuthenticatedRequest, type HttpHandle } from '../../src/server/transports/http.js';
+import { RedisStateStore } from '../../src/state/index.js';
+import { loadCatalogSet } from '../../src/server/core/catalogs.js';
+import { catalogs, fixtureRegistry } from '../helpers/mcp.js';
+import { callTool, deleteSession, openSession, rpc } from '../helpers/mcp-raw.js';
+import { startRedis, type TestRedis } from '../helpers/redis.js';
+import { startUpstream, type Upstream } from '../helpers/upstream.js';
+
+let redis: TestRedis;
+let up: Upstream;
+let a: HttpHandle;
+let b: HttpHandle;
+let storeA: RedisStateStore;
+let storeB: RedisStateStore;
+const unhandled: unknown[] = [];
+const onUnhandled = (e: unknown) => unhandled.push(e);
+
+/**
+ * Stands in for the authentication step (static token, OAuth): it runs before session handling and sets
+ * req.principal. Here a test header names the principal, so two principals can meet on one server.
+ */
+function principalFromTestHeader(srv: HttpHandle): void {
+  srv.server.prependListener('request', (req: IncomingMessage) => {
+    const p = req.headers['x-test-principal'];
+    if (typeof p === 'string') (req as AuthenticatedRequest).principal = { id: p };
+  });
+}
+
+async function replica(store: RedisStateStore, ttlMs = 600_000, rate = 0, set = catalogs(fixtureRegistry('petstore'))): Promise<HttpHandle> {
+  const srv = await serveHttp(
+    {
+      catalogs: set,
+      settings: { baseUrls: { petstore: up.url }, readOnly: false, env: {} },
+      rateLimitPerMinute: rate,
+      sessionTtlMs: ttlMs,
+      state: store,
+    },
+    { port: 0 },
+  );
+  principalFromTestHeader(srv);
+  return srv;
+}
+
+beforeAll(async () => {
+  process.on('unhandledRejection', onUnhandled);
+  redis = await startRedis();
+  up = await startUpstream();
+  storeA = new RedisStateStore(redis.url);
+  storeB = new RedisStateStore(redis.url);
+  expect(await storeA.waitUntilReady(5000)).toBe(true);
+  expect(await storeB.waitUntilReady(5000)).toBe(true);
+  a = await replica(storeA);
+  b = await replica(storeB);
+});
+afterAll(async () => {
+  process.off('unhandledRejection', onUnhandled);
+  await a?.close();
+  await b?.close();
+  await storeA?.close();
+  await storeB?.close();
+  await up?.close();
+  await redis?.close();
+});
+afterEach(() => up.clear());
+
+const P1 = { 'x-test-principal': 'user-1' };
+const P2 = { 'x-test-principal': 'user-2' };
+
+describe('one session, two replicas, one Redis', () => {
+  test('B7: initialize on A, tools/list on B, describe on A, execute on B; each replica built its own transport (B11)', async () => {
+    const s = await openSession(a.url, b.url, P1);
+    const list = await rpc(b.url, s, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, P1);
+    expect(list.status).toBe(200);
+    expect(list.msg.result.tools.map((t: { name: string }) => t.name)).toEqual(['list_domains', 'search_tools', 'describe_tools', 'execute_tool']);
+    const d = await callTool(a.url, s, 'describe_tools', { tool_names: ['pets.get'] }, P1);
+    expect(d.envelope.success).toBe(true);
+    const e = await callTool(b.url, s, 'execute_tool', { tool_name: 'pets.get', args: { petId: 7 } }, P1);
+    expect(e.envelope).toMatchObject({ success: true, value: { status: 200 } });
+    expect(up.requests).toHaveLength(1);
+    expect(a.sessionCount()).toBeGreaterThanOrEqual(1);
+    expect(b.sessionCount()).toBeGreaterThanOrEqual(1);
+    // A second initialize on the rebuilt transport is still refused (A15 holds on every replica).
+    const again = await rpc(b.url, s, { jsonrpc: '2.0', id: 3, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }, P1);
+    expect(again.status).toBe(400);
+  });
+
+  test('B11: the SDK refuses to reuse a stateless transport, which is why each replica keeps one stateful transport per session', async () => {
+    const t = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const req = () => new Request('http://localhost/mcp', { method: 'GET', headers: { accept: 'application/json' } });
+    await t.handleRequest(req());
+    await expect(t.handleRequest(req())).rejects.toThrow(/Stateless transport cannot be reused/);
+  });
+
+  test('B4: another principal presenting the session id gets 404 on every replica and no access; keys are ac:<principal>:<session>', async () => {
+    const s = await openSession(a.url, a.url, P1);
+    expect((await callTool(a.url, s, 'describe_tools', { tool_names: ['pets.get'] }, P1)).envelope.success).toBe(true);
+    for (const url of [a.url, b.url]) {
+      const stolen = await callTool(url, s, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } }, P2);
+      expect(stolen.status).toBe(404);
+      expect(await deleteSession(url, s, P2)).toBe(404);
+    }
+    expect(up.requests).toHaveLength(0);
+    expect((await callTool(b.url, s, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } }, P1)).envelope.success).toBe(true);
+    const keys = (await redis.command('KEYS', `*${s.id}*`)) as string[];
+    expect(keys.sort()).toEqual([`ac:user-1:${s.id}:auth`, `ac:user-1:${s.id}:session`]);
+  });
+
+  test('A16: DELETE on B removes every Redis key of a session created on A (EXISTS = 0); A then answers 404', async () => {
+    const s = await openSession(a.url, a.url, P1);
+    await callTool(a.url, s, 'describe_tools', { tool_names: ['pets.get'] }, P1);
+    const keys = storeA.keysOf({ principal: 'user-1', session: s.id });
+    expect(Number(await redis.command('EXISTS', ...keys))).toBe(2);
+    expect(await deleteSession(b.url, s, P1)).toBe(200);
+    expect(Number(await redis.command('EXISTS', ...keys))).toBe(0);
+    expect((await callTool(a.url, s, 'search_tools', { query: 'pet' }, P1)).status).toBe(404);
+    // The client re-initializes and goes on (A14).
+    const fresh = await openSession(a.url, b.url, P1);
+    expect((await callTool(b.url, fresh, 'search_tools', { query: 'pet' }, P1)).envelope.success).toBe(true);
+  });
+
+  test('B12: forged, tampered and foreign session ids reach nothing; 0 upstream', async () => {
+    const s = await openSession(a.url, a.url, P1);
+    await callTool(a.url, s, 'describe_tools', { tool_names: ['pets.get'] }, P1);
+    const tampered = { ...s, id: s.id.slice(0, -1) + (s.id.endsWith('0') ? '1' : '0') };
+    const forged = { ...s, id: crypto.randomUUID() };
+    for (const [session, who] of [[tampered, P1], [forged, P1], [s, P2]] as const) {
+      for (const url of [a.url, b.url]) {
+        expect((await callTool(url, session, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } }, who)).status).toBe(404);
+      }
+    }
+    expect(up.requests).toHaveLength(0);
+  });
+
+  test('B9: Last-Event-ID from session A on session B replays nothing of A (no event store; B gets its own stream or 409)', async () => {
+    const sa = await openSession(a.url, a.url, P1);
+    const sb = await openSession(b.url, b.url, P1);
+    await callTool(a.url, sa, 'search_tools', { query: 'secret-looking query of A' }, P1);
+    const ctl = new AbortController();
+    const res = await fetch(b.url, {
+      method: 'GET',
+      headers: { accept: 'text/event-stream', 'mcp-session-id': sb.id, 'mcp-protocol-version': sb.protocol, 'last-event-id': `${sa.id}_1`, ...P1 },
+      signal: ctl.signal,
+    });
+    expect([200, 400, 409]).toContain(res.status);
+    let seen = '';
+    if (res.status === 200 && res.body) {
+      const reader = res.body.getReader();
+      const timer = setTimeout(() => ctl.abort(), 500);
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          seen += Buffer.from(value).toString('utf8');
+        }
+      } catch {
+        // aborted after 500 ms: nothing more to read
+      }
+      clearTimeout(timer);
+    } else {
+      seen = await res.text();
+    }
+    expect(seen).not.toContain('secret-looking');
+    expect(seen).not.toMatch(/^data:/m);
+  });
+
+  test('A23: execute_tool is limited per principal across replicas and sessions; another principal is not', async () => {
+    const sa = await replica(storeA, 600_000, 3);
+    const sb = await replica(storeB, 600_000, 3);
+    try {
+      const who = { 'x-test-principal': `limited-${crypto.randomUUID()}` };
+      const s1 = await openSession(sa.url, sb.url, who);
+      const s2 = await openSession(sb.url, sa.url, who);
+      for (const s of [s1, s2]) await callTool(sa.url, s, 'describe_tools', { tool_names: ['pets.get'] }, who);
+      const codes: string[] = [];
+      for (const [url, s] of [[sa.url, s1], [sb.url, s2], [sa.url, s2], [sb.url, s1], [sa.url, s1]] as const) {
+        const r = await callTool(url, s, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } }, who);
+        codes.push(r.envelope.success ? 'ok' : r.envelope.error.code);
+      }
+      expect(codes).toEqual(['ok', 'ok', 'ok', 'RATE_LIMITED', 'RATE_LIMITED']);
+      expect(up.requests).toHaveLength(3);
+      const other = { 'x-test-principal': `other-${crypto.randomUUID()}` };
+      const s3 = await openSession(sb.url, sb.url, other);
+      await callTool(sb.url, s3, 'describe_tools', { tool_names: ['pets.get'] }, other);
+      expect((await callTool(sa.url, s3, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } }, other)).envelope.success).toBe(true);
+    } finally {
+      await sa.close();
+      await sb.close();
+    }
+  });
+
+  test('idempotency keys in flight are shared: the same key on another replica is refused while the first call runs', async () => {
+    // A private catalog whose pets.create documents an Idempotency-Key header, as Stripe-like specs do.
+    const set = loadCatalogSet([fixtureRegistry('petstore')]);
+    const entry = set.byName.get('pets.create')!;
+    const op = structuredClone(entry.op);
+    op.idempotencyHeader = 'Idempotency-Key';
+    op.inputSchema.properties['Idempotency-Key'] = { type: 'string' };
+    op.bindings.push({ arg: 'Idempotency-Key', in: 'header', name: 'Idempotency-Key', required: false });
+    set.byName.set('pets.create', { ...entry, op });
+    const ra = await replica(storeA, 600_000, 0, set);
+    const rb = await replica(storeB, 600_000, 0, set);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    up.route('/pets', {
+      kind: 'handler',
+      handle: (_req, res) => {
+        void held.then(() => {
+          res.writeHead(201, { 'content-type': 'application/json' });
+          res.end('{"id":1}');
+        });
+      },
+    });
+    try {
+      const s = await openSession(ra.url, rb.url, P1);
+      await callTool(ra.url, s, 'describe_tools', { tool_names: ['pets.create'] }, P1);
+      const args = { tool_name: 'pets.create', args: { name: 'rex', 'Idempotency-Key': 'key-42' } };
+      const first = callTool(ra.url, s, 'execute_tool', args, P1);
+      for (let i = 0; i < 100 && up.hits('/pets').length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(up.hits('/pets')).toHaveLength(1);
+      const second = await callTool(rb.url, s, 'execute_tool', args, P1);
+      expect(second.envelope.error.code).toBe('IDEMPOTENCY_IN_FLIGHT');
+      expect(up.hits('/pets')).toHaveLength(1);
+      release();
+      expect((await first).envelope.success).toBe(true);
+      // Released after the first call: the key can be used again (the upstream deduplicates from here).
+      expect((await callTool(rb.url, s, 'execute_tool', args, P1)).envelope.success).toBe(true);
+      expect(up.hits('/pets')).toHaveLength(2);
+      expect(up.hits('/pets')[0]?.headers['idempotency-key']).toBe('key-42');
+    } finally {
+      release();
+      await ra.close();
+      await rb.close();
+    }
+  });
+
+  test('B5: TTL > 0 on the keys right after describe; after TTL + 1 s idle the session and its authorizations are gone', async () => {
+    const short = await replica(storeA, 1500);
+    try {
+      const s = await openSession(short.url, short.url, P1);
+      await callTool(short.url, s, 'describe_tools', { tool_names: ['pets.get'] }, P1);
+      for (const k of storeA.keysOf({ principal: 'user-1', session: s.id }).slice(0, 2)) {
+        const ttl = Number(await redis.command('PTTL', k));
+        expect(ttl).toBeGreaterThan(0);
+        expect(ttl).toBeLessThanOrEqual(1500);
+      }
+      await new Promise((r) => setTimeout(r, 2500));
+      expect((await callTool(short.url, s, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } }, P1)).status).toBe(404);
+      expect(up.requests).toHaveLength(0);
+    } finally {
+      await short.close();
+    }
+  });
+});
+
+describe('B6: Redis down or hung', () => {
+  async function health(url: string): Promise<{ status: number; body: any }> {
+    const res = await fetch(url.replace(/\/mcp$/, '/healthz'));
+    return { status: res.status, body: await res.json() };
+  }
+
+  test('stopped mid-session: every tool call answers STATE_UNAVAILABLE within 2 s, nothing executes, /healthz 503; back -> resumes without restart', async () => {
+    const s = await openSession(a.url, a.url, P1);
+    await callTool(a.url, s, 'describe_tools', { tool_names: ['pets.get'] }, P1);
+    expect(await health(a.url)).toEqual({ status: 200, body: { status: 'ok', state: 'redis' } });
+    await redis.stop({ save: true });
+    try {
+      for (const [tool, args] of [
+        ['search_tools', { query: 'pet' }],
+        ['describe_tools', { tool_names: ['pets.get'] }],
+        ['execute_tool', { tool_name: 'pets.get', args: { petId: 1 } }],
+      ] as const) {
+        const t0 = performance.now();
+        const r = await callTool(a.url, s, tool, args, P1);
+        expect(performance.now() - t0, tool).toBeLessThan(2000);
+        expect(r.status).toBe(200);
+        expect(r.isError).toBe(true);
+        expect(r.envelope.error.code).toBe('STATE_UNAVAILABLE');
+        expect(r.envelope.error.message).toMatch(/^state store unavailable/);
+        expect(r.envelope.error.message).not.toMatch(/127\.0\.0\.1|ECONN|redis:/);
+      }
+      expect(up.requests).toHaveLength(0);
+      const h = await health(a.url);
+      expect(h.status).toBe(503);
+      expect(h.body).toMatchObject({ status: 'degraded', state: 'redis' });
+      // A replica that has no transport for the session cannot rebuild one: a clear 503, not a crash.
+      const elsewhere = await callTool(b.url, { ...s }, 'search_tools', { query: 'x' }, P1);
+      expect([200, 503]).toContain(elsewhere.status);
+      const init = await rpc(b.url, undefined, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }, P1);
+      expect(init.status).toBe(503);
+      expect(init.msg.error.message).toMatch(/state store unavailable/);
+    } finally {
+      await redis.start();
+    }
+    const until = Date.now() + 10_000;
+    while ((await health(a.url)).status !== 200 && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+    expect((await health(a.url)).status).toBe(200);
+    // The same session continues (the store kept it), on either replica.
+    expect((await callTool(b.url, s, 'describe_tools', { tool_names: ['pets.get'] }, P1)).envelope.success).toBe(true);
+    expect((await callTool(a.url, s, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } }, P1)).envelope.success).toBe(true);
+    expect(unhandled).toEqual([]);
+  });
+
+  test('hung (SIGSTOP): calls still answer STATE_UNAVAILABLE within 2 s; SIGCONT -> resumes', async () => {
+    const s = await openSession(a.url, a.url, P1);
+    await callTool(a.url, s, 'describe_tools', { tool_names: ['pets.get'] }, P1);
+    redis.pause();
+    try {
+      const t0 = performance.now();
+      const r = await callTool(a.url, s, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } }, P1);
+      expect(performance.now() - t0).toBeLessThan(2000);
+      expect(r.envelope.error.code).toBe('STATE_UNAVAILABLE');
+      expect(up.requests).toHaveLength(0);
+    } finally {
+      redis.resume();
+    }
+    const until = Date.now() + 10_000;
+    let ok = false;
+    while (!ok && Date.now() < until) {
+      const r = await callTool(a.url, s, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } }, P1);
+      ok = r.envelope?.success === true;
+      if (!ok) await new Promise((res) => setTimeout(res, 200));
+    }
+    expect(ok).toBe(true);
+    expect(unhandled).toEqual([]);
+  });
+});
