@@ -24,6 +24,17 @@ export interface HttpConfig {
    * API_CATALOG_HTTP_TOKEN only (never a flag, so it does not show in `ps`). Required with `allowRemote`.
    */
   authToken?: string;
+  /**
+   * OAuth authorization server whose JWT access tokens are accepted (`--oauth-issuer`, env
+   * API_CATALOG_OAUTH_ISSUER); satisfies `allowRemote` like `authToken`. Both may be set: either is accepted.
+   */
+  oauthIssuer?: string;
+  /**
+   * This server's canonical URL (`--public-url`, env API_CATALOG_PUBLIC_URL), e.g. `https://mcp.example.com/mcp`:
+   * the token audience (RFC 8707) and PRM `resource`. Default: the bound loopback URL; required for OAuth on a
+   * non-loopback bind.
+   */
+  publicUrl?: string;
   /** Largest accepted POST body in bytes; default 1 MiB (A10). */
   maxBodyBytes: number;
   /** Node's server.headersTimeout / requestTimeout / keepAliveTimeout in ms (A22). */
@@ -140,6 +151,8 @@ export interface ServeFlags {
   allowRemote?: boolean;
   /** `--allow-host` values (repeatable). */
   allowHost?: string[];
+  oauthIssuer?: string;
+  publicUrl?: string;
   config?: string;
 }
 
@@ -187,6 +200,17 @@ export function resolveServerConfig(flags: ServeFlags, env: Record<string, strin
     if (port > 65535) throw new AppError('CONFIG_INVALID', `config: --port ${port} is above 65535`);
     const allowRemote = flags.allowRemote ?? false;
     const authToken = env.API_CATALOG_HTTP_TOKEN === '' ? undefined : env.API_CATALOG_HTTP_TOKEN;
+    const oauthIssuer = nonEmpty(flags.oauthIssuer ?? env.API_CATALOG_OAUTH_ISSUER);
+    const publicUrl = nonEmpty(flags.publicUrl ?? env.API_CATALOG_PUBLIC_URL);
+    if (oauthIssuer !== undefined) checkSecureUrl('--oauth-issuer', oauthIssuer);
+    if (publicUrl !== undefined) checkSecureUrl('--public-url', publicUrl);
+    if (oauthIssuer !== undefined && publicUrl === undefined && !isLoopbackHost(host)) {
+      throw new AppError(
+        'CONFIG_INVALID',
+        `serve: --oauth-issuer on ${host} needs --public-url (or API_CATALOG_PUBLIC_URL): the https URL clients use, e.g. ` +
+          'https://mcp.example.com/mcp; tokens must name it as their audience',
+      );
+    }
     if (!isLoopbackHost(host) && !allowRemote) {
       throw new AppError(
         'CONFIG_INVALID',
@@ -194,11 +218,12 @@ export function resolveServerConfig(flags: ServeFlags, env: Record<string, strin
           '--allow-remote and set API_CATALOG_HTTP_TOKEN so that every client must authenticate',
       );
     }
-    if (allowRemote && authToken === undefined) {
+    if (allowRemote && authToken === undefined && oauthIssuer === undefined) {
       throw new AppError(
         'CONFIG_INVALID',
         'serve: --allow-remote needs authentication: set API_CATALOG_HTTP_TOKEN in the environment (e.g. ' +
-          '`export API_CATALOG_HTTP_TOKEN=$(openssl rand -hex 32)`); clients then send `Authorization: Bearer <token>`',
+          '`export API_CATALOG_HTTP_TOKEN=$(openssl rand -hex 32)`); clients then send `Authorization: Bearer <token>`. ' +
+          'Or accept OAuth access tokens with --oauth-issuer <url> --public-url <url>',
       );
     }
     if (authToken !== undefined && (authToken.length < MIN_HTTP_TOKEN_LENGTH || !/^[\x21-\x7E]+$/.test(authToken))) {
@@ -223,6 +248,8 @@ export function resolveServerConfig(flags: ServeFlags, env: Record<string, strin
       allowRemote,
       allowHosts,
       ...(authToken !== undefined ? { authToken } : {}),
+      ...(oauthIssuer !== undefined ? { oauthIssuer } : {}),
+      ...(publicUrl !== undefined ? { publicUrl } : {}),
       maxBodyBytes: intValue('API_CATALOG_MAX_BODY_BYTES', env.API_CATALOG_MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES, 1024),
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 120_000,
@@ -256,6 +283,31 @@ export function resolveBaseUrls(
   const first = catalogNames[0];
   if (config.baseUrlFlag !== undefined && first !== undefined) out[first] = config.baseUrlFlag;
   return out;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/**
+ * An https URL, or http on a loopback address (development, tests), without userinfo, query or fragment: for
+ * the OAuth issuer, its key URLs and this server's public URL. Throws CONFIG_INVALID naming `what`.
+ */
+export function checkSecureUrl(what: string, value: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new AppError('CONFIG_INVALID', `config: ${what} ${JSON.stringify(value.slice(0, 200))} is not a URL; give e.g. https://auth.example.com`);
+  }
+  const loopback = isLoopbackHost(url.hostname.replace(/^\[|\]$/g, ''));
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && loopback)) {
+    throw new AppError('CONFIG_INVALID', `config: ${what} must be https (http only on a loopback address), got ${url.protocol}//${url.host}`);
+  }
+  if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') {
+    throw new AppError('CONFIG_INVALID', `config: ${what} must not carry userinfo, a query or a fragment`);
+  }
+  return url;
 }
 
 function checkUrl(what: string, value: string): string {

@@ -55,7 +55,7 @@ export function parseServeArgs(argv: readonly string[]): ServeFlags {
   const a = splitArgs(
     'serve',
     argv,
-    ['--registry', '--base-url', '--prefix', '--host', '--port', '--allow-origin', '--allow-host', '--config'],
+    ['--registry', '--base-url', '--prefix', '--host', '--port', '--allow-origin', '--allow-host', '--config', '--oauth-issuer', '--public-url'],
     ['--read-only', '--no-require-describe', '--http', '--allow-remote', '--verbose'],
   );
   if (a.positionals.length > 0) {
@@ -76,6 +76,10 @@ export function parseServeArgs(argv: readonly string[]): ServeFlags {
   if (port !== undefined) flags.port = port;
   const config = last('--config');
   if (config !== undefined) flags.config = config;
+  const oauthIssuer = last('--oauth-issuer');
+  if (oauthIssuer !== undefined) flags.oauthIssuer = oauthIssuer;
+  const publicUrl = last('--public-url');
+  if (publicUrl !== undefined) flags.publicUrl = publicUrl;
   if (a.booleans.has('--read-only')) flags.readOnly = true;
   if (a.booleans.has('--no-require-describe')) flags.requireDescribe = false;
   if (a.booleans.has('--http')) flags.http = true;

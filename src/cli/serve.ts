@@ -21,13 +21,20 @@ Serves the four meta-tools over MCP: stdio by default, Streamable HTTP with --ht
     --host <h>           bind address (default 127.0.0.1; others need --allow-remote)
     --port <n>           default 3333
     --allow-origin <o>   allow a browser Origin (repeatable)
-    --allow-remote       allow binding a non-loopback address; needs API_CATALOG_HTTP_TOKEN (refuses to start
-                         without it). Host headers accepted: loopback, the bound address, --allow-host
+    --allow-remote       allow binding a non-loopback address; needs API_CATALOG_HTTP_TOKEN or --oauth-issuer
+                         (refuses to start without one). Host headers accepted: loopback, the bound address,
+                         the --public-url host, --allow-host
     --allow-host <h>     also accept this Host header, name or name:port (repeatable; or API_CATALOG_ALLOW_HOSTS)
+    --oauth-issuer <url> accept OAuth JWT access tokens of this authorization server (or API_CATALOG_OAUTH_ISSUER);
+                         scopes catalog:read (list/search/describe, resources) and catalog:execute (execute_tool)
+    --public-url <url>   this server's URL as clients reach it, the token audience (or API_CATALOG_PUBLIC_URL);
+                         default http://<host>:<port>/mcp; required with --oauth-issuer on a non-loopback address
 
 HTTP authentication: set API_CATALOG_HTTP_TOKEN (at least 16 characters, e.g. \`openssl rand -hex 32\`) in the
 environment — never on the command line, where \`ps\` shows it. Every /mcp request must then carry
 \`Authorization: Bearer <token>\` (else 401). The token is never sent upstream and never logged.
+With --oauth-issuer, clients find the issuer at /.well-known/oauth-protected-resource and send its access
+tokens for the --public-url resource; API_CATALOG_HTTP_TOKEN, when also set, is accepted as well.
 API_CATALOG_ALLOW_HOSTS=name[:port],... adds Host header values (e.g. the name a proxy forwards).
 
 Environment: API_CATALOG_SESSION_TTL_SECONDS (1800), API_CATALOG_RATE_LIMIT (120 calls/min/session),
@@ -95,6 +102,8 @@ export async function run(argv: string[]): Promise<number> {
       allowRemote: h.allowRemote,
       allowHosts: h.allowHosts,
       ...(h.authToken !== undefined ? { authToken: h.authToken } : {}),
+      ...(h.oauthIssuer !== undefined ? { oauth: { issuer: h.oauthIssuer } } : {}),
+      ...(h.publicUrl !== undefined ? { publicUrl: h.publicUrl } : {}),
       maxBodyBytes: h.maxBodyBytes,
       headersTimeoutMs: h.headersTimeoutMs,
       requestTimeoutMs: h.requestTimeoutMs,
@@ -107,7 +116,7 @@ export async function run(argv: string[]): Promise<number> {
         'api-catalog': {
           type: 'http',
           url: handle.url,
-          ...(h.authToken !== undefined ? { headers: { Authorization: 'Bearer <API_CATALOG_HTTP_TOKEN>' } } : {}),
+          ...(h.authToken !== undefined && h.oauthIssuer === undefined ? { headers: { Authorization: 'Bearer <API_CATALOG_HTTP_TOKEN>' } } : {}),
         },
       },
     };
@@ -115,6 +124,9 @@ export async function run(argv: string[]): Promise<number> {
       [
         `api-catalog: serving ${what} over Streamable HTTP`,
         `  URL: ${handle.url}`,
+        ...(handle.resourceMetadataUrl !== undefined
+          ? [`  OAuth: tokens from ${h.oauthIssuer} for resource ${handle.resource}; metadata at ${handle.resourceMetadataUrl}`]
+          : []),
         '  Client config (Claude Desktop, Cursor, VS Code "servers"):',
         '  ' + JSON.stringify(clientConfig),
         '  Upstream credential per session: send header X-Upstream-Token, or set the env vars describe_tools names.',
