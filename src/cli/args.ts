@@ -2,7 +2,7 @@
 // `--flag`, repeatable valued flags. Only src/cli/ reads argv; this turns parse failures into AppError
 // CONFIG_INVALID naming the command and the option, with where to look for help.
 import { parseArgs } from 'node:util';
-import type { ServeFlags } from '../config.js';
+import { SERVE_OPTIONS, flagKey, type OptionSpec, type ServeFlags } from '../config.js';
 import { AppError } from '../errors.js';
 
 /** Flags and positionals of a subcommand: valued flags collect every occurrence. Keys keep their `--`. */
@@ -48,41 +48,31 @@ export function splitArgs(command: string, argv: readonly string[], valued: read
 }
 
 /**
- * Parses `serve` argv into flags. Throws CONFIG_INVALID naming an unknown flag or a missing value.
- * Boolean flags: --read-only, --no-require-describe, --http, --allow-remote (and --verbose, accepted).
+ * Parses `serve` argv into flags, from the option table (SERVE_OPTIONS): valued flags keep their last value
+ * (lists keep every one), boolean flags are true (`--no-x` flags set x to false). Throws CONFIG_INVALID naming
+ * an unknown flag or a missing value. `--verbose` is accepted and ignored.
  */
 export function parseServeArgs(argv: readonly string[]): ServeFlags {
+  const withFlag = (SERVE_OPTIONS as readonly OptionSpec[]).filter((o) => o.flag !== undefined);
   const a = splitArgs(
     'serve',
     argv,
-    ['--registry', '--base-url', '--prefix', '--host', '--port', '--allow-origin', '--allow-host', '--config', '--oauth-issuer', '--public-url'],
-    ['--read-only', '--no-require-describe', '--http', '--allow-remote', '--verbose'],
+    withFlag.filter((o) => o.type !== 'boolean').map((o) => o.flag as string),
+    [...withFlag.filter((o) => o.type === 'boolean').map((o) => o.flag as string), '--verbose'],
   );
   if (a.positionals.length > 0) {
     throw new AppError('CONFIG_INVALID', `serve: unexpected argument ${JSON.stringify(a.positionals[0])}; run \`api-catalog serve --help\``);
   }
-  const last = (flag: string): string | undefined => a.values[flag]?.at(-1);
-  const flags: ServeFlags = {};
-  if (a.values['--registry']) flags.registry = a.values['--registry'];
-  if (a.values['--allow-origin']) flags.allowOrigin = a.values['--allow-origin'];
-  if (a.values['--allow-host']) flags.allowHost = a.values['--allow-host'];
-  const baseUrl = last('--base-url');
-  if (baseUrl !== undefined) flags.baseUrl = baseUrl;
-  const prefix = last('--prefix');
-  if (prefix !== undefined) flags.prefix = prefix;
-  const host = last('--host');
-  if (host !== undefined) flags.host = host;
-  const port = last('--port');
-  if (port !== undefined) flags.port = port;
-  const config = last('--config');
-  if (config !== undefined) flags.config = config;
-  const oauthIssuer = last('--oauth-issuer');
-  if (oauthIssuer !== undefined) flags.oauthIssuer = oauthIssuer;
-  const publicUrl = last('--public-url');
-  if (publicUrl !== undefined) flags.publicUrl = publicUrl;
-  if (a.booleans.has('--read-only')) flags.readOnly = true;
-  if (a.booleans.has('--no-require-describe')) flags.requireDescribe = false;
-  if (a.booleans.has('--http')) flags.http = true;
-  if (a.booleans.has('--allow-remote')) flags.allowRemote = true;
-  return flags;
+  const flags: Record<string, unknown> = {};
+  for (const o of withFlag) {
+    const flag = o.flag as string;
+    const key = flagKey(flag);
+    if (o.type === 'boolean') {
+      if (a.booleans.has(flag)) flags[key] = !o.negate;
+    } else {
+      const values = a.values[flag];
+      if (values !== undefined) flags[key] = o.type === 'list' ? values : values.at(-1);
+    }
+  }
+  return flags as ServeFlags;
 }

@@ -1,44 +1,33 @@
 // `api-catalog serve`: loads the catalogs, then serves MCP over stdio (default) or Streamable HTTP (--http).
 // Logs are JSON lines on stderr; stdout carries nothing but the protocol in stdio mode.
-import { configuredCredentialNames, readConfigFile, resolveServerConfig, secretLookingEnv, type ConfigFile, type ServerConfig } from '../config.js';
+import { configuredCredentialNames, loadServerConfig, optionsHelp, secretLookingEnv, type ConfigFile, type ServerConfig } from '../config.js';
 import { parseServeArgs } from './args.js';
-import { createLogger, type LogLevel, type Logger } from '../logger.js';
+import { createLogger, type Logger } from '../logger.js';
 import { loadCatalogSet, settingsFromConfig, warmSearchIndex, type CatalogSet } from '../server/core/catalogs.js';
 import type { ServerDeps } from '../server/create-server.js';
 
 const HELP = `usage: api-catalog serve [options]
 
-Serves the four meta-tools over MCP: stdio by default, Streamable HTTP with --http.
+Serves the four meta-tools over MCP: stdio by default, Streamable HTTP with --http (http://<host>:<port>/mcp).
+Every option below can come from a flag, an environment variable or the config file (--config; its keys are
+shown, e.g. serve.http.port); flags win over the environment, the environment over the file. Lists from
+--allow-origin / --allow-host and their sources add up. See docs/config.example.json and docs/config.schema.json.
 
-  --registry <dir>       a registry folder (repeatable); default: the embedded GitHub catalog
-  --base-url <url>       upstream base URL for the first catalog (or env <CATALOG>_BASE_URL)
-  --config <file.json>   per-catalog settings (or env API_CATALOG_CONFIG): baseUrl, credentials (env var
-                         NAMES), idempotencyHeader, allowedOrigins, blockPrivateAddresses; see docs/config.example.json
-  --read-only            refuse every operation that is not GET/HEAD
-  --prefix <p>           prefix the four tool names (or env API_CATALOG_TOOL_PREFIX)
-  --no-require-describe  allow execute_tool without a prior describe_tools
-  --http                 Streamable HTTP at http://<host>:<port>/mcp
-    --host <h>           bind address (default 127.0.0.1; others need --allow-remote)
-    --port <n>           default 3333
-    --allow-origin <o>   allow a browser Origin (repeatable)
-    --allow-remote       allow binding a non-loopback address; needs API_CATALOG_HTTP_TOKEN or --oauth-issuer
-                         (refuses to start without one). Host headers accepted: loopback, the bound address,
-                         the --public-url host, --allow-host
-    --allow-host <h>     also accept this Host header, name or name:port (repeatable; or API_CATALOG_ALLOW_HOSTS)
-    --oauth-issuer <url> accept OAuth JWT access tokens of this authorization server (or API_CATALOG_OAUTH_ISSUER);
-                         scopes catalog:read (list/search/describe, resources) and catalog:execute (execute_tool)
-    --public-url <url>   this server's URL as clients reach it, the token audience (or API_CATALOG_PUBLIC_URL);
-                         default http://<host>:<port>/mcp; required with --oauth-issuer on a non-loopback address
+${optionsHelp()}
+
+The config file also holds per-catalog settings (catalogs.<name>: baseUrl, credentials as env var NAMES,
+idempotencyHeader, allowedOrigins, blockPrivateAddresses); upstream credentials come from <CATALOG>_TOKEN,
+_API_KEY, _USERNAME, _PASSWORD (or the names the file gives) and <CATALOG>_BASE_URL overrides a base URL.
 
 HTTP authentication: set API_CATALOG_HTTP_TOKEN (at least 16 characters, e.g. \`openssl rand -hex 32\`) in the
 environment — never on the command line, where \`ps\` shows it. Every /mcp request must then carry
 \`Authorization: Bearer <token>\` (else 401). The token is never sent upstream and never logged.
 With --oauth-issuer, clients find the issuer at /.well-known/oauth-protected-resource and send its access
-tokens for the --public-url resource; API_CATALOG_HTTP_TOKEN, when also set, is accepted as well.
-API_CATALOG_ALLOW_HOSTS=name[:port],... adds Host header values (e.g. the name a proxy forwards).
+tokens for the --public-url resource (scopes catalog:read for list/search/describe and resources,
+catalog:execute for execute_tool); API_CATALOG_HTTP_TOKEN, when also set, is accepted as well.
+--allow-remote binds a non-loopback address only with one of them; Host headers accepted: loopback, the bound
+address, the --public-url host and --allow-host values.
 
-Environment: API_CATALOG_SESSION_TTL_SECONDS (1800), API_CATALOG_RATE_LIMIT (120 calls/min/session),
-API_CATALOG_TIMEOUT_MS (30000), API_CATALOG_LOG_LEVEL (info), API_CATALOG_READ_ONLY, <CATALOG>_TOKEN etc.
 Exit codes: 0 after stdin EOF, SIGINT or SIGTERM; 1 when a stdio message exceeds 10 MiB or on a startup error.`;
 
 function depsFrom(config: ServerConfig, set: CatalogSet, logger: Logger, file?: ConfigFile): ServerDeps {
@@ -65,12 +54,10 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(HELP + '\n');
     return 0;
   }
-  const config = resolveServerConfig(parseServeArgs(argv), process.env);
-  const level = (process.env.API_CATALOG_LOG_LEVEL ?? 'info') as LogLevel;
-  const logger = createLogger({ write: (line) => process.stderr.write(line), minLevel: ['debug', 'info', 'warn', 'error'].includes(level) ? level : 'info' });
+  const { config, file } = loadServerConfig(parseServeArgs(argv), process.env);
+  const logger = createLogger({ write: (line) => process.stderr.write(line), minLevel: config.logLevel });
   for (const secret of secretLookingEnv(process.env)) logger.addSecret(secret);
   logger.addSecret(process.env.API_CATALOG_HTTP_TOKEN);
-  const file = config.configPath !== undefined ? readConfigFile(config.configPath) : undefined;
   // Credentials under operator-chosen names may not look like secrets by name: register their values too.
   for (const name of configuredCredentialNames(file)) {
     const v = process.env[name];

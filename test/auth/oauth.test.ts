@@ -339,8 +339,8 @@ describe('configuration: --oauth-issuer and --public-url', () => {
     const e = resolveServerConfig({ http: true }, { API_CATALOG_OAUTH_ISSUER: 'http://127.0.0.1:9000', API_CATALOG_PUBLIC_URL: 'http://localhost:3333/mcp' });
     expect(e.http).toMatchObject({ oauthIssuer: 'http://127.0.0.1:9000', publicUrl: 'http://localhost:3333/mcp' });
     const refusals: Array<[Parameters<typeof resolveServerConfig>[0], RegExp]> = [
-      [{ http: true, oauthIssuer: 'http://auth.example.com' }, /--oauth-issuer must be https \(http only on a loopback address\), got http:\/\/auth\.example\.com/],
-      [{ http: true, oauthIssuer: 'auth.example.com' }, /--oauth-issuer "auth\.example\.com" is not a URL/],
+      [{ http: true, oauthIssuer: 'http://auth.example.com' }, /--oauth-issuer must be https \(http only on a loopback address\), got "http:\/\/auth\.example\.com"/],
+      [{ http: true, oauthIssuer: 'auth.example.com' }, /--oauth-issuer is not a URL; give e\.g\. https:\/\/auth\.example\.com, got "auth\.example\.com"/],
       [{ http: true, oauthIssuer: 'https://auth.example.com', publicUrl: 'https://u:p@mcp.example.com/mcp' }, /--public-url must not carry userinfo/],
       [{ http: true, host: '0.0.0.0', allowRemote: true, oauthIssuer: 'https://auth.example.com' }, /--oauth-issuer on 0\.0\.0\.0 needs --public-url/],
       [{ http: true, host: '0.0.0.0', allowRemote: true }, /--allow-remote needs authentication: set API_CATALOG_HTTP_TOKEN.*--oauth-issuer/],
