@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import type * as z from 'zod';
 import { AppError } from './errors.js';
-import { SERVE_OPTIONS, flagKey, secureUrl, type OptionSpec, type ResolvedOptions } from './config/options.js';
+import { SERVE_OPTIONS, flagKey, secureUrl, type OptionSpec, type ResolvedOptions, type ServeFlags } from './config/options.js';
 import { catalogSectionSchema, configFileSchema, formatIssue } from './config/schema.js';
 
 export { SERVE_OPTIONS, flagKey, optionsHelp, type OptionSpec, type ResolvedOptions } from './config/options.js';
@@ -138,23 +138,7 @@ export function baseUrlEnvName(catalog: string): string {
 }
 
 /** The flags `serve` accepts, already split from argv by the CLI. */
-export interface ServeFlags {
-  registry?: string[];
-  baseUrl?: string;
-  readOnly?: boolean;
-  prefix?: string;
-  requireDescribe?: boolean;
-  http?: boolean;
-  host?: string;
-  port?: string;
-  allowOrigin?: string[];
-  allowRemote?: boolean;
-  /** `--allow-host` values (repeatable). */
-  allowHost?: string[];
-  oauthIssuer?: string;
-  publicUrl?: string;
-  config?: string;
-}
+export type { ServeFlags } from './config/options.js';
 
 /** Shortest accepted API_CATALOG_HTTP_TOKEN: 16 characters (e.g. `openssl rand -hex 32` gives 64). */
 export const MIN_HTTP_TOKEN_LENGTH = 16;
@@ -320,13 +304,14 @@ export function loadServerConfig(flags: ServeFlags, env: Record<string, string |
   return file !== undefined ? { config, file } : { config };
 }
 
+/** `<CATALOG>_BASE_URL` values are checked like `--base-url`. */
+const BASE_URL_OPTION = SERVE_OPTIONS.find((o) => o.name === 'baseUrl') as OptionSpec;
+
 /**
  * Base URL overrides for the given catalogs: the config file's `baseUrl`, then `<CATALOG>_BASE_URL` from env,
  * then `--base-url` for the first catalog (later wins). Throws CONFIG_INVALID for a value that is not an
  * http(s) URL.
  */
-const BASE_URL_OPTION = SERVE_OPTIONS.find((o) => o.name === 'baseUrl') as OptionSpec;
-
 export function resolveBaseUrls(
   config: ServerConfig,
   catalogNames: readonly string[],

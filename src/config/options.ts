@@ -7,7 +7,7 @@
 //     file: 'serve.state', help: 'shared state store, redis://host:port' },
 // then read it as `config.options.stateUrl` (typed from the entry). `schema` validates the value whatever its
 // source; its messages follow the option's name ("must be ..."). `type` says how env and flag text become a value.
-// Flags: `--x-y` fills ServeFlags.xY; add the flag to ServeFlags in src/config.ts. Secrets get no `flag`/`file`.
+// Flags: `--x-y` fills ServeFlags.xY (typed from the table). Secrets get no `flag` (ps shows it) and no `file`.
 import * as z from 'zod';
 
 export type OptionType = 'string' | 'integer' | 'boolean' | 'list';
@@ -128,6 +128,18 @@ type Entry = (typeof SERVE_OPTIONS)[number];
 /** The resolved value of every option, typed from its entry (absent optional ones are undefined). */
 export type ResolvedOptions = {
   [E in Entry as E['name']]: E extends { default: unknown } ? z.output<E['schema']> : z.output<E['schema']> | undefined;
+};
+
+type Camel<S extends string> = S extends `${infer A}-${infer B}` ? `${A}${Capitalize<Camel<B>>}` : S;
+type FlagKey<F extends string> = F extends `--no-${infer R}` ? Camel<R> : F extends `--${infer R}` ? Camel<R> : never;
+
+/**
+ * The `serve` flags as parsed from argv, typed from the table: `--allow-host h` -> `allowHost: string[]` (lists
+ * repeat), `--port 7` -> `port: '7'`, `--read-only` -> `readOnly: true`, `--no-require-describe` ->
+ * `requireDescribe: false`.
+ */
+export type ServeFlags = {
+  [E in Entry as E extends { flag: string } ? FlagKey<E['flag']> : never]?: E['type'] extends 'boolean' ? boolean : E['type'] extends 'list' ? string[] : string;
 };
 
 /** `--allow-host` -> `allowHost`, `--no-require-describe` -> `requireDescribe` (the ServeFlags key). */
