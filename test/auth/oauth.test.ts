@@ -295,6 +295,38 @@ describe('B4: a session belongs to the principal that created it', () => {
   });
 });
 
+describe('behind a proxy: --public-url names the resource', () => {
+  test('PRM and the audience are the public URL; its Host is accepted; a token for the loopback URL is refused', async () => {
+    const PUBLIC = 'https://mcp.example.com/catalog/mcp';
+    const behind = await serveHttp(
+      { catalogs: catalogs(fixtureRegistry('petstore')), settings: { baseUrls: {}, readOnly: false, env: {} } },
+      { port: 0, oauth: { issuer: provider.issuer }, publicUrl: PUBLIC },
+    );
+    try {
+      expect(behind.resourceMetadataUrl).toBe('https://mcp.example.com/.well-known/oauth-protected-resource/catalog/mcp');
+      // Served at the public path suffix, the local one (what a proxy that strips /catalog forwards) and bare.
+      for (const path of ['/.well-known/oauth-protected-resource/catalog/mcp', '/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {
+        const r = await rawHttp(behind.port, 'GET', path, { host: 'mcp.example.com' });
+        expect(r.status, path).toBe(200);
+        expect(JSON.parse(r.body).resource).toBe(PUBLIC);
+      }
+      const h = { ...JSON_HEADERS, host: 'mcp.example.com' };
+      const unauth = await rawHttp(behind.port, 'POST', '/mcp', h, INIT);
+      expect(challenge(unauth).resource_metadata).toBe(behind.resourceMetadataUrl);
+      const good = await token(AGENT_A, BOTH, PUBLIC);
+      expect((await rawHttp(behind.port, 'POST', '/mcp', { ...h, authorization: `Bearer ${good}` }, INIT)).status).toBe(200);
+      const local = await token(AGENT_A, BOTH, behind.url);
+      const refused = await rawHttp(behind.port, 'POST', '/mcp', { ...h, authorization: `Bearer ${local}` }, INIT);
+      expect(refused.status).toBe(401);
+      expect(challenge(refused).error_description).toMatch(/another resource \(aud\)/);
+      // Another Host is still refused.
+      expect((await rawHttp(behind.port, 'POST', '/mcp', { ...h, host: 'evil.example', authorization: `Bearer ${good}` }, INIT)).status).toBe(403);
+    } finally {
+      await behind.close();
+    }
+  });
+});
+
 describe('the authorization server down', () => {
   test('tokens cannot be checked -> 503 with Retry-After (not 401, so clients do not throw their token away)', async () => {
     const probe = createServer();
@@ -374,5 +406,11 @@ describe('configuration: --oauth-issuer and --public-url', () => {
       child.kill('SIGTERM');
       await exited;
     }
+  });
+});
+
+describe('the test provider itself', () => {
+  test('refuses a token for a resource it does not know (invalid_target), so audience tests are not vacuous', async () => {
+    await expect(provider.token(AGENT_A, 'https://unknown.example/mcp', BOTH)).rejects.toThrow(/400 .*invalid_target/);
   });
 });

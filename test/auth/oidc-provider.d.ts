@@ -23,6 +23,7 @@ declare module 'oidc-provider' {
       };
     });
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
-    static errors: { InvalidTarget: new (description?: string) => Error };
   }
+
+  export const errors: { InvalidTarget: new (description?: string) => Error };
 }

@@ -3,7 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair } from 'jose';
-import Provider from 'oidc-provider';
+import Provider, { errors as oidcErrors } from 'oidc-provider';
 
 export interface TestClient {
   id: string;
@@ -23,10 +23,10 @@ export interface TestProvider {
   close(): Promise<void>;
 }
 
-/** Resources the provider issues tokens for: any loopback URL and one foreign resource (wrong-audience tests). */
+/** Resources the provider issues tokens for: loopback URLs, a public name (proxy test) and a foreign resource. */
 function knownResource(resource: string): boolean {
   const u = new URL(resource);
-  return u.hostname === '127.0.0.1' || u.hostname === 'localhost' || u.origin === 'https://other.example';
+  return ['127.0.0.1', 'localhost', 'mcp.example.com', 'other.example'].includes(u.hostname);
 }
 
 export async function startProvider(clients: TestClient[]): Promise<TestProvider> {
@@ -56,7 +56,7 @@ export async function startProvider(clients: TestClient[]): Promise<TestProvider
         defaultResource: () => undefined as unknown as string,
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, resource, client) => {
-          if (!knownResource(resource)) throw new Provider.errors.InvalidTarget();
+          if (!knownResource(resource)) throw new oidcErrors.InvalidTarget();
           return {
             scope: 'catalog:read catalog:execute',
             audience: resource,
