@@ -1,8 +1,15 @@
-// One typed server configuration from environment variables, `serve` flags (flags win) and an optional
-// per-catalog JSON config file (`--config`, lowest precedence). Reads only the env, the flags src/cli/args.ts
-// parsed and the file it is given, never process.* itself; throws CONFIG_INVALID naming the bad key or value.
+// One typed server configuration from `serve` flags, environment variables and the JSON config file (`--config`),
+// in that precedence, driven by the option table in ./config/options.ts and the zod schema in ./config/schema.ts.
+// Reads only the env, the flags src/cli/args.ts parsed and the file it is given, never process.* itself; throws
+// CONFIG_INVALID naming the bad key or value.
 import { readFileSync } from 'node:fs';
+import type * as z from 'zod';
 import { AppError } from './errors.js';
+import { SERVE_OPTIONS, flagKey, secureUrl, type OptionSpec, type ResolvedOptions, type ServeFlags } from './config/options.js';
+import { catalogSectionSchema, configFileSchema, formatIssue } from './config/schema.js';
+
+export { SERVE_OPTIONS, flagKey, optionsHelp, type OptionSpec, type ResolvedOptions } from './config/options.js';
+export { configJsonSchema } from './config/schema.js';
 
 /** Streamable HTTP options (`--http`). */
 export interface HttpConfig {
@@ -24,6 +31,17 @@ export interface HttpConfig {
    * API_CATALOG_HTTP_TOKEN only (never a flag, so it does not show in `ps`). Required with `allowRemote`.
    */
   authToken?: string;
+  /**
+   * OAuth authorization server whose JWT access tokens are accepted (`--oauth-issuer`, env
+   * API_CATALOG_OAUTH_ISSUER); satisfies `allowRemote` like `authToken`. Both may be set: either is accepted.
+   */
+  oauthIssuer?: string;
+  /**
+   * This server's canonical URL (`--public-url`, env API_CATALOG_PUBLIC_URL), e.g. `https://mcp.example.com/mcp`:
+   * the token audience (RFC 8707) and PRM `resource`. Default: the bound loopback URL; required for OAuth on a
+   * non-loopback bind.
+   */
+  publicUrl?: string;
   /** Largest accepted POST body in bytes; default 1 MiB (A10). */
   maxBodyBytes: number;
   /** Node's server.headersTimeout / requestTimeout / keepAliveTimeout in ms (A22). */
@@ -55,10 +73,10 @@ export interface ServerConfig {
   rateLimitPerMinute: number;
   /**
    * list_domains/search_tools/describe_tools calls per minute per principal (`--read-rate-limit`, env
-   * API_CATALOG_READ_RATE_LIMIT; 0 disables). Unset: unlimited over stdio, 600 over HTTP.
+   * API_CATALOG_READ_RATE_LIMIT). Unset: unlimited over stdio, 600 over HTTP; 0 disables.
    */
   readRateLimitPerMinute?: number;
-  /** Shared state store URL (`--state`, env API_CATALOG_STATE): `redis://[user:pass@]host:port[/db]`; unset: in memory. */
+  /** `--state <url>` (env API_CATALOG_STATE), HTTP only: the shared state store; unset = in memory. */
   stateUrl?: string;
   /** Truncated results kept as resources: how long (default 600 s) and how many per session (default 20). */
   resultTtlMs: number;
@@ -81,6 +99,12 @@ export interface ServerConfig {
    * env API_CATALOG_INCLUDE_DOMAINS, API_CATALOG_EXCLUDE_DOMAINS, API_CATALOG_EXCLUDE_TOOLS). Empty lists: no filter.
    */
   filters: { includeDomains: string[]; excludeDomains: string[]; excludeTools: string[] };
+  /** `--embeddings-url`/`-model`/`-dimensions` as resolved (src/embeddings/config.ts reads the rest of the env). */
+  embeddings?: { url?: string; model?: string; dimensions?: string };
+  /** Least severe log level (env API_CATALOG_LOG_LEVEL, file serve.logLevel; default info). */
+  logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** Every option of SERVE_OPTIONS as resolved (flags > env > file > default); new options are read here. */
+  options: ResolvedOptions;
 }
 
 /** Credential env var NAMES of one catalog in the config file (never values). */
@@ -105,13 +129,15 @@ export interface CatalogFileConfig {
   blockPrivateAddresses?: boolean;
 }
 
-/** The config file: `{ "catalogs": { "<name>": {...} }, "blockPrivateAddresses"?: bool }`. */
+/** The config file: `{ "catalogs": { "<name>": {...} }, "blockPrivateAddresses"?: bool, "serve"?: {...} }`. */
 export interface ConfigFile {
   /** Where it was read from (for error messages). */
   file: string;
   catalogs: Record<string, CatalogFileConfig>;
   /** Default for every catalog; default false. */
   blockPrivateAddresses?: boolean;
+  /** The validated `serve` section (keys as in SERVE_OPTIONS' `file`, without the leading `serve.`). */
+  serve?: Record<string, unknown>;
 }
 
 export const DEFAULT_HTTP_PORT = 3333;
@@ -124,19 +150,6 @@ export function isLoopbackHost(host: string): boolean {
   return LOOPBACK_HOSTS.has(host.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-function intValue(name: string, raw: string | undefined, fallback: number, min = 0): number {
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) {
-    throw new AppError('CONFIG_INVALID', `config: ${name} must be an integer >= ${min}, got ${JSON.stringify(raw)}`);
-  }
-  return n;
-}
-
-function boolValue(raw: string | undefined): boolean {
-  return raw !== undefined && /^(1|true|yes|on)$/i.test(raw.trim());
-}
-
 /**
  * Env var holding a catalog's base URL override: `github` -> `GITHUB_BASE_URL`. Same prefix rule as
  * execution's envPrefix (config may import only errors.ts, see test/architecture.test.ts).
@@ -146,110 +159,141 @@ export function baseUrlEnvName(catalog: string): string {
 }
 
 /** The flags `serve` accepts, already split from argv by the CLI. */
-export interface ServeFlags {
-  registry?: string[];
-  baseUrl?: string;
-  readOnly?: boolean;
-  prefix?: string;
-  requireDescribe?: boolean;
-  http?: boolean;
-  host?: string;
-  port?: string;
-  allowOrigin?: string[];
-  allowRemote?: boolean;
-  /** `--allow-host` values (repeatable). */
-  allowHost?: string[];
-  config?: string;
-  searchLog?: string;
-  searchLogMaxBytes?: string;
-  /** `--no-explorer`. */
-  explorer?: boolean;
-  /** `--embeddings-url`, `--embeddings-model`, `--embeddings-dimensions` (read by src/embeddings/config.ts). */
-  embeddings?: { url?: string; model?: string; dimensions?: string };
-  /** `--include-domains`, `--exclude-domains`, `--exclude-tools` values (repeatable, each may be comma-separated). */
-  includeDomains?: string[];
-  excludeDomains?: string[];
-  excludeTools?: string[];
-  /** `--state <url>`. */
-  state?: string;
-  /** `--rate-limit <n>`, `--read-rate-limit <n>`. */
-  rateLimit?: string;
-  readRateLimit?: string;
-}
-
-/** A filter list: the flag's values when given (each split at commas), else the env var's, trimmed, empties dropped. */
-function filterList(flag: string[] | undefined, env: string | undefined): string[] {
-  const raw = flag ?? (env !== undefined ? [env] : []);
-  return [...new Set(raw.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean))];
-}
+export type { ServeFlags } from './config/options.js';
 
 /** Shortest accepted API_CATALOG_HTTP_TOKEN: 16 characters (e.g. `openssl rand -hex 32` gives 64). */
 export const MIN_HTTP_TOKEN_LENGTH = 16;
 
-const PREFIX_RE = /^[A-Za-z0-9_.-]{0,32}$/;
+/** Where a value came from, for error messages: `--port`, `API_CATALOG_PORT`, `config file x.json: serve.http.port`. */
+type Source = { name: string; raw: unknown };
+
+function envValue(o: OptionSpec, raw: string): unknown {
+  switch (o.type) {
+    case 'integer':
+      return /^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : raw;
+    case 'boolean': {
+      const on = /^(1|true|yes|on)$/i.test(raw.trim());
+      return o.envNegate ? !on : on;
+    }
+    case 'list':
+      return raw.split(o.separator ?? ',').map((v) => v.trim()).filter(Boolean);
+    default:
+      return raw;
+  }
+}
+
+function flagValue(o: OptionSpec, raw: unknown): unknown {
+  if (o.type === 'integer' && typeof raw === 'string') return /^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : raw;
+  if (o.type === 'list' && typeof raw === 'string') return [raw];
+  if (o.type === 'boolean' && o.negate) return raw === false ? false : raw;
+  return raw;
+}
+
+/** Reads `a.b.c` from a nested object (own properties only). */
+function atPath(obj: Record<string, unknown> | undefined, path: string): unknown {
+  let cur: unknown = obj;
+  for (const p of path.split('.')) {
+    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, p)) return undefined;
+    cur = (cur as Record<string, unknown>)[p];
+  }
+  return cur;
+}
+
+/** Validates one value against its option's schema; CONFIG_INVALID names the source and (unless secret) the value. */
+function validated(o: OptionSpec, value: unknown, source: Source): unknown {
+  const r = (o.schema as z.ZodType).safeParse(value);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const item = issue && typeof issue.path[0] === 'number' && Array.isArray(value) ? (value[issue.path[0]] as unknown) : undefined;
+  const why = issue?.message ?? 'is invalid';
+  if (o.secret) throw new AppError('CONFIG_INVALID', `config: ${source.name} ${why}`);
+  const shown = (v: unknown): string => JSON.stringify(typeof v === 'string' ? v.slice(0, 200) : v);
+  if (item !== undefined) throw new AppError('CONFIG_INVALID', `config: ${source.name} value ${shown(item)} ${why}`);
+  throw new AppError('CONFIG_INVALID', `config: ${source.name} ${why}, got ${shown(source.raw)}`);
+}
 
 /**
- * Builds the server configuration. Flags win over env. Validates the prefix (tool names must stay within
- * `[A-Za-z0-9_.-]`), the port, and refuses a non-loopback `--host` without `--allow-remote` (A6).
+ * Every option of SERVE_OPTIONS from flags, env and the file's `serve` section (first set source wins; `concat`
+ * lists join all sources), validated by the option's schema, else its default. HTTP-only options are resolved
+ * only with `--http`.
  */
-export function resolveServerConfig(flags: ServeFlags, env: Record<string, string | undefined> = {}): ServerConfig {
-  const registries =
-    flags.registry ?? (env.API_CATALOG_REGISTRY ? env.API_CATALOG_REGISTRY.split(':').filter(Boolean) : []);
-  const toolPrefix = flags.prefix ?? env.API_CATALOG_TOOL_PREFIX ?? '';
-  if (!PREFIX_RE.test(toolPrefix)) {
-    throw new AppError(
-      'CONFIG_INVALID',
-      `config: tool prefix ${JSON.stringify(toolPrefix)} must be at most 32 characters of [A-Za-z0-9_.-]`,
-    );
+export function resolveOptions(flags: ServeFlags, env: Record<string, string | undefined>, file?: ConfigFile): ResolvedOptions {
+  const out: Record<string, unknown> = {};
+  const f = flags as Record<string, unknown>;
+  for (const o of SERVE_OPTIONS as readonly OptionSpec[]) {
+    if (o.http && f.http !== true) continue;
+    const sources: Source[] = [];
+    if (o.flag !== undefined && f[flagKey(o.flag)] !== undefined) sources.push({ name: o.flag, raw: f[flagKey(o.flag)] });
+    if (o.env !== undefined && env[o.env] !== undefined && env[o.env] !== '') sources.push({ name: o.env, raw: env[o.env] });
+    const fromFile = o.file !== undefined && file !== undefined ? atPath(file.serve, o.file.replace(/^serve\./, '')) : undefined;
+    if (fromFile !== undefined) sources.push({ name: `config file ${file!.file}: ${o.file}`, raw: fromFile });
+    const value = (s: Source): unknown => validated(o, s.name === o.flag ? flagValue(o, s.raw) : s.name === o.env ? envValue(o, s.raw as string) : s.raw, s);
+    if (o.concat && o.type === 'list') out[o.name] = sources.flatMap((s) => value(s) as unknown[]);
+    else if (sources[0] !== undefined) out[o.name] = value(sources[0]);
+    else if (o.default !== undefined) out[o.name] = Array.isArray(o.default) ? [...(o.default as unknown[])] : o.default;
   }
-  if (flags.baseUrl !== undefined) checkUrl('--base-url', flags.baseUrl);
+  return out as ResolvedOptions;
+}
+
+/** A filter list: every value split at commas, trimmed, empties and repeats dropped. */
+function splitList(values: readonly string[]): string[] {
+  return [...new Set(values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean))];
+}
+
+/**
+ * Builds the server configuration: flags win over env, env over the config file's `serve` section (pass the
+ * parsed file; the path comes from `--config` / API_CATALOG_CONFIG). Validates every value through the option
+ * table, and refuses a non-loopback `--host` without `--allow-remote` (A6) or without authentication (A24).
+ */
+export function resolveServerConfig(flags: ServeFlags, env: Record<string, string | undefined> = {}, file?: ConfigFile): ServerConfig {
+  const o = resolveOptions(flags, env, file);
   const config: ServerConfig = {
-    registries,
+    registries: o.registries,
     baseUrls: {},
-    readOnly: flags.readOnly ?? boolValue(env.API_CATALOG_READ_ONLY),
-    toolPrefix,
-    requireDescribe: flags.requireDescribe ?? !boolValue(env.API_CATALOG_NO_REQUIRE_DESCRIBE),
-    sessionTtlMs: intValue('API_CATALOG_SESSION_TTL_SECONDS', env.API_CATALOG_SESSION_TTL_SECONDS, 1800, 1) * 1000,
-    rateLimitPerMinute: intValue(flags.rateLimit !== undefined ? '--rate-limit' : 'API_CATALOG_RATE_LIMIT', flags.rateLimit ?? env.API_CATALOG_RATE_LIMIT, 120),
-    resultTtlMs: intValue('API_CATALOG_RESULT_TTL_SECONDS', env.API_CATALOG_RESULT_TTL_SECONDS, 600, 1) * 1000,
-    maxStoredResults: intValue('API_CATALOG_MAX_STORED_RESULTS', env.API_CATALOG_MAX_STORED_RESULTS, 20, 1),
-    timeouts: { totalMs: intValue('API_CATALOG_TIMEOUT_MS', env.API_CATALOG_TIMEOUT_MS, 30_000, 1) },
-    filters: {
-      includeDomains: filterList(flags.includeDomains, env.API_CATALOG_INCLUDE_DOMAINS),
-      excludeDomains: filterList(flags.excludeDomains, env.API_CATALOG_EXCLUDE_DOMAINS),
-      excludeTools: filterList(flags.excludeTools, env.API_CATALOG_EXCLUDE_TOOLS),
-    },
+    readOnly: o.readOnly,
+    toolPrefix: o.toolPrefix,
+    requireDescribe: o.requireDescribe,
+    sessionTtlMs: o.sessionTtlSeconds * 1000,
+    rateLimitPerMinute: o.rateLimitPerMinute,
+    resultTtlMs: o.resultTtlSeconds * 1000,
+    maxStoredResults: o.maxStoredResults,
+    timeouts: { totalMs: o.timeoutMs },
+    filters: { includeDomains: splitList(o.includeDomains), excludeDomains: splitList(o.excludeDomains), excludeTools: splitList(o.excludeTools) },
+    logLevel: o.logLevel,
+    options: o,
   };
-  if (env.API_CATALOG_MAX_RESPONSE_BYTES) {
-    config.maxResponseBytes = intValue('API_CATALOG_MAX_RESPONSE_BYTES', env.API_CATALOG_MAX_RESPONSE_BYTES, 0, 1024);
+  const f = flags as Record<string, unknown>;
+  if (f.state !== undefined && !o.http) {
+    throw new AppError('CONFIG_INVALID', 'serve: --state needs --http: a shared state store is for HTTP replicas (stdio serves one client in one process)');
   }
-  const readLimit = flags.readRateLimit ?? env.API_CATALOG_READ_RATE_LIMIT;
-  if (readLimit !== undefined && readLimit !== '') {
-    config.readRateLimitPerMinute = intValue(flags.readRateLimit !== undefined ? '--read-rate-limit' : 'API_CATALOG_READ_RATE_LIMIT', readLimit, 0);
+  if (f.searchLogMaxBytes !== undefined && o.searchLog === undefined) {
+    throw new AppError('CONFIG_INVALID', 'serve: --search-log-max-bytes needs --search-log <file> (or API_CATALOG_SEARCH_LOG)');
   }
-  // The URL may carry a password: it is validated (and redacted) by the state store, never echoed here. A
-  // stdio session lives in one process: --state needs --http, and the env var is ignored without it.
-  if (flags.state !== undefined && !flags.http) {
-    throw new AppError('CONFIG_INVALID', 'serve: --state needs --http (a stdio session lives in one process and keeps its state in memory)');
-  }
-  const stateUrl = flags.state ?? env.API_CATALOG_STATE;
-  if (flags.http && stateUrl !== undefined && stateUrl !== '') config.stateUrl = stateUrl;
-  if (flags.baseUrl !== undefined) config.baseUrlFlag = flags.baseUrl;
-  const configPath = flags.config ?? env.API_CATALOG_CONFIG;
-  if (configPath !== undefined && configPath !== '') config.configPath = configPath;
-  const searchLog = flags.searchLog ?? env.API_CATALOG_SEARCH_LOG;
-  if (searchLog !== undefined && searchLog !== '') {
-    const maxBytes = intValue('--search-log-max-bytes', flags.searchLogMaxBytes ?? env.API_CATALOG_SEARCH_LOG_MAX_BYTES, 10 * 1024 * 1024, 4096);
-    config.searchLog = { file: searchLog, maxBytes };
-  } else if (flags.searchLogMaxBytes !== undefined) {
-    throw new AppError('CONFIG_INVALID', 'config: --search-log-max-bytes needs --search-log <file> (or env API_CATALOG_SEARCH_LOG)');
-  }
-  if (flags.http) {
-    const host = flags.host ?? env.API_CATALOG_HOST ?? '127.0.0.1';
-    const port = intValue('--port', flags.port ?? env.API_CATALOG_PORT, DEFAULT_HTTP_PORT);
-    if (port > 65535) throw new AppError('CONFIG_INVALID', `config: --port ${port} is above 65535`);
-    const allowRemote = flags.allowRemote ?? false;
-    const authToken = env.API_CATALOG_HTTP_TOKEN === '' ? undefined : env.API_CATALOG_HTTP_TOKEN;
+  if (o.readRateLimitPerMinute !== undefined) config.readRateLimitPerMinute = o.readRateLimitPerMinute;
+  if (o.http && o.stateUrl !== undefined) config.stateUrl = o.stateUrl;
+  if (o.searchLog !== undefined) config.searchLog = { file: o.searchLog, maxBytes: o.searchLogMaxBytes };
+  const embeddings = {
+    ...(o.embeddingsUrl !== undefined ? { url: o.embeddingsUrl } : {}),
+    ...(o.embeddingsModel !== undefined ? { model: o.embeddingsModel } : {}),
+    ...(o.embeddingsDimensions !== undefined ? { dimensions: String(o.embeddingsDimensions) } : {}),
+  };
+  if (Object.keys(embeddings).length > 0) config.embeddings = embeddings;
+  if (o.maxResponseBytes !== undefined) config.maxResponseBytes = o.maxResponseBytes;
+  if (o.baseUrl !== undefined) config.baseUrlFlag = o.baseUrl;
+  if (o.configPath !== undefined) config.configPath = o.configPath;
+  if (o.http) {
+    const host = o.host as string;
+    const allowRemote = o.allowRemote as boolean;
+    const authToken = o.authToken;
+    const oauthIssuer = o.oauthIssuer;
+    const publicUrl = o.publicUrl;
+    if (oauthIssuer !== undefined && publicUrl === undefined && !isLoopbackHost(host)) {
+      throw new AppError(
+        'CONFIG_INVALID',
+        `serve: --oauth-issuer on ${host} needs --public-url (or API_CATALOG_PUBLIC_URL): the https URL clients use, e.g. ` +
+          'https://mcp.example.com/mcp; tokens must name it as their audience',
+      );
+    }
     if (!isLoopbackHost(host) && !allowRemote) {
       throw new AppError(
         'CONFIG_INVALID',
@@ -257,11 +301,12 @@ export function resolveServerConfig(flags: ServeFlags, env: Record<string, strin
           '--allow-remote and set API_CATALOG_HTTP_TOKEN so that every client must authenticate',
       );
     }
-    if (allowRemote && authToken === undefined) {
+    if (allowRemote && authToken === undefined && oauthIssuer === undefined) {
       throw new AppError(
         'CONFIG_INVALID',
         'serve: --allow-remote needs authentication: set API_CATALOG_HTTP_TOKEN in the environment (e.g. ' +
-          '`export API_CATALOG_HTTP_TOKEN=$(openssl rand -hex 32)`); clients then send `Authorization: Bearer <token>`',
+          '`export API_CATALOG_HTTP_TOKEN=$(openssl rand -hex 32)`); clients then send `Authorization: Bearer <token>`. ' +
+          'Or accept OAuth access tokens with --oauth-issuer <url> --public-url <url>',
       );
     }
     if (authToken !== undefined && (authToken.length < MIN_HTTP_TOKEN_LENGTH || !/^[\x21-\x7E]+$/.test(authToken))) {
@@ -272,30 +317,39 @@ export function resolveServerConfig(flags: ServeFlags, env: Record<string, strin
           `spaces (got ${authToken.length}); generate one with \`openssl rand -hex 32\``,
       );
     }
-    const allowHosts = [...(flags.allowHost ?? []), ...(env.API_CATALOG_ALLOW_HOSTS?.split(',').map((h) => h.trim()).filter(Boolean) ?? [])];
-    for (const h of allowHosts) {
-      if (!/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/.test(h)) {
-        throw new AppError('CONFIG_INVALID', `config: allowed host ${JSON.stringify(h.slice(0, 200))} must be a host name or host:port, e.g. mcp.example.com or mcp.example.com:443`);
-      }
-    }
-    const allowOrigins = [...(flags.allowOrigin ?? []), ...(env.API_CATALOG_ALLOW_ORIGINS?.split(',').filter(Boolean) ?? [])];
     config.http = {
       host,
-      port,
-      allowOrigins,
+      port: o.port as number,
+      allowOrigins: o.allowOrigins as string[],
       allowRemote,
-      allowHosts,
+      allowHosts: o.allowHosts as string[],
       ...(authToken !== undefined ? { authToken } : {}),
-      maxBodyBytes: intValue('API_CATALOG_MAX_BODY_BYTES', env.API_CATALOG_MAX_BODY_BYTES, DEFAULT_MAX_BODY_BYTES, 1024),
+      ...(oauthIssuer !== undefined ? { oauthIssuer } : {}),
+      ...(publicUrl !== undefined ? { publicUrl } : {}),
+      maxBodyBytes: o.maxBodyBytes as number,
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 120_000,
       keepAliveTimeoutMs: 5_000,
-      maxSessions: intValue('API_CATALOG_MAX_SESSIONS', env.API_CATALOG_MAX_SESSIONS, 1000, 1),
-      explorer: flags.explorer ?? !boolValue(env.API_CATALOG_NO_EXPLORER),
+      maxSessions: o.maxSessions as number,
+      explorer: o.explorer as boolean,
     };
   }
   return config;
 }
+
+/**
+ * Reads the config file named by `--config` / API_CATALOG_CONFIG (if any), then resolves the configuration with
+ * it: what `serve` and the people-facing commands use.
+ */
+export function loadServerConfig(flags: ServeFlags, env: Record<string, string | undefined> = {}): { config: ServerConfig; file?: ConfigFile } {
+  const path = flags.config ?? (env.API_CATALOG_CONFIG === '' ? undefined : env.API_CATALOG_CONFIG);
+  const file = path !== undefined ? readConfigFile(path) : undefined;
+  const config = resolveServerConfig(flags, env, file);
+  return file !== undefined ? { config, file } : { config };
+}
+
+/** `<CATALOG>_BASE_URL` values are checked like `--base-url`. */
+const BASE_URL_OPTION = SERVE_OPTIONS.find((o) => o.name === 'baseUrl') as OptionSpec;
 
 /**
  * Base URL overrides for the given catalogs: the config file's `baseUrl`, then `<CATALOG>_BASE_URL` from env,
@@ -315,24 +369,23 @@ export function resolveBaseUrls(
   }
   for (const name of catalogNames) {
     const v = env[baseUrlEnvName(name)];
-    if (v) out[name] = checkUrl(baseUrlEnvName(name), v);
+    if (v) out[name] = validated(BASE_URL_OPTION, v, { name: baseUrlEnvName(name), raw: v }) as string;
   }
   const first = catalogNames[0];
   if (config.baseUrlFlag !== undefined && first !== undefined) out[first] = config.baseUrlFlag;
   return out;
 }
 
-function checkUrl(what: string, value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new AppError('CONFIG_INVALID', `config: ${what} ${JSON.stringify(value)} is not a URL; give e.g. https://api.example.com`);
+/**
+ * An https URL, or http on a loopback address (development, tests), without userinfo, query or fragment: for
+ * the OAuth issuer, its key URLs and this server's public URL. Throws CONFIG_INVALID naming `what`.
+ */
+export function checkSecureUrl(what: string, value: string): URL {
+  const r = secureUrl.safeParse(value);
+  if (!r.success) {
+    throw new AppError('CONFIG_INVALID', `config: ${what} ${r.error.issues[0]?.message ?? 'is invalid'}, got ${JSON.stringify(value.slice(0, 200))}`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new AppError('CONFIG_INVALID', `config: ${what} must be http(s), got ${url.protocol}`);
-  }
-  return value;
+  return new URL(value);
 }
 
 /** Env var names that look like they hold credentials; their values are registered as log secrets. */
@@ -347,119 +400,15 @@ export function secretLookingEnv(env: Record<string, string | undefined>): strin
 /** Largest config file read (it holds names and URLs only). */
 export const MAX_CONFIG_FILE_BYTES = 1024 * 1024;
 
-const CATALOG_KEYS = ['baseUrl', 'credentials', 'idempotencyHeader', 'allowedOrigins', 'blockPrivateAddresses'] as const;
-const CREDENTIAL_KEYS = ['token', 'apiKey', 'username', 'password'] as const;
-const TOP_KEYS = ['$schema', 'catalogs', 'blockPrivateAddresses'] as const;
-/** An environment variable NAME: upper case, digits and `_` (a lower-case token such as `sk_live_…` is refused). */
-const ENV_NAME_RE = /^[A-Z_][A-Z0-9_]{0,127}$/;
-/** An RFC 9110 field-name token. */
-const HEADER_NAME_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/;
-/** Headers the transport or the credentials own; an idempotency header cannot be one of them. */
-const RESERVED_IDEMPOTENCY_HEADERS = new Set([
-  'authorization', 'proxy-authorization', 'cookie', 'host', 'content-type', 'content-length', 'accept',
-  'transfer-encoding', 'connection', 'user-agent',
-]);
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
-
 function bad(file: string, key: string, why: string): AppError {
   return new AppError('CONFIG_INVALID', `config file ${file}: ${key} ${why}`, { details: { file, key } });
 }
 
-function checkKeys(file: string, where: string, obj: Record<string, unknown>, allowed: readonly string[]): void {
-  for (const k of Object.keys(obj)) {
-    if (!allowed.includes(k)) {
-      throw bad(file, `${where}${where ? '.' : ''}${k}`, `is not a known key (allowed${where ? ` in ${where}` : ''}: ${allowed.join(', ')})`);
-    }
-  }
-}
-
-/** `https://api.example.com` from a URL that is exactly an origin; CONFIG_INVALID otherwise (F9: no userinfo, no path). */
-function parseOrigin(file: string, key: string, raw: unknown): string {
-  if (typeof raw !== 'string') throw bad(file, key, 'must be a string like "https://uploads.example.com"');
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw bad(file, key, `${JSON.stringify(raw.slice(0, 200))} is not a URL; give an origin like "https://uploads.example.com"`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw bad(file, key, `must be http(s), got ${url.protocol}`);
-  if (url.username !== '' || url.password !== '') throw bad(file, key, 'must not carry userinfo (user:password@); give only scheme://host[:port]');
-  if (url.pathname !== '/' || url.search !== '' || url.hash !== '' || /[?#]/.test(raw)) {
-    throw bad(file, key, `${JSON.stringify(raw.slice(0, 200))} must be an origin (scheme://host[:port]) without a path, query or fragment`);
-  }
-  return url.origin;
-}
-
-function parseBaseUrl(file: string, key: string, raw: unknown): string {
-  if (typeof raw !== 'string') throw bad(file, key, 'must be a string like "https://api.example.com/v1"');
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw bad(file, key, `${JSON.stringify(raw.slice(0, 200))} is not a URL; give e.g. "https://api.example.com/v1"`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw bad(file, key, `must be http(s), got ${url.protocol}`);
-  if (url.username !== '' || url.password !== '') {
-    throw bad(file, key, 'must not carry credentials (user:password@); name the credential env vars under "credentials"');
-  }
-  return raw;
-}
-
-function parseCatalog(file: string, name: string, raw: unknown): CatalogFileConfig {
-  const where = `catalogs.${name}`;
-  if (!isPlainObject(raw)) throw bad(file, where, 'must be an object');
-  checkKeys(file, where, raw, CATALOG_KEYS);
-  const out: CatalogFileConfig = {};
-  if (raw.baseUrl !== undefined) out.baseUrl = parseBaseUrl(file, `${where}.baseUrl`, raw.baseUrl);
-  if (raw.credentials !== undefined) {
-    const c = raw.credentials;
-    if (!isPlainObject(c)) throw bad(file, `${where}.credentials`, 'must be an object of environment variable names, e.g. {"token": "STRIPE_SECRET_KEY"}');
-    checkKeys(file, `${where}.credentials`, c, CREDENTIAL_KEYS);
-    const creds: CredentialNamesConfig = {};
-    for (const k of CREDENTIAL_KEYS) {
-      const v = c[k];
-      if (v === undefined) continue;
-      // The value is never echoed: if it is not a name it may well be the secret itself.
-      if (typeof v !== 'string' || !ENV_NAME_RE.test(v)) {
-        throw bad(
-          file,
-          `${where}.credentials.${k}`,
-          'must be the NAME of an environment variable (A-Z, 0-9, _; e.g. "STRIPE_SECRET_KEY"), never the secret itself; the value given is not shown. Put the secret in that environment variable',
-        );
-      }
-      creds[k] = v;
-    }
-    out.credentials = creds;
-  }
-  if (raw.idempotencyHeader !== undefined) {
-    const h = raw.idempotencyHeader;
-    if (typeof h !== 'string' || !HEADER_NAME_RE.test(h)) {
-      throw bad(file, `${where}.idempotencyHeader`, 'must be an HTTP header name such as "Idempotency-Key"');
-    }
-    if (RESERVED_IDEMPOTENCY_HEADERS.has(h.toLowerCase())) {
-      throw bad(file, `${where}.idempotencyHeader`, `cannot be ${JSON.stringify(h)}: the transport or the credentials own that header`);
-    }
-    out.idempotencyHeader = h;
-  }
-  if (raw.allowedOrigins !== undefined) {
-    if (!Array.isArray(raw.allowedOrigins)) throw bad(file, `${where}.allowedOrigins`, 'must be an array of origins like ["https://uploads.example.com"]');
-    out.allowedOrigins = raw.allowedOrigins.map((o, i) => parseOrigin(file, `${where}.allowedOrigins[${i}]`, o));
-  }
-  if (raw.blockPrivateAddresses !== undefined) {
-    if (typeof raw.blockPrivateAddresses !== 'boolean') throw bad(file, `${where}.blockPrivateAddresses`, 'must be true or false');
-    out.blockPrivateAddresses = raw.blockPrivateAddresses;
-  }
-  return out;
-}
-
 /**
- * Validates the text of a config file. Unknown keys anywhere are refused; credentials hold env var NAMES only
- * (a secret value in a file ends up in repositories, backups and bug reports; environment variables and secret
- * managers are the channel for secrets, and the server redacts the values of exactly the named variables).
- * Throws CONFIG_INVALID naming the file and the key.
+ * Validates the text of a config file against configFileSchema (src/config/schema.ts). Unknown keys anywhere are
+ * refused; credentials hold env var NAMES only (a secret value in a file ends up in repositories, backups and
+ * bug reports; environment variables and secret managers are the channel for secrets, and the server redacts the
+ * values of exactly the named variables). Throws CONFIG_INVALID naming the file and the key.
  */
 export function parseConfigFile(text: string, file: string): ConfigFile {
   let raw: unknown;
@@ -476,21 +425,18 @@ export function parseConfigFile(text: string, file: string): ConfigFile {
     }
     throw new AppError('CONFIG_INVALID', `config file ${file}: not valid JSON${where}`, { details: { file } });
   }
-  if (!isPlainObject(raw)) throw bad(file, '(top level)', 'must be a JSON object like {"catalogs": {"github": {...}}}');
-  checkKeys(file, '', raw, TOP_KEYS);
-  // A null-prototype map: a catalog called `__proto__` or `constructor` stays an ordinary key.
+  const checked = configFileSchema.safeParse(raw);
+  if (!checked.success) {
+    const { key, why } = formatIssue(checked.error.issues[0] as z.core.$ZodIssue);
+    throw bad(file, key, why);
+  }
+  const top = raw as { catalogs?: Record<string, unknown> };
+  // A null-prototype map: a catalog called `__proto__` or `constructor` stays an ordinary key (zod's record
+  // output would turn `__proto__` into a prototype), so the sections are taken from the input, each re-parsed.
   const out: ConfigFile = { file, catalogs: Object.create(null) as Record<string, CatalogFileConfig> };
-  if (raw.catalogs !== undefined) {
-    if (!isPlainObject(raw.catalogs)) throw bad(file, 'catalogs', 'must be an object keyed by catalog name');
-    for (const [name, section] of Object.entries(raw.catalogs)) {
-      if (!/^[a-z0-9_-]{1,64}$/.test(name)) throw bad(file, `catalogs.${name.slice(0, 80)}`, 'is not a catalog name ([a-z0-9_-]); use the name list_domains shows');
-      out.catalogs[name] = parseCatalog(file, name, section);
-    }
-  }
-  if (raw.blockPrivateAddresses !== undefined) {
-    if (typeof raw.blockPrivateAddresses !== 'boolean') throw bad(file, 'blockPrivateAddresses', 'must be true or false');
-    out.blockPrivateAddresses = raw.blockPrivateAddresses;
-  }
+  for (const [name, section] of Object.entries(top.catalogs ?? {})) out.catalogs[name] = catalogSectionSchema.parse(section) as CatalogFileConfig;
+  if (checked.data.blockPrivateAddresses !== undefined) out.blockPrivateAddresses = checked.data.blockPrivateAddresses;
+  if (checked.data.serve !== undefined) out.serve = checked.data.serve as Record<string, unknown>;
   return out;
 }
 

@@ -1,6 +1,6 @@
 // `api-catalog domains`: the catalog map for people (same core as list_domains). Also exports the small
 // catalog/settings setup that `describe` and `call` share.
-import { readConfigFile, resolveServerConfig } from '../config.js';
+import { loadServerConfig } from '../config.js';
 import { splitArgs, type SplitArgs } from './args.js';
 import { loadCatalogSet, settingsFromConfig, type CatalogSet, type ExecutionSettings } from '../server/core/catalogs.js';
 import { listDomains } from '../server/core/domains.js';
@@ -20,7 +20,7 @@ export interface CliContextOptions {
  * flags over env, then the per-catalog config file (lowest precedence).
  */
 export function cliContext(options: CliContextOptions): { set: CatalogSet; settings: ExecutionSettings } {
-  const config = resolveServerConfig(
+  const { config, file } = loadServerConfig(
     {
       ...(options.registries.length > 0 ? { registry: options.registries } : {}),
       ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
@@ -30,7 +30,6 @@ export function cliContext(options: CliContextOptions): { set: CatalogSet; setti
     process.env,
   );
   const set = loadCatalogSet(config.registries);
-  const file = config.configPath !== undefined ? readConfigFile(config.configPath) : undefined;
   return { set, settings: settingsFromConfig(config, set, process.env, file) };
 }
 

@@ -1,8 +1,8 @@
 // `api-catalog serve`: loads the catalogs, then serves MCP over stdio (default) or Streamable HTTP (--http).
 // Logs are JSON lines on stderr; stdout carries nothing but the protocol in stdio mode.
-import { configuredCredentialNames, readConfigFile, resolveServerConfig, secretLookingEnv, type ConfigFile, type ServerConfig } from '../config.js';
+import { configuredCredentialNames, loadServerConfig, optionsHelp, secretLookingEnv, type ConfigFile, type ServerConfig } from '../config.js';
 import { parseServeArgs } from './args.js';
-import { createLogger, type LogLevel, type Logger } from '../logger.js';
+import { createLogger, type Logger } from '../logger.js';
 import { attachEmbeddings, loadCatalogSet, settingsFromConfig, warmSearchIndex, type CatalogSet } from '../server/core/catalogs.js';
 import type { ServerDeps } from '../server/create-server.js';
 import { SearchLog } from '../server/search-log.js';
@@ -10,68 +10,45 @@ import { describeStateStore, openStateStore, RedisStateStore, type StateStore } 
 
 const HELP = `usage: api-catalog serve [options]
 
-Serves the four meta-tools over MCP: stdio by default, Streamable HTTP with --http.
+Serves the four meta-tools over MCP: stdio by default, Streamable HTTP with --http (http://<host>:<port>/mcp).
+Every option below can come from a flag, an environment variable or the config file (--config; its keys are
+shown, e.g. serve.http.port); flags win over the environment, the environment over the file. Lists from
+--allow-origin / --allow-host and their sources add up. See docs/config.example.json and docs/config.schema.json.
 
-  --registry <dir>       a registry folder (repeatable); default: the embedded GitHub catalog
-  --base-url <url>       upstream base URL for the first catalog (or env <CATALOG>_BASE_URL)
-  --config <file.json>   per-catalog settings (or env API_CATALOG_CONFIG): baseUrl, credentials (env var
-                         NAMES), idempotencyHeader, allowedOrigins, blockPrivateAddresses; see docs/config.example.json
-  --read-only            refuse every operation that is not GET/HEAD
-  --include-domains <d>  serve only these domains (comma-separated or repeated; or API_CATALOG_INCLUDE_DOMAINS)
-  --exclude-domains <d>  leave these domains out (or API_CATALOG_EXCLUDE_DOMAINS)
-  --exclude-tools <glob> leave out operations whose name or operationId matches, e.g. 'repos_delete*'
-                         (or API_CATALOG_EXCLUDE_TOOLS). Filtered operations cannot be listed, searched,
-                         described or executed; an unknown domain or a glob matching nothing stops the start
-  --prefix <p>           prefix the four tool names (or env API_CATALOG_TOOL_PREFIX)
-  --no-require-describe  allow execute_tool without a prior describe_tools
-  --http                 Streamable HTTP at http://<host>:<port>/mcp
-    --host <h>           bind address (default 127.0.0.1; others need --allow-remote)
-    --port <n>           default 3333
-    --allow-origin <o>   allow a browser Origin (repeatable)
-    --allow-remote       allow binding a non-loopback address; needs API_CATALOG_HTTP_TOKEN (refuses to start
-                         without it). Host headers accepted: loopback, the bound address, --allow-host
-    --allow-host <h>     also accept this Host header, name or name:port (repeatable; or API_CATALOG_ALLOW_HOSTS)
-    --no-explorer        do not serve the catalog explorer page at http://<host>:<port>/ (or API_CATALOG_NO_EXPLORER=1)
-  --search-log <file>    append one JSON line per search and per follow-up (describe/execute of a result) to
-                         <file> (or API_CATALOG_SEARCH_LOG); queries, result names, scores, hashed session ids:
-                         never arguments, credentials or response data. Off by default
-    --search-log-max-bytes <n>  rotate to <file>.1 at this size (default 10485760; one .1 file is kept)
+${optionsHelp()}
 
-    --state <url>        shared state for several replicas: redis://[user:password@]host:port[/db] (or env
-                         API_CATALOG_STATE; put a password in the env, not on the command line). Sessions,
-                         describe authorizations, rate limits and stored results then live in Redis, and any
-                         replica serves any session (no sticky routing). Default: in memory, one process
-  --rate-limit <n>       execute_tool calls per minute per principal (env API_CATALOG_RATE_LIMIT; default 120;
-                         0 = off). Protects the upstream API
-  --read-rate-limit <n>  list_domains/search_tools/describe_tools calls per minute per principal (env
-                         API_CATALOG_READ_RATE_LIMIT; default: unlimited over stdio, 600 over HTTP; 0 = off)
+The config file also holds per-catalog settings (catalogs.<name>: baseUrl, credentials as env var NAMES,
+idempotencyHeader, allowedOrigins, blockPrivateAddresses); upstream credentials come from <CATALOG>_TOKEN,
+_API_KEY, _USERNAME, _PASSWORD (or the names the file gives) and <CATALOG>_BASE_URL overrides a base URL.
 
-Semantic search (off by default; no network unless configured):
-  --embeddings-url <url>         OpenAI-compatible embeddings endpoint, e.g. https://api.openai.com/v1 or
-                                 http://localhost:11434/v1 (or env API_CATALOG_EMBEDDINGS_URL)
-  --embeddings-model <m>         the model the registry's vectors were made with (or API_CATALOG_EMBEDDINGS_MODEL)
-  --embeddings-dimensions <n>    requested vector size, if the model takes one (or API_CATALOG_EMBEDDINGS_DIMENSIONS)
-  Key: env API_CATALOG_EMBEDDINGS_KEY only (API_CATALOG_EMBEDDINGS_AUTH=api-key for Azure); query timeout
-  API_CATALOG_EMBEDDINGS_TIMEOUT_MS (1500). Vectors come from \`import --embeddings-url\` or \`api-catalog embed\`.
-  If the endpoint is down or slow, or the vectors do not match the model, search answers lexically and says so.
+Filters (--include-domains, --exclude-domains, --exclude-tools): filtered operations cannot be listed, searched,
+described or executed; an unknown domain or a glob matching nothing stops the start.
 
 HTTP authentication: set API_CATALOG_HTTP_TOKEN (at least 16 characters, e.g. \`openssl rand -hex 32\`) in the
 environment — never on the command line, where \`ps\` shows it. Every /mcp request must then carry
 \`Authorization: Bearer <token>\` (else 401). The token is never sent upstream and never logged.
-API_CATALOG_ALLOW_HOSTS=name[:port],... adds Host header values (e.g. the name a proxy forwards).
+With --oauth-issuer, clients find the issuer at /.well-known/oauth-protected-resource and send its access
+tokens for the --public-url resource (scopes catalog:read for list/search/describe and resources,
+catalog:execute for execute_tool); API_CATALOG_HTTP_TOKEN, when also set, is accepted as well.
+--allow-remote binds a non-loopback address only with one of them; Host headers accepted: loopback, the bound
+address, the --public-url host and --allow-host values.
+
+Several replicas (--state redis://...): sessions, describe authorizations, rate limits and stored results live
+in Redis and any replica serves any session (no sticky routing). A principal is who authenticated a request
+(the API_CATALOG_HTTP_TOKEN holder, an OAuth subject, or "anonymous" on loopback); sessions are bound to it and
+rate limits count per principal. GET /healthz answers 200 {"status":"ok"} or 503 {"status":"degraded"} when the
+state store is unreachable.
 
 Catalog explorer (with --http): open http://<host>:<port>/ in a browser to see the domains, search with the
 agents' ranking and scores, read describe_tools at each level with its token count, dry-run a call, read the
 import report and the search log. Deep links: /?q=<query>, /?tool=<name>, /?domain=<name>. With
 API_CATALOG_HTTP_TOKEN set, the page asks for the token once and keeps an HttpOnly cookie derived from it.
 
+Semantic search (off by default; no network unless configured): key from env API_CATALOG_EMBEDDINGS_KEY only
+(API_CATALOG_EMBEDDINGS_AUTH=api-key for Azure); query timeout API_CATALOG_EMBEDDINGS_TIMEOUT_MS (1500). Vectors
+come from \`import --embeddings-url\` or \`api-catalog embed\`. If the endpoint is down or slow, or the vectors do
+not match the model, search answers lexically and says so.
 
-A principal is who authenticated a request: the API_CATALOG_HTTP_TOKEN holder, or "anonymous" on loopback
-without a token. Sessions are bound to the principal that created them; rate limits count per principal.
-GET /healthz answers 200 {"status":"ok"} or 503 {"status":"degraded"} when the state store is unreachable.
-
-Environment: API_CATALOG_SESSION_TTL_SECONDS (1800), API_CATALOG_RATE_LIMIT (120 execute_tool calls/min/principal),
-API_CATALOG_TIMEOUT_MS (30000), API_CATALOG_LOG_LEVEL (info), API_CATALOG_READ_ONLY, <CATALOG>_TOKEN etc.
 Exit codes: 0 after stdin EOF, SIGINT or SIGTERM; 1 when a stdio message exceeds 10 MiB or on a startup error.`;
 
 function depsFrom(config: ServerConfig, set: CatalogSet, logger: Logger, file?: ConfigFile): ServerDeps {
@@ -99,13 +76,10 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(HELP + '\n');
     return 0;
   }
-  const flags = parseServeArgs(argv);
-  const config = resolveServerConfig(flags, process.env);
-  const level = (process.env.API_CATALOG_LOG_LEVEL ?? 'info') as LogLevel;
-  const logger = createLogger({ write: (line) => process.stderr.write(line), minLevel: ['debug', 'info', 'warn', 'error'].includes(level) ? level : 'info' });
+  const { config, file } = loadServerConfig(parseServeArgs(argv), process.env);
+  const logger = createLogger({ write: (line) => process.stderr.write(line), minLevel: config.logLevel });
   for (const secret of secretLookingEnv(process.env)) logger.addSecret(secret);
   logger.addSecret(process.env.API_CATALOG_HTTP_TOKEN);
-  const file = config.configPath !== undefined ? readConfigFile(config.configPath) : undefined;
   // Credentials under operator-chosen names may not look like secrets by name: register their values too.
   for (const name of configuredCredentialNames(file)) {
     const v = process.env[name];
@@ -123,9 +97,9 @@ export async function run(argv: string[]): Promise<number> {
     );
   }
   // Embeddings endpoint (off by default): loaded only when configured; mismatched vectors warn and search lexically.
-  if (flags.embeddings !== undefined || process.env.API_CATALOG_EMBEDDINGS_URL) {
+  if (config.embeddings !== undefined || process.env.API_CATALOG_EMBEDDINGS_URL) {
     const { resolveEmbeddingsConfig } = await import('../embeddings/config.js');
-    const embeddings = resolveEmbeddingsConfig(flags.embeddings ?? {}, process.env);
+    const embeddings = resolveEmbeddingsConfig(config.embeddings ?? {}, process.env);
     if (embeddings !== undefined) {
       const semantic = await attachEmbeddings(set, embeddings, { logger });
       const mode = semantic.describe();
@@ -173,6 +147,8 @@ export async function run(argv: string[]): Promise<number> {
       allowRemote: h.allowRemote,
       allowHosts: h.allowHosts,
       ...(h.authToken !== undefined ? { authToken: h.authToken } : {}),
+      ...(h.oauthIssuer !== undefined ? { oauth: { issuer: h.oauthIssuer } } : {}),
+      ...(h.publicUrl !== undefined ? { publicUrl: h.publicUrl } : {}),
       maxBodyBytes: h.maxBodyBytes,
       headersTimeoutMs: h.headersTimeoutMs,
       requestTimeoutMs: h.requestTimeoutMs,
@@ -186,7 +162,7 @@ export async function run(argv: string[]): Promise<number> {
         'api-catalog': {
           type: 'http',
           url: handle.url,
-          ...(h.authToken !== undefined ? { headers: { Authorization: 'Bearer <API_CATALOG_HTTP_TOKEN>' } } : {}),
+          ...(h.authToken !== undefined && h.oauthIssuer === undefined ? { headers: { Authorization: 'Bearer <API_CATALOG_HTTP_TOKEN>' } } : {}),
         },
       },
     };
@@ -194,6 +170,9 @@ export async function run(argv: string[]): Promise<number> {
       [
         `api-catalog: serving ${what} over Streamable HTTP`,
         `  URL: ${handle.url}`,
+        ...(handle.resourceMetadataUrl !== undefined
+          ? [`  OAuth: tokens from ${h.oauthIssuer} for resource ${handle.resource}; metadata at ${handle.resourceMetadataUrl}`]
+          : []),
         ...(h.explorer ? [`  Catalog explorer: ${handle.url.replace(/\/mcp$/, '/')}`] : []),
         '  Client config (Claude Desktop, Cursor, VS Code "servers"):',
         '  ' + JSON.stringify(clientConfig),

@@ -105,7 +105,7 @@ describe('config file (--config / API_CATALOG_CONFIG)', () => {
   test('unknown keys, bad types and bad values are CONFIG_INVALID naming the file and the key', () => {
     const cases: Array<[unknown, RegExp]> = [
       [[], /\(top level\) must be a JSON object/],
-      [{ catalog: {} }, /catalog is not a known key \(allowed: \$schema, catalogs, blockPrivateAddresses\)/],
+      [{ catalog: {} }, /catalog is not a known key \(allowed: \$schema, catalogs, blockPrivateAddresses, serve\)/],
       [{ catalogs: { github: { baseURL: 'https://x' } } }, /catalogs\.github\.baseURL is not a known key/],
       [{ catalogs: { github: { credentials: { bearer: 'X' } } } }, /catalogs\.github\.credentials\.bearer is not a known key/],
       [{ catalogs: { 'Git Hub': {} } }, /catalogs\.Git Hub is not a catalog name/],

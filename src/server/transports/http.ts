@@ -1,18 +1,19 @@
 // Streamable HTTP transport on node:http (no Express): sessions (random UUID ids) recorded in the state store
-// and bound to the principal that created them, served by one McpServer + SDK transport per session that any
-// replica rebuilds from the store (no sticky routing); our own Origin/Host checks (A1–A5), optional bearer
-// auth (A6/A24), JSON-RPC error bodies for every refusal (A8–A10, A21), /healthz, body cap, idle expiry,
-// server timeouts, graceful close. Longer than most modules on purpose: the checks of one request run in this
-// order in one function, and session lookup/rehydration sits next to them.
-import { createHash, timingSafeEqual } from 'node:crypto';
+// and bound to the principal that authenticated them (static token or OAuth via ../auth: A6/A24, B4), served by
+// one McpServer + SDK transport per session that any replica rebuilds from the store (no sticky routing); our
+// own Origin/Host checks (A1–A5), JSON-RPC error bodies for every refusal (A8–A10, A21), /healthz, body cap,
+// idle expiry, server timeouts, graceful close. Longer than most modules on purpose: the checks of one request
+// run in this order in one function, and session lookup/rehydration sits next to them.
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isInitializeRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import { DEFAULT_MAX_BODY_BYTES, MIN_HTTP_TOKEN_LENGTH, isLoopbackHost } from '../../config.js';
+import { DEFAULT_MAX_BODY_BYTES, MIN_HTTP_TOKEN_LENGTH, checkSecureUrl, isLoopbackHost } from '../../config.js';
 import { AppError } from '../../errors.js';
 import { silentLogger } from '../../logger.js';
-import { MemoryStateStore, STATE_UNAVAILABLE_MESSAGE, type Principal, type SessionRecord, type StateStore } from '../../state/index.js';
+import { MemoryStateStore, STATE_UNAVAILABLE_MESSAGE, type SessionRecord, type StateStore } from '../../state/index.js';
+import { createAuthenticator, type Authenticator, type AuthRefusal, type Principal } from '../auth/index.js';
+import type { OAuthVerifierOptions } from '../auth/oauth.js';
 import { createServer, sessionTag, type CatalogServer, type ServerDeps } from '../create-server.js';
 import { generateSessionId } from '../session.js';
 import { toWebRequest, writeWebResponse } from './node-web.js';
@@ -38,6 +39,17 @@ export interface HttpServeOptions {
    * never passed to tools (only X-Upstream-Token is read for upstream calls).
    */
   authToken?: string;
+  /**
+   * OAuth resource server (../auth): JWT access tokens of this issuer for `publicUrl` are accepted besides the
+   * static token (either may satisfy allowRemote). Scopes: catalog:read / catalog:execute.
+   */
+  oauth?: Omit<OAuthVerifierOptions, 'resource'>;
+  /**
+   * This server's canonical URL as clients reach it (RFC 8707 resource, token audience, PRM `resource`), e.g.
+   * `https://mcp.example.com/mcp`. Default: the bound loopback URL; required for OAuth on a non-loopback bind.
+   * Its host is accepted as a Host header.
+   */
+  publicUrl?: string;
   maxBodyBytes?: number;
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
@@ -54,7 +66,7 @@ export interface HttpServeOptions {
 export const DEFAULT_HTTP_READ_RATE_LIMIT = 600;
 
 /**
- * An incoming request after authentication: the auth step sets `principal` (the static token's digest,
+ * An incoming request after authentication: the auth step sets `principal` (`static-token`,
  * `anonymous` on loopback without a token, or an authenticator's identity such as a JWT `sub`) before any
  * session handling. Sessions are bound to it (RELIABILITY B4).
  */
@@ -73,6 +85,9 @@ export interface HttpHandle {
   sessionCount(): number;
   /** The state store sessions live in (memory unless deps.state is shared). */
   state: StateStore;
+  /** OAuth only: the canonical URL (token audience) and its Protected Resource Metadata URL. */
+  resource?: string;
+  resourceMetadataUrl?: string;
   /** Stops accepting, ends every session (aborting in-flight calls) and closes connections. */
   close(): Promise<void>;
 }
@@ -80,6 +95,7 @@ export interface HttpHandle {
 interface LiveSession {
   transport: WebStandardStreamableHTTPServerTransport;
   app: CatalogServer;
+  /** The principal that initialized the session; only it may use the session id (B4). */
   principal: string;
   lastSeen: number;
 }
@@ -126,9 +142,9 @@ function bare(hostname: string): string {
   return h.startsWith('[') && h.endsWith(']') ? h.slice(1, -1) : h;
 }
 
-/** Fixed-length digest so timingSafeEqual compares equal-length buffers whatever the input length. */
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
+function sendRefusal(res: ServerResponse, refusal: AuthRefusal): void {
+  res.writeHead(refusal.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(refusal.body), ...refusal.headers });
+  res.end(refusal.body);
 }
 
 function isJsonContentType(value: string | undefined): boolean {
@@ -154,9 +170,13 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
   if (!isLoopbackHost(bare(host)) && !options.allowRemote) {
     throw new AppError('CONFIG_INVALID', `serveHttp: refusing to bind ${host}: a non-loopback address needs allowRemote and authToken`);
   }
-  if (options.allowRemote && options.authToken === undefined) {
-    throw new AppError('CONFIG_INVALID', 'serveHttp: allowRemote needs authToken (set API_CATALOG_HTTP_TOKEN); refusing to start');
+  if (options.allowRemote && options.authToken === undefined && options.oauth === undefined) {
+    throw new AppError('CONFIG_INVALID', 'serveHttp: allowRemote needs authToken (set API_CATALOG_HTTP_TOKEN) or oauth (--oauth-issuer); refusing to start');
   }
+  if (options.oauth !== undefined && options.publicUrl === undefined && !isLoopbackHost(bare(host))) {
+    throw new AppError('CONFIG_INVALID', `serveHttp: oauth on ${host} needs publicUrl (--public-url https://<name>${path}), the URL clients reach and tokens name as audience`);
+  }
+  const publicUrl = options.publicUrl !== undefined ? checkSecureUrl('publicUrl', options.publicUrl) : undefined;
   if (options.authToken !== undefined) {
     if (options.authToken.length < MIN_HTTP_TOKEN_LENGTH) {
       throw new AppError('CONFIG_INVALID', `serveHttp: authToken must be at least ${MIN_HTTP_TOKEN_LENGTH} characters (got ${options.authToken.length})`);
@@ -183,6 +203,8 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
 
   /** Host names (lower case, IPv6 without brackets) with the port they must come with; undefined: any port. */
   const extraHosts: Array<{ name: string; port?: string }> = [];
+  // The canonical public name is this server's own: a proxy forwards it (with or without the port).
+  if (publicUrl !== undefined) extraHosts.push({ name: bare(publicUrl.hostname) });
   for (const entry of options.allowHosts ?? []) {
     const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(entry.trim());
     if (m?.[1]) extraHosts.push({ name: bare(m[1]), ...(m[2] !== undefined ? { port: m[2] } : {}) });
@@ -205,20 +227,8 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     return extraHosts.some((h) => h.name === name && (h.port === undefined || h.port === effectivePort));
   }
 
-  const tokenDigest = options.authToken !== undefined ? digest(options.authToken) : undefined;
-  /** undefined when authorized; otherwise the reason (for the 401 message and log). */
-  function authFailure(header: string | undefined): 'missing' | 'malformed' | 'invalid' | undefined {
-    if (tokenDigest === undefined) return undefined;
-    if (header === undefined || header === '') return 'missing';
-    const m = /^Bearer +([\x21-\x7E]+) *$/i.exec(header);
-    if (!m?.[1]) return 'malformed';
-    return timingSafeEqual(digest(m[1]), tokenDigest) ? undefined : 'invalid';
-  }
-
-  /** Who an unauthenticated-by-others request is: the static token's digest, or `anonymous` on loopback. */
-  const defaultPrincipal: Principal = {
-    id: options.authToken !== undefined ? `token:${createHash('sha256').update(options.authToken, 'utf8').digest('hex').slice(0, 16)}` : 'anonymous',
-  };
+  /** Set once the port is known (the default public URL names it); requests cannot arrive before that. */
+  let auth: Authenticator | undefined;
 
   /** Drops this process's transport for a session; the store keeps the session for other replicas unless `why` is delete. */
   async function endSession(id: string, why: string): Promise<void> {
@@ -309,6 +319,9 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
       logger.log('warn', { event: 'http_refused', reason: 'host', host: String(req.headers.host ?? '').slice(0, 100) });
       return sendError(res, 403, -32000, 'Forbidden: Host header not allowed (an operator can add it with --allow-host)');
     }
+    if (!auth) return sendError(res, 503, -32000, 'Service Unavailable: starting');
+    // Protected Resource Metadata (RFC 9728): public, no token, readable from any origin.
+    if (auth.serveMetadata(pathname, req.method ?? 'GET', res)) return;
     const origin = req.headers.origin;
     const cors: Record<string, string> = {};
     if (origin !== undefined) {
@@ -317,7 +330,7 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
         return sendError(res, 403, -32000, 'Forbidden: Origin not allowed');
       }
       cors['Access-Control-Allow-Origin'] = origin;
-      cors['Access-Control-Expose-Headers'] = 'Mcp-Session-Id, Mcp-Protocol-Version';
+      cors['Access-Control-Expose-Headers'] = 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate';
       cors.Vary = 'Origin';
       for (const [k, v] of Object.entries(cors)) res.setHeader(k, v);
     }
@@ -326,8 +339,8 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
       const { handleExplorer } = await import('../explorer/index.js');
       return handleExplorer(req, res, {
         deps: { ...deps, ...(deps.searchLog !== undefined ? { searchLogFile: deps.searchLog.file } : {}) },
-        headerAuthorized: authFailure(req.headers.authorization) === undefined,
-        ...(options.authToken !== undefined ? { authToken: options.authToken, verifyToken: (t: string) => authFailure(`Bearer ${t}`) === undefined } : {}),
+        headerAuthorized: (await auth.authenticate(req)).ok,
+        ...(options.authToken !== undefined ? { authToken: options.authToken, verifyToken: (t: string) => auth?.verifyStaticToken(t) === true } : {}),
         logger,
       });
     }
@@ -346,17 +359,14 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     if (method !== 'POST' && method !== 'GET' && method !== 'DELETE') {
       return sendError(res, 405, -32000, 'Method Not Allowed', { Allow: 'GET, POST, DELETE, OPTIONS' });
     }
-    const denied = authFailure(req.headers.authorization);
-    if (denied !== undefined) {
+    const authn = await auth.authenticate(req);
+    if (!authn.ok) {
       // Never log the header: a wrong token may be a near-miss of the real one.
-      logger.log('warn', { event: 'http_refused', reason: 'auth', detail: denied });
-      const challenge = denied === 'missing' ? 'Bearer realm="api-catalog"' : 'Bearer realm="api-catalog", error="invalid_token"';
-      return sendError(res, 401, -32000, 'Unauthorized: send the header Authorization: Bearer <token> (the server operator\'s API_CATALOG_HTTP_TOKEN)', {
-        'WWW-Authenticate': challenge,
-      });
+      logger.log('warn', { event: 'http_refused', reason: 'auth', status: authn.status, detail: authn.reason });
+      return sendRefusal(res, authn);
     }
-    // The auth step (above, or an authenticator that ran before) names the principal; sessions are bound to it.
-    const principal = ((req as AuthenticatedRequest).principal ??= defaultPrincipal);
+    // An embedding application's own authentication step, run before this handler, may have named the principal.
+    const principal: Principal = (req as AuthenticatedRequest).principal ?? authn.principal;
     if (closing) return sendError(res, 503, -32000, 'Service Unavailable: shutting down');
     const rawId = req.headers['mcp-session-id'];
     const sessionId = Array.isArray(rawId) ? rawId[0] : rawId;
@@ -366,7 +376,11 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
       if (!SESSION_ID_RE.test(sessionId)) return sendError(res, 400, -32000, 'Bad Request: malformed Mcp-Session-Id');
       const key = { principal: principal.id, session: sessionId };
       live = sessions.get(sessionId);
-      if (live && live.principal !== principal.id) live = undefined;
+      if (live && live.principal !== principal.id) {
+        // Same answer as an unknown id: a session id is no credential, and its existence is not disclosed.
+        logger.log('warn', { event: 'http_refused', reason: 'session_principal', session: sessionTag(sessionId) });
+        live = undefined;
+      }
       let record: SessionRecord | undefined;
       let reachable = true;
       try {
@@ -430,6 +444,13 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     if (Array.isArray(parsed)) {
       return sendError(res, 400, -32600, 'Invalid Request: JSON-RPC batches are not supported; send one message per request');
     }
+    // Scopes are checked here, on the parsed message and before any transport sees it: the tool name is only
+    // known from the body, and an execute_tool call without catalog:execute must never reach the upstream.
+    const forbidden = auth.authorize(principal, parsed);
+    if (forbidden !== undefined) {
+      logger.log('warn', { event: 'http_refused', reason: 'scope', status: forbidden.status, detail: forbidden.reason });
+      return sendRefusal(res, forbidden);
+    }
     if (live) {
       await writeWebResponse(res, await live.transport.handleRequest(toWebRequest(req, target), { parsedBody: parsed }));
       return;
@@ -481,6 +502,21 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     });
   });
   port = (httpServer.address() as AddressInfo).port;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  const resource = publicUrl?.href ?? `http://${shownHost}:${port}${path}`;
+  auth = createAuthenticator({
+    ...(options.authToken !== undefined ? { staticToken: options.authToken } : {}),
+    ...(options.oauth !== undefined ? { oauth: { ...options.oauth, resource } } : {}),
+    ...(deps.toolPrefix !== undefined ? { toolPrefix: deps.toolPrefix } : {}),
+    endpointPath: path,
+  });
+  const authenticator = auth;
+  if (options.oauth !== undefined) {
+    // Discovery now, so a wrong issuer shows in the log at start-up; requests retry it if it failed.
+    void authenticator.warmUp().then((problem) => {
+      if (problem !== undefined) logger.log('warn', { event: 'oauth_discovery_failed', message: problem.slice(0, 300) });
+    });
+  }
 
   const reaper = setInterval(() => {
     const t = now();
@@ -488,8 +524,7 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
   }, Math.max(1000, Math.min(60_000, Math.floor(ttlMs / 4))));
   reaper.unref();
 
-  const shownHost = host.includes(':') ? `[${host}]` : host;
-  logger.log('info', { event: 'serve', transport: 'http', url: `http://${shownHost}:${port}${path}` });
+  logger.log('info', { event: 'serve', transport: 'http', url: `http://${shownHost}:${port}${path}`, ...(options.oauth ? { resource } : {}) });
   return {
     url: `http://${shownHost}:${port}${path}`,
     port,
@@ -497,6 +532,7 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     server: httpServer,
     sessionCount: () => sessions.size,
     state: store,
+    ...(authenticator.resourceMetadataUrl !== undefined ? { resourceMetadataUrl: authenticator.resourceMetadataUrl, resource } : {}),
     async close() {
       if (closing) return;
       closing = true;

@@ -1,0 +1,182 @@
+// The config file as one zod schema: per-catalog sections, the top-level blockPrivateAddresses, and the `serve`
+// section generated from SERVE_OPTIONS. Validation, error messages ("<key> <why>") and docs/config.schema.json
+// (`npm run config-schema`) all come from it. No I/O here; src/config.ts reads the file.
+import * as z from 'zod';
+import { SERVE_OPTIONS, type OptionSpec } from './options.js';
+
+/** An environment variable NAME: upper case, digits and `_` (a lower-case token such as `sk_live_…` is refused). */
+const ENV_NAME_RE = /^[A-Z_][A-Z0-9_]{0,127}$/;
+/** An RFC 9110 field-name token. */
+const HEADER_NAME_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,64}$/;
+/** Headers the transport or the credentials own; an idempotency header cannot be one of them. */
+const RESERVED_IDEMPOTENCY_HEADERS = new Set([
+  'authorization', 'proxy-authorization', 'cookie', 'host', 'content-type', 'content-length', 'accept',
+  'transfer-encoding', 'connection', 'user-agent',
+]);
+
+/** Marks an unknown-key message; formatIssue turns it into "<key> is not a known key (allowed[ in <where>]: …)". */
+const UNKNOWN = 'unknown-key:';
+
+/** A closed object: unknown keys are refused listing the allowed ones; a non-object gets `notObject`. */
+function closed<S extends z.ZodRawShape>(shape: S, notObject: string) {
+  const allowed = Object.keys(shape).join(', ');
+  return z.strictObject(shape, { error: (iss) => (iss.code === 'unrecognized_keys' ? `${UNKNOWN}${allowed}` : notObject) });
+}
+
+const quoted = (v: string): string => JSON.stringify(v.slice(0, 200));
+
+const baseUrl = z.string({ error: 'must be a string like "https://api.example.com/v1"' }).superRefine((raw, ctx) => {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: `${quoted(raw)} is not a URL; give e.g. "https://api.example.com/v1"` });
+    return;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') ctx.addIssue({ code: 'custom', message: `must be http(s), got ${url.protocol}` });
+  else if (url.username !== '' || url.password !== '') {
+    ctx.addIssue({ code: 'custom', message: 'must not carry credentials (user:password@); name the credential env vars under "credentials"' });
+  }
+});
+
+/** An exact origin, normalized to `scheme://host[:port]` (F9: no userinfo, no path). */
+const origin = z
+  .string({ error: 'must be a string like "https://uploads.example.com"' })
+  .transform((raw, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: `${quoted(raw)} is not a URL; give an origin like "https://uploads.example.com"` });
+      return z.NEVER;
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') ctx.addIssue({ code: 'custom', message: `must be http(s), got ${url.protocol}` });
+    else if (url.username !== '' || url.password !== '') {
+      ctx.addIssue({ code: 'custom', message: 'must not carry userinfo (user:password@); give only scheme://host[:port]' });
+    } else if (url.pathname !== '/' || url.search !== '' || url.hash !== '' || /[?#]/.test(raw)) {
+      ctx.addIssue({ code: 'custom', message: `${quoted(raw)} must be an origin (scheme://host[:port]) without a path, query or fragment` });
+    } else return url.origin;
+    return z.NEVER;
+  });
+
+// The value is never echoed: if it is not a name it may well be the secret itself.
+const envName = z
+  .string({
+    error:
+      'must be the NAME of an environment variable (A-Z, 0-9, _; e.g. "STRIPE_SECRET_KEY"), never the secret itself; the value given is not shown. Put the secret in that environment variable',
+  })
+  .regex(ENV_NAME_RE, {
+    error:
+      'must be the NAME of an environment variable (A-Z, 0-9, _; e.g. "STRIPE_SECRET_KEY"), never the secret itself; the value given is not shown. Put the secret in that environment variable',
+  });
+
+const idempotencyHeader = z
+  .string({ error: 'must be an HTTP header name such as "Idempotency-Key"' })
+  .regex(HEADER_NAME_RE, { error: 'must be an HTTP header name such as "Idempotency-Key"' })
+  .refine((h) => !RESERVED_IDEMPOTENCY_HEADERS.has(h.toLowerCase()), {
+    error: (iss) => `cannot be ${JSON.stringify(iss.input)}: the transport or the credentials own that header`,
+  });
+
+const bool = z.boolean({ error: 'must be true or false' });
+
+/** One catalog's section. */
+export const catalogSectionSchema = closed(
+  {
+    baseUrl: baseUrl.optional().describe('Upstream base URL (lowest precedence: <CATALOG>_BASE_URL and --base-url win).'),
+    credentials: closed(
+      {
+        token: envName.optional(),
+        apiKey: envName.optional(),
+        username: envName.optional(),
+        password: envName.optional(),
+      },
+      'must be an object of environment variable names, e.g. {"token": "STRIPE_SECRET_KEY"}',
+    )
+      .optional()
+      .describe('NAMES of the environment variables holding the credentials (replacing <CATALOG>_TOKEN etc.), never the secrets.'),
+    idempotencyHeader: idempotencyHeader.optional().describe('Idempotency header for POST/PATCH when the spec declares none, e.g. Idempotency-Key.'),
+    allowedOrigins: z
+      .array(origin, { error: 'must be an array of origins like ["https://uploads.example.com"]' })
+      .optional()
+      .describe("Extra origins an operation's own servers may use (scheme://host[:port])."),
+    blockPrivateAddresses: bool.optional().describe('Refuse upstream hosts resolving to private, loopback or link-local addresses.'),
+  },
+  'must be an object',
+);
+
+/** Builds the `serve` section (nested closed objects) from the option table's `file` keys. */
+function serveSectionSchema(options: readonly OptionSpec[]) {
+  interface Node { [key: string]: Node | OptionSpec }
+  const root: Node = {};
+  for (const o of options) {
+    if (o.file === undefined) continue;
+    const parts = o.file.split('.').slice(1); // drop the leading `serve`
+    let node = root;
+    for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Node;
+    node[parts.at(-1) as string] = o;
+  }
+  const build = (node: Node): z.ZodType => {
+    const shape: Record<string, z.ZodType> = {};
+    for (const [k, v] of Object.entries(node)) {
+      if (typeof (v as OptionSpec).help === 'string' && (v as OptionSpec).schema !== undefined) {
+        const o = v as OptionSpec;
+        const env = o.env !== undefined ? ` Env ${o.env}.` : '';
+        const flag = o.flag !== undefined ? ` Flag ${o.flag}.` : '';
+        shape[k] = o.schema.optional().meta({ description: `${o.help}.${flag}${env}`, ...(o.default !== undefined ? { default: o.default } : {}) });
+      } else {
+        shape[k] = build(v as Node).optional();
+      }
+    }
+    return closed(shape, 'must be an object');
+  };
+  return build(root);
+}
+
+/** The whole config file. */
+export const configFileSchema = closed(
+  {
+    $schema: z.string({ error: 'must be a string (the path or URL of config.schema.json)' }).optional(),
+    catalogs: z
+      .record(z.string().regex(/^[a-z0-9_-]{1,64}$/), catalogSectionSchema, { error: 'must be an object keyed by catalog name' })
+      .optional()
+      .describe('Per-catalog settings, keyed by catalog name (as list_domains shows it).'),
+    blockPrivateAddresses: bool.optional().describe('Default of blockPrivateAddresses for every catalog; default false.'),
+    serve: serveSectionSchema(SERVE_OPTIONS).optional().describe('serve options; flags and environment variables win over these.'),
+  },
+  'must be a JSON object like {"catalogs": {"github": {...}}}',
+);
+
+export type ConfigFileInput = z.input<typeof configFileSchema>;
+
+/** `catalogs.github.allowedOrigins[1]` from a zod path. */
+function keyOf(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const p of path) out += typeof p === 'number' ? `[${p}]` : `${out === '' ? '' : '.'}${String(p)}`;
+  return out;
+}
+
+/** One zod issue as `<key> <why>` (the config file's message style). */
+export function formatIssue(issue: z.core.$ZodIssue): { key: string; why: string } {
+  const where = keyOf(issue.path);
+  if (issue.code === 'unrecognized_keys') {
+    const allowed = issue.message.startsWith(UNKNOWN) ? issue.message.slice(UNKNOWN.length) : '';
+    const first = String(issue.keys[0] ?? '');
+    return { key: where === '' ? first : `${where}.${first}`, why: `is not a known key (allowed${where ? ` in ${where}` : ''}: ${allowed})` };
+  }
+  if (issue.code === 'invalid_key' && issue.path[0] === 'catalogs') {
+    return { key: `catalogs.${String(issue.path[1] ?? '').slice(0, 80)}`, why: 'is not a catalog name ([a-z0-9_-]); use the name list_domains shows' };
+  }
+  return { key: where === '' ? '(top level)' : where, why: issue.message };
+}
+
+/** The JSON Schema for editors (docs/config.schema.json). */
+export function configJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(configFileSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return {
+    $schema: schema.$schema,
+    title: 'api-catalog config file',
+    description:
+      'Generated from src/config/schema.ts by `npm run config-schema`; do not edit. Flags and environment variables win over the file; credentials are env var NAMES only.',
+    ...Object.fromEntries(Object.entries(schema).filter(([k]) => k !== '$schema')),
+  };
+}

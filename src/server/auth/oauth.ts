@@ -1,0 +1,192 @@
+// JWT access-token validation for the OAuth 2.1 resource-server role: discovers the authorization server's
+// metadata (OpenID discovery, else RFC 8414), verifies with `jose` against its JWKS (cached by jose) and checks
+// issuer, audience (RFC 8707: this server's canonical URL), expiry and allowed algorithms. Never logs tokens.
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import { checkSecureUrl } from '../../config.js';
+import { AppError } from '../../errors.js';
+
+export interface OAuthVerifierOptions {
+  /** The authorization server's issuer identifier, e.g. `https://auth.example.com/realms/agents`. */
+  issuer: string;
+  /** This server's canonical URL (RFC 8707 resource); tokens must carry it in `aud`. */
+  resource: string;
+  /** Accepted JWS algorithms; default: asymmetric ones only (no `none`, no HS*: the AS signs, we only verify). */
+  algorithms?: string[];
+  /** Leeway for `exp`/`nbf`/`iat`, seconds; default 30. */
+  clockToleranceSec?: number;
+  /** Timeout for discovery and JWKS requests; default 5000 ms. */
+  fetchTimeoutMs?: number;
+  /** Clock (ms since epoch) for the checks; default Date.now. */
+  now?: () => number;
+}
+
+export const DEFAULT_JWT_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+
+/** A verified token: who, which scopes, until when. */
+export interface VerifiedToken {
+  subject: string;
+  scopes: string[];
+  /** Seconds since epoch. */
+  expiresAt: number;
+  clientId?: string;
+}
+
+export type VerifyResult =
+  | { ok: true; token: VerifiedToken }
+  /** `invalid`: the token is bad (401 invalid_token). `unavailable`: we could not check it (AS/JWKS down: 503). */
+  | { ok: false; kind: 'invalid' | 'unavailable'; reason: string };
+
+/**
+ * Where the AS metadata may live for an issuer: OpenID Connect discovery (path appended) and RFC 8414
+ * (well-known inserted before the path; for a path-less issuer both RFC 8414 forms coincide).
+ */
+export function discoveryUrls(issuer: string): string[] {
+  const u = new URL(issuer);
+  const path = u.pathname === '/' ? '' : u.pathname.replace(/\/$/, '');
+  const urls = [`${u.origin}${path}/.well-known/openid-configuration`, `${u.origin}/.well-known/oauth-authorization-server${path}`];
+  if (path !== '') urls.push(`${u.origin}/.well-known/openid-configuration${path}`);
+  return urls;
+}
+
+/** One string for the same issuer written with or without a trailing slash. */
+function sameIssuer(a: string, b: string): boolean {
+  return a.replace(/\/$/, '') === b.replace(/\/$/, '');
+}
+
+async function fetchJson(url: string, timeoutMs: number): Promise<{ status: number; json?: unknown }> {
+  const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: 'application/json' }, redirect: 'error' });
+  if (!res.ok) {
+    await res.body?.cancel().catch(() => undefined);
+    return { status: res.status };
+  }
+  return { status: res.status, json: await res.json() };
+}
+
+/** Scopes from RFC 9068 `scope` (space-separated) or the `scp` array some servers use. */
+function scopesOf(payload: JWTPayload): string[] {
+  const scope = payload.scope;
+  if (typeof scope === 'string') return scope.split(' ').filter(Boolean);
+  const scp = payload.scp;
+  if (Array.isArray(scp)) return scp.filter((s): s is string => typeof s === 'string');
+  if (typeof scp === 'string') return scp.split(' ').filter(Boolean);
+  return [];
+}
+
+/** Fixed, token-free reasons for the jose failures (used in logs and error_description). */
+function reasonOf(err: unknown): { kind: 'invalid' | 'unavailable'; reason: string } {
+  if (err instanceof joseErrors.JWTExpired) return { kind: 'invalid', reason: 'the token has expired' };
+  if (err instanceof joseErrors.JWTClaimValidationFailed) {
+    const claim = err.claim.replace(/[^a-z_]/gi, '');
+    if (claim === 'aud') return { kind: 'invalid', reason: 'the token was issued for another resource (aud)' };
+    if (claim === 'iss') return { kind: 'invalid', reason: 'the token was issued by another authorization server (iss)' };
+    return { kind: 'invalid', reason: `the token's ${claim} claim is invalid` };
+  }
+  if (err instanceof joseErrors.JWSSignatureVerificationFailed) return { kind: 'invalid', reason: 'the token signature is invalid' };
+  if (err instanceof joseErrors.JOSEAlgNotAllowed) return { kind: 'invalid', reason: 'the token signing algorithm is not allowed' };
+  if (err instanceof joseErrors.JWKSNoMatchingKey || err instanceof joseErrors.JWKSMultipleMatchingKeys) {
+    return { kind: 'invalid', reason: 'no key of the authorization server matches the token' };
+  }
+  if (err instanceof joseErrors.JWKSTimeout || err instanceof joseErrors.JWKSInvalid) {
+    return { kind: 'unavailable', reason: 'the authorization server keys could not be fetched' };
+  }
+  if (err instanceof joseErrors.JOSEError) return { kind: 'invalid', reason: 'the token is not a valid signed JWT' };
+  return { kind: 'unavailable', reason: 'the authorization server keys could not be fetched' };
+}
+
+/** Validates JWT access tokens for one issuer and one resource. Discovery runs once and is cached. */
+export class OAuthVerifier {
+  readonly issuer: string;
+  readonly resource: string;
+  private readonly algorithms: string[];
+  private readonly toleranceSec: number;
+  private readonly timeoutMs: number;
+  private readonly now: () => number;
+  private jwks?: ReturnType<typeof createRemoteJWKSet>;
+  private pending?: Promise<ReturnType<typeof createRemoteJWKSet>>;
+
+  constructor(options: OAuthVerifierOptions) {
+    checkSecureUrl('--oauth-issuer', options.issuer);
+    this.issuer = options.issuer;
+    this.resource = options.resource;
+    this.algorithms = options.algorithms ?? DEFAULT_JWT_ALGORITHMS;
+    this.toleranceSec = options.clockToleranceSec ?? 30;
+    this.timeoutMs = options.fetchTimeoutMs ?? 5000;
+    this.now = options.now ?? Date.now;
+  }
+
+  /**
+   * Fetches the AS metadata and sets up the JWKS. Throws AppError CONFIG_INVALID when no metadata document
+   * answers or it names another issuer (RFC 8414 §3.3) or no jwks_uri.
+   */
+  discover(): Promise<ReturnType<typeof createRemoteJWKSet>> {
+    if (this.jwks) return Promise.resolve(this.jwks);
+    if (this.pending) return this.pending;
+    this.pending = (async () => {
+      const tried: string[] = [];
+      for (const url of discoveryUrls(this.issuer)) {
+        let got: { status: number; json?: unknown };
+        try {
+          got = await fetchJson(url, this.timeoutMs);
+        } catch (err) {
+          tried.push(`${url} (${err instanceof Error ? err.name : 'error'})`);
+          continue;
+        }
+        if (got.json === undefined) {
+          tried.push(`${url} (HTTP ${got.status})`);
+          continue;
+        }
+        const meta = got.json as { issuer?: unknown; jwks_uri?: unknown };
+        if (typeof meta.issuer !== 'string' || !sameIssuer(meta.issuer, this.issuer)) {
+          throw new AppError('CONFIG_INVALID', `oauth: ${url} names issuer ${JSON.stringify(String(meta.issuer).slice(0, 200))}, not ${this.issuer}; check --oauth-issuer`);
+        }
+        if (typeof meta.jwks_uri !== 'string') throw new AppError('CONFIG_INVALID', `oauth: ${url} has no jwks_uri; the server needs the issuer's signing keys`);
+        checkSecureUrl('jwks_uri', meta.jwks_uri);
+        this.jwks = createRemoteJWKSet(new URL(meta.jwks_uri), { timeoutDuration: this.timeoutMs, cooldownDuration: 30_000, cacheMaxAge: 600_000 });
+        return this.jwks;
+      }
+      throw new AppError('CONFIG_INVALID', `oauth: no authorization server metadata for ${this.issuer}; tried ${tried.join(', ')}`);
+    })();
+    const p = this.pending;
+    // A failed discovery is remembered for 5 s, so a down AS is not asked again on every request.
+    p.then(
+      () => (this.pending = undefined),
+      () => setTimeout(() => this.pending === p && (this.pending = undefined), 5000).unref(),
+    );
+    return p;
+  }
+
+  /** Verifies one bearer token. Never throws; never includes the token in the result. */
+  async verify(token: string): Promise<VerifyResult> {
+    if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token)) {
+      return { ok: false, kind: 'invalid', reason: 'the token is not a JWT' };
+    }
+    let jwks: ReturnType<typeof createRemoteJWKSet>;
+    try {
+      jwks = await this.discover();
+    } catch (err) {
+      return { ok: false, kind: 'unavailable', reason: err instanceof AppError ? err.message : 'authorization server discovery failed' };
+    }
+    const resource = this.resource.replace(/\/$/, '');
+    try {
+      const { payload } = await jwtVerify(token, jwks, {
+        issuer: [this.issuer, this.issuer.replace(/\/$/, ''), `${this.issuer.replace(/\/$/, '')}/`],
+        audience: [resource, `${resource}/`],
+        algorithms: this.algorithms,
+        clockTolerance: this.toleranceSec,
+        currentDate: new Date(this.now()),
+        requiredClaims: ['exp', 'sub', 'iss', 'aud'],
+      });
+      return {
+        ok: true,
+        token: {
+          subject: payload.sub as string,
+          scopes: scopesOf(payload),
+          expiresAt: payload.exp as number,
+          ...(typeof payload.client_id === 'string' ? { clientId: payload.client_id } : {}),
+        },
+      };
+    } catch (err) {
+      return { ok: false, ...reasonOf(err) };
+    }
+  }
+}

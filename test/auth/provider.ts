@@ -1,0 +1,99 @@
+// A real OpenID provider (`oidc-provider`) on 127.0.0.1:0 for the OAuth tests: client_credentials grant with
+// resource indicators (RFC 8707), so it issues RFC 9068 JWT access tokens for a given resource. Test-only.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { exportJWK, generateKeyPair } from 'jose';
+import Provider, { errors as oidcErrors } from 'oidc-provider';
+
+export interface TestClient {
+  id: string;
+  secret: string;
+  /** Scopes this client may ask for. */
+  scope: string;
+  /** Access-token lifetime in seconds for this client (default 600). */
+  ttl?: number;
+}
+
+export interface TestProvider {
+  issuer: string;
+  /** Every request the provider received (method + path), to prove discovery and JWKS were fetched. */
+  hits: string[];
+  /** client_credentials token for `resource` with `scope`; throws with the provider's answer on failure. */
+  token(client: TestClient, resource: string, scope: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Resources the provider issues tokens for: loopback URLs, a public name (proxy test) and a foreign resource. */
+function knownResource(resource: string): boolean {
+  const u = new URL(resource);
+  return ['127.0.0.1', 'localhost', 'mcp.example.com', 'other.example'].includes(u.hostname);
+}
+
+export async function startProvider(clients: TestClient[]): Promise<TestProvider> {
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const jwk = { ...(await exportJWK(privateKey)), kid: `k-${Date.now()}`, alg: 'RS256', use: 'sig' };
+  const server: Server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const ttlOf = new Map(clients.map((c) => [c.id, c.ttl ?? 600]));
+  const provider = new Provider(issuer, {
+    jwks: { keys: [jwk] },
+    clients: clients.map((c) => ({
+      client_id: c.id,
+      client_secret: c.secret,
+      grant_types: ['client_credentials'],
+      redirect_uris: [],
+      response_types: [],
+      scope: c.scope,
+    })),
+    scopes: ['catalog:read', 'catalog:execute'],
+    ttl: { ClientCredentials: (_ctx, token) => token.resourceServer?.accessTokenTTL ?? 600 },
+    features: {
+      devInteractions: { enabled: false },
+      clientCredentials: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => undefined as unknown as string,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, resource, client) => {
+          if (!knownResource(resource)) throw new oidcErrors.InvalidTarget();
+          return {
+            scope: 'catalog:read catalog:execute',
+            audience: resource,
+            accessTokenTTL: ttlOf.get(client.clientId) ?? 600,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: 'RS256' } },
+          };
+        },
+      },
+    },
+  });
+  const hits: string[] = [];
+  const callback = provider.callback();
+  server.on('request', (req, res) => {
+    hits.push(`${req.method} ${req.url}`);
+    callback(req, res);
+  });
+  return {
+    issuer,
+    hits,
+    async token(client, resource, scope) {
+      const res = await fetch(`${issuer}/token`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${client.id}:${client.secret}`).toString('base64')}`,
+        },
+        body: new URLSearchParams({ grant_type: 'client_credentials', scope, resource }),
+      });
+      const body = (await res.json()) as { access_token?: string };
+      if (!res.ok || typeof body.access_token !== 'string') throw new Error(`token request failed: ${res.status} ${JSON.stringify(body)}`);
+      return body.access_token;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

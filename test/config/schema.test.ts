@@ -1,0 +1,194 @@
+// The configuration schema (src/config/): one option table drives flags, env, the config file, --help and the
+// README; docs/config.schema.json is generated from the zod schema and must be current; the shipped example
+// validates against it with a real JSON Schema validator; precedence is flag > env > file > default.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, test } from 'vitest';
+import { parseServeArgs } from '../../src/cli/args.js';
+import { SERVE_OPTIONS, configJsonSchema, flagKey, optionsHelp, parseConfigFile, resolveServerConfig, type OptionSpec } from '../../src/config.js';
+import { optionsMarkdown } from '../../src/config/options.js';
+import { isAppError } from '../../src/errors.js';
+import { REPO_ROOT } from '../helpers/mcp.js';
+
+const OPTIONS = SERVE_OPTIONS as readonly OptionSpec[];
+
+function messageOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    return isAppError(e) ? `${e.code}: ${e.message}` : `not an AppError: ${String(e)}`;
+  }
+  return 'no error';
+}
+
+/** Two distinct valid values per option (neither is the default), as the option's own type. */
+function samples(o: OptionSpec): [unknown, unknown] {
+  switch (o.name) {
+    case 'registries':
+      return [['reg-a'], ['reg-b']];
+    case 'baseUrl':
+      return ['https://a.example', 'https://b.example'];
+    case 'configPath':
+      return ['a.json', 'b.json'];
+    case 'toolPrefix':
+      return ['a_', 'b_'];
+    case 'logLevel':
+      return ['debug', 'warn'];
+    case 'host':
+      return ['localhost', '127.0.0.2'];
+    case 'allowOrigins':
+      return [['https://a.example'], ['https://b.example']];
+    case 'allowHosts':
+      return [['a.example'], ['b.example:8443']];
+    case 'authToken':
+      return ['a'.repeat(20), 'b'.repeat(20)];
+    case 'oauthIssuer':
+    case 'publicUrl':
+      return ['https://a.example/x', 'https://b.example/y'];
+    case 'includeDomains':
+    case 'excludeDomains':
+      return [['domain-a'], ['domain-b']];
+    case 'excludeTools':
+      return [['a_*'], ['b_*']];
+    case 'searchLog':
+      return ['a.log', 'b.log'];
+    case 'stateUrl':
+      return ['redis://127.0.0.1:6379', 'redis://127.0.0.1:6380/1'];
+    case 'embeddingsUrl':
+      return ['https://a.example/v1', 'https://b.example/v1'];
+    case 'embeddingsModel':
+      return ['model-a', 'model-b'];
+  }
+  if (o.type === 'integer') return [4096, 8192];
+  if (o.type === 'boolean') return [!(o.default as boolean), !(o.default as boolean)];
+  throw new Error(`no sample for ${o.name}: add one here`);
+}
+
+/** The text form of a value for an env var or a flag. */
+function asEnv(o: OptionSpec, v: unknown): string {
+  if (o.type === 'boolean') return (o.envNegate ? !v : v) ? '1' : '0';
+  return Array.isArray(v) ? v.join(o.separator ?? ',') : String(v);
+}
+
+function asArgv(o: OptionSpec, v: unknown): string[] {
+  if (o.type === 'boolean') return v === !o.negate ? [o.flag as string] : [];
+  return (Array.isArray(v) ? v : [v]).flatMap((x) => [o.flag as string, String(x)]);
+}
+
+/** A config file holding `value` at the option's file key. */
+function fileWith(o: OptionSpec, value: unknown) {
+  const root: Record<string, unknown> = {};
+  const parts = (o.file as string).split('.');
+  let node = root;
+  for (const p of parts.slice(0, -1)) node = (node[p] ??= {}) as Record<string, unknown>;
+  node[parts.at(-1) as string] = value;
+  return parseConfigFile(JSON.stringify(root), 'ops.json');
+}
+
+describe('one option table for flags, env, the config file and the defaults', () => {
+  test('every option resolves from each of its sources, with precedence flag > env > file > default', () => {
+    for (const o of OPTIONS) {
+      const [a, b] = samples(o);
+      // --search-log-max-bytes alone is refused (it needs --search-log).
+      const base = { ...(o.http ? { http: true } : {}), ...(o.name === 'searchLogMaxBytes' ? { searchLog: 'x.log' } : {}) };
+      // --allow-remote is only accepted with authentication.
+      const auth = o.name === 'allowRemote' ? { API_CATALOG_HTTP_TOKEN: 't'.repeat(20) } : {};
+      const resolved = (argv: string[], env: Record<string, string>, file?: ReturnType<typeof fileWith>) =>
+        (resolveServerConfig({ ...base, ...parseServeArgs(argv) }, { ...auth, ...env }, file).options as Record<string, unknown>)[o.name];
+      expect(resolved([], {}), `${o.name}: default`).toEqual(o.default);
+      if (o.file !== undefined) expect(resolved([], {}, fileWith(o, a)), `${o.name}: file`).toEqual(a);
+      if (o.env !== undefined) {
+        expect(resolved([], { [o.env]: asEnv(o, a) }), `${o.name}: env`).toEqual(a);
+        if (o.file !== undefined && !o.concat) expect(resolved([], { [o.env]: asEnv(o, a) }, fileWith(o, b)), `${o.name}: env over file`).toEqual(a);
+      }
+      if (o.flag !== undefined && o.name !== 'http') {
+        expect(resolved(asArgv(o, a), {}), `${o.name}: flag`).toEqual(a);
+        if (o.env !== undefined && !o.concat && o.type !== 'boolean') expect(resolved(asArgv(o, a), { [o.env]: asEnv(o, b) }), `${o.name}: flag over env`).toEqual(a);
+        // The flag fills the ServeFlags key of its name.
+        const parsed = parseServeArgs(asArgv(o, a)) as Record<string, unknown>;
+        if (o.type !== 'boolean') expect(Object.keys(parsed), o.name).toEqual([flagKey(o.flag as string)]);
+      }
+      if (o.concat) {
+        expect(resolved(asArgv(o, a), { [o.env as string]: asEnv(o, b) }, fileWith(o, a)), `${o.name}: lists add up`).toEqual([...(a as string[]), ...(b as string[]), ...(a as string[])]);
+      }
+    }
+  });
+
+  test('a bad value is refused naming where it came from and the value (env, flag) or the key (file)', () => {
+    expect(messageOf(() => resolveServerConfig({}, { API_CATALOG_RATE_LIMIT: 'lots' }))).toBe('CONFIG_INVALID: config: API_CATALOG_RATE_LIMIT must be an integer >= 0, got "lots"');
+    expect(messageOf(() => resolveServerConfig(parseServeArgs(['--http', '--port', '70000']), {}))).toBe('CONFIG_INVALID: config: --port must be an integer from 0 to 65535, got "70000"');
+    expect(messageOf(() => resolveServerConfig(parseServeArgs(['--http', '--allow-host', 'ok.example', '--allow-host', 'bad host']), {}))).toBe(
+      'CONFIG_INVALID: config: --allow-host value "bad host" must be a host name or host:port, e.g. mcp.example.com or mcp.example.com:443',
+    );
+    expect(messageOf(() => resolveServerConfig({}, { API_CATALOG_LOG_LEVEL: 'loud' }))).toBe('CONFIG_INVALID: config: API_CATALOG_LOG_LEVEL must be one of debug, info, warn, error, got "loud"');
+    expect(messageOf(() => parseConfigFile(JSON.stringify({ serve: { http: { port: 'x' } } }), 'ops.json'))).toBe(
+      'CONFIG_INVALID: config file ops.json: serve.http.port must be an integer from 0 to 65535',
+    );
+    expect(messageOf(() => parseConfigFile(JSON.stringify({ serve: { rateLimit: 5 } }), 'ops.json'))).toMatch(
+      /^CONFIG_INVALID: config file ops\.json: serve\.rateLimit is not a known key \(allowed in serve: registries, readOnly, toolPrefix, .*rateLimitPerMinute.*, http\)$/,
+    );
+    // The static token has no flag or file key, and its value is never echoed.
+    const secret = 'short secret';
+    const msg = messageOf(() => resolveServerConfig({ http: true }, { API_CATALOG_HTTP_TOKEN: secret }));
+    expect(msg).toMatch(/API_CATALOG_HTTP_TOKEN must be at least 16/);
+    expect(msg).not.toContain(secret);
+    expect(OPTIONS.find((o) => o.name === 'authToken')).toMatchObject({ secret: true });
+    expect(OPTIONS.find((o) => o.name === 'authToken')?.file).toBeUndefined();
+    expect(OPTIONS.find((o) => o.name === 'authToken')?.flag).toBeUndefined();
+  });
+
+  test('file values are used by the server config (not only validated): ttl, rate limit, HTTP port and hosts', () => {
+    const file = parseConfigFile(JSON.stringify({ serve: { sessionTtlSeconds: 60, rateLimitPerMinute: 5, http: { port: 4000, allowHosts: ['a.example'] } } }), 'ops.json');
+    const c = resolveServerConfig({ http: true, allowHost: ['b.example'] }, { API_CATALOG_PORT: '4001' }, file);
+    expect(c).toMatchObject({ sessionTtlMs: 60_000, rateLimitPerMinute: 5 });
+    expect(c.http).toMatchObject({ port: 4001, allowHosts: ['b.example', 'a.example'] });
+  });
+
+  test('--help and the README list every option from the same table', () => {
+    const help = optionsHelp();
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    for (const o of OPTIONS) {
+      for (const v of [o.flag, o.env, o.file]) {
+        if (v === undefined) continue;
+        expect(help, `${o.name} in --help`).toContain(v);
+        expect(readme, `${o.name} in README`).toContain(`\`${v}\``);
+      }
+    }
+    const block = /<!-- options:start[^\n]*-->\n([\s\S]*?)<!-- options:end -->/.exec(readme);
+    expect(block, 'README.md has the generated option table').not.toBeNull();
+    expect(block![1], 'README option table is stale: run `npm run config-schema`').toBe(`${optionsMarkdown()}\n`);
+  });
+});
+
+describe('docs/config.schema.json', () => {
+  const file = join(REPO_ROOT, 'docs', 'config.schema.json');
+
+  test('is generated from the zod schema and up to date (`npm run config-schema`)', () => {
+    expect(readFileSync(file, 'utf8'), 'docs/config.schema.json is stale: run `npm run config-schema`').toBe(`${JSON.stringify(configJsonSchema(), null, 2)}\n`);
+  });
+
+  test('a real JSON Schema validator agrees with the zod schema: the example passes, the same mistakes fail', () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    const validate = ajv.compile(JSON.parse(readFileSync(file, 'utf8')) as object);
+    const example = JSON.parse(readFileSync(join(REPO_ROOT, 'docs', 'config.example.json'), 'utf8')) as Record<string, unknown>;
+    expect(example.$schema).toBe('./config.schema.json');
+    expect(validate(example), JSON.stringify(validate.errors)).toBe(true);
+    expect(() => parseConfigFile(JSON.stringify(example), 'example.json')).not.toThrow();
+    const wrong: unknown[] = [
+      { catalog: {} },
+      { catalogs: { 'Git Hub': {} } },
+      { catalogs: { github: { credentials: { token: 'sk_live_not_a_name' } } } },
+      { catalogs: { github: { idempotencyHeader: 'Bad Header' } } },
+      { serve: { rateLimitPerMinute: -1 } },
+      { serve: { http: { port: 70000 } } },
+      { serve: { http: { bogus: true } } },
+      { serve: { logLevel: 'loud' } },
+      { blockPrivateAddresses: 'yes' },
+    ];
+    for (const w of wrong) {
+      expect(validate(w), `JSON Schema accepts ${JSON.stringify(w)}`).toBe(false);
+      expect(messageOf(() => parseConfigFile(JSON.stringify(w), 'w.json')), JSON.stringify(w)).toMatch(/^CONFIG_INVALID: config file w\.json: /);
+    }
+  });
+});
