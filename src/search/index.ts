@@ -187,7 +187,9 @@ export class SearchIndex {
    * from: a different operation list is AppError REGISTRY_STALE, damaged bytes REGISTRY_INVALID.
    */
   static fromSnapshot(bytes: Uint8Array, operations: readonly Operation[], domains: readonly DomainInfo[]): SearchIndex {
-    return new SearchIndex(decodeSnapshot(bytes, nameOrder(operations), domains));
+    const parts = decodeSnapshot(bytes, nameOrder(operations), domains);
+    // build-time knobs come from the snapshot; query-time knobs it predates take this build's defaults
+    return new SearchIndex({ ...parts, tuning: { ...DEFAULT_TUNING, ...parts.tuning } });
   }
 
   /** Number of indexed operations. */
