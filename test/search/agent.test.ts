@@ -89,6 +89,7 @@ describe('search_tools low-confidence answer', () => {
     expect(v.confidence).toBeUndefined();
     expect(v.results[0]!.name).toBe('repos_list-webhooks');
     expect(v.hint).toMatch(/describe_tools/);
+    expect(r.instruction).toMatch(/<action> <resource>/);
     expect(enc.encode(JSON.stringify(r)).length).toBeLessThanOrEqual(900);
   });
 

@@ -102,5 +102,10 @@ export function searchTools(set: CatalogSet, input: unknown, names: ToolNames): 
   const top = results.slice(0, 3).map((r) => r.name);
   const more = offset + results.length < found.total ? ` More results: call ${tool} again with offset ${offset + results.length}.` : '';
   value.hint = `Call ${names.describeTools} with {"tool_names": ${JSON.stringify(top)}} to learn how to call them.${more}`;
-  return ok(tool, value, `Pick the operation that fits and call ${names.describeTools} with its name before executing it.`);
+  return ok(
+    tool,
+    value,
+    `Pick the operation that fits and call ${names.describeTools} with its name before executing it. ` +
+      `If none fits, search again with a short "<action> <resource>" in the API's words, or browse a domain.`,
+  );
 }
