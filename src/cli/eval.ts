@@ -48,7 +48,8 @@ beside the package) is imported into .cache/registry/<catalog> first.
                           the query text), ignore; auto (default): option when this build supports it, else append
   --domain <mode>         use (default): a line's domain is the search domain filter; ignore: search everything
   --save <run.json>       also write this run (per set and per query) for a later --baseline or --compare
-  --baseline <run.json>   compare this run with a saved one: per set before -> after with deltas
+  --baseline <run.json>   compare this run with a saved one: per set before -> after with deltas, the
+                          MRR change with a 95% bootstrap interval, and the queries whose rank moved
   --compare               compare two saved runs (the two positionals) without searching
   --misses                also list the queries whose expected operation is not first
   --json                  print the metrics as JSON`;
@@ -174,6 +175,14 @@ export function formatComparison(before: SavedRun, after: SavedRun, labels: [str
     line(c.pooled),
   ];
   if (c.common < c.rows.length) out.push(`(mean and pooled over the ${c.common} sets both runs measured)`);
+  if (c.mrrDelta) {
+    const d = c.mrrDelta;
+    const verdict = d.lo > 0 ? 'better beyond query noise' : d.hi < 0 ? 'worse beyond query noise' : 'within query noise';
+    out.push(
+      `MRR change, mean over ${d.sets} sets (${d.queries} paired queries): ${signed(d.point)}, ` +
+        `95% bootstrap interval [${signed(d.lo)}, ${signed(d.hi)}]: ${verdict}`,
+    );
+  }
   if (c.changes.length > 0) {
     const better = c.changes.filter((x) => (x.after ?? 99) < (x.before ?? 99)).length;
     out.push('', `ranks changed: ${c.changes.length} (${better} better, ${c.changes.length - better} worse)`);
@@ -342,7 +351,7 @@ export async function run(argv: string[]): Promise<number> {
     out['settings'] = saved.settings;
     if (baseline) {
       const c = compareRuns(baseline, saved);
-      out['comparison'] = { rows: c.rows, mean: c.mean, pooled: c.pooled, changes: c.changes };
+      out['comparison'] = { rows: c.rows, mean: c.mean, pooled: c.pooled, mrrDelta: c.mrrDelta, changes: c.changes };
     }
     process.stdout.write(JSON.stringify(out, null, 2) + '\n');
     return 0;

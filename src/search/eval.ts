@@ -118,7 +118,8 @@ type SearchOptionsWithKeywords = SearchOptions & { keywords?: string[] };
 
 /**
  * True when `index.search` honours SearchOptions.keywords: a query that matches nothing finds more with a
- * keyword that some operation uses than without it. Builds that ignore the option return the same total.
+ * keyword the catalog indexes than without it (keywords widen recall), or a real query ranks differently with
+ * a keyword than without (keywords only re-rank). Builds that ignore the option answer identically.
  */
 export function supportsKeywordsOption(index: Searcher, operations: readonly Operation[]): boolean {
   // a few words the catalog certainly indexes: its domain names first, then summary words
@@ -129,9 +130,16 @@ export function supportsKeywordsOption(index: Searcher, operations: readonly Ope
         .filter((w) => w.length >= 4),
     ),
   ].slice(0, 5);
+  const withKeywords = (keyword: string): SearchOptionsWithKeywords => ({ limit: 10, keywords: [keyword] });
   const nonsense = 'qzxqzxqzxqzx';
   const without = index.search(nonsense, { limit: 1 }).total;
-  return words.some((w) => index.search(nonsense, { limit: 1, keywords: [w] } as SearchOptionsWithKeywords).total > without);
+  if (words.some((w) => index.search(nonsense, withKeywords(w)).total > without)) return true;
+  const query = operations.find((op) => (op.summary ?? '').trim() !== '')?.summary ?? '';
+  if (query === '') return false;
+  const answer = (options: SearchOptionsWithKeywords): string =>
+    JSON.stringify(index.search(query, options).results.map((h) => [h.name, h.score]));
+  const plain = answer({ limit: 10 });
+  return words.some((w) => answer(withKeywords(w)) !== plain);
 }
 
 /** The query text and options one line is searched with under `settings`. */
@@ -270,7 +278,7 @@ export interface QueryChange {
 export function compareRuns(
   before: SavedRun,
   after: SavedRun,
-): { rows: CompareRow[]; common: number; mean: CompareRow; pooled: CompareRow; changes: QueryChange[] } {
+): { rows: CompareRow[]; common: number; mean: CompareRow; pooled: CompareRow; changes: QueryChange[]; mrrDelta: DeltaInterval | null } {
   const a = new Map(before.sets.map((s) => [s.set, s]));
   const b = new Map(after.sets.map((s) => [s.set, s]));
   const names = [...new Set([...a.keys(), ...b.keys()])];
@@ -285,14 +293,18 @@ export function compareRuns(
   const both = names.filter((n) => a.has(n) && b.has(n));
   const pick = (m: Map<string, SavedRun['sets'][number]>): EvalMetrics[] => both.map((n) => (m.get(n) as SavedRun['sets'][number]).metrics);
   const changes: QueryChange[] = [];
+  const paired: number[][] = [];
   for (const set of both) {
+    const pairs: number[] = [];
     const old = new Map((a.get(set) as SavedRun['sets'][number]).queries.map((q) => [`${q.line}\u0000${q.query}`, q.rank]));
     for (const q of (b.get(set) as SavedRun['sets'][number]).queries) {
       const key = `${q.line}\u0000${q.query}`;
       if (!old.has(key)) continue;
       const was = old.get(key) ?? null;
       if (was !== q.rank) changes.push({ set, line: q.line, query: q.query, before: was, after: q.rank });
+      pairs.push(reciprocal(q.rank) - reciprocal(was));
     }
+    if (pairs.length > 0) paired.push(pairs);
   }
   return {
     rows,
@@ -300,5 +312,52 @@ export function compareRuns(
     mean: { set: 'mean', before: meanMetrics(pick(a)), after: meanMetrics(pick(b)) },
     pooled: { set: 'pooled', before: combineMetrics(pick(a)), after: combineMetrics(pick(b)) },
     changes,
+    mrrDelta: paired.length > 0 ? bootstrapMeanOverSets(paired) : null,
   };
+}
+
+/** Reciprocal rank within the top 10 (0 when absent), as MRR@10 counts it. */
+const reciprocal = (rank: number | null): number => (rank !== null && rank <= 10 ? 1 / rank : 0);
+
+export interface DeltaInterval {
+  /** Mean over sets of the per-set mean change. */
+  point: number;
+  /** 95% bootstrap interval (2.5th and 97.5th percentiles). */
+  lo: number;
+  hi: number;
+  sets: number;
+  queries: number;
+}
+
+/**
+ * Mean over sets of each set's mean paired difference, with a 95% percentile-bootstrap interval: queries are
+ * resampled with replacement within each set (sets stay fixed), `draws` times, from a fixed seed so the same two
+ * runs always print the same interval. An interval that excludes zero is a change beyond query-sampling noise.
+ */
+export function bootstrapMeanOverSets(perSet: readonly (readonly number[])[], draws = 2000, seed = 11): DeltaInterval {
+  let state = seed >>> 0;
+  const random = (): number => {
+    // mulberry32: small, fast, deterministic
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const sets = perSet.filter((d) => d.length > 0);
+  const meanOf = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
+  const point = sets.length ? meanOf(sets.map(meanOf)) : 0;
+  const boots: number[] = [];
+  for (let b = 0; b < draws && sets.length > 0; b++) {
+    let total = 0;
+    for (const d of sets) {
+      let s = 0;
+      for (let k = 0; k < d.length; k++) s += d[Math.floor(random() * d.length)] as number;
+      total += s / d.length;
+    }
+    boots.push(total / sets.length);
+  }
+  boots.sort((x, y) => x - y);
+  const at = (q: number): number => boots[Math.min(boots.length - 1, Math.max(0, Math.floor(q * boots.length)))] ?? point;
+  return { point, lo: at(0.025), hi: at(0.975), sets: sets.length, queries: sets.reduce((n, d) => n + d.length, 0) };
 }

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { expandQueryFiles, matchesPattern, run, setName } from '../../src/cli/eval.js';
 import { loadCatalog } from '../../src/registry/catalog.js';
 import {
+  bootstrapMeanOverSets,
   compareRuns,
   evaluate,
   meanMetrics,
@@ -218,8 +219,17 @@ describe('agent-style lines', () => {
         return index.search([query, ...keywords].join(' '), rest);
       },
     };
+    // and one whose keywords only re-rank what the query found (here: reverse the order)
+    const reranking = {
+      search: (query: string, options: SearchOptions = {}): SearchResult => {
+        const { keywords = [], ...rest } = options as SearchOptions & { keywords?: string[] };
+        const found = index.search(query, rest);
+        return keywords.length > 0 ? { ...found, results: [...found.results].reverse() } : found;
+      },
+    };
     expect(supportsKeywordsOption(ignoring, catalog.operations)).toBe(false);
     expect(supportsKeywordsOption(honouring, catalog.operations)).toBe(true);
+    expect(supportsKeywordsOption(reranking, catalog.operations)).toBe(true);
   });
 
   it('prints which keywords mode it used: auto picks the option only when this build supports it', async () => {
@@ -287,6 +297,15 @@ describe('comparing runs', () => {
     expect(out).toContain('mean (2 sets)       6  0.750 -> 0.500 -0.250  0.875 -> 0.625 -0.250  0.813 -> 0.563 -0.250');
     expect(out).toContain('pooled              6  0.667 -> 0.500 -0.167  0.833 -> 0.667 -0.167  0.750 -> 0.583 -0.167');
     expect(out).toContain('ranks changed: 1 (0 better, 1 worse)\n  queries-other:2 [1 -> -] "list customers"');
+    // one of two queries lost its hit: resampling that set gives -1, -0.5 or 0, so the interval spans zero
+    expect(out).toContain('MRR change, mean over 2 sets (6 paired queries): -0.250, 95% bootstrap interval [-0.500, +0.000]: within query noise');
+    const json = JSON.parse((await capture([QUERIES, other, '--registry', REGISTRY, '--baseline', before, '--json'])).out) as {
+      settings: unknown;
+      comparison: { mrrDelta: { point: number; sets: number }; changes: unknown[] };
+    };
+    expect(json.settings).toEqual({ keywords: 'append', domain: 'use' });
+    expect(json.comparison.mrrDelta).toMatchObject({ point: -0.25, sets: 2 });
+    expect(json.comparison.changes).toEqual([{ set: 'queries-other', line: 2, query: 'list customers', before: 1, after: null }]);
 
     // the same table from the two saved files, without searching
     const compared = await capture(['--compare', before, after]);
@@ -309,6 +328,18 @@ describe('comparing runs', () => {
     expect(c.common).toBe(1);
     expect(c.mean.before?.recallAt1).toBe(1);
     expect(c.mean.after?.recallAt1).toBe(0.5);
+  });
+
+  it('bootstraps the mean-over-sets change: no change is exactly zero, a uniform gain is beyond noise, same seed same interval', () => {
+    expect(bootstrapMeanOverSets([[0, 0, 0], [0, 0]])).toMatchObject({ point: 0, lo: 0, hi: 0, sets: 2, queries: 5 });
+    const gain = bootstrapMeanOverSets([[0.5, 0.5], [0.5, 0.5, 0.5]]);
+    expect(gain).toMatchObject({ point: 0.5, lo: 0.5, hi: 0.5 });
+    const mixed = [[1, 0, 0, -0.5, 0.5, 0], [0.25, 0, 0, 0]];
+    const once = bootstrapMeanOverSets(mixed);
+    expect(bootstrapMeanOverSets(mixed)).toEqual(once);
+    expect(once.lo).toBeLessThan(once.point);
+    expect(once.hi).toBeGreaterThan(once.point);
+    expect(once.point).toBeCloseTo((1 / 6 + 0.0625) / 2, 10);
   });
 
   it('rejects a file that is not a saved run', () => {
