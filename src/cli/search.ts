@@ -4,13 +4,16 @@ import { parseArgs } from 'node:util';
 import { AppError } from '../errors.js';
 import { defaultCatalogDir, loadCatalog, type Catalog } from '../registry/catalog.js';
 import { MAX_LIMIT, SearchIndex, type HitExplanation, type SearchResult } from '../search/index.js';
+import { keywordList } from '../server/core/search.js';
 
-const USAGE = `usage: api-catalog search "<query>" [--registry <dir>] [--domain <d>] [--limit <n>] [--offset <n>] [--explain] [--json]
+const USAGE = `usage: api-catalog search "<query>" [--registry <dir>] [--domain <d>] [--limit <n>] [--offset <n>] [--keywords <w,w>] [--explain] [--json]
 
   --registry <dir>  catalog folder (registry/<name>); default: the embedded GitHub catalog
   --domain <d>      only this domain; with an empty query, browse the domain
   --limit <n>       results to print (default 10, at most ${MAX_LIMIT})
   --offset <n>      results to skip (default 0)
+  --keywords <w,w>  other words the API may use for it (comma or space separated): they widen recall at a
+                    lower weight than the query's own words
   --explain         show why each hit ranks where it does: the lexical retrieval score, the share of the
                     query it covers and each re-ranking signal's factor (docs/SEARCH.md lists them)
   --json            print the SearchResult as JSON (with --explain: each hit's "explain" object)
@@ -62,6 +65,7 @@ export async function run(argv: string[]): Promise<number> {
         offset: { type: 'string' },
         json: { type: 'boolean', default: false },
         explain: { type: 'boolean', default: false },
+        keywords: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
         verbose: { type: 'boolean', default: false },
         'embeddings-url': { type: 'string' },
@@ -90,6 +94,7 @@ export async function run(argv: string[]): Promise<number> {
     ...(values.limit !== undefined ? { limit: int(values.limit, '--limit') } : {}),
     ...(values.offset !== undefined ? { offset: int(values.offset, '--offset') } : {}),
     ...(values.explain ? { explain: true } : {}),
+    ...(values.keywords !== undefined ? { keywords: keywordList(values.keywords) } : {}),
   };
   const result = await hybridOrLexical(values, catalog, index, query, options);
   if (values.json) {

@@ -6,6 +6,7 @@ import { suggestNames } from '../registry/catalog.js';
 import type { DomainInfo, Operation } from '../types.js';
 import { computeFeatures, pathKey, type FeatureTables } from './features.js';
 import { Candidates, LexicalRetriever, type IndexField } from './lexical.js';
+import { reciprocalRankFusion } from './fusion.js';
 import { Lexicon } from './lexicon.js';
 import { analyzeQuery, MAX_QUERY_CHARS, queryWords } from './query.js';
 import { activeSignals, rankCandidates, type HitExplanation, type Ranked } from './rank.js';
@@ -27,6 +28,11 @@ export interface SearchOptions {
   offset?: number;
   /** Attach each hit's retrieval score and per-signal factors (`SearchHit.explain`). */
   explain?: boolean;
+  /**
+   * Words the API may use for the same thing (synonyms, the resource's likely names). They widen recall at a
+   * lower weight than the query's own words, so they never dilute it (docs/SEARCH.md, "keywords").
+   */
+  keywords?: readonly string[];
 }
 export interface SearchHit {
   name: string;
@@ -46,6 +52,13 @@ export interface SearchResult {
 
 /** Largest page. */
 export const MAX_LIMIT = 50;
+export { MAX_KEYWORDS } from './query.js';
+/**
+ * Below this best score an answer is a weak match. The best score is the share of the query's concepts the best
+ * operation covers, so this is also "low coverage". Measured (docs/SEARCH.md): on the tuning sets in the user's
+ * words, queries under 0.4 have R@1 0.43 (0.68 above); on agent-style sets 4% fall under it, R@1 0.33 there.
+ */
+export const LOW_CONFIDENCE_SCORE = 0.4;
 const DEFAULT_LIMIT = 10;
 
 /** Ranking knobs. Defaults are the measured best (docs/SEARCH.md); exposed for measurement only. */
@@ -71,6 +84,15 @@ export interface SearchTuning {
    * Measured and off (1): it helped GitLab/Kubernetes/holdout but cost Square and Slack (docs/SEARCH.md).
    */
   primaryBoost: number;
+  /**
+   * How `SearchOptions.keywords` join the query: `concept` one low-weight concept of alternatives, `concepts`
+   * one low-weight concept per keyword term, `fuse` a second retrieval fused by reciprocal rank.
+   */
+  keywordMode: 'concept' | 'concepts' | 'fuse';
+  /** Weight of the keywords (the query's own words weigh 1). */
+  keywordWeight: number;
+  /** Keyword terms also explain an operation's name for the precision signal. */
+  keywordPrecision: boolean;
 }
 
 export const DEFAULT_TUNING: SearchTuning = {
@@ -84,6 +106,9 @@ export const DEFAULT_TUNING: SearchTuning = {
   precisionWeight: 0.7,
   namePrecisionShare: 0.5,
   primaryBoost: 1,
+  keywordMode: 'concepts',
+  keywordWeight: 0.5,
+  keywordPrecision: false,
 };
 
 const METHODS: ReadonlySet<string> = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
@@ -162,7 +187,9 @@ export class SearchIndex {
    * from: a different operation list is AppError REGISTRY_STALE, damaged bytes REGISTRY_INVALID.
    */
   static fromSnapshot(bytes: Uint8Array, operations: readonly Operation[], domains: readonly DomainInfo[]): SearchIndex {
-    return new SearchIndex(decodeSnapshot(bytes, nameOrder(operations), domains));
+    const parts = decodeSnapshot(bytes, nameOrder(operations), domains);
+    // build-time knobs come from the snapshot; query-time knobs it predates take this build's defaults
+    return new SearchIndex({ ...parts, tuning: { ...DEFAULT_TUNING, ...parts.tuning } });
   }
 
   /** Number of indexed operations. */
@@ -191,7 +218,10 @@ export class SearchIndex {
     const offset = Math.min(Math.max(Math.floor(options.offset ?? 0), 0), this.docs.length) || 0;
     const inDomain = (i: number): boolean => !domain || this.docs[i]?.domain === domain;
 
-    const ranked = this.rank(query, offset + limit, domain || undefined, options.explain === true);
+    const keywords = (options.keywords ?? []).filter((k) => typeof k === 'string' && k.trim() !== '');
+    const ranked = keywords.length > 0 && this.tuning.keywordMode === 'fuse' && query.trim() !== ''
+      ? this.fused(query, keywords, offset + limit, domain || undefined, options.explain === true)
+      : this.rank(query, offset + limit, domain || undefined, options.explain === true, keywords);
     if (ranked.total === 0 && query.trim() === '') {
       const all: number[] = [];
       this.docs.forEach((_, i) => {
@@ -220,14 +250,30 @@ export class SearchIndex {
    * broken by name (K4), and how many documents match in all. The pipeline: analyze the query, retrieve
    * (lexical), re-rank every candidate with the signals, keep the best k.
    */
-  private rank(query: string, k: number, domain: string | undefined, explain: boolean): { total: number; top: Ranked[] } {
+  /** Keywords as a second retrieval fused by reciprocal rank with the query's (tuning.keywordMode `fuse`). */
+  private fused(query: string, keywords: readonly string[], k: number, domain: string | undefined, explain: boolean): { total: number; top: Ranked[] } {
+    const depth = Math.max(k, 50);
+    const main = this.rank(query, depth, domain, explain);
+    const alt = this.rank(keywords.join(' '), depth, domain, false);
+    const fused = reciprocalRankFusion([{ ids: main.top.map((r) => r.i), weight: 1 }, { ids: alt.top.map((r) => r.i), weight: this.tuning.keywordWeight }]);
+    const byDoc = new Map(main.top.map((r) => [r.i, r]));
+    const best = fused[0]?.score ?? 1;
+    const conf = main.top[0]?.score ?? 0;
+    const top = fused.slice(0, k).map((f) => ({ ...(byDoc.get(f.i) ?? { i: f.i }), score: (f.score / best) * conf }));
+    return { total: Math.max(main.total, alt.total), top };
+  }
+
+  private rank(query: string, k: number, domain: string | undefined, explain: boolean, keywords: readonly string[] = []): { total: number; top: Ranked[] } {
     const trimmed = query.slice(0, MAX_QUERY_CHARS).trim();
-    if (trimmed === '') return { total: 0, top: [] };
+    if (trimmed === '' && keywords.length === 0) return { total: 0, top: [] };
     const exactIndex = this.exactMatch(trimmed);
     const t = this.tuning;
     const signals = activeSignals(t.disabledSignals, t.rerank);
     const readObject = t.primaryBoost !== 1 && signals.some((s) => s.name === 'primary-resource');
-    const plan = analyzeQuery(trimmed, this.lexicon, this.docs.length, { familyWeight: t.familyWeight, fuzzyUnknown: t.fuzzyUnknown, readObject });
+    const plan = analyzeQuery(trimmed, this.lexicon, this.docs.length, {
+      familyWeight: t.familyWeight, fuzzyUnknown: t.fuzzyUnknown, readObject,
+      keywordMode: t.keywordMode === 'concepts' ? 'concepts' : 'concept', keywordWeight: t.keywordWeight, keywordPrecision: t.keywordPrecision,
+    }, keywords);
     this.retriever.retrieve(plan.concepts, this.candidates);
     const { queryMarks, objectMarks } = this;
     const termIds = this.tables.termIds;

@@ -73,6 +73,39 @@ export interface QueryTuning {
   fuzzyUnknown: boolean;
   /** Read the request's object (only when a signal needs it). */
   readObject: boolean;
+  /** How the agent's keywords join the query's concepts (see SearchTuning.keywordMode). */
+  keywordMode?: 'concept' | 'concepts';
+  /** Weight of the keywords' concept(s) relative to the query's lead step (1). */
+  keywordWeight?: number;
+  /** Keyword terms also explain an operation's name for the precision signal. */
+  keywordPrecision?: boolean;
+}
+
+/** Most keywords read, and most words over all of them (K1). */
+export const MAX_KEYWORDS = 16;
+const MAX_KEYWORD_WORDS = 24;
+
+/**
+ * The agent's keywords as index terms not already in the query's concepts (each at most once): words the API
+ * may use for the same thing. Bounded like the query.
+ */
+export function keywordTerms(keywords: readonly string[], lex: Lexicon, query: readonly Concept[]): string[] {
+  const have = new Set<string>();
+  for (const c of query) for (const [t, w] of c.terms) if (w === 1) have.add(t);
+  const out: string[] = [];
+  let words = 0;
+  for (const k of keywords.slice(0, MAX_KEYWORDS)) {
+    for (const w of lex.words(k.slice(0, MAX_QUERY_CHARS), MAX_KEYWORD_WORDS)) {
+      if (words++ >= MAX_KEYWORD_WORDS) return out;
+      for (const t of lex.analyze(lex.correct(w))) {
+        if (!have.has(t)) {
+          have.add(t);
+          out.push(t);
+        }
+      }
+    }
+  }
+  return out;
 }
 
 /** A word that names an action: a verb family member or a verb with an HTTP method or path shape. */
@@ -199,11 +232,25 @@ export function verbMethods(words: readonly string[], lex: Lexicon): readonly Ht
 }
 
 /** The full analysis of one (trimmed, non-empty) query. */
-export function analyzeQuery(query: string, lex: Lexicon, n: number, tuning: QueryTuning): QueryPlan {
+export function analyzeQuery(query: string, lex: Lexicon, n: number, tuning: QueryTuning, keywords: readonly string[] = []): QueryPlan {
   const words = queryWords(query, lex);
   const cs = concepts(words, lex, n, tuning);
+  const extra = keywords.length > 0 ? keywordTerms(keywords, lex, cs) : [];
   const queryTerms = new Set<string>();
   for (const c of cs) for (const t of c.terms.keys()) queryTerms.add(t);
+  if (tuning.keywordPrecision) for (const t of extra) queryTerms.add(t);
+  // the keywords widen recall at a lower weight: one concept of alternatives, or one low-weight concept each
+  const weight = tuning.keywordWeight ?? 0.3;
+  const idfOf = (terms: Iterable<string>): number => {
+    let df = 0;
+    for (const t of terms) df = Math.max(df, lex.docFreq.get(t) ?? 0);
+    return Math.log(1 + (n + 1) / (df + 1));
+  };
+  if (extra.length > 0 && tuning.keywordMode === 'concepts') {
+    for (const t of extra) cs.push({ terms: new Map([[t, 1]]), idf: idfOf([t]), weight: weight / extra.length });
+  } else if (extra.length > 0) {
+    cs.push({ terms: new Map(extra.map((t) => [t, 1])), idf: idfOf(extra), weight });
+  }
   const scopes = new Set<Scope>();
   words.forEach((w, at) => {
     const s = SCOPE_WORDS[w];

@@ -3,7 +3,7 @@
 // explains each kept hit (per-signal factors). Allocation-free per candidate; prints nothing.
 import type { Features } from './features.js';
 import type { Candidates } from './lexical.js';
-import { SIGNALS, type Signal, type SignalContext } from './signals.js';
+import { SIGNALS, type Prepared, type Signal, type SignalContext } from './signals.js';
 
 /** Why a hit ranks where it does: the retrieval score and each active signal's factor (`--explain`). */
 export interface HitExplanation {
@@ -99,24 +99,29 @@ export function rankCandidates(req: RankRequest): { total: number; top: Ranked[]
   const c: Candidates = ctx.candidates;
   const f: Features = ctx.features;
   const names: string[] = [];
-  const fns: Array<(i: number) => number> = [];
+  const prepared: Prepared[] = [];
   for (const s of req.signals) {
-    const fn = s.prepare(ctx);
-    if (fn) {
+    const p = s.prepare(ctx);
+    if (p) {
       names.push(s.name);
-      fns.push(fn);
+      prepared.push(p);
     }
   }
   const { scores, coverage, final, matched } = c;
-  const count = fns.length;
-  // pass 1: the re-ranked score of every match, the best score and the confidence (coverage of the best)
+  const n = c.matchedCount;
+  // pass 1: the re-ranked score of every match: the retrieval score times each signal's factor, one signal at a
+  // time over all candidates (each document's factors still multiply in SIGNALS order: bit-identical scores)
+  for (let m = 0; m < n; m++) {
+    const i = matched[m] as number;
+    final[i] = scores[i] as number;
+  }
+  for (const p of prepared) p.apply(final, matched, n);
+  // the best score and the confidence (coverage of the best)
   let max = 0;
   let confidence = 0;
-  for (let m = 0; m < c.matchedCount; m++) {
+  for (let m = 0; m < n; m++) {
     const i = matched[m] as number;
-    let s = scores[i] as number;
-    for (let q = 0; q < count; q++) s *= (fns[q] as (i: number) => number)(i);
-    final[i] = s;
+    const s = final[i] as number;
     if (s > max) {
       max = s;
       confidence = coverage[i] as number;
@@ -148,7 +153,7 @@ export function rankCandidates(req: RankRequest): { total: number; top: Ranked[]
       const explain: HitExplanation = {
         retrieval: scores[r.i] as number,
         coverage: coverage[r.i] as number,
-        signals: names.map((name, q) => ({ name, factor: (fns[q] as (i: number) => number)(r.i) })),
+        signals: names.map((name, q) => ({ name, factor: (prepared[q] as Prepared).factor(r.i) })),
         reranked: final[r.i] as number,
       };
       if (r.i === exactIndex) explain.exact = true;

@@ -28,13 +28,23 @@ export interface SignalTuning {
   primaryBoost: number;
 }
 
+/** A signal ready for one query: its factor for one document, and the same applied to every candidate. */
+export interface Prepared {
+  factor(i: number): number;
+  /**
+   * `out[i] *= factor(i)` for the first `n` documents of `list`. Each signal writes this loop itself, so the
+   * factor is inlined at a call site of its own (one shared loop over all signals' factors was ~1.5x slower).
+   */
+  apply(out: Float64Array, list: Uint32Array, n: number): void;
+}
+
 export interface Signal {
   /** Stable name (explain output, ablations, docs/SEARCH.md). */
   readonly name: string;
   /** What it reads and what it does, one line (shown by `api-catalog search --explain`). */
   readonly reads: string;
-  /** The per-document factor for this query, or undefined when the signal has nothing to say about it. */
-  prepare(ctx: SignalContext): ((i: number) => number) | undefined;
+  /** The signal for this query, or undefined when it has nothing to say about it. */
+  prepare(ctx: SignalContext): Prepared | undefined;
 }
 
 /** Coverage: the share of the query's concepts an operation matches, squared — the whole request beats one word. */
@@ -43,7 +53,8 @@ const coverage: Signal = {
   reads: 'idf-weighted share of query concepts matched: x(0.25 + 0.75 cov^2)',
   prepare: ({ candidates }) => {
     const cov = candidates.coverage;
-    return (i) => 0.25 + 0.75 * (cov[i] as number) * (cov[i] as number);
+    const factor = (i: number): number => 0.25 + 0.75 * (cov[i] as number) * (cov[i] as number);
+    return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * factor(i); } } };
   },
 };
 
@@ -52,7 +63,8 @@ const titleCoverage: Signal = {
   reads: 'the same share counted in name/operationId/summary only: x(1 + title cov)',
   prepare: ({ candidates }) => {
     const tcov = candidates.titleCoverage;
-    return (i) => 1 + (tcov[i] as number);
+    const factor = (i: number): number => 1 + (tcov[i] as number);
+    return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * factor(i); } } };
   },
 };
 
@@ -62,7 +74,7 @@ const precision: Signal = {
   reads: 'share of the name (and name+summary) terms the query explains: the simplest fitting operation wins',
   prepare: ({ features: f, queryMarks: marks, tuning }) => {
     const { namePrecisionShare, precisionWeight } = tuning;
-    return (i) => {
+    const factor = (i: number): number => {
       const n0 = f.nameStart[i] as number;
       const n1 = f.nameStart[i + 1] as number;
       let sharedName = 0;
@@ -74,6 +86,7 @@ const precision: Signal = {
       const p = namePrecisionShare * (sharedName / Math.max(1, n1 - n0)) + (1 - namePrecisionShare) * (sharedTitle / Math.max(1, t1 - t0));
       return 1 - precisionWeight + precisionWeight * p;
     };
+    return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * factor(i); } } };
   },
 };
 
@@ -84,11 +97,12 @@ const primaryResource: Signal = {
   prepare: ({ features: f, objectMarks, objectCount, tuning }) => {
     if (tuning.primaryBoost === 1 || objectCount === 0) return undefined;
     const boost = tuning.primaryBoost;
-    return (i) => {
+    const factor = (i: number): number => {
       const p1 = f.primaryStart[i + 1] as number;
       for (let t = f.primaryStart[i] as number; t < p1; t++) if (objectMarks[f.primaryIds[t] as number] === 1) return boost;
       return 1;
     };
+    return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * factor(i); } } };
   },
 };
 
@@ -99,9 +113,10 @@ const method: Signal = {
   prepare: ({ plan, features: f }) => {
     const methods = plan.methods;
     if (!methods || methods.length === 0) return undefined;
-    const factor = new Float64Array(METHOD_CODES.length).fill(1);
-    METHOD_CODES.forEach((m, c) => (factor[c] = methods.includes(m) ? 1.15 : 0.9));
-    return (i) => factor[f.method[i] as number] as number;
+    const table = new Float64Array(METHOD_CODES.length).fill(1);
+    METHOD_CODES.forEach((m, c) => (table[c] = methods.includes(m) ? 1.15 : 0.9));
+    const factor = (i: number): number => table[f.method[i] as number] as number;
+    return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * factor(i); } } };
   },
 };
 
@@ -111,10 +126,11 @@ const shape: Signal = {
   reads: 'collection vs item path for the leading verb (plural object after a read verb = collection): x1.1 / x0.9',
   prepare: ({ plan, features: f }) => {
     if (!plan.shape) return undefined;
-    const factor = Float64Array.of(1, 1, 1);
-    factor[SHAPE_ITEM] = plan.shape === 'item' ? 1.1 : 0.9;
-    factor[SHAPE_COLLECTION] = plan.shape === 'collection' ? 1.1 : 0.9;
-    return (i) => factor[f.shape[i] as number] as number;
+    const table = Float64Array.of(1, 1, 1);
+    table[SHAPE_ITEM] = plan.shape === 'item' ? 1.1 : 0.9;
+    table[SHAPE_COLLECTION] = plan.shape === 'collection' ? 1.1 : 0.9;
+    const factor = (i: number): number => table[f.shape[i] as number] as number;
+    return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * factor(i); } } };
   },
 };
 
@@ -123,8 +139,9 @@ const scope: Signal = {
   name: 'scope',
   reads: 'operation scope (repository, org, enterprise, team, user, me) vs scope words in the query: x1.2 / x0.85',
   prepare: ({ plan, features: f }) => {
-    const factor = Float64Array.from([1, ...SCOPES.map((sc) => (plan.scopes.has(sc) ? 1.2 : NARROW_SCOPES.has(sc) ? 0.85 : 1))]);
-    return (i) => factor[f.scope[i] as number] as number;
+    const table = Float64Array.from([1, ...SCOPES.map((sc) => (plan.scopes.has(sc) ? 1.2 : NARROW_SCOPES.has(sc) ? 0.85 : 1))]);
+    const factor = (i: number): number => table[f.scope[i] as number] as number;
+    return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * factor(i); } } };
   },
 };
 
@@ -134,14 +151,18 @@ const spansAll: Signal = {
   reads: 'all/every/whole/across in the query and all/every in the operation title: x1.2',
   prepare: ({ plan, features: f }) => {
     if (!plan.spanAll) return undefined;
-    return (i) => ((f.flags[i] as number) & FLAG_SPANS_ALL ? 1.2 : 1);
+    const factor = (i: number): number => ((f.flags[i] as number) & FLAG_SPANS_ALL ? 1.2 : 1);
+    return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * factor(i); } } };
   },
 };
 
 const deprecated: Signal = {
   name: 'deprecated',
   reads: 'deprecated operation: x0.6, so its replacement ranks above it',
-  prepare: ({ features: f }) => (i) => ((f.flags[i] as number) & FLAG_DEPRECATED ? 0.6 : 1),
+  prepare: ({ features: f }) => {
+    const factor = (i: number): number => ((f.flags[i] as number) & FLAG_DEPRECATED ? 0.6 : 1);
+    return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * factor(i); } } };
+  },
 };
 
 /** The signals in the order they multiply. */

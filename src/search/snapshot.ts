@@ -10,8 +10,8 @@ import { Lexicon, type LexiconState } from './lexicon.js';
 import type { IndexParts, SearchTuning } from './index.js';
 
 const MAGIC = 0x48435253; // "SRCH" read as a little-endian u32
-/** Layout version: bump when the layout or anything the index derives at build changes. */
-export const SNAPSHOT_LAYOUT = 1;
+/** Layout version: bump when the layout or anything the index derives at build changes (2: keywords indexed). */
+export const SNAPSHOT_LAYOUT = 2;
 
 type Typed = Uint32Array | Uint8Array | Float64Array;
 const KINDS = { u32: Uint32Array, u8: Uint8Array, f64: Float64Array } as const;

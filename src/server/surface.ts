@@ -29,13 +29,20 @@ export function toolDefinitions(n: ToolNames): ToolDefinition[] {
       name: n.searchTools,
       title: 'Search API operations',
       description:
-        `Step 1: find API operations by what they do. Returns names, one-line summaries and required params, never schemas. ` +
-        `With only a domain, lists that domain. Example: {"query": "create issue", "limit": 5}`,
+        `Step 1: find API operations. Search in the API's words: a short "<action> <resource>" for the first step ` +
+        `of the task ("create issue", "list repository webhooks"), not the user's whole request; add domain when ` +
+        `${n.listDomains} made it clear; keywords: other words the API may use for it. Weak results: browse the ` +
+        `domain (domain, no query). Returns names, one-line summaries, required params; never schemas. ` +
+        `Example: {"query": "create issue", "keywords": ["open", "ticket"]}`,
       inputSchema: {
         type: 'object',
         properties: {
-          query: { type: 'string', description: 'What you want to do, in a few words.' },
+          query: { type: 'string', description: 'Short "<action> <resource>" in API terms.' },
           domain: { type: 'string', description: `A domain from ${n.listDomains}.` },
+          keywords: {
+            type: 'array', items: { type: 'string' },
+            description: 'Synonyms or likely API names; widen recall, weigh less than query.',
+          },
           limit: { type: 'integer', minimum: 1, maximum: LIMITS.searchMax, default: LIMITS.searchDefault },
           offset: { type: 'integer', minimum: 0, default: 0 },
         },
@@ -101,6 +108,7 @@ export function workflowText(n: ToolNames): string {
   return [
     'How to use this API (progressive disclosure):',
     `1. Find operations: ${n.searchTools} (or ${n.listDomains} for the map). The listing tells you WHICH operation.`,
+    `   Search in the API's words, one step at a time: "<action> <resource>" ("list invoices"), the domain when ${n.listDomains} made it clear, keywords for other names; if results are weak, browse the domain.`,
     `2. Fetch descriptions of the ones you picked: ${n.describeTools}, or read resource:///tool_descriptions?tools=<name>,<name>. The description tells you HOW.`,
     `3. Call: ${n.executeTool}. You cannot execute an operation whose description you have not fetched in this session: it fails with TOOL_DESCRIPTION_REQUIRED.`,
     'Example: resource:///tool_descriptions?tools=issues_create',

@@ -1,6 +1,8 @@
-// search_tools: ranked names with one-line summaries (never schemas), a browse mode for one domain, and
-// suggestions when nothing matches. Bounded input (K1): long queries are cut, limits capped.
+// search_tools: ranked names with one-line summaries (never schemas), a browse mode for one domain, optional
+// keywords, and what helps next when nothing or little matches (domains to browse, a rephrasing hint).
+// Bounded input (K1): long queries and keyword lists are cut, limits capped.
 import { suggestNames } from '../../registry/catalog.js';
+import { LOW_CONFIDENCE_SCORE, MAX_KEYWORDS } from '../../search/index.js';
 import type { CatalogSet } from './catalogs.js';
 import { fail, ok, type Envelope } from './envelope.js';
 import { parseMetaArgs } from './meta-args.js';
@@ -12,6 +14,14 @@ export interface SearchToolsInput {
   domain?: string;
   limit?: number;
   offset?: number;
+  keywords?: string | string[];
+}
+
+/** Keywords as given: an array, or one string separated by commas (else by spaces). Bounded (K1). */
+export function keywordList(value: string | string[] | undefined): string[] {
+  if (value === undefined) return [];
+  const items = typeof value === 'string' ? (value.includes(',') ? value.split(',') : value.split(/\s+/)) : value;
+  return items.map((k) => k.trim().slice(0, 64)).filter((k) => k !== '').slice(0, MAX_KEYWORDS);
 }
 
 /** What one answered search found (for the search log): the cut query, the domain, the results shown. */
@@ -39,6 +49,7 @@ export async function searchTools(
     domain: { kind: 'string', max: LIMITS.nameMaxChars },
     limit: { kind: 'integer', min: 1, max: LIMITS.searchMax },
     offset: { kind: 'integer', min: 0, max: LIMITS.offsetMax },
+    keywords: { kind: 'string|string[]', max: 64 },
   });
   if (!parsed.ok) {
     return fail(tool, 'INVALID_ARGUMENTS', 'search_tools: invalid arguments', `Fix the listed fields and call ${tool} again.`, {
@@ -68,8 +79,10 @@ export async function searchTools(
       { errors: [{ path: '/query', message: 'query or domain is required' }] },
     );
   }
-  const options: { domain?: string; limit: number; offset: number } = { limit, offset };
+  const keywords = keywordList(parsed.value.keywords);
+  const options: { domain?: string; limit: number; offset: number; keywords?: string[] } = { limit, offset };
   if (domain !== undefined) options.domain = domain;
+  if (keywords.length > 0) options.keywords = keywords;
   // With an embeddings endpoint: hybrid ranking, or the lexical one with the reason (never a failure).
   const found = set.embeddings !== undefined && query !== '' ? await set.embeddings.search(set.index, query, options) : set.index.search(query, options);
   const results = found.results.map((r) => ({
@@ -88,11 +101,30 @@ export async function searchTools(
     value.hint =
       offset > 0 && found.total > 0
         ? `No results at offset ${offset}; there are ${found.total} in all. Use a smaller offset.`
-        : `No operation matched. Try other words (API terms like "create", "list", a resource name), one of the suggested domains, or ${names.listDomains}.`;
+        : `No operation matched. Search in the API's words: a short "<action> <resource>" ("create invoice", "list members"), keywords for other names of it, a suggested domain, or ${names.listDomains}.`;
     return ok(tool, value, `Rephrase the query or browse a suggested domain with ${tool}.`);
+  }
+  // weak best match (its score is the share of the query it covers): say so, and offer what helps next
+  const top1 = results[0];
+  if (query !== '' && offset === 0 && top1 !== undefined && top1.score < LOW_CONFIDENCE_SCORE) {
+    const near = set.index.suggest(query).domains;
+    for (const r of results) if (!near.includes(r.domain)) near.push(r.domain);
+    const browse = domain !== undefined ? [domain] : near.slice(0, 3);
+    value.confidence = 'low';
+    value.suggestions = { domains: browse };
+    value.hint =
+      `Weak match: none of these covers the request well. Rephrase as a short "<action> <resource>" in the API's words` +
+      `${keywords.length === 0 ? ', add keywords (other names the API may use)' : ''}, or browse a domain: ` +
+      `{"domain": ${JSON.stringify(browse[0])}} with no query lists all its operations.`;
+    return ok(tool, value, `If none fits, browse ${JSON.stringify(browse[0])} with ${tool} before picking one; then call ${names.describeTools}.`);
   }
   const top = results.slice(0, 3).map((r) => r.name);
   const more = offset + results.length < found.total ? ` More results: call ${tool} again with offset ${offset + results.length}.` : '';
   value.hint = `Call ${names.describeTools} with {"tool_names": ${JSON.stringify(top)}} to learn how to call them.${more}`;
-  return ok(tool, value, `Pick the operation that fits and call ${names.describeTools} with its name before executing it.`);
+  return ok(
+    tool,
+    value,
+    `Pick the operation that fits and call ${names.describeTools} with its name before executing it. ` +
+      `If none fits, search again with a short "<action> <resource>" in the API's words, or browse a domain.`,
+  );
 }

@@ -1,0 +1,40 @@
+// `api-catalog search` with --explain and --keywords, run in-process on the committed GitHub catalog.
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { explainLine, run } from '../../src/cli/search.js';
+
+function capture(): { out: () => string; restore: () => void } {
+  let text = '';
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    text += String(chunk);
+    return true;
+  });
+  return { out: () => text, restore: () => spy.mockRestore() };
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('api-catalog search', () => {
+  it('--explain prints each hit\'s retrieval score, coverage and signal factors under it', async () => {
+    const c = capture();
+    const code = await run(['list repository webhooks', '--limit', '2', '--explain']);
+    c.restore();
+    expect(code).toBe(0);
+    const lines = c.out().split('\n');
+    expect(lines[0]).toMatch(/^ {2}1\. 1\.000 {2}repos_list-webhooks/);
+    expect(lines[1]).toMatch(/^ +bm25 \d+\.\d{3}, covers 100% \| .*method x1\.150.* = \d+\.\d{3}$/);
+  });
+
+  it('--json --explain carries the explain objects; --keywords widens recall', async () => {
+    const c = capture();
+    await run(['silence a user', '--limit', '3', '--keywords', 'block', '--json', '--explain']);
+    c.restore();
+    const parsed = JSON.parse(c.out()) as { results: Array<{ name: string; explain?: { signals: unknown[] } }> };
+    expect(parsed.results[0]?.name).toBe('users_block');
+    expect(parsed.results[0]?.explain?.signals.length).toBeGreaterThan(0);
+  });
+
+  it('explainLine names an exact match', () => {
+    expect(explainLine({ retrieval: 2, coverage: 1, signals: [{ name: 'method', factor: 1.15 }], reranked: 2.3, exact: true }))
+      .toBe('bm25 2.000, covers 100% | method x1.150 = 2.300 (exact name: first)');
+  });
+});
