@@ -49,6 +49,22 @@ function depsFrom(config: ServerConfig, set: CatalogSet, logger: Logger, file?: 
   };
 }
 
+/**
+ * API_CATALOG_STARTUP_TRACE=1: once the search index is ready, one JSON line on stderr with the start-up marks
+ * (ms since the process started): what `npm run bench` reports as "where start-up goes".
+ */
+function traceStartup(set: CatalogSet): void {
+  const timer = setInterval(() => {
+    if (performance.getEntriesByName('api-catalog:index-ready').length === 0) return;
+    clearInterval(timer);
+    const marks: Record<string, number> = { 'node-bootstrap': performance.nodeTiming.bootstrapComplete };
+    for (const m of performance.getEntriesByType('mark')) if (m.name.startsWith('api-catalog:')) marks[m.name.slice(12)] = m.startTime;
+    const index = set.indexSource;
+    process.stderr.write(JSON.stringify({ event: 'startup_trace', marks, index, rssMB: process.memoryUsage().rss / 1048576 }) + '\n');
+  }, 20);
+  timer.unref();
+}
+
 function onSignals(handler: (signal: string) => void): void {
   for (const s of ['SIGINT', 'SIGTERM'] as const) process.once(s, () => handler(s));
 }
@@ -58,6 +74,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(HELP + '\n');
     return 0;
   }
+  performance.mark('api-catalog:serve-module');
   const config = resolveServerConfig(parseServeArgs(argv), process.env);
   const level = (process.env.API_CATALOG_LOG_LEVEL ?? 'info') as LogLevel;
   const logger = createLogger({ write: (line) => process.stderr.write(line), minLevel: ['debug', 'info', 'warn', 'error'].includes(level) ? level : 'info' });
@@ -69,7 +86,7 @@ export async function run(argv: string[]): Promise<number> {
     const v = process.env[name];
     if (v !== undefined && v !== '') logger.addSecret(v);
   }
-  const set = loadCatalogSet(config.registries);
+  const set = loadCatalogSet(config.registries, { logger });
   for (const c of set.catalogs) {
     if (c.skipped.length === 0) continue;
     const first = c.skipped[0] as { pointer: string; message: string };
@@ -79,10 +96,13 @@ export async function run(argv: string[]): Promise<number> {
     );
   }
   const deps = depsFrom(config, set, logger, file);
-  const what = set.catalogs.map((c) => `${c.meta.title} (${c.operations.length} operations)`).join(', ');
+  // The operation count from catalog.json: the operations themselves are read on first use, not here.
+  const what = set.catalogs.map((c) => `${c.meta.title} (${c.meta.operationCount} operations)`).join(', ');
+  performance.mark('api-catalog:catalogs');
+  if (process.env.API_CATALOG_STARTUP_TRACE === '1') traceStartup(set);
 
   // An idle server builds its search index within a second even if no client has listed tools yet.
-  setTimeout(() => warmSearchIndex(set), 1000).unref();
+  setTimeout(() => warmSearchIndex(set, logger), 1000).unref();
 
   if (config.http) {
     const h = config.http;
@@ -134,6 +154,7 @@ export async function run(argv: string[]): Promise<number> {
   process.stderr.write(`api-catalog: serving ${what} over stdio\n`);
   const { serveStdio } = await import('../server/transports/stdio.js');
   const handle = await serveStdio(deps, { logger });
+  performance.mark('api-catalog:connected');
   onSignals((signal) => {
     logger.log('info', { event: 'shutdown', signal });
     void handle.close();

@@ -1,7 +1,9 @@
-// The loaded catalogs as one namespace: names and domains unique across several registries, one search index,
-// and the execution config for an operation's catalog. No MCP here: the CLI and the server share it.
+// The loaded catalogs as one namespace: names and domains unique across several registries, one search index
+// (restored from the registry's snapshot when it matches, else built), and the execution config for an
+// operation's catalog. Everything past catalog.json is read on first use. No MCP here: the CLI and server share it.
 import { catalogOptions, resolveBaseUrls, type ConfigFile, type ServerConfig } from '../../config.js';
 import { AppError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
 import { defaultCatalogDir, loadCatalog, type Catalog } from '../../registry/catalog.js';
 import { SearchIndex } from '../../search/index.js';
 import type { ExecutionConfig } from '../../execution/index.js';
@@ -15,25 +17,52 @@ export interface CatalogEntry {
   localName: string;
 }
 
+/**
+ * The catalogs as one namespace. Only `catalogs` (their catalog.json) and `domains` are read at start; the
+ * operations, names and index are read or built on first access, so initialize and tools/list never wait.
+ */
 export interface CatalogSet {
   catalogs: Catalog[];
   /** Public operations, sorted by name. */
-  operations: Operation[];
-  byName: Map<string, CatalogEntry>;
+  readonly operations: Operation[];
+  readonly byName: Map<string, CatalogEntry>;
   /** Public domains, sorted by name, with the catalog they belong to. */
   domains: Array<DomainInfo & { catalog: string }>;
   domainNames: string[];
-  names: string[];
+  readonly names: string[];
   /**
-   * The search index, built on first access (a few hundred ms for GitHub) so that start-up and the first
-   * tools/list never wait for it; warmSearchIndex() builds it in idle time right after the server is up.
+   * The search index, restored from the registry's snapshot or built, on first access, so that start-up and
+   * the first tools/list never wait for it; warmSearchIndex() prepares it in idle time once the server is up.
    */
   readonly index: SearchIndex;
+  /** How the index was obtained, once it exists (for logs and the start-up trace). */
+  readonly indexSource: IndexSource | undefined;
 }
 
-/** Builds the set's search index now if it is not built yet (idempotent). */
-export function warmSearchIndex(set: CatalogSet): void {
-  void set.index;
+/** Where the search index came from, and what it cost. */
+export interface IndexSource {
+  kind: 'snapshot' | 'built';
+  /** Why no snapshot was used (kind 'built'). */
+  reason?: string;
+  ms: number;
+}
+
+/**
+ * Prepares the set's operations and search index now if they are not ready yet (idempotent). Never throws: a
+ * registry that cannot be read is logged here and reported by every tool call that needs it.
+ */
+export function warmSearchIndex(set: CatalogSet, logger?: Logger): void {
+  try {
+    void set.index;
+  } catch (err) {
+    logger?.log('error', { event: 'catalog_unreadable', message: err instanceof Error ? err.message : String(err) });
+  }
+}
+
+/** Options of a catalog set. */
+export interface CatalogSetOptions {
+  /** Receives one line when the index is ready (and a warning when a snapshot could not be used). */
+  logger?: Logger;
 }
 
 /**
@@ -41,7 +70,7 @@ export function warmSearchIndex(set: CatalogSet): void {
  * name and domain becomes `<catalog>.<name>` (e.g. `github.issues.create`, domain `github.issues`), so that
  * adding a catalog never makes two names collide. Throws REGISTRY_INVALID when two catalogs share a name.
  */
-export function buildCatalogSet(catalogs: readonly Catalog[]): CatalogSet {
+export function buildCatalogSet(catalogs: readonly Catalog[], options: CatalogSetOptions = {}): CatalogSet {
   if (catalogs.length === 0) throw new AppError('REGISTRY_NOT_FOUND', 'catalogs: no catalog loaded; pass --registry <dir>');
   const seen = new Set<string>();
   for (const c of catalogs) {
@@ -54,42 +83,82 @@ export function buildCatalogSet(catalogs: readonly Catalog[]): CatalogSet {
     seen.add(c.meta.name);
   }
   const multi = catalogs.length > 1;
-  const byName = new Map<string, CatalogEntry>();
-  const operations: Operation[] = [];
   const domains: Array<DomainInfo & { catalog: string }> = [];
   for (const catalog of catalogs) {
     const p = multi ? `${catalog.meta.name}.` : '';
     for (const d of catalog.meta.domains) domains.push({ ...d, name: p + d.name, catalog: catalog.meta.name });
-    for (const original of catalog.operations) {
-      const op: Operation = multi ? { ...original, name: p + original.name, domain: p + original.domain } : original;
-      if (byName.has(op.name)) {
-        throw new AppError('REGISTRY_INVALID', `catalogs: operation name ${JSON.stringify(op.name)} appears twice`);
-      }
-      byName.set(op.name, { op, catalog, localName: original.name });
-      operations.push(op);
-    }
   }
-  operations.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   domains.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+
+  // The operations of every catalog, merged on first use (each catalog reads its files then).
+  let merged: { operations: Operation[]; byName: Map<string, CatalogEntry>; names: string[] } | undefined;
+  const merge = () => {
+    if (merged) return merged;
+    const byName = new Map<string, CatalogEntry>();
+    const operations: Operation[] = [];
+    for (const catalog of catalogs) {
+      const p = multi ? `${catalog.meta.name}.` : '';
+      for (const original of catalog.operations) {
+        const op: Operation = multi ? { ...original, name: p + original.name, domain: p + original.domain } : original;
+        if (byName.has(op.name)) {
+          throw new AppError('REGISTRY_INVALID', `catalogs: operation name ${JSON.stringify(op.name)} appears twice`);
+        }
+        byName.set(op.name, { op, catalog, localName: original.name });
+        operations.push(op);
+      }
+    }
+    operations.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return (merged = { operations, byName, names: operations.map((o) => o.name) });
+  };
   let index: SearchIndex | undefined;
+  let indexSource: IndexSource | undefined;
   return {
     catalogs: [...catalogs],
-    operations,
-    byName,
+    get operations() {
+      return merge().operations;
+    },
+    get byName() {
+      return merge().byName;
+    },
     domains,
     domainNames: domains.map((d) => d.name),
-    names: operations.map((o) => o.name),
+    get names() {
+      return merge().names;
+    },
     get index(): SearchIndex {
-      index ??= SearchIndex.build(operations, domains);
+      if (index === undefined) {
+        const { operations } = merge();
+        const opened = openIndex(catalogs, operations, domains, options.logger);
+        index = opened.index;
+        indexSource = opened.source;
+        performance.mark('api-catalog:index-ready');
+      }
       return index;
+    },
+    get indexSource() {
+      return indexSource;
     },
   };
 }
 
+/** The set's search index: the registry's snapshot when it is valid for exactly these operations, else a build. */
+function openIndex(
+  catalogs: readonly Catalog[],
+  operations: readonly Operation[],
+  domains: ReadonlyArray<DomainInfo & { catalog: string }>,
+  logger?: Logger,
+): { index: SearchIndex; source: IndexSource } {
+  const t0 = performance.now();
+  const index = SearchIndex.build(operations, domains);
+  const source: IndexSource = { kind: 'built', reason: catalogs.length > 1 ? 'several catalogs' : 'no snapshot', ms: performance.now() - t0 };
+  logger?.log('info', { event: 'search_index', source: source.kind, reason: source.reason, ms: Math.round(source.ms), operations: operations.length });
+  return { index, source };
+}
+
 /** Loads the given registry folders (none: the embedded GitHub catalog) and merges them. */
-export function loadCatalogSet(dirs: readonly string[]): CatalogSet {
+export function loadCatalogSet(dirs: readonly string[], options: CatalogSetOptions = {}): CatalogSet {
   const list = dirs.length > 0 ? dirs : [defaultCatalogDir()];
-  return buildCatalogSet(list.map((d) => loadCatalog(d)));
+  return buildCatalogSet(list.map((d) => loadCatalog(d)), options);
 }
 
 /** What execution needs beyond the catalog, shared by every call of a server or CLI run. */
