@@ -3,20 +3,29 @@
 import { parseArgs } from 'node:util';
 import { AppError } from '../errors.js';
 import { defaultCatalogDir, loadCatalog } from '../registry/catalog.js';
-import { MAX_LIMIT, SearchIndex } from '../search/index.js';
+import { MAX_LIMIT, SearchIndex, type HitExplanation } from '../search/index.js';
 
-const USAGE = `usage: api-catalog search "<query>" [--registry <dir>] [--domain <d>] [--limit <n>] [--offset <n>] [--json]
+const USAGE = `usage: api-catalog search "<query>" [--registry <dir>] [--domain <d>] [--limit <n>] [--offset <n>] [--explain] [--json]
 
   --registry <dir>  catalog folder (registry/<name>); default: the embedded GitHub catalog
   --domain <d>      only this domain; with an empty query, browse the domain
   --limit <n>       results to print (default 10, at most ${MAX_LIMIT})
   --offset <n>      results to skip (default 0)
-  --json            print the SearchResult as JSON`;
+  --explain         show why each hit ranks where it does: the lexical retrieval score, the share of the
+                    query it covers and each re-ranking signal's factor (docs/SEARCH.md lists them)
+  --json            print the SearchResult as JSON (with --explain: each hit's "explain" object)`;
 
 function int(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value)) throw new AppError('INVALID_ARGUMENTS', `search: ${flag} must be a whole number, got ${JSON.stringify(value)}`);
   return Number(value);
+}
+
+/** One line per hit: `bm25 3.21 x coverage 0.83 | coverage x0.77 precision x0.91 ... = 2.01`. */
+export function explainLine(e: HitExplanation): string {
+  const factors = e.signals.filter((s) => s.factor !== 1).map((s) => `${s.name} x${s.factor.toFixed(3)}`);
+  const exact = e.exact ? ' (exact name: first)' : '';
+  return `bm25 ${e.retrieval.toFixed(3)}, covers ${(e.coverage * 100).toFixed(0)}% | ${factors.join(' ') || 'no signal'} = ${e.reranked.toFixed(3)}${exact}`;
 }
 
 /** Runs the search subcommand; returns the exit code (0 found, 1 nothing found, 2 usage error). */
@@ -32,6 +41,7 @@ export async function run(argv: string[]): Promise<number> {
         limit: { type: 'string' },
         offset: { type: 'string' },
         json: { type: 'boolean', default: false },
+        explain: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
         verbose: { type: 'boolean', default: false },
       },
@@ -56,6 +66,7 @@ export async function run(argv: string[]): Promise<number> {
     ...(values.domain !== undefined ? { domain: values.domain } : {}),
     ...(values.limit !== undefined ? { limit: int(values.limit, '--limit') } : {}),
     ...(values.offset !== undefined ? { offset: int(values.offset, '--offset') } : {}),
+    ...(values.explain ? { explain: true } : {}),
   };
   const result = index.search(query, options);
   if (values.json) {
@@ -78,6 +89,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(
       `${String(first + k).padStart(3)}. ${h.score.toFixed(3)}  ${h.name.padEnd(width)}  ${h.summary}${req}\n`,
     );
+    if (h.explain) process.stdout.write(`${' '.repeat(11)}${explainLine(h.explain)}\n`);
   }
   const shown = first + result.results.length - 1;
   process.stdout.write(`${first}-${shown} of ${result.total} in ${catalog.meta.name}; next: api-catalog describe <name>\n`);

@@ -1,0 +1,168 @@
+// Stage 1b, index-time analysis of each operation's shape: HTTP method, REST path shape, scope, primary resource,
+// title and name terms, flags — precomputed once as flat typed arrays the re-ranking signals read per match.
+// Pure functions of the operations and the lexicon; prints nothing.
+import type { HttpMethod, Operation } from '../types.js';
+import type { Lexicon } from './lexicon.js';
+import { splitWords, stripPlural } from './text.js';
+import { FAMILIES, SCOPE_WORDS, VERB_FAMILY_COUNT, VERB_METHODS, type Scope } from './vocabulary.js';
+
+/** Scopes as small ints for the per-document feature array (0: none). */
+export const SCOPES: readonly Scope[] = ['repository', 'organization', 'enterprise', 'team', 'me', 'user', 'installation'];
+export const METHOD_CODES: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+export const SHAPE_ITEM = 1;
+export const SHAPE_COLLECTION = 2;
+export const FLAG_SPANS_ALL = 1;
+export const FLAG_DEPRECATED = 2;
+
+/** Words of the verb families (the first {@link VERB_FAMILY_COUNT} families of the vocabulary). */
+export const VERB_FAMILY_WORDS: ReadonlySet<string> = new Set(FAMILIES.slice(0, VERB_FAMILY_COUNT).flat());
+
+/**
+ * What the re-ranking reads of each operation, precomputed at build as flat typed arrays indexed by document
+ * number (struct of arrays): a query that matches 70k of 100k operations reads dense arrays instead of chasing
+ * one object per operation. Term lists are CSR: document i's terms are `ids[start[i]] .. ids[start[i + 1] - 1]`.
+ */
+export interface Features {
+  /** Distinct terms of name + operationId + summary, as term ids (tells a title match from a description match). */
+  titleStart: Uint32Array;
+  titleIds: Uint32Array;
+  /** Distinct terms of the name and operationId alone: the cleanest statement of what the operation does. */
+  nameStart: Uint32Array;
+  nameIds: Uint32Array;
+  /** Terms of the primary resource: the last plain path segment (with the resource before a one-word action). */
+  primaryStart: Uint32Array;
+  primaryIds: Uint32Array;
+  /** Index into METHOD_CODES. */
+  method: Uint8Array;
+  /** 0 other, SHAPE_ITEM (path ends in a parameter), SHAPE_COLLECTION (a plain segment after one or at the root). */
+  shape: Uint8Array;
+  /** 1 + index into SCOPES, 0 when the operation has no scope. */
+  scope: Uint8Array;
+  /** FLAG_SPANS_ALL: the name or summary says all/every (`listPodForAllNamespaces`); FLAG_DEPRECATED. */
+  flags: Uint8Array;
+  /** Index into the index's domain names (`domainList`). */
+  domain: Uint32Array;
+}
+
+/** Features plus the tables built with them: term ids of title/name terms, domains in code order, exact names. */
+export interface FeatureTables {
+  features: Features;
+  /** Title and name terms of all operations, numbered. */
+  termIds: Map<string, number>;
+  /** Domain names in code order (`features.domain[i]` indexes it). */
+  domainList: string[];
+  /** Lower-cased name, operationId and `method /path` -> document number. */
+  exact: Map<string, number>;
+}
+
+/** Scope of an operation, read from its path (first scope word) and summary. */
+export function scopeOf(op: Operation): Scope | undefined {
+  const segments = op.path.split('/').filter((s) => s.length > 0 && !/^v\d+$/i.test(s));
+  const first = segments[0]?.toLowerCase();
+  if (first === 'user' && !(segments[1] ?? '').startsWith('{')) return 'me';
+  // `/me/...`, `/self/...`, `/users/me/...` and "the current/authenticated user" name the caller
+  if (segments.slice(0, 2).some((s) => /^(?:me|my|self|current|myself)$/i.test(s))) return 'me';
+  if (/\b(?:authenticated|current|calling|logged[- ]in) user\b/i.test(op.summary)) return 'me';
+  for (const seg of segments) {
+    if (seg.startsWith('{')) continue;
+    const scope = SCOPE_WORDS[seg.toLowerCase()];
+    if (scope && scope !== 'me') return scope;
+  }
+  return undefined;
+}
+
+/** A plural English noun (`pictures`, `endpoints`, `replies`), not a word that merely ends in s (`status`). */
+export function isPlural(word: string): boolean {
+  return word.length > 3 && stripPlural(word) !== word && !/(?:ss|us|is|ics|news)$/.test(word);
+}
+
+export function shapeOf(path: string): 'item' | 'collection' | 'other' {
+  const segs = path.split('/').filter((s) => s.length > 0);
+  const last = segs[segs.length - 1] ?? '';
+  if (last.startsWith('{')) return 'item';
+  // a plain segment right after the root or after a parameter names a collection (`/repos/{o}/{r}/issues`);
+  // two plain segments in a row are usually an action (`/invoices/{id}/pay` is `other` only when short)
+  if (segs.length > 1) {
+    // `/transfers/{id}/approve`, `/pods/{name}/log`: a singular last word after a parameter is an action or a
+    // property of one item, not a collection (collections are plural: `/repos/{o}/{r}/issues`)
+    const words = splitWords(last);
+    const tail = words[words.length - 1] ?? '';
+    if ((segs[segs.length - 2] ?? '').startsWith('{') && !isPlural(tail)) return 'other';
+  }
+  return segs.length <= 2 || (segs[segs.length - 2] ?? '').startsWith('{') ? 'collection' : 'other';
+}
+
+/**
+ * The resource an operation acts on, read from its path: the last plain segment (`/customers/{id}/groups/{g}`
+ * -> groups, `/projects/{id}/merge_requests` -> merge requests). A one-word action after it (`/pipelines/{id}/
+ * retry`, `/customers/search`) acts on the segment before, so both are primary.
+ */
+export function primaryResource(path: string): string {
+  const segs = path.split('/').filter((s) => s.length > 0);
+  const isParam = (s: string): boolean => s.includes('{');
+  const isVersion = (s: string): boolean => /^v\d+(?:\.\d+)?(?:(?:alpha|beta)\d*)?$/i.test(s);
+  let k = segs.length - 1;
+  while (k >= 0 && isParam(segs[k] as string)) k--;
+  if (k < 0) return '';
+  const last = segs[k] as string;
+  const words = splitWords(last);
+  const one = words.length === 1 ? (words[0] as string) : undefined;
+  const afterParam = k > 0 && isParam(segs[k - 1] as string);
+  const action = one !== undefined && (VERB_FAMILY_WORDS.has(one) || VERB_METHODS[one] !== undefined || (afterParam && !isPlural(one)));
+  if (!action) return last;
+  let j = k - 1;
+  while (j >= 0 && (isParam(segs[j] as string) || isVersion(segs[j] as string))) j--;
+  return j >= 0 ? `${segs[j] as string} ${last}` : last;
+}
+
+export function pathKey(method: string, path: string): string {
+  return `${method.toLowerCase()} ${path.toLowerCase().replace(/\{[^}]*\}/g, '{}')}`;
+}
+
+/** Per-document features, the term ids and the exact-name table, in one pass over the operations (name order). */
+export function computeFeatures(ops: readonly Operation[], lexicon: Lexicon): FeatureTables {
+  const n = ops.length;
+  const termIds = new Map<string, number>();
+  const domainCodes = new Map<string, number>();
+  const exact = new Map<string, number>();
+  const termId = (term: string): number => {
+    let id = termIds.get(term);
+    if (id === undefined) termIds.set(term, (id = termIds.size));
+    return id;
+  };
+  const titles: number[] = [];
+  const names: number[] = [];
+  const primaries: number[] = [];
+  const f: Features = {
+    titleStart: new Uint32Array(n + 1), titleIds: new Uint32Array(0), nameStart: new Uint32Array(n + 1),
+    nameIds: new Uint32Array(0), primaryStart: new Uint32Array(n + 1), primaryIds: new Uint32Array(0),
+    method: new Uint8Array(n), shape: new Uint8Array(n), scope: new Uint8Array(n), flags: new Uint8Array(n),
+    domain: new Uint32Array(n),
+  };
+  for (let i = 0; i < n; i++) {
+    const op = ops[i] as Operation;
+    for (const t of new Set(lexicon.terms(`${op.name} ${op.operationId} ${op.summary}`))) titles.push(termId(t));
+    for (const t of new Set(lexicon.terms(`${op.name} ${op.operationId}`))) names.push(termId(t));
+    f.titleStart[i + 1] = titles.length;
+    f.nameStart[i + 1] = names.length;
+    for (const t of new Set(lexicon.terms(primaryResource(op.path)))) primaries.push(termId(t));
+    f.primaryStart[i + 1] = primaries.length;
+    f.method[i] = Math.max(0, METHOD_CODES.indexOf(op.method));
+    const shape = shapeOf(op.path);
+    f.shape[i] = shape === 'item' ? SHAPE_ITEM : shape === 'collection' ? SHAPE_COLLECTION : 0;
+    const scope = scopeOf(op);
+    f.scope[i] = scope === undefined ? 0 : SCOPES.indexOf(scope) + 1;
+    const spansAll = splitWords(`${op.name} ${op.operationId} ${op.summary}`).some((w) => w === 'all' || w === 'every');
+    f.flags[i] = (spansAll ? FLAG_SPANS_ALL : 0) | (op.deprecated ? FLAG_DEPRECATED : 0);
+    let d = domainCodes.get(op.domain);
+    if (d === undefined) domainCodes.set(op.domain, (d = domainCodes.size));
+    f.domain[i] = d;
+    for (const key of [op.name.toLowerCase(), op.operationId.toLowerCase(), pathKey(op.method, op.path)]) {
+      if (!exact.has(key)) exact.set(key, i);
+    }
+  }
+  f.titleIds = Uint32Array.from(titles);
+  f.nameIds = Uint32Array.from(names);
+  f.primaryIds = Uint32Array.from(primaries);
+  return { features: f, termIds, domainList: [...domainCodes.keys()], exact };
+}

@@ -1,0 +1,259 @@
+// Stage 2, the lexical retriever: BM25+ over weighted operation fields (MiniSearch, or a snapshot's posting table),
+// queried one concept at a time; per-term hits are query-independent typed arrays, and a retrieval accumulates
+// each matched document's BM25 sum and concept coverage into reused buffers. No ranking rules; prints nothing.
+import MiniSearch from 'minisearch';
+import type { DomainInfo, Operation } from '../types.js';
+import type { Features } from './features.js';
+import { MAX_INDEX_WORDS, type Lexicon } from './lexicon.js';
+import type { Concept } from './query.js';
+import { stripNoise } from './text.js';
+
+export type IndexField = 'name' | 'summary' | 'path' | 'domain' | 'tags' | 'params' | 'description' | 'domainText';
+export const FIELDS: IndexField[] = ['name', 'summary', 'path', 'domain', 'tags', 'params', 'description', 'domainText'];
+const TITLE_FIELDS: ReadonlySet<string> = new Set(['name', 'summary']);
+/** Cached term lookups; cleared when full (a bound, not an LRU: the common terms come right back). */
+const HIT_CACHE_SIZE = 4096;
+
+export interface TermHits {
+  ids: Uint32Array;
+  scores: Float64Array;
+  /** 1 when the term is in the document's title (name, operationId, summary). */
+  title: Uint8Array;
+}
+
+const EMPTY_HITS: TermHits = { ids: new Uint32Array(0), scores: new Float64Array(0), title: new Uint8Array(0) };
+
+/**
+ * Per-document accumulators of one query, reused across queries (typed arrays sized once per index): only the
+ * matched documents are touched and they are zeroed again by `clear`, so a query allocates nothing per document.
+ */
+export class Candidates {
+  /** BM25+ sum over the query's concepts (the retrieval score). */
+  readonly scores: Float64Array;
+  /** idf-weighted share of the query's concepts the document matches (a family match counts its weight). */
+  readonly coverage: Float64Array;
+  /** The same, counted only for terms in the title (name, operationId, summary). */
+  readonly titleCoverage: Float64Array;
+  /** The re-ranked score (written by the ranker). */
+  readonly final: Float64Array;
+  readonly best: Float64Array;
+  readonly bestTitle: Float64Array;
+  readonly isMatched: Uint8Array;
+  /** Matched document numbers, `matchedCount` of them; `touched` is scratch for one concept. */
+  readonly matched: Uint32Array;
+  readonly touched: Uint32Array;
+  matchedCount = 0;
+
+  constructor(n: number) {
+    this.scores = new Float64Array(n);
+    this.coverage = new Float64Array(n);
+    this.titleCoverage = new Float64Array(n);
+    this.final = new Float64Array(n);
+    this.best = new Float64Array(n);
+    this.bestTitle = new Float64Array(n);
+    this.isMatched = new Uint8Array(n);
+    this.matched = new Uint32Array(n);
+    this.touched = new Uint32Array(n);
+  }
+
+  /** Zeroes what the last query wrote. */
+  clear(): void {
+    for (let m = 0; m < this.matchedCount; m++) {
+      const i = this.matched[m] as number;
+      this.scores[i] = 0;
+      this.coverage[i] = 0;
+      this.titleCoverage[i] = 0;
+      this.final[i] = 0;
+      this.isMatched[i] = 0;
+    }
+    this.matchedCount = 0;
+  }
+}
+
+/** The fields of one operation as MiniSearch indexes them. */
+function record(op: Operation, id: number, descriptionWords: number, domainText: string): Record<string, unknown> {
+  return {
+    id,
+    name: op.name === op.operationId ? op.name : `${op.name} ${op.operationId}`,
+    summary: stripNoise(op.summary),
+    path: op.path,
+    domain: op.domain,
+    tags: op.tags.join(' '),
+    params: Object.keys(op.inputSchema.properties).join(' '),
+    description: stripNoise(op.description).split(/\s+/).slice(0, descriptionWords).join(' '),
+    domainText,
+  };
+}
+
+/** A posting table: every index term's hits as one CSR block (what a snapshot stores). */
+export interface PostingTable {
+  /** Terms in table order; term k's hits are `ids/scores/title[start[k] .. start[k + 1] - 1]`. */
+  terms: readonly string[];
+  start: Uint32Array;
+  ids: Uint32Array;
+  scores: Float64Array;
+  title: Uint8Array;
+}
+
+export class LexicalRetriever {
+  private readonly hitCache = new Map<string, TermHits>();
+  /** Term -> its row in `table` (index restored from a snapshot: no MiniSearch). */
+  private readonly rows: Map<string, number> | undefined;
+
+  private constructor(
+    private readonly ms: MiniSearch<Record<string, unknown>> | undefined,
+    private readonly table: PostingTable | undefined,
+    private readonly features: Features,
+    private readonly termIds: ReadonlyMap<string, number>,
+    private readonly boosts: Record<IndexField, number>,
+  ) {
+    this.rows = table === undefined ? undefined : new Map(table.terms.map((t, k) => [t, k]));
+  }
+
+  /**
+   * Indexes the operations (in document-number order) with MiniSearch, counting each document's words and
+   * terms into the lexicon on the way (one tokenization).
+   */
+  static build(
+    docs: readonly Operation[], domains: readonly DomainInfo[], lex: Lexicon, features: Features,
+    termIds: ReadonlyMap<string, number>, boosts: Record<IndexField, number>, descriptionWords: number,
+  ): LexicalRetriever {
+    const domainText = new Map(domains.map((d) => [d.name, d.description]));
+    let words = new Set<string>();
+    let terms = new Set<string>();
+    const ms = new MiniSearch<Record<string, unknown>>({
+      idField: 'id',
+      fields: FIELDS,
+      storeFields: [],
+      tokenize: (text) => lex.words(text, MAX_INDEX_WORDS),
+      processTerm: (term) => {
+        const out = lex.analyze(term);
+        // while building, collect the document's words and terms for the lexicon's frequencies
+        words.add(term);
+        for (const t of out) terms.add(t);
+        return out.length === 0 ? null : out;
+      },
+      searchOptions: { tokenize: (text) => [text], processTerm: (term) => term },
+    });
+    // one document at a time (no array of all index records): add it, then count its words and terms
+    docs.forEach((op, id) => {
+      words = new Set<string>();
+      terms = new Set<string>();
+      ms.add(record(op, id, descriptionWords, domainText.get(op.domain) ?? ''));
+      lex.countDocument(words, terms);
+    });
+    return new LexicalRetriever(ms, undefined, features, termIds, boosts);
+  }
+
+  /**
+   * Every term's hits (`terms`: all index terms, e.g. the lexicon's document-frequency keys), exactly as
+   * {@link termHits} computes them: restored with {@link fromPostings}, an index needs no MiniSearch.
+   */
+  postings(terms: readonly string[]): PostingTable {
+    const start = new Uint32Array(terms.length + 1);
+    const parts: TermHits[] = [];
+    let total = 0;
+    terms.forEach((t, k) => {
+      const h = this.table === undefined ? this.compute(t) : this.termHits(t);
+      parts.push(h);
+      total += h.ids.length;
+      start[k + 1] = total;
+    });
+    const ids = new Uint32Array(total);
+    const scores = new Float64Array(total);
+    const title = new Uint8Array(total);
+    parts.forEach((h, k) => {
+      const at = start[k] as number;
+      ids.set(h.ids, at);
+      scores.set(h.scores, at);
+      title.set(h.title, at);
+    });
+    return { terms, start, ids, scores, title };
+  }
+
+  static fromPostings(table: PostingTable, features: Features, termIds: ReadonlyMap<string, number>, boosts: Record<IndexField, number>): LexicalRetriever {
+    return new LexicalRetriever(undefined, table, features, termIds, boosts);
+  }
+
+  /**
+   * Documents matching one index term, with their BM25+ score over the boosted fields and whether the
+   * term is in the title. Query-independent, so cached (typos are corrected before, in query analysis).
+   */
+  termHits(term: string): TermHits {
+    const table = this.table;
+    if (table !== undefined) {
+      const row = this.rows?.get(term);
+      if (row === undefined) return EMPTY_HITS;
+      const a = table.start[row] as number;
+      const b = table.start[row + 1] as number;
+      return { ids: table.ids.subarray(a, b), scores: table.scores.subarray(a, b), title: table.title.subarray(a, b) };
+    }
+    const cached = this.hitCache.get(term);
+    if (cached) return cached;
+    const hits = this.compute(term);
+    if (this.hitCache.size >= HIT_CACHE_SIZE) this.hitCache.clear();
+    this.hitCache.set(term, hits);
+    return hits;
+  }
+
+  private compute(term: string): TermHits {
+    const results = (this.ms as MiniSearch<Record<string, unknown>>).search(term, { boost: this.boosts });
+    const hits: TermHits = {
+      ids: new Uint32Array(results.length), scores: new Float64Array(results.length), title: new Uint8Array(results.length),
+    };
+    const f = this.features;
+    for (let k = 0; k < results.length; k++) {
+      const r = results[k] as (typeof results)[number];
+      const i = r.id as number;
+      hits.ids[k] = i;
+      hits.scores[k] = r.score;
+      let title = false;
+      for (const t in r.match) {
+        const id = this.termIds.get(t);
+        if ((id !== undefined && f.titleIds.subarray(f.titleStart[i], f.titleStart[i + 1]).includes(id)) || (r.match[t] ?? []).some((x) => TITLE_FIELDS.has(x))) {
+          title = true;
+          break;
+        }
+      }
+      hits.title[k] = title ? 1 : 0;
+    }
+    return hits;
+  }
+
+  /**
+   * Accumulates the concepts into `c`: every document matching any term of any concept is matched; its score
+   * is the weighted BM25+ sum, its coverage the idf-weighted share of concepts matched by their best reading.
+   */
+  retrieve(concepts: readonly Concept[], c: Candidates): void {
+    const { scores, coverage, titleCoverage, best, bestTitle, isMatched, matched, touched } = c;
+    let matchedCount = c.matchedCount;
+    const totalIdf = concepts.reduce((sum, x) => sum + x.idf * x.weight, 0) || 1;
+    for (const concept of concepts) {
+      let touchedCount = 0;
+      for (const [term, w] of concept.terms) {
+        const hits = this.termHits(term);
+        const ww = w * concept.weight;
+        for (let h = 0; h < hits.ids.length; h++) {
+          const i = hits.ids[h] as number;
+          if (best[i] === 0) touched[touchedCount++] = i;
+          if (isMatched[i] === 0) {
+            isMatched[i] = 1;
+            matched[matchedCount++] = i;
+          }
+          scores[i] = (scores[i] as number) + ww * (hits.scores[h] as number);
+          // coverage counts the best reading that matched: the word itself 1, a family member less
+          best[i] = Math.max(best[i] as number, w);
+          if (hits.title[h]) bestTitle[i] = Math.max(bestTitle[i] as number, w);
+        }
+      }
+      for (let m = 0; m < touchedCount; m++) {
+        const i = touched[m] as number;
+        coverage[i] = (coverage[i] as number) + ((best[i] as number) * concept.idf * concept.weight) / totalIdf;
+        titleCoverage[i] = (titleCoverage[i] as number) + ((bestTitle[i] as number) * concept.idf * concept.weight) / totalIdf;
+        best[i] = 0;
+        bestTitle[i] = 0;
+      }
+    }
+    c.matchedCount = matchedCount;
+  }
+}

@@ -1,0 +1,197 @@
+// Stage 1a, the analysis chain shared by index and query: words -> compounds split -> abbreviations -> stop
+// words -> stem, plus what the catalog's own words teach (document frequencies, the typo dictionary, agent
+// nouns). Built once per index (or restored from a snapshot); reads no operation at query time, prints nothing.
+import { distance } from 'fastest-levenshtein';
+import { STOP_WORDS, splitWords, stem, type StemMode } from './text.js';
+import { ABBREVIATIONS, FAMILIES, SCOPE_WORDS, VERB_METHODS } from './vocabulary.js';
+
+/** Most words read from one field of one operation. */
+export const MAX_INDEX_WORDS = 2000;
+/** Cached typo corrections; cleared when full. */
+const CORRECTION_CACHE_SIZE = 4096;
+
+/** The analyzer shared by index and query: one raw word -> abbreviations -> stop words -> stem. Cached. */
+export function makeAnalyzer(mode: StemMode): (word: string) => string[] {
+  const cache = new Map<string, string[]>();
+  return (word: string): string[] => {
+    const hit = cache.get(word);
+    if (hit) return hit;
+    const out: string[] = [];
+    for (const w of ABBREVIATIONS[word] ?? [word]) {
+      if (STOP_WORDS.has(w)) continue;
+      out.push(stem(w, mode));
+    }
+    if (cache.size < 50_000) cache.set(word, out);
+    return out;
+  };
+}
+
+/** Vocabulary families as word -> the other members (a word in two families gets both). */
+export function familyTable(): Map<string, string[]> {
+  const familyOf = new Map<string, string[]>();
+  for (const family of FAMILIES) {
+    for (const word of family) {
+      const list = familyOf.get(word) ?? [];
+      for (const other of family) if (other !== word && !list.includes(other)) list.push(other);
+      familyOf.set(word, list);
+    }
+  }
+  return familyOf;
+}
+
+/** True when `a` becomes `b` by swapping one pair of neighbouring letters. */
+export function swapsNeighbours(a: string, b: string): boolean {
+  if (a.length !== b.length || a === b) return false;
+  let k = 0;
+  while (a[k] === b[k]) k++;
+  return a[k] === b[k + 1] && a[k + 1] === b[k] && a.slice(k + 2) === b.slice(k + 2);
+}
+
+/** The lexicon's learned state, as plain arrays (what a snapshot stores). */
+export interface LexiconState {
+  prose: string[];
+  docFreq: Array<[string, number]>;
+  wordFreq: Array<[string, number]>;
+}
+
+/**
+ * The catalog's words: the prose dictionary (for splitting identifier compounds), document frequencies of index
+ * terms, how many documents use each raw word (for typos) and agent-noun links. Filled while the index is built
+ * (`addProse`, then `countDocument` per document, then `finish`) or from a {@link LexiconState}.
+ */
+export class Lexicon {
+  readonly analyze: (word: string) => string[];
+  readonly familyOf = familyTable();
+  /** Words seen in prose (summaries, descriptions): the dictionary for splitting compounds. */
+  readonly prose = new Set<string>();
+  readonly docFreq = new Map<string, number>();
+  /** Raw words with the number of documents using them. */
+  private readonly wordFreq = new Map<string, number>();
+  /** Index terms linked by derivation (`watcher` <-> `watch`), found in the catalog's own vocabulary. */
+  readonly derived = new Map<string, string[]>();
+  /** Indexed words by first letter, with how many documents use them: the dictionary for typos. */
+  private readonly dictionary = new Map<string, Array<{ word: string; freq: number }>>();
+  private readonly corrections = new Map<string, string>();
+
+  constructor(mode: StemMode) {
+    this.analyze = makeAnalyzer(mode);
+  }
+
+  addProse(text: string): void {
+    for (const w of splitWords(text)) this.prose.add(w);
+  }
+
+  /** One document's distinct raw words and index terms (collected while the document is tokenized). */
+  countDocument(words: ReadonlySet<string>, terms: ReadonlySet<string>): void {
+    for (const t of terms) this.docFreq.set(t, (this.docFreq.get(t) ?? 0) + 1);
+    for (const w of words) this.wordFreq.set(w, (this.wordFreq.get(w) ?? 0) + 1);
+  }
+
+  /** Derives the typo dictionary and the agent-noun links once all documents are counted. */
+  finish(): void {
+    // the vocabulary's words are known too (freq 0: a catalog word wins a tie), so `bookmakr` reads as bookmark
+    for (const word of [...this.familyOf.keys(), ...Object.keys(VERB_METHODS)]) if (!this.wordFreq.has(word)) this.wordFreq.set(word, 0);
+    for (const [word, freq] of [...this.wordFreq].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+      if (word.length < 3 || /\d/.test(word)) continue;
+      const key = word[0] as string;
+      const list = this.dictionary.get(key) ?? [];
+      list.push({ word, freq });
+      this.dictionary.set(key, list);
+    }
+    // agent nouns: `watchers` finds `watch`, `reviewer` finds `review`, when both are in the catalog
+    for (const t of this.docFreq.keys()) {
+      if (t.length < 6 || !t.endsWith('er')) continue;
+      let base = t.slice(0, -2);
+      if (!this.docFreq.has(base) && /([b-df-hj-np-tv-z])\1$/.test(base)) base = base.slice(0, -1);
+      if (!this.docFreq.has(base)) continue;
+      this.derived.set(t, [...(this.derived.get(t) ?? []), base]);
+      this.derived.set(base, [...(this.derived.get(base) ?? []), t]);
+    }
+  }
+
+  state(): LexiconState {
+    return { prose: [...this.prose], docFreq: [...this.docFreq], wordFreq: [...this.wordFreq] };
+  }
+
+  static fromState(mode: StemMode, state: LexiconState): Lexicon {
+    const lex = new Lexicon(mode);
+    for (const w of state.prose) lex.prose.add(w);
+    for (const [t, n] of state.docFreq) lex.docFreq.set(t, n);
+    // wordFreq was saved after finish() (vocabulary words included); finish() adds nothing new to it
+    for (const [w, n] of state.wordFreq) lex.wordFreq.set(w, n);
+    lex.finish();
+    return lex;
+  }
+
+  /** Index terms of a text (words, compounds split, analyzed). */
+  terms(text: string): string[] {
+    const out: string[] = [];
+    for (const w of this.words(text, MAX_INDEX_WORDS)) out.push(...this.analyze(w));
+    return out;
+  }
+
+  /**
+   * Words of a text, with compounds that only identifiers use (`invoiceitems`) followed by their parts
+   * when both parts are words of the catalog's prose. At most `max` words.
+   */
+  words(text: string, max: number): string[] {
+    const out: string[] = [];
+    for (const w of splitWords(text)) {
+      if (out.length >= max) break;
+      out.push(w);
+      if (w.length >= 7 && !this.prose.has(w) && !/\d/.test(w)) {
+        for (let k = 3; k <= w.length - 3; k++) {
+          const left = w.slice(0, k);
+          const right = w.slice(k);
+          if (this.prose.has(left) && this.prose.has(right)) {
+            out.push(left, right);
+            break;
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /** A word all of whose index terms the catalog uses. */
+  known(word: string): boolean {
+    const terms = this.analyze(word);
+    return terms.length > 0 && terms.every((t) => this.docFreq.has(t));
+  }
+
+  /**
+   * The closest indexed word for a query word the index does not know (a typo), else the word itself.
+   * Bounded: same first letter, edit distance 1 (2 for words of 7+ letters); the most used word wins.
+   */
+  correct(word: string): string {
+    if (word.length < 4 || STOP_WORDS.has(word) || /\d/.test(word)) return word;
+    // words of the API vocabulary are known English, not typos, even when this catalog lacks them
+    if (this.familyOf.has(word) || ABBREVIATIONS[word] || SCOPE_WORDS[word] || VERB_METHODS[word]) return word;
+    if (this.analyze(word).every((t) => this.docFreq.has(t))) return word;
+    const cached = this.corrections.get(word);
+    if (cached !== undefined) return cached;
+    const maxDistance = word.length >= 7 ? 2 : 1;
+    let best = word;
+    let bestDistance = maxDistance + 1;
+    let bestFreq = 0;
+    for (const { word: candidate, freq } of this.dictionary.get(word[0] as string) ?? []) {
+      if (Math.abs(candidate.length - word.length) > maxDistance) continue;
+      // a swap of two neighbouring letters (`craete`, `serach`) is one slip, not two edits
+      const d = swapsNeighbours(word, candidate) ? 1 : distance(word, candidate);
+      if (d > maxDistance) continue;
+      if (d < bestDistance || (d === bestDistance && freq > bestFreq)) {
+        best = candidate;
+        bestDistance = d;
+        bestFreq = freq;
+      }
+    }
+    if (this.corrections.size >= CORRECTION_CACHE_SIZE) this.corrections.clear();
+    this.corrections.set(word, best);
+    return best;
+  }
+}
+
+/** Stems a word with the plural-only stemmer (used to find a plural's family). */
+export function pluralStem(word: string): string {
+  return stem(word, 'plural');
+}

@@ -1,0 +1,230 @@
+// Stage 1c, query-time analysis: bounded raw words -> phrases and un-words -> typo correction -> concepts (a word
+// with its vocabulary family, idf, step weight) and what the request says about method, REST shape, scope and
+// breadth. Produces a QueryPlan the retrievers and signals read; touches no operation, prints nothing.
+import type { HttpMethod } from '../types.js';
+import { isPlural, VERB_FAMILY_WORDS } from './features.js';
+import { pluralStem, type Lexicon } from './lexicon.js';
+import { PHRASES, SCOPE_WORDS, VERB_METHODS, VERB_SHAPES, type Scope } from './vocabulary.js';
+
+/** Longest query (characters) that is read; the rest is ignored (RELIABILITY K1). */
+export const MAX_QUERY_CHARS = 512;
+/** Most query words that are read. */
+export const MAX_QUERY_TERMS = 32;
+/** Most typo corrections per query (each scans one letter's dictionary). */
+const MAX_CORRECTIONS = 4;
+/** Weight of the words of a later step of a multi-step request (the lead step's words count 1). */
+export const LATER_STEP_WEIGHT = 0.3;
+
+/** Verbs after which "me" is who receives the answer ("show me", "remind me"), not a scope. */
+const INDIRECT_OBJECT_VERBS: ReadonlySet<string> = new Set([
+  'show', 'tell', 'give', 'send', 'let', 'help', 'remind', 'notify', 'alert', 'email', 'text', 'find', 'get', 'bring',
+]);
+/** Words an operation on the caller uses for the caller; explained by "my" in the request. */
+const SELF_WORDS: readonly string[] = ['current', 'authenticated', 'user', 'self', 'me'];
+/** Determiners and pronouns that start an object: the word before them is a verb ("and refund their charge"). */
+const OBJECT_WORDS: ReadonlySet<string> = new Set([
+  'the', 'a', 'an', 'it', 'its', 'them', 'their', 'this', 'that', 'these', 'those', 'my', 'our', 'your', 'his', 'her',
+  'each', 'every', 'all', 'him', 'me', 'us', 'someone', 'somebody', 'everyone',
+]);
+/** Methods of a request that changes something, and of one that undoes something ("unfollow", "unpin"). */
+const CHANGE_METHODS: readonly HttpMethod[] = ['post', 'put', 'patch'];
+const UNDO_METHODS: readonly HttpMethod[] = ['delete', 'post'];
+/** Verbs that read (get/show/see...): with a plural object they ask for a list. */
+const READ_VERBS: ReadonlySet<string> = new Set(['get', 'show', 'see', 'view', 'read', 'fetch', 'retrieve', 'display', 'find']);
+/** Query words that ask for everything at once ("across all namespaces", "the whole account"). */
+const BROAD_WORDS: ReadonlySet<string> = new Set(['all', 'every', 'whole', 'entire', 'across', 'everything', 'everywhere']);
+/** Words that end the object of a request and start its scope ("add a product | to the catalog"). */
+const PREPOSITIONS: ReadonlySet<string> = new Set([
+  'to', 'from', 'for', 'in', 'on', 'of', 'with', 'by', 'into', 'onto', 'at', 'inside', 'under', 'across', 'between', 'within',
+]);
+
+/** A query word with the terms that stand for it. */
+export interface Concept {
+  /** Index terms with their weights (the word itself 1, family members less). */
+  terms: Map<string, number>;
+  /** Inverse document frequency of the concept's broadest reading, for coverage. */
+  idf: number;
+  /** 1 for the request's lead step; less for words of a later step ("... and then add them to a playlist"). */
+  weight: number;
+}
+
+/** Everything the later stages read of a query. */
+export interface QueryPlan {
+  /** Raw words after phrases and un-words (before typo correction). */
+  words: string[];
+  concepts: Concept[];
+  /** Every index term of every concept, plus the caller's self words when the request says "my". */
+  queryTerms: Set<string>;
+  /** HTTP methods the leading verb suggests (undefined: no opinion). */
+  methods: readonly HttpMethod[] | undefined;
+  /** REST shape the leading verb suggests. */
+  shape: 'item' | 'collection' | undefined;
+  /** Scopes the request names. */
+  scopes: Set<Scope>;
+  /** The request asks for everything at once (all, every, across...). */
+  spanAll: boolean;
+  /** The request's object: lead-step words before the first preposition, without action words (with families). */
+  objectTerms: string[];
+}
+
+/** Query analysis knobs (a subset of the index tuning). */
+export interface QueryTuning {
+  familyWeight: number;
+  fuzzyUnknown: boolean;
+  /** Read the request's object (only when a signal needs it). */
+  readObject: boolean;
+}
+
+/** A word that names an action: a verb family member or a verb with an HTTP method or path shape. */
+export function isAction(word: string): boolean {
+  return VERB_METHODS[word] !== undefined || VERB_SHAPES[word] !== undefined || VERB_FAMILY_WORDS.has(word);
+}
+
+/** Raw query words, bounded (K1): at most MAX_QUERY_CHARS characters and MAX_QUERY_TERMS words. */
+export function queryWords(query: string, lex: Lexicon): string[] {
+  const words = lex.words(query.slice(0, MAX_QUERY_CHARS), MAX_QUERY_TERMS);
+  const out: string[] = [];
+  for (let k = 0; k < words.length; k++) {
+    const phrase = k + 1 < words.length ? PHRASES[`${words[k]} ${words[k + 1]}`] : undefined;
+    const word = words[k] as string;
+    if (phrase) {
+      out.push(...phrase);
+      k++;
+    } else if (k === 0 && isUndo(word, lex)) {
+      // a request starting with `unfollow`, `unstar`, `unpin` in a catalog that never says it: remove +
+      // the action undone (only as the first word: elsewhere un-words are adjectives, `unread`)
+      out.push('remove', word.slice(2));
+    } else out.push(word);
+  }
+  return out;
+}
+
+/** An un-word (`unfollow`) the catalog does not use, whose rest (`follow`) it does. */
+function isUndo(word: string, lex: Lexicon): boolean {
+  if (word.length < 5 || !word.startsWith('un') || lex.known(word)) return false;
+  return lex.known(word.slice(2));
+}
+
+/**
+ * Index of the first word of a later step in a multi-step request, else the word count: "find X and then
+ * do Y", "find X, then Y", "find X and add it to Y" (`and` + an action word), "X so that I can Y". The lead
+ * step is what must happen first, so it decides the ranking; later steps still count a little.
+ */
+export function laterStepStart(words: readonly string[]): number {
+  for (let k = 1; k < words.length - 1; k++) {
+    const w = words[k] as string;
+    const next = words[k + 1] as string;
+    if (w === 'then' || w === 'afterwards' || (w === 'after' && next === 'that')) return k;
+    // `and` + a verb: a known action word, or any word followed by an object ("and refund their charge")
+    if (w === 'and' && (next === 'then' || isAction(next) || OBJECT_WORDS.has(words[k + 2] ?? ''))) return k;
+    if (w === 'so' && (next === 'that' || next === 'i' || next === 'we')) return k;
+  }
+  return words.length;
+}
+
+/** Concepts of the query words; `n` is the number of documents (for idf). */
+export function concepts(words: readonly string[], lex: Lexicon, n: number, tuning: QueryTuning): Concept[] {
+  const byKey = new Map<string, Concept>();
+  let corrected = 0;
+  const later = laterStepStart(words);
+  for (let k = 0; k < words.length; k++) {
+    const raw = words[k] as string;
+    const weight = k >= later ? LATER_STEP_WEIGHT : 1;
+    // a word the catalog never uses is most likely a typo: read it as the closest word it does use
+    const word = tuning.fuzzyUnknown && corrected < MAX_CORRECTIONS ? lex.correct(raw) : raw;
+    if (word !== raw) corrected++;
+    const family = lex.familyOf.get(word) ?? lex.familyOf.get(pluralStem(word)) ?? [];
+    // two words of one family ("add a new customer") are one request, not two
+    const familyKey = family.length > 0 ? `family:${[word, ...family].sort()[0] ?? word}` : undefined;
+    const sibling = familyKey === undefined ? undefined : byKey.get(familyKey);
+    if (sibling) {
+      for (const t of lex.analyze(word)) sibling.terms.set(t, 1);
+      continue;
+    }
+    for (const term of lex.analyze(word)) {
+      const have = byKey.get(term);
+      if (have) {
+        have.weight = Math.max(have.weight, weight);
+        continue;
+      }
+      const terms = new Map<string, number>([[term, 1]]);
+      for (const other of family) {
+        for (const t of lex.analyze(other)) if (!terms.has(t)) terms.set(t, tuning.familyWeight);
+      }
+      for (const t of lex.derived.get(term) ?? []) if (!terms.has(t)) terms.set(t, 0.8);
+      // a concept is as specific as its broadest reading: `show` means get/list, common words
+      let df = 0;
+      for (const t of terms.keys()) df = Math.max(df, lex.docFreq.get(t) ?? 0);
+      const concept: Concept = { terms, idf: Math.log(1 + (n + 1) / (df + 1)), weight };
+      byKey.set(term, concept);
+      if (familyKey !== undefined && !byKey.has(familyKey)) byKey.set(familyKey, concept);
+    }
+  }
+  // "all" (a stop word) asks for a list
+  if ((words.includes('all') || words.includes('every')) && !byKey.has('list')) {
+    const terms = new Map<string, number>([['list', 0.7]]);
+    byKey.set('list', { terms, idf: Math.log(1 + (n + 1) / ((lex.docFreq.get('list') ?? 0) + 1)), weight: 1 });
+  }
+  return [...new Set(byKey.values())];
+}
+
+/** Path shape suggested by the first action word of the query; "all" anywhere asks for a collection. */
+export function verbShape(words: readonly string[], lex: Lexicon): 'item' | 'collection' | undefined {
+  if (words.includes('all')) return 'collection';
+  const at = words.slice(0, 4).findIndex((w) => VERB_SHAPES[w] !== undefined || READ_VERBS.has(w));
+  const verb = at >= 0 ? (words[at] as string) : undefined;
+  const shape = verb === undefined ? undefined : VERB_SHAPES[verb];
+  // "get pictures", "show webhook endpoints": reading a plural object asks for the collection
+  if (shape !== 'collection' && (verb === undefined || READ_VERBS.has(verb))) {
+    const object = words.slice(at + 1, at + 4).filter((w) => lex.analyze(w).length > 0 && !isAction(w));
+    if (object.some(isPlural)) return 'collection';
+  }
+  return shape;
+}
+
+/** HTTP methods suggested by the first action word of the query (low-weight signal). */
+export function verbMethods(words: readonly string[], lex: Lexicon): readonly HttpMethod[] | undefined {
+  for (const w of words.slice(0, 4)) {
+    const m = VERB_METHODS[w];
+    if (m) return m;
+  }
+  // an imperative whose verb the vocabulary does not know ("pin an item", "label a task", "text someone"):
+  // a word that starts the request and is followed by its object changes something, so it is not a GET
+  const [first, second] = words;
+  if (first !== undefined && second !== undefined && OBJECT_WORDS.has(second) && !isAction(first) &&
+      lex.analyze(first).length > 0 && SCOPE_WORDS[first] === undefined && !isPlural(first)) {
+    return first.startsWith('un') ? UNDO_METHODS : CHANGE_METHODS;
+  }
+  return undefined;
+}
+
+/** The full analysis of one (trimmed, non-empty) query. */
+export function analyzeQuery(query: string, lex: Lexicon, n: number, tuning: QueryTuning): QueryPlan {
+  const words = queryWords(query, lex);
+  const cs = concepts(words, lex, n, tuning);
+  const queryTerms = new Set<string>();
+  for (const c of cs) for (const t of c.terms.keys()) queryTerms.add(t);
+  const scopes = new Set<Scope>();
+  words.forEach((w, at) => {
+    const s = SCOPE_WORDS[w];
+    // "show me", "tell me", "remind me": the person asking is the receiver, not the scope
+    if (s === 'me' && w === 'me' && at > 0 && INDIRECT_OBJECT_VERBS.has(words[at - 1] as string)) return;
+    if (s) scopes.add(s);
+  });
+  // "my" (a stop word) explains the words an operation on the caller uses for itself ("current user")
+  if (scopes.has('me')) for (const w of SELF_WORDS) for (const t of lex.analyze(w)) queryTerms.add(t);
+  const objectTerms: string[] = [];
+  if (tuning.readObject) {
+    const lead = laterStepStart(words);
+    for (let k = 0; k < lead; k++) {
+      const w = words[k] as string;
+      if (PREPOSITIONS.has(w)) break;
+      if (isAction(w)) continue;
+      for (const v of [w, ...(lex.familyOf.get(w) ?? [])]) for (const t of lex.analyze(v)) objectTerms.push(t);
+    }
+  }
+  return {
+    words, concepts: cs, queryTerms, methods: verbMethods(words, lex), shape: verbShape(words, lex), scopes,
+    spanAll: words.some((w) => BROAD_WORDS.has(w)), objectTerms,
+  };
+}

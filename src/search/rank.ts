@@ -1,0 +1,159 @@
+// Stage 4b, ranking: applies the re-ranking signals to every retrieved candidate, normalizes (best = its coverage),
+// filters by domain, puts an exact name first and keeps the best k in name order for ties (K4). Optionally
+// explains each kept hit (per-signal factors). Allocation-free per candidate; prints nothing.
+import type { Features } from './features.js';
+import type { Candidates } from './lexical.js';
+import { SIGNALS, type Signal, type SignalContext } from './signals.js';
+
+/** Why a hit ranks where it does: the retrieval score and each active signal's factor (`--explain`). */
+export interface HitExplanation {
+  /** BM25+ sum over the query's concepts (lexical retrieval). */
+  retrieval: number;
+  /** idf-weighted share of the query's concepts the operation matches (0..1). */
+  coverage: number;
+  /** Factor of every signal that had an opinion on this query, in the order they multiply. */
+  signals: Array<{ name: string; factor: number }>;
+  /** retrieval x all factors, before normalization. */
+  reranked: number;
+  /** Set when the query names this operation exactly (it ranks first with score 1). */
+  exact?: boolean;
+}
+
+export interface Ranked {
+  i: number;
+  score: number;
+  explain?: HitExplanation;
+}
+
+/** Largest page end (offset + limit) kept in a bounded insertion list; deeper pages sort all matches once. */
+const TOP_K_LIST = 512;
+
+/**
+ * The best `k` (document, score) pairs offered, best first: higher score, then lower document number. A sorted
+ * list with insertion: an offer below the current k-th costs one compare, so a pass over n matches is O(n + k²)
+ * in the worst case and O(n) in practice. Beyond {@link TOP_K_LIST} everything is kept and sorted once.
+ */
+export class TopK {
+  private readonly ids: number[] = [];
+  private readonly scores: number[] = [];
+  constructor(private readonly k: number) {}
+
+  offer(i: number, score: number): void {
+    const ids = this.ids;
+    const scores = this.scores;
+    const bounded = this.k <= TOP_K_LIST;
+    let at = ids.length;
+    if (bounded && at >= this.k) {
+      const ls = scores[at - 1] as number;
+      if (score < ls || (score === ls && i > (ids[at - 1] as number))) return;
+    }
+    if (!bounded) {
+      ids.push(i);
+      scores.push(score);
+      return;
+    }
+    while (at > 0) {
+      const ps = scores[at - 1] as number;
+      if (ps > score || (ps === score && (ids[at - 1] as number) < i)) break;
+      at--;
+    }
+    ids.splice(at, 0, i);
+    scores.splice(at, 0, score);
+    if (ids.length > this.k) {
+      ids.pop();
+      scores.pop();
+    }
+  }
+
+  sorted(): Ranked[] {
+    const out = this.ids.map((i, n) => ({ i, score: this.scores[n] as number }));
+    if (this.k > TOP_K_LIST) out.sort((a, b) => b.score - a.score || a.i - b.i);
+    return out;
+  }
+}
+
+export interface RankRequest {
+  ctx: SignalContext;
+  /** Signals to apply (SIGNALS minus ablated ones); empty = plain BM25 sum. */
+  signals: readonly Signal[];
+  k: number;
+  /** Domain code to keep (-1: all; -2: a domain with no operations). */
+  domainCode: number;
+  /** Document named exactly by the query. */
+  exactIndex: number | undefined;
+  explain: boolean;
+}
+
+/** The signals minus those named in `disabled` (ablation measurements). */
+export function activeSignals(disabled: readonly string[], rerank: boolean): Signal[] {
+  return rerank ? SIGNALS.filter((s) => !disabled.includes(s.name)) : [];
+}
+
+/**
+ * Re-ranks the candidates and keeps the best k. Scores are divided by the best score and multiplied by the best
+ * operation's coverage, so they are in 0..1 and a weak best match does not claim 1.0; an exact name gets 1.
+ * Also returns that confidence (the best operation's coverage). Does not clear the candidates.
+ */
+export function rankCandidates(req: RankRequest): { total: number; top: Ranked[]; confidence: number; best: number } {
+  const { ctx, k, domainCode, exactIndex } = req;
+  const c: Candidates = ctx.candidates;
+  const f: Features = ctx.features;
+  const names: string[] = [];
+  const fns: Array<(i: number) => number> = [];
+  for (const s of req.signals) {
+    const fn = s.prepare(ctx);
+    if (fn) {
+      names.push(s.name);
+      fns.push(fn);
+    }
+  }
+  const { scores, coverage, final, matched } = c;
+  const count = fns.length;
+  // pass 1: the re-ranked score of every match, the best score and the confidence (coverage of the best)
+  let max = 0;
+  let confidence = 0;
+  for (let m = 0; m < c.matchedCount; m++) {
+    const i = matched[m] as number;
+    let s = scores[i] as number;
+    for (let q = 0; q < count; q++) s *= (fns[q] as (i: number) => number)(i);
+    final[i] = s;
+    if (s > max) {
+      max = s;
+      confidence = coverage[i] as number;
+    } else if (s === max) confidence = Math.max(confidence, coverage[i] as number);
+  }
+  // pass 2: normalize, filter by domain, count, and keep the best k (docs are numbered in name order, so the
+  // document number is the name tie-break, K4); an exact name match outranks everything (1.0001, shown as 1)
+  const conf = Math.min(1, confidence);
+  const top = new TopK(k);
+  let total = 0;
+  let exactSeen = false;
+  for (let m = 0; m < c.matchedCount; m++) {
+    const i = matched[m] as number;
+    if (domainCode !== -1 && f.domain[i] !== domainCode) continue;
+    total++;
+    if (i === exactIndex) {
+      exactSeen = true;
+      top.offer(i, 1.0001);
+    } else top.offer(i, max > 0 ? ((final[i] as number) / max) * conf : 0);
+  }
+  if (exactIndex !== undefined && !exactSeen && (domainCode === -1 || f.domain[exactIndex] === domainCode)) {
+    total++;
+    top.offer(exactIndex, 1.0001);
+  }
+  const out = top.sorted();
+  for (const r of out) {
+    r.score = Math.min(1, r.score);
+    if (req.explain) {
+      const explain: HitExplanation = {
+        retrieval: scores[r.i] as number,
+        coverage: coverage[r.i] as number,
+        signals: names.map((name, q) => ({ name, factor: (fns[q] as (i: number) => number)(r.i) })),
+        reranked: final[r.i] as number,
+      };
+      if (r.i === exactIndex) explain.exact = true;
+      r.explain = explain;
+    }
+  }
+  return { total, top: out, confidence: conf, best: max };
+}

@@ -1,0 +1,148 @@
+// Stage 4, the re-ranking signals: each a small named unit that reads the query plan and one operation's
+// precomputed features and returns a multiplicative factor (1 = no opinion). They multiply in the order of
+// SIGNALS, so scores are bit-identical run to run. Measured effect of each: docs/SEARCH.md. No I/O.
+import { FLAG_DEPRECATED, FLAG_SPANS_ALL, METHOD_CODES, SCOPES, SHAPE_COLLECTION, SHAPE_ITEM, type Features } from './features.js';
+import type { Candidates } from './lexical.js';
+import type { QueryPlan } from './query.js';
+import { NARROW_SCOPES } from './vocabulary.js';
+
+/** What a signal may read for one query. */
+export interface SignalContext {
+  plan: QueryPlan;
+  features: Features;
+  candidates: Candidates;
+  /** `queryMarks[termId]` is 1 when the query (with families and self words) holds that title/name term. */
+  queryMarks: Uint8Array;
+  /** `objectMarks[termId]` is 1 when the request's object holds that term; `objectCount` of them. */
+  objectMarks: Uint8Array;
+  objectCount: number;
+  tuning: SignalTuning;
+}
+
+export interface SignalTuning {
+  /** How much the share of an operation's title words that the query explains counts (0..1). */
+  precisionWeight: number;
+  /** Share of the precision signal read from the name alone (rest: name + summary). */
+  namePrecisionShare: number;
+  /** Factor for an operation whose primary resource the request's object names (1 = off). */
+  primaryBoost: number;
+}
+
+export interface Signal {
+  /** Stable name (explain output, ablations, docs/SEARCH.md). */
+  readonly name: string;
+  /** What it reads and what it does, one line (shown by `api-catalog search --explain`). */
+  readonly reads: string;
+  /** The per-document factor for this query, or undefined when the signal has nothing to say about it. */
+  prepare(ctx: SignalContext): ((i: number) => number) | undefined;
+}
+
+/** Coverage: the share of the query's concepts an operation matches, squared — the whole request beats one word. */
+const coverage: Signal = {
+  name: 'coverage',
+  reads: 'idf-weighted share of query concepts matched: x(0.25 + 0.75 cov^2)',
+  prepare: ({ candidates }) => {
+    const cov = candidates.coverage;
+    return (i) => 0.25 + 0.75 * (cov[i] as number) * (cov[i] as number);
+  },
+};
+
+const titleCoverage: Signal = {
+  name: 'title-coverage',
+  reads: 'the same share counted in name/operationId/summary only: x(1 + title cov)',
+  prepare: ({ candidates }) => {
+    const tcov = candidates.titleCoverage;
+    return (i) => 1 + (tcov[i] as number);
+  },
+};
+
+/** Precision: how much of what the operation is (its name, then its title) the query explains. */
+const precision: Signal = {
+  name: 'precision',
+  reads: 'share of the name (and name+summary) terms the query explains: the simplest fitting operation wins',
+  prepare: ({ features: f, queryMarks: marks, tuning }) => {
+    const { namePrecisionShare, precisionWeight } = tuning;
+    return (i) => {
+      const n0 = f.nameStart[i] as number;
+      const n1 = f.nameStart[i + 1] as number;
+      let sharedName = 0;
+      for (let t = n0; t < n1; t++) sharedName += marks[f.nameIds[t] as number] as number;
+      const t0 = f.titleStart[i] as number;
+      const t1 = f.titleStart[i + 1] as number;
+      let sharedTitle = 0;
+      for (let t = t0; t < t1; t++) sharedTitle += marks[f.titleIds[t] as number] as number;
+      const p = namePrecisionShare * (sharedName / Math.max(1, n1 - n0)) + (1 - namePrecisionShare) * (sharedTitle / Math.max(1, t1 - t0));
+      return 1 - precisionWeight + precisionWeight * p;
+    };
+  },
+};
+
+/** The request's object is what the operation acts on (its last plain path segment). Measured; off by default. */
+const primaryResource: Signal = {
+  name: 'primary-resource',
+  reads: 'the request object names the last plain path segment: x primaryBoost (default 1 = off)',
+  prepare: ({ features: f, objectMarks, objectCount, tuning }) => {
+    if (tuning.primaryBoost === 1 || objectCount === 0) return undefined;
+    const boost = tuning.primaryBoost;
+    return (i) => {
+      const p1 = f.primaryStart[i + 1] as number;
+      for (let t = f.primaryStart[i] as number; t < p1; t++) if (objectMarks[f.primaryIds[t] as number] === 1) return boost;
+      return 1;
+    };
+  },
+};
+
+/** The HTTP method the leading verb suggests (list/get -> GET, create -> POST/PUT, delete -> DELETE). */
+const method: Signal = {
+  name: 'method',
+  reads: 'HTTP method of the leading verb: x1.15 when it fits, x0.9 when not',
+  prepare: ({ plan, features: f }) => {
+    const methods = plan.methods;
+    if (!methods || methods.length === 0) return undefined;
+    const factor = new Float64Array(METHOD_CODES.length).fill(1);
+    METHOD_CODES.forEach((m, c) => (factor[c] = methods.includes(m) ? 1.15 : 0.9));
+    return (i) => factor[f.method[i] as number] as number;
+  },
+};
+
+/** REST shape: list/create act on collections (`/issues`), get/update/delete on items (`/issues/{n}`). */
+const shape: Signal = {
+  name: 'rest-shape',
+  reads: 'collection vs item path for the leading verb (plural object after a read verb = collection): x1.1 / x0.9',
+  prepare: ({ plan, features: f }) => {
+    if (!plan.shape) return undefined;
+    const factor = Float64Array.of(1, 1, 1);
+    factor[SHAPE_ITEM] = plan.shape === 'item' ? 1.1 : 0.9;
+    factor[SHAPE_COLLECTION] = plan.shape === 'collection' ? 1.1 : 0.9;
+    return (i) => factor[f.shape[i] as number] as number;
+  },
+};
+
+/** Scope: a scope the query names x1.2; a narrow scope it does not name (org, enterprise, team...) x0.85. */
+const scope: Signal = {
+  name: 'scope',
+  reads: 'operation scope (repository, org, enterprise, team, user, me) vs scope words in the query: x1.2 / x0.85',
+  prepare: ({ plan, features: f }) => {
+    const factor = Float64Array.from([1, ...SCOPES.map((sc) => (plan.scopes.has(sc) ? 1.2 : NARROW_SCOPES.has(sc) ? 0.85 : 1))]);
+    return (i) => factor[f.scope[i] as number] as number;
+  },
+};
+
+/** "across all namespaces", "the whole account": the operation that spans everything, like a named scope. */
+const spansAll: Signal = {
+  name: 'spans-all',
+  reads: 'all/every/whole/across in the query and all/every in the operation title: x1.2',
+  prepare: ({ plan, features: f }) => {
+    if (!plan.spanAll) return undefined;
+    return (i) => ((f.flags[i] as number) & FLAG_SPANS_ALL ? 1.2 : 1);
+  },
+};
+
+const deprecated: Signal = {
+  name: 'deprecated',
+  reads: 'deprecated operation: x0.6, so its replacement ranks above it',
+  prepare: ({ features: f }) => (i) => ((f.flags[i] as number) & FLAG_DEPRECATED ? 0.6 : 1),
+};
+
+/** The signals in the order they multiply. */
+export const SIGNALS: readonly Signal[] = [coverage, titleCoverage, precision, primaryResource, method, shape, scope, spansAll, deprecated];

@@ -1,0 +1,143 @@
+// The built search index as bytes and back: a small JSON header (tuning, lexicon tables, term ids) followed by
+// typed arrays copied byte for byte (per-document features, every term's postings with its BM25+ scores). Loading
+// re-analyzes no text and builds no MiniSearch. Checks the operations match; owns no file, versioning or I/O.
+import { createHash } from 'node:crypto';
+import { AppError } from '../errors.js';
+import type { DomainInfo, Operation } from '../types.js';
+import { pathKey, type Features, type FeatureTables } from './features.js';
+import { LexicalRetriever, type PostingTable } from './lexical.js';
+import { Lexicon, type LexiconState } from './lexicon.js';
+import type { IndexParts, SearchTuning } from './index.js';
+
+const MAGIC = 0x48435253; // "SRCH" read as a little-endian u32
+/** Layout version: bump when the layout or anything the index derives at build changes. */
+export const SNAPSHOT_LAYOUT = 1;
+
+type Typed = Uint32Array | Uint8Array | Float64Array;
+const KINDS = { u32: Uint32Array, u8: Uint8Array, f64: Float64Array } as const;
+type Kind = keyof typeof KINDS;
+/** Sections in file order: per-document features, then the posting table. */
+const SECTIONS: ReadonlyArray<[string, Kind]> = [
+  ['titleStart', 'u32'], ['titleIds', 'u32'], ['nameStart', 'u32'], ['nameIds', 'u32'], ['primaryStart', 'u32'],
+  ['primaryIds', 'u32'], ['domain', 'u32'], ['method', 'u8'], ['shape', 'u8'], ['scope', 'u8'], ['flags', 'u8'],
+  ['postStart', 'u32'], ['postIds', 'u32'], ['postScores', 'f64'], ['postTitle', 'u8'],
+];
+
+interface Header {
+  layout: number;
+  count: number;
+  operationsHash: string;
+  tuning: SearchTuning;
+  lexicon: LexiconState;
+  /** Title/name terms in id order. */
+  terms: string[];
+  domainList: string[];
+  /** Element count of each section. */
+  lengths: Record<string, number>;
+}
+
+/** SHA-256 over the operations' names, operationIds, methods and paths in document order. */
+function operationsHash(docs: readonly Operation[]): string {
+  const h = createHash('sha256');
+  for (const op of docs) h.update(`${op.name}\u0000${op.operationId}\u0000${op.method}\u0000${op.path}\n`);
+  return h.digest('hex');
+}
+
+/** The layout is little-endian; typed arrays are copied as bytes on little-endian machines (all Node targets). */
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
+const align8 = (n: number): number => (n + 7) & ~7;
+
+export function encodeSnapshot(parts: IndexParts): Uint8Array {
+  if (!LITTLE_ENDIAN) throw new AppError('INTERNAL', 'search snapshot: big-endian machines are not supported');
+  const f = parts.tables.features;
+  const lexicon = parts.lexicon.state();
+  // postings in the order of the lexicon's document frequencies: those keys are exactly the indexed terms
+  const post: PostingTable = parts.retriever.postings(lexicon.docFreq.map(([t]) => t));
+  const arrays: Record<string, Typed> = {
+    ...f, postStart: post.start, postIds: post.ids, postScores: post.scores, postTitle: post.title,
+  };
+  const lengths: Record<string, number> = {};
+  for (const [name] of SECTIONS) lengths[name] = (arrays[name] as Typed).length;
+  const header: Header = {
+    layout: SNAPSHOT_LAYOUT, count: parts.docs.length, operationsHash: operationsHash(parts.docs), tuning: parts.tuning,
+    lexicon, terms: [...parts.tables.termIds.keys()], domainList: parts.tables.domainList, lengths,
+  };
+  const head = new TextEncoder().encode(JSON.stringify(header));
+  let size = align8(12 + head.length);
+  for (const [name] of SECTIONS) size = align8(size + (arrays[name] as Typed).byteLength);
+  const out = new Uint8Array(size);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, MAGIC, true);
+  view.setUint32(4, SNAPSHOT_LAYOUT, true);
+  view.setUint32(8, head.length, true);
+  out.set(head, 12);
+  let at = align8(12 + head.length);
+  for (const [name] of SECTIONS) {
+    const a = arrays[name] as Typed;
+    out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), at);
+    at = align8(at + a.byteLength);
+  }
+  return out;
+}
+
+function invalid(why: string): AppError {
+  return new AppError('REGISTRY_INVALID', `search snapshot: ${why}; rebuild it (api-catalog import) or delete it to build the index from the catalog`);
+}
+
+/** Restores the index parts; `docs` are the catalog's operations in name order. */
+export function decodeSnapshot(bytes: Uint8Array, docs: readonly Operation[], domains: readonly DomainInfo[]): IndexParts {
+  if (!LITTLE_ENDIAN) throw new AppError('INTERNAL', 'search snapshot: big-endian machines are not supported');
+  if (bytes.length < 12) throw invalid('too short');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (view.getUint32(0, true) !== MAGIC) throw invalid('not a search snapshot');
+  const layout = view.getUint32(4, true);
+  if (layout !== SNAPSHOT_LAYOUT) throw invalid(`layout ${layout}, this build reads layout ${SNAPSHOT_LAYOUT}`);
+  const headLength = view.getUint32(8, true);
+  if (12 + headLength > bytes.length) throw invalid('truncated header');
+  let header: Header;
+  try {
+    header = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + headLength))) as Header;
+  } catch {
+    throw invalid('damaged header');
+  }
+  if (
+    typeof header !== 'object' || header === null || header.layout !== layout || typeof header.lengths !== 'object' ||
+    header.lengths === null || !Array.isArray(header.terms) || !Array.isArray(header.domainList) || typeof header.tuning !== 'object' ||
+    !Array.isArray(header.lexicon?.prose) || !Array.isArray(header.lexicon?.docFreq) || !Array.isArray(header.lexicon?.wordFreq)
+  ) throw invalid('damaged header');
+  if (header.count !== docs.length || header.operationsHash !== operationsHash(docs)) {
+    throw new AppError('REGISTRY_STALE', 'search snapshot: built from other operations than the catalog being loaded; re-import the catalog');
+  }
+  let at = align8(12 + headLength);
+  const arrays: Record<string, Typed> = {};
+  for (const [name, kind] of SECTIONS) {
+    const n = header.lengths[name];
+    const Type = KINDS[kind];
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw invalid(`damaged ${name}`);
+    const byteLength = n * Type.BYTES_PER_ELEMENT;
+    if (at + byteLength > bytes.length) throw invalid(`truncated ${name}`);
+    // one copy into an aligned buffer of its own (the input's offset need not be aligned)
+    arrays[name] = new Type(bytes.slice(at, at + byteLength).buffer);
+    at = align8(at + byteLength);
+  }
+  if (at !== bytes.length) throw invalid('truncated or padded');
+  const features = arrays as unknown as Features;
+  const lexicon = Lexicon.fromState(header.tuning.stem, header.lexicon);
+  const postTerms = header.lexicon.docFreq.map(([t]) => t);
+  const table: PostingTable = {
+    terms: postTerms, start: arrays.postStart as Uint32Array, ids: arrays.postIds as Uint32Array,
+    scores: arrays.postScores as Float64Array, title: arrays.postTitle as Uint8Array,
+  };
+  if (table.start.length !== postTerms.length + 1 || table.start[postTerms.length] !== table.ids.length) throw invalid('damaged postings');
+  for (const name of ['titleStart', 'nameStart', 'primaryStart']) if ((arrays[name] as Typed).length !== docs.length + 1) throw invalid(`damaged ${name}`);
+  const termIds = new Map(header.terms.map((t, k) => [t, k]));
+  const exact = new Map<string, number>();
+  docs.forEach((op, i) => {
+    for (const key of [op.name.toLowerCase(), op.operationId.toLowerCase(), pathKey(op.method, op.path)]) {
+      if (!exact.has(key)) exact.set(key, i);
+    }
+  });
+  const tables: FeatureTables = { features, termIds, domainList: header.domainList, exact };
+  const retriever = LexicalRetriever.fromPostings(table, features, termIds, header.tuning.boosts);
+  return { docs, domains, tuning: header.tuning, lexicon, tables, retriever };
+}

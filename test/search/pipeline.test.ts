@@ -1,0 +1,140 @@
+// Each stage of the search pipeline on its own (analysis, features, lexical retrieval, signals, ranking) and the
+// explain mode that shows how they combine, on a small catalog and on the committed GitHub registry.
+import { describe, expect, it } from 'vitest';
+import { defaultCatalogDir, loadCatalog } from '../../src/registry/catalog.js';
+import { computeFeatures, SHAPE_COLLECTION, SHAPE_ITEM, FLAG_DEPRECATED } from '../../src/search/features.js';
+import { SearchIndex, SIGNALS } from '../../src/search/index.js';
+import { Candidates, LexicalRetriever } from '../../src/search/lexical.js';
+import { Lexicon } from '../../src/search/lexicon.js';
+import { analyzeQuery, laterStepStart } from '../../src/search/query.js';
+import { domainsOf, op } from './helpers.js';
+
+const OPS = [
+  op({ name: 'issues_create', operationId: 'issues/create', domain: 'issues', method: 'post', path: '/repos/{owner}/{repo}/issues', summary: 'Create an issue' }),
+  op({ name: 'issues_get', operationId: 'issues/get', domain: 'issues', path: '/repos/{owner}/{repo}/issues/{issue_number}', summary: 'Get an issue' }),
+  op({ name: 'issues_list-for-repo', operationId: 'issues/list-for-repo', domain: 'issues', path: '/repos/{owner}/{repo}/issues', summary: 'List repository issues' }),
+  op({ name: 'orgs_list-webhooks', operationId: 'orgs/list-webhooks', domain: 'orgs', path: '/orgs/{org}/hooks', summary: 'List organization webhooks', deprecated: true }),
+  op({ name: 'invoiceitems_list', operationId: 'invoiceitems/list', domain: 'billing', path: '/invoiceitems', summary: 'List the items of an invoice' }),
+];
+
+function lexiconOf(ops = OPS): Lexicon {
+  const lex = new Lexicon('porter');
+  for (const o of ops) lex.addProse(`${o.summary} ${o.description}`);
+  return lex;
+}
+
+describe('analysis', () => {
+  it('the index-time chain splits identifiers and compounds, rewrites abbreviations, drops stop words, stems', () => {
+    const lex = lexiconOf();
+    expect(lex.terms('listRepoIssues of the org')).toEqual(['list', 'repositori', 'issu', 'organ']);
+    // `invoiceitems` is not a prose word, its parts are: indexed as itself and as its parts
+    expect(lex.words('invoiceitems', 10)).toEqual(['invoiceitems', 'invoice', 'items']);
+  });
+
+  it('query analysis reads concepts with families, the lead step, method, shape and scope', () => {
+    const index = SearchIndex.build(OPS, domainsOf(OPS));
+    expect(index.size).toBe(OPS.length);
+    const lex = lexiconOf();
+    lex.countDocument(new Set(['create', 'issue']), new Set(['creat', 'issu']));
+    lex.finish();
+    const plan = analyzeQuery('add a new issue to my repo and then delete it', lex, OPS.length, { familyWeight: 0.4, fuzzyUnknown: true, readObject: true });
+    // add + new are one concept (one family); `issue` another; the later step weighs 0.3
+    const add = plan.concepts.find((c) => c.terms.has('add'));
+    expect(add?.terms.get('add')).toBe(1);
+    expect(add?.terms.get('new')).toBe(1);
+    expect(add?.terms.get('creat')).toBe(0.4);
+    expect(plan.concepts.find((c) => c.terms.has('delet'))?.weight).toBe(0.3);
+    expect(plan.methods).toEqual(['post', 'put']);
+    expect(plan.shape).toBe('collection');
+    expect([...plan.scopes].sort()).toEqual(['me', 'repository']);
+    expect(plan.objectTerms).toContain('issu');
+    expect(laterStepStart(['find', 'songs', 'and', 'add', 'them'])).toBe(2);
+  });
+
+  it('features: method, REST shape, flags and term lists per operation', () => {
+    const lex = lexiconOf();
+    const sorted = [...OPS].sort((a, b) => (a.name < b.name ? -1 : 1));
+    const { features: f, exact } = computeFeatures(sorted, lex);
+    const at = (name: string): number => sorted.findIndex((o) => o.name === name);
+    expect(f.shape[at('issues_get')]).toBe(SHAPE_ITEM);
+    expect(f.shape[at('issues_create')]).toBe(SHAPE_COLLECTION);
+    expect(f.flags[at('orgs_list-webhooks')]! & FLAG_DEPRECATED).toBe(FLAG_DEPRECATED);
+    expect(exact.get('get /repos/{}/{}/issues/{}')).toBe(at('issues_get'));
+  });
+});
+
+describe('lexical retrieval', () => {
+  it('accumulates BM25+ and coverage per matched document into reused buffers, and clears them', () => {
+    const lex = lexiconOf();
+    const sorted = [...OPS].sort((a, b) => (a.name < b.name ? -1 : 1));
+    const tables = computeFeatures(sorted, lex);
+    const r = LexicalRetriever.build(sorted, domainsOf(OPS), lex, tables.features, tables.termIds, { name: 3, summary: 3, path: 1.5, domain: 1, tags: 1, params: 0.5, description: 0.7, domainText: 0.3 }, 120);
+    lex.finish();
+    const plan = analyzeQuery('list issues', lex, sorted.length, { familyWeight: 0.4, fuzzyUnknown: true, readObject: false });
+    const c = new Candidates(sorted.length);
+    r.retrieve(plan.concepts, c);
+    const matched = [...c.matched.subarray(0, c.matchedCount)].map((i) => sorted[i]!.name).sort();
+    expect(matched).toContain('issues_list-for-repo');
+    const best = sorted.findIndex((o) => o.name === 'issues_list-for-repo');
+    expect(c.coverage[best]).toBeCloseTo(1, 5);
+    expect(c.scores[best]).toBeGreaterThan(0);
+    c.clear();
+    expect(c.matchedCount).toBe(0);
+    expect(c.scores.every((x) => x === 0) && c.coverage.every((x) => x === 0)).toBe(true);
+    // postings restored from a table give the same hits as MiniSearch
+    const table = r.postings(['issu', 'list', 'nothing']);
+    const restored = LexicalRetriever.fromPostings(table, tables.features, tables.termIds, { name: 3, summary: 3, path: 1.5, domain: 1, tags: 1, params: 0.5, description: 0.7, domainText: 0.3 });
+    for (const t of ['issu', 'list', 'nothing', 'absent']) {
+      expect([...restored.termHits(t).scores]).toEqual([...r.termHits(t).scores]);
+      expect([...restored.termHits(t).ids]).toEqual([...r.termHits(t).ids]);
+    }
+  });
+});
+
+describe('signals and explain', () => {
+  it('every signal has a unique name and says what it reads', () => {
+    const names = SIGNALS.map((s) => s.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const s of SIGNALS) expect(s.reads.length).toBeGreaterThan(10);
+  });
+
+  it('explain: the retrieval score times every factor is the re-ranked score, and scores follow it', () => {
+    const c = loadCatalog(defaultCatalogDir());
+    const index = SearchIndex.build(c.operations, c.meta.domains);
+    const plain = index.search('list repository webhooks', { limit: 8 });
+    const explained = index.search('list repository webhooks', { limit: 8, explain: true });
+    expect(explained.results.map((h) => [h.name, h.score])).toEqual(plain.results.map((h) => [h.name, h.score]));
+    expect(plain.results[0]?.explain).toBeUndefined();
+    const best = explained.results[0]!.explain!;
+    for (const h of explained.results) {
+      const e = h.explain!;
+      const product = e.signals.reduce((s, x) => s * x.factor, e.retrieval);
+      expect(product).toBeCloseTo(e.reranked, 9);
+      expect(h.score).toBeCloseTo(Math.min(1, (e.reranked / best.reranked) * best.coverage), 3);
+      expect(e.signals.map((s) => s.name)).toEqual(expect.arrayContaining(['coverage', 'precision', 'method', 'scope']));
+    }
+    expect(explained.results[0]?.name).toBe('repos_list-webhooks');
+    expect(best.signals.find((s) => s.name === 'method')?.factor).toBe(1.15);
+    // an exact name is marked as such
+    const exact = index.search('repos/list-webhooks', { explain: true }).results[0]!;
+    expect(exact.score).toBe(1);
+    expect(exact.explain?.exact).toBe(true);
+  });
+
+  it('a disabled signal is left out (ablation) and changes the ranking where it mattered', () => {
+    const ops = [
+      op({ name: 'old_list', path: '/old/issues', summary: 'List issues' , deprecated: true }),
+      op({ name: 'new_list', path: '/new/issues', summary: 'List issues' }),
+    ];
+    // without the deprecated signal the tie is broken by name (new_list < old_list); with it, too — so flip names
+    const ops2 = [
+      op({ name: 'a_list', path: '/a/issues', summary: 'List issues', deprecated: true }),
+      op({ name: 'b_list', path: '/b/issues', summary: 'List issues' }),
+    ];
+    expect(SearchIndex.build(ops2, domainsOf(ops2)).search('list issues').results[0]?.name).toBe('b_list');
+    const ablated = SearchIndex.build(ops2, domainsOf(ops2), { disabledSignals: ['deprecated'] });
+    expect(ablated.search('list issues').results[0]?.name).toBe('a_list');
+    expect(ablated.search('list issues', { explain: true }).results[0]?.explain?.signals.some((s) => s.name === 'deprecated')).toBe(false);
+    expect(SearchIndex.build(ops, domainsOf(ops)).search('list issues').results[0]?.name).toBe('new_list');
+  });
+});
