@@ -57,7 +57,7 @@ if (!scaleOnly && !argv.includes('--no-peer')) {
 const { runServer } = await import('./bench/server.mjs');
 if (!scaleOnly) {
 results.server = await runServer({ quick });
-results.server.coldStartBreakdownRuns = quick ? 1 : 3;
+results.server.coldStartBreakdownRuns = results.server.coldStart.runs;
 
 results.others = {
   import: runScript('scripts/bench/import.mjs'),

@@ -5,6 +5,7 @@ import { relative } from 'node:path';
 import { isAppError } from '../errors.js';
 import { checkRegistry, importSpec, writeRegistry } from '../importer/index.js';
 import type { DomainChange, ImportResult } from '../importer/index.js';
+import { searchSnapshotProblem, writeSearchSnapshot } from '../server/core/catalogs.js';
 
 const USAGE = `usage: api-catalog import <spec file or http(s) URL> [options]
 
@@ -13,7 +14,10 @@ Imports a Swagger 2.0 / OpenAPI 3.0 / 3.1 spec (JSON or YAML) into <out>/<catalo
 options:
   --name <catalog>  catalog name [a-z0-9_-]+ (default: the spec's file name, e.g. github.json -> github)
   --out <dir>       registry folder (default: registry)
-  --check           write nothing; exit 1 when <out>/<catalog>/ differs from a fresh import
+  --check           write nothing; exit 1 when <out>/<catalog>/ differs from a fresh import or its
+                    search.snapshot is missing or stale
+  --no-snapshot     do not write <out>/<catalog>/search.snapshot (the server then builds the search
+                    index in memory at start-up, with a warning)
   --strict          fail on any import warning (lint findings are reported, not fatal)
   --timeout <s>     give up after this many seconds (default 300)
   --verbose         list every warning; show stack traces on errors
@@ -52,7 +56,7 @@ function fixCommand(spec: string, name: string | undefined, out: string): string
 }
 
 export async function run(argv: string[]): Promise<number> {
-  let values: { name?: string; out?: string; check?: boolean; strict?: boolean; timeout?: string; verbose?: boolean; quiet?: boolean; help?: boolean };
+  let values: { name?: string; out?: string; check?: boolean; 'no-snapshot'?: boolean; strict?: boolean; timeout?: string; verbose?: boolean; quiet?: boolean; help?: boolean };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
@@ -62,6 +66,7 @@ export async function run(argv: string[]): Promise<number> {
         name: { type: 'string' },
         out: { type: 'string' },
         check: { type: 'boolean' },
+        'no-snapshot': { type: 'boolean' },
         strict: { type: 'boolean' },
         timeout: { type: 'string' },
         verbose: { type: 'boolean' },
@@ -105,9 +110,14 @@ export async function run(argv: string[]): Promise<number> {
     const dir = relative(process.cwd(), `${out}/${result.meta.name}`) || '.';
     if (values.check) {
       const report = checkRegistry(result, out);
-      if (report.upToDate) {
+      const snapshotProblem = report.upToDate && values['no-snapshot'] !== true ? searchSnapshotProblem(`${out}/${result.meta.name}`) : undefined;
+      if (report.upToDate && snapshotProblem === undefined) {
         if (!quiet) process.stdout.write(`${dir} is up to date with ${spec} (${result.operations.length} operations)\n`);
         return 0;
+      }
+      if (snapshotProblem !== undefined) {
+        process.stderr.write(`api-catalog import: ${dir}: ${snapshotProblem}; run \`${fixCommand(spec, values.name, out)}\` and commit the result\n`);
+        return 1;
       }
       const what = [
         report.changed.length > 0 ? `changed: ${list(report.changed)}` : '',
@@ -118,6 +128,16 @@ export async function run(argv: string[]): Promise<number> {
       return 1;
     }
     const report = writeRegistry(result, out);
+    // The search index snapshot next to the registry: the server restores it instead of building the index.
+    // Rewritten only when the registry changed or the snapshot does not verify for it.
+    let snapshotLine: string | undefined;
+    if (values['no-snapshot'] !== true) {
+      const catalogDir = `${out}/${result.meta.name}`;
+      if (!report.unchanged || searchSnapshotProblem(catalogDir) !== undefined) {
+        const snap = writeSearchSnapshot(catalogDir, `api-catalog import`);
+        snapshotLine = `search index snapshot: ${relative(process.cwd(), snap.path) || snap.path} (${(snap.bytes / 1024).toFixed(0)} KiB, built in ${(snap.ms / 1000).toFixed(1)} s)`;
+      }
+    }
     if (quiet) return 0;
     const secs = ((performance.now() - started) / 1000).toFixed(1);
     const c = counts(result);
@@ -137,6 +157,7 @@ export async function run(argv: string[]): Promise<number> {
         for (const ch of report.changes) lines.push(changeLine(ch));
       }
     }
+    if (snapshotLine !== undefined) lines.push(snapshotLine);
     if (report.serversChanged) {
       lines.push(`WARNING: the API's servers changed from ${report.serversChanged.before.join(', ') || '(none)'} to ${report.serversChanged.after.join(', ') || '(none)'}; review before deploying`);
     }

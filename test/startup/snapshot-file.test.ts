@@ -63,7 +63,8 @@ describe('search snapshot file', () => {
 
   test('one flipped payload byte fails the checksum', () => {
     const bytes = Buffer.from(encodeSnapshot(payload, { registryHash: HASH }));
-    bytes[bytes.length - 100] ^= 0x01;
+    const at = bytes.length - 100;
+    bytes.writeUInt8(bytes.readUInt8(at) ^ 0x01, at);
     expect(decodeSnapshot(bytes, { registryHash: HASH })).toMatchObject({ ok: false, reason: 'checksum' });
   });
 

@@ -1,10 +1,12 @@
 // The loaded catalogs as one namespace: names and domains unique across several registries, one search index
 // (restored from the registry's snapshot when it matches, else built), and the execution config for an
 // operation's catalog. Everything past catalog.json is read on first use. No MCP here: the CLI and server share it.
+import { dirname } from 'node:path';
 import { catalogOptions, resolveBaseUrls, type ConfigFile, type ServerConfig } from '../../config.js';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { defaultCatalogDir, loadCatalog, type Catalog } from '../../registry/catalog.js';
+import { readSnapshot, writeSnapshot } from '../../registry/snapshot.js';
 import { SearchIndex } from '../../search/index.js';
 import type { ExecutionConfig } from '../../execution/index.js';
 import type { DomainInfo, Operation } from '../../types.js';
@@ -141,7 +143,12 @@ export function buildCatalogSet(catalogs: readonly Catalog[], options: CatalogSe
   };
 }
 
-/** The set's search index: the registry's snapshot when it is valid for exactly these operations, else a build. */
+/**
+ * The set's search index: restored from the registry's search.snapshot when the set is that one catalog and the
+ * snapshot verifies (format, registry hash, checksum, the operations it was built from); otherwise built, with
+ * a warning that says why (a missing snapshot, a stale or damaged one). Several catalogs are merged into one
+ * namespace, which no single catalog's snapshot describes, so their index is always built.
+ */
 function openIndex(
   catalogs: readonly Catalog[],
   operations: readonly Operation[],
@@ -149,10 +156,70 @@ function openIndex(
   logger?: Logger,
 ): { index: SearchIndex; source: IndexSource } {
   const t0 = performance.now();
+  let reason = 'several catalogs';
+  const only = catalogs.length === 1 ? catalogs[0] : undefined;
+  if (only !== undefined) {
+    const registryHash = only.contentHash;
+    const read = registryHash === undefined ? undefined : readSnapshot(only.dir, { registryHash });
+    if (read === undefined) reason = 'catalog assembled in memory';
+    else if (read.ok) {
+      try {
+        const index = SearchIndex.fromSnapshot(read.payload, operations, domains);
+        const source: IndexSource = { kind: 'snapshot', ms: performance.now() - t0 };
+        logger?.log('info', { event: 'search_index', source: 'snapshot', ms: Math.round(source.ms), operations: operations.length });
+        return { index, source };
+      } catch (err) {
+        // stale operations or a payload this build cannot read: never trusted, rebuilt below
+        reason = `search snapshot refused: ${err instanceof Error ? err.message : String(err)}`;
+      }
+    } else reason = read.reason === 'missing' ? 'no search snapshot' : `search snapshot refused (${read.reason}): ${read.message}`;
+  }
   const index = SearchIndex.build(operations, domains);
-  const source: IndexSource = { kind: 'built', reason: catalogs.length > 1 ? 'several catalogs' : 'no snapshot', ms: performance.now() - t0 };
-  logger?.log('info', { event: 'search_index', source: source.kind, reason: source.reason, ms: Math.round(source.ms), operations: operations.length });
+  const source: IndexSource = { kind: 'built', reason, ms: performance.now() - t0 };
+  const fix = only !== undefined ? `; \`api-catalog import <spec> --name ${only.meta.name} --out ${dirname(only.dir)}\` writes a fresh one` : '';
+  logger?.log(only !== undefined ? 'warn' : 'info', {
+    event: 'search_index',
+    source: 'built',
+    reason: only !== undefined ? `${reason}${fix}` : reason,
+    ms: Math.round(source.ms),
+    operations: operations.length,
+  });
   return { index, source };
+}
+
+/**
+ * Builds the search index of the registry at `dir` (exactly as a server serving that one catalog would) and
+ * writes it as `<dir>/search.snapshot`, tied to the registry's content hash. Run by `api-catalog import` after
+ * the registry is written. Returns the file, its size and the build time.
+ */
+export function writeSearchSnapshot(dir: string, writer?: string): { path: string; bytes: number; ms: number } {
+  const t0 = performance.now();
+  const catalog = loadCatalog(dir);
+  const set = buildCatalogSet([catalog]);
+  const payload = SearchIndex.build(set.operations, set.domains).toSnapshot();
+  const registryHash = catalog.contentHash;
+  if (registryHash === undefined) throw new AppError('INTERNAL', `catalogs: ${dir} has no content hash`);
+  const path = writeSnapshot(catalog.dir, payload, { registryHash, ...(writer !== undefined ? { writer } : {}) });
+  return { path, bytes: payload.byteLength, ms: performance.now() - t0 };
+}
+
+/**
+ * Whether `<dir>/search.snapshot` would be used as it is: undefined when it verifies and restores for the
+ * registry's current content, else why not (for `import --check`).
+ */
+export function searchSnapshotProblem(dir: string): string | undefined {
+  const catalog = loadCatalog(dir);
+  const registryHash = catalog.contentHash;
+  if (registryHash === undefined) return 'no content hash';
+  const read = readSnapshot(catalog.dir, { registryHash });
+  if (!read.ok) return read.reason === 'missing' ? 'search.snapshot is missing' : `search.snapshot is ${read.reason}: ${read.message}`;
+  try {
+    const set = buildCatalogSet([catalog]);
+    SearchIndex.fromSnapshot(read.payload, set.operations, set.domains);
+    return undefined;
+  } catch (err) {
+    return `search.snapshot cannot be restored: ${err instanceof Error ? err.message : String(err)}`;
+  }
 }
 
 /** Loads the given registry folders (none: the embedded GitHub catalog) and merges them. */
