@@ -357,6 +357,8 @@ export async function servedStart(n, runs = 3) {
     index: trace?.index?.kind ?? 'unknown',
     indexMs: round(trace?.index?.ms ?? NaN, 0),
     readOpsAndIndexMs: trace ? round(trace.marks['index-ready'] - trace.marks['tools-list'], 0) : null,
+    // CPU time of the server process until its index was ready (less sensitive to other load than wall time)
+    cpuToIndexReadyMs: trace ? round(trace.cpuMs, 0) : null,
     registryWrite: written,
   };
 }

@@ -38,7 +38,8 @@ async function startupTrace(s, timeoutMs = 30_000) {
 function phasesOf(trace) {
   const m = trace.marks;
   const out = {};
-  for (const [label, from, to] of STARTUP_PHASES) out[label] = from === null ? m[to] : m[to] - m[from];
+  // (a loaded machine can finish the idle warm-up before the first tools/list: that phase is then 0)
+  for (const [label, from, to] of STARTUP_PHASES) out[label] = from === null ? m[to] : Math.max(0, m[to] - m[from]);
   return out;
 }
 
@@ -99,6 +100,7 @@ export async function coldStart(runs = 5, { peer = true } = {}) {
     runs, medianMs, firstSearchMedianMs: round(median(firstSearch), 1), bareNodeMs: round(median(bare), 1), minMs: round(Math.min(...starts), 1),
     samplesMs: starts.map((x) => round(x, 1)), rssAfterStartMB: round(median(rss) / MB, 1), rssAfterFirstSearchMB: round(median(rssAfterSearch) / MB, 1),
     peerDynamicMedianMs: peerMedianMs, peerRatio: peerMedianMs ? round(medianMs / peerMedianMs, 3) : null,
+    cpuToIndexReadyMs: round(median(traces.map((t) => t.cpuMs ?? NaN)), 0),
     phases, index: { kinds: [...new Set(traces.map((t) => t.index?.kind))].join(', '), reasons: [...new Set(traces.map((t) => t.index?.reason).filter(Boolean))].join(', '), medianMs: round(median(traces.map((t) => t.index?.ms ?? NaN)), 1) },
   };
 }

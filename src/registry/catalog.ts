@@ -126,7 +126,7 @@ function readOperations(abs: string, metaBytes: Buffer): { operations: Operation
     const bytes = readFileSync(path);
     hashFile(hash, `operations/${file}`, bytes);
     try {
-      operations.push(...(JSON.parse(bytes.toString('utf8')) as Operation[]));
+      for (const op of JSON.parse(bytes.toString('utf8')) as Operation[]) operations.push(op);
     } catch (cause) {
       throw new AppError('REGISTRY_INVALID', `catalog: ${path} is not valid JSON; re-run the import`, { cause });
     }
