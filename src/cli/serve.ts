@@ -4,7 +4,7 @@ import { configuredCredentialNames, readConfigFile, resolveServerConfig, secretL
 import { parseServeArgs } from './args.js';
 import { createLogger, type LogLevel, type Logger } from '../logger.js';
 import { loadCatalogSet, settingsFromConfig, warmSearchIndex, type CatalogSet } from '../server/core/catalogs.js';
-import type { ServerDeps } from '../server/create-server.js';
+import { preloadExecutor, type ServerDeps } from '../server/create-server.js';
 
 const HELP = `usage: api-catalog serve [options]
 
@@ -32,6 +32,8 @@ API_CATALOG_ALLOW_HOSTS=name[:port],... adds Host header values (e.g. the name a
 
 Environment: API_CATALOG_SESSION_TTL_SECONDS (1800), API_CATALOG_RATE_LIMIT (120 calls/min/session),
 API_CATALOG_TIMEOUT_MS (30000), API_CATALOG_LOG_LEVEL (info), API_CATALOG_READ_ONLY, <CATALOG>_TOKEN etc.
+API_CATALOG_STARTUP_TRACE=1 prints one JSON line on stderr saying where start-up went (for npm run bench).
+A registry's search.snapshot (written by import) is used when it matches the registry; else the index is built.
 Exit codes: 0 after stdin EOF, SIGINT or SIGTERM; 1 when a stdio message exceeds 10 MiB or on a startup error.`;
 
 function depsFrom(config: ServerConfig, set: CatalogSet, logger: Logger, file?: ConfigFile): ServerDeps {
@@ -107,7 +109,10 @@ export async function run(argv: string[]): Promise<number> {
   if (process.env.API_CATALOG_STARTUP_TRACE === '1') traceStartup(set);
 
   // An idle server builds its search index within a second even if no client has listed tools yet.
-  setTimeout(() => warmSearchIndex(set, logger), 1000).unref();
+  setTimeout(() => {
+    warmSearchIndex(set, logger);
+    void preloadExecutor().catch(() => undefined);
+  }, 1000).unref();
 
   if (config.http) {
     const h = config.http;

@@ -85,13 +85,20 @@ const lazySchemaValidator: jsonSchemaValidator = {
   getValidator: (schema) => (sdkAjv ??= new AjvJsonSchemaValidator()).getValidator(schema),
 };
 
-/**
- * The executor (Ajv with RE2 patterns, JMESPath, the HTTP client) loads on the first execute_tool, not at
- * start-up: initialize, tools/list, search and describe never need it.
- */
 let toolsListed = false;
 
-const loadExecutor = (): Promise<typeof import('./core/execute.js')> => import('./core/execute.js');
+/**
+ * The executor (Ajv with RE2 patterns, JMESPath, the HTTP client) loads on the first execute_tool or in idle time
+ * once the server is up (preloadExecutor), not at start-up: initialize, tools/list, search and describe never
+ * need it. Shared by every session of the process.
+ */
+type Executor = typeof import('./core/execute.js');
+let executor: Executor | undefined;
+let executorLoad: Promise<Executor> | undefined;
+export function preloadExecutor(): Promise<Executor> {
+  executorLoad ??= import('./core/execute.js').then((m) => (executor = m));
+  return executorLoad;
+}
 
 /** A result that carries the envelope as structuredContent and as JSON text; failures set isError. */
 export function toCallToolResult(envelope: Envelope): CallToolResult {
@@ -181,13 +188,22 @@ export function createServer(deps: ServerDeps): CatalogServer {
       toolsListed = true;
       performance.mark('api-catalog:tools-list');
     }
-    setImmediate(() => warmSearchIndex(deps.catalogs, logger));
+    setImmediate(() => {
+      warmSearchIndex(deps.catalogs, logger);
+      // then, still before the agent is likely to call it, the executor
+      setTimeout(() => void preloadExecutor().catch(() => undefined), 50).unref();
+    });
     return { tools: definitions };
   });
 
   low.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const started = performance.now();
     const tool = request.params.name;
+    if (executor === undefined && (tool === names.executeTool || executorLoad !== undefined)) {
+      // While the executor loads, every call waits for it in arrival order (promise reactions run first in,
+      // first out), so a describe_tools sent after an execute_tool still cannot authorize that execute_tool.
+      await preloadExecutor().catch(() => undefined);
+    }
     const input = request.params.arguments ?? {};
     let envelope: Envelope;
     let target: string | undefined;
@@ -224,8 +240,8 @@ export function createServer(deps: ServerDeps): CatalogServer {
         target = outcome.described.join(',') || undefined;
       } else if (tool === names.executeTool) {
         const credential = credentialOf(extra);
-        const { executeTool } = await loadExecutor();
-        const outcome = await executeTool(deps.catalogs, input, names, {
+        if (executor === undefined) throw new Error('the executor module could not be loaded');
+        const outcome = await executor.executeTool(deps.catalogs, input, names, {
           settings: deps.settings,
           ...(credential !== undefined ? { sessionCredential: credential } : {}),
           signal: extra.signal,
