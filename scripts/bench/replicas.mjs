@@ -71,7 +71,7 @@ function freePort() {
 function startReplica(registries, port) {
   const args = [CLI, 'serve', '--http', '--port', String(port), ...registries.flatMap((d) => ['--registry', d])];
   const t0 = performance.now();
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, API_CATALOG_LOG_LEVEL: 'warn', API_CATALOG_RATE_LIMIT: '0' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, API_CATALOG_LOG_LEVEL: 'info', API_CATALOG_RATE_LIMIT: '0' }, stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   const listening = new Promise((resolve, reject) => {
     child.stderr.on('data', (d) => {
@@ -108,16 +108,26 @@ export async function runReplicas({ replicas = 2, apis = 20 } = {}) {
   try {
     for (const r of started) {
       const listenMs = await r.listening;
+      const row = { listenMs: round(listenMs, 0) };
       const client = new Client({ name: 'bench-replicas', version: '0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(r.url)));
-      await client.listTools();
-      const toolsListMs = performance.now() - r.t0;
-      const res = await client.callTool({ name: 'search_tools', arguments: { query: 'list invoices', limit: 8 } }, undefined, { timeout: 600_000 });
-      const firstSearchMs = performance.now() - r.t0;
-      if (res.isError) throw new Error(`bench: replica search failed: ${JSON.stringify(res.content).slice(0, 300)}`);
-      const rssAfterFirstSearch = rssOf(r.child.pid) ?? NaN;
-      await client.close();
-      rows.push({ listenMs: round(listenMs, 0), toolsListMs: round(toolsListMs, 0), firstSearchMs: round(firstSearchMs, 0), rssMB: round(rssAfterFirstSearch / MB, 0) });
+      try {
+        // Long timeouts: with several catalogs the index is built (no snapshot), and the 1 s idle warm-up may be
+        // building it when the first requests arrive.
+        await client.connect(new StreamableHTTPClientTransport(new URL(r.url)), { timeout: 600_000 });
+        await client.listTools(undefined, { timeout: 600_000 });
+        row.toolsListMs = round(performance.now() - r.t0, 0);
+        const res = await client.callTool({ name: 'search_tools', arguments: { query: 'list invoices', limit: 8 } }, undefined, { timeout: 600_000 });
+        row.firstSearchMs = round(performance.now() - r.t0, 0);
+        if (res.isError) throw new Error(`search failed: ${JSON.stringify(res.content).slice(0, 300)}`);
+      } catch (e) {
+        // a failure is a result too (e.g. the server's 120 s request timeout while the first search waits)
+        row.error = `${e.message.split('\n')[0]}${e.cause?.code ? ` (${e.cause.code})` : ''} after ${round(performance.now() - r.t0, 0)} ms`;
+      }
+      row.rssMB = round((rssOf(r.child.pid) ?? NaN) / MB, 0);
+      const built = r.stderr().split('\n').find((l) => l.includes('"event":"search_index"'));
+      if (built) row.indexMs = JSON.parse(built).ms;
+      await client.close().catch(() => {});
+      rows.push(row);
     }
   } finally {
     for (const r of started) r.child.kill('SIGTERM');
@@ -125,8 +135,8 @@ export async function runReplicas({ replicas = 2, apis = 20 } = {}) {
   }
   return {
     replicas, catalogs: registries.length, operations, rows,
-    medianToolsListMs: round(median(rows.map((x) => x.toolsListMs)), 0),
-    medianFirstSearchMs: round(median(rows.map((x) => x.firstSearchMs)), 0),
+    medianToolsListMs: round(median(rows.map((x) => x.toolsListMs ?? NaN)), 0),
+    medianFirstSearchMs: round(median(rows.map((x) => x.firstSearchMs ?? NaN)), 0),
     medianRssMB: round(median(rows.map((x) => x.rssMB)), 0),
   };
 }

@@ -195,8 +195,8 @@ export function markdown(r) {
     L.push(`${x.replicas} \`serve --http\` processes on loopback started at the same time (no state store). Per replica, from spawn: listening, first`);
     L.push('tools/list and first search_tools answer over Streamable HTTP (SDK client), RSS after the first search. Several catalogs share one');
     L.push('namespace, so the search index is built from all their operations (no single snapshot describes it).', '');
-    L.push('| replica | listening | first tools/list | first search | RSS |', '|---|---|---|---|---|');
-    x.rows.forEach((row, i) => L.push(`| ${i + 1} | ${ms(row.listenMs)} | ${ms(row.toolsListMs)} | ${ms(row.firstSearchMs)} | ${n(row.rssMB, 0)} MB |`));
+    L.push('| replica | listening | first tools/list | first search | index build (in the server) | RSS |', '|---|---|---|---|---|---|');
+    x.rows.forEach((row, i) => L.push(`| ${i + 1} | ${ms(row.listenMs)} | ${ms(row.toolsListMs)} | ${row.error ? `FAILED: ${row.error}` : ms(row.firstSearchMs)} | ${ms(row.indexMs)} | ${n(row.rssMB, 0)} MB |`));
     L.push('');
   }
   if (r.replicasError) L.push('## Several catalogs, two replicas', '', `**FAILED in this run:** ${r.replicasError}`, '');
