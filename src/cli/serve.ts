@@ -116,6 +116,10 @@ export async function run(argv: string[]): Promise<number> {
 
   if (config.http) {
     const h = config.http;
+    // A long-running HTTP server is ready when it can answer: the operations and search index are prepared before
+    // it listens. Prepared later, a large merged index (several catalogs have no snapshot) blocks the event loop
+    // for as long as it builds, and requests already accepted run into the header/request timeouts.
+    warmSearchIndex(set, logger);
     // Transports load on demand: stdio clients never pay for the HTTP stack, and the reverse.
     const { serveHttp } = await import('../server/transports/http.js');
     const handle = await serveHttp(deps, {
