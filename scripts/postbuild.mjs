@@ -1,8 +1,41 @@
-// Makes the built CLI entry executable so `npm link` / the `bin` entry works after `npm run build`.
-import { chmodSync, existsSync } from 'node:fs';
-const entry = new URL('../dist/cli/index.js', import.meta.url);
-if (!existsSync(entry)) {
+// Second half of `npm run build` (after tsc has type-checked and emitted dist/): bundles the CLI with esbuild
+// into dist/cli/index.js (the `bin`) plus lazily loaded chunks under dist/cli/chunks/, so that a client spawning
+// the server pays for one small entry file and the chunks its first answers need instead of resolving and
+// parsing hundreds of node_modules files. The rest of dist/ stays tsc's per-module output (tests, benchmarks and
+// library users import it). Dynamic import() boundaries survive as chunks (ESM + splitting).
+import { build } from 'esbuild';
+import { chmodSync, existsSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const outdir = fileURLToPath(new URL('../dist/cli/', import.meta.url));
+if (!existsSync(`${outdir}index.js`)) {
   console.error('postbuild: dist/cli/index.js is missing; did tsc fail?');
   process.exit(1);
 }
-chmodSync(entry, 0o755);
+rmSync(`${outdir}chunks`, { recursive: true, force: true });
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: { index: 'src/cli/index.ts' },
+  outdir,
+  entryNames: '[name]',
+  chunkNames: 'chunks/[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  // Stack traces stay readable: the CLI turns source maps on for --verbose (or NODE_OPTIONS=--enable-source-maps).
+  sourcemap: true,
+  // The package's own sources are in the maps; node_modules' are not (smaller maps, faster to read on a stack trace).
+  sourcesContent: false,
+  legalComments: 'none',
+  logLevel: 'warning',
+  metafile: true,
+  // CommonJS dependencies call require() for Node built-ins; give each ESM chunk a real one.
+  banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
+});
+const bytes = Object.entries(result.metafile.outputs).filter(([f]) => f.endsWith('.js')).reduce((n, [, o]) => n + o.bytes, 0);
+// Makes the bin executable so `npm link` / the `bin` entry works after `npm run build`.
+chmodSync(`${outdir}index.js`, 0o755);
+console.error(`postbuild: bundled the CLI into dist/cli/index.js + chunks (${(bytes / 1024 / 1024).toFixed(1)} MB of JS)`);

@@ -45,3 +45,36 @@ for (const [name, file] of specs) {
   const rss = median(runs.map((r) => r.peak)) / 1e6;
   console.log(`${name.padEnd(8)}  ${String(runs[0].ops).padEnd(5)} ${ms.toFixed(0).padStart(9)}   ${rss.toFixed(0).padStart(11)}`);
 }
+
+// The whole `api-catalog import` command (import, write, and the search snapshot it now writes) into a fresh
+// folder, with the snapshot and with --no-snapshot, interleaved, median of 3: what the snapshot adds (issue 13
+// allows at most 30%).
+const { mkdtempSync, rmSync } = await import('node:fs');
+const { tmpdir } = await import('node:os');
+const cli = join(root, 'dist', 'cli', 'index.js');
+const timed = (file, extra) => {
+  const out = mkdtempSync(join(tmpdir(), 'bench-import-'));
+  try {
+    const t0 = performance.now();
+    const res = spawnSync(process.execPath, [cli, 'import', file, '--name', 'github', '--out', out, '--quiet', ...extra], { encoding: 'utf8' });
+    if (res.status !== 0) {
+      console.error(res.stderr);
+      process.exit(1);
+    }
+    return performance.now() - t0;
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+};
+const [, githubSpec] = specs[0];
+if (existsSync(githubSpec) && existsSync(cli)) {
+  const withSnap = [];
+  const without = [];
+  for (let i = 0; i < 3; i++) {
+    without.push(timed(githubSpec, ['--no-snapshot']));
+    withSnap.push(timed(githubSpec, []));
+  }
+  const a = median(withSnap);
+  const b = median(without);
+  console.log(`github cli import: ${a.toFixed(0)} ms with snapshot, ${b.toFixed(0)} ms without (${a >= b ? '+' : ''}${(((a - b) / b) * 100).toFixed(1)}%)`);
+}

@@ -26,7 +26,7 @@ export const PEER_ENDPOINTS = [
   { op: 'pulls_list', endpoint: '/repos/{owner}/{repo}/pulls' },
 ];
 
-async function startPeer(mode, baseUrl) {
+export async function startPeer(mode, baseUrl) {
   const { bin } = peerBin();
   return startStdio(process.execPath, [bin, '--api-base-url', baseUrl, '--openapi-spec', GITHUB_SPEC, '--tools', mode], {
     env: { VERBOSE: 'false' },

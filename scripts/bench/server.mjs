@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Time and memory of the built server on the GitHub catalog: cold start (spawn -> first tools/list answer over
-// stdio) with a breakdown of where it goes, RSS after start and after N searches, search p50/p99 in-process and
-// over stdio, execute overhead vs a raw fetch to a local server. Run alone: node scripts/bench/server.mjs [--quick]
+// Time and memory of the built server on the GitHub catalog: cold start (spawn -> first tools/list answer and
+// first search over stdio, beside the peer) with the server's own trace of where it goes, RSS after start and after N searches, search p50/p99 in-process and
+// over stdio, execute overhead vs a raw fetch to a local server. Run alone: node scripts/bench/server.mjs [--quick] [--cold-only [--no-peer]]
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { CLI, DIST, ROOT, dist, evalQueries, median, pct, progress, round, rssOf, startStdio } from './lib/common.mjs';
@@ -9,74 +9,100 @@ import { startUpstream } from './lib/upstream.mjs';
 
 const MB = 1024 * 1024;
 
-/** Where cold start goes: one fresh process per run, timings from process start (performance.now()). */
-const BREAKDOWN_CHILD = `
-const t = [['node start', performance.now()]];
-const { loadCatalog, defaultCatalogDir } = await import(${JSON.stringify(`${DIST}/registry/catalog.js`)});
-const srv = await import(${JSON.stringify(`${DIST}/server/index.js`)});
-t.push(['import modules (SDK, Ajv, MiniSearch, ...)', performance.now()]);
-const catalog = loadCatalog(defaultCatalogDir());
-t.push(['read + parse registry JSON', performance.now()]);
-const set = srv.buildCatalogSet([catalog]);
-t.push(['buildCatalogSet (names, domains)', performance.now()]);
-const { server } = srv.createServer({ catalogs: set, settings: { baseUrls: {}, readOnly: false } });
-t.push(['createServer', performance.now()]);
-const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
-const [a, b] = InMemoryTransport.createLinkedPair();
-t.push(['(bench client import, not counted)', performance.now()]);
-await server.connect(a);
-const client = new Client({ name: 'b', version: '0' });
-await client.connect(b);
-await client.listTools();
-t.push(['initialize + tools/list (in memory)', performance.now()]);
-void set.index;
-t.push(['search index build (deferred: runs after the first tools/list)', performance.now()]);
-const out = { 'node start': t[0][1] }; for (let i = 1; i < t.length; i++) out[t[i][0]] = t[i][1] - t[i - 1][1];
-out.heapMB = process.memoryUsage().heapUsed / ${MB};
-out.rssMB = process.memoryUsage().rss / ${MB};
-process.stdout.write(JSON.stringify(out));
-`;
+/**
+ * Where start-up goes, from the built server itself: with API_CATALOG_STARTUP_TRACE=1, `serve` prints its
+ * performance marks (ms since the process started) once the search index is ready. Phases in start order.
+ */
+export const STARTUP_PHASES = [
+  ['node start (bootstrap)', null, 'node-bootstrap'],
+  ['load the CLI entry (bundle)', 'node-bootstrap', 'cli'],
+  ['load serve + catalog/search modules', 'cli', 'serve-module'],
+  ['config + catalog.json (operations are read later)', 'serve-module', 'catalogs'],
+  ['load MCP SDK + stdio transport, connect', 'catalogs', 'connected'],
+  ['initialize + tools/list (client round trips)', 'connected', 'tools-list'],
+  ['after tools/list: read operations + search index (snapshot or build)', 'tools-list', 'index-ready'],
+];
 
-/** Cold-start breakdown: median per phase over `runs` fresh processes. */
-export function coldStartBreakdown(runs = 3) {
-  const samples = [];
-  for (let i = 0; i < runs; i++) {
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', BREAKDOWN_CHILD], { encoding: 'utf8', cwd: ROOT });
-    if (r.status !== 0) throw new Error(`bench: cold-start breakdown failed: ${r.stderr}`);
-    samples.push(JSON.parse(r.stdout));
+/** Reads the startup_trace line from a served process's stderr (waits up to `timeoutMs`). */
+async function startupTrace(s, timeoutMs = 30_000) {
+  const t0 = Date.now();
+  for (;;) {
+    const line = s.stderrText().split('\n').find((l) => l.includes('"startup_trace"'));
+    if (line) return JSON.parse(line);
+    if (Date.now() - t0 > timeoutMs) throw new Error(`bench: no startup_trace line from serve:\n${s.stderrText().slice(-1000)}`);
+    await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** Phase durations (ms) from one trace's marks. */
+function phasesOf(trace) {
+  const m = trace.marks;
   const out = {};
-  for (const k of Object.keys(samples[0])) out[k] = round(median(samples.map((s) => s[k])), 1);
+  // (a loaded machine can finish the idle warm-up before the first tools/list: that phase is then 0)
+  for (const [label, from, to] of STARTUP_PHASES) out[label] = from === null ? m[to] : Math.max(0, m[to] - m[from]);
   return out;
 }
 
 /**
- * Spawns `api-catalog serve` (stdio) `runs` times: spawn -> first tools/list answer, RSS right after, and
- * spawn -> first search_tools result sent immediately after tools/list (the worst case: no think time, so it
- * waits for the search index that the server builds right after answering tools/list).
+ * Spawns `api-catalog serve` (stdio, GitHub catalog) `runs` times, interleaved in the same loop with the peer
+ * (dynamic mode, same spec) and with `node -e 0`, so that the three share the machine's load: spawn -> first
+ * tools/list answer, RSS right after, spawn -> first search_tools result sent immediately after tools/list (no
+ * think time: the worst case for the index), and the server's own start-up trace.
  */
-export async function coldStart(runs = 5) {
+export async function coldStart(runs = 5, { peer = true } = {}) {
   const starts = [];
   const firstSearch = [];
   const rss = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    const s = await startStdio(process.execPath, [CLI, 'serve'], { env: { API_CATALOG_LOG_LEVEL: 'error' } });
-    starts.push(s.startMs);
-    rss.push(rssOf(s.pid) ?? NaN);
-    await s.client.callTool({ name: 'search_tools', arguments: { query: 'create an issue' } });
-    firstSearch.push(performance.now() - t0);
-    await s.close();
-  }
-  // The floor: spawning a Node process that does nothing, on this machine, now.
+  const rssAfterSearch = [];
+  const traces = [];
+  const peerStarts = [];
   const bare = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    spawnSync(process.execPath, ['-e', '0']);
-    bare.push(performance.now() - t0);
+  let upstream;
+  let startPeer;
+  if (peer) {
+    try {
+      ({ startPeer } = await import('./peer.mjs'));
+      upstream = await startUpstream();
+    } catch (e) {
+      progress(`server: peer not measured beside us (${e.message.split('\n')[0]})`);
+    }
   }
-  return { runs, medianMs: round(median(starts), 1), firstSearchMedianMs: round(median(firstSearch), 1), bareNodeMs: round(median(bare), 1), minMs: round(Math.min(...starts), 1), samplesMs: starts.map((x) => round(x, 1)), rssAfterStartMB: round(median(rss) / MB, 1) };
+  try {
+    for (let i = 0; i < runs; i++) {
+      // The floor: spawning a Node process that does nothing, on this machine, now.
+      let t0 = performance.now();
+      spawnSync(process.execPath, ['-e', '0']);
+      bare.push(performance.now() - t0);
+      t0 = performance.now();
+      const s = await startStdio(process.execPath, [CLI, 'serve'], { env: { API_CATALOG_LOG_LEVEL: 'error', API_CATALOG_STARTUP_TRACE: '1' } });
+      starts.push(s.startMs);
+      rss.push(rssOf(s.pid) ?? NaN);
+      const r = await s.client.callTool({ name: 'search_tools', arguments: { query: 'create an issue' } });
+      firstSearch.push(performance.now() - t0);
+      if (r.isError) throw new Error(`bench: first search failed: ${JSON.stringify(r.content)}`);
+      traces.push(await startupTrace(s));
+      rssAfterSearch.push(rssOf(s.pid) ?? NaN);
+      await s.close();
+      if (startPeer && upstream) {
+        const p = await startPeer('dynamic', upstream.url);
+        peerStarts.push(p.startMs);
+        await p.close();
+      }
+    }
+  } finally {
+    await upstream?.close();
+  }
+  const phases = {};
+  for (const [label] of STARTUP_PHASES) phases[label] = round(median(traces.map((t) => phasesOf(t)[label])), 1);
+  const peerMedianMs = peerStarts.length ? round(median(peerStarts), 1) : null;
+  const medianMs = round(median(starts), 1);
+  return {
+    runs, medianMs, firstSearchMedianMs: round(median(firstSearch), 1), bareNodeMs: round(median(bare), 1), minMs: round(Math.min(...starts), 1),
+    samplesMs: starts.map((x) => round(x, 1)), rssAfterStartMB: round(median(rss) / MB, 1), rssAfterFirstSearchMB: round(median(rssAfterSearch) / MB, 1),
+    peerDynamicMedianMs: peerMedianMs, peerRatio: peerMedianMs ? round(medianMs / peerMedianMs, 3) : null,
+    cpuToIndexReadyMs: round(median(traces.map((t) => t.cpuMs ?? NaN)), 0),
+    phases, index: { kinds: [...new Set(traces.map((t) => t.index?.kind))].join(', '), reasons: [...new Set(traces.map((t) => t.index?.reason).filter(Boolean))].join(', '), medianMs: round(median(traces.map((t) => t.index?.ms ?? NaN)), 1) },
+  };
 }
 
 /** search_tools over stdio: p50/p99 per call, then RSS after `count` searches. */
@@ -188,10 +214,10 @@ export async function executeOverhead(n = 2000) {
 
 /** All server measurements. `quick`: fewer runs and searches. */
 export async function runServer({ quick = false } = {}) {
-  progress('server: cold start (stdio) ...');
-  const cold = await coldStart(quick ? 3 : 5);
-  progress(`server: cold start median ${cold.medianMs} ms; breakdown ...`);
-  const breakdown = coldStartBreakdown(quick ? 1 : 3);
+  progress('server: cold start (stdio, beside the peer and node -e 0) ...');
+  const cold = await coldStart(quick ? 3 : 7);
+  progress(`server: cold start median ${cold.medianMs} ms (peer ${cold.peerDynamicMedianMs} ms), first search ${cold.firstSearchMedianMs} ms`);
+  const breakdown = cold.phases;
   progress('server: in-process search ...');
   const searchInProcess = await inProcessSearch(quick ? 10 : 50);
   progress('server: stdio searches ...');
@@ -202,5 +228,7 @@ export async function runServer({ quick = false } = {}) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  console.log(JSON.stringify(await runServer({ quick: process.argv.includes('--quick') }), null, 2));
+  // --cold-only: just the start-up measurement (beside the peer unless --no-peer)
+  if (process.argv.includes('--cold-only')) console.log(JSON.stringify(await coldStart(process.argv.includes('--quick') ? 3 : 7, { peer: !process.argv.includes('--no-peer') }), null, 2));
+  else console.log(JSON.stringify(await runServer({ quick: process.argv.includes('--quick') }), null, 2));
 }

@@ -8,6 +8,7 @@ import { catalogNameFor, checkRegistry, importSpec, writeRegistry } from '../imp
 import type { DomainChange, ImportResult } from '../importer/index.js';
 import { MANIFEST_FILE, VECTORS_FILE } from '../embeddings/store.js';
 import type { CatalogMeta, OverlayRef } from '../types.js';
+import { searchSnapshotProblem, writeSearchSnapshot } from '../server/core/catalogs.js';
 
 const USAGE = `usage: api-catalog import <spec file or http(s) URL> [options]
 
@@ -18,8 +19,11 @@ options:
   --out <dir>       registry folder (default: registry)
   --overlay <file>  apply an OpenAPI Overlay 1.0 document (YAML or JSON) to the spec first; repeatable,
                     applied in order. Recorded in catalog.json (path relative to the catalog folder, sha256)
-  --check           write nothing; exit 1 when <out>/<catalog>/ differs from a fresh import. Without
-                    --overlay it re-applies the overlays catalog.json records; with --overlay, exactly those
+  --check           write nothing; exit 1 when <out>/<catalog>/ differs from a fresh import or its
+                    search.snapshot is missing or stale. Without --overlay it re-applies the overlays
+                    catalog.json records; with --overlay, exactly those
+  --no-snapshot     do not write <out>/<catalog>/search.snapshot (the server then builds the search
+                    index in memory at start-up, with a warning)
   --strict          fail on any import warning, including an overlay target that matches nothing
                     (lint findings are reported, not fatal)
   --timeout <s>     give up after this many seconds (default 300)
@@ -133,7 +137,7 @@ function overlayLines(catalogDir: string, change: { before: OverlayRef[]; after:
 
 export async function run(argv: string[]): Promise<number> {
   let values: {
-    name?: string; out?: string; overlay?: string[]; check?: boolean; strict?: boolean; timeout?: string; verbose?: boolean; quiet?: boolean; help?: boolean;
+    name?: string; out?: string; overlay?: string[]; check?: boolean; 'no-snapshot'?: boolean; strict?: boolean; timeout?: string; verbose?: boolean; quiet?: boolean; help?: boolean;
     'embeddings-url'?: string; 'embeddings-model'?: string; 'embeddings-dimensions'?: string;
   };
   let positionals: string[];
@@ -146,6 +150,7 @@ export async function run(argv: string[]): Promise<number> {
         out: { type: 'string' },
         overlay: { type: 'string', multiple: true },
         check: { type: 'boolean' },
+        'no-snapshot': { type: 'boolean' },
         strict: { type: 'boolean' },
         timeout: { type: 'string' },
         'embeddings-url': { type: 'string' },
@@ -222,16 +227,21 @@ export async function run(argv: string[]): Promise<number> {
         process.stderr.write(`api-catalog import: ${dir}: ${staleVectors}; run \`api-catalog embed --registry ${dir} --embeddings-url <url> --embeddings-model <model>\`\n`);
         return 1;
       }
-      if (report.upToDate) {
+      const snapshotProblem = report.upToDate && values['no-snapshot'] !== true ? searchSnapshotProblem(`${out}/${result.meta.name}`) : undefined;
+      if (report.upToDate && snapshotProblem === undefined) {
         if (!quiet) process.stdout.write(`${dir} is up to date with ${spec} (${result.operations.length} operations)\n`);
         return 0;
+      }
+      const used = overlays.map((o) => relative(process.cwd(), o.file).split(sep).join('/') || o.file);
+      if (snapshotProblem !== undefined) {
+        process.stderr.write(`api-catalog import: ${dir}: ${snapshotProblem}; run \`${fixCommand(spec, values.name, out, used)}\` and commit the result\n`);
+        return 1;
       }
       const what = [
         report.changed.length > 0 ? `changed: ${list(report.changed)}` : '',
         report.missing.length > 0 ? `missing: ${list(report.missing)}` : '',
         report.extra.length > 0 ? `extra: ${list(report.extra)}` : '',
       ].filter(Boolean).join('; ');
-      const used = overlays.map((o) => relative(process.cwd(), o.file).split(sep).join('/') || o.file);
       process.stderr.write(`api-catalog import: ${dir} is stale (${what}); run \`${fixCommand(spec, values.name, out, used)}\` and commit the result\n`);
       return 1;
     }
@@ -259,6 +269,16 @@ export async function run(argv: string[]): Promise<number> {
         ? `embeddings: the ${e.reused} operation vectors from ${embeddingsConfig.model} are up to date`
         : `embeddings: embedded ${e.embedded} operation(s), reused ${e.reused}, with ${embeddingsConfig.model} (${e.manifest.dimensions} dimensions)`;
     }
+    // The search index snapshot next to the registry: the server restores it instead of building the index.
+    // Rewritten only when the registry changed or the snapshot does not verify for it.
+    let snapshotLine: string | undefined;
+    if (values['no-snapshot'] !== true) {
+      const snapDir = `${out}/${result.meta.name}`;
+      if (!report.unchanged || searchSnapshotProblem(snapDir) !== undefined) {
+        const snap = writeSearchSnapshot(snapDir, `api-catalog import`);
+        snapshotLine = `search index snapshot: ${relative(process.cwd(), snap.path) || snap.path} (${(snap.bytes / 1024).toFixed(0)} KiB, built in ${(snap.ms / 1000).toFixed(1)} s)`;
+      }
+    }
     if (quiet) return 0;
     const secs = ((performance.now() - started) / 1000).toFixed(1);
     const c = counts(result);
@@ -279,6 +299,7 @@ export async function run(argv: string[]): Promise<number> {
       }
       if (!report.unchanged) lines.push(`(this report is kept in ${dir}/changes.json for the explorer page)`);
     }
+    if (snapshotLine !== undefined) lines.push(snapshotLine);
     if (report.serversChanged) {
       lines.push(`WARNING: the API's servers changed from ${report.serversChanged.before.join(', ') || '(none)'} to ${report.serversChanged.after.join(', ') || '(none)'}; review before deploying`);
     }

@@ -4,6 +4,11 @@
 // a library function that returns or throws.
 import { AppError } from '../errors.js';
 
+// The built CLI is one esbuild bundle (scripts/postbuild.mjs): a stack trace is printed only with --verbose, and
+// then it points into src/ through the source maps. Off otherwise, because Node reads every chunk's map when
+// source maps are on, which would cost every start (NODE_OPTIONS=--enable-source-maps turns them on too).
+if (process.argv.includes('--verbose')) process.setSourceMapsEnabled(true);
+
 type Subcommand = { summary: string; load: () => Promise<{ run(argv: string[]): Promise<number> }> };
 
 const SUBCOMMANDS: Record<string, Subcommand> = {
@@ -33,6 +38,8 @@ function usage(): string {
 }
 
 async function main(argv: string[]): Promise<number> {
+  // Start-up phases for the benchmark's table (serve prints them with API_CATALOG_STARTUP_TRACE=1).
+  performance.mark('api-catalog:cli');
   const [first, ...rest] = argv;
   if (first === '--help' || first === '-h' || first === 'help') {
     process.stdout.write(usage() + '\n');

@@ -4,7 +4,7 @@ import { configuredCredentialNames, loadServerConfig, optionsHelp, secretLooking
 import { parseServeArgs } from './args.js';
 import { createLogger, type Logger } from '../logger.js';
 import { attachEmbeddings, loadCatalogSet, settingsFromConfig, warmSearchIndex, type CatalogSet } from '../server/core/catalogs.js';
-import type { ServerDeps } from '../server/create-server.js';
+import { preloadExecutor, type ServerDeps } from '../server/create-server.js';
 import { SearchLog } from '../server/search-log.js';
 import { describeStateStore, openStateStore, RedisStateStore, type StateStore } from '../state/index.js';
 
@@ -49,6 +49,8 @@ Semantic search (off by default; no network unless configured): key from env API
 come from \`import --embeddings-url\` or \`api-catalog embed\`. If the endpoint is down or slow, or the vectors do
 not match the model, search answers lexically and says so.
 
+API_CATALOG_STARTUP_TRACE=1 prints one JSON line on stderr saying where start-up went (for npm run bench).
+A registry's search.snapshot (written by import) is used when it matches the registry; else the index is built.
 Exit codes: 0 after stdin EOF, SIGINT or SIGTERM; 1 when a stdio message exceeds 10 MiB or on a startup error.`;
 
 function depsFrom(config: ServerConfig, set: CatalogSet, logger: Logger, file?: ConfigFile): ServerDeps {
@@ -67,6 +69,27 @@ function depsFrom(config: ServerConfig, set: CatalogSet, logger: Logger, file?: 
   };
 }
 
+/**
+ * API_CATALOG_STARTUP_TRACE=1: once the search index is ready, one JSON line on stderr with the start-up marks
+ * (ms since the process started): what `npm run bench` reports as "where start-up goes".
+ */
+function traceStartup(set: CatalogSet): void {
+  let waited = 0;
+  const timer = setInterval(() => {
+    if (performance.getEntriesByName('api-catalog:index-ready').length === 0) return;
+    // also wait (up to 10 s) for the first tools/list when the idle warm-up finished before it
+    if (performance.getEntriesByName('api-catalog:tools-list').length === 0 && (waited += 20) < 10_000) return;
+    clearInterval(timer);
+    const marks: Record<string, number> = { 'node-bootstrap': performance.nodeTiming.bootstrapComplete };
+    for (const m of performance.getEntriesByType('mark')) if (m.name.startsWith('api-catalog:')) marks[m.name.slice(12)] = m.startTime;
+    const index = set.indexSource;
+    const cpu = process.cpuUsage();
+    const cpuMs = (cpu.user + cpu.system) / 1000;
+    process.stderr.write(JSON.stringify({ event: 'startup_trace', marks, index, cpuMs, rssMB: process.memoryUsage().rss / 1048576 }) + '\n');
+  }, 20);
+  timer.unref();
+}
+
 function onSignals(handler: (signal: string) => void): void {
   for (const s of ['SIGINT', 'SIGTERM'] as const) process.once(s, () => handler(s));
 }
@@ -76,6 +99,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(HELP + '\n');
     return 0;
   }
+  performance.mark('api-catalog:serve-module');
   const { config, file } = loadServerConfig(parseServeArgs(argv), process.env);
   const logger = createLogger({ write: (line) => process.stderr.write(line), minLevel: config.logLevel });
   for (const secret of secretLookingEnv(process.env)) logger.addSecret(secret);
@@ -85,7 +109,7 @@ export async function run(argv: string[]): Promise<number> {
     const v = process.env[name];
     if (v !== undefined && v !== '') logger.addSecret(v);
   }
-  const set = loadCatalogSet(config.registries, config.filters);
+  const set = loadCatalogSet(config.registries, { filters: config.filters, logger });
   const filteredOut = set.catalogs.reduce((n, c) => n + (c.filteredOut ?? 0), 0);
   if (filteredOut > 0) process.stderr.write(`api-catalog: --include-domains/--exclude-domains/--exclude-tools leave out ${filteredOut} operation(s)\n`);
   for (const c of set.catalogs) {
@@ -116,10 +140,16 @@ export async function run(argv: string[]): Promise<number> {
     const secrets = [...secretLookingEnv(process.env), process.env.API_CATALOG_HTTP_TOKEN ?? '', ...named].filter((v) => v !== '');
     deps.searchLog = new SearchLog({ file: config.searchLog.file, maxBytes: config.searchLog.maxBytes, logger, secrets });
   }
-  const what = set.catalogs.map((c) => `${c.meta.title} (${c.operations.length} operations)`).join(', ');
+  // The operation count from catalog.json (recounted by the filters): the operations are read on first use, not here.
+  const what = set.catalogs.map((c) => `${c.meta.title} (${c.meta.operationCount} operations)`).join(', ');
+  performance.mark('api-catalog:catalogs');
+  if (process.env.API_CATALOG_STARTUP_TRACE === '1') traceStartup(set);
 
   // An idle server builds its search index within a second even if no client has listed tools yet.
-  setTimeout(() => warmSearchIndex(set), 1000).unref();
+  setTimeout(() => {
+    warmSearchIndex(set, logger);
+    void preloadExecutor().catch(() => undefined);
+  }, 1000).unref();
 
   if (config.http) {
     const h = config.http;
@@ -138,6 +168,10 @@ export async function run(argv: string[]): Promise<number> {
       process.stderr.write(`api-catalog: warning: the state store ${describeStateStore(config.stateUrl)} is not reachable yet; serving degraded (/healthz 503) and retrying\n`);
     }
     deps.state = state;
+    // A long-running HTTP server is ready when it can answer: the operations and search index are prepared before
+    // it listens. Prepared later, a large merged index (several catalogs have no snapshot) blocks the event loop
+    // for as long as it builds, and requests already accepted run into the header/request timeouts.
+    warmSearchIndex(set, logger);
     // Transports load on demand: stdio clients never pay for the HTTP stack, and the reverse.
     const { serveHttp } = await import('../server/transports/http.js');
     const handle = await serveHttp(deps, {
@@ -197,6 +231,7 @@ export async function run(argv: string[]): Promise<number> {
   process.stderr.write(`api-catalog: serving ${what} over stdio\n`);
   const { serveStdio } = await import('../server/transports/stdio.js');
   const handle = await serveStdio(deps, { logger });
+  performance.mark('api-catalog:connected');
   onSignals((signal) => {
     logger.log('info', { event: 'shutdown', signal });
     void handle.close();

@@ -5,6 +5,7 @@ import type { Operation } from '../types.js';
 import { credentialEnvNames, credentialStatus } from './auth.js';
 import { DEFAULTS, parseRetryAfter, send } from './http.js';
 import { buildRequest, originOf, type BuiltRequest } from './request.js';
+import { policyInstruction } from './policy.js';
 import { Redactor } from './redact.js';
 import { apiErrorMessage, decodeBody, instructionFor, paginationHint, project, selectHeaders, truncate } from './shape.js';
 import type { ExecuteOptions, ExecutionConfig, ExecutionOutcome } from './types.js';
@@ -165,18 +166,6 @@ export async function executeOperation(op: Operation, args: unknown, config: Exe
 function exemptOrigin(config: ExecutionConfig): { exemptOrigin?: string } {
   const o = config.baseUrl !== undefined ? originOf(config.baseUrl) : undefined;
   return o !== undefined ? { exemptOrigin: o } : {};
-}
-
-/**
- * The agent's next step for a refusal by operator policy (F7 origins, F10 private addresses), which no
- * change of arguments can fix; undefined for any other error.
- */
-export function policyInstruction(err: unknown): string | undefined {
-  if (!isAppError(err) || err.code !== 'UNSAFE_REQUEST') return undefined;
-  const key = (err.details as { configKey?: unknown } | undefined)?.configKey;
-  return typeof key === 'string'
-    ? `The server's configuration does not allow this destination; tell the user (the operator can allow it with the config key ${key}) and do not retry with other arguments.`
-    : undefined;
 }
 
 function fromError(err: unknown, redactor: Redactor, op: Operation, status?: number): ExecutionOutcome {

@@ -92,7 +92,11 @@ type Undici = Pick<typeof import('undici'), 'Agent' | 'fetch'>;
 let undiciModule: Promise<Undici> | undefined;
 /** undici loads on the first upstream call, not at start-up (it is ~100+ ms of module loading). */
 function undici(): Promise<Undici> {
-  undiciModule ??= import('undici').then((m) => ({ Agent: m.Agent, fetch: m.fetch }));
+  undiciModule ??= import('undici').then((m) => {
+    // Node's ESM loader exposes undici's CommonJS exports by name; the bundled CLI (esbuild) only as `default`.
+    const lib = (m.Agent !== undefined ? m : (m as { default?: Undici }).default) as Undici;
+    return { Agent: lib.Agent, fetch: lib.fetch };
+  });
   return undiciModule;
 }
 

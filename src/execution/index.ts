@@ -19,7 +19,8 @@ export type {
 } from './types.js';
 export { validateArguments, ARG_LIMITS } from './validate.js';
 export { credentialEnvNames, credentialStatus, envPrefix } from './auth.js';
-export { executeOperation, policyInstruction } from './execute.js';
+export { executeOperation } from './execute.js';
+export { policyInstruction } from './policy.js';
 
 /**
  * The exact request an operation would send with these (already validated) arguments: method, URL, headers

@@ -70,6 +70,13 @@ export function renderRegistry(result: ImportResult): Map<string, string> {
   return files;
 }
 
+/**
+ * Files in a catalog folder that are derived from the registry rather than rendered here: the search index
+ * snapshot (written by `api-catalog import` after the registry; src/registry/snapshot.ts). A fresh import does
+ * not count them as extra; the swap in writeRegistry drops them with the old folder.
+ */
+const DERIVED_FILES = new Set(['search.snapshot']);
+
 function listFiles(dir: string): string[] {
   const out: string[] = [];
   const walk = (d: string): void => {
@@ -194,8 +201,8 @@ export interface CheckReport {
 export function checkRegistry(result: ImportResult, outDir: string): CheckReport {
   const dir = join(outDir, result.meta.name);
   const files = renderRegistry(result);
-  const onDisk = new Set(listFiles(dir));
-  onDisk.delete(CHANGES_FILE);
+  // changes.json is history (what the last re-import changed), not derived from the spec: never stale.
+  const onDisk = new Set(listFiles(dir).filter((f) => !DERIVED_FILES.has(f) && f !== CHANGES_FILE));
   const missing: string[] = [];
   const changed: string[] = [];
   for (const [rel, text] of files) {

@@ -1,5 +1,6 @@
-// Loads one generated catalog (registry/<name>/) into memory and looks operations up by name.
-// Run time only: reads JSON written by src/importer, never touches a spec or swagger-parser.
+// Loads one generated catalog (registry/<name>/) into memory and looks operations up by name: catalog.json at
+// once, the operations on first use. Run time only: reads JSON written by src/importer, never touches a spec.
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,11 +17,17 @@ export interface Catalog {
    * pointer and reason: a registry that lacks part of its API says so instead of serving it silently.
    */
   skipped: Array<{ pointer: string; message: string }>;
-  /** All operations, sorted by name. */
+  /** All operations, sorted by name (read from operations/*.json on first access). */
   operations: Operation[];
   byName: Map<string, Operation>;
   /** Operations this deployment filtered out at serve time (`serve --exclude-tools` etc.); absent when none. */
   filteredOut?: number;
+  /**
+   * sha256 (hex) of the registry content the operations were read from: catalog.json and every operations file
+   * (see {@link registryContentHash}). A search snapshot is trusted only for the content it was built from.
+   * Absent for catalogs assembled in memory.
+   */
+  contentHash?: string;
 }
 
 /** The package root (where package.json, registry/ and openapi/ live), from src/ or dist/. */
@@ -39,8 +46,10 @@ export function defaultCatalogDir(): string {
 }
 
 /**
- * Reads registry/<catalog>/catalog.json and operations/*.json. Throws AppError REGISTRY_NOT_FOUND or
- * REGISTRY_INVALID with the path and the command that fixes it.
+ * Opens registry/<catalog>/: reads catalog.json (and the skipped operations of diagnostics.json) now, and
+ * operations/*.json on the first access to `operations`, `byName` or `contentHash` — a server answers
+ * initialize and tools/list without them. Throws AppError REGISTRY_NOT_FOUND or REGISTRY_INVALID with the path
+ * and the command that fixes it (now for catalog.json, on that first access for an operations file).
  */
 export function loadCatalog(dir: string): Catalog {
   const abs = resolve(dir);
@@ -51,9 +60,10 @@ export function loadCatalog(dir: string): Catalog {
       `catalog: no catalog.json in ${abs}; build one with \`api-catalog import <spec> --out <registry dir>\``,
     );
   }
+  const metaBytes = readFileSync(metaPath);
   let meta: CatalogMeta;
   try {
-    meta = JSON.parse(readFileSync(metaPath, 'utf8')) as CatalogMeta;
+    meta = JSON.parse(metaBytes.toString('utf8')) as CatalogMeta;
   } catch (cause) {
     throw new AppError('REGISTRY_INVALID', `catalog: ${metaPath} is not valid JSON; re-run the import`, { cause });
   }
@@ -64,17 +74,66 @@ export function loadCatalog(dir: string): Catalog {
     );
   }
   const opsDir = join(abs, 'operations');
+  if (!existsSync(opsDir)) {
+    throw new AppError('REGISTRY_INVALID', `catalog: ${opsDir} is missing; re-run the import`);
+  }
+  const skipped = readSkipped(join(abs, 'diagnostics.json'));
+  let loaded: { operations: Operation[]; byName: Map<string, Operation>; contentHash: string } | undefined;
+  const load = () => (loaded ??= readOperations(abs, metaBytes));
+  return {
+    dir: abs,
+    meta,
+    skipped,
+    get operations() {
+      return load().operations;
+    },
+    get byName() {
+      return load().byName;
+    },
+    get contentHash() {
+      return load().contentHash;
+    },
+  };
+}
+
+/** The operations files of a registry folder, in the order they are read and hashed. */
+function operationFiles(abs: string): string[] {
+  return readdirSync(join(abs, 'operations')).filter((f) => f.endsWith('.json')).sort();
+}
+
+/** Feeds one file into the registry hash: its relative path, length and bytes (so file boundaries count). */
+function hashFile(hash: ReturnType<typeof createHash>, rel: string, bytes: Buffer): void {
+  hash.update(`${rel}\0${bytes.length}\0`);
+  hash.update(bytes);
+}
+
+/**
+ * sha256 (hex) of a registry's content: catalog.json, then operations/*.json in name order, each as path, length
+ * and bytes. The same value as {@link Catalog.contentHash} of the loaded catalog, computed from the files alone.
+ */
+export function registryContentHash(dir: string): string {
+  const abs = resolve(dir);
+  const hash = createHash('sha256');
+  hashFile(hash, 'catalog.json', readFileSync(join(abs, 'catalog.json')));
+  for (const f of operationFiles(abs)) hashFile(hash, `operations/${f}`, readFileSync(join(abs, 'operations', f)));
+  return hash.digest('hex');
+}
+
+function readOperations(abs: string, metaBytes: Buffer): { operations: Operation[]; byName: Map<string, Operation>; contentHash: string } {
+  const hash = createHash('sha256');
+  hashFile(hash, 'catalog.json', metaBytes);
   const operations: Operation[] = [];
-  for (const file of readdirSync(opsDir).filter((f) => f.endsWith('.json')).sort()) {
-    const path = join(opsDir, file);
+  for (const file of operationFiles(abs)) {
+    const path = join(abs, 'operations', file);
+    const bytes = readFileSync(path);
+    hashFile(hash, `operations/${file}`, bytes);
     try {
-      operations.push(...(JSON.parse(readFileSync(path, 'utf8')) as Operation[]));
+      for (const op of JSON.parse(bytes.toString('utf8')) as Operation[]) operations.push(op);
     } catch (cause) {
       throw new AppError('REGISTRY_INVALID', `catalog: ${path} is not valid JSON; re-run the import`, { cause });
     }
   }
   operations.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const skipped = readSkipped(join(abs, 'diagnostics.json'));
   const byName = new Map<string, Operation>();
   for (const op of operations) {
     if (byName.has(op.name)) {
@@ -82,7 +141,7 @@ export function loadCatalog(dir: string): Catalog {
     }
     byName.set(op.name, op);
   }
-  return { dir: abs, meta, operations, byName, skipped };
+  return { operations, byName, contentHash: hash.digest('hex') };
 }
 
 /** The OPERATION_SKIPPED entries of a diagnostics.json (absent or unreadable file: none). */

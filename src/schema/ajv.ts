@@ -3,11 +3,15 @@
 // so that a hostile or careless pattern like `^(a+)+$` cannot stall validation (ReDoS).
 // Used by the importer (every schema must compile, every example must validate) and by execution.
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { createRequire } from 'node:module';
+import formatsModule from 'ajv-formats';
 import { RE2JS } from 're2js';
 
-// ajv-formats is CommonJS whose typings do not survive NodeNext's default-import rules; load it plainly.
-const addFormats = createRequire(import.meta.url)('ajv-formats') as (ajv: Ajv2020) => Ajv2020;
+// ajv-formats is CommonJS whose typings do not survive NodeNext's default-import rules: its default import is
+// module.exports, which carries the plugin as `.default`. A static import (not createRequire) lets the bundled
+// build (scripts/postbuild.mjs) include it beside the same Ajv copy it extends.
+type FormatsPlugin = (ajv: Ajv2020) => Ajv2020;
+const formatsExports = formatsModule as unknown as FormatsPlugin & { default?: FormatsPlugin };
+const addFormats: FormatsPlugin = formatsExports.default ?? formatsExports;
 
 /** What Ajv calls on a compiled pattern. */
 interface RegExpLike {

@@ -2,9 +2,12 @@
 // truncated-result resources, per-session authorization and per-principal rate limits kept in the state
 // store, one log line per call. No I/O of its own; transports (stdio, Streamable HTTP) connect it.
 import { randomUUID, createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import {
   CallToolRequestSchema,
   ElicitResultSchema,
@@ -21,12 +24,13 @@ import {
 import { isAppError, type AppError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { MemoryStateStore, type StateStore } from '../state/index.js';
+import { packageRoot } from '../registry/catalog.js';
 import type { Operation } from '../types.js';
 import { warmSearchIndex, type CatalogSet, type ExecutionSettings } from './core/catalogs.js';
 import { describeTools, operationFingerprint } from './core/describe.js';
 import { listDomains } from './core/domains.js';
 import { fail, failFromError, type Envelope } from './core/envelope.js';
-import { executeTool, type ConfirmAnswer } from './core/execute.js';
+import type { ConfirmAnswer } from './core/execute.js';
 import { toolNames, type ToolNames } from './core/names.js';
 import { searchTools } from './core/search.js';
 import { readToolDescriptions, TOOL_DESCRIPTIONS_URI } from './resources.js';
@@ -86,12 +90,35 @@ export const SESSION_CREDENTIAL_HEADER = 'x-upstream-token';
 
 function packageVersion(): string {
   try {
-    return (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+    // From the package root, not relative to this file: the bundled build moves modules into dist/cli/chunks/.
+    return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
   } catch {
     return '0.0.0';
   }
 }
 const VERSION = packageVersion();
+
+// The SDK validates elicitation answers with Ajv and would build a new Ajv (with formats) for every session at
+// construction; one shared instance, built on the first elicitation, keeps start-up and new sessions cheap.
+let sdkAjv: AjvJsonSchemaValidator | undefined;
+const lazySchemaValidator: jsonSchemaValidator = {
+  getValidator: (schema) => (sdkAjv ??= new AjvJsonSchemaValidator()).getValidator(schema),
+};
+
+let toolsListed = false;
+
+/**
+ * The executor (Ajv with RE2 patterns, JMESPath, the HTTP client) loads on the first execute_tool or in idle time
+ * once the server is up (preloadExecutor), not at start-up: initialize, tools/list, search and describe never
+ * need it. Shared by every session of the process.
+ */
+type Executor = typeof import('./core/execute.js');
+let executor: Executor | undefined;
+let executorLoad: Promise<Executor> | undefined;
+export function preloadExecutor(): Promise<Executor> {
+  executorLoad ??= import('./core/execute.js').then((m) => (executor = m));
+  return executorLoad;
+}
 
 /** A result that carries the envelope as structuredContent and as JSON text; failures set isError. */
 export function toCallToolResult(envelope: Envelope): CallToolResult {
@@ -133,7 +160,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
   const definitions = toolDefinitions(names);
   // Capabilities are registered on the low-level Server, not passed to McpServer: McpServer would install its
   // own registry-backed tools/resources handlers, and ours are static (the four tools, one resource family).
-  const server = new McpServer({ name: SERVER_NAME, version: VERSION }, { instructions: workflowText(names) });
+  const server = new McpServer({ name: SERVER_NAME, version: VERSION }, { instructions: workflowText(names), jsonSchemaValidator: lazySchemaValidator });
   const low = server.server;
   low.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false } });
 
@@ -189,13 +216,27 @@ export function createServer(deps: ServerDeps): CatalogServer {
   low.setRequestHandler(ListToolsRequestSchema, () => {
     // The client is up and about to think: build the search index now, after this answer is sent, so that
     // neither this answer nor (usually) the first search waits for it.
-    setImmediate(() => warmSearchIndex(deps.catalogs));
+    if (!toolsListed) {
+      // once per process: the start-up trace's "first tools/list" (marks are kept until cleared)
+      toolsListed = true;
+      performance.mark('api-catalog:tools-list');
+    }
+    setImmediate(() => {
+      warmSearchIndex(deps.catalogs, logger);
+      // then, still before the agent is likely to call it, the executor
+      setTimeout(() => void preloadExecutor().catch(() => undefined), 50).unref();
+    });
     return { tools: definitions };
   });
 
   low.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const started = performance.now();
     const tool = request.params.name;
+    if (executor === undefined && (tool === names.executeTool || executorLoad !== undefined)) {
+      // While the executor loads, every call waits for it in arrival order (promise reactions run first in,
+      // first out), so a describe_tools sent after an execute_tool still cannot authorize that execute_tool.
+      await preloadExecutor().catch(() => undefined);
+    }
     const input = request.params.arguments ?? {};
     let envelope: Envelope;
     let target: string | undefined;
@@ -239,7 +280,8 @@ export function createServer(deps: ServerDeps): CatalogServer {
         target = outcome.described.join(',') || undefined;
       } else if (tool === names.executeTool) {
         const credential = credentialOf(extra);
-        const outcome = await executeTool(deps.catalogs, input, names, {
+        if (executor === undefined) throw new Error('the executor module could not be loaded');
+        const outcome = await executor.executeTool(deps.catalogs, input, names, {
           settings: deps.settings,
           ...(credential !== undefined ? { sessionCredential: credential } : {}),
           signal: extra.signal,

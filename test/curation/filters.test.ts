@@ -29,7 +29,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 async function connect(dirs: string[], filters?: CatalogFilters): Promise<Connected> {
-  return connectInMemory({ catalogs: loadCatalogSet(dirs, filters) });
+  return connectInMemory({ catalogs: loadCatalogSet(dirs, { filters }) });
 }
 
 function errorOf(fn: () => unknown): AppError {
@@ -128,18 +128,18 @@ describe('filtered operations behave like nonexistent ones', () => {
 
 describe('bad filters stop the start with a clear message', () => {
   test('an unknown domain, with did-you-mean', () => {
-    const err = errorOf(() => loadCatalogSet([plain], { includeDomains: ['order'] }));
+    const err = errorOf(() => loadCatalogSet([plain], { filters: { includeDomains: ['order'] } }));
     expect(err.code).toBe('CONFIG_INVALID');
     expect(err.message).toBe('serve: --include-domains: no domain named "order"; did you mean "orders"? (`api-catalog domains` lists them)');
-    expect(errorOf(() => loadCatalogSet([plain], { excludeDomains: ['custmers'] })).message).toMatch(/--exclude-domains: no domain named "custmers"; did you mean "customers"\?/);
-    expect(errorOf(() => loadCatalogSet([plain, fixtureRegistry('petstore')], { excludeDomains: ['orders'] })).message).toMatch(/did you mean "shop\.orders"\?/);
+    expect(errorOf(() => loadCatalogSet([plain], { filters: { excludeDomains: ['custmers'] } })).message).toMatch(/--exclude-domains: no domain named "custmers"; did you mean "customers"\?/);
+    expect(errorOf(() => loadCatalogSet([plain, fixtureRegistry('petstore')], { filters: { excludeDomains: ['orders'] } })).message).toMatch(/did you mean "shop\.orders"\?/);
   });
 
   test('a glob that matches no operation, and filters that leave nothing', () => {
-    expect(errorOf(() => loadCatalogSet([plain], { excludeTools: ['order_delete*'] })).message).toMatch(
+    expect(errorOf(() => loadCatalogSet([plain], { filters: { excludeTools: ['order_delete*'] } })).message).toMatch(
       /--exclude-tools "order_delete\*" matches no operation \(globs match names like "admin_purge-cache" and operationIds like "admin\/purge-cache"\)/,
     );
-    expect(errorOf(() => loadCatalogSet([plain], { excludeTools: ['*'] })).message).toMatch(/leave no operation to serve/);
+    expect(errorOf(() => loadCatalogSet([plain], { filters: { excludeTools: ['*'] } })).message).toMatch(/leave no operation to serve/);
   });
 
   test('serve exits 1 at start-up with the message (built CLI, real process)', () => {

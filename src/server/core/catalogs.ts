@@ -1,9 +1,12 @@
-// The loaded catalogs as one namespace: names and domains unique across several registries, one search index,
-// and the execution config for an operation's catalog. No MCP here: the CLI and the server share it.
+// The loaded catalogs as one namespace: names and domains unique across several registries, one search index
+// (restored from the registry's snapshot when it matches, else built), and the execution config for an
+// operation's catalog. Everything past catalog.json is read on first use. No MCP here: the CLI and server share it.
+import { dirname } from 'node:path';
 import { catalogOptions, resolveBaseUrls, type ConfigFile, type ServerConfig } from '../../config.js';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { defaultCatalogDir, loadCatalog, type Catalog } from '../../registry/catalog.js';
+import { readSnapshot, writeSnapshot } from '../../registry/snapshot.js';
 import { SearchIndex } from '../../search/index.js';
 import type { ExecutionConfig } from '../../execution/index.js';
 import type { DomainInfo, Operation } from '../../types.js';
@@ -19,22 +22,28 @@ export interface CatalogEntry {
   localName: string;
 }
 
+/**
+ * The catalogs as one namespace. Only `catalogs` (their catalog.json) and `domains` are read at start; the
+ * operations, names and index are read or built on first access, so initialize and tools/list never wait.
+ */
 export interface CatalogSet {
   catalogs: Catalog[];
   /** Public operations, sorted by name. */
-  operations: Operation[];
-  byName: Map<string, CatalogEntry>;
+  readonly operations: Operation[];
+  readonly byName: Map<string, CatalogEntry>;
   /** Public domains, sorted by name, with the catalog they belong to. */
   domains: Array<DomainInfo & { catalog: string }>;
   domainNames: string[];
-  names: string[];
+  readonly names: string[];
   /**
-   * The search index, built on first access (a few hundred ms for GitHub) so that start-up and the first
-   * tools/list never wait for it; warmSearchIndex() builds it in idle time right after the server is up.
+   * The search index, restored from the registry's snapshot or built, on first access, so that start-up and
+   * the first tools/list never wait for it; warmSearchIndex() prepares it in idle time once the server is up.
    */
   readonly index: SearchIndex;
   /** Hybrid search when an embeddings endpoint is configured (attachEmbeddings); absent: lexical only. */
   embeddings?: SemanticSearch;
+  /** How the index was obtained, once it exists (for logs and the start-up trace). */
+  readonly indexSource: IndexSource | undefined;
 }
 
 /**
@@ -52,9 +61,32 @@ export async function attachEmbeddings(set: CatalogSet, config: EmbeddingsConfig
   return set.embeddings;
 }
 
-/** Builds the set's search index now if it is not built yet (idempotent). */
-export function warmSearchIndex(set: CatalogSet): void {
-  void set.index;
+/** Where the search index came from, and what it cost. */
+export interface IndexSource {
+  kind: 'snapshot' | 'built';
+  /** Why no snapshot was used (kind 'built'). */
+  reason?: string;
+  ms: number;
+}
+
+/**
+ * Prepares the set's operations and search index now if they are not ready yet (idempotent). Never throws: a
+ * registry that cannot be read is logged here and reported by every tool call that needs it.
+ */
+export function warmSearchIndex(set: CatalogSet, logger?: Logger): void {
+  try {
+    void set.index;
+  } catch (err) {
+    logger?.log('error', { event: 'catalog_unreadable', message: err instanceof Error ? err.message : String(err) });
+  }
+}
+
+/** Options of a catalog set. */
+export interface CatalogSetOptions {
+  /** Receives one line when the index is ready (and a warning when a snapshot could not be used). */
+  logger?: Logger;
+  /** Serve-time filters (see filters.ts); CONFIG_INVALID for a bad filter. */
+  filters?: CatalogFilters;
 }
 
 /**
@@ -63,9 +95,9 @@ export function warmSearchIndex(set: CatalogSet): void {
  * adding a catalog never makes two names collide. Throws REGISTRY_INVALID when two catalogs share a name.
  * `filters` (serve-time, see filters.ts) narrow the catalogs first; CONFIG_INVALID for a bad filter.
  */
-export function buildCatalogSet(loaded: readonly Catalog[], filters?: CatalogFilters): CatalogSet {
+export function buildCatalogSet(loaded: readonly Catalog[], options: CatalogSetOptions = {}): CatalogSet {
   // Serve-time filters apply before anything else sees the catalogs: search, describe and "did you mean" alike.
-  const catalogs = hasFilters(filters) ? filterCatalogs(loaded, filters, loaded.length > 1) : loaded;
+  const catalogs = hasFilters(options.filters) ? filterCatalogs(loaded, options.filters, loaded.length > 1) : loaded;
   if (catalogs.length === 0) throw new AppError('REGISTRY_NOT_FOUND', 'catalogs: no catalog loaded; pass --registry <dir>');
   const seen = new Set<string>();
   for (const c of catalogs) {
@@ -78,42 +110,150 @@ export function buildCatalogSet(loaded: readonly Catalog[], filters?: CatalogFil
     seen.add(c.meta.name);
   }
   const multi = catalogs.length > 1;
-  const byName = new Map<string, CatalogEntry>();
-  const operations: Operation[] = [];
   const domains: Array<DomainInfo & { catalog: string }> = [];
   for (const catalog of catalogs) {
     const p = multi ? `${catalog.meta.name}.` : '';
     for (const d of catalog.meta.domains) domains.push({ ...d, name: p + d.name, catalog: catalog.meta.name });
-    for (const original of catalog.operations) {
-      const op: Operation = multi ? { ...original, name: p + original.name, domain: p + original.domain } : original;
-      if (byName.has(op.name)) {
-        throw new AppError('REGISTRY_INVALID', `catalogs: operation name ${JSON.stringify(op.name)} appears twice`);
-      }
-      byName.set(op.name, { op, catalog, localName: original.name });
-      operations.push(op);
-    }
   }
-  operations.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   domains.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+
+  // The operations of every catalog, merged on first use (each catalog reads its files then).
+  let merged: { operations: Operation[]; byName: Map<string, CatalogEntry>; names: string[] } | undefined;
+  const merge = () => {
+    if (merged) return merged;
+    const byName = new Map<string, CatalogEntry>();
+    const operations: Operation[] = [];
+    for (const catalog of catalogs) {
+      const p = multi ? `${catalog.meta.name}.` : '';
+      for (const original of catalog.operations) {
+        const op: Operation = multi ? { ...original, name: p + original.name, domain: p + original.domain } : original;
+        if (byName.has(op.name)) {
+          throw new AppError('REGISTRY_INVALID', `catalogs: operation name ${JSON.stringify(op.name)} appears twice`);
+        }
+        byName.set(op.name, { op, catalog, localName: original.name });
+        operations.push(op);
+      }
+    }
+    operations.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return (merged = { operations, byName, names: operations.map((o) => o.name) });
+  };
   let index: SearchIndex | undefined;
+  let indexSource: IndexSource | undefined;
   return {
     catalogs: [...catalogs],
-    operations,
-    byName,
+    get operations() {
+      return merge().operations;
+    },
+    get byName() {
+      return merge().byName;
+    },
     domains,
     domainNames: domains.map((d) => d.name),
-    names: operations.map((o) => o.name),
+    get names() {
+      return merge().names;
+    },
     get index(): SearchIndex {
-      index ??= SearchIndex.build(operations, domains);
+      if (index === undefined) {
+        const { operations } = merge();
+        const opened = openIndex(catalogs, operations, domains, options.logger);
+        index = opened.index;
+        indexSource = opened.source;
+        performance.mark('api-catalog:index-ready');
+      }
       return index;
+    },
+    get indexSource() {
+      return indexSource;
     },
   };
 }
 
+/**
+ * The set's search index: restored from the registry's search.snapshot when the set is that one catalog and the
+ * snapshot verifies (format, registry hash, checksum, the operations it was built from); otherwise built, with
+ * a warning that says why (a missing snapshot, a stale or damaged one). Several catalogs are merged into one
+ * namespace, and serve-time filters narrow one, which no single catalog's snapshot describes, so their index is
+ * always built (an info line, not a warning: nothing is wrong).
+ */
+function openIndex(
+  catalogs: readonly Catalog[],
+  operations: readonly Operation[],
+  domains: ReadonlyArray<DomainInfo & { catalog: string }>,
+  logger?: Logger,
+): { index: SearchIndex; source: IndexSource } {
+  const t0 = performance.now();
+  // A snapshot describes one whole catalog: several merged catalogs, or one narrowed by serve-time filters, are built.
+  const single = catalogs.length === 1 ? catalogs[0] : undefined;
+  let reason = single === undefined ? 'several catalogs' : 'serve-time filters';
+  const only = single !== undefined && !single.filteredOut ? single : undefined;
+  if (only !== undefined) {
+    const registryHash = only.contentHash;
+    const read = registryHash === undefined ? undefined : readSnapshot(only.dir, { registryHash });
+    if (read === undefined) reason = 'catalog assembled in memory';
+    else if (read.ok) {
+      try {
+        const index = SearchIndex.fromSnapshot(read.payload, operations, domains);
+        const source: IndexSource = { kind: 'snapshot', ms: performance.now() - t0 };
+        logger?.log('info', { event: 'search_index', source: 'snapshot', ms: Math.round(source.ms), operations: operations.length });
+        return { index, source };
+      } catch (err) {
+        // stale operations or a payload this build cannot read: never trusted, rebuilt below
+        reason = `search snapshot refused: ${err instanceof Error ? err.message : String(err)}`;
+      }
+    } else reason = read.reason === 'missing' ? 'no search snapshot' : `search snapshot refused (${read.reason}): ${read.message}`;
+  }
+  const index = SearchIndex.build(operations, domains);
+  const source: IndexSource = { kind: 'built', reason, ms: performance.now() - t0 };
+  const fix = only !== undefined ? `; \`api-catalog import <spec> --name ${only.meta.name} --out ${dirname(only.dir)}\` writes a fresh one` : '';
+  logger?.log(only !== undefined ? 'warn' : 'info', {
+    event: 'search_index',
+    source: 'built',
+    reason: only !== undefined ? `${reason}${fix}` : reason,
+    ms: Math.round(source.ms),
+    operations: operations.length,
+  });
+  return { index, source };
+}
+
+/**
+ * Builds the search index of the registry at `dir` (exactly as a server serving that one catalog would) and
+ * writes it as `<dir>/search.snapshot`, tied to the registry's content hash. Run by `api-catalog import` after
+ * the registry is written. Returns the file, its size and the build time.
+ */
+export function writeSearchSnapshot(dir: string, writer?: string): { path: string; bytes: number; ms: number } {
+  const t0 = performance.now();
+  const catalog = loadCatalog(dir);
+  const set = buildCatalogSet([catalog]);
+  const payload = SearchIndex.build(set.operations, set.domains).toSnapshot();
+  const registryHash = catalog.contentHash;
+  if (registryHash === undefined) throw new AppError('INTERNAL', `catalogs: ${dir} has no content hash`);
+  const path = writeSnapshot(catalog.dir, payload, { registryHash, ...(writer !== undefined ? { writer } : {}) });
+  return { path, bytes: payload.byteLength, ms: performance.now() - t0 };
+}
+
+/**
+ * Whether `<dir>/search.snapshot` would be used as it is: undefined when it verifies and restores for the
+ * registry's current content, else why not (for `import --check`).
+ */
+export function searchSnapshotProblem(dir: string): string | undefined {
+  const catalog = loadCatalog(dir);
+  const registryHash = catalog.contentHash;
+  if (registryHash === undefined) return 'no content hash';
+  const read = readSnapshot(catalog.dir, { registryHash });
+  if (!read.ok) return read.reason === 'missing' ? 'search.snapshot is missing' : `search.snapshot is ${read.reason}: ${read.message}`;
+  try {
+    const set = buildCatalogSet([catalog]);
+    SearchIndex.fromSnapshot(read.payload, set.operations, set.domains);
+    return undefined;
+  } catch (err) {
+    return `search.snapshot cannot be restored: ${err instanceof Error ? err.message : String(err)}`;
+  }
+}
+
 /** Loads the given registry folders (none: the embedded GitHub catalog), filters and merges them. */
-export function loadCatalogSet(dirs: readonly string[], filters?: CatalogFilters): CatalogSet {
+export function loadCatalogSet(dirs: readonly string[], options: CatalogSetOptions = {}): CatalogSet {
   const list = dirs.length > 0 ? dirs : [defaultCatalogDir()];
-  return buildCatalogSet(list.map((d) => loadCatalog(d)), filters);
+  return buildCatalogSet(list.map((d) => loadCatalog(d)), options);
 }
 
 /** What execution needs beyond the catalog, shared by every call of a server or CLI run. */

@@ -1,7 +1,7 @@
 // describe_tools: three levels of detail (SEEDS.md §3) — summary, parameters (default), full — and one
 // parameter's deep dive. Imported text is quoted under `api_text`, cleaned and capped; Level 3 is byte-capped (K3).
 import { createHash } from 'node:crypto';
-import { credentialStatus } from '../../execution/index.js';
+import { credentialStatus } from '../../execution/auth.js';
 import { suggestNames } from '../../registry/catalog.js';
 import type { JsonSchema, Operation } from '../../types.js';
 import { executionConfigFor, type CatalogEntry, type CatalogSet, type ExecutionSettings } from './catalogs.js';

@@ -1,5 +1,5 @@
 // list_domains: the map of the catalog(s) — domains with tool counts and one-line descriptions.
-import { credentialStatus } from '../../execution/index.js';
+import { credentialStatus } from '../../execution/auth.js';
 import { suggestNames, type Catalog } from '../../registry/catalog.js';
 import type { Operation } from '../../types.js';
 import { executionConfigFor, type CatalogSet, type ExecutionSettings } from './catalogs.js';

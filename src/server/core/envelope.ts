@@ -1,7 +1,7 @@
 // The result envelope every meta-tool returns: { success, tool, value | error, instruction? }. Plain data,
 // shared by the MCP tools and the CLI.
 import { isAppError, type ErrorCode } from '../../errors.js';
-import { policyInstruction } from '../../execution/index.js';
+import { policyInstruction } from '../../execution/policy.js';
 
 export interface EnvelopeError {
   code: ErrorCode;

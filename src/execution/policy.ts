@@ -1,0 +1,15 @@
+// The agent's next step for a refusal by operator policy. Its own module, free of Ajv, RE2 and JMESPath, so that
+// the server's envelope can use it without loading the executor at start-up (it loads on the first execute_tool).
+import { isAppError } from '../errors.js';
+
+/**
+ * The agent's next step for a refusal by operator policy (F7 origins, F10 private addresses), which no
+ * change of arguments can fix; undefined for any other error.
+ */
+export function policyInstruction(err: unknown): string | undefined {
+  if (!isAppError(err) || err.code !== 'UNSAFE_REQUEST') return undefined;
+  const key = (err.details as { configKey?: unknown } | undefined)?.configKey;
+  return typeof key === 'string'
+    ? `The server's configuration does not allow this destination; tell the user (the operator can allow it with the config key ${key}) and do not retry with other arguments.`
+    : undefined;
+}

@@ -1,0 +1,116 @@
+// The search-index snapshot file next to a registry (registry/<name>/search.snapshot): a versioned header tied
+// to the registry's content hash, and a checksummed payload whose bytes belong to src/search. This module only
+// frames, verifies, reads and atomically writes the file; it never interprets the payload.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** File name of the snapshot inside a registry folder. */
+export const SNAPSHOT_FILE = 'search.snapshot';
+/** Version of the container format (magic, header, payload); a reader refuses any other. */
+export const SNAPSHOT_FORMAT_VERSION = 1;
+/** First 8 bytes of every snapshot file. */
+const MAGIC = Buffer.from('APICSNAP', 'latin1');
+/** Largest header accepted (it is a few hundred bytes of JSON). */
+const MAX_HEADER_BYTES = 64 * 1024;
+
+/** What the header records (JSON after the magic and a u32 length). */
+export interface SnapshotHeader {
+  formatVersion: number;
+  /** sha256 (hex) of the registry content the index was built from (Catalog.contentHash). */
+  registryHash: string;
+  /** sha256 (hex) of the payload bytes. */
+  payloadSha256: string;
+  payloadBytes: number;
+  /** Who wrote it, for people reading the file: e.g. `api-catalog 0.1.0`. */
+  writer?: string;
+}
+
+/** Why a snapshot was not used; `missing` is the only reason that is not a warning. */
+export type SnapshotRejection = 'missing' | 'not-a-snapshot' | 'version' | 'stale' | 'checksum' | 'truncated';
+
+export type SnapshotRead =
+  | { ok: true; payload: Uint8Array; header: SnapshotHeader }
+  | { ok: false; reason: SnapshotRejection; message: string };
+
+/** Frames a payload: magic, u32 header length (little-endian), header JSON, payload. */
+export function encodeSnapshot(payload: Uint8Array, info: { registryHash: string; writer?: string }): Uint8Array {
+  const header: SnapshotHeader = {
+    formatVersion: SNAPSHOT_FORMAT_VERSION,
+    registryHash: info.registryHash,
+    payloadSha256: createHash('sha256').update(payload).digest('hex'),
+    payloadBytes: payload.byteLength,
+    ...(info.writer !== undefined ? { writer: info.writer } : {}),
+  };
+  const json = Buffer.from(JSON.stringify(header), 'utf8');
+  const out = Buffer.allocUnsafe(MAGIC.length + 4 + json.length + payload.byteLength);
+  MAGIC.copy(out, 0);
+  out.writeUInt32LE(json.length, MAGIC.length);
+  json.copy(out, MAGIC.length + 4);
+  out.set(payload, MAGIC.length + 4 + json.length);
+  return out;
+}
+
+/**
+ * Checks a snapshot's bytes against the registry it should belong to: magic, container version, registry hash
+ * (a snapshot of other content is stale), length and payload checksum. Never throws; says why it refused.
+ */
+export function decodeSnapshot(bytes: Uint8Array, expect: { registryHash: string }): SnapshotRead {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const refuse = (reason: SnapshotRejection, message: string): SnapshotRead => ({ ok: false, reason, message });
+  if (buf.length < MAGIC.length + 4 || !buf.subarray(0, MAGIC.length).equals(MAGIC)) {
+    return refuse('not-a-snapshot', 'not a search snapshot (wrong magic bytes)');
+  }
+  const headerBytes = buf.readUInt32LE(MAGIC.length);
+  const start = MAGIC.length + 4;
+  if (headerBytes > MAX_HEADER_BYTES || start + headerBytes > buf.length) return refuse('truncated', 'the header is cut short');
+  let header: SnapshotHeader;
+  try {
+    header = JSON.parse(buf.subarray(start, start + headerBytes).toString('utf8')) as SnapshotHeader;
+  } catch {
+    return refuse('not-a-snapshot', 'the header is not JSON');
+  }
+  if (header.formatVersion !== SNAPSHOT_FORMAT_VERSION) {
+    return refuse('version', `format version ${String(header.formatVersion)}, this build reads ${SNAPSHOT_FORMAT_VERSION}`);
+  }
+  if (header.registryHash !== expect.registryHash) {
+    return refuse('stale', 'built from other registry content (the catalog was re-imported or edited since)');
+  }
+  const payload = buf.subarray(start + headerBytes);
+  if (payload.length !== header.payloadBytes) {
+    return refuse('truncated', `the payload has ${payload.length} bytes, the header says ${String(header.payloadBytes)}`);
+  }
+  if (createHash('sha256').update(payload).digest('hex') !== header.payloadSha256) {
+    return refuse('checksum', 'the payload does not match its sha256 (the file is damaged)');
+  }
+  return { ok: true, payload: new Uint8Array(payload.buffer, payload.byteOffset, payload.byteLength), header };
+}
+
+/** Reads and verifies `<dir>/search.snapshot`; a missing or unreadable file is a refusal, not an error. */
+export function readSnapshot(dir: string, expect: { registryHash: string }): SnapshotRead {
+  const path = join(dir, SNAPSHOT_FILE);
+  if (!existsSync(path)) return { ok: false, reason: 'missing', message: `no ${SNAPSHOT_FILE} in ${dir}` };
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (err) {
+    return { ok: false, reason: 'missing', message: `${path} cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})` };
+  }
+  return decodeSnapshot(bytes, expect);
+}
+
+/**
+ * Writes `<dir>/search.snapshot` atomically: a temporary file in the same folder, then a rename, so a reader
+ * sees the old file or the new one, never half of one.
+ */
+export function writeSnapshot(dir: string, payload: Uint8Array, info: { registryHash: string; writer?: string }): string {
+  const path = join(dir, SNAPSHOT_FILE);
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, encodeSnapshot(payload, info));
+    renameSync(tmp, path);
+  } finally {
+    rmSync(tmp, { force: true });
+  }
+  return path;
+}

@@ -1,0 +1,203 @@
+// Start-up path end to end: registries imported with the built CLI (which writes search.snapshot), served from the
+// snapshot with lazily read operations, rank every query of every eval set exactly as an index built from scratch;
+// a missing, stale, damaged or unreadable snapshot is rebuilt in memory with a warning, never trusted.
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createLogger } from '../../src/logger.js';
+import { defaultCatalogDir, loadCatalog, registryContentHash } from '../../src/registry/catalog.js';
+import { encodeSnapshot, SNAPSHOT_FILE } from '../../src/registry/snapshot.js';
+import { SearchIndex } from '../../src/search/index.js';
+import { buildCatalogSet, loadCatalogSet, type CatalogSet } from '../../src/server/core/catalogs.js';
+import { builtCli, REPO_ROOT } from '../helpers/mcp.js';
+
+const SHARED = join(REPO_ROOT, '..', 'shared');
+/** Every query text of every eval set: the repository's fixtures and the shared held-out sets. */
+const QUERY_FILES = [
+  ...readdirSync(join(REPO_ROOT, 'test', 'fixtures', 'search')).filter((f) => f.endsWith('.jsonl')).map((f) => join(REPO_ROOT, 'test', 'fixtures', 'search', f)),
+  ...readdirSync(join(SHARED, 'eval')).filter((f) => f.endsWith('.jsonl')).map((f) => join(SHARED, 'eval', f)),
+];
+const QUERIES = [
+  ...new Set(
+    QUERY_FILES.flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => (JSON.parse(l) as { query: string }).query),
+    ),
+  ),
+];
+/** Catalogs whose specs ship with the repository or ../shared (no network): every query runs against each. */
+const SPECS: Array<[string, string]> = [
+  ['stripe', join(SHARED, 'specs', 'stripe.json')],
+  ['vimeo', join(SHARED, 'specs', 'vimeo.json')],
+  ['sendgrid', join(SHARED, 'specs', 'sendgrid.json')],
+  ['launchdarkly', join(SHARED, 'specs', 'launchdarkly.json')],
+];
+
+let out: string;
+beforeAll(() => {
+  out = mkdtempSync(join(tmpdir(), 'startup-snapshot-'));
+  for (const [name, spec] of SPECS) {
+    const r = spawnSync(process.execPath, [builtCli(), 'import', spec, '--name', name, '--out', out], { cwd: REPO_ROOT, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`search index snapshot: .*${name}/search\\.snapshot`));
+  }
+}, 300_000);
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+/** A logger that keeps its lines (the warnings a server prints on stderr). */
+function captured(): { logger: ReturnType<typeof createLogger>; lines: Array<Record<string, unknown>> } {
+  const lines: Array<Record<string, unknown>> = [];
+  return { logger: createLogger({ write: (l) => lines.push(JSON.parse(l) as Record<string, unknown>), minLevel: 'debug' }), lines };
+}
+
+/** The served set's rankings (snapshot, lazy operations) against an index built from a separate load. */
+function expectIdenticalRankings(set: CatalogSet, dir: string): void {
+  const fresh = loadCatalog(dir);
+  const reference = SearchIndex.build(fresh.operations, buildCatalogSet([fresh]).domains);
+  expect(QUERIES.length).toBeGreaterThan(500);
+  for (const q of QUERIES) expect(set.index.search(q, { limit: 10 }), q).toEqual(reference.search(q, { limit: 10 }));
+  expect(set.indexSource?.kind).toBe('snapshot');
+}
+
+describe('search snapshot on the start-up path', () => {
+  test('the committed GitHub registry: its snapshot verifies, and every eval query ranks as a fresh build', () => {
+    const { logger, lines } = captured();
+    const set = loadCatalogSet([], { logger });
+    expectIdenticalRankings(set, defaultCatalogDir());
+    expect(lines.find((l) => l.event === 'search_index')).toMatchObject({ level: 'info', source: 'snapshot', operations: 1223 });
+    // the hash the snapshot is tied to is the registry's content, computed the same way from the files alone
+    expect(set.catalogs[0]?.contentHash).toBe(registryContentHash(defaultCatalogDir()));
+  });
+
+  test.each(SPECS.map(([name]) => name))('%s imported by the CLI: every eval query ranks as a fresh build', (name) => {
+    const set = loadCatalogSet([join(out, name)]);
+    expectIdenticalRankings(set, join(out, name));
+  });
+
+  test('import --check passes with the written snapshot and fails when it is missing', () => {
+    const check = () => spawnSync(process.execPath, [builtCli(), 'import', SPECS[3]![1], '--name', 'launchdarkly', '--out', out, '--check'], { cwd: REPO_ROOT, encoding: 'utf8' });
+    expect(check().status).toBe(0);
+    const dir = join(out, 'launchdarkly');
+    const saved = readFileSync(join(dir, SNAPSHOT_FILE));
+    rmSync(join(dir, SNAPSHOT_FILE));
+    const r = check();
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/search\.snapshot is missing; run `npm run import -- .*launchdarkly\.json --name launchdarkly --out/);
+    writeFileSync(join(dir, SNAPSHOT_FILE), saved);
+  });
+});
+
+describe('a snapshot that does not fit is rebuilt in memory with a warning', () => {
+  /** A private copy of the GitHub registry with its snapshot. */
+  function copy(): string {
+    const dir = join(mkdtempSync(join(out, 'gh-')), 'github');
+    cpSync(defaultCatalogDir(), dir, { recursive: true });
+    return dir;
+  }
+
+  function served(dir: string): { set: CatalogSet; warning: Record<string, unknown> | undefined } {
+    const { logger, lines } = captured();
+    const set = loadCatalogSet([dir], { logger });
+    void set.index;
+    return { set, warning: lines.find((l) => l.event === 'search_index' && l.level === 'warn') };
+  }
+
+  test('stale: an operation edited after the snapshot was written (registry hash differs)', () => {
+    const dir = copy();
+    const file = join(dir, 'operations', 'issues.json');
+    const ops = JSON.parse(readFileSync(file, 'utf8')) as Array<{ name: string; summary: string }>;
+    const target = ops.find((o) => o.name === 'issues_create')!;
+    target.summary = 'Open a zebra ticket';
+    writeFileSync(file, JSON.stringify(ops, null, 2) + '\n');
+    const { set, warning } = served(dir);
+    expect(set.indexSource).toMatchObject({ kind: 'built' });
+    expect(warning?.reason).toMatch(/search snapshot refused \(stale\).*api-catalog import <spec> --name github --out/);
+    // the rebuilt index knows the edit (a trusted stale snapshot would not)
+    expect(set.index.search('zebra ticket', { limit: 1 }).results[0]?.name).toBe('issues_create');
+  });
+
+  test('damaged: one flipped payload byte fails the checksum', () => {
+    const dir = copy();
+    const bytes = readFileSync(join(dir, SNAPSHOT_FILE));
+    const at = bytes.length - 1000;
+    bytes.writeUInt8(bytes.readUInt8(at) ^ 0xff, at);
+    writeFileSync(join(dir, SNAPSHOT_FILE), bytes);
+    const { set, warning } = served(dir);
+    expect(set.indexSource).toMatchObject({ kind: 'built' });
+    expect(warning?.reason).toMatch(/refused \(checksum\)/);
+    expect(set.index.search('create an issue', { limit: 1 }).results[0]?.name).toBe('issues_create');
+  });
+
+  test('unreadable payload under a valid container (another search build): refused by the search layer, rebuilt', () => {
+    const dir = copy();
+    writeFileSync(join(dir, SNAPSHOT_FILE), encodeSnapshot(new Uint8Array(64), { registryHash: registryContentHash(dir) }));
+    const { set, warning } = served(dir);
+    expect(set.indexSource).toMatchObject({ kind: 'built' });
+    expect(warning?.reason).toMatch(/search snapshot refused: search snapshot/);
+  });
+
+  test('missing: built, with a warning naming the import command', () => {
+    const dir = copy();
+    rmSync(join(dir, SNAPSHOT_FILE));
+    const { set, warning } = served(dir);
+    expect(set.indexSource).toMatchObject({ kind: 'built', reason: 'no search snapshot' });
+    expect(warning?.reason).toMatch(/^no search snapshot; `api-catalog import/);
+  });
+
+  test('several catalogs share one namespace: their index is built (no single snapshot describes it), quietly', () => {
+    const { logger, lines } = captured();
+    const set = loadCatalogSet([defaultCatalogDir(), join(out, 'launchdarkly')], { logger });
+    void set.index;
+    expect(set.indexSource).toMatchObject({ kind: 'built', reason: 'several catalogs' });
+    expect(lines.some((l) => l.level === 'warn')).toBe(false);
+  });
+});
+
+describe('lazy loading', () => {
+  test('operations are read on first use: a damaged operations file is reported then, with the file and the fix', () => {
+    const dir = join(mkdtempSync(join(out, 'bad-')), 'github');
+    cpSync(defaultCatalogDir(), dir, { recursive: true });
+    writeFileSync(join(dir, 'operations', 'repos.json'), '[{"name": ');
+    const set = loadCatalogSet([dir]);
+    expect(set.domains.length).toBe(47);
+    expect(() => set.operations).toThrow(/operations\/repos\.json is not valid JSON; re-run the import/);
+    expect(() => set.index).toThrow(/not valid JSON/);
+  });
+
+  test('the bundled server over stdio answers search_tools from the snapshot as a fresh build ranks, and traces its start-up', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [builtCli(), 'serve'],
+      cwd: REPO_ROOT,
+      env: { ...process.env, API_CATALOG_LOG_LEVEL: 'info', API_CATALOG_STARTUP_TRACE: '1' } as Record<string, string>,
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    const client = new Client({ name: 'startup-test', version: '0' });
+    await client.connect(transport);
+    try {
+      expect((await client.listTools()).tools).toHaveLength(4);
+      const c = loadCatalog(defaultCatalogDir());
+      const reference = SearchIndex.build(c.operations, buildCatalogSet([c]).domains);
+      for (const q of QUERIES.slice(0, 60)) {
+        const r = await client.callTool({ name: 'search_tools', arguments: { query: q, limit: 5 } });
+        const value = (r.structuredContent as { value: { results: Array<{ name: string }> } }).value;
+        expect(value.results.map((h) => h.name), q).toEqual(reference.search(q, { limit: 5 }).results.map((h) => h.name));
+      }
+      for (let i = 0; i < 100 && !stderr.includes('startup_trace'); i++) await new Promise((r) => setTimeout(r, 50));
+      const trace = JSON.parse(stderr.split('\n').find((l) => l.includes('"startup_trace"'))!) as { marks: Record<string, number>; index: { kind: string } };
+      expect(trace.index.kind).toBe('snapshot');
+      expect(Object.keys(trace.marks)).toEqual(expect.arrayContaining(['node-bootstrap', 'cli', 'serve-module', 'catalogs', 'connected', 'tools-list', 'index-ready']));
+      expect(stderr).toMatch(/"event":"search_index".*"source":"snapshot"/);
+    } finally {
+      await client.close();
+    }
+  }, 60_000);
+});
