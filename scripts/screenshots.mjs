@@ -2,6 +2,7 @@
 // Screenshots of the catalog explorer for docs/ (npm run screenshots): serves the embedded GitHub catalog from the
 // build (dist/) on a free loopback port with a search log that a real MCP client fills, then photographs the main
 // views in Debian's chromium (playwright-core) at 1280 px and one at phone width. Writes docs/explorer-*.png.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,6 +69,18 @@ try {
   await phone.goto(`${base}/?q=create%20an%20issue`);
   await phone.screenshot({ path: join(ROOT, 'docs', 'explorer-phone.png') });
   console.log('docs/explorer-phone.png  /?q=create an issue at 390 px');
+
+  // The README walkthrough's last step: GitHub imported with the "tickets" overlay, the search fixed in the page.
+  const imported = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli', 'index.js'), 'import', join(ROOT, 'openapi', 'github.json'), '--overlay', join(ROOT, 'test', 'fixtures', 'overlays', 'github-tickets.yaml'), '--out', join(dir, 'curated'), '--quiet'], { encoding: 'utf8' });
+  if (imported.status !== 0) throw new Error(`screenshots: the curated import failed: ${imported.stderr}`);
+  const curated = await serveHttp({ catalogs: loadCatalogSet([join(dir, 'curated', 'github')]), settings: { baseUrls: {}, readOnly: false, env: {} } }, { port: 0, explorer: true });
+  try {
+    await desktop.goto(`http://127.0.0.1:${curated.port}/?q=open%20a%20ticket`);
+    await desktop.screenshot({ path: join(ROOT, 'docs', 'explorer-overlay-fixed.png') });
+    console.log('docs/explorer-overlay-fixed.png  /?q=open a ticket on GitHub imported with test/fixtures/overlays/github-tickets.yaml');
+  } finally {
+    await curated.close();
+  }
 } finally {
   await browser?.close();
   await srv.close();
