@@ -5,9 +5,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Socket } from 'node:net';
 import { REPO_ROOT } from './mcp.js';
-import { freePort } from './redis.js';
+import { freePort, portOpen } from './redis.js';
 
 export type BalancerKind = 'nginx' | 'haproxy';
 
@@ -54,16 +53,7 @@ export function haproxyConfig(listenPort: number, replicaPorts: number[]): strin
 async function waitListening(port: number, child: ChildProcess, log: () => string): Promise<void> {
   const until = Date.now() + 10_000;
   for (;;) {
-    const open = await new Promise<boolean>((resolve) => {
-      const s = new Socket();
-      s.once('connect', () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.once('error', () => resolve(false));
-      s.connect(port, '127.0.0.1');
-    });
-    if (open) return;
+    if (await portOpen(port)) return;
     if (child.exitCode !== null || Date.now() > until) throw new Error(`the balancer did not start on port ${port}:\n${log()}`);
     await new Promise((r) => setTimeout(r, 50));
   }

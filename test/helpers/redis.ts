@@ -54,18 +54,23 @@ async function oneCommand(url: string, args: string[]): Promise<unknown> {
   }
 }
 
+/** Whether something accepts TCP connections on 127.0.0.1:`port` right now. */
+export function portOpen(port: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const s = new Socket();
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+    s.connect(port, '127.0.0.1');
+  });
+}
+
 async function waitForPort(port: number, up: boolean, ms = 10_000): Promise<void> {
   const until = Date.now() + ms;
   for (;;) {
-    const open = await new Promise<boolean>((resolve) => {
-      const s = new Socket();
-      s.once('connect', () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.once('error', () => resolve(false));
-      s.connect(port, '127.0.0.1');
-    });
+    const open = await portOpen(port);
     if (open === up) return;
     if (Date.now() > until) throw new Error(`redis on port ${port} did not ${up ? 'start' : 'stop'} within ${ms} ms`);
     await new Promise((r) => setTimeout(r, 50));
