@@ -64,6 +64,8 @@ results.others = {
   search: runScript('scripts/bench/search.mjs'),
   execute: runScript('scripts/bench/execute.mjs', [quick ? '500' : '2000']),
   load: runScript('scripts/load.mjs', quick ? ['--sessions', '20', '--calls', '20'] : []),
+  // The same load over 2 replicas + Redis + the nginx round robin from deploy/, one replica killed mid-run (issue 10).
+  ...(quick ? {} : { loadReplicas: runScript('scripts/load.mjs', ['--replicas', '2', '--kill-after', '5']) }),
 };
 if (results.others.import) results.others.import.parsed = parseImport(results.others.import.stdout);
 }
