@@ -6,7 +6,7 @@ import { createLogger, type Logger } from '../logger.js';
 import { attachEmbeddings, loadCatalogSet, settingsFromConfig, warmSearchIndex, type CatalogSet } from '../server/core/catalogs.js';
 import { preloadExecutor, type ServerDeps } from '../server/create-server.js';
 import { SearchLog } from '../server/search-log.js';
-import { describeStateStore, openStateStore, RedisStateStore, type StateStore } from '../state/index.js';
+import { describeStateStore, openStateStore, type StateStore } from '../state/index.js';
 
 const HELP = `usage: api-catalog serve [options]
 
@@ -163,8 +163,9 @@ export async function run(argv: string[]): Promise<number> {
         // openStateStore reports the bad URL without echoing it.
       }
     }
-    const state: StateStore = openStateStore(config.stateUrl, { logger });
-    if (state instanceof RedisStateStore && !(await state.waitUntilReady(5000))) {
+    const state: StateStore = await openStateStore(config.stateUrl, { logger });
+    const ready = (state as { waitUntilReady?: (ms: number) => Promise<boolean> }).waitUntilReady;
+    if (ready !== undefined && !(await ready.call(state, 5000))) {
       process.stderr.write(`api-catalog: warning: the state store ${describeStateStore(config.stateUrl)} is not reachable yet; serving degraded (/healthz 503) and retrying\n`);
     }
     deps.state = state;

@@ -1,13 +1,15 @@
 // Picks the state store from configuration: unset -> in-memory (one process); `redis://…` -> Redis, shared by
 // replicas. The public face of src/state; the URL's password is registered as a log secret before anything.
+// The Redis store (and ioredis) is loaded only when a redis:// URL is given: stdio and one-process HTTP never pay for it.
 import type { Logger } from '../logger.js';
 import { MemoryStateStore } from './memory.js';
-import { RedisStateStore, checkRedisUrl, redactRedisUrl } from './redis.js';
 import type { StateStore } from './store.js';
+import { checkRedisUrl, redactRedisUrl } from './url.js';
 
 export * from './store.js';
 export { MemoryStateStore } from './memory.js';
-export { RedisStateStore, checkRedisUrl, redactRedisUrl } from './redis.js';
+export type { RedisStateStore } from './redis.js';
+export { checkRedisUrl, redactRedisUrl } from './url.js';
 
 export interface OpenStateOptions {
   logger?: Logger;
@@ -17,10 +19,11 @@ export interface OpenStateOptions {
   commandTimeoutMs?: number;
 }
 
-/** Opens the store named by `url` (undefined or '' = memory). Throws CONFIG_INVALID for a bad URL. */
-export function openStateStore(url: string | undefined, options: OpenStateOptions = {}): StateStore {
+/** Opens the store named by `url` (undefined or '' = memory). Rejects with CONFIG_INVALID for a bad URL. */
+export async function openStateStore(url: string | undefined, options: OpenStateOptions = {}): Promise<StateStore> {
   if (url === undefined || url === '' || url === 'memory') return new MemoryStateStore(options.now);
   checkRedisUrl(url);
+  const { RedisStateStore } = await import('./redis.js');
   return new RedisStateStore(url, {
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.commandTimeoutMs !== undefined ? { commandTimeoutMs: options.commandTimeoutMs } : {}),

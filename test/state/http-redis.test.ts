@@ -8,7 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { serveHttp, type AuthenticatedRequest, type HttpHandle } from '../../src/server/transports/http.js';
-import { RedisStateStore } from '../../src/state/index.js';
+import { RedisStateStore } from '../../src/state/redis.js';
 import { loadCatalogSet } from '../../src/server/core/catalogs.js';
 import { catalogs, fixtureRegistry } from '../helpers/mcp.js';
 import { callTool, deleteSession, openSession, rpc } from '../helpers/mcp-raw.js';

@@ -3,7 +3,8 @@
 // DELETE removing every key (A16), result eviction, idempotency claims, URL redaction.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createLogger } from '../../src/logger.js';
-import { MemoryStateStore, RedisStateStore, checkRedisUrl, openStateStore, redactRedisUrl, type StateStore } from '../../src/state/index.js';
+import { MemoryStateStore, checkRedisUrl, openStateStore, redactRedisUrl, type StateStore } from '../../src/state/index.js';
+import { RedisStateStore } from '../../src/state/redis.js';
 import { startRedis, type TestRedis } from '../helpers/redis.js';
 
 let redis: TestRedis;
@@ -140,7 +141,7 @@ describe('redis specifics', () => {
     }
     const lines: string[] = [];
     const logger = createLogger({ write: (l) => lines.push(l) });
-    const s = openStateStore(redis.url, { logger }) as RedisStateStore;
+    const s = (await openStateStore(redis.url, { logger })) as RedisStateStore;
     await s.waitUntilReady(5000);
     logger.log('info', { event: 'x', url: redis.url });
     await s.close();

@@ -1,0 +1,33 @@
+// The Redis state-store URL: validation and a form safe to print. Kept apart from redis.ts so that checking or
+// describing a URL never loads ioredis (which only `--state redis://…` needs).
+import { AppError } from '../errors.js';
+
+/** `redis://user:***@host:port/db`: the URL with its password (and a user name) hidden, for messages. */
+export function redactRedisUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    const auth = u.username !== '' || u.password !== '' ? `${u.username !== '' ? '***' : ''}${u.password !== '' ? ':***' : ''}@` : '';
+    return `${u.protocol}//${auth}${u.host}${u.pathname === '/' ? '' : u.pathname}`;
+  } catch {
+    return '<invalid redis URL>';
+  }
+}
+
+/** Validates `redis://[user:pass@]host:port[/db]` (or `rediss://` for TLS). Throws CONFIG_INVALID without echoing secrets. */
+export function checkRedisUrl(url: string): URL {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new AppError('CONFIG_INVALID', 'config: the state store URL is not a URL; give redis://[user:password@]host:port[/db]');
+  }
+  if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') {
+    throw new AppError('CONFIG_INVALID', `config: the state store URL must start with redis:// or rediss:// (got ${u.protocol}); or leave it unset for the in-memory store`);
+  }
+  if (u.hostname === '') throw new AppError('CONFIG_INVALID', `config: the state store URL ${redactRedisUrl(url)} has no host`);
+  if (!/^(\/\d{0,2})?$/.test(u.pathname)) {
+    throw new AppError('CONFIG_INVALID', `config: the state store URL ${redactRedisUrl(url)} must end with an optional database number (/0 … /15)`);
+  }
+  if (u.search !== '' || u.hash !== '') throw new AppError('CONFIG_INVALID', `config: the state store URL ${redactRedisUrl(url)} takes no query or fragment`);
+  return u;
+}
