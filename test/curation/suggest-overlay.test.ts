@@ -5,13 +5,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jsonpath } from 'json-p3';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { missingWords, operationTarget, parseSuggestQueries, renderOverlay, run, suggestKeywords } from '../../src/cli/suggest-overlay.js';
 import { AppError } from '../../src/errors.js';
 import { importSpec, writeRegistry } from '../../src/importer/index.js';
 import { parseOverlay } from '../../src/importer/overlay.js';
 import { loadCatalogSet } from '../../src/server/core/catalogs.js';
 import type { Operation } from '../../src/types.js';
+import { runCaptured } from '../helpers/cli.js';
 
 const SPEC = 'test/fixtures/overlays/shop.yaml';
 let dir = '';
@@ -21,20 +22,9 @@ beforeAll(async () => {
   writeRegistry(await importSpec(SPEC), join(dir, 'plain'));
   reg = join(dir, 'plain', 'shop');
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const cli = (args: string[]) => runCaptured(run, args);
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((stdout += String(s)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
-  try {
-    return { code: await run(args), stdout, stderr };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const QUERIES = [
   { query: 'a chargeback', expect: ['orders/refund'] }, // "chargeback" is nowhere in the spec

@@ -4,7 +4,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { run as importCli } from '../../src/cli/import.js';
 import { run as embedCli } from '../../src/cli/embed.js';
 import { resolveEmbeddingsConfig, type EmbeddingsConfig } from '../../src/embeddings/index.js';
@@ -12,6 +12,7 @@ import { createLogger } from '../../src/logger.js';
 import { attachEmbeddings, loadCatalogSet } from '../../src/server/core/catalogs.js';
 import { call, connectInMemory, fixtureRegistry } from '../helpers/mcp.js';
 import { closedPortUrl, startEmbeddingsServer, type FakeEmbeddingsServer } from '../helpers/embeddings-server.js';
+import { runCaptured } from '../helpers/cli.js';
 
 const SPEC = join(import.meta.dirname, 'fixtures', 'club.yaml');
 const CANARY = 'sk-canary-7f3a9c2e1b4d8a6f0e5c';
@@ -19,26 +20,7 @@ const CANARY = 'sk-canary-7f3a9c2e1b4d8a6f0e5c';
 let root = '';
 let fake: FakeEmbeddingsServer;
 let dir = '';
-
-async function cli(run: (argv: string[]) => Promise<number>, args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((stdout += String(s)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
-  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, env);
-  try {
-    const code = await run(args);
-    return { code, stdout, stderr };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-    for (const [k, v] of Object.entries(saved)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  }
-}
+const cli = runCaptured;
 
 function config(overrides: Partial<EmbeddingsConfig> = {}): EmbeddingsConfig {
   const c = resolveEmbeddingsConfig({ url: fake.url, model: 'fake-embed' }, { API_CATALOG_EMBEDDINGS_KEY: CANARY });

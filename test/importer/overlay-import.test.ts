@@ -1,14 +1,15 @@
 // `import --overlay` end to end (in-process CLI and importSpec, temporary folders): the x-api-catalog-* extensions,
 // overlays recorded in catalog.json, `--check` re-applying them, re-imports without them reported as a change,
 // --strict on a target that matches nothing, and a broken overlay never leaving a half-written registry.
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { run } from '../../src/cli/import.js';
 import { importSpec } from '../../src/importer/index.js';
 import { loadCatalog } from '../../src/registry/catalog.js';
 import type { CatalogMeta } from '../../src/types.js';
+import { runCaptured, treeSnapshot } from '../helpers/cli.js';
 
 const FIXTURES = 'test/fixtures/overlays';
 let dir = '';
@@ -19,33 +20,9 @@ beforeEach(() => {
   cpSync(join(FIXTURES, 'shop.yaml'), join(dir, 'shop.yaml'));
   cpSync(join(FIXTURES, 'shop-curation.yaml'), join(dir, 'curation.yaml'));
 });
+const cli = (args: string[]) => runCaptured(run, args);
+
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-function snapshot(root: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string): void => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else out[relative(root, p)] = readFileSync(p, 'utf8');
-    }
-  };
-  walk(root);
-  return out;
-}
-
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((stdout += String(s)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
-  try {
-    return { code: await run(args), stdout, stderr };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
 
 const meta = (): CatalogMeta => JSON.parse(readFileSync(join(reg, 'shop', 'catalog.json'), 'utf8')) as CatalogMeta;
 
@@ -192,16 +169,16 @@ describe('import --overlay (CLI)', () => {
     expect(warned.code).toBe(0);
     expect(warned.stdout).toMatch(/1 warning\(s\)/);
     expect(warned.stdout).toMatch(/OVERLAY_NO_MATCH .*miss\.yaml#\/actions\/1: overlay action 1 \(target \$\.paths\['\/ordrs'\]\.get\) matches nothing in the spec/);
-    const before = snapshot(reg);
+    const before = treeSnapshot(reg);
     const strict = await cli([join(dir, 'shop.yaml'), '--out', reg, '--overlay', join(dir, 'miss.yaml'), '--strict', '--name', 'shop']);
     expect(strict.code).toBe(1);
     expect(strict.stderr).toMatch(/--strict and 1 warning\(s\); first: OVERLAY_NO_MATCH at .*miss\.yaml#\/actions\/1/);
-    expect(snapshot(reg)).toEqual(before);
+    expect(treeSnapshot(reg)).toEqual(before);
   });
 
   test('a broken overlay (bad JSONPath, bad YAML, an update that cannot apply) fails naming it and leaves the previous registry byte-identical', async () => {
     expect((await cli([join(dir, 'shop.yaml'), '--out', reg])).code).toBe(0);
-    const before = snapshot(reg);
+    const before = treeSnapshot(reg);
     const cases: Array<[string, RegExp]> = [
       ["overlay: 1.0.0\ninfo: { title: t, version: '1' }\nactions:\n  - target: $.info\n    update: { x-a: 1 }\n  - target: $.paths['/orders'.get\n    update: {}\n", /overlay .*broken\.yaml: actions\[1\] \(target "\$\.paths\['\/orders'\.get"\) target .* is not a valid RFC 9535 JSONPath/],
       ['overlay: 1.0.0\ninfo: [unclosed\n', /overlay .*broken\.yaml is neither valid JSON nor YAML/],
@@ -213,10 +190,10 @@ describe('import --overlay (CLI)', () => {
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(message);
       expect(r.stdout).toBe('');
-      expect(snapshot(reg)).toEqual(before);
+      expect(treeSnapshot(reg)).toEqual(before);
     }
     expect((await cli([join(dir, 'shop.yaml'), '--out', reg, '--overlay', join(dir, 'nope.yaml')])).stderr).toMatch(/overlay .*nope\.yaml: cannot be read \(ENOENT\)/);
-    expect(snapshot(reg)).toEqual(before);
+    expect(treeSnapshot(reg)).toEqual(before);
   });
 
   test('an overlay that breaks the OpenAPI version, or hides everything, is refused', async () => {

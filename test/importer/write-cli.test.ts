@@ -2,53 +2,28 @@
 // in-process, on temporary folders.
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { run } from '../../src/cli/import.js';
 import { checkRegistry, importSpec, writeRegistry } from '../../src/importer/index.js';
 import { loadCatalog } from '../../src/registry/catalog.js';
+import { runCaptured, treeSnapshot } from '../helpers/cli.js';
 
 let dir = '';
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'ac-write-'));
   cpSync('test/fixtures/specs/oas30.yaml', join(dir, 'things.yaml'));
 });
+const cli = (args: string[]) => runCaptured(run, args);
+
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
-
-/** Every file under `root` with its bytes, for byte-identical comparisons. */
-function snapshot(root: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string): void => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else out[relative(root, p)] = readFileSync(p, 'utf8');
-    }
-  };
-  walk(root);
-  return out;
-}
-
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((stdout += String(s)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
-  try {
-    const code = await run(args);
-    return { code, stdout, stderr };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
 
 describe('writeRegistry', () => {
   test('writes catalog.json, one file per domain and diagnostics.json that loadCatalog reads back', async () => {
     const r = await importSpec(join(dir, 'things.yaml'));
     const report = writeRegistry(r, join(dir, 'reg'));
     expect(report).toMatchObject({ hadPrevious: false, unchanged: false, changes: [] });
-    expect(Object.keys(snapshot(join(dir, 'reg'))).sort()).toEqual(['things/catalog.json', 'things/diagnostics.json', 'things/operations/things.json']);
+    expect(Object.keys(treeSnapshot(join(dir, 'reg'))).sort()).toEqual(['things/catalog.json', 'things/diagnostics.json', 'things/operations/things.json']);
     const cat = loadCatalog(join(dir, 'reg', 'things'));
     expect(cat.operations.map((o) => o.name)).toEqual(r.operations.map((o) => o.name));
     const text = readFileSync(join(dir, 'reg', 'things', 'catalog.json'), 'utf8');
@@ -58,10 +33,10 @@ describe('writeRegistry', () => {
 
   test('a re-import is byte-identical and reports no changes', async () => {
     writeRegistry(await importSpec(join(dir, 'things.yaml')), join(dir, 'reg'));
-    const before = snapshot(join(dir, 'reg'));
+    const before = treeSnapshot(join(dir, 'reg'));
     const report = writeRegistry(await importSpec(join(dir, 'things.yaml')), join(dir, 'reg'));
     expect(report.unchanged).toBe(true);
-    expect(snapshot(join(dir, 'reg'))).toEqual(before);
+    expect(treeSnapshot(join(dir, 'reg'))).toEqual(before);
   });
 
   test('changes are reported per domain; a server change is called out (D19)', async () => {
@@ -78,7 +53,7 @@ describe('writeRegistry', () => {
       { domain: 'things', added: [], removed: ['things_add-tags'], changed: ['things_replace'] },
     ]);
     expect(report.serversChanged).toEqual({ before: ['https://{region}.things.example.com/v1'], after: ['https://evil.example.net/v1'] });
-    expect(Object.keys(snapshot(join(dir, 'reg'))).sort()).toContain('things/operations/gadgets.json');
+    expect(Object.keys(treeSnapshot(join(dir, 'reg'))).sort()).toContain('things/operations/gadgets.json');
     expect(readdirSync(join(dir, 'reg'))).toEqual(['things']); // no temporary folders left behind
   });
 
@@ -109,13 +84,13 @@ describe('api-catalog import', () => {
   test('a broken spec is one error line, exit 1, and leaves the previous registry byte-identical', async () => {
     const out = join(dir, 'reg');
     expect((await cli([join(dir, 'things.yaml'), '--out', out, '--name', 'things'])).code).toBe(0);
-    const before = snapshot(out);
+    const before = treeSnapshot(out);
     writeFileSync(join(dir, 'things.yaml'), 'openapi: 3.2.0\ninfo: {title: x, version: "1"}\npaths: {}\n');
     const res = await cli([join(dir, 'things.yaml'), '--out', out]);
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(/^api-catalog import: .*things.yaml declares OpenAPI "3.2.0"; supported versions: Swagger 2.0, OpenAPI 3.0.x and 3.1.x\n$/);
     expect(res.stderr).not.toMatch(/\bat .*\.ts:\d+/); // no stack without --verbose
-    expect(snapshot(out)).toEqual(before);
+    expect(treeSnapshot(out)).toEqual(before);
   });
 
   test('--strict fails on warnings; usage errors exit 2; --help prints the options', async () => {
