@@ -2,14 +2,15 @@
 // broken refs (unused, in extensions, needed by an operation), progress lines, cookie parameters, path-level
 // servers, CLI error output, and an interrupted registry write leaving the previous tree untouched.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { isAppError } from '../../src/errors.js';
 import { importSpec, writeRegistry } from '../../src/importer/index.js';
 import type { ImportResult } from '../../src/importer/index.js';
 import type { Operation } from '../../src/types.js';
+import { treeSnapshot } from '../helpers/cli.js';
 import { builtCli, REPO_ROOT } from '../helpers/mcp.js';
 
 // writeRegistry imports writeFileSync/renameSync from node:fs by name; wrapping them here (pass-through until
@@ -44,20 +45,6 @@ function byId(result: ImportResult, operationId: string): Operation {
   const found = result.operations.find((o) => o.operationId === operationId);
   if (!found) throw new Error(`no operation ${operationId} in ${result.operations.map((o) => o.operationId).join(', ')}`);
   return found;
-}
-
-/** Every file under `root` with its bytes, for byte-identical comparisons. */
-function snapshot(root: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string): void => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else out[relative(root, p)] = readFileSync(p, 'utf8');
-    }
-  };
-  walk(root);
-  return out;
 }
 
 function cli(args: string[]): { code: number | null; stdout: string; stderr: string } {
@@ -223,7 +210,7 @@ describe('an interrupted registry write', () => {
   async function setup(): Promise<{ out: string; before: Record<string, string>; next: ImportResult }> {
     const out = join(tmp, 'reg');
     writeRegistry(await importSpec(FLAGS, { name: 'cov' }), out);
-    const before = snapshot(out);
+    const before = treeSnapshot(out);
     expect(Object.keys(before).sort()).toEqual(['cov/catalog.json', 'cov/diagnostics.json', 'cov/operations/a.json', 'cov/operations/jobs.json', 'cov/operations/old.json', 'cov/operations/regional.json', 'cov/operations/session.json']);
     return { out, before, next: await importSpec(REFS, { name: 'cov' }) };
   }
@@ -247,11 +234,11 @@ describe('an interrupted registry write', () => {
     expect((err as Error).message).toMatch(/^import: cannot write the registry under .* \(ENOSPC: no space left on device \(injected write fault\)\); check permissions$/);
     expect(fsFault.calls).toBe(2);
     expect(readdirSync(out)).toEqual(['cov']);
-    expect(snapshot(out)).toEqual(before);
+    expect(treeSnapshot(out)).toEqual(before);
     // Without the fault the same write goes through: the fault, not the data, stopped it.
     expect(writeRegistry(next, out).unchanged).toBe(false);
     // (a re-import that changes the registry also records what changed: changes.json)
-    expect(Object.keys(snapshot(out)).sort()).toEqual(['cov/catalog.json', 'cov/changes.json', 'cov/diagnostics.json', 'cov/operations/good.json']);
+    expect(Object.keys(treeSnapshot(out)).sort()).toEqual(['cov/catalog.json', 'cov/changes.json', 'cov/diagnostics.json', 'cov/operations/good.json']);
   });
 
   test('a failing swap (old moved aside, new not moved in) restores the previous registry and cleans up', async () => {
@@ -263,7 +250,7 @@ describe('an interrupted registry write', () => {
     expect((err as Error).message).toMatch(/^import: cannot replace .*cov \(ENOSPC: no space left on device \(injected rename fault\)\); the previous registry is unchanged$/);
     expect(fsFault.calls).toBe(3); // the third rename is the rollback
     expect(readdirSync(out)).toEqual(['cov']);
-    expect(snapshot(out)).toEqual(before);
+    expect(treeSnapshot(out)).toEqual(before);
   });
 });
 
