@@ -30,6 +30,7 @@ const result = await build({
   // The package's own sources are in the maps; node_modules' are not (smaller maps, faster to read on a stack trace).
   sourcesContent: false,
   legalComments: 'none',
+  minify: true,
   logLevel: 'warning',
   metafile: true,
   // CommonJS dependencies call require() for Node built-ins; give each ESM chunk a real one.

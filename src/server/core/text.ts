@@ -20,13 +20,15 @@ export function oneLine(text: string | undefined, max = 120): string {
 }
 
 // ICU sentence boundaries: a dot inside `vnd.github.raw+json`, `e.g.` or a version number is not an end.
-const SENTENCES = new Intl.Segmenter('en', { granularity: 'sentence' });
+// Made on first use: building ICU's sentence iterator costs ~15 ms, which a server start (tools/list, search)
+// never needs; describe does.
+let sentenceSegmenter: Intl.Segmenter | undefined;
 
 /** The first two or three sentences, at most `max` characters. */
 export function sentences(text: string | undefined, count = 3, max = 400): string {
   const t = cleanText(text, 4000).replace(/\s*\n\s*/g, ' ');
   const parts: string[] = [];
-  for (const { segment } of SENTENCES.segment(t)) {
+  for (const { segment } of (sentenceSegmenter ??= new Intl.Segmenter('en', { granularity: 'sentence' })).segment(t)) {
     parts.push(segment);
     if (parts.length === count) break;
   }
