@@ -189,6 +189,11 @@ export interface CatalogMeta {
   overlays?: OverlayRef[];
   servers: ServerInfo[];
   securitySchemes: Record<string, SecuritySchemeInfo>;
+  /**
+   * The distinct `security` lists of the operations, first seen in name order: which credentials the catalog
+   * uses, known to list_domains without reading the operations. Absent in registries written before it.
+   */
+  securityRequirements?: SecurityRequirement[][];
   domains: DomainInfo[];
   operationCount: number;
   /** Operations the spec or an overlay marked `x-api-catalog-hidden: true`, dropped at import; absent when none. */

@@ -99,7 +99,7 @@ function credentialFor(scheme: SecuritySchemeInfo, prefix: Required<CredentialEn
 }
 
 /** The schemes an operation may use, as alternatives of requirement sets; `[]` alternatives = none needed. */
-function requirements(op: Operation, config: ExecutionConfig): Array<Array<[string, SecuritySchemeInfo]>> {
+function requirements(op: Pick<Operation, 'security'>, config: ExecutionConfig): Array<Array<[string, SecuritySchemeInfo]>> {
   const schemes = config.catalog.securitySchemes ?? {};
   if (op.security.length === 0 && Object.keys(schemes).length === 0) {
     // No security declared anywhere: an optional bearer token (GitHub's description declares none).
@@ -114,7 +114,7 @@ function requirements(op: Operation, config: ExecutionConfig): Array<Array<[stri
  * Which credentials an operation needs and whether they are set (never their values). For a catalog that
  * declares no security, the optional default bearer `<CATALOG>_TOKEN` is listed.
  */
-export function credentialStatus(op: Operation, config: ExecutionConfig): Array<{ scheme: string; envVars: string[]; set: boolean }> {
+export function credentialStatus(op: Pick<Operation, 'security'>, config: ExecutionConfig): Array<{ scheme: string; envVars: string[]; set: boolean }> {
   const prefix = credentialEnvNames(config);
   const seen = new Map<string, { scheme: string; envVars: string[]; set: boolean }>();
   for (const alt of requirements(op, config)) {

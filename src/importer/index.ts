@@ -7,7 +7,7 @@ import { basename } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { AppError } from '../errors.js';
 import { createAjv } from '../schema/ajv.js';
-import type { CatalogMeta, Diagnostic, Operation, SecuritySchemeInfo } from '../types.js';
+import type { CatalogMeta, Diagnostic, Operation, SecurityRequirement, SecuritySchemeInfo } from '../types.js';
 import { buildExamples } from './examples.js';
 import { readAgentExtensions, type AgentExtensions } from './curation.js';
 import { lintOperations, LINT_CODES } from './lint.js';
@@ -287,6 +287,7 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
     ...(overlays.length > 0 ? { overlays: overlays.map((o) => ({ path: o.label, sha256: o.sha256 })) } : {}),
     servers: documentServers(ctx),
     securitySchemes: securitySchemes(loaded),
+    securityRequirements: distinctSecurity(operations),
     domains,
     operationCount: operations.length,
     ...(hiddenOperations > 0 ? { hiddenOperations } : {}),
@@ -303,4 +304,14 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
   }
   progress(`imported ${operations.length} operations in ${domains.length} domains`);
   return { meta, operations, diagnostics: unique };
+}
+
+/** The distinct `security` lists of operations (in name order), first seen first (CatalogMeta.securityRequirements). */
+function distinctSecurity(operations: readonly Operation[]): SecurityRequirement[][] {
+  const seen = new Map<string, SecurityRequirement[]>();
+  for (const op of operations) {
+    const signature = JSON.stringify(op.security);
+    if (!seen.has(signature)) seen.set(signature, op.security);
+  }
+  return [...seen.values()];
 }

@@ -12,17 +12,25 @@ export interface ListDomainsInput {
   catalog?: string;
 }
 
-/** One operation per distinct security requirement list: enough to know every credential a catalog uses. */
-const representatives = new WeakMap<Catalog, Operation[]>();
-function securityRepresentatives(catalog: Catalog): Operation[] {
+/**
+ * One entry per distinct security requirement list: enough to know every credential a catalog uses. From
+ * catalog.json when the import recorded them (no operation is read), else from the operations.
+ */
+const representatives = new WeakMap<Catalog, Array<Pick<Operation, 'security'>>>();
+function securityRepresentatives(catalog: Catalog): Array<Pick<Operation, 'security'>> {
   let ops = representatives.get(catalog);
   if (!ops) {
-    const bySignature = new Map<string, Operation>();
-    for (const op of catalog.operations) {
-      const signature = JSON.stringify(op.security);
-      if (!bySignature.has(signature)) bySignature.set(signature, op);
+    // serve-time filters may have dropped every operation that used a scheme: only an unfiltered catalog's list holds
+    const recorded = catalog.filteredOut ? undefined : catalog.meta.securityRequirements;
+    if (recorded !== undefined) ops = recorded.map((security) => ({ security }));
+    else {
+      const bySignature = new Map<string, Operation>();
+      for (const op of catalog.operations) {
+        const signature = JSON.stringify(op.security);
+        if (!bySignature.has(signature)) bySignature.set(signature, op);
+      }
+      ops = [...bySignature.values()];
     }
-    ops = [...bySignature.values()];
     representatives.set(catalog, ops);
   }
   return ops;
