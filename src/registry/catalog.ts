@@ -1,8 +1,8 @@
 // Loads one generated catalog (registry/<name>/) into memory and looks operations up by name: catalog.json at
 // once, the operations on first use. Run time only: reads JSON written by src/importer, never touches a spec.
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { distance } from 'fastest-levenshtein';
 import { AppError } from '../errors.js';
@@ -23,11 +23,24 @@ export interface Catalog {
   /** Operations this deployment filtered out at serve time (`serve --exclude-tools` etc.); absent when none. */
   filteredOut?: number;
   /**
-   * sha256 (hex) of the registry content the operations were read from: catalog.json and every operations file
-   * (see {@link registryContentHash}). A search snapshot is trusted only for the content it was built from.
-   * Absent for catalogs assembled in memory.
+   * sha256 (hex) of the registry content: catalog.json and every operations file as they are when first asked
+   * (see {@link registryContentHash}); computed from the bytes, without parsing them. A search snapshot is
+   * trusted only for the content it was built from. Absent for catalogs assembled in memory.
    */
   contentHash?: string;
+  /**
+   * The operations of one domain, read from its own file (operations/<domain>.json) without reading the others,
+   * so that describe and execute never wait for the whole registry; undefined when the registry has no such file
+   * (the caller then looks in `operations`). Absent for catalogs assembled in memory.
+   */
+  operationsInDomain?(domain: string): Operation[] | undefined;
+  /**
+   * sha256 (hex) over each registry file's path, size and modification time (ns), read with stat alone: equal
+   * values mean the files were not touched since (see src/registry/snapshot.ts). Absent in memory.
+   */
+  statSignature?(): string;
+  /** The operations files parsed so far (names under operations/), for the start-up trace and tests. */
+  parsedFiles?(): string[];
 }
 
 /** The package root (where package.json, registry/ and openapi/ live), from src/ or dist/. */
@@ -47,8 +60,8 @@ export function defaultCatalogDir(): string {
 
 /**
  * Opens registry/<catalog>/: reads catalog.json (and the skipped operations of diagnostics.json) now, and
- * operations/*.json on the first access to `operations`, `byName` or `contentHash` — a server answers
- * initialize and tools/list without them. Throws AppError REGISTRY_NOT_FOUND or REGISTRY_INVALID with the path
+ * operations/*.json on first use: hashed for `contentHash`, parsed for `operations`/`byName` (all files) or
+ * `operationsInDomain` (one file) — a server answers initialize, tools/list and a search without parsing them. Throws AppError REGISTRY_NOT_FOUND or REGISTRY_INVALID with the path
  * and the command that fixes it (now for catalog.json, on that first access for an operations file).
  */
 export function loadCatalog(dir: string): Catalog {
@@ -78,8 +91,28 @@ export function loadCatalog(dir: string): Catalog {
     throw new AppError('REGISTRY_INVALID', `catalog: ${opsDir} is missing; re-run the import`);
   }
   const skipped = readSkipped(join(abs, 'diagnostics.json'));
-  let loaded: { operations: Operation[]; byName: Map<string, Operation>; contentHash: string } | undefined;
-  const load = () => (loaded ??= readOperations(abs, metaBytes));
+  // Each operations file is parsed once, whoever asks first: one domain's (describe, execute) or all of them.
+  const parsed = new Map<string, Operation[]>();
+  const parseFile = (file: string): Operation[] => {
+    let ops = parsed.get(file);
+    if (ops === undefined) {
+      const path = join(opsDir, file);
+      try {
+        ops = JSON.parse(readFileSync(path, 'utf8')) as Operation[];
+      } catch (cause) {
+        if ((cause as NodeJS.ErrnoException).code !== undefined) {
+          throw new AppError('REGISTRY_INVALID', `catalog: ${path} cannot be read (${String((cause as NodeJS.ErrnoException).code)}); re-run the import`, { cause });
+        }
+        throw new AppError('REGISTRY_INVALID', `catalog: ${path} is not valid JSON; re-run the import`, { cause });
+      }
+      if (!Array.isArray(ops)) throw new AppError('REGISTRY_INVALID', `catalog: ${path} is not a list of operations; re-run the import`);
+      parsed.set(file, ops);
+    }
+    return ops;
+  };
+  let loaded: { operations: Operation[]; byName: Map<string, Operation> } | undefined;
+  const load = () => (loaded ??= indexOperations(abs, operationFiles(abs).map(parseFile)));
+  let contentHash: string | undefined;
   return {
     dir: abs,
     meta,
@@ -91,7 +124,21 @@ export function loadCatalog(dir: string): Catalog {
       return load().byName;
     },
     get contentHash() {
-      return load().contentHash;
+      // hashed from the files' bytes, not parsed: checking a search snapshot costs a read, not a JSON.parse
+      return (contentHash ??= hashRegistry(abs, metaBytes));
+    },
+    operationsInDomain(domain: string) {
+      if (loaded !== undefined) return loaded.operations.filter((op) => op.domain === domain);
+      const file = `${domain}.json`;
+      // a domain name that is not a plain file name, or a registry laid out otherwise: the caller reads them all
+      if (domain === '' || domain !== basename(domain) || !existsSync(join(opsDir, file))) return undefined;
+      return parseFile(file);
+    },
+    statSignature() {
+      return registryStatSignature(abs);
+    },
+    parsedFiles() {
+      return [...parsed.keys()].sort();
     },
   };
 }
@@ -107,32 +154,36 @@ function hashFile(hash: ReturnType<typeof createHash>, rel: string, bytes: Buffe
   hash.update(bytes);
 }
 
+/** The registry hash from catalog.json's bytes and the operations files as they are now. */
+function hashRegistry(abs: string, metaBytes: Buffer): string {
+  const hash = createHash('sha256');
+  hashFile(hash, 'catalog.json', metaBytes);
+  for (const f of operationFiles(abs)) hashFile(hash, `operations/${f}`, readFileSync(join(abs, 'operations', f)));
+  return hash.digest('hex');
+}
+
+/** Catalog.statSignature of the registry folder `abs`: each file's path, size and mtime (ns), in hash order. */
+function registryStatSignature(abs: string): string {
+  const hash = createHash('sha256');
+  for (const rel of ['catalog.json', ...operationFiles(abs).map((f) => `operations/${f}`)]) {
+    const st = statSync(join(abs, ...rel.split('/')), { bigint: true });
+    hash.update(`${rel}\0${st.size}\0${st.mtimeNs}\n`);
+  }
+  return hash.digest('hex');
+}
+
 /**
  * sha256 (hex) of a registry's content: catalog.json, then operations/*.json in name order, each as path, length
  * and bytes. The same value as {@link Catalog.contentHash} of the loaded catalog, computed from the files alone.
  */
 export function registryContentHash(dir: string): string {
   const abs = resolve(dir);
-  const hash = createHash('sha256');
-  hashFile(hash, 'catalog.json', readFileSync(join(abs, 'catalog.json')));
-  for (const f of operationFiles(abs)) hashFile(hash, `operations/${f}`, readFileSync(join(abs, 'operations', f)));
-  return hash.digest('hex');
+  return hashRegistry(abs, readFileSync(join(abs, 'catalog.json')));
 }
 
-function readOperations(abs: string, metaBytes: Buffer): { operations: Operation[]; byName: Map<string, Operation>; contentHash: string } {
-  const hash = createHash('sha256');
-  hashFile(hash, 'catalog.json', metaBytes);
-  const operations: Operation[] = [];
-  for (const file of operationFiles(abs)) {
-    const path = join(abs, 'operations', file);
-    const bytes = readFileSync(path);
-    hashFile(hash, `operations/${file}`, bytes);
-    try {
-      for (const op of JSON.parse(bytes.toString('utf8')) as Operation[]) operations.push(op);
-    } catch (cause) {
-      throw new AppError('REGISTRY_INVALID', `catalog: ${path} is not valid JSON; re-run the import`, { cause });
-    }
-  }
+/** All operations sorted by name, and by name; REGISTRY_INVALID when a name appears twice. */
+function indexOperations(abs: string, files: readonly Operation[][]): { operations: Operation[]; byName: Map<string, Operation> } {
+  const operations = files.flat();
   operations.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const byName = new Map<string, Operation>();
   for (const op of operations) {
@@ -141,7 +192,7 @@ function readOperations(abs: string, metaBytes: Buffer): { operations: Operation
     }
     byName.set(op.name, op);
   }
-  return { operations, byName, contentHash: hash.digest('hex') };
+  return { operations, byName };
 }
 
 /** The OPERATION_SKIPPED entries of a diagnostics.json (absent or unreadable file: none). */

@@ -1,6 +1,11 @@
 // The search-index snapshot file next to a registry (registry/<name>/search.snapshot): a versioned header tied
 // to the registry's content hash, and a checksummed payload whose bytes belong to src/search. This module only
 // frames, verifies, reads and atomically writes the file; it never interprets the payload.
+//
+// Whether the registry is still what the snapshot was built from is decided the way git's index decides a file is
+// unchanged: when every registry file has the size and modification time recorded at import (the stat
+// signature), its content is not read again; otherwise (a fresh clone, a copy, an edit) the content hash decides.
+// At 100k operations that skips reading and hashing ~560 MB on every start.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +24,8 @@ export interface SnapshotHeader {
   formatVersion: number;
   /** sha256 (hex) of the registry content the index was built from (Catalog.contentHash). */
   registryHash: string;
+  /** Catalog.statSignature() of the registry files when the snapshot was written; absent: always hash. */
+  statSignature?: string;
   /** sha256 (hex) of the payload bytes. */
   payloadSha256: string;
   payloadBytes: number;
@@ -33,17 +40,37 @@ export type SnapshotRead =
   | { ok: true; payload: Uint8Array; header: SnapshotHeader }
   | { ok: false; reason: SnapshotRejection; message: string };
 
+/** What a snapshot is tied to, and who wrote it. */
+export interface SnapshotInfo {
+  registryHash: string;
+  statSignature?: string;
+  writer?: string;
+}
+
+/**
+ * The registry a snapshot is checked against. Functions are called only when needed: the stat signature first;
+ * the content hash (which reads every file) only when the signatures differ or the snapshot has none.
+ */
+export interface SnapshotExpectation {
+  registryHash: string | (() => string);
+  statSignature?: () => string | undefined;
+}
+
 /** Frames a payload: magic, u32 header length (little-endian), header JSON, payload. */
-export function encodeSnapshot(payload: Uint8Array, info: { registryHash: string; writer?: string }): Uint8Array {
+export function encodeSnapshot(payload: Uint8Array, info: SnapshotInfo): Uint8Array {
   const header: SnapshotHeader = {
     formatVersion: SNAPSHOT_FORMAT_VERSION,
     registryHash: info.registryHash,
+    ...(info.statSignature !== undefined ? { statSignature: info.statSignature } : {}),
     payloadSha256: createHash('sha256').update(payload).digest('hex'),
     payloadBytes: payload.byteLength,
     ...(info.writer !== undefined ? { writer: info.writer } : {}),
   };
-  const json = Buffer.from(JSON.stringify(header), 'utf8');
-  const out = Buffer.allocUnsafe(MAGIC.length + 4 + json.length + payload.byteLength);
+  const text = JSON.stringify(header);
+  // padded with spaces so that the payload starts 8-byte aligned: its typed arrays can then be read in place
+  const pad = (8 - ((MAGIC.length + 4 + Buffer.byteLength(text, 'utf8')) % 8)) % 8;
+  const json = Buffer.from(text + ' '.repeat(pad), 'utf8');
+  const out = Buffer.alloc(MAGIC.length + 4 + json.length + payload.byteLength);
   MAGIC.copy(out, 0);
   out.writeUInt32LE(json.length, MAGIC.length);
   json.copy(out, MAGIC.length + 4);
@@ -55,7 +82,7 @@ export function encodeSnapshot(payload: Uint8Array, info: { registryHash: string
  * Checks a snapshot's bytes against the registry it should belong to: magic, container version, registry hash
  * (a snapshot of other content is stale), length and payload checksum. Never throws; says why it refused.
  */
-export function decodeSnapshot(bytes: Uint8Array, expect: { registryHash: string }): SnapshotRead {
+export function decodeSnapshot(bytes: Uint8Array, expect: SnapshotExpectation): SnapshotRead {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const refuse = (reason: SnapshotRejection, message: string): SnapshotRead => ({ ok: false, reason, message });
   if (buf.length < MAGIC.length + 4 || !buf.subarray(0, MAGIC.length).equals(MAGIC)) {
@@ -73,7 +100,8 @@ export function decodeSnapshot(bytes: Uint8Array, expect: { registryHash: string
   if (header.formatVersion !== SNAPSHOT_FORMAT_VERSION) {
     return refuse('version', `format version ${String(header.formatVersion)}, this build reads ${SNAPSHOT_FORMAT_VERSION}`);
   }
-  if (header.registryHash !== expect.registryHash) {
+  const unchanged = header.statSignature !== undefined && expect.statSignature !== undefined && expect.statSignature() === header.statSignature;
+  if (!unchanged && header.registryHash !== (typeof expect.registryHash === 'function' ? expect.registryHash() : expect.registryHash)) {
     return refuse('stale', 'built from other registry content (the catalog was re-imported or edited since)');
   }
   const payload = buf.subarray(start + headerBytes);
@@ -87,7 +115,7 @@ export function decodeSnapshot(bytes: Uint8Array, expect: { registryHash: string
 }
 
 /** Reads and verifies `<dir>/search.snapshot`; a missing or unreadable file is a refusal, not an error. */
-export function readSnapshot(dir: string, expect: { registryHash: string }): SnapshotRead {
+export function readSnapshot(dir: string, expect: SnapshotExpectation): SnapshotRead {
   const path = join(dir, SNAPSHOT_FILE);
   if (!existsSync(path)) return { ok: false, reason: 'missing', message: `no ${SNAPSHOT_FILE} in ${dir}` };
   let bytes: Buffer;
@@ -103,7 +131,7 @@ export function readSnapshot(dir: string, expect: { registryHash: string }): Sna
  * Writes `<dir>/search.snapshot` atomically: a temporary file in the same folder, then a rename, so a reader
  * sees the old file or the new one, never half of one.
  */
-export function writeSnapshot(dir: string, payload: Uint8Array, info: { registryHash: string; writer?: string }): string {
+export function writeSnapshot(dir: string, payload: Uint8Array, info: SnapshotInfo): string {
   const path = join(dir, SNAPSHOT_FILE);
   const tmp = `${path}.${process.pid}.tmp`;
   try {

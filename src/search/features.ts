@@ -44,15 +44,13 @@ export interface Features {
   domain: Uint32Array;
 }
 
-/** Features plus the tables built with them: term ids of title/name terms, domains in code order, exact names. */
+/** Features plus the tables built with them: term ids of title/name terms, domains in code order. */
 export interface FeatureTables {
   features: Features;
   /** Title and name terms of all operations, numbered. */
   termIds: Map<string, number>;
   /** Domain names in code order (`features.domain[i]` indexes it). */
   domainList: string[];
-  /** Lower-cased name, operationId and `method /path` -> document number. */
-  exact: Map<string, number>;
 }
 
 /** Scope of an operation, read from its path (first scope word) and summary. */
@@ -119,12 +117,11 @@ export function pathKey(method: string, path: string): string {
   return `${method.toLowerCase()} ${path.toLowerCase().replace(/\{[^}]*\}/g, '{}')}`;
 }
 
-/** Per-document features, the term ids and the exact-name table, in one pass over the operations (name order). */
+/** Per-document features and the term ids, in one pass over the operations (name order). */
 export function computeFeatures(ops: readonly Operation[], lexicon: Lexicon): FeatureTables {
   const n = ops.length;
   const termIds = new Map<string, number>();
   const domainCodes = new Map<string, number>();
-  const exact = new Map<string, number>();
   const termId = (term: string): number => {
     let id = termIds.get(term);
     if (id === undefined) termIds.set(term, (id = termIds.size));
@@ -157,12 +154,9 @@ export function computeFeatures(ops: readonly Operation[], lexicon: Lexicon): Fe
     let d = domainCodes.get(op.domain);
     if (d === undefined) domainCodes.set(op.domain, (d = domainCodes.size));
     f.domain[i] = d;
-    for (const key of [op.name.toLowerCase(), op.operationId.toLowerCase(), pathKey(op.method, op.path)]) {
-      if (!exact.has(key)) exact.set(key, i);
-    }
   }
   f.titleIds = Uint32Array.from(titles);
   f.nameIds = Uint32Array.from(names);
   f.primaryIds = Uint32Array.from(primaries);
-  return { features: f, termIds, domainList: [...domainCodes.keys()], exact };
+  return { features: f, termIds, domainList: [...domainCodes.keys()] };
 }

@@ -4,6 +4,7 @@
 import { AppError } from '../errors.js';
 import { suggestNames } from '../registry/catalog.js';
 import type { DomainInfo, Operation } from '../types.js';
+import { DocCards } from './cards.js';
 import { computeFeatures, pathKey, type FeatureTables } from './features.js';
 import { Candidates, LexicalRetriever, type IndexField } from './lexical.js';
 import { reciprocalRankFusion } from './fusion.js';
@@ -115,7 +116,8 @@ const METHODS: ReadonlySet<string> = new Set(['get', 'put', 'post', 'delete', 'o
 
 /** The built stages of an index (what a snapshot restores). */
 export interface IndexParts {
-  docs: readonly Operation[];
+  /** What answers show of each document (name order); the operations themselves stay out of the index. */
+  cards: DocCards;
   domains: readonly DomainInfo[];
   tuning: SearchTuning;
   lexicon: Lexicon;
@@ -129,7 +131,7 @@ function nameOrder(operations: readonly Operation[]): Operation[] {
 }
 
 export class SearchIndex {
-  private readonly docs: readonly Operation[];
+  private readonly cards: DocCards;
   private readonly domains: readonly DomainInfo[];
   private readonly domainNames: Set<string>;
   private readonly domainCodes: Map<string, number>;
@@ -143,7 +145,7 @@ export class SearchIndex {
   private readonly objectMarks: Uint8Array;
 
   private constructor(parts: IndexParts) {
-    this.docs = parts.docs;
+    this.cards = parts.cards;
     this.domains = parts.domains;
     this.domainNames = new Set(parts.domains.map((d) => d.name));
     this.tuning = parts.tuning;
@@ -151,7 +153,7 @@ export class SearchIndex {
     this.tables = parts.tables;
     this.retriever = parts.retriever;
     this.domainCodes = new Map(parts.tables.domainList.map((d, k) => [d, k]));
-    this.candidates = new Candidates(parts.docs.length);
+    this.candidates = new Candidates(parts.cards.length);
     this.queryMarks = new Uint8Array(parts.tables.termIds.size);
     this.objectMarks = new Uint8Array(parts.tables.termIds.size);
   }
@@ -169,7 +171,7 @@ export class SearchIndex {
     const tables = computeFeatures(docs, lexicon);
     const retriever = LexicalRetriever.build(docs, domains, lexicon, tables.features, tables.termIds, t.boosts, t.descriptionWords);
     lexicon.finish();
-    return new SearchIndex({ docs, domains, tuning: t, lexicon, tables, retriever });
+    return new SearchIndex({ cards: DocCards.fromOperations(docs), domains, tuning: t, lexicon, tables, retriever });
   }
 
   /**
@@ -178,23 +180,39 @@ export class SearchIndex {
    */
   toSnapshot(): Uint8Array {
     return encodeSnapshot({
-      docs: this.docs, domains: this.domains, tuning: this.tuning, lexicon: this.lexicon, tables: this.tables, retriever: this.retriever,
+      cards: this.cards, domains: this.domains, tuning: this.tuning, lexicon: this.lexicon, tables: this.tables, retriever: this.retriever,
     });
   }
 
   /**
-   * An index restored from {@link toSnapshot}'s bytes. `operations`/`domains` must be the catalog it was built
-   * from: a different operation list is AppError REGISTRY_STALE, damaged bytes REGISTRY_INVALID.
+   * An index restored from {@link toSnapshot}'s bytes, for the catalog it was built from. `operations`, when
+   * given, are checked against the documents the snapshot holds (different ones: AppError REGISTRY_STALE); when
+   * not, the caller vouches for them (a server checks the registry's content hash, so a search never has to read
+   * the operations). Damaged bytes: REGISTRY_INVALID.
    */
-  static fromSnapshot(bytes: Uint8Array, operations: readonly Operation[], domains: readonly DomainInfo[]): SearchIndex {
-    const parts = decodeSnapshot(bytes, nameOrder(operations), domains);
+  static fromSnapshot(bytes: Uint8Array, operations: readonly Operation[] | undefined, domains: readonly DomainInfo[]): SearchIndex {
+    const parts = decodeSnapshot(bytes, domains);
+    if (operations !== undefined && !parts.cards.equals(DocCards.fromOperations(nameOrder(operations)))) {
+      throw new AppError('REGISTRY_STALE', 'search snapshot: built from other operations than the catalog being loaded; re-import the catalog');
+    }
     // build-time knobs come from the snapshot; query-time knobs it predates take this build's defaults
     return new SearchIndex({ ...parts, tuning: { ...DEFAULT_TUNING, ...parts.tuning } });
   }
 
   /** Number of indexed operations. */
   get size(): number {
-    return this.docs.length;
+    return this.cards.length;
+  }
+
+  /** Names of all indexed operations, in name order. */
+  names(): string[] {
+    return this.cards.names();
+  }
+
+  /** The domain of the operation named `name`, or undefined when the index has no such operation. */
+  domainOf(name: string): string | undefined {
+    const i = this.cards.indexOf(name);
+    return i < 0 ? undefined : this.cards.domain(i);
   }
 
   /**
@@ -215,8 +233,9 @@ export class SearchIndex {
       );
     }
     const limit = Math.min(Math.max(Math.floor(options.limit ?? DEFAULT_LIMIT), 1), MAX_LIMIT) || DEFAULT_LIMIT;
-    const offset = Math.min(Math.max(Math.floor(options.offset ?? 0), 0), this.docs.length) || 0;
-    const inDomain = (i: number): boolean => !domain || this.docs[i]?.domain === domain;
+    const offset = Math.min(Math.max(Math.floor(options.offset ?? 0), 0), this.cards.length) || 0;
+    const code = domain ? this.domainCodes.get(domain) : undefined;
+    const inDomain = (i: number): boolean => !domain || this.tables.features.domain[i] === code;
 
     const keywords = (options.keywords ?? []).filter((k) => typeof k === 'string' && k.trim() !== '');
     const ranked = keywords.length > 0 && this.tuning.keywordMode === 'fuse' && query.trim() !== ''
@@ -224,21 +243,19 @@ export class SearchIndex {
       : this.rank(query, offset + limit, domain || undefined, options.explain === true, keywords);
     if (ranked.total === 0 && query.trim() === '') {
       const all: number[] = [];
-      this.docs.forEach((_, i) => {
-        if (inDomain(i)) all.push(i);
-      });
+      for (let i = 0; i < this.cards.length; i++) if (inDomain(i)) all.push(i);
       return { total: all.length, results: all.slice(offset, offset + limit).map((i) => this.hit({ i, score: 1 })) };
     }
     return { total: ranked.total, results: ranked.top.slice(offset, offset + limit).map((r) => this.hit(r)) };
   }
 
   private hit(r: Ranked): SearchHit {
-    const op = this.docs[r.i] as Operation;
+    const card = this.cards.at(r.i);
     const hit: SearchHit = {
-      name: op.name,
-      domain: op.domain,
-      summary: op.summary,
-      requiredParams: [...(op.inputSchema.required ?? [])],
+      name: card.name,
+      domain: card.domain,
+      summary: card.summary,
+      requiredParams: card.requiredParams,
       score: Math.round(r.score * 1000) / 1000,
     };
     if (r.explain) hit.explain = r.explain;
@@ -270,7 +287,7 @@ export class SearchIndex {
     const t = this.tuning;
     const signals = activeSignals(t.disabledSignals, t.rerank);
     const readObject = t.primaryBoost !== 1 && signals.some((s) => s.name === 'primary-resource');
-    const plan = analyzeQuery(trimmed, this.lexicon, this.docs.length, {
+    const plan = analyzeQuery(trimmed, this.lexicon, this.cards.length, {
       familyWeight: t.familyWeight, fuzzyUnknown: t.fuzzyUnknown, readObject,
       keywordMode: t.keywordMode === 'concepts' ? 'concepts' : 'concept', keywordWeight: t.keywordWeight, keywordPrecision: t.keywordPrecision,
     }, keywords);
@@ -310,19 +327,19 @@ export class SearchIndex {
 
   /** The operation named exactly by the query (name, operationId or `METHOD /path`), if any. */
   private exactMatch(query: string): number | undefined {
-    const exact = this.tables.exact;
+    const cards = this.cards;
     const q = query.toLowerCase();
-    const direct = exact.get(q);
+    const direct = cards.exact(q);
     if (direct !== undefined) return direct;
     const m = /^([a-z]+)\s+(\/\S*)$/.exec(q);
     if (m && METHODS.has(m[1] as string)) {
       const path = (m[2] as string).split('?')[0] as string;
-      const byTemplate = exact.get(pathKey(m[1] as string, path));
+      const byTemplate = cards.exact(pathKey(m[1] as string, path));
       if (byTemplate !== undefined) return byTemplate;
       // a concrete path (`GET /repos/octo/hello/issues`): match segment by segment against templates
       const segs = path.split('/');
-      for (let i = 0; i < this.docs.length; i++) {
-        const op = this.docs[i] as Operation;
+      for (let i = 0; i < this.cards.length; i++) {
+        const op = this.cards.at(i);
         if (op.method !== m[1]) continue;
         const tsegs = op.path.toLowerCase().split('/');
         if (tsegs.length === segs.length && tsegs.every((t, k) => t === segs[k] || (t.startsWith('{') && segs[k] !== ''))) {
@@ -353,7 +370,7 @@ export class SearchIndex {
     const didYouMean: string[] = [];
     const trimmed = query.trim().slice(0, 128);
     if (trimmed !== '' && !/\s/.test(trimmed)) {
-      didYouMean.push(...suggestNames(trimmed, this.docs.map((op) => op.name)));
+      didYouMean.push(...suggestNames(trimmed, this.cards.names()));
     }
     const corrected = words.map((w) => lex.correct(w));
     if (corrected.some((c, k) => c !== words[k])) {

@@ -1,17 +1,21 @@
 // The built search index as bytes and back: a small JSON header (tuning, lexicon tables, term ids) followed by
-// typed arrays copied byte for byte (per-document features, every term's postings with its BM25+ scores). Loading
-// re-analyzes no text and builds no MiniSearch. Checks the operations match; owns no file, versioning or I/O.
-import { createHash } from 'node:crypto';
+// typed arrays copied byte for byte (per-document features, every term's postings with its BM25+ scores, the
+// documents' cards). Loading re-analyzes no text, builds no MiniSearch and needs no operation: the cards carry
+// what answers show. Owns no file, versioning or I/O (src/registry/snapshot.ts ties it to the registry).
 import { AppError } from '../errors.js';
-import type { DomainInfo, Operation } from '../types.js';
-import { pathKey, type Features, type FeatureTables } from './features.js';
+import type { DomainInfo } from '../types.js';
+import { DocCards } from './cards.js';
+import type { Features, FeatureTables } from './features.js';
 import { LexicalRetriever, type PostingTable } from './lexical.js';
 import { Lexicon, type LexiconState } from './lexicon.js';
 import type { IndexParts, SearchTuning } from './index.js';
 
 const MAGIC = 0x48435253; // "SRCH" read as a little-endian u32
-/** Layout version: bump when the layout or anything the index derives at build changes (2: keywords indexed). */
-export const SNAPSHOT_LAYOUT = 2;
+/**
+ * Layout version: bump when the layout or anything the index derives at build changes (2: keywords indexed;
+ * 3: the documents' cards, so a restored index needs no operations).
+ */
+export const SNAPSHOT_LAYOUT = 3;
 
 type Typed = Uint32Array | Uint8Array | Float64Array;
 const KINDS = { u32: Uint32Array, u8: Uint8Array, f64: Float64Array } as const;
@@ -20,13 +24,13 @@ type Kind = keyof typeof KINDS;
 const SECTIONS: ReadonlyArray<[string, Kind]> = [
   ['titleStart', 'u32'], ['titleIds', 'u32'], ['nameStart', 'u32'], ['nameIds', 'u32'], ['primaryStart', 'u32'],
   ['primaryIds', 'u32'], ['domain', 'u32'], ['method', 'u8'], ['shape', 'u8'], ['scope', 'u8'], ['flags', 'u8'],
-  ['postStart', 'u32'], ['postIds', 'u32'], ['postScores', 'f64'], ['postTitle', 'u8'],
+  ['postStart', 'u32'], ['postIds', 'u32'], ['postScores', 'f64'], ['postTitle', 'u8'], ['cardStarts', 'u32'], ['cardBytes', 'u8'],
+  ['exactHash', 'u32'], ['exactDoc', 'u32'],
 ];
 
 interface Header {
   layout: number;
   count: number;
-  operationsHash: string;
   tuning: SearchTuning;
   lexicon: LexiconState;
   /** Title/name terms in id order. */
@@ -34,13 +38,6 @@ interface Header {
   domainList: string[];
   /** Element count of each section. */
   lengths: Record<string, number>;
-}
-
-/** SHA-256 over the operations' names, operationIds, methods, paths and keywords in document order. */
-function operationsHash(docs: readonly Operation[]): string {
-  const h = createHash('sha256');
-  for (const op of docs) h.update(`${op.name}\u0000${op.operationId}\u0000${op.method}\u0000${op.path}\u0000${(op.keywords ?? []).join(' ')}\n`);
-  return h.digest('hex');
 }
 
 /** The layout is little-endian; typed arrays are copied as bytes on little-endian machines (all Node targets). */
@@ -53,13 +50,15 @@ export function encodeSnapshot(parts: IndexParts): Uint8Array {
   const lexicon = parts.lexicon.state();
   // postings in the order of the lexicon's document frequencies: those keys are exactly the indexed terms
   const post: PostingTable = parts.retriever.postings(lexicon.docFreq.map(([t]) => t));
+  const cards = parts.cards.encode();
   const arrays: Record<string, Typed> = {
     ...f, postStart: post.start, postIds: post.ids, postScores: post.scores, postTitle: post.title,
+    cardStarts: cards.starts, cardBytes: cards.bytes, exactHash: cards.exactHash, exactDoc: cards.exactDoc,
   };
   const lengths: Record<string, number> = {};
   for (const [name] of SECTIONS) lengths[name] = (arrays[name] as Typed).length;
   const header: Header = {
-    layout: SNAPSHOT_LAYOUT, count: parts.docs.length, operationsHash: operationsHash(parts.docs), tuning: parts.tuning,
+    layout: SNAPSHOT_LAYOUT, count: parts.cards.length, tuning: parts.tuning,
     lexicon, terms: [...parts.tables.termIds.keys()], domainList: parts.tables.domainList, lengths,
   };
   const head = new TextEncoder().encode(JSON.stringify(header));
@@ -84,8 +83,8 @@ function invalid(why: string): AppError {
   return new AppError('REGISTRY_INVALID', `search snapshot: ${why}; rebuild it (api-catalog import) or delete it to build the index from the catalog`);
 }
 
-/** Restores the index parts; `docs` are the catalog's operations in name order. */
-export function decodeSnapshot(bytes: Uint8Array, docs: readonly Operation[], domains: readonly DomainInfo[]): IndexParts {
+/** Restores the index parts (`domains`: the catalog's, which the header does not repeat). */
+export function decodeSnapshot(bytes: Uint8Array, domains: readonly DomainInfo[]): IndexParts {
   if (!LITTLE_ENDIAN) throw new AppError('INTERNAL', 'search snapshot: big-endian machines are not supported');
   if (bytes.length < 12) throw invalid('too short');
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -105,9 +104,8 @@ export function decodeSnapshot(bytes: Uint8Array, docs: readonly Operation[], do
     header.lengths === null || !Array.isArray(header.terms) || !Array.isArray(header.domainList) || typeof header.tuning !== 'object' ||
     !Array.isArray(header.lexicon?.prose) || !Array.isArray(header.lexicon?.docFreq) || !Array.isArray(header.lexicon?.wordFreq)
   ) throw invalid('damaged header');
-  if (header.count !== docs.length || header.operationsHash !== operationsHash(docs)) {
-    throw new AppError('REGISTRY_STALE', 'search snapshot: built from other operations than the catalog being loaded; re-import the catalog');
-  }
+  if (typeof header.count !== 'number' || !Number.isInteger(header.count) || header.count < 0) throw invalid('damaged header');
+  const count = header.count;
   let at = align8(12 + headLength);
   const arrays: Record<string, Typed> = {};
   for (const [name, kind] of SECTIONS) {
@@ -116,8 +114,9 @@ export function decodeSnapshot(bytes: Uint8Array, docs: readonly Operation[], do
     if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw invalid(`damaged ${name}`);
     const byteLength = n * Type.BYTES_PER_ELEMENT;
     if (at + byteLength > bytes.length) throw invalid(`truncated ${name}`);
-    // one copy into an aligned buffer of its own (the input's offset need not be aligned)
-    arrays[name] = new Type(bytes.slice(at, at + byteLength).buffer);
+    // a view of the bytes when they sit 8-byte aligned in memory (the snapshot file pads its header for that),
+    // else one copy into an aligned buffer of its own
+    arrays[name] = (bytes.byteOffset + at) % 8 === 0 ? new Type(bytes.buffer as ArrayBuffer, bytes.byteOffset + at, n) : new Type(bytes.slice(at, at + byteLength).buffer);
     at = align8(at + byteLength);
   }
   if (at !== bytes.length) throw invalid('truncated or padded');
@@ -129,15 +128,15 @@ export function decodeSnapshot(bytes: Uint8Array, docs: readonly Operation[], do
     scores: arrays.postScores as Float64Array, title: arrays.postTitle as Uint8Array,
   };
   if (table.start.length !== postTerms.length + 1 || table.start[postTerms.length] !== table.ids.length) throw invalid('damaged postings');
-  for (const name of ['titleStart', 'nameStart', 'primaryStart']) if ((arrays[name] as Typed).length !== docs.length + 1) throw invalid(`damaged ${name}`);
+  for (const name of ['titleStart', 'nameStart', 'primaryStart']) if ((arrays[name] as Typed).length !== count + 1) throw invalid(`damaged ${name}`);
+  for (const name of ['method', 'shape', 'scope', 'flags', 'domain']) if ((arrays[name] as Typed).length !== count) throw invalid(`damaged ${name}`);
+  const cards = DocCards.restore(
+    { bytes: arrays.cardBytes as Uint8Array, starts: arrays.cardStarts as Uint32Array, exactHash: arrays.exactHash as Uint32Array, exactDoc: arrays.exactDoc as Uint32Array },
+    count,
+  );
+  if (cards === undefined) throw invalid('damaged cards');
   const termIds = new Map(header.terms.map((t, k) => [t, k]));
-  const exact = new Map<string, number>();
-  docs.forEach((op, i) => {
-    for (const key of [op.name.toLowerCase(), op.operationId.toLowerCase(), pathKey(op.method, op.path)]) {
-      if (!exact.has(key)) exact.set(key, i);
-    }
-  });
-  const tables: FeatureTables = { features, termIds, domainList: header.domainList, exact };
+  const tables: FeatureTables = { features, termIds, domainList: header.domainList };
   const retriever = LexicalRetriever.fromPostings(table, features, termIds, header.tuning.boosts);
-  return { docs, domains, tuning: header.tuning, lexicon, tables, retriever };
+  return { cards, domains, tuning: header.tuning, lexicon, tables, retriever };
 }

@@ -2,6 +2,7 @@
 // explain mode that shows how they combine, on a small catalog and on the committed GitHub registry.
 import { describe, expect, it } from 'vitest';
 import { defaultCatalogDir, loadCatalog } from '../../src/registry/catalog.js';
+import { DocCards } from '../../src/search/cards.js';
 import { computeFeatures, SHAPE_COLLECTION, SHAPE_ITEM, FLAG_DEPRECATED } from '../../src/search/features.js';
 import { DEFAULT_TUNING, SearchIndex, SIGNALS } from '../../src/search/index.js';
 import { Candidates, LexicalRetriever } from '../../src/search/lexical.js';
@@ -54,12 +55,43 @@ describe('analysis', () => {
   it('features: method, REST shape, flags and term lists per operation', () => {
     const lex = lexiconOf();
     const sorted = [...OPS].sort((a, b) => (a.name < b.name ? -1 : 1));
-    const { features: f, exact } = computeFeatures(sorted, lex);
+    const { features: f } = computeFeatures(sorted, lex);
     const at = (name: string): number => sorted.findIndex((o) => o.name === name);
     expect(f.shape[at('issues_get')]).toBe(SHAPE_ITEM);
     expect(f.shape[at('issues_create')]).toBe(SHAPE_COLLECTION);
     expect(f.flags[at('orgs_list-webhooks')]! & FLAG_DEPRECATED).toBe(FLAG_DEPRECATED);
-    expect(exact.get('get /repos/{}/{}/issues/{}')).toBe(at('issues_get'));
+  });
+
+  it('cards: what answers show, restored from their stored parts, with the exact-name table and name lookup', () => {
+    const sorted = [...OPS].sort((a, b) => (a.name < b.name ? -1 : 1));
+    const cards = DocCards.fromOperations(sorted);
+    const at = (name: string): number => sorted.findIndex((o) => o.name === name);
+    const parts = cards.encode();
+    const restored = DocCards.restore(parts, sorted.length);
+    expect(restored?.equals(cards)).toBe(true);
+    expect(DocCards.restore({ ...parts, bytes: parts.bytes.subarray(1) }, sorted.length)).toBeUndefined();
+    expect(DocCards.restore(parts, sorted.length + 1)).toBeUndefined();
+    expect(DocCards.restore({ ...parts, exactDoc: parts.exactDoc.map(() => sorted.length) }, sorted.length)).toBeUndefined();
+    const op = sorted[at('issues_get')]!;
+    expect(restored!.at(at('issues_get'))).toEqual({
+      name: op.name, operationId: op.operationId, method: op.method, path: op.path, domain: op.domain, summary: op.summary,
+      requiredParams: op.inputSchema.required ?? [],
+    });
+    expect(cards.exact('get /repos/{}/{}/issues/{}')).toBe(at('issues_get'));
+    expect(restored!.exact(op.operationId.toLowerCase())).toBe(at('issues_get'));
+    expect(cards.exact(op.name.toLowerCase())).toBe(at('issues_get'));
+    expect(cards.exact('issues_get ')).toBeUndefined();
+    // every key of every operation finds the first operation (in name order) that has it
+    for (const o of sorted) {
+      for (const key of [o.name.toLowerCase(), o.operationId.toLowerCase()]) {
+        expect(cards.exact(key)).toBe(sorted.findIndex((p) => p.name.toLowerCase() === key || p.operationId.toLowerCase() === key));
+      }
+    }
+    for (const o of sorted) expect(cards.indexOf(o.name)).toBe(at(o.name));
+    expect(cards.indexOf('no_such-operation')).toBe(-1);
+    expect(cards.names()).toEqual(sorted.map((o) => o.name));
+    // a different operation list gives different cards
+    expect(DocCards.fromOperations(sorted.slice(1)).equals(cards)).toBe(false);
   });
 });
 

@@ -137,10 +137,7 @@ describe('session rules', () => {
     const entry = set.byName.get('pets.get')!;
     // Same name, a changed input schema: what a re-imported spec with a rug-pulled definition looks like.
     const schema = entry.op.inputSchema;
-    set.byName.set('pets.get', {
-      ...entry,
-      op: { ...entry.op, inputSchema: { ...schema, properties: { ...schema.properties, extra: { type: 'string' } } } },
-    });
+    entry.op = { ...entry.op, inputSchema: { ...schema, properties: { ...schema.properties, extra: { type: 'string' } } } };
     up.clear();
     const refused = await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } });
     expect(refused.error?.code).toBe('TOOL_DESCRIPTION_REQUIRED');

@@ -2,7 +2,7 @@
 // snapshot with lazily read operations, rank every query of every eval set exactly as an index built from scratch;
 // a missing, stale, damaged or unreadable snapshot is rebuilt in memory with a warning, never trusted.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -12,7 +12,10 @@ import { createLogger } from '../../src/logger.js';
 import { defaultCatalogDir, loadCatalog, registryContentHash } from '../../src/registry/catalog.js';
 import { encodeSnapshot, SNAPSHOT_FILE } from '../../src/registry/snapshot.js';
 import { SearchIndex } from '../../src/search/index.js';
-import { buildCatalogSet, loadCatalogSet, type CatalogSet } from '../../src/server/core/catalogs.js';
+import { loadServerConfig } from '../../src/config.js';
+import { buildCatalogSet, loadCatalogSet, settingsFromConfig, writeSearchSnapshot, type CatalogSet } from '../../src/server/core/catalogs.js';
+import { listDomains } from '../../src/server/core/domains.js';
+import { toolNames } from '../../src/server/core/names.js';
 import { builtCli, REPO_ROOT } from '../helpers/mcp.js';
 
 const SHARED = join(REPO_ROOT, '..', 'shared');
@@ -122,6 +125,44 @@ describe('a snapshot that does not fit is rebuilt in memory with a warning', () 
     expect(set.index.search('zebra ticket', { limit: 1 }).results[0]?.name).toBe('issues_create');
   });
 
+  test('a same-size edit is stale too: the file\'s modification time changed, so its content is hashed', () => {
+    const dir = copy();
+    const file = join(dir, 'operations', 'issues.json');
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, text.replace('"Create an issue"', '"Create an ISSUE"'));
+    expect(statSync(file).size).toBe(Buffer.byteLength(text));
+    const { set, warning } = served(dir);
+    expect(set.indexSource).toMatchObject({ kind: 'built' });
+    expect(warning?.reason).toMatch(/refused \(stale\)/);
+  });
+
+  test('a copy with new modification times but the same content: the content hash matches, the snapshot is used', () => {
+    const dir = copy();
+    const future = new Date(Date.now() + 3_600_000);
+    for (const f of readdirSync(join(dir, 'operations'))) utimesSync(join(dir, 'operations', f), future, future);
+    const { set, warning } = served(dir);
+    expect(warning).toBeUndefined();
+    expect(set.indexSource).toMatchObject({ kind: 'snapshot' });
+  });
+
+  test('untouched files (same sizes and modification times as recorded at import) are not read again', () => {
+    // What the stat signature trusts, shown by the one change it cannot see: content edited in place with the
+    // size kept and the modification time put back (as git's index would not see it either).
+    const dir = copy();
+    const file = join(dir, 'operations', 'issues.json');
+    const when = new Date('2026-01-01T00:00:00Z');
+    utimesSync(file, when, when);
+    writeSearchSnapshot(dir, 'test');
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, text.replace('"Create an issue"', '"Create an ISSUE"'));
+    utimesSync(file, when, when);
+    const { set } = served(dir);
+    expect(set.indexSource).toMatchObject({ kind: 'snapshot' });
+    expect(set.catalogs[0]?.parsedFiles?.()).toEqual([]);
+    // the content hash (what a changed stat would fall back to) does see the edit
+    expect(set.catalogs[0]?.contentHash).not.toBe(JSON.parse(readFileSync(join(dir, SNAPSHOT_FILE)).subarray(12, 12 + readFileSync(join(dir, SNAPSHOT_FILE)).readUInt32LE(8)).toString()).registryHash);
+  });
+
   test('damaged: one flipped payload byte fails the checksum', () => {
     const dir = copy();
     const bytes = readFileSync(join(dir, SNAPSHOT_FILE));
@@ -170,6 +211,29 @@ describe('lazy loading', () => {
     expect(() => set.index).toThrow(/not valid JSON/);
   });
 
+  test('a search from the snapshot parses no operations file; a lookup by name parses only its domain\'s', () => {
+    const set = loadCatalogSet([]);
+    const catalog = set.catalogs[0]!;
+    expect(set.index.search('create an issue', { limit: 5 }).results[0]?.name).toBe('issues_create');
+    expect(set.index.search('', { domain: 'gists', limit: 3 }).total).toBeGreaterThan(0);
+    expect(set.names).toContain('repos_get');
+    expect(set.indexSource?.kind).toBe('snapshot');
+    // list_domains names the credentials from catalog.json (the import recorded the security lists)
+    const domains = listDomains(set, {}, toolNames(), { settings: settingsFromConfig(loadServerConfig({}, {}).config, set, {}) });
+    expect(domains).toMatchObject({ success: true, value: { credentials: [{ scheme: '(default bearer)', envVars: ['GITHUB_TOKEN'], set: false }] } });
+    expect(catalog.parsedFiles?.()).toEqual([]);
+    const entry = set.byName.get('issues_create');
+    expect(entry?.op.method).toBe('post');
+    expect(entry?.op.inputSchema.required).toEqual(['owner', 'repo', 'title']);
+    expect(set.byName.get('issues_create')).toBe(entry);
+    expect(set.byName.has('issues_no-such-operation')).toBe(false);
+    expect(catalog.parsedFiles?.()).toEqual(['issues.json']);
+    // the whole list reads every file once, and keeps the objects a lookup already handed out
+    expect(set.operations).toHaveLength(1223);
+    expect(catalog.parsedFiles?.()).toHaveLength(47);
+    expect(set.byName.get('issues_create')?.op).toBe(entry?.op);
+  });
+
   test('the bundled server over stdio answers search_tools from the snapshot as a fresh build ranks, and traces its start-up', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
@@ -192,8 +256,9 @@ describe('lazy loading', () => {
         expect(value.results.map((h) => h.name), q).toEqual(reference.search(q, { limit: 5 }).results.map((h) => h.name));
       }
       for (let i = 0; i < 100 && !stderr.includes('startup_trace'); i++) await new Promise((r) => setTimeout(r, 50));
-      const trace = JSON.parse(stderr.split('\n').find((l) => l.includes('"startup_trace"'))!) as { marks: Record<string, number>; index: { kind: string } };
+      const trace = JSON.parse(stderr.split('\n').find((l) => l.includes('"startup_trace"'))!) as { marks: Record<string, number>; index: { kind: string }; parsedFiles: number };
       expect(trace.index.kind).toBe('snapshot');
+      expect(trace.parsedFiles).toBe(0);
       expect(Object.keys(trace.marks)).toEqual(expect.arrayContaining(['node-bootstrap', 'cli', 'serve-module', 'catalogs', 'connected', 'tools-list', 'index-ready']));
       expect(stderr).toMatch(/"event":"search_index".*"source":"snapshot"/);
     } finally {

@@ -205,7 +205,7 @@ describe('one session, two replicas, one Redis', () => {
     op.idempotencyHeader = 'Idempotency-Key';
     op.inputSchema.properties['Idempotency-Key'] = { type: 'string' };
     op.bindings.push({ arg: 'Idempotency-Key', in: 'header', name: 'Idempotency-Key', required: false });
-    set.byName.set('pets.create', { ...entry, op });
+    entry.op = op;
     const ra = await replica(storeA, 600_000, 0, set);
     const rb = await replica(storeB, 600_000, 0, set);
     let release!: () => void;

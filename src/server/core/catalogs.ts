@@ -22,15 +22,23 @@ export interface CatalogEntry {
   localName: string;
 }
 
+/** Operations by public name (what describe, execute and the explorer look up). */
+export interface EntryLookup {
+  get(name: string): CatalogEntry | undefined;
+  has(name: string): boolean;
+}
+
 /**
  * The catalogs as one namespace. Only `catalogs` (their catalog.json) and `domains` are read at start; the
- * operations, names and index are read or built on first access, so initialize and tools/list never wait.
+ * operations, names and index are read or built on first access, so initialize and tools/list never wait. With
+ * one catalog whose search snapshot verifies, a search reads no operation at all and a lookup by name reads
+ * only that operation's domain file; anything that needs the whole list (`operations`) reads every file.
  */
 export interface CatalogSet {
   catalogs: Catalog[];
   /** Public operations, sorted by name. */
   readonly operations: Operation[];
-  readonly byName: Map<string, CatalogEntry>;
+  readonly byName: EntryLookup;
   /** Public domains, sorted by name, with the catalog they belong to. */
   domains: Array<DomainInfo & { catalog: string }>;
   domainNames: string[];
@@ -139,28 +147,62 @@ export function buildCatalogSet(loaded: readonly Catalog[], options: CatalogSetO
   };
   let index: SearchIndex | undefined;
   let indexSource: IndexSource | undefined;
+  const openedIndex = (): SearchIndex => {
+    if (index === undefined) {
+      const opened = openIndex(catalogs, merge, domains, options.logger);
+      index = opened.index;
+      indexSource = opened.source;
+      performance.mark('api-catalog:index-ready');
+    }
+    return index;
+  };
+  // One whole catalog restored from its snapshot: a name is found through the index (its domain), and only that
+  // domain's file is parsed. Anything else (several catalogs, filters, a built index) reads them all.
+  const only = catalogs.length === 1 && !catalogs[0]?.filteredOut ? catalogs[0] : undefined;
+  const entries = new Map<string, CatalogEntry>();
+  const fromDomainFile = (name: string): CatalogEntry | undefined | 'read all' => {
+    if (merged !== undefined || only?.operationsInDomain === undefined) return 'read all';
+    const idx = openedIndex();
+    if (indexSource?.kind !== 'snapshot') return 'read all';
+    const cached = entries.get(name);
+    if (cached !== undefined) return cached;
+    const domain = idx.domainOf(name);
+    // the snapshot verified against the registry's content: a name it lacks is not in the registry
+    if (domain === undefined) return undefined;
+    const op = only.operationsInDomain(domain)?.find((o) => o.name === name);
+    if (op === undefined) return 'read all';
+    const entry: CatalogEntry = { op, catalog: only, localName: name };
+    entries.set(name, entry);
+    return entry;
+  };
+  const byName: EntryLookup = {
+    get(name) {
+      const found = fromDomainFile(name);
+      return found === 'read all' ? merge().byName.get(name) : found;
+    },
+    has(name) {
+      return byName.get(name) !== undefined;
+    },
+  };
+  let names: string[] | undefined;
   return {
     catalogs: [...catalogs],
     get operations() {
       return merge().operations;
     },
-    get byName() {
-      return merge().byName;
-    },
+    byName,
     domains,
     domainNames: domains.map((d) => d.name),
     get names() {
-      return merge().names;
+      if (merged !== undefined) return merged.names;
+      if (names === undefined) {
+        const idx = openedIndex();
+        names = merged === undefined && indexSource?.kind === 'snapshot' ? idx.names() : merge().names;
+      }
+      return names;
     },
     get index(): SearchIndex {
-      if (index === undefined) {
-        const { operations } = merge();
-        const opened = openIndex(catalogs, operations, domains, options.logger);
-        index = opened.index;
-        indexSource = opened.source;
-        performance.mark('api-catalog:index-ready');
-      }
-      return index;
+      return openedIndex();
     },
     get indexSource() {
       return indexSource;
@@ -177,7 +219,7 @@ export function buildCatalogSet(loaded: readonly Catalog[], options: CatalogSetO
  */
 function openIndex(
   catalogs: readonly Catalog[],
-  operations: readonly Operation[],
+  merged: () => { operations: readonly Operation[] },
   domains: ReadonlyArray<DomainInfo & { catalog: string }>,
   logger?: Logger,
 ): { index: SearchIndex; source: IndexSource } {
@@ -187,14 +229,18 @@ function openIndex(
   let reason = single === undefined ? 'several catalogs' : 'serve-time filters';
   const only = single !== undefined && !single.filteredOut ? single : undefined;
   if (only !== undefined) {
-    const registryHash = only.contentHash;
-    const read = registryHash === undefined ? undefined : readSnapshot(only.dir, { registryHash });
+    // a catalog read from a folder has both; the stat signature spares reading the files when they are untouched
+    const read =
+      only.statSignature === undefined
+        ? undefined
+        : readSnapshot(only.dir, { registryHash: () => only.contentHash ?? '', statSignature: () => only.statSignature?.() });
     if (read === undefined) reason = 'catalog assembled in memory';
     else if (read.ok) {
       try {
-        const index = SearchIndex.fromSnapshot(read.payload, operations, domains);
+        // the registry hash vouches for the operations: none is parsed (the cards carry what answers show)
+        const index = SearchIndex.fromSnapshot(read.payload, undefined, domains);
         const source: IndexSource = { kind: 'snapshot', ms: performance.now() - t0 };
-        logger?.log('info', { event: 'search_index', source: 'snapshot', ms: Math.round(source.ms), operations: operations.length });
+        logger?.log('info', { event: 'search_index', source: 'snapshot', ms: Math.round(source.ms), operations: index.size });
         return { index, source };
       } catch (err) {
         // stale operations or a payload this build cannot read: never trusted, rebuilt below
@@ -202,6 +248,7 @@ function openIndex(
       }
     } else reason = read.reason === 'missing' ? 'no search snapshot' : `search snapshot refused (${read.reason}): ${read.message}`;
   }
+  const { operations } = merged();
   const index = SearchIndex.build(operations, domains);
   const source: IndexSource = { kind: 'built', reason, ms: performance.now() - t0 };
   const fix = only !== undefined ? `; \`api-catalog import <spec> --name ${only.meta.name} --out ${dirname(only.dir)}\` writes a fresh one` : '';
@@ -227,7 +274,12 @@ export function writeSearchSnapshot(dir: string, writer?: string): { path: strin
   const payload = SearchIndex.build(set.operations, set.domains).toSnapshot();
   const registryHash = catalog.contentHash;
   if (registryHash === undefined) throw new AppError('INTERNAL', `catalogs: ${dir} has no content hash`);
-  const path = writeSnapshot(catalog.dir, payload, { registryHash, ...(writer !== undefined ? { writer } : {}) });
+  const statSignature = catalog.statSignature?.();
+  const path = writeSnapshot(catalog.dir, payload, {
+    registryHash,
+    ...(statSignature !== undefined ? { statSignature } : {}),
+    ...(writer !== undefined ? { writer } : {}),
+  });
   return { path, bytes: payload.byteLength, ms: performance.now() - t0 };
 }
 

@@ -68,8 +68,10 @@ export function filterCatalogs(catalogs: readonly Catalog[], filters: CatalogFil
     const counts = new Map<string, number>();
     for (const op of operations) counts.set(op.domain, (counts.get(op.domain) ?? 0) + 1);
     const domains: DomainInfo[] = c.meta.domains.filter((d) => counts.has(d.name)).map((d) => ({ ...d, toolCount: counts.get(d.name) as number }));
+    // (a domain's own file would hold what the filters dropped: the copy has no operationsInDomain)
+    const { operationsInDomain: _unfiltered, ...rest } = c;
     return {
-      ...c,
+      ...rest,
       meta: { ...c.meta, domains, operationCount: operations.length },
       operations,
       byName: new Map(operations.map((op) => [op.name, op])),
