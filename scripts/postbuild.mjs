@@ -14,6 +14,28 @@ if (!existsSync(`${outdir}index.js`)) {
   process.exit(1);
 }
 rmSync(`${outdir}chunks`, { recursive: true, force: true });
+
+/**
+ * The MCP SDK's Server imports its Ajv provider at load only to build a default validator, and the server always
+ * passes its own (src/server/create-server.ts, which loads Ajv on the first elicitation). In the bundle that
+ * import is replaced by this module with the same export, which requires the SDK's provider (CommonJS build)
+ * when one is constructed: Ajv (~250 KB of JS) then stays out of every start. Same class, same behaviour.
+ */
+const lazySdkAjvProvider = {
+  name: 'lazy-sdk-ajv-provider',
+  setup(b) {
+    b.onLoad({ filter: /@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]validation[\\/]ajv-provider\.js$/ }, () => ({
+      loader: 'js',
+      contents: [
+        "import { createRequire } from 'node:module';",
+        'export class AjvJsonSchemaValidator {',
+        "  constructor(ajv) { this.inner = new (createRequire(import.meta.url)('@modelcontextprotocol/sdk/validation/ajv').AjvJsonSchemaValidator)(ajv); }",
+        '  getValidator(schema) { return this.inner.getValidator(schema); }',
+        '}',
+      ].join('\n'),
+    }));
+  },
+};
 const result = await build({
   absWorkingDir: root,
   entryPoints: { index: 'src/cli/index.ts' },
@@ -33,6 +55,7 @@ const result = await build({
   minify: true,
   logLevel: 'warning',
   metafile: true,
+  plugins: [lazySdkAjvProvider],
   // CommonJS dependencies call require() for Node built-ins; give each ESM chunk a real one.
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
 });

@@ -1,7 +1,8 @@
 // Stage 2, the lexical retriever: BM25+ over weighted operation fields (MiniSearch, or a snapshot's posting table),
 // queried one concept at a time; per-term hits are query-independent typed arrays, and a retrieval accumulates
 // each matched document's BM25 sum and concept coverage into reused buffers. No ranking rules; prints nothing.
-import MiniSearch from 'minisearch';
+import { createRequire } from 'node:module';
+import type MiniSearch from 'minisearch';
 import type { DomainInfo, Operation } from '../types.js';
 import type { Features } from './features.js';
 import { MAX_INDEX_WORDS, type Lexicon } from './lexicon.js';
@@ -98,6 +99,16 @@ export interface PostingTable {
   title: Uint8Array;
 }
 
+/**
+ * MiniSearch, loaded on first build: an index restored from a snapshot (every server start with an imported
+ * registry) never needs it, and loading it costs every spawn a few ms. Synchronous (builds are), through Node's
+ * require of the package's CommonJS build.
+ */
+let miniSearchClass: typeof MiniSearch | undefined;
+function miniSearch(): typeof MiniSearch {
+  return (miniSearchClass ??= createRequire(import.meta.url)('minisearch') as typeof MiniSearch);
+}
+
 export class LexicalRetriever {
   private readonly hitCache = new Map<string, TermHits>();
   /** Term -> its row in `table` (index restored from a snapshot: no MiniSearch). */
@@ -124,7 +135,7 @@ export class LexicalRetriever {
     const domainText = new Map(domains.map((d) => [d.name, d.description]));
     let words = new Set<string>();
     let terms = new Set<string>();
-    const ms = new MiniSearch<Record<string, unknown>>({
+    const ms = new (miniSearch())<Record<string, unknown>>({
       idField: 'id',
       fields: FIELDS,
       storeFields: [],

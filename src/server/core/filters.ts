@@ -1,7 +1,8 @@
 // Serve-time filters for one deployment (`serve --include-domains/--exclude-domains/--exclude-tools`): narrows the
 // loaded catalogs before they are merged, so a filtered operation is absent everywhere (list, search, describe,
 // execute, "did you mean"). Names are the public ones agents see. Reads no files and no environment.
-import picomatch from 'picomatch';
+import { createRequire } from 'node:module';
+import type picomatchType from 'picomatch';
 import { AppError } from '../../errors.js';
 import { suggestNames, type Catalog } from '../../registry/catalog.js';
 import type { DomainInfo, Operation } from '../../types.js';
@@ -47,7 +48,9 @@ export function filterCatalogs(catalogs: readonly Catalog[], filters: CatalogFil
   const exclude = new Set(filters.excludeDomains ?? []);
   checkDomains('--include-domains', include, known);
   checkDomains('--exclude-domains', [...exclude], known);
-  const globs = [...new Set(filters.excludeTools ?? [])].map((glob) => ({ glob, test: picomatch(glob), hits: 0 }));
+  // picomatch only when there are globs: a start without --exclude-tools does not load it
+  const picomatch = filters.excludeTools?.length ? (createRequire(import.meta.url)('picomatch') as typeof picomatchType) : undefined;
+  const globs = [...new Set(filters.excludeTools ?? [])].map((glob) => ({ glob, test: (picomatch as typeof picomatchType)(glob), hits: 0 }));
   const excludedTool = (op: Operation, c: Catalog): boolean => {
     let out = false;
     for (const g of globs) {

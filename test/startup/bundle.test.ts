@@ -1,0 +1,48 @@
+// The bundled CLI's start-up path (what a client spawning `api-catalog serve` loads before its first tools/list):
+// the entry, the serve chunk and the stdio transport chunk with everything they import statically. Ajv, MiniSearch,
+// picomatch and the executor are loaded on first use, never on that path (each costs every spawn several ms).
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { builtCli } from '../helpers/mcp.js';
+
+/** Files reached from `files` through static imports (not `import()`), with their text. */
+function staticClosure(files: string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const visit = (file: string): void => {
+    if (out.has(file)) return;
+    const text = readFileSync(file, 'utf8');
+    out.set(file, text);
+    for (const m of text.matchAll(/(?:from|import)\s*"(\.\.?\/[^"]+\.js)"/g)) visit(join(dirname(file), m[1] as string));
+  };
+  files.forEach(visit);
+  return out;
+}
+
+/** The chunk a dynamic `import("./<prefix>-HASH.js")` in `text` names. */
+function dynamicChunk(from: string, text: string, prefix: string): string {
+  const m = new RegExp(`import\\("(\\.\\/(?:chunks\\/)?${prefix}-[A-Z0-9]+\\.js)"\\)`).exec(text);
+  expect(m, `no dynamic import of ${prefix} in ${from}`).not.toBeNull();
+  return join(dirname(from), (m as RegExpExecArray)[1] as string);
+}
+
+describe('bundled start-up path', () => {
+  const entry = builtCli();
+  const serve = dynamicChunk(entry, readFileSync(entry, 'utf8'), 'serve');
+  const stdio = dynamicChunk(serve, readFileSync(serve, 'utf8'), 'stdio');
+  const files = staticClosure([entry, serve, stdio]);
+  const all = [...files.values()].join('\n');
+
+  test('reaches the MCP SDK and the search modules', () => {
+    expect(all).toContain('notifications/initialized');
+    expect(all).toContain('search snapshot');
+  });
+
+  test('loads no Ajv, MiniSearch, picomatch or executor', () => {
+    // string constants that survive minification, one per package
+    expect(all).not.toContain('strict mode: '); // Ajv
+    expect(all).not.toContain('MiniSearch: '); // MiniSearch (required from node_modules on the first build)
+    expect(all).not.toContain('Expected pattern to be a non-empty string'); // picomatch
+    expect(all).not.toMatch(/undici/); // the executor's HTTP client
+  });
+});
