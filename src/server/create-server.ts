@@ -1,11 +1,11 @@
-// createServer(deps): one McpServer for one MCP session — the four meta-tools, resource:///tool_descriptions,
+// createServer(deps): one MCP Server for one MCP session — the four meta-tools, resource:///tool_descriptions,
 // truncated-result resources, per-session authorization and per-principal rate limits kept in the state
 // store, one log line per call. No I/O of its own; transports (stdio, Streamable HTTP) connect it.
 import { randomUUID, createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
@@ -80,7 +80,7 @@ export interface ServerDeps {
 }
 
 export interface CatalogServer {
-  server: McpServer;
+  server: Server;
   session: SessionState;
   results: ResultStore;
   names: ToolNames;
@@ -164,11 +164,13 @@ export function createServer(deps: ServerDeps): CatalogServer {
   const results = new ResultStore(state, key, deps.resultTtlMs ?? 10 * 60_000, deps.maxStoredResults ?? 20);
   const tag = sessionTag(session.id);
   const definitions = toolDefinitions(names);
-  // Capabilities are registered on the low-level Server, not passed to McpServer: McpServer would install its
-  // own registry-backed tools/resources handlers, and ours are static (the four tools, one resource family).
-  const server = new McpServer({ name: SERVER_NAME, version: VERSION }, { instructions: workflowText(names), jsonSchemaValidator: lazySchemaValidator });
-  const low = server.server;
-  low.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false } });
+  // The SDK's low-level Server, not McpServer: the four tools and the resource family are static, so McpServer's
+  // registries (and the modules they load at every start) would add nothing.
+  const server = new Server(
+    { name: SERVER_NAME, version: VERSION },
+    { instructions: workflowText(names), jsonSchemaValidator: lazySchemaValidator, capabilities: { tools: { listChanged: false }, resources: { listChanged: false } } },
+  );
+  const low = server;
 
   type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 

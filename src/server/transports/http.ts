@@ -1,6 +1,6 @@
 // Streamable HTTP transport on node:http (no Express): sessions (random UUID ids) recorded in the state store
 // and bound to the principal that authenticated them (static token or OAuth via ../auth: A6/A24, B4), served by
-// one McpServer + SDK transport per session that any replica rebuilds from the store (no sticky routing); our
+// one MCP Server + SDK transport per session that any replica rebuilds from the store (no sticky routing); our
 // own Origin/Host checks (A1–A5), JSON-RPC error bodies for every refusal (A8–A10, A21), /healthz, body cap,
 // idle expiry, server timeouts, graceful close. Longer than most modules on purpose: the checks of one request
 // run in this order in one function, and session lookup/rehydration sits next to them.
@@ -247,7 +247,7 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     if (oldest) void endSession(oldest[0], 'evicted');
   }
 
-  /** One McpServer + transport for a session id this process will serve. */
+  /** One MCP Server + transport for a session id this process will serve. */
   async function makeLive(id: string, principal: string): Promise<LiveSession> {
     const app = createServer({
       ...deps,
@@ -271,7 +271,7 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
   /**
    * Serves a session another replica created (or this one forgot): replays the client's stored initialize and
    * initialized notification through the transport's public API, which marks it initialized under this id and
-   * restores the client's protocol version and capabilities in the McpServer.
+   * restores the client's protocol version and capabilities in the Server.
    */
   async function rehydrate(id: string, record: SessionRecord): Promise<LiveSession> {
     if (sessions.size >= maxSessions) evictOldest();

@@ -45,7 +45,7 @@ export async function serveStdio(
       logger.log('warn', { event: 'stdio_bad_message', message: error.message.slice(0, 200) });
     }
   };
-  server.server.onclose = () => {
+  server.onclose = () => {
     resolveClosed(reason ?? 'eof');
   };
   const onEnd = () => {
