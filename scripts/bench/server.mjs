@@ -20,7 +20,7 @@ export const STARTUP_PHASES = [
   ['config + catalog.json (operations are read later)', 'serve-module', 'catalogs'],
   ['load MCP SDK + stdio transport, connect', 'catalogs', 'connected'],
   ['initialize + tools/list (client round trips)', 'connected', 'tools-list'],
-  ['after tools/list: read operations + search index (snapshot or build)', 'tools-list', 'index-ready'],
+  ['after tools/list: check the registry + restore the search snapshot (no operation is parsed)', 'tools-list', 'index-ready'],
 ];
 
 /** Reads the startup_trace line from a served process's stderr (waits up to `timeoutMs`). */
