@@ -234,6 +234,18 @@ describe('lazy loading', () => {
     expect(set.byName.get('issues_create')?.op).toBe(entry?.op);
   });
 
+  test('without a usable snapshot, a lookup by name reads the operations but builds no index', () => {
+    const dir = join(mkdtempSync(join(out, 'nosnap-')), 'github');
+    cpSync(defaultCatalogDir(), dir, { recursive: true });
+    rmSync(join(dir, SNAPSHOT_FILE));
+    const set = loadCatalogSet([dir]);
+    expect(set.byName.get('issues_create')?.op.method).toBe('post');
+    expect(set.indexSource).toBeUndefined();
+    expect(set.catalogs[0]?.parsedFiles?.()).toHaveLength(47);
+    expect(set.index.search('create an issue', { limit: 1 }).results[0]?.name).toBe('issues_create');
+    expect(set.indexSource).toMatchObject({ kind: 'built', reason: 'no search snapshot' });
+  });
+
   test('the bundled server over stdio answers search_tools from the snapshot as a fresh build ranks, and traces its start-up', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,

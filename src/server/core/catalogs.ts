@@ -147,23 +147,38 @@ export function buildCatalogSet(loaded: readonly Catalog[], options: CatalogSetO
   };
   let index: SearchIndex | undefined;
   let indexSource: IndexSource | undefined;
+  // The snapshot is tried once; its refusal is kept so that a build later says why.
+  let restoreFailure: { reason: string; only: Catalog | undefined } | undefined;
+  const restored = (): boolean => {
+    if (index !== undefined) return indexSource?.kind === 'snapshot';
+    if (restoreFailure !== undefined) return false;
+    const r = restoreIndex(catalogs, domains, options.logger);
+    if ('reason' in r) {
+      restoreFailure = r;
+      return false;
+    }
+    index = r.index;
+    indexSource = r.source;
+    performance.mark('api-catalog:index-ready');
+    return true;
+  };
   const openedIndex = (): SearchIndex => {
-    if (index === undefined) {
-      const opened = openIndex(catalogs, merge, domains, options.logger);
-      index = opened.index;
-      indexSource = opened.source;
+    if (index === undefined && !restored()) {
+      const built = buildIndex(merge().operations, domains, restoreFailure as { reason: string; only: Catalog | undefined }, options.logger);
+      index = built.index;
+      indexSource = built.source;
       performance.mark('api-catalog:index-ready');
     }
-    return index;
+    return index as SearchIndex;
   };
   // One whole catalog restored from its snapshot: a name is found through the index (its domain), and only that
   // domain's file is parsed. Anything else (several catalogs, filters, a built index) reads them all.
   const only = catalogs.length === 1 && !catalogs[0]?.filteredOut ? catalogs[0] : undefined;
   const entries = new Map<string, CatalogEntry>();
   const fromDomainFile = (name: string): CatalogEntry | undefined | 'read all' => {
-    if (merged !== undefined || only?.operationsInDomain === undefined) return 'read all';
-    const idx = openedIndex();
-    if (indexSource?.kind !== 'snapshot') return 'read all';
+    // (a lookup never builds an index: without a usable snapshot it reads every file, as before there was one)
+    if (merged !== undefined || only?.operationsInDomain === undefined || !restored()) return 'read all';
+    const idx = index as SearchIndex;
     const cached = entries.get(name);
     if (cached !== undefined) return cached;
     const domain = idx.domainOf(name);
@@ -195,10 +210,7 @@ export function buildCatalogSet(loaded: readonly Catalog[], options: CatalogSetO
     domainNames: domains.map((d) => d.name),
     get names() {
       if (merged !== undefined) return merged.names;
-      if (names === undefined) {
-        const idx = openedIndex();
-        names = merged === undefined && indexSource?.kind === 'snapshot' ? idx.names() : merge().names;
-      }
+      names ??= restored() ? (index as SearchIndex).names() : merge().names;
       return names;
     },
     get index(): SearchIndex {
@@ -211,51 +223,55 @@ export function buildCatalogSet(loaded: readonly Catalog[], options: CatalogSetO
 }
 
 /**
- * The set's search index: restored from the registry's search.snapshot when the set is that one catalog and the
- * snapshot verifies (format, registry hash, checksum, the operations it was built from); otherwise built, with
- * a warning that says why (a missing snapshot, a stale or damaged one). Several catalogs are merged into one
- * namespace, and serve-time filters narrow one, which no single catalog's snapshot describes, so their index is
- * always built (an info line, not a warning: nothing is wrong).
+ * The set's search index restored from the registry's search.snapshot, when the set is that one catalog and the
+ * snapshot verifies (format, registry unchanged, checksum, layout); else why not. Never builds.
  */
-function openIndex(
+function restoreIndex(
   catalogs: readonly Catalog[],
-  merged: () => { operations: readonly Operation[] },
   domains: ReadonlyArray<DomainInfo & { catalog: string }>,
   logger?: Logger,
-): { index: SearchIndex; source: IndexSource } {
+): { index: SearchIndex; source: IndexSource } | { reason: string; only: Catalog | undefined } {
   const t0 = performance.now();
   // A snapshot describes one whole catalog: several merged catalogs, or one narrowed by serve-time filters, are built.
   const single = catalogs.length === 1 ? catalogs[0] : undefined;
-  let reason = single === undefined ? 'several catalogs' : 'serve-time filters';
   const only = single !== undefined && !single.filteredOut ? single : undefined;
-  if (only !== undefined) {
-    // a catalog read from a folder has both; the stat signature spares reading the files when they are untouched
-    const read =
-      only.statSignature === undefined
-        ? undefined
-        : readSnapshot(only.dir, { registryHash: () => only.contentHash ?? '', statSignature: () => only.statSignature?.() });
-    if (read === undefined) reason = 'catalog assembled in memory';
-    else if (read.ok) {
-      try {
-        // the registry hash vouches for the operations: none is parsed (the cards carry what answers show)
-        const index = SearchIndex.fromSnapshot(read.payload, undefined, domains);
-        const source: IndexSource = { kind: 'snapshot', ms: performance.now() - t0 };
-        logger?.log('info', { event: 'search_index', source: 'snapshot', ms: Math.round(source.ms), operations: index.size });
-        return { index, source };
-      } catch (err) {
-        // stale operations or a payload this build cannot read: never trusted, rebuilt below
-        reason = `search snapshot refused: ${err instanceof Error ? err.message : String(err)}`;
-      }
-    } else reason = read.reason === 'missing' ? 'no search snapshot' : `search snapshot refused (${read.reason}): ${read.message}`;
+  if (only === undefined) return { reason: single === undefined ? 'several catalogs' : 'serve-time filters', only };
+  // a catalog read from a folder has both; the stat signature spares reading the files when they are untouched
+  if (only.statSignature === undefined) return { reason: 'catalog assembled in memory', only };
+  const read = readSnapshot(only.dir, { registryHash: () => only.contentHash ?? '', statSignature: () => only.statSignature?.() });
+  if (!read.ok) return { reason: read.reason === 'missing' ? 'no search snapshot' : `search snapshot refused (${read.reason}): ${read.message}`, only };
+  try {
+    // the registry hash vouches for the operations: none is parsed (the cards carry what answers show)
+    const index = SearchIndex.fromSnapshot(read.payload, undefined, domains);
+    const source: IndexSource = { kind: 'snapshot', ms: performance.now() - t0 };
+    logger?.log('info', { event: 'search_index', source: 'snapshot', ms: Math.round(source.ms), operations: index.size });
+    return { index, source };
+  } catch (err) {
+    // a payload this build cannot read: never trusted
+    return { reason: `search snapshot refused: ${err instanceof Error ? err.message : String(err)}`, only };
   }
-  const { operations } = merged();
+}
+
+/**
+ * The set's index built from its operations, with a line that says why no snapshot was used: a warning for one
+ * catalog (a missing, stale or damaged snapshot, with the command that writes a fresh one), an info line for
+ * several catalogs or serve-time filters (nothing is wrong: no single snapshot describes their namespace).
+ */
+function buildIndex(
+  operations: readonly Operation[],
+  domains: ReadonlyArray<DomainInfo & { catalog: string }>,
+  why: { reason: string; only: Catalog | undefined },
+  logger?: Logger,
+): { index: SearchIndex; source: IndexSource } {
+  const t0 = performance.now();
   const index = SearchIndex.build(operations, domains);
-  const source: IndexSource = { kind: 'built', reason, ms: performance.now() - t0 };
+  const source: IndexSource = { kind: 'built', reason: why.reason, ms: performance.now() - t0 };
+  const only = why.only;
   const fix = only !== undefined ? `; \`api-catalog import <spec> --name ${only.meta.name} --out ${dirname(only.dir)}\` writes a fresh one` : '';
   logger?.log(only !== undefined ? 'warn' : 'info', {
     event: 'search_index',
     source: 'built',
-    reason: only !== undefined ? `${reason}${fix}` : reason,
+    reason: `${why.reason}${fix}`,
     ms: Math.round(source.ms),
     operations: operations.length,
   });
