@@ -1,6 +1,7 @@
 // `api-catalog eval --embeddings-url ... --embeddings-model ...`: measures hybrid search. Kept apart from eval.ts:
 // the queries are embedded first (async), then evaluate() reads the fused rankings through the SearchIndex API.
 import type { Catalog } from '../registry/catalog.js';
+import { searchRequest, type EvalQuery, type EvalSettings } from '../search/eval.js';
 import type { SearchIndex } from '../search/index.js';
 
 export const EVAL_EMBEDDINGS_OPTIONS = {
@@ -15,11 +16,17 @@ export const EVAL_EMBEDDINGS_USAGE = `  --embeddings-url <url> --embeddings-mode
 
 type Flags = { 'embeddings-url'?: string; 'embeddings-model'?: string; 'embeddings-dimensions'?: string; fusion?: string };
 
+/** The key of one search request: its text, domain filter and keywords (the page is always the first 10). */
+function requestKey(text: string, options: { domain?: string; keywords?: readonly string[] } | undefined): string {
+  return JSON.stringify([text, options?.domain ?? null, options?.keywords ?? []]);
+}
+
 /**
- * The index to evaluate: `index` itself without an endpoint; with one, a view of it whose search() answers the
- * given queries with the hybrid ranking (computed here, endpoint failures answered lexically as in the server).
+ * The index to evaluate: `index` itself without an endpoint; with one, a view of it whose search() answers each
+ * query's own request (text, domain filter and keywords, as searchRequest builds it under `settings`) with the
+ * answer the server gives it: the hybrid ranking computed here, or the lexical one where the server falls back.
  */
-export async function withEmbeddings(flags: Flags, catalog: Catalog, index: SearchIndex, queries: ReadonlyArray<{ query: string }>): Promise<SearchIndex> {
+export async function withEmbeddings(flags: Flags, catalog: Catalog, index: SearchIndex, queries: readonly EvalQuery[], settings: EvalSettings): Promise<SearchIndex> {
   if (flags['embeddings-url'] === undefined && flags['embeddings-model'] === undefined && !process.env.API_CATALOG_EMBEDDINGS_URL) return index;
   const { createSemanticSearch, resolveEmbeddingsConfig } = await import('../embeddings/index.js');
   const given = { url: flags['embeddings-url'], model: flags['embeddings-model'], dimensions: flags['embeddings-dimensions'], fusion: flags.fusion };
@@ -31,14 +38,24 @@ export async function withEmbeddings(flags: Flags, catalog: Catalog, index: Sear
   const answers = new Map<string, ReturnType<SearchIndex['search']>>();
   const modes = new Map<string, number>();
   for (const q of queries) {
-    if (answers.has(q.query)) continue;
-    const a = await semantic.search(index, q.query, { limit: 10 });
-    answers.set(q.query, { results: a.results, total: a.total });
+    // the same request evaluate() makes, passed on as search_tools passes it (domain and keywords included)
+    const { text, options } = searchRequest(q, settings);
+    const key = requestKey(text, options);
+    if (answers.has(key)) continue;
+    let a;
+    try {
+      a = await semantic.search(index, text, options);
+    } catch (err) {
+      // a domain the catalog lacks: left to evaluate(), which names the line
+      if ((err as { code?: string }).code === 'UNKNOWN_DOMAIN') continue;
+      throw err;
+    }
+    answers.set(key, { results: a.results, total: a.total });
     const mode = a.mode.replace(/:.*$/, ')');
     modes.set(mode, (modes.get(mode) ?? 0) + 1);
   }
   process.stderr.write(`eval: ${catalog.meta.name}: ${[...modes].map(([m, n]) => `${n} ${m}`).join(', ')}\n`);
   const view = Object.create(index) as SearchIndex;
-  view.search = (query, options) => (options?.limit === 10 && options.domain === undefined && !options.offset ? answers.get(query) : undefined) ?? index.search(query, options);
+  view.search = (query, options) => (options?.limit === 10 && !options.offset ? answers.get(requestKey(query, options)) : undefined) ?? index.search(query, options);
   return view;
 }

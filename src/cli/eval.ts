@@ -293,7 +293,7 @@ export async function run(argv: string[]): Promise<number> {
       const subset = queries.filter((q) => q.catalog === name);
       let result;
       try {
-        result = evaluate(await withEmbeddings(values, catalog, index, subset), catalog.operations, subset, settings);
+        result = evaluate(await withEmbeddings(values, catalog, index, subset, settings), catalog.operations, subset, settings);
       } catch (err) {
         // name the file: evaluate knows only the line
         if (err instanceof AppError && err.code === 'CONFIG_INVALID') throw new AppError('CONFIG_INVALID', err.message.replace(/^eval: /, `eval: ${currentFile}: `));
