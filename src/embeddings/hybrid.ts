@@ -13,7 +13,7 @@ export interface Hit {
 }
 
 export interface LexicalSearcher {
-  search(query: string, options?: { domain?: string; limit?: number; offset?: number }): { results: Hit[]; total: number };
+  search(query: string, options?: { domain?: string; limit?: number; offset?: number; keywords?: readonly string[] }): { results: Hit[]; total: number };
 }
 
 /** One row of the dense matrix: an operation under its public name. */
@@ -78,6 +78,8 @@ export class DenseIndex {
 
 export interface HybridOptions {
   domain?: string;
+  /** The agent's other names for the thing (search_tools `keywords`): passed to the lexical side, as without embeddings. */
+  keywords?: readonly string[];
   limit?: number;
   offset?: number;
   fusion: Fusion;
@@ -97,11 +99,19 @@ const LEXICAL_PAGE = 50;
 /** A METHOD /concrete/path query: the lexical side resolves it exactly; fusion must not reorder it. */
 const METHOD_PATH = /^(get|put|post|patch|delete|head|options)\s+\//i;
 
-function fetchLexical(lexical: LexicalSearcher, query: string, domain: string | undefined, depth: number): { hits: Hit[]; total: number } {
+/** The lexical search's filter options: the domain and the keywords, when given. */
+function filters(options: Pick<HybridOptions, 'domain' | 'keywords'>): { domain?: string; keywords?: readonly string[] } {
+  return {
+    ...(options.domain !== undefined ? { domain: options.domain } : {}),
+    ...(options.keywords !== undefined && options.keywords.length > 0 ? { keywords: options.keywords } : {}),
+  };
+}
+
+function fetchLexical(lexical: LexicalSearcher, query: string, options: HybridOptions, depth: number): { hits: Hit[]; total: number } {
   const hits: Hit[] = [];
   let total = 0;
   for (let offset = 0; offset < depth; offset += LEXICAL_PAGE) {
-    const page = lexical.search(query, { ...(domain !== undefined ? { domain } : {}), limit: Math.min(LEXICAL_PAGE, depth - offset), offset });
+    const page = lexical.search(query, { ...filters(options), limit: Math.min(LEXICAL_PAGE, depth - offset), offset });
     total = page.total;
     hits.push(...page.results);
     if (page.results.length === 0 || hits.length >= total) break;
@@ -124,9 +134,9 @@ export function hybridSearch(
   const offset = options.offset ?? 0;
   const domain = options.domain;
   if (query.trim() === '' || METHOD_PATH.test(query.trim())) {
-    return lexical.search(query, { ...(domain !== undefined ? { domain } : {}), limit, offset });
+    return lexical.search(query, { ...filters(options), limit, offset });
   }
-  const lex = fetchLexical(lexical, query, domain, LEXICAL_DEPTH);
+  const lex = fetchLexical(lexical, query, options, LEXICAL_DEPTH);
   const ranked = dense.rank(queryVector, domain);
   const cosOf = new Map<string, number>();
   const denseRank = new Map<string, number>();
@@ -180,7 +190,7 @@ export function hybridSearch(
   // Past the fused head: the rest of the lexical ranking, in its own order.
   const page: Hit[] = head.slice(offset, offset + limit);
   const tailOffset = lex.hits.length + Math.max(0, offset - head.length);
-  const more = lexical.search(query, { ...(domain !== undefined ? { domain } : {}), limit: Math.min(LEXICAL_PAGE, limit - page.length), offset: tailOffset });
+  const more = lexical.search(query, { ...filters(options), limit: Math.min(LEXICAL_PAGE, limit - page.length), offset: tailOffset });
   for (const h of more.results) if (!candidates.has(h.name) && page.length < limit) page.push(h);
   return { results: page, total };
 }

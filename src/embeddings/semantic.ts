@@ -192,7 +192,7 @@ export class SemanticSearch {
   }
 
   /** Hybrid search, or the lexical answer with the reason when embeddings cannot help. Never throws for the endpoint. */
-  async search(lexical: LexicalSearcher, query: string, options: { domain?: string; limit?: number; offset?: number }): Promise<SemanticAnswer> {
+  async search(lexical: LexicalSearcher, query: string, options: { domain?: string; limit?: number; offset?: number; keywords?: readonly string[] }): Promise<SemanticAnswer> {
     const lexicalOnly = (why: string): SemanticAnswer => ({ ...lexical.search(query, options), mode: `lexical (${why})` });
     if (query.trim() === '') return { ...lexical.search(query, options), mode: 'lexical (browse)' };
     const dense = this.denseIndex();

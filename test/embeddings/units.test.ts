@@ -219,6 +219,20 @@ describe('fusion', () => {
     expect(paged).toEqual(all);
     expect(hybridSearch(lexical, dense, q, '', { fusion: 'rrf', domain: 'main' }).results.map((h) => h.name)).toEqual(['a', 'b']);
   });
+
+  test('keywords reach every lexical read (as search_tools passes them without embeddings); none: no keywords option', () => {
+    const seen: Array<readonly string[] | undefined> = [];
+    const spy: LexicalSearcher = { search: (qq, o) => (seen.push(o?.keywords), lexical.search(qq, o)) };
+    for (const fusion of ['mix', 'rrf'] as const) {
+      hybridSearch(spy, dense, q, 'query', { fusion, keywords: ['alias', 'other'], limit: 2, offset: 4 });
+      hybridSearch(spy, dense, q, '', { fusion, keywords: ['alias'], domain: 'main' });
+    }
+    expect(seen.length).toBeGreaterThanOrEqual(4);
+    for (const k of seen) expect(k?.[0]).toBe('alias');
+    seen.length = 0;
+    hybridSearch(spy, dense, q, 'query', { fusion: 'mix', keywords: [] });
+    expect(seen.every((k) => k === undefined)).toBe(true);
+  });
 });
 
 describe('start-up cost when not configured', () => {
