@@ -63,7 +63,7 @@ describe('architecture (docs/DESIGN.md dependency rules)', () => {
   test('the scan finds the layers and their imports', () => {
     const layers = new Set(files.map(layerOf));
     for (const l of ['types', 'errors', 'registry', 'server', 'server/core', 'server/explorer', 'cli']) expect(layers.has(l)).toBe(true);
-    expect(importsOf(join(SRC, 'server', 'create-server.ts'))).toContain('@modelcontextprotocol/sdk/server/mcp.js');
+    expect(importsOf(join(SRC, 'server', 'create-server.ts'))).toContain('@modelcontextprotocol/sdk/server/index.js');
   });
 
   test('every relative import stays within the layers its row allows', () => {

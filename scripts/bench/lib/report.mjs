@@ -73,6 +73,37 @@ export function consoleTable(r) {
   return rows.map((row) => row.map((c, i) => c.padEnd(w[i])).join('  ')).join('\n');
 }
 
+/**
+ * "Since the previous recorded run": the key start-up, memory and speed figures of the docs/benchmarks.json this
+ * run replaced (`r.previous`, kept by scripts/bench.mjs) beside this run's. Empty when there was none.
+ */
+function sincePrevious(r) {
+  const p = r.previous;
+  if (!p) return [];
+  const big = (x) => x?.scale?.rows?.at(-1);
+  const size = (x, k) => x?.scale?.rows?.find((row) => row.operations === k);
+  const rows = [
+    ['spawn -> first tools/list (GitHub, median)', (x) => x?.server?.coldStart?.medianMs, ms],
+    ['spawn -> first search answer (GitHub, median)', (x) => x?.server?.coldStart?.firstSearchMedianMs, ms],
+    ['RSS after start (GitHub)', (x) => x?.server?.coldStart?.rssAfterStartMB, (v) => `${n(v, 1)} MB`],
+    ['`node -e 0` on the machine then', (x) => x?.server?.coldStart?.bareNodeMs, ms],
+    ['search p99 in-process (GitHub)', (x) => x?.server?.searchInProcess?.p99Ms, ms],
+    ['first search, 10k operations (served)', (x) => size(x, 10_000)?.served?.firstSearchMs, ms],
+    ['first search, largest size (served)', (x) => big(x)?.served?.firstSearchMs, ms],
+    ['RSS after the first search, largest size (served)', (x) => big(x)?.served?.serverRssMB, (v) => `${n(v)} MB`],
+    ['search p99, largest size (in-process)', (x) => big(x)?.searchP99Ms, ms],
+  ];
+  const L = ['### Since the previous recorded run', '', `The docs/benchmarks.json this run replaced was generated on ${String(p.generatedAt ?? 'an unknown date').slice(0, 10)} (load average then: ${p.machine?.loadStart ?? 'n/a'}); the same figures then and now:`, '', '| figure | previous run | this run |', '|---|---|---|'];
+  for (const [label, get, fmt] of rows) {
+    const a = get(p);
+    const b = get(r);
+    if (a === undefined && b === undefined) continue;
+    L.push(`| ${label} | ${a === undefined ? 'n/a' : fmt(a)} | ${b === undefined ? 'n/a' : fmt(b)} |`);
+  }
+  L.push('');
+  return L;
+}
+
 /** docs/BENCHMARKS.md from one run. */
 export function markdown(r) {
   const t = r.tokens;
@@ -95,6 +126,7 @@ export function markdown(r) {
   if (misses.length) {
     L.push('Where a target is missed, the [cold start breakdown](#where-cold-start-goes) and the notes under each section say where the time or memory goes.', '');
   }
+  L.push(...sincePrevious(r));
 
   L.push('## Tokens: what the model reads', '');
   L.push(`GitHub catalog, ${n(t.operations)} operations.`, '');
@@ -133,7 +165,7 @@ export function markdown(r) {
   L.push('| measurement | value |', '|---|---|');
   L.push(`| cold start, \`api-catalog serve\` over stdio, spawn → first tools/list answer | median ${ms(s.coldStart.medianMs)} of ${s.coldStart.runs} (min ${ms(s.coldStart.minMs)}; samples ${s.coldStart.samplesMs.join(', ')}) |`);
   if (s.coldStart.firstSearchMedianMs !== undefined) {
-    L.push(`| spawn → first search_tools result, sent right after tools/list (worst case: includes the search index build the server starts after answering tools/list) | median ${ms(s.coldStart.firstSearchMedianMs)} |`);
+    L.push(`| spawn → first search_tools result, sent right after tools/list (worst case: waits for the search index the server restores from its snapshot after answering tools/list) | median ${ms(s.coldStart.firstSearchMedianMs)} |`);
   }
   L.push(`| for scale: spawning \`node -e 0\` (does nothing) on the same machine, same loop | median ${ms(s.coldStart.bareNodeMs)} |`);
   if (s.coldStart.peerDynamicMedianMs) L.push(`| the peer (dynamic mode), spawn → first tools/list, same loop | median ${ms(s.coldStart.peerDynamicMedianMs)} (ours ${n(s.coldStart.peerRatio, 2)}x) |`);
