@@ -111,7 +111,7 @@ export async function run(argv: string[]): Promise<number> {
     const v = process.env[name];
     if (v !== undefined && v !== '') logger.addSecret(v);
   }
-  const set = loadCatalogSet(config.registries, { filters: config.filters, logger });
+  const set = loadCatalogSet(config.registries, { filters: config.filters, logger, ...(config.indexCache !== undefined ? { indexCache: config.indexCache } : {}) });
   const filteredOut = set.catalogs.reduce((n, c) => n + (c.filteredOut ?? 0), 0);
   if (filteredOut > 0) process.stderr.write(`api-catalog: --include-domains/--exclude-domains/--exclude-tools leave out ${filteredOut} operation(s)\n`);
   for (const c of set.catalogs) {

@@ -116,8 +116,12 @@ export function decodeSnapshot(bytes: Uint8Array, expect: SnapshotExpectation): 
 
 /** Reads and verifies `<dir>/search.snapshot`; a missing or unreadable file is a refusal, not an error. */
 export function readSnapshot(dir: string, expect: SnapshotExpectation): SnapshotRead {
-  const path = join(dir, SNAPSHOT_FILE);
-  if (!existsSync(path)) return { ok: false, reason: 'missing', message: `no ${SNAPSHOT_FILE} in ${dir}` };
+  return readSnapshotFile(join(dir, SNAPSHOT_FILE), expect);
+}
+
+/** Reads and verifies a snapshot file at any path (the index cache's set snapshots); missing is a refusal. */
+export function readSnapshotFile(path: string, expect: SnapshotExpectation): SnapshotRead {
+  if (!existsSync(path)) return { ok: false, reason: 'missing', message: `no ${path}` };
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
@@ -132,7 +136,11 @@ export function readSnapshot(dir: string, expect: SnapshotExpectation): Snapshot
  * sees the old file or the new one, never half of one.
  */
 export function writeSnapshot(dir: string, payload: Uint8Array, info: SnapshotInfo): string {
-  const path = join(dir, SNAPSHOT_FILE);
+  return writeSnapshotFile(join(dir, SNAPSHOT_FILE), payload, info);
+}
+
+/** Writes a snapshot file at any path, atomically (temporary file in the same folder, then a rename). */
+export function writeSnapshotFile(path: string, payload: Uint8Array, info: SnapshotInfo): string {
   const tmp = `${path}.${process.pid}.tmp`;
   try {
     writeFileSync(tmp, encodeSnapshot(payload, info));

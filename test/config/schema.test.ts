@@ -53,6 +53,8 @@ function samples(o: OptionSpec): [unknown, unknown] {
       return [['a_*'], ['b_*']];
     case 'searchLog':
       return ['a.log', 'b.log'];
+    case 'indexCache':
+      return ['/var/cache/a', 'cache-b'];
     case 'stateUrl':
       return ['redis://127.0.0.1:6379', 'redis://127.0.0.1:6380/1'];
     case 'embeddingsUrl':

@@ -1,18 +1,18 @@
 // The loaded catalogs as one namespace: names and domains unique across several registries, one search index
-// (restored from the registry's snapshot when it matches, else built), and the execution config for an
-// operation's catalog. Everything past catalog.json is read on first use. No MCP here: the CLI and server share it.
+// (restored from the registry's snapshot or the index cache when it matches, else built), and lookups by name that
+// read one domain's file. Everything past catalog.json is read on first use. No MCP here: the CLI and server share
+// it. The execution settings an operation's catalog gets are in settings.ts.
 import { dirname } from 'node:path';
-import { catalogOptions, resolveBaseUrls, type ConfigFile, type ServerConfig } from '../../config.js';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { defaultCatalogDir, loadCatalog, type Catalog } from '../../registry/catalog.js';
 import { readSnapshot, writeSnapshot } from '../../registry/snapshot.js';
 import { SearchIndex } from '../../search/index.js';
-import type { ExecutionConfig } from '../../execution/index.js';
 import type { DomainInfo, Operation } from '../../types.js';
 import type { EmbeddingsConfig } from '../../embeddings/config.js';
 import type { SemanticOptions, SemanticSearch } from '../../embeddings/semantic.js';
 import { filterCatalogs, hasFilters, type CatalogFilters } from './filters.js';
+import { readSetCache, setCacheEntry, writeSetCache, type SetCacheEntry } from './index-cache.js';
 
 /** One operation as exposed: `op.name`/`op.domain` are the public (possibly catalog-prefixed) names. */
 export interface CatalogEntry {
@@ -71,7 +71,8 @@ export async function attachEmbeddings(set: CatalogSet, config: EmbeddingsConfig
 
 /** Where the search index came from, and what it cost. */
 export interface IndexSource {
-  kind: 'snapshot' | 'built';
+  /** snapshot: the registry's own; cache: the index cache's (index-cache.ts); built: from the operations. */
+  kind: 'snapshot' | 'cache' | 'built';
   /** Why no snapshot was used (kind 'built'). */
   reason?: string;
   ms: number;
@@ -95,6 +96,11 @@ export interface CatalogSetOptions {
   logger?: Logger;
   /** Serve-time filters (see filters.ts); CONFIG_INVALID for a bad filter. */
   filters?: CatalogFilters;
+  /**
+   * A folder for the index of a set no registry snapshot describes (several catalogs, or filters): restored from
+   * it when it matches, else built and written there (`serve --index-cache`, index-cache.ts). Absent: built.
+   */
+  indexCache?: string;
 }
 
 /**
@@ -147,12 +153,13 @@ export function buildCatalogSet(loaded: readonly Catalog[], options: CatalogSetO
   };
   let index: SearchIndex | undefined;
   let indexSource: IndexSource | undefined;
-  // The snapshot is tried once; its refusal is kept so that a build later says why.
+  // The snapshot (or the index cache) is tried once; its refusal is kept so that a build later says why.
+  const cacheEntry = options.indexCache !== undefined && (multi || hasFilters(options.filters)) ? setCacheEntry(options.indexCache, catalogs, options.filters) : undefined;
   let restoreFailure: { reason: string; only: Catalog | undefined } | undefined;
   const restored = (): boolean => {
-    if (index !== undefined) return indexSource?.kind === 'snapshot';
+    if (index !== undefined) return indexSource?.kind !== 'built';
     if (restoreFailure !== undefined) return false;
-    const r = restoreIndex(catalogs, domains, options.logger);
+    const r = restoreIndex(catalogs, domains, cacheEntry, options.logger);
     if ('reason' in r) {
       restoreFailure = r;
       return false;
@@ -168,25 +175,32 @@ export function buildCatalogSet(loaded: readonly Catalog[], options: CatalogSetO
       index = built.index;
       indexSource = built.source;
       performance.mark('api-catalog:index-ready');
+      if (cacheEntry !== undefined) cacheIndex(cacheEntry, built.index, options.logger);
     }
     return index as SearchIndex;
   };
-  // One whole catalog restored from its snapshot: a name is found through the index (its domain), and only that
-  // domain's file is parsed. Anything else (several catalogs, filters, a built index) reads them all.
-  const only = catalogs.length === 1 && !catalogs[0]?.filteredOut ? catalogs[0] : undefined;
+  // An index restored from a snapshot or the index cache finds a name's domain, so only that domain's file is
+  // parsed (of the catalog it belongs to). Filters (which read every file to apply them) or a built index: all read.
+  const byDomain = !hasFilters(options.filters) && catalogs.every((c) => c.operationsInDomain !== undefined);
+  const catalogByName = new Map(catalogs.map((c) => [c.meta.name, c]));
+  const domainCatalog = new Map(domains.map((d) => [d.name, d.catalog]));
   const entries = new Map<string, CatalogEntry>();
   const fromDomainFile = (name: string): CatalogEntry | undefined | 'read all' => {
     // (a lookup never builds an index: without a usable snapshot it reads every file, as before there was one)
-    if (merged !== undefined || only?.operationsInDomain === undefined || !restored()) return 'read all';
-    const idx = index as SearchIndex;
+    if (merged !== undefined || !byDomain || !restored()) return 'read all';
     const cached = entries.get(name);
     if (cached !== undefined) return cached;
-    const domain = idx.domainOf(name);
-    // the snapshot verified against the registry's content: a name it lacks is not in the registry
+    const domain = (index as SearchIndex).domainOf(name);
+    // the index verified against the registries' content: a name it lacks is not in them
     if (domain === undefined) return undefined;
-    const op = only.operationsInDomain(domain)?.find((o) => o.name === name);
-    if (op === undefined) return 'read all';
-    const entry: CatalogEntry = { op, catalog: only, localName: name };
+    const catalog = catalogByName.get(domainCatalog.get(domain) ?? '');
+    if (catalog === undefined) return 'read all';
+    const p = multi ? `${catalog.meta.name}.` : '';
+    if (!domain.startsWith(p) || !name.startsWith(p)) return 'read all';
+    const localName = name.slice(p.length);
+    const original = catalog.operationsInDomain?.(domain.slice(p.length))?.find((o) => o.name === localName);
+    if (original === undefined) return 'read all';
+    const entry: CatalogEntry = { op: multi ? { ...original, name, domain } : original, catalog, localName };
     entries.set(name, entry);
     return entry;
   };
@@ -229,13 +243,28 @@ export function buildCatalogSet(loaded: readonly Catalog[], options: CatalogSetO
 function restoreIndex(
   catalogs: readonly Catalog[],
   domains: ReadonlyArray<DomainInfo & { catalog: string }>,
+  cache: SetCacheEntry | undefined,
   logger?: Logger,
 ): { index: SearchIndex; source: IndexSource } | { reason: string; only: Catalog | undefined } {
   const t0 = performance.now();
-  // A snapshot describes one whole catalog: several merged catalogs, or one narrowed by serve-time filters, are built.
+  // A snapshot describes one whole catalog: several merged catalogs, or one narrowed by serve-time filters, are
+  // built, or restored from the index cache when one is configured.
   const single = catalogs.length === 1 ? catalogs[0] : undefined;
   const only = single !== undefined && !single.filteredOut ? single : undefined;
-  if (only === undefined) return { reason: single === undefined ? 'several catalogs' : 'serve-time filters', only };
+  if (only === undefined) {
+    const why = single === undefined ? 'several catalogs' : 'serve-time filters';
+    if (cache === undefined) return { reason: why, only };
+    const read = readSetCache(cache);
+    if (!read.ok) return { reason: `${why}; index cache: ${read.reason === 'missing' ? 'nothing cached yet' : `${read.reason} (${read.message})`}`, only };
+    try {
+      const index = SearchIndex.fromSnapshot(read.payload, undefined, domains);
+      const source: IndexSource = { kind: 'cache', ms: performance.now() - t0 };
+      logger?.log('info', { event: 'search_index', source: 'cache', file: cache.path, ms: Math.round(source.ms), operations: index.size });
+      return { index, source };
+    } catch (err) {
+      return { reason: `${why}; index cache refused: ${err instanceof Error ? err.message : String(err)}`, only };
+    }
+  }
   // a catalog read from a folder has both; the stat signature spares reading the files when they are untouched
   if (only.statSignature === undefined) return { reason: 'catalog assembled in memory', only };
   const read = readSnapshot(only.dir, { registryHash: () => only.contentHash ?? '', statSignature: () => only.statSignature?.() });
@@ -276,6 +305,17 @@ function buildIndex(
     operations: operations.length,
   });
   return { index, source };
+}
+
+/** Writes a built set index into the index cache; a failure is a warning (the next start builds again). */
+function cacheIndex(entry: SetCacheEntry, index: SearchIndex, logger?: Logger): void {
+  try {
+    const t0 = performance.now();
+    writeSetCache(entry, index.toSnapshot(), 'api-catalog serve');
+    logger?.log('info', { event: 'index_cached', file: entry.path, ms: Math.round(performance.now() - t0) });
+  } catch (err) {
+    logger?.log('warn', { event: 'index_cache_unwritable', file: entry.path, message: err instanceof Error ? err.message : String(err) });
+  }
 }
 
 /**
@@ -324,72 +364,5 @@ export function loadCatalogSet(dirs: readonly string[], options: CatalogSetOptio
   return buildCatalogSet(list.map((d) => loadCatalog(d)), options);
 }
 
-/** What execution needs beyond the catalog, shared by every call of a server or CLI run. */
-export interface ExecutionSettings {
-  /** Base URL overrides by catalog name. */
-  baseUrls: Record<string, string>;
-  readOnly: boolean;
-  env?: Record<string, string | undefined>;
-  timeouts?: { connectMs?: number; totalMs?: number };
-  maxResponseBytes?: number;
-  /** Per-catalog options from the config file (credential env var names, idempotency header, origins, F10). */
-  catalogs?: Record<string, CatalogExecutionSettings>;
-}
-
-/** One catalog's execution options (the config file's section, minus the base URL which is in `baseUrls`). */
-export type CatalogExecutionSettings = Pick<ExecutionConfig, 'credentials' | 'idempotencyHeader' | 'allowedOrigins' | 'blockPrivateAddresses'>;
-
-/** The ExecutionConfig for one catalog; `sessionCredential` is the per-session upstream token, if any. */
-export function executionConfigFor(
-  catalog: Catalog,
-  settings: ExecutionSettings,
-  sessionCredential?: string,
-): ExecutionConfig {
-  const config: ExecutionConfig = { catalog: catalog.meta, readOnly: settings.readOnly };
-  const base = settings.baseUrls[catalog.meta.name];
-  if (base !== undefined) config.baseUrl = base;
-  if (settings.env !== undefined) config.env = settings.env;
-  if (settings.timeouts !== undefined) config.timeouts = settings.timeouts;
-  if (settings.maxResponseBytes !== undefined) config.maxResponseBytes = settings.maxResponseBytes;
-  if (sessionCredential !== undefined && sessionCredential !== '') config.sessionCredential = sessionCredential;
-  const per = settings.catalogs !== undefined && Object.hasOwn(settings.catalogs, catalog.meta.name) ? settings.catalogs[catalog.meta.name] : undefined;
-  if (per?.credentials !== undefined) config.credentials = per.credentials;
-  if (per?.idempotencyHeader !== undefined) config.idempotencyHeader = per.idempotencyHeader;
-  if (per?.allowedOrigins !== undefined) config.allowedOrigins = per.allowedOrigins;
-  if (per?.blockPrivateAddresses !== undefined) config.blockPrivateAddresses = per.blockPrivateAddresses;
-  return config;
-}
-
-/**
- * The execution settings of a server or CLI run: base URLs (config file < `<CATALOG>_BASE_URL` < `--base-url`),
- * read-only, timeouts, response cap, and the config file's per-catalog options. Throws CONFIG_INVALID when the
- * file names a catalog that is not loaded.
- */
-export function settingsFromConfig(
-  config: ServerConfig,
-  set: CatalogSet,
-  env: Record<string, string | undefined>,
-  file?: ConfigFile,
-): ExecutionSettings {
-  const names = set.catalogs.map((c) => c.meta.name);
-  const settings: ExecutionSettings = {
-    baseUrls: resolveBaseUrls(config, names, env, file),
-    readOnly: config.readOnly,
-    env,
-    timeouts: config.timeouts,
-  };
-  if (config.maxResponseBytes !== undefined) settings.maxResponseBytes = config.maxResponseBytes;
-  const per = catalogOptions(file, names);
-  // The embedded catalog is ours to vouch for: GitHub's spec sends release-asset uploads to its own
-  // uploads.github.com, which the F7 origin check would otherwise refuse. A config file's own
-  // allowedOrigins for the catalog replaces this default.
-  const embedded = set.catalogs.find((c) => c.dir === defaultCatalogDir());
-  if (embedded !== undefined && per[embedded.meta.name]?.allowedOrigins === undefined) {
-    per[embedded.meta.name] = { ...per[embedded.meta.name], allowedOrigins: [...EMBEDDED_ALLOWED_ORIGINS] };
-  }
-  if (Object.keys(per).length > 0) settings.catalogs = per;
-  return settings;
-}
-
-/** Extra upstream origins the embedded GitHub catalog may use without configuration. */
-export const EMBEDDED_ALLOWED_ORIGINS: readonly string[] = ['https://uploads.github.com'];
+// Execution settings (base URLs, credentials' env names, limits) live in settings.ts; re-exported for callers.
+export { EMBEDDED_ALLOWED_ORIGINS, executionConfigFor, settingsFromConfig, type CatalogExecutionSettings, type ExecutionSettings } from './settings.js';
