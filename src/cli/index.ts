@@ -2,7 +2,14 @@
 // The `api-catalog` command: dispatches to one module per subcommand under src/cli/. src/cli/ is the only
 // place that reads argv, writes to stdout/stderr for people, or sets the exit code; everything it calls is
 // a library function that returns or throws.
+import module from 'node:module';
 import { AppError } from '../errors.js';
+
+// Node >= 22.1 can keep V8's compiled code of the bundle's chunks on disk (in the OS temp folder) and reuse it on
+// the next spawn: desktop clients start the server for every session. Node 20 has no such API, so this does
+// nothing there (where every number in docs/BENCHMARKS.md was taken: its effect is not measured here).
+// NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+(module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 // The built CLI is one esbuild bundle (scripts/postbuild.mjs): a stack trace is printed only with --verbose, and
 // then it points into src/ through the source maps. Off otherwise, because Node reads every chunk's map when
