@@ -120,6 +120,14 @@ export class DocCards {
     return this.field(i, DOMAIN);
   }
 
+  method(i: number): string {
+    return this.field(i, METHOD);
+  }
+
+  path(i: number): string {
+    return this.field(i, PATH);
+  }
+
   at(i: number): DocCard {
     const required = this.field(i, REQUIRED);
     return {

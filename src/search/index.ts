@@ -338,10 +338,10 @@ export class SearchIndex {
       if (byTemplate !== undefined) return byTemplate;
       // a concrete path (`GET /repos/octo/hello/issues`): match segment by segment against templates
       const segs = path.split('/');
-      for (let i = 0; i < this.cards.length; i++) {
-        const op = this.cards.at(i);
-        if (op.method !== m[1]) continue;
-        const tsegs = op.path.toLowerCase().split('/');
+      for (let i = 0; i < cards.length; i++) {
+        // the two fields only: a whole card per operation would decode every summary on each such query
+        if (cards.method(i) !== m[1]) continue;
+        const tsegs = cards.path(i).toLowerCase().split('/');
         if (tsegs.length === segs.length && tsegs.every((t, k) => t === segs[k] || (t.startsWith('{') && segs[k] !== ''))) {
           return i;
         }
