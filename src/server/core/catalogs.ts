@@ -247,6 +247,14 @@ function restoreIndex(
   logger?: Logger,
 ): { index: SearchIndex; source: IndexSource } | { reason: string; only: Catalog | undefined } {
   const t0 = performance.now();
+  // Verified bytes vouch for the operations (the registry hash, or every registry's for the cache): none is parsed,
+  // the cards carry what answers show. Throws for a payload this build cannot read (never trusted).
+  const opened = (payload: Uint8Array, kind: 'snapshot' | 'cache', log: Record<string, unknown>) => {
+    const index = SearchIndex.fromSnapshot(payload, undefined, domains);
+    const source: IndexSource = { kind, ms: performance.now() - t0 };
+    logger?.log('info', { event: 'search_index', source: kind, ...log, ms: Math.round(source.ms), operations: index.size });
+    return { index, source };
+  };
   // A snapshot describes one whole catalog: several merged catalogs, or one narrowed by serve-time filters, are
   // built, or restored from the index cache when one is configured.
   const single = catalogs.length === 1 ? catalogs[0] : undefined;
@@ -257,10 +265,7 @@ function restoreIndex(
     const read = readSetCache(cache);
     if (!read.ok) return { reason: `${why}; index cache: ${read.reason === 'missing' ? 'nothing cached yet' : `${read.reason} (${read.message})`}`, only };
     try {
-      const index = SearchIndex.fromSnapshot(read.payload, undefined, domains);
-      const source: IndexSource = { kind: 'cache', ms: performance.now() - t0 };
-      logger?.log('info', { event: 'search_index', source: 'cache', file: cache.path, ms: Math.round(source.ms), operations: index.size });
-      return { index, source };
+      return opened(read.payload, 'cache', { file: cache.path });
     } catch (err) {
       return { reason: `${why}; index cache refused: ${err instanceof Error ? err.message : String(err)}`, only };
     }
@@ -270,11 +275,7 @@ function restoreIndex(
   const read = readSnapshot(only.dir, { registryHash: () => only.contentHash ?? '', statSignature: () => only.statSignature?.() });
   if (!read.ok) return { reason: read.reason === 'missing' ? 'no search snapshot' : `search snapshot refused (${read.reason}): ${read.message}`, only };
   try {
-    // the registry hash vouches for the operations: none is parsed (the cards carry what answers show)
-    const index = SearchIndex.fromSnapshot(read.payload, undefined, domains);
-    const source: IndexSource = { kind: 'snapshot', ms: performance.now() - t0 };
-    logger?.log('info', { event: 'search_index', source: 'snapshot', ms: Math.round(source.ms), operations: index.size });
-    return { index, source };
+    return opened(read.payload, 'snapshot', {});
   } catch (err) {
     // a payload this build cannot read: never trusted
     return { reason: `search snapshot refused: ${err instanceof Error ? err.message : String(err)}`, only };
