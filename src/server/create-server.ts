@@ -3,11 +3,10 @@
 // store, one log line per call. No I/O of its own; transports (stdio, Streamable HTTP) connect it.
 import { randomUUID, createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import {
   CallToolRequestSchema,
@@ -101,14 +100,11 @@ const VERSION = packageVersion();
 
 // The SDK validates elicitation answers with Ajv and would build a new Ajv (with formats) for every session at
 // construction; one shared instance, built on the first elicitation, keeps start-up and new sessions cheap.
-// Required (the SDK's CommonJS build) on that first use, so that no start loads Ajv for it (scripts/postbuild.mjs
-// keeps the SDK's own import of its Ajv provider out of the start-up path too).
+// In the bundle, importing the provider loads no Ajv: scripts/postbuild.mjs swaps the module for one that requires
+// Ajv when a validator is made.
 let sdkAjv: AjvJsonSchemaValidator | undefined;
 const lazySchemaValidator: jsonSchemaValidator = {
-  getValidator: (schema) => {
-    sdkAjv ??= new (createRequire(import.meta.url)('@modelcontextprotocol/sdk/validation/ajv') as typeof import('@modelcontextprotocol/sdk/validation/ajv')).AjvJsonSchemaValidator();
-    return sdkAjv.getValidator(schema);
-  },
+  getValidator: (schema) => (sdkAjv ??= new AjvJsonSchemaValidator()).getValidator(schema),
 };
 
 let toolsListed = false;
