@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseServeArgs } from '../../src/cli/args.js';
 import { resolveServerConfig } from '../../src/config.js';
-import { AppError } from '../../src/errors.js';
 import { importSpec, writeRegistry } from '../../src/importer/index.js';
 import { loadCatalogSet } from '../../src/server/core/catalogs.js';
 import type { CatalogFilters } from '../../src/server/core/filters.js';
 import { builtCli, call, connectInMemory, fixtureRegistry, type Connected } from '../helpers/mcp.js';
+import { errorOf } from '../helpers/errors.js';
 
 const FIXTURES = 'test/fixtures/overlays';
 let root = '';
@@ -30,16 +30,6 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 async function connect(dirs: string[], filters?: CatalogFilters): Promise<Connected> {
   return connectInMemory({ catalogs: loadCatalogSet(dirs, { filters }) });
-}
-
-function errorOf(fn: () => unknown): AppError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(AppError);
-    return err as AppError;
-  }
-  throw new Error('expected an error');
 }
 
 describe('filtered operations behave like nonexistent ones', () => {

@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { AppError } from '../../src/errors.js';
 import { applyOverlay, extendsMismatch, parseOverlay, readOverlay, type Overlay } from '../../src/importer/overlay.js';
 import type { Diagnostic } from '../../src/types.js';
+import { errorOf } from '../helpers/errors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ac-overlay-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,16 +28,6 @@ function spec(): Record<string, unknown> {
       '/pets/{id}': { delete: { operationId: 'delete', summary: 'Delete a pet' } },
     },
   };
-}
-
-function errorOf(fn: () => unknown): AppError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(AppError);
-    return err as AppError;
-  }
-  throw new Error('expected an error');
 }
 
 describe('parseOverlay: the document is validated, errors name the file and the action', () => {
