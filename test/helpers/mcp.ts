@@ -1,4 +1,5 @@
-// Test helpers for the MCP server: fixture registries, a real SDK Client linked in memory to createServer,
+// Test helpers for the MCP server: fixture registries, a real SDK Client linked in memory to createServer (or over
+// stdio to the built `serve` with its start-up trace),
 // and a helper that calls a tool and returns the envelope. Test-only.
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -78,4 +79,37 @@ export async function call(client: Client, name: string, args: Record<string, un
   if (JSON.stringify(fromText) !== JSON.stringify(structured)) throw new Error('text content and structuredContent differ');
   if (Boolean(result.isError) === structured.success) throw new Error('isError does not match envelope.success');
   return { ...structured, isError: Boolean(result.isError) };
+}
+
+/** The built server's start-up trace line (API_CATALOG_STARTUP_TRACE=1). */
+export interface StartupTrace {
+  marks: Record<string, number>;
+  index: { kind: string };
+  parsedFiles: number;
+}
+
+/**
+ * `api-catalog serve <args>` (the built CLI) over stdio with the start-up trace on, connected to a real SDK
+ * client; `trace()` waits (up to 5 s) for the line the server prints once its index is ready and tools/list answered.
+ */
+export async function connectTracedServe(args: string[]): Promise<{ client: Client; stderr: () => string; trace: () => Promise<StartupTrace> }> {
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [builtCli(), 'serve', ...args],
+    cwd: REPO_ROOT,
+    env: { ...process.env, API_CATALOG_LOG_LEVEL: 'info', API_CATALOG_STARTUP_TRACE: '1' } as Record<string, string>,
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const client = new Client({ name: 'startup-test', version: '0' });
+  await client.connect(transport);
+  const trace = async (): Promise<StartupTrace> => {
+    for (let i = 0; i < 100 && !stderr.includes('startup_trace'); i++) await new Promise((r) => setTimeout(r, 50));
+    const line = stderr.split('\n').find((l) => l.includes('"startup_trace"'));
+    if (line === undefined) throw new Error(`no startup_trace line from serve:\n${stderr.slice(-1000)}`);
+    return JSON.parse(line) as StartupTrace;
+  };
+  return { client, stderr: () => stderr, trace };
 }

@@ -5,13 +5,11 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { defaultCatalogDir } from '../../src/registry/catalog.js';
 import { loadCatalogSet, type CatalogSetOptions } from '../../src/server/core/catalogs.js';
-import { builtCli, fixtureRegistry, REPO_ROOT } from '../helpers/mcp.js';
+import { builtCli, connectTracedServe, fixtureRegistry } from '../helpers/mcp.js';
 
 const QUERIES = ['create an issue', 'list pull requests', 'add a pet', 'delete a repository webhook', 'get a pet by id', 'star a gist', 'find pets by status'];
 
@@ -99,23 +97,12 @@ describe('serve --index-cache', () => {
   test('the built server: --index-cache makes the second start restore the index (start-up trace)', () => {
     const cache = join(root, 'cache-serve');
     const start = async (): Promise<{ kind: string }> => {
-      const transport = new StdioClientTransport({
-        command: process.execPath,
-        args: [builtCli(), 'serve', '--registry', github, '--registry', petstore, '--index-cache', cache],
-        cwd: REPO_ROOT,
-        env: { ...process.env, API_CATALOG_LOG_LEVEL: 'info', API_CATALOG_STARTUP_TRACE: '1' } as Record<string, string>,
-        stderr: 'pipe',
-      });
-      let stderr = '';
-      transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-      const client = new Client({ name: 'index-cache-test', version: '0' });
-      await client.connect(transport);
+      const { client, trace } = await connectTracedServe(['--registry', github, '--registry', petstore, '--index-cache', cache]);
       try {
         expect((await client.listTools()).tools).toHaveLength(4);
         const r = await client.callTool({ name: 'search_tools', arguments: { query: 'add a pet', limit: 3 } });
         expect(JSON.stringify(r.structuredContent)).toContain('petstore.');
-        for (let i = 0; i < 100 && !stderr.includes('startup_trace'); i++) await new Promise((res) => setTimeout(res, 50));
-        return (JSON.parse(stderr.split('\n').find((l) => l.includes('"startup_trace"'))!) as { index: { kind: string } }).index;
+        return (await trace()).index;
       } finally {
         await client.close();
       }

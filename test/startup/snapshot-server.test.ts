@@ -5,8 +5,6 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { defaultCatalogDir, loadCatalog, registryContentHash } from '../../src/registry/catalog.js';
@@ -16,7 +14,7 @@ import { loadServerConfig } from '../../src/config.js';
 import { buildCatalogSet, loadCatalogSet, settingsFromConfig, writeSearchSnapshot, type CatalogSet } from '../../src/server/core/catalogs.js';
 import { listDomains } from '../../src/server/core/domains.js';
 import { toolNames } from '../../src/server/core/names.js';
-import { builtCli, REPO_ROOT } from '../helpers/mcp.js';
+import { builtCli, connectTracedServe, REPO_ROOT } from '../helpers/mcp.js';
 
 const SHARED = join(REPO_ROOT, '..', 'shared');
 /** Every query text of every eval set: the repository's fixtures and the shared held-out sets. */
@@ -247,17 +245,7 @@ describe('lazy loading', () => {
   });
 
   test('the bundled server over stdio answers search_tools from the snapshot as a fresh build ranks, and traces its start-up', async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [builtCli(), 'serve'],
-      cwd: REPO_ROOT,
-      env: { ...process.env, API_CATALOG_LOG_LEVEL: 'info', API_CATALOG_STARTUP_TRACE: '1' } as Record<string, string>,
-      stderr: 'pipe',
-    });
-    let stderr = '';
-    transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-    const client = new Client({ name: 'startup-test', version: '0' });
-    await client.connect(transport);
+    const { client, stderr, trace: traced } = await connectTracedServe([]);
     try {
       expect((await client.listTools()).tools).toHaveLength(4);
       const c = loadCatalog(defaultCatalogDir());
@@ -267,12 +255,11 @@ describe('lazy loading', () => {
         const value = (r.structuredContent as { value: { results: Array<{ name: string }> } }).value;
         expect(value.results.map((h) => h.name), q).toEqual(reference.search(q, { limit: 5 }).results.map((h) => h.name));
       }
-      for (let i = 0; i < 100 && !stderr.includes('startup_trace'); i++) await new Promise((r) => setTimeout(r, 50));
-      const trace = JSON.parse(stderr.split('\n').find((l) => l.includes('"startup_trace"'))!) as { marks: Record<string, number>; index: { kind: string }; parsedFiles: number };
+      const trace = await traced();
       expect(trace.index.kind).toBe('snapshot');
       expect(trace.parsedFiles).toBe(0);
       expect(Object.keys(trace.marks)).toEqual(expect.arrayContaining(['node-bootstrap', 'cli', 'serve-module', 'catalogs', 'connected', 'tools-list', 'index-ready']));
-      expect(stderr).toMatch(/"event":"search_index".*"source":"snapshot"/);
+      expect(stderr()).toMatch(/"event":"search_index".*"source":"snapshot"/);
     } finally {
       await client.close();
     }
