@@ -4,6 +4,7 @@
 // a library function that returns or throws.
 import module from 'node:module';
 import { AppError } from '../errors.js';
+import { mark } from '../startup-marks.js';
 
 // Node >= 22.1 can keep V8's compiled code of the bundle's chunks on disk (in the OS temp folder) and reuse it on
 // the next spawn: desktop clients start the server for every session. Node 20 has no such API, so this does
@@ -46,7 +47,7 @@ function usage(): string {
 
 async function main(argv: string[]): Promise<number> {
   // Start-up phases for the benchmark's table (serve prints them with API_CATALOG_STARTUP_TRACE=1).
-  performance.mark('api-catalog:cli');
+  mark('cli');
   const [first, ...rest] = argv;
   if (first === '--help' || first === '-h' || first === 'help') {
     process.stdout.write(usage() + '\n');

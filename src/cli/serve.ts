@@ -2,6 +2,7 @@
 // Logs are JSON lines on stderr; stdout carries nothing but the protocol in stdio mode.
 import { configuredCredentialNames, loadServerConfig, optionsHelp, secretLookingEnv, type ConfigFile, type ServerConfig } from '../config.js';
 import { parseServeArgs } from './args.js';
+import { mark, marked, markTimes } from '../startup-marks.js';
 import { createLogger, type Logger } from '../logger.js';
 import { attachEmbeddings, loadCatalogSet, settingsFromConfig, warmSearchIndex, type CatalogSet } from '../server/core/catalogs.js';
 import { preloadExecutor, type ServerDeps } from '../server/create-server.js';
@@ -76,12 +77,11 @@ function depsFrom(config: ServerConfig, set: CatalogSet, logger: Logger, file?: 
 function traceStartup(set: CatalogSet): void {
   let waited = 0;
   const timer = setInterval(() => {
-    if (performance.getEntriesByName('api-catalog:index-ready').length === 0) return;
+    if (!marked('index-ready')) return;
     // also wait (up to 10 s) for the first tools/list when the idle warm-up finished before it
-    if (performance.getEntriesByName('api-catalog:tools-list').length === 0 && (waited += 20) < 10_000) return;
+    if (!marked('tools-list') && (waited += 20) < 10_000) return;
     clearInterval(timer);
-    const marks: Record<string, number> = { 'node-bootstrap': performance.nodeTiming.bootstrapComplete };
-    for (const m of performance.getEntriesByType('mark')) if (m.name.startsWith('api-catalog:')) marks[m.name.slice(12)] = m.startTime;
+    const marks: Record<string, number> = { 'node-bootstrap': performance.nodeTiming.bootstrapComplete, ...markTimes() };
     const index = set.indexSource;
     const cpu = process.cpuUsage();
     const cpuMs = (cpu.user + cpu.system) / 1000;
@@ -101,7 +101,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(HELP + '\n');
     return 0;
   }
-  performance.mark('api-catalog:serve-module');
+  mark('serve-module');
   const { config, file } = loadServerConfig(parseServeArgs(argv), process.env);
   const logger = createLogger({ write: (line) => process.stderr.write(line), minLevel: config.logLevel });
   for (const secret of secretLookingEnv(process.env)) logger.addSecret(secret);
@@ -144,7 +144,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   // The operation count from catalog.json (recounted by the filters): the operations are read on first use, not here.
   const what = set.catalogs.map((c) => `${c.meta.title} (${c.meta.operationCount} operations)`).join(', ');
-  performance.mark('api-catalog:catalogs');
+  mark('catalogs');
   if (process.env.API_CATALOG_STARTUP_TRACE === '1') traceStartup(set);
 
   // An idle server builds its search index within a second even if no client has listed tools yet.
@@ -234,7 +234,7 @@ export async function run(argv: string[]): Promise<number> {
   process.stderr.write(`api-catalog: serving ${what} over stdio\n`);
   const { serveStdio } = await import('../server/transports/stdio.js');
   const handle = await serveStdio(deps, { logger });
-  performance.mark('api-catalog:connected');
+  mark('connected');
   onSignals((signal) => {
     logger.log('info', { event: 'shutdown', signal });
     void handle.close();

@@ -1,6 +1,7 @@
 // Loads one generated catalog (registry/<name>/) into memory and looks operations up by name: catalog.json at
 // once, the operations on first use. Run time only: reads JSON written by src/importer, never touches a spec.
-import { createHash } from 'node:crypto';
+import type { Hash } from 'node:crypto';
+import { createSha256 } from '../crypto.js';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -149,14 +150,14 @@ function operationFiles(abs: string): string[] {
 }
 
 /** Feeds one file into the registry hash: its relative path, length and bytes (so file boundaries count). */
-function hashFile(hash: ReturnType<typeof createHash>, rel: string, bytes: Buffer): void {
+function hashFile(hash: Hash, rel: string, bytes: Buffer): void {
   hash.update(`${rel}\0${bytes.length}\0`);
   hash.update(bytes);
 }
 
 /** The registry hash from catalog.json's bytes and the operations files as they are now. */
 function hashRegistry(abs: string, metaBytes: Buffer): string {
-  const hash = createHash('sha256');
+  const hash = createSha256();
   hashFile(hash, 'catalog.json', metaBytes);
   for (const f of operationFiles(abs)) hashFile(hash, `operations/${f}`, readFileSync(join(abs, 'operations', f)));
   return hash.digest('hex');
@@ -164,7 +165,7 @@ function hashRegistry(abs: string, metaBytes: Buffer): string {
 
 /** Catalog.statSignature of the registry folder `abs`: each file's path, size and mtime (ns), in hash order. */
 function registryStatSignature(abs: string): string {
-  const hash = createHash('sha256');
+  const hash = createSha256();
   for (const rel of ['catalog.json', ...operationFiles(abs).map((f) => `operations/${f}`)]) {
     const st = statSync(join(abs, ...rel.split('/')), { bigint: true });
     hash.update(`${rel}\0${st.size}\0${st.mtimeNs}\n`);

@@ -6,7 +6,7 @@
 // unchanged: when every registry file has the size and modification time recorded at import (the stat
 // signature), its content is not read again; otherwise (a fresh clone, a copy, an edit) the content hash decides.
 // At 100k operations that skips reading and hashing ~560 MB on every start.
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../crypto.js';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -62,7 +62,7 @@ export function encodeSnapshot(payload: Uint8Array, info: SnapshotInfo): Uint8Ar
     formatVersion: SNAPSHOT_FORMAT_VERSION,
     registryHash: info.registryHash,
     ...(info.statSignature !== undefined ? { statSignature: info.statSignature } : {}),
-    payloadSha256: createHash('sha256').update(payload).digest('hex'),
+    payloadSha256: sha256Hex(payload),
     payloadBytes: payload.byteLength,
     ...(info.writer !== undefined ? { writer: info.writer } : {}),
   };
@@ -108,7 +108,7 @@ export function decodeSnapshot(bytes: Uint8Array, expect: SnapshotExpectation): 
   if (payload.length !== header.payloadBytes) {
     return refuse('truncated', `the payload has ${payload.length} bytes, the header says ${String(header.payloadBytes)}`);
   }
-  if (createHash('sha256').update(payload).digest('hex') !== header.payloadSha256) {
+  if (sha256Hex(payload) !== header.payloadSha256) {
     return refuse('checksum', 'the payload does not match its sha256 (the file is damaged)');
   }
   return { ok: true, payload: new Uint8Array(payload.buffer, payload.byteOffset, payload.byteLength), header };

@@ -1,7 +1,6 @@
 // createServer(deps): one MCP Server for one MCP session — the four meta-tools, resource:///tool_descriptions,
 // truncated-result resources, per-session authorization and per-principal rate limits kept in the state
 // store, one log line per call. No I/O of its own; transports (stdio, Streamable HTTP) connect it.
-import { randomUUID, createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -26,6 +25,8 @@ import { silentLogger, type Logger } from '../logger.js';
 import { MemoryStateStore, type StateStore } from '../state/index.js';
 import { packageRoot } from '../registry/catalog.js';
 import type { Operation } from '../types.js';
+import { randomUUID, sha256Hex } from '../crypto.js';
+import { mark } from '../startup-marks.js';
 import { warmSearchIndex, type CatalogSet, type ExecutionSettings } from './core/catalogs.js';
 import { describeTools, operationFingerprint } from './core/describe.js';
 import { listDomains } from './core/domains.js';
@@ -107,8 +108,6 @@ const lazySchemaValidator: jsonSchemaValidator = {
   getValidator: (schema) => (sdkAjv ??= new AjvJsonSchemaValidator()).getValidator(schema),
 };
 
-let toolsListed = false;
-
 /**
  * The executor (Ajv with RE2 patterns, JMESPath, the HTTP client) loads on the first execute_tool or in idle time
  * once the server is up (preloadExecutor), not at start-up: initialize, tools/list, search and describe never
@@ -141,7 +140,7 @@ function stateUnavailableEnvelope(tool: string, err: AppError): Envelope {
 
 /** A short, non-reversible tag of a session id for logs (the id itself is a bearer secret on HTTP). */
 export function sessionTag(id: string): string {
-  return createHash('sha256').update(id).digest('hex').slice(0, 10);
+  return sha256Hex(id).slice(0, 10);
 }
 
 /** Builds the server for one MCP session. Cheap: the catalogs and search index are shared via `deps`. */
@@ -151,14 +150,22 @@ export function createServer(deps: ServerDeps): CatalogServer {
   const requireDescribe = deps.requireDescribe ?? true;
   const now = deps.now ?? Date.now;
   const state = deps.state ?? new MemoryStateStore(now);
-  const key = { principal: deps.principal ?? 'local', session: deps.sessionId ?? randomUUID() };
+  // The stdio session's id (and its log tag) are made on first use: a random id loads node:crypto (src/crypto.ts).
+  let sessionId = deps.sessionId;
+  const key = {
+    principal: deps.principal ?? 'local',
+    get session(): string {
+      return (sessionId ??= randomUUID());
+    },
+  };
   const session = new SessionState(state, key, {
     ttlMs: deps.sessionTtlMs ?? 30 * 60_000,
     executePerMinute: deps.rateLimitPerMinute ?? 120,
     readPerMinute: deps.readRateLimitPerMinute ?? 0,
   });
   const results = new ResultStore(state, key, deps.resultTtlMs ?? 10 * 60_000, deps.maxStoredResults ?? 20);
-  const tag = sessionTag(session.id);
+  let tagOnce: string | undefined;
+  const tag = (): string => (tagOnce ??= sessionTag(session.id));
   const definitions = toolDefinitions(names);
   // The SDK's low-level Server, not McpServer: the four tools and the resource family are static, so McpServer's
   // registries (and the modules they load at every start) would add nothing.
@@ -186,7 +193,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
     }
     if (entries.length === 0) return;
     await session.authorize(entries);
-    logger.log('info', { event: 'authorize', session: tag, via, tools: entries.map((e) => e.name) });
+    logger.log('info', { event: 'authorize', session: tag(), via, tools: entries.map((e) => e.name) });
   }
 
   async function askConfirmation(op: Operation, extra: Extra): Promise<ConfirmAnswer> {
@@ -210,7 +217,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
         ElicitResultSchema,
         { timeout: 120_000 },
       );
-      logger.log('info', { event: 'confirmation', session: tag, target: op.name, action: result.action });
+      logger.log('info', { event: 'confirmation', session: tag(), target: op.name, action: result.action });
       return result.action === 'accept' && result.content?.confirm === true ? 'accept' : 'decline';
     } catch {
       return 'unavailable';
@@ -220,11 +227,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
   low.setRequestHandler(ListToolsRequestSchema, () => {
     // The client is up and about to think: build the search index now, after this answer is sent, so that
     // neither this answer nor (usually) the first search waits for it.
-    if (!toolsListed) {
-      // once per process: the start-up trace's "first tools/list" (marks are kept until cleared)
-      toolsListed = true;
-      performance.mark('api-catalog:tools-list');
-    }
+    mark('tools-list'); // the start-up trace's "first tools/list" (a mark keeps its first time)
     setImmediate(() => {
       warmSearchIndex(deps.catalogs, logger);
       // then, still before the agent is likely to call it, the executor
@@ -270,7 +273,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
         const log = deps.searchLog;
         envelope = await searchTools(deps.catalogs, input, names, log && ((o) => {
           const catalog = o.domain !== undefined ? deps.catalogs.domains.find((d) => d.name === o.domain)?.catalog : undefined;
-          log.recordSearch(tag, { ...o, catalog: catalog ?? deps.catalogs.catalogs.map((c) => c.meta.name).join(',') });
+          log.recordSearch(tag(), { ...o, catalog: catalog ?? deps.catalogs.catalogs.map((c) => c.meta.name).join(',') });
         }));
       } else if (tool === names.describeTools) {
         const credential = credentialOf(extra);
@@ -279,7 +282,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
           ...(credential !== undefined ? { sessionCredential: credential } : {}),
         });
         await authorize(outcome.described, tool);
-        deps.searchLog?.recordFollowUp(tag, 'describe', outcome.described);
+        deps.searchLog?.recordFollowUp(tag(), 'describe', outcome.described);
         envelope = outcome.envelope;
         target = outcome.described.join(',') || undefined;
       } else if (tool === names.executeTool) {
@@ -300,7 +303,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
         target = outcome.operation;
         dispatched = outcome.dispatched;
         const dryRun = envelope.success && (envelope.value as { dry_run?: unknown } | undefined)?.dry_run === true;
-        if (target !== undefined && (dispatched || dryRun)) deps.searchLog?.recordFollowUp(tag, dryRun ? 'dry_run' : 'execute', [target], envelope.success);
+        if (target !== undefined && (dispatched || dryRun)) deps.searchLog?.recordFollowUp(tag(), dryRun ? 'dry_run' : 'execute', [target], envelope.success);
       } else {
         throw new McpError(
           RpcErrorCode.InvalidParams,
@@ -315,11 +318,11 @@ export function createServer(deps: ServerDeps): CatalogServer {
         isAppError(err) && err.code === 'STATE_UNAVAILABLE'
           ? stateUnavailableEnvelope(tool, err)
           : failFromError(tool, err);
-      if (!isAppError(err)) logger.log('error', { event: 'tool_exception', session: tag, tool, error: err instanceof Error ? err.name : typeof err });
+      if (!isAppError(err)) logger.log('error', { event: 'tool_exception', session: tag(), tool, error: err instanceof Error ? err.name : typeof err });
     }
     const line: Record<string, unknown> = {
       event: 'tool_call',
-      session: tag,
+      session: tag(),
       tool,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
       outcome: envelope.success ? 'ok' : 'error',
@@ -406,8 +409,8 @@ export function createServer(deps: ServerDeps): CatalogServer {
         ...(credential !== undefined ? { sessionCredential: credential } : {}),
       });
       await storeCall(() => authorize(read.described, 'resource'));
-      deps.searchLog?.recordFollowUp(tag, 'describe', read.described);
-      logger.log('info', { event: 'resource_read', session: tag, resource: 'tool_descriptions', tools: read.described.length });
+      deps.searchLog?.recordFollowUp(tag(), 'describe', read.described);
+      logger.log('info', { event: 'resource_read', session: tag(), resource: 'tool_descriptions', tools: read.described.length });
       return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(read.body) }] };
     }
     throw new McpError(RpcErrorCode.InvalidParams, `Unknown resource ${JSON.stringify(uri.slice(0, 120))}; read ${TOOL_DESCRIPTIONS_URI}?tools=<name>`);

@@ -1,7 +1,7 @@
 // The search log (`serve --search-log <file>`): one JSON line per search_tools call and one per follow-up (a
 // describe or execute of one of that search's results), joined by a search id; rotates at a size, keeping one
 // `.1` file. Records names, scores and hashed session tags only: never arguments, credentials or response data.
-import { randomBytes } from 'node:crypto';
+import { randomHex } from '../crypto.js';
 import { closeSync, fstatSync, openSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
 import { AppError } from '../errors.js';
 import { redact, silentLogger, type Logger } from '../logger.js';
@@ -98,7 +98,7 @@ export class SearchLog {
 
   /** Logs one search; returns its id. Never throws. */
   recordSearch(session: string, entry: { catalog: string; query: string; domain?: string; total: number; results: Array<{ name: string; score: number }> }): string {
-    const id = randomBytes(6).toString('hex');
+    const id = randomHex(6);
     const line: SearchLine = {
       type: 'search',
       id,

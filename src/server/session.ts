@@ -1,7 +1,7 @@
 // One MCP session's view of the state store: its key (<principal>:<session>), describe authorizations bound
 // to each operation's fingerprint, idle expiry, and the principal's rate-limit buckets. Holds no state of its
 // own: whatever a replica needs lives in the store, so any replica can serve the session.
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../crypto.js';
 import type { RateDecision, SessionKey, StateStore } from '../state/index.js';
 
 /**

@@ -1,6 +1,6 @@
 // The in-process state store (default; stdio and single-process HTTP): Maps with expiry times on an injectable
 // clock. Single-threaded JS makes every method atomic (B10). Nothing here is visible to another process.
-import { randomUUID } from 'node:crypto';
+import { randomUUID } from '../crypto.js';
 import { principalPrefix, sessionPrefix, type RateDecision, type SessionKey, type SessionRecord, type StateHealth, type StateStore, type StoredResultInfo } from './store.js';
 
 interface Expiring<T> {

@@ -1,6 +1,7 @@
 // The bundled CLI's start-up path (what a client spawning `api-catalog serve` loads before its first tools/list):
 // the entry, the serve chunk and the stdio transport chunk with everything they import statically. Ajv, MiniSearch,
-// picomatch and the executor are loaded on first use, never on that path (each costs every spawn several ms).
+// picomatch, the executor, node:crypto and node:perf_hooks are loaded on first use, never on that path (each costs
+// every spawn a few ms).
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -44,5 +45,12 @@ describe('bundled start-up path', () => {
     expect(all).not.toContain('MiniSearch: '); // MiniSearch (required from node_modules on the first build)
     expect(all).not.toContain('Expected pattern to be a non-empty string'); // picomatch
     expect(all).not.toMatch(/undici/); // the executor's HTTP client
+  });
+
+  test('imports no node:crypto or node:perf_hooks (loaded on first use: src/crypto.ts, src/startup-marks.ts)', () => {
+    for (const [file, text] of files) {
+      expect(text, file).not.toMatch(/(?:from|import)\s*"node:(?:crypto|perf_hooks)"/);
+      expect(text, file).not.toMatch(/\bperformance\.mark\(/);
+    }
   });
 });

@@ -5,6 +5,7 @@
 import { dirname } from 'node:path';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
+import { mark } from '../../startup-marks.js';
 import { defaultCatalogDir, loadCatalog, type Catalog } from '../../registry/catalog.js';
 import { readSnapshot, writeSnapshot } from '../../registry/snapshot.js';
 import { SearchIndex } from '../../search/index.js';
@@ -166,7 +167,7 @@ export function buildCatalogSet(loaded: readonly Catalog[], options: CatalogSetO
     }
     index = r.index;
     indexSource = r.source;
-    performance.mark('api-catalog:index-ready');
+    mark('index-ready');
     return true;
   };
   const openedIndex = (): SearchIndex => {
@@ -174,7 +175,7 @@ export function buildCatalogSet(loaded: readonly Catalog[], options: CatalogSetO
       const built = buildIndex(merge().operations, domains, restoreFailure as { reason: string; only: Catalog | undefined }, options.logger);
       index = built.index;
       indexSource = built.source;
-      performance.mark('api-catalog:index-ready');
+      mark('index-ready');
       if (cacheEntry !== undefined) cacheIndex(cacheEntry, built.index, options.logger);
     }
     return index as SearchIndex;

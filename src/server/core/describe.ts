@@ -1,6 +1,6 @@
 // describe_tools: three levels of detail (SEEDS.md §3) — summary, parameters (default), full — and one
 // parameter's deep dive. Imported text is quoted under `api_text`, cleaned and capped; Level 3 is byte-capped (K3).
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../crypto.js';
 import { credentialStatus } from '../../execution/auth.js';
 import { suggestNames } from '../../registry/catalog.js';
 import type { JsonSchema, Operation } from '../../types.js';
@@ -44,7 +44,7 @@ export function operationFingerprint(op: Operation): string {
   let fp = fingerprints.get(op);
   if (fp === undefined) {
     const basis = [op.method, op.path, op.inputSchema, op.bindings, op.servers, op.destructive, op.requestBody ?? null];
-    fp = createHash('sha256').update(JSON.stringify(basis)).digest('hex').slice(0, 16);
+    fp = sha256Hex(JSON.stringify(basis)).slice(0, 16);
     fingerprints.set(op, fp);
   }
   return fp;

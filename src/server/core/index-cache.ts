@@ -5,7 +5,7 @@
 // catalog names, their order of prefixes and the filters), tied like a registry snapshot to the content of every
 // registry in the set: their stat signatures first, else their content hashes. A stale file is rebuilt and
 // replaced, never trusted.
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../../crypto.js';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Catalog } from '../../registry/catalog.js';
@@ -21,7 +21,7 @@ export interface SetCacheEntry {
   registryHash: () => string;
 }
 
-const sha = (parts: readonly string[]): string => createHash('sha256').update(parts.join('\n')).digest('hex');
+const sha = (parts: readonly string[]): string => sha256Hex(parts.join('\n'));
 
 /** Where the set's cached index lives in `dir`, and how to check it. */
 export function setCacheEntry(dir: string, catalogs: readonly Catalog[], filters: CatalogFilters | undefined): SetCacheEntry | undefined {
