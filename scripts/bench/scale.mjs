@@ -304,8 +304,9 @@ async function writeScaleRegistry(n) {
   const corpus = collected();
   const total = [...corpus.values()].reduce((a, b) => a + b, 0);
   // the first n operations change only when the collected corpus does
-  // (layout: bump when what is written here changes, e.g. 2 = catalog.json records the security lists)
-  const want = JSON.stringify({ n, specsCollected: corpus.size, operationsCollected: total, layout: 2 });
+  // (layout: bump when what is written here changes, e.g. 2 = catalog.json records the security lists,
+  // 3 = search snapshot layout 4)
+  const want = JSON.stringify({ n, specsCollected: corpus.size, operationsCollected: total, layout: 3 });
   if (existsSync(marker) && readFileSync(marker, 'utf8') === want && existsSync(join(dir, 'search.snapshot'))) {
     process.stdout.write(JSON.stringify({ cached: true }) + '\n');
     return;

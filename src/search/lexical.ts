@@ -9,18 +9,32 @@ import { MAX_INDEX_WORDS, type Lexicon } from './lexicon.js';
 import type { Concept } from './query.js';
 import { stripNoise } from './text.js';
 
-export type IndexField = 'name' | 'summary' | 'path' | 'domain' | 'tags' | 'params' | 'description' | 'domainText' | 'keywords';
-// `keywords` last: an operation without keywords scores exactly as before the field existed (BM25+ is per field)
-export const FIELDS: IndexField[] = ['name', 'summary', 'path', 'domain', 'tags', 'params', 'description', 'domainText', 'keywords'];
+export type IndexField = 'name' | 'summary' | 'path' | 'domain' | 'tags' | 'params' | 'description' | 'domainText' | 'keywords' | 'returns';
+// `keywords` and `returns` last: an operation without them scores exactly as before they existed (BM25+ is per
+// field). `returns` holds the success response body's top-level field names (what an operation gives back:
+// `failure_reason`, `storage_quota`): a low-weight field that answers requests phrased by the data they want.
+export const FIELDS: IndexField[] = ['name', 'summary', 'path', 'domain', 'tags', 'params', 'description', 'domainText', 'keywords', 'returns'];
 /** A term matched in these fields counts for title coverage (keywords are curated words for the operation). */
 const TITLE_FIELDS: ReadonlySet<string> = new Set(['name', 'summary', 'keywords']);
+/** TermHits.title flags. */
+export const HIT_TITLE = 1;
+export const HIT_ONLY_RETURNS = 2;
+/**
+ * How much a term found only among an operation's response field names counts toward its coverage (the share of
+ * the query it explains): nothing; its BM25+ score (at the field's low boost) still counts. A response field says
+ * what data comes back, weaker evidence of what the operation does than its own words: with any coverage credit
+ * GitHub's "list open PRs" ranked the pull-request *stacks* (response fields `open`, `pull_requests`) above
+ * pulls/list. Measured: docs/SEARCH.md.
+ */
+export const RETURNS_COVERAGE = 0;
 /** Cached term lookups; cleared when full (a bound, not an LRU: the common terms come right back). */
 const HIT_CACHE_SIZE = 4096;
 
 export interface TermHits {
   ids: Uint32Array;
   scores: Float64Array;
-  /** 1 when the term is in the document's title (name, operationId, summary). */
+  /** Bit flags: HIT_TITLE when the term is in the document's title (name, operationId, summary), HIT_ONLY_RETURNS
+   * when it is found only among the response's field names. */
   title: Uint8Array;
 }
 
@@ -86,6 +100,7 @@ function record(op: Operation, id: number, descriptionWords: number, domainText:
     description: stripNoise(op.description).split(/\s+/).slice(0, descriptionWords).join(' '),
     domainText,
     keywords: (op.keywords ?? []).join(' '),
+    returns: (op.response?.fields ?? []).join(' '),
   };
 }
 
@@ -222,14 +237,16 @@ export class LexicalRetriever {
       hits.ids[k] = i;
       hits.scores[k] = r.score;
       let title = false;
+      let onlyReturns = true;
       for (const t in r.match) {
+        const fields = r.match[t] ?? [];
+        if (fields.some((x) => x !== 'returns')) onlyReturns = false;
         const id = this.termIds.get(t);
-        if ((id !== undefined && f.titleIds.subarray(f.titleStart[i], f.titleStart[i + 1]).includes(id)) || (r.match[t] ?? []).some((x) => TITLE_FIELDS.has(x))) {
+        if (!title && ((id !== undefined && f.titleIds.subarray(f.titleStart[i], f.titleStart[i + 1]).includes(id)) || fields.some((x) => TITLE_FIELDS.has(x)))) {
           title = true;
-          break;
         }
       }
-      hits.title[k] = title ? 1 : 0;
+      hits.title[k] = (title ? HIT_TITLE : 0) | (onlyReturns ? HIT_ONLY_RETURNS : 0);
     }
     return hits;
   }
@@ -256,8 +273,9 @@ export class LexicalRetriever {
           }
           scores[i] = (scores[i] as number) + ww * (hits.scores[h] as number);
           // coverage counts the best reading that matched: the word itself 1, a family member less
-          best[i] = Math.max(best[i] as number, w);
-          if (hits.title[h]) bestTitle[i] = Math.max(bestTitle[i] as number, w);
+          const flags = hits.title[h] as number;
+          best[i] = Math.max(best[i] as number, flags & HIT_ONLY_RETURNS ? w * RETURNS_COVERAGE : w);
+          if (flags & HIT_TITLE) bestTitle[i] = Math.max(bestTitle[i] as number, w);
         }
       }
       for (let m = 0; m < touchedCount; m++) {

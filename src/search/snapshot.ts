@@ -13,9 +13,9 @@ import type { IndexParts, SearchTuning } from './index.js';
 const MAGIC = 0x48435253; // "SRCH" read as a little-endian u32
 /**
  * Layout version: bump when the layout or anything the index derives at build changes (2: keywords indexed;
- * 3: the documents' cards, so a restored index needs no operations).
+ * 3: the documents' cards, so a restored index needs no operations; 4: the response body's field names indexed).
  */
-export const SNAPSHOT_LAYOUT = 3;
+export const SNAPSHOT_LAYOUT = 4;
 
 type Typed = Uint32Array | Uint8Array | Float64Array;
 const KINDS = { u32: Uint32Array, u8: Uint8Array, f64: Float64Array } as const;

@@ -5,7 +5,7 @@ import { defaultCatalogDir, loadCatalog } from '../../src/registry/catalog.js';
 import { DocCards } from '../../src/search/cards.js';
 import { computeFeatures, SHAPE_COLLECTION, SHAPE_ITEM, FLAG_DEPRECATED } from '../../src/search/features.js';
 import { DEFAULT_TUNING, SearchIndex, SIGNALS } from '../../src/search/index.js';
-import { Candidates, LexicalRetriever } from '../../src/search/lexical.js';
+import { Candidates, HIT_ONLY_RETURNS, LexicalRetriever } from '../../src/search/lexical.js';
 import { Lexicon } from '../../src/search/lexicon.js';
 import { analyzeQuery, laterStepStart } from '../../src/search/query.js';
 import { domainsOf, op } from './helpers.js';
@@ -120,6 +120,44 @@ describe('lexical retrieval', () => {
       expect([...restored.termHits(t).scores]).toEqual([...r.termHits(t).scores]);
       expect([...restored.termHits(t).ids]).toEqual([...r.termHits(t).ids]);
     }
+  });
+});
+
+describe('response fields (what an operation returns)', () => {
+  const ops = [
+    op({ name: 'suppressions_list', domain: 'suppressions', path: '/suppression/bounces', summary: 'Retrieve all bounces', response: { status: '200', description: 'OK', fields: ['email', 'created', 'reason', 'status'] } }),
+    op({ name: 'messages_get', domain: 'messages', path: '/messages/{msg_id}', summary: 'Retrieve a message', response: { status: '200', description: 'OK', fields: ['msg_id', 'subject', 'opens_count', 'clicks_count'] } }),
+    op({ name: 'stats_get', domain: 'stats', path: '/stats', summary: 'Retrieve global statistics about opens' }),
+  ];
+
+  it('finds an operation by a field its success response carries', () => {
+    const index = SearchIndex.build(ops, domainsOf(ops));
+    // "clicks" is only in messages_get's response fields
+    expect(index.search('clicks').results.map((r) => r.name)).toEqual(['messages_get']);
+    expect(DEFAULT_TUNING.boosts.returns).toBe(0.25);
+  });
+
+  it('adds to the retrieval score but not to coverage: the operation\'s own words explain the query', () => {
+    const index = SearchIndex.build(ops, domainsOf(ops));
+    // "opens": stats_get's summary vs messages_get's response field opens_count
+    const results = index.search('opens').results;
+    expect(results.map((r) => r.name).slice(0, 2)).toEqual(['stats_get', 'messages_get']);
+    expect(results[1]!.score).toBeLessThan(0.4); // no coverage from a response field alone: a weak match
+    const lex = lexiconOf(ops);
+    const sorted = [...ops].sort((x, y) => (x.name < y.name ? -1 : 1));
+    const tables = computeFeatures(sorted, lex);
+    const r = LexicalRetriever.build(sorted, domainsOf(ops), lex, tables.features, tables.termIds, DEFAULT_TUNING.boosts, 120);
+    lex.finish();
+    const c = new Candidates(sorted.length);
+    r.retrieve(analyzeQuery('opens', lex, sorted.length, { familyWeight: 0.4, fuzzyUnknown: true, readObject: false }).concepts, c);
+    const at = (name: string): number => sorted.findIndex((o) => o.name === name);
+    expect(c.coverage[at('stats_get')]).toBeCloseTo(1, 5);
+    expect(c.coverage[at('messages_get')]).toBe(0);
+    expect(c.scores[at('messages_get')]).toBeGreaterThan(0);
+    // the flag survives a snapshot's posting table
+    const restored = LexicalRetriever.fromPostings(r.postings(['open']), tables.features, tables.termIds, DEFAULT_TUNING.boosts);
+    expect([...restored.termHits('open').title]).toEqual([...r.termHits('open').title]);
+    expect([...r.termHits('open').title].some((f) => (f & HIT_ONLY_RETURNS) !== 0)).toBe(true);
   });
 });
 
