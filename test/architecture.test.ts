@@ -16,23 +16,28 @@ function layerOf(file: string): string {
   return rel.length === 1 ? (rel[0] as string).replace(/\.ts$/, '') : (rel[0] as string);
 }
 
-/** DESIGN.md "Layers and dependency rules" (config and logger are top-level helpers of the server and CLI). */
+/**
+ * DESIGN.md "Layers and dependency rules" (config and logger are top-level helpers of the server and CLI; crypto and
+ * startup-marks are leaf helpers of the start-up path).
+ */
 const ALLOWED: Record<string, string[]> = {
   types: [],
   errors: [],
   logger: [],
+  crypto: [],
+  'startup-marks': [],
   config: ['errors'],
   schema: ['types', 'errors'],
   importer: ['types', 'errors', 'schema'],
-  registry: ['types', 'errors'],
+  registry: ['types', 'errors', 'crypto'],
   search: ['types', 'errors', 'registry', 'embeddings'],
   embeddings: ['types', 'errors', 'logger'],
   execution: ['types', 'errors', 'schema', 'registry'],
-  state: ['types', 'errors', 'logger'],
-  'server/core': ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'embeddings'],
-  server: ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'server/core', 'server/explorer', 'embeddings', 'state'],
+  state: ['types', 'errors', 'logger', 'crypto'],
+  'server/core': ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'embeddings', 'crypto', 'startup-marks'],
+  server: ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'server/core', 'server/explorer', 'embeddings', 'state', 'crypto', 'startup-marks'],
   'server/explorer': ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'server/core', 'server'],
-  cli: ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'server/core', 'server', 'importer', 'embeddings', 'state'],
+  cli: ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'server/core', 'server', 'importer', 'embeddings', 'state', 'startup-marks'],
 };
 
 /** Packages only one layer may use. */

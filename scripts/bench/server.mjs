@@ -11,7 +11,8 @@ const MB = 1024 * 1024;
 
 /**
  * Where start-up goes, from the built server itself: with API_CATALOG_STARTUP_TRACE=1, `serve` prints its
- * performance marks (ms since the process started) once the search index is ready. Phases in start order.
+ * start-up marks (src/startup-marks.ts; ms since the process started) once the search index is ready. Phases in
+ * start order.
  */
 export const STARTUP_PHASES = [
   ['node start (bootstrap)', null, 'node-bootstrap'],

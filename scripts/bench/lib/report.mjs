@@ -181,7 +181,7 @@ export function markdown(r) {
   for (const [k, v] of Object.entries(imp)) L.push(`| import ${k} (${n(v.ops)} operations; median of 3, fresh process each) | ${n(v.ms)} ms, peak RSS ${n(v.peakMB)} MB |`);
   L.push('');
   L.push('### Where cold start goes', '');
-  L.push(`Phases of the same start-ups, from the built server's own trace (\`API_CATALOG_STARTUP_TRACE=1\`: performance marks, ms; median of ${r.server.coldStartBreakdownRuns ?? 'several'} runs). The first six end at the first tools/list answer; the last runs after it (index ${s.coldStart.index?.kinds ?? 'n/a'}${s.coldStart.index?.reasons ? `: ${s.coldStart.index.reasons}` : ''}, ${ms(s.coldStart.index?.medianMs)} of it restoring or building the index):`, '');
+  L.push(`Phases of the same start-ups, from the built server's own trace (\`API_CATALOG_STARTUP_TRACE=1\`: start-up marks in ms since the process started, src/startup-marks.ts; median of ${r.server.coldStartBreakdownRuns ?? 'several'} runs). The first six end at the first tools/list answer; the last runs after it (index ${s.coldStart.index?.kinds ?? 'n/a'}${s.coldStart.index?.reasons ? `: ${s.coldStart.index.reasons}` : ''}, ${ms(s.coldStart.index?.medianMs)} of it restoring or building the index):`, '');
   L.push('| phase | ms |', '|---|---|');
   for (const [k, v] of Object.entries(s.coldStartBreakdown)) if (!/MB$/.test(k) && !k.startsWith('(')) L.push(`| ${k} | ${n(v, 0)} |`);
   if (s.coldStartBreakdown.heapMB !== undefined) L.push(`| (heap after start: ${n(s.coldStartBreakdown.heapMB, 1)} MB, RSS ${n(s.coldStartBreakdown.rssMB, 1)} MB) | |`);
