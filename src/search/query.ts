@@ -28,6 +28,8 @@ const OBJECT_WORDS: ReadonlySet<string> = new Set([
 ]);
 /** Methods of a request that changes something, and of one that undoes something ("unfollow", "unpin"). */
 const CHANGE_METHODS: readonly HttpMethod[] = ['post', 'put', 'patch'];
+/** Question words that open a request for information (`who` and `how` are verbs of VERB_METHODS anywhere). */
+const QUESTION_WORDS: ReadonlySet<string> = new Set(['what', 'which', 'when', 'where', 'whose']);
 const UNDO_METHODS: readonly HttpMethod[] = ['delete', 'post'];
 /** Verbs that read (get/show/see...): with a plural object they ask for a list. */
 const READ_VERBS: ReadonlySet<string> = new Set(['get', 'show', 'see', 'view', 'read', 'fetch', 'retrieve', 'display', 'find']);
@@ -217,6 +219,9 @@ export function verbShape(words: readonly string[], lex: Lexicon): 'item' | 'col
 
 /** HTTP methods suggested by the first action word of the query (low-weight signal). */
 export function verbMethods(words: readonly string[], lex: Lexicon): readonly HttpMethod[] | undefined {
+  // a request that starts as a question ("what tax rates do we have set up?", "which groups is a user in") asks
+  // to read, whatever verb follows ("set"); only as the first word: "alert me when ..." is no question
+  if (QUESTION_WORDS.has(words[0] ?? '')) return ['get'];
   for (const w of words.slice(0, 4)) {
     const m = VERB_METHODS[w];
     if (m) return m;

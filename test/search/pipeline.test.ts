@@ -52,6 +52,17 @@ describe('analysis', () => {
     expect(laterStepStart(['find', 'songs', 'and', 'add', 'them'])).toBe(2);
   });
 
+  it('a request that opens with a question word asks to read, whatever verb follows', () => {
+    const lex = lexiconOf();
+    lex.finish();
+    const methods = (q: string): unknown => analyzeQuery(q, lex, OPS.length, { familyWeight: 0.4, fuzzyUnknown: true, readObject: true }).methods;
+    expect(methods('what webhooks do we have set up?')).toEqual(['get']);
+    expect(methods('which issues are open')).toEqual(['get']);
+    expect(methods('update a webhook')).toEqual(['patch', 'put', 'post']);
+    // only as the first word: here "when" joins two clauses of an imperative
+    expect(methods('create an issue when a build fails')).toEqual(['post', 'put']);
+  });
+
   it('features: method, REST shape, flags and term lists per operation', () => {
     const lex = lexiconOf();
     const sorted = [...OPS].sort((a, b) => (a.name < b.name ? -1 : 1));
