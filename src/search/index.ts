@@ -98,7 +98,7 @@ export interface SearchTuning {
 
 export const DEFAULT_TUNING: SearchTuning = {
   stem: 'porter',
-  boosts: { name: 3, summary: 3, path: 1.5, domain: 1, tags: 1, params: 0.5, description: 0.7, domainText: 0.3, keywords: 3, returns: 0.25 },
+  boosts: { name: 3, summary: 3, path: 1.5, domain: 1, tags: 1, params: 0.5, description: 0.7, domainText: 0.3, keywords: 3, returns: 0.25, implied: 0.5 },
   familyWeight: 0.4,
   fuzzyUnknown: true,
   descriptionWords: 120,

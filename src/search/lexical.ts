@@ -4,16 +4,18 @@
 import { createRequire } from 'node:module';
 import type MiniSearch from 'minisearch';
 import type { DomainInfo, Operation } from '../types.js';
-import type { Features } from './features.js';
+import { shapeOf, type Features } from './features.js';
 import { MAX_INDEX_WORDS, type Lexicon } from './lexicon.js';
 import type { Concept } from './query.js';
 import { stripNoise } from './text.js';
 
-export type IndexField = 'name' | 'summary' | 'path' | 'domain' | 'tags' | 'params' | 'description' | 'domainText' | 'keywords' | 'returns';
+export type IndexField = 'name' | 'summary' | 'path' | 'domain' | 'tags' | 'params' | 'description' | 'domainText' | 'keywords' | 'returns' | 'implied';
 // `keywords` and `returns` last: an operation without them scores exactly as before they existed (BM25+ is per
 // field). `returns` holds the success response body's top-level field names (what an operation gives back:
 // `failure_reason`, `storage_quota`): a low-weight field that answers requests phrased by the data they want.
-export const FIELDS: IndexField[] = ['name', 'summary', 'path', 'domain', 'tags', 'params', 'description', 'domainText', 'keywords', 'returns'];
+// `implied` holds the verb an operation's REST shape implies when its words may not say it: `list` for a GET on
+// a collection path (Xero's "Retrieves sales invoices" is GET /Invoices), so "list invoices" finds it.
+export const FIELDS: IndexField[] = ['name', 'summary', 'path', 'domain', 'tags', 'params', 'description', 'domainText', 'keywords', 'returns', 'implied'];
 /** A term matched in these fields counts for title coverage (keywords are curated words for the operation). */
 const TITLE_FIELDS: ReadonlySet<string> = new Set(['name', 'summary', 'keywords']);
 /** TermHits.title flags. */
@@ -101,6 +103,7 @@ function record(op: Operation, id: number, descriptionWords: number, domainText:
     domainText,
     keywords: (op.keywords ?? []).join(' '),
     returns: (op.response?.fields ?? []).join(' '),
+    implied: op.method === 'get' && shapeOf(op.path) === 'collection' ? 'list' : '',
   };
 }
 

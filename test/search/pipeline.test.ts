@@ -172,6 +172,25 @@ describe('response fields (what an operation returns)', () => {
   });
 });
 
+describe('the verb a REST shape implies', () => {
+  it('a GET on a collection path is a list, even when its words say "retrieves"', () => {
+    const ops = [
+      op({ name: 'getInvoices', domain: 'accounting', path: '/Invoices', summary: 'Retrieves sales invoices or purchase bills' }),
+      op({ name: 'getInvoiceHistory', domain: 'accounting', path: '/Invoices/{InvoiceID}/History', summary: 'Retrieves history records for a specific invoice' }),
+      op({ name: 'createInvoices', domain: 'accounting', method: 'put', path: '/Invoices', summary: 'Creates one or more sales invoices' }),
+      op({ name: 'getInvoice', domain: 'accounting', path: '/Invoices/{InvoiceID}', summary: 'Retrieves a specific sales invoice' }),
+    ];
+    const index = SearchIndex.build(ops, domainsOf(ops));
+    const coverage = (name: string): number | undefined =>
+      index.search('list invoices', { explain: true }).results.find((r) => r.name === name)?.explain?.coverage;
+    // the GET collection covers both words of the query; the create on the same path and the item only "invoices"
+    expect(coverage('getInvoices')).toBeCloseTo(1, 5);
+    expect(coverage('createInvoices')).toBeLessThan(0.5);
+    expect(coverage('getInvoice')).toBeLessThan(0.5);
+    expect(DEFAULT_TUNING.boosts.implied).toBe(0.5);
+  });
+});
+
 describe('signals and explain', () => {
   it('every signal has a unique name and says what it reads', () => {
     const names = SIGNALS.map((s) => s.name);
