@@ -16,8 +16,11 @@ export type IndexField = 'name' | 'summary' | 'path' | 'domain' | 'tags' | 'para
 // `implied` holds the verb an operation's REST shape implies when its words may not say it: `list` for a GET on
 // a collection path (Xero's "Retrieves sales invoices" is GET /Invoices), so "list invoices" finds it.
 export const FIELDS: IndexField[] = ['name', 'summary', 'path', 'domain', 'tags', 'params', 'description', 'domainText', 'keywords', 'returns', 'implied'];
-/** A term matched in these fields counts for title coverage (keywords are curated words for the operation). */
-const TITLE_FIELDS: ReadonlySet<string> = new Set(['name', 'summary', 'keywords']);
+/**
+ * A term matched in these fields counts for title coverage (keywords are curated words for the operation; the
+ * implied verb is what the title would say: `Retrieves sales invoices` on GET /Invoices lists them).
+ */
+const TITLE_FIELDS: ReadonlySet<string> = new Set(['name', 'summary', 'keywords', 'implied']);
 /** TermHits.title flags. */
 export const HIT_TITLE = 1;
 export const HIT_ONLY_RETURNS = 2;

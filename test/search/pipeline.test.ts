@@ -188,6 +188,11 @@ describe('the verb a REST shape implies', () => {
     expect(coverage('createInvoices')).toBeLessThan(0.5);
     expect(coverage('getInvoice')).toBeLessThan(0.5);
     expect(DEFAULT_TUNING.boosts.implied).toBe(0.5);
+    // and in its title: the implied verb is what the title would say
+    const titleFactor = (name: string): number | undefined =>
+      index.search('list invoices', { explain: true }).results.find((r) => r.name === name)?.explain?.signals.find((x) => x.name === 'title-coverage')?.factor;
+    expect(titleFactor('getInvoices')).toBeCloseTo(2, 5);
+    expect(titleFactor('getInvoiceHistory')).toBeLessThan(2);
   });
 });
 
