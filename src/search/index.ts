@@ -125,6 +125,23 @@ export interface IndexParts {
   retriever: LexicalRetriever;
 }
 
+/**
+ * The first knob fixed when an index is built (stemming, field boosts, description words) on which `tuning`
+ * differs from this build's defaults, or undefined. A snapshot from a build that weighed the fields otherwise
+ * (same layout) would rank differently from a fresh build: refused, so the server rebuilds and `import` rewrites it.
+ */
+function changedBuildKnob(tuning: SearchTuning): string | undefined {
+  if (tuning.stem !== DEFAULT_TUNING.stem) return `stemming ${tuning.stem}`;
+  if (tuning.descriptionWords !== DEFAULT_TUNING.descriptionWords) return `description words ${tuning.descriptionWords}`;
+  const fields = new Set([...Object.keys(tuning.boosts ?? {}), ...Object.keys(DEFAULT_TUNING.boosts)]);
+  for (const f of fields) {
+    const a = (tuning.boosts as Record<string, number | undefined> | undefined)?.[f];
+    const b = (DEFAULT_TUNING.boosts as Record<string, number | undefined>)[f];
+    if (a !== b) return `boost of ${f}: ${a ?? 'none'}, this build ${b ?? 'none'}`;
+  }
+  return undefined;
+}
+
 /** Operations in name order: a document's number is its place in that order. */
 function nameOrder(operations: readonly Operation[]): Operation[] {
   return [...operations].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -192,10 +209,14 @@ export class SearchIndex {
    */
   static fromSnapshot(bytes: Uint8Array, operations: readonly Operation[] | undefined, domains: readonly DomainInfo[]): SearchIndex {
     const parts = decodeSnapshot(bytes, domains);
+    const knob = changedBuildKnob(parts.tuning);
+    if (knob !== undefined) {
+      throw new AppError('REGISTRY_STALE', `search snapshot: built with other index settings than this build's (${knob}); re-import the catalog`);
+    }
     if (operations !== undefined && !parts.cards.equals(DocCards.fromOperations(nameOrder(operations)))) {
       throw new AppError('REGISTRY_STALE', 'search snapshot: built from other operations than the catalog being loaded; re-import the catalog');
     }
-    // build-time knobs come from the snapshot; query-time knobs it predates take this build's defaults
+    // build-time knobs are this build's (checked above); query-time knobs it predates take this build's defaults
     return new SearchIndex({ ...parts, tuning: { ...DEFAULT_TUNING, ...parts.tuning } });
   }
 

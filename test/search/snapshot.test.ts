@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { isAppError } from '../../src/errors.js';
 import { importSpec } from '../../src/importer/index.js';
 import { defaultCatalogDir, loadCatalog } from '../../src/registry/catalog.js';
-import { SearchIndex } from '../../src/search/index.js';
+import { DEFAULT_TUNING, SearchIndex } from '../../src/search/index.js';
 import type { DomainInfo, Operation } from '../../src/types.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
@@ -82,6 +82,14 @@ describe('search snapshot', () => {
     badHeader[14] = 0x7b;
     badHeader[15] = 0x7b;
     expect(code(() => SearchIndex.fromSnapshot(badHeader, ops, c.meta.domains))).toBe('REGISTRY_INVALID');
+    // built with other field weights or stemming (same layout): a fresh build would rank differently, so stale
+    for (const tuning of [{ boosts: { ...DEFAULT_TUNING.boosts, returns: 1 } }, { stem: 'none' as const }, { descriptionWords: 40 }]) {
+      const other = SearchIndex.build(ops, c.meta.domains, tuning).toSnapshot();
+      expect(code(() => SearchIndex.fromSnapshot(other, ops, c.meta.domains))).toBe('REGISTRY_STALE');
+      expect(code(() => SearchIndex.fromSnapshot(other, undefined, c.meta.domains))).toBe('REGISTRY_STALE');
+    }
+    // query-time knobs are not part of the snapshot's contract
+    expect(code(() => SearchIndex.fromSnapshot(SearchIndex.build(ops, c.meta.domains, { precisionWeight: 0.5 }).toSnapshot(), ops, c.meta.domains))).toBeUndefined();
     // an unaligned copy (a snapshot read into a larger buffer at an odd offset) loads fine
     const padded = new Uint8Array(bytes.length + 3);
     padded.set(bytes, 3);
