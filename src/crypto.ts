@@ -7,7 +7,7 @@ type NodeCrypto = typeof import('node:crypto');
 let loaded: NodeCrypto | undefined;
 
 /** The node:crypto module (required on the first call). */
-export function nodeCrypto(): NodeCrypto {
+function nodeCrypto(): NodeCrypto {
   return (loaded ??= createRequire(import.meta.url)('node:crypto') as NodeCrypto);
 }
 

@@ -4,14 +4,14 @@
 import { createRequire } from 'node:module';
 import type MiniSearch from 'minisearch';
 import type { DomainInfo, Operation } from '../types.js';
-import { shapeOf, type Features } from './features.js';
+import { METHOD_CODES, SHAPE_COLLECTION, type Features } from './features.js';
 import { MAX_INDEX_WORDS, type Lexicon } from './lexicon.js';
 import type { Concept } from './query.js';
 import { stripNoise } from './text.js';
 
 export type IndexField = 'name' | 'summary' | 'path' | 'domain' | 'tags' | 'params' | 'description' | 'domainText' | 'keywords' | 'returns' | 'implied';
-// `keywords` and `returns` last: an operation without them scores exactly as before they existed (BM25+ is per
-// field). `returns` holds the success response body's top-level field names (what an operation gives back:
+// `keywords`, `returns` and `implied` last: an operation without them scores exactly as before they existed (BM25+
+// is per field). `returns` holds the success response body's top-level field names (what an operation gives back:
 // `failure_reason`, `storage_quota`): a low-weight field that answers requests phrased by the data they want.
 // `implied` holds the verb an operation's REST shape implies when its words may not say it: `list` for a GET on
 // a collection path (Xero's "Retrieves sales invoices" is GET /Invoices), so "list invoices" finds it.
@@ -92,8 +92,10 @@ export class Candidates {
   }
 }
 
-/** The fields of one operation as MiniSearch indexes them. */
-function record(op: Operation, id: number, descriptionWords: number, domainText: string): Record<string, unknown> {
+const GET = METHOD_CODES.indexOf('get');
+
+/** The fields of one operation (document `id`) as MiniSearch indexes them. */
+function record(op: Operation, id: number, f: Features, descriptionWords: number, domainText: string): Record<string, unknown> {
   return {
     id,
     name: op.name === op.operationId ? op.name : `${op.name} ${op.operationId}`,
@@ -106,7 +108,8 @@ function record(op: Operation, id: number, descriptionWords: number, domainText:
     domainText,
     keywords: (op.keywords ?? []).join(' '),
     returns: (op.response?.fields ?? []).join(' '),
-    implied: op.method === 'get' && shapeOf(op.path) === 'collection' ? 'list' : '',
+    // the method and REST shape the features already read (the rest-shape signal reads the same)
+    implied: f.method[id] === GET && f.shape[id] === SHAPE_COLLECTION ? 'list' : '',
   };
 }
 
@@ -174,7 +177,7 @@ export class LexicalRetriever {
     docs.forEach((op, id) => {
       words = new Set<string>();
       terms = new Set<string>();
-      ms.add(record(op, id, descriptionWords, domainText.get(op.domain) ?? ''));
+      ms.add(record(op, id, features, descriptionWords, domainText.get(op.domain) ?? ''));
       lex.countDocument(words, terms);
     });
     return new LexicalRetriever(ms, undefined, features, termIds, boosts);

@@ -13,7 +13,8 @@ import type { IndexParts, SearchTuning } from './index.js';
 const MAGIC = 0x48435253; // "SRCH" read as a little-endian u32
 /**
  * Layout version: bump when the layout or anything the index derives at build changes (2: keywords indexed;
- * 3: the documents' cards, so a restored index needs no operations; 4: the response body's field names indexed).
+ * 3: the documents' cards, so a restored index needs no operations; 4: the response body's field names and the
+ * verb a GET on a collection implies indexed).
  */
 export const SNAPSHOT_LAYOUT = 4;
 
