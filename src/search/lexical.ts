@@ -61,6 +61,8 @@ export class Candidates {
   readonly best: Float64Array;
   readonly bestTitle: Float64Array;
   readonly isMatched: Uint8Array;
+  /** 1 while a document is in `touched` (one concept's documents, each once). */
+  readonly isTouched: Uint8Array;
   /** Matched document numbers, `matchedCount` of them; `touched` is scratch for one concept. */
   readonly matched: Uint32Array;
   readonly touched: Uint32Array;
@@ -74,6 +76,7 @@ export class Candidates {
     this.best = new Float64Array(n);
     this.bestTitle = new Float64Array(n);
     this.isMatched = new Uint8Array(n);
+    this.isTouched = new Uint8Array(n);
     this.matched = new Uint32Array(n);
     this.touched = new Uint32Array(n);
   }
@@ -265,7 +268,7 @@ export class LexicalRetriever {
    * is the weighted BM25+ sum, its coverage the idf-weighted share of concepts matched by their best reading.
    */
   retrieve(concepts: readonly Concept[], c: Candidates): void {
-    const { scores, coverage, titleCoverage, best, bestTitle, isMatched, matched, touched } = c;
+    const { scores, coverage, titleCoverage, best, bestTitle, isMatched, isTouched, matched, touched } = c;
     let matchedCount = c.matchedCount;
     const totalIdf = concepts.reduce((sum, x) => sum + x.idf * x.weight, 0) || 1;
     for (const concept of concepts) {
@@ -275,7 +278,13 @@ export class LexicalRetriever {
         const ww = w * concept.weight;
         for (let h = 0; h < hits.ids.length; h++) {
           const i = hits.ids[h] as number;
-          if (best[i] === 0) touched[touchedCount++] = i;
+          // each document once per concept, however many of its terms hit it: a hit that leaves best at 0 (a
+          // response field only) must not list it again, or `touched` overflows and stale bests leak into the
+          // next query's coverage
+          if (isTouched[i] === 0) {
+            isTouched[i] = 1;
+            touched[touchedCount++] = i;
+          }
           if (isMatched[i] === 0) {
             isMatched[i] = 1;
             matched[matchedCount++] = i;
@@ -293,6 +302,7 @@ export class LexicalRetriever {
         titleCoverage[i] = (titleCoverage[i] as number) + ((bestTitle[i] as number) * concept.idf * concept.weight) / totalIdf;
         best[i] = 0;
         bestTitle[i] = 0;
+        isTouched[i] = 0;
       }
     }
     c.matchedCount = matchedCount;

@@ -170,6 +170,33 @@ describe('response fields (what an operation returns)', () => {
     expect([...restored.termHits('open').title]).toEqual([...r.termHits('open').title]);
     expect([...r.termHits('open').title].some((f) => (f & HIT_ONLY_RETURNS) !== 0)).toBe(true);
   });
+
+  it('a concept whose terms hit many operations only in their response fields leaves nothing behind for the next query', () => {
+    // eight operations return fields alpha, beta, gamma: one concept of those three terms lists each of them
+    // once however many terms hit it (not three times, which overflowed the scratch list and left stale state)
+    const records = Array.from({ length: 8 }, (_, k) =>
+      op({ name: `records_get-${k}`, domain: 'records', path: `/records${k}/{id}`, summary: `Retrieve record ${k}`, response: { status: '200', description: 'OK', fields: ['alpha', 'beta', 'gamma'] } }),
+    );
+    const all = [...records, op({ name: 'widgets_create', domain: 'widgets', method: 'post', path: '/widgets', summary: 'Create a gamma widget' })];
+    const lex = lexiconOf(all);
+    const sorted = [...all].sort((x, y) => (x.name < y.name ? -1 : 1));
+    const tables = computeFeatures(sorted, lex);
+    const r = LexicalRetriever.build(sorted, domainsOf(all), lex, tables.features, tables.termIds, DEFAULT_TUNING.boosts, 120);
+    lex.finish();
+    const widget = sorted.findIndex((o) => o.name === 'widgets_create');
+    const c = new Candidates(sorted.length);
+    const gamma = { terms: new Map([['gamma', 1]]), idf: 1, weight: 1 };
+    r.retrieve([gamma], c);
+    const fresh = c.coverage[widget] as number;
+    expect(fresh).toBeCloseTo(1, 5);
+    c.clear();
+    r.retrieve([{ terms: new Map([['alpha', 1], ['beta', 1], ['gamma', 1]]), idf: 1, weight: 1 }], c);
+    expect(c.coverage[widget]).toBeCloseTo(1, 5);
+    c.clear();
+    r.retrieve([gamma], c);
+    expect(c.coverage[widget]).toBeCloseTo(fresh, 9);
+    expect([...c.best].every((b) => b === 0)).toBe(true);
+  });
 });
 
 describe('the verb a REST shape implies', () => {
