@@ -9,7 +9,8 @@ import { keywordList } from '../server/core/search.js';
 const USAGE = `usage: api-catalog search "<query>" [--registry <dir>] [--domain <d>] [--limit <n>] [--offset <n>] [--keywords <w,w>] [--explain] [--json]
 
   --registry <dir>  catalog folder (registry/<name>); default: the embedded GitHub catalog
-  --domain <d>      only this domain; with an empty query, browse the domain
+  --domain <d>      this domain, then (ranked lower) other domains' operations whose path nests its
+                    resource (GET /members/{id}/boards for domain board); with an empty query, browse the domain
   --limit <n>       results to print (default 10, at most ${MAX_LIMIT})
   --offset <n>      results to skip (default 0)
   --keywords <w,w>  other words the API may use for it (comma or space separated): they widen recall at a

@@ -13,6 +13,7 @@ import { analyzeQuery, MAX_QUERY_CHARS, queryWords } from './query.js';
 import { activeSignals, rankCandidates, type HitExplanation, type Ranked } from './rank.js';
 import type { SignalContext } from './signals.js';
 import { decodeSnapshot, encodeSnapshot } from './snapshot.js';
+import { DomainReach } from './widen.js';
 import { stripNoise, type StemMode } from './text.js';
 
 export { swapsNeighbours } from './lexicon.js';
@@ -21,7 +22,10 @@ export type { HitExplanation } from './rank.js';
 export { SIGNALS } from './signals.js';
 
 export interface SearchOptions {
-  /** Only operations of this domain. Unknown domain: AppError UNKNOWN_DOMAIN. */
+  /**
+   * This domain's operations, and a little lower those of other domains whose path names its resource
+   * (`tuning.domainReach`; an empty query browses the domain alone). Unknown domain: AppError UNKNOWN_DOMAIN.
+   */
   domain?: string;
   /** Page size; default 10, at most {@link MAX_LIMIT}. */
   limit?: number;
@@ -94,6 +98,11 @@ export interface SearchTuning {
   keywordWeight: number;
   /** Keyword terms also explain an operation's name for the precision signal. */
   keywordPrecision: boolean;
+  /**
+   * With a domain, operations of other domains whose path names the domain's resource rank too, their scores
+   * times this factor (0: the domain is a strict filter). widen.ts; measured in docs/SEARCH.md.
+   */
+  domainReach: number;
 }
 
 export const DEFAULT_TUNING: SearchTuning = {
@@ -110,6 +119,7 @@ export const DEFAULT_TUNING: SearchTuning = {
   keywordMode: 'concepts',
   keywordWeight: 0.5,
   keywordPrecision: false,
+  domainReach: 0.8,
 };
 
 const METHODS: ReadonlySet<string> = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
@@ -160,6 +170,8 @@ export class SearchIndex {
   /** `queryMarks[id]` is 1 while a query holds title/name term `id`; `objectMarks` likewise for its object. */
   private readonly queryMarks: Uint8Array;
   private readonly objectMarks: Uint8Array;
+  /** Operations a domain reaches beyond itself (widen.ts). */
+  private readonly reach: DomainReach;
 
   private constructor(parts: IndexParts) {
     this.cards = parts.cards;
@@ -173,6 +185,8 @@ export class SearchIndex {
     this.candidates = new Candidates(parts.cards.length);
     this.queryMarks = new Uint8Array(parts.tables.termIds.size);
     this.objectMarks = new Uint8Array(parts.tables.termIds.size);
+    const { features, domainList } = parts.tables;
+    this.reach = new DomainReach(parts.cards, parts.lexicon, (i) => domainList[features.domain[i] as number] as string);
   }
 
   /**
@@ -336,12 +350,15 @@ export class SearchIndex {
       tuning: { precisionWeight: t.precisionWeight, namePrecisionShare: t.namePrecisionShare, primaryBoost: t.primaryBoost },
     };
     const domainCode = domain === undefined ? -1 : (this.domainCodes.get(domain) ?? -2);
+    const reached = domain !== undefined && t.domainReach > 0 ? this.reach.mark(domain) : undefined;
+    const reach = reached && { mask: reached.mask, factor: t.domainReach };
     try {
-      const { total, top } = rankCandidates({ ctx, signals, k, domainCode, exactIndex, explain });
+      const { total, top } = rankCandidates({ ctx, signals, k, domainCode, exactIndex, explain, ...(reach ? { reach } : {}) });
       return { total, top };
     } finally {
       for (const id of marked) queryMarks[id] = 0;
       for (const id of objectIds) objectMarks[id] = 0;
+      reached?.clear();
       this.candidates.clear();
     }
   }

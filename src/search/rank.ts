@@ -1,5 +1,5 @@
 // Stage 4b, ranking: applies the re-ranking signals to every retrieved candidate, normalizes (best = its coverage),
-// filters by domain, puts an exact name first and keeps the best k in name order for ties (K4). Optionally
+// filters by domain (with the paths the domain reaches, widen.ts), puts an exact name first and keeps the best k in name order for ties (K4). Optionally
 // explains each kept hit (per-signal factors). Allocation-free per candidate; prints nothing.
 import type { Features } from './features.js';
 import type { Candidates } from './lexical.js';
@@ -82,6 +82,11 @@ export interface RankRequest {
   /** Document named exactly by the query. */
   exactIndex: number | undefined;
   explain: boolean;
+  /**
+   * Documents outside the domain that still rank (`mask[i] === 1`: their path names the domain's resource, see
+   * widen.ts), their scores times `factor`.
+   */
+  reach?: { mask: Uint8Array; factor: number };
 }
 
 /** The signals minus those named in `disabled` (ablation measurements). */
@@ -95,7 +100,7 @@ export function activeSignals(disabled: readonly string[], rerank: boolean): Sig
  * Also returns that confidence (the best operation's coverage). Does not clear the candidates.
  */
 export function rankCandidates(req: RankRequest): { total: number; top: Ranked[]; confidence: number; best: number } {
-  const { ctx, k, domainCode, exactIndex } = req;
+  const { ctx, k, domainCode, exactIndex, reach } = req;
   const c: Candidates = ctx.candidates;
   const f: Features = ctx.features;
   const names: string[] = [];
@@ -135,12 +140,16 @@ export function rankCandidates(req: RankRequest): { total: number; top: Ranked[]
   let exactSeen = false;
   for (let m = 0; m < c.matchedCount; m++) {
     const i = matched[m] as number;
-    if (domainCode !== -1 && f.domain[i] !== domainCode) continue;
+    let factor = 1;
+    if (domainCode !== -1 && f.domain[i] !== domainCode) {
+      if (reach === undefined || reach.mask[i] !== 1) continue;
+      factor = reach.factor;
+    }
     total++;
     if (i === exactIndex) {
       exactSeen = true;
       top.offer(i, 1.0001);
-    } else top.offer(i, max > 0 ? ((final[i] as number) / max) * conf : 0);
+    } else top.offer(i, max > 0 ? ((final[i] as number) / max) * conf * factor : 0);
   }
   if (exactIndex !== undefined && !exactSeen && (domainCode === -1 || f.domain[exactIndex] === domainCode)) {
     total++;
@@ -156,6 +165,8 @@ export function rankCandidates(req: RankRequest): { total: number; top: Ranked[]
         signals: names.map((name, q) => ({ name, factor: (prepared[q] as Prepared).factor(r.i) })),
         reranked: final[r.i] as number,
       };
+      // outside the domain it was asked for (reached by its path): the factor applied after normalizing
+      if (reach !== undefined && domainCode !== -1 && f.domain[r.i] !== domainCode) explain.signals.push({ name: 'domain-reach', factor: reach.factor });
       if (r.i === exactIndex) explain.exact = true;
       r.explain = explain;
     }

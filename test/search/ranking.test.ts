@@ -51,10 +51,16 @@ describe('GitHub ranking (registry/github)', () => {
     expect(top(q).slice(0, 5)).toContain(id);
   });
 
-  it('the domain filter keeps only that domain', () => {
+  it('the domain filter keeps that domain, and below it only operations whose path nests its resource', () => {
     const r = index.search('list webhooks', { domain: 'orgs', limit: 50 });
     expect(r.results.length).toBeGreaterThan(0);
-    expect(r.results.every((h) => h.domain === 'orgs')).toBe(true);
+    expect(r.results.slice(0, 10).every((h) => h.domain === 'orgs')).toBe(true);
+    const paths = new Map(catalog.operations.map((o) => [o.name, o.path]));
+    const nested = (path = ''): boolean => path.split('/').slice(2).some((seg) => !seg.startsWith('{') && seg.includes('org'));
+    for (const h of r.results.filter((x) => x.domain !== 'orgs')) expect(nested(paths.get(h.name))).toBe(true);
+    // domainReach 0: a strict filter
+    const strict = SearchIndex.build(catalog.operations, catalog.meta.domains, { domainReach: 0 });
+    expect(strict.search('list webhooks', { domain: 'orgs', limit: 50 }).results.every((h) => h.domain === 'orgs')).toBe(true);
   });
 
   it('hostile queries stay under 100 ms on the full catalog (K1)', () => {
