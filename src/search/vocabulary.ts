@@ -82,6 +82,11 @@ export const FAMILIES: readonly (readonly string[])[] = [
   ['event', 'meeting', 'appointment'],
   ['permission', 'access', 'share', 'sharing', 'collaborator'],
   ['revision', 'version'],
+  // infrastructure and billing words people use for what cloud APIs name otherwise (round 7, docs/SEARCH.md)
+  ['server', 'instance', 'machine', 'vm'],
+  ['disk', 'volume', 'drive'],
+  ['invoice', 'bill'],
+  ['region', 'datacenter', 'location', 'zone'],
 ];
 
 /**

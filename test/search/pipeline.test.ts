@@ -297,3 +297,43 @@ describe('Operation.keywords (x-api-catalog-keywords)', () => {
     }
   });
 });
+
+describe('noun families: a person\'s word for what the API names otherwise', () => {
+  // a cloud API's own words: instances, volumes, invoices, regions
+  const ops = [
+    op({ name: 'instances_create', domain: 'instances', method: 'post', path: '/instances', summary: 'Create an instance' }),
+    op({ name: 'instances_list', domain: 'instances', path: '/instances', summary: 'List instances' }),
+    op({ name: 'volumes_attach', domain: 'volumes', method: 'post', path: '/volumes/{id}/attach', summary: 'Attach a volume' }),
+    op({ name: 'networks_attach', domain: 'networks', method: 'post', path: '/networks/{id}/attach', summary: 'Attach a network' }),
+    op({ name: 'invoices_list', domain: 'account', path: '/account/invoices', summary: 'List invoices' }),
+    op({ name: 'regions_list', domain: 'regions', path: '/regions', summary: 'List regions' }),
+    op({ name: 'images_create', domain: 'images', method: 'post', path: '/images', summary: 'Create an image' }),
+  ];
+  const index = SearchIndex.build(ops, domainsOf(ops));
+  const first = (q: string): string | undefined => index.search(q).results[0]?.name;
+
+  it.each([
+    ['create a new server', 'instances_create'],
+    ['which machines do we have', 'instances_list'],
+    ['show me our past bills', 'invoices_list'],
+    ['which zones are there', 'regions_list'],
+  ])('%s -> %s', (q, name) => {
+    expect(first(q)).toBe(name);
+  });
+
+  it('"disk" tells the volume apart from the other thing one attaches', () => {
+    const results = index.search('attach the disk').results;
+    expect(results[0]?.name).toBe('volumes_attach');
+    expect(results[0]!.score).toBeGreaterThan(results.find((r) => r.name === 'networks_attach')?.score ?? 0);
+  });
+
+  it('a family member counts less than the word itself', () => {
+    const [hit] = index.search('list instances').results;
+    const viaFamily = index.search('list servers').results;
+    expect(hit?.name).toBe('instances_list');
+    expect(viaFamily[0]?.name).toBe('instances_list');
+    // "servers" explains instances_list, not the other lists, but less than "instances" would
+    expect(viaFamily[0]!.score).toBeGreaterThan(viaFamily.find((r) => r.name === 'regions_list')?.score ?? 0);
+    expect(viaFamily[0]!.score).toBeLessThan(hit!.score);
+  });
+});

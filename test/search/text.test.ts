@@ -79,6 +79,9 @@ describe('vocabulary', () => {
     expect(familyOf('payout')).toEqual(expect.arrayContaining(['transfer', 'withdraw']));
     expect(familyOf('user')).toEqual(expect.arrayContaining(['member', 'people', 'account']));
     expect(familyOf('delete')).toEqual(expect.arrayContaining(['revoke']));
+    expect(familyOf('server')).toEqual(expect.arrayContaining(['instance', 'machine', 'vm']));
+    expect(familyOf('disk')).toEqual(expect.arrayContaining(['volume']));
+    expect(familyOf('region')).toEqual(expect.arrayContaining(['datacenter', 'zone']));
   });
   it('VERB_FAMILY_COUNT splits the actions from the things', () => {
     const actions = FAMILIES.slice(0, VERB_FAMILY_COUNT).flat();
