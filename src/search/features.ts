@@ -90,6 +90,11 @@ export function shapeOf(path: string): 'item' | 'collection' | 'other' {
   return segs.length <= 2 || (segs[segs.length - 2] ?? '').startsWith('{') ? 'collection' : 'other';
 }
 
+/** A path segment that names an API version (`v2`, `v2.1`, `v1beta1`), not a resource. */
+export function isVersionSegment(segment: string): boolean {
+  return /^v\d+(?:\.\d+)*(?:(?:alpha|beta)\d*)?$/i.test(segment);
+}
+
 /**
  * The resource an operation acts on, read from its path: the last plain segment (`/customers/{id}/groups/{g}`
  * -> groups, `/projects/{id}/merge_requests` -> merge requests). A one-word action after it (`/pipelines/{id}/
@@ -98,7 +103,6 @@ export function shapeOf(path: string): 'item' | 'collection' | 'other' {
 export function primaryResource(path: string): string {
   const segs = path.split('/').filter((s) => s.length > 0);
   const isParam = (s: string): boolean => s.includes('{');
-  const isVersion = (s: string): boolean => /^v\d+(?:\.\d+)?(?:(?:alpha|beta)\d*)?$/i.test(s);
   let k = segs.length - 1;
   while (k >= 0 && isParam(segs[k] as string)) k--;
   if (k < 0) return '';
@@ -109,7 +113,7 @@ export function primaryResource(path: string): string {
   const action = one !== undefined && (VERB_FAMILY_WORDS.has(one) || VERB_METHODS[one] !== undefined || (afterParam && !isPlural(one)));
   if (!action) return last;
   let j = k - 1;
-  while (j >= 0 && (isParam(segs[j] as string) || isVersion(segs[j] as string))) j--;
+  while (j >= 0 && (isParam(segs[j] as string) || isVersionSegment(segs[j] as string))) j--;
   return j >= 0 ? `${segs[j] as string} ${last}` : last;
 }
 

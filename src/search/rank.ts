@@ -1,6 +1,7 @@
 // Stage 4b, ranking: applies the re-ranking signals to every retrieved candidate, normalizes (best = its coverage),
-// filters by domain (with the paths the domain reaches, widen.ts), puts an exact name first and keeps the best k in name order for ties (K4). Optionally
-// explains each kept hit (per-signal factors). Allocation-free per candidate; prints nothing.
+// filters by domain (with the paths the domain reaches, widen.ts), puts an exact name first and keeps the best k
+// in name order for ties (K4). Optionally explains each kept hit (per-signal factors). Allocation-free per
+// candidate; prints nothing.
 import type { Features } from './features.js';
 import type { Candidates } from './lexical.js';
 import { SIGNALS, type Prepared, type Signal, type SignalContext } from './signals.js';

@@ -5,6 +5,7 @@
 // word of that domain, one of them below the root segment (a root names a scope: GitHub's /orgs/{org}/teams
 // is about teams, not orgs). Measured in docs/SEARCH.md ("A domain also reaches its resource's nested paths"). No I/O.
 import type { DocCards } from './cards.js';
+import { isVersionSegment } from './features.js';
 import type { Lexicon } from './lexicon.js';
 
 /** Most path words read per operation (paths are short; K1). */
@@ -13,7 +14,8 @@ const MAX_PATH_WORDS = 64;
 /**
  * Per domain, the operations outside it that act on its resource: the same catalog (the `catalog.` prefix a
  * merged index gives every domain), and a path whose literal segments hold every analyzed word of the domain's
- * name, at least one of them in a segment after the first (a version segment such as `v2` does not count). Computed on a domain's first search and kept (a sorted Uint32Array per domain, usually a few ids).
+ * name, at least one of them in a segment after the first (a version segment such as `v2` or `v1beta1` does not
+ * count). Computed on a domain's first search and kept (a sorted Uint32Array per domain, usually a few ids).
  */
 export class DomainReach {
   private readonly byDomain = new Map<string, Uint32Array>();
@@ -40,7 +42,7 @@ export class DomainReach {
     const termsOf = (segment: string): string[] => {
       let terms = segmentTerms.get(segment);
       if (terms === undefined) {
-        terms = /^v\d+(\.\d+)*$/i.test(segment) ? [] : lex.words(segment, MAX_PATH_WORDS).flatMap((w) => lex.analyze(w));
+        terms = isVersionSegment(segment) ? [] : lex.words(segment, MAX_PATH_WORDS).flatMap((w) => lex.analyze(w));
         segmentTerms.set(segment, terms);
       }
       return terms;

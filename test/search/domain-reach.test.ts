@@ -47,6 +47,17 @@ describe('a domain reaches its resource in other domains\' paths', () => {
     expect(results.find((r) => r.name === 'getBoard')?.explain?.signals.some((s) => s.name === 'domain-reach')).toBe(false);
   });
 
+  it('a version segment is not the root: /v1beta1/projects/{p}/teams is about teams, not projects', () => {
+    const ops = [
+      op({ name: 'getProject', domain: 'projects', path: '/v1beta1/projects/{p}', summary: 'Get a project' }),
+      op({ name: 'listProjectTeams', domain: 'teams', path: '/v1beta1/projects/{p}/teams', summary: 'List the teams of a project' }),
+      op({ name: 'getTeam', domain: 'teams', path: '/v2.1/teams/{t}', summary: 'Get a team' }),
+    ];
+    const versioned = SearchIndex.build(ops, domainsOf(ops));
+    expect(names(versioned, 'list project teams', 'projects')).not.toContain('listProjectTeams');
+    expect(names(versioned, 'list project teams', 'teams')).toContain('listProjectTeams');
+  });
+
   it('browsing a domain (no query) lists the domain alone', () => {
     const { results, total } = index.search('', { domain: 'board' });
     expect(results.map((r) => r.name).sort()).toEqual(['addBoard', 'getBoard', 'getBoardLists']);
