@@ -4,7 +4,7 @@
 import type { HttpMethod, Operation } from '../types.js';
 import type { Lexicon } from './lexicon.js';
 import { splitWords, stripPlural } from './text.js';
-import { FAMILIES, SCOPE_WORDS, VERB_FAMILY_COUNT, VERB_METHODS, type Scope } from './vocabulary.js';
+import { FAMILIES, SCOPE_WORDS, VERB_FAMILY_COUNT, VERB_METHODS, VERB_SHAPES, type Scope } from './vocabulary.js';
 
 /** Scopes as small ints for the per-document feature array (0: none). */
 export const SCOPES: readonly Scope[] = ['repository', 'organization', 'enterprise', 'team', 'me', 'user', 'installation'];
@@ -16,6 +16,11 @@ export const FLAG_DEPRECATED = 2;
 
 /** Words of the verb families (the first {@link VERB_FAMILY_COUNT} families of the vocabulary). */
 export const VERB_FAMILY_WORDS: ReadonlySet<string> = new Set(FAMILIES.slice(0, VERB_FAMILY_COUNT).flat());
+
+/** A word that names an action: a verb family member or a verb with an HTTP method or path shape. */
+export function isAction(word: string): boolean {
+  return VERB_METHODS[word] !== undefined || VERB_SHAPES[word] !== undefined || VERB_FAMILY_WORDS.has(word);
+}
 
 /**
  * What the re-ranking reads of each operation, precomputed at build as flat typed arrays indexed by document
@@ -32,6 +37,8 @@ export interface Features {
   /** Terms of the primary resource: the last plain path segment (with the resource before a one-word action). */
   primaryStart: Uint32Array;
   primaryIds: Uint32Array;
+  /** 1 + the term id of the primary resource's head noun (`nodes` in `/nodebalancers/{id}/configs/{c}/nodes`); 0 none. */
+  head: Uint32Array;
   /** Index into METHOD_CODES. */
   method: Uint8Array;
   /** 0 other, SHAPE_ITEM (path ends in a parameter), SHAPE_COLLECTION (a plain segment after one or at the root). */
@@ -117,6 +124,17 @@ export function primaryResource(path: string): string {
   return j >= 0 ? `${segs[j] as string} ${last}` : last;
 }
 
+/**
+ * The head noun of an operation's resource: the last word of its primary resource, or the word before a trailing
+ * action (`/invoices/{id}/pay` -> invoices). `/nodebalancers/{id}/configs/{c}/nodes` -> nodes.
+ */
+export function resourceHead(path: string): string | undefined {
+  const words = splitWords(primaryResource(path));
+  let k = words.length - 1;
+  if (k > 0 && isAction(words[k] as string)) k--;
+  return words[k];
+}
+
 export function pathKey(method: string, path: string): string {
   return `${method.toLowerCase()} ${path.toLowerCase().replace(/\{[^}]*\}/g, '{}')}`;
 }
@@ -136,7 +154,7 @@ export function computeFeatures(ops: readonly Operation[], lexicon: Lexicon): Fe
   const primaries: number[] = [];
   const f: Features = {
     titleStart: new Uint32Array(n + 1), titleIds: new Uint32Array(0), nameStart: new Uint32Array(n + 1),
-    nameIds: new Uint32Array(0), primaryStart: new Uint32Array(n + 1), primaryIds: new Uint32Array(0),
+    nameIds: new Uint32Array(0), primaryStart: new Uint32Array(n + 1), primaryIds: new Uint32Array(0), head: new Uint32Array(n),
     method: new Uint8Array(n), shape: new Uint8Array(n), scope: new Uint8Array(n), flags: new Uint8Array(n),
     domain: new Uint32Array(n),
   };
@@ -148,6 +166,9 @@ export function computeFeatures(ops: readonly Operation[], lexicon: Lexicon): Fe
     f.nameStart[i + 1] = names.length;
     for (const t of new Set(lexicon.terms(primaryResource(op.path)))) primaries.push(termId(t));
     f.primaryStart[i + 1] = primaries.length;
+    const head = resourceHead(op.path);
+    const headTerm = head === undefined ? undefined : lexicon.analyze(head)[0];
+    f.head[i] = headTerm === undefined ? 0 : termId(headTerm) + 1;
     f.method[i] = Math.max(0, METHOD_CODES.indexOf(op.method));
     const shape = shapeOf(op.path);
     f.shape[i] = shape === 'item' ? SHAPE_ITEM : shape === 'collection' ? SHAPE_COLLECTION : 0;

@@ -90,6 +90,11 @@ export interface SearchTuning {
    */
   primaryBoost: number;
   /**
+   * Factor for an operation whose resource's head noun (`nodes` in `/nodebalancers/{id}/configs/{c}/nodes`) is the
+   * head noun of the request's object ("add nodebalancer backend node"). Measured in docs/SEARCH.md; 1 = off.
+   */
+  headBoost: number;
+  /**
    * How `SearchOptions.keywords` join the query: `concept` one low-weight concept of alternatives, `concepts`
    * one low-weight concept per keyword term, `fuse` a second retrieval fused by reciprocal rank.
    */
@@ -116,6 +121,7 @@ export const DEFAULT_TUNING: SearchTuning = {
   precisionWeight: 0.7,
   namePrecisionShare: 0.5,
   primaryBoost: 1,
+  headBoost: 1.1,
   keywordMode: 'concepts',
   keywordWeight: 0.5,
   keywordPrecision: false,
@@ -123,6 +129,19 @@ export const DEFAULT_TUNING: SearchTuning = {
 };
 
 const METHODS: ReadonlySet<string> = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
+/** Sets `marks[id]` for each term with a title/name term id; returns the ids set (to clear them after the query). */
+function mark(terms: Iterable<string>, termIds: ReadonlyMap<string, number>, marks: Uint8Array): number[] {
+  const ids: number[] = [];
+  for (const term of terms) {
+    const id = termIds.get(term);
+    if (id !== undefined && marks[id] === 0) {
+      marks[id] = 1;
+      ids.push(id);
+    }
+  }
+  return ids;
+}
 
 /** The built stages of an index (what a snapshot restores). */
 export interface IndexParts {
@@ -167,9 +186,11 @@ export class SearchIndex {
   private readonly tables: FeatureTables;
   private readonly retriever: LexicalRetriever;
   private readonly candidates: Candidates;
-  /** `queryMarks[id]` is 1 while a query holds title/name term `id`; `objectMarks` likewise for its object. */
+  /** `queryMarks[id]` is 1 while a query holds title/name term `id`; `objectMarks`, `headMarks` likewise for its
+   * object and the object's head noun. */
   private readonly queryMarks: Uint8Array;
   private readonly objectMarks: Uint8Array;
+  private readonly headMarks: Uint8Array;
   /** Operations a domain reaches beyond itself (widen.ts). */
   private readonly reach: DomainReach;
 
@@ -185,6 +206,7 @@ export class SearchIndex {
     this.candidates = new Candidates(parts.cards.length);
     this.queryMarks = new Uint8Array(parts.tables.termIds.size);
     this.objectMarks = new Uint8Array(parts.tables.termIds.size);
+    this.headMarks = new Uint8Array(parts.tables.termIds.size);
     const { features, domainList } = parts.tables;
     this.reach = new DomainReach(parts.cards, parts.lexicon, (i) => domainList[features.domain[i] as number] as string);
   }
@@ -327,27 +349,15 @@ export class SearchIndex {
       keywordMode: t.keywordMode === 'concepts' ? 'concepts' : 'concept', keywordWeight: t.keywordWeight, keywordPrecision: t.keywordPrecision,
     }, keywords);
     this.retriever.retrieve(plan.concepts, this.candidates);
-    const { queryMarks, objectMarks } = this;
+    const { queryMarks, objectMarks, headMarks } = this;
     const termIds = this.tables.termIds;
-    const marked: number[] = [];
-    for (const term of plan.queryTerms) {
-      const id = termIds.get(term);
-      if (id !== undefined) {
-        queryMarks[id] = 1;
-        marked.push(id);
-      }
-    }
-    const objectIds: number[] = [];
-    for (const term of plan.objectTerms) {
-      const id = termIds.get(term);
-      if (id !== undefined && objectMarks[id] === 0) {
-        objectMarks[id] = 1;
-        objectIds.push(id);
-      }
-    }
+    const marked = mark(plan.queryTerms, termIds, queryMarks);
+    const objectIds = mark(plan.objectTerms, termIds, objectMarks);
+    const headIds = mark(plan.headTerms, termIds, headMarks);
     const ctx: SignalContext = {
       plan, features: this.tables.features, candidates: this.candidates, queryMarks, objectMarks, objectCount: objectIds.length,
-      tuning: { precisionWeight: t.precisionWeight, namePrecisionShare: t.namePrecisionShare, primaryBoost: t.primaryBoost },
+      headMarks, headCount: headIds.length,
+      tuning: { precisionWeight: t.precisionWeight, namePrecisionShare: t.namePrecisionShare, primaryBoost: t.primaryBoost, headBoost: t.headBoost },
     };
     const domainCode = domain === undefined ? -1 : (this.domainCodes.get(domain) ?? -2);
     const reached = domain !== undefined && t.domainReach > 0 ? this.reach.mark(domain) : undefined;
@@ -358,6 +368,7 @@ export class SearchIndex {
     } finally {
       for (const id of marked) queryMarks[id] = 0;
       for (const id of objectIds) objectMarks[id] = 0;
+      for (const id of headIds) headMarks[id] = 0;
       reached?.clear();
       this.candidates.clear();
     }

@@ -2,9 +2,11 @@
 // with its vocabulary family, idf, step weight) and what the request says about method, REST shape, scope and
 // breadth. Produces a QueryPlan the retrievers and signals read; touches no operation, prints nothing.
 import type { HttpMethod } from '../types.js';
-import { isPlural, VERB_FAMILY_WORDS } from './features.js';
+import { isAction, isPlural } from './features.js';
 import { pluralStem, type Lexicon } from './lexicon.js';
 import { PHRASES, SCOPE_WORDS, VERB_METHODS, VERB_SHAPES, type Scope } from './vocabulary.js';
+
+export { isAction };
 
 /** Longest query (characters) that is read; the rest is ignored (RELIABILITY K1). */
 export const MAX_QUERY_CHARS = 512;
@@ -67,6 +69,8 @@ export interface QueryPlan {
   spanAll: boolean;
   /** The request's object: lead-step words before the first preposition, without action words (with families). */
   objectTerms: string[];
+  /** The head noun of the request's object (its last word) with its family, as index terms; empty when none. */
+  headTerms: string[];
 }
 
 /** Query analysis knobs (a subset of the index tuning). */
@@ -108,11 +112,6 @@ export function keywordTerms(keywords: readonly string[], lex: Lexicon, query: r
     }
   }
   return out;
-}
-
-/** A word that names an action: a verb family member or a verb with an HTTP method or path shape. */
-export function isAction(word: string): boolean {
-  return VERB_METHODS[word] !== undefined || VERB_SHAPES[word] !== undefined || VERB_FAMILY_WORDS.has(word);
 }
 
 /** Raw query words, bounded (K1): at most MAX_QUERY_CHARS characters and MAX_QUERY_TERMS words. */
@@ -275,8 +274,33 @@ export function analyzeQuery(query: string, lex: Lexicon, n: number, tuning: Que
       for (const v of [w, ...(lex.familyOf.get(w) ?? [])]) for (const t of lex.analyze(v)) objectTerms.push(t);
     }
   }
+  const head = objectHead(words, lex);
+  const headTerms = head === undefined ? [] : [head, ...(lex.familyOf.get(head) ?? lex.familyOf.get(pluralStem(head)) ?? [])].flatMap((v) => lex.analyze(v));
   return {
     words, concepts: cs, queryTerms, methods: verbMethods(words, lex), shape: verbShape(words, lex), scopes,
-    spanAll: words.some((w) => BROAD_WORDS.has(w)), objectTerms,
+    spanAll: words.some((w) => BROAD_WORDS.has(w)), objectTerms, headTerms,
   };
+}
+
+/**
+ * The head noun of the request's object: the last word of the lead step that is no action, scope or question
+ * word, up to the first preposition after it ("add nodebalancer backend node" -> node, "list board cards" ->
+ * cards, "show me the older versions of logo.png" -> versions). English puts the head last; the words before it
+ * say which one.
+ */
+export function objectHead(words: readonly string[], lex: Lexicon): string | undefined {
+  const lead = laterStepStart(words);
+  let head: string | undefined;
+  for (let k = 0; k < lead; k++) {
+    const w = words[k] as string;
+    // the parts the lexicon adds after an identifier compound (`nodebalancer` node balancer) are not a new head
+    if (k > 0 && words[k - 1] === w + (words[k + 1] ?? '')) {
+      k++;
+      continue;
+    }
+    if (head !== undefined && PREPOSITIONS.has(w)) break;
+    if (isAction(w) || SCOPE_WORDS[w] !== undefined || QUESTION_WORDS.has(w)) continue;
+    if (lex.analyze(w).length > 0) head = w;
+  }
+  return head;
 }

@@ -16,6 +16,9 @@ export interface SignalContext {
   /** `objectMarks[termId]` is 1 when the request's object holds that term; `objectCount` of them. */
   objectMarks: Uint8Array;
   objectCount: number;
+  /** `headMarks[termId]` is 1 when the head noun of the request's object (or its family) is that term. */
+  headMarks: Uint8Array;
+  headCount: number;
   tuning: SignalTuning;
 }
 
@@ -26,6 +29,8 @@ export interface SignalTuning {
   namePrecisionShare: number;
   /** Factor for an operation whose primary resource the request's object names (1 = off). */
   primaryBoost: number;
+  /** Factor for an operation whose resource's head noun is the head noun of the request's object (1 = off). */
+  headBoost: number;
 }
 
 /** A signal ready for one query: its factor for one document, and the same applied to every candidate. */
@@ -106,6 +111,24 @@ const primaryResource: Signal = {
   },
 };
 
+/**
+ * The thing acted on: the head noun of the request's object ("add nodebalancer backend *node*") is the head noun
+ * of the operation's resource (`.../nodes`), not only a word somewhere in its path (`/nodebalancers`).
+ */
+const headNoun: Signal = {
+  name: 'head-noun',
+  reads: 'the head noun of the request object is the head noun of the operation resource: x headBoost (1.1)',
+  prepare: ({ features: f, headMarks, headCount, tuning }) => {
+    if (tuning.headBoost === 1 || headCount === 0) return undefined;
+    const boost = tuning.headBoost;
+    const factor = (i: number): number => {
+      const h = f.head[i] as number;
+      return h !== 0 && headMarks[h - 1] === 1 ? boost : 1;
+    };
+    return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * factor(i); } } };
+  },
+};
+
 /** The HTTP method the leading verb suggests (list/get -> GET, create -> POST/PUT, delete -> DELETE). */
 const method: Signal = {
   name: 'method',
@@ -166,4 +189,4 @@ const deprecated: Signal = {
 };
 
 /** The signals in the order they multiply. */
-export const SIGNALS: readonly Signal[] = [coverage, titleCoverage, precision, primaryResource, method, shape, scope, spansAll, deprecated];
+export const SIGNALS: readonly Signal[] = [coverage, titleCoverage, precision, primaryResource, headNoun, method, shape, scope, spansAll, deprecated];

@@ -14,9 +14,9 @@ const MAGIC = 0x48435253; // "SRCH" read as a little-endian u32
 /**
  * Layout version: bump when the layout or anything the index derives at build changes (2: keywords indexed;
  * 3: the documents' cards, so a restored index needs no operations; 4: the response body's field names and the
- * verb a GET on a collection implies indexed).
+ * verb a GET on a collection implies indexed; 5: the head noun of each operation's resource).
  */
-export const SNAPSHOT_LAYOUT = 4;
+export const SNAPSHOT_LAYOUT = 5;
 
 type Typed = Uint32Array | Uint8Array | Float64Array;
 const KINDS = { u32: Uint32Array, u8: Uint8Array, f64: Float64Array } as const;
@@ -24,7 +24,7 @@ type Kind = keyof typeof KINDS;
 /** Sections in file order: per-document features, then the posting table. */
 const SECTIONS: ReadonlyArray<[string, Kind]> = [
   ['titleStart', 'u32'], ['titleIds', 'u32'], ['nameStart', 'u32'], ['nameIds', 'u32'], ['primaryStart', 'u32'],
-  ['primaryIds', 'u32'], ['domain', 'u32'], ['method', 'u8'], ['shape', 'u8'], ['scope', 'u8'], ['flags', 'u8'],
+  ['primaryIds', 'u32'], ['head', 'u32'], ['domain', 'u32'], ['method', 'u8'], ['shape', 'u8'], ['scope', 'u8'], ['flags', 'u8'],
   ['postStart', 'u32'], ['postIds', 'u32'], ['postScores', 'f64'], ['postTitle', 'u8'], ['cardStarts', 'u32'], ['cardBytes', 'u8'],
   ['exactHash', 'u32'], ['exactDoc', 'u32'],
 ];
@@ -130,7 +130,7 @@ export function decodeSnapshot(bytes: Uint8Array, domains: readonly DomainInfo[]
   };
   if (table.start.length !== postTerms.length + 1 || table.start[postTerms.length] !== table.ids.length) throw invalid('damaged postings');
   for (const name of ['titleStart', 'nameStart', 'primaryStart']) if ((arrays[name] as Typed).length !== count + 1) throw invalid(`damaged ${name}`);
-  for (const name of ['method', 'shape', 'scope', 'flags', 'domain']) if ((arrays[name] as Typed).length !== count) throw invalid(`damaged ${name}`);
+  for (const name of ['head', 'method', 'shape', 'scope', 'flags', 'domain']) if ((arrays[name] as Typed).length !== count) throw invalid(`damaged ${name}`);
   const cards = DocCards.restore(
     { bytes: arrays.cardBytes as Uint8Array, starts: arrays.cardStarts as Uint32Array, exactHash: arrays.exactHash as Uint32Array, exactDoc: arrays.exactDoc as Uint32Array },
     count,

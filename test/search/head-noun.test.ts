@@ -1,0 +1,103 @@
+// The head-noun signal (src/search/signals.ts `head-noun`): the last word of the request's object is the thing
+// acted on ("add nodebalancer backend *node*"), so an operation whose resource ends in that noun (`.../nodes`)
+// ranks above one that only has it somewhere in its path (`/nodebalancers`). Analysis on both sides, then ranking.
+import { describe, expect, it } from 'vitest';
+import { defaultCatalogDir, loadCatalog } from '../../src/registry/catalog.js';
+import { resourceHead } from '../../src/search/features.js';
+import { SearchIndex } from '../../src/search/index.js';
+import { Lexicon } from '../../src/search/lexicon.js';
+import { analyzeQuery, objectHead, queryWords } from '../../src/search/query.js';
+import { domainsOf, op } from './helpers.js';
+
+// Linode's shape (for analysis and the snapshot): a NodeBalancer has configs, a config has backend nodes
+const OPS = [
+  op({ name: 'createNodeBalancer', domain: 'nodebalancers', method: 'post', path: '/nodebalancers', summary: 'NodeBalancer Create' }),
+  op({ name: 'getNodeBalancer', domain: 'nodebalancers', path: '/nodebalancers/{nodeBalancerId}', summary: 'NodeBalancer View' }),
+  op({ name: 'createNodeBalancerConfig', domain: 'nodebalancers', method: 'post', path: '/nodebalancers/{nodeBalancerId}/configs', summary: 'Config Create' }),
+  op({ name: 'createNodeBalancerNode', domain: 'nodebalancers', method: 'post', path: '/nodebalancers/{nodeBalancerId}/configs/{configId}/nodes', summary: 'Node Create' }),
+  op({ name: 'getNodeBalancerNodes', domain: 'nodebalancers', path: '/nodebalancers/{nodeBalancerId}/configs/{configId}/nodes', summary: 'Nodes List' }),
+];
+
+const names = (index: SearchIndex, query: string): string[] => index.search(query).results.map((r) => r.name);
+
+describe('the head noun of an operation\'s resource', () => {
+  it('is the last word of the last plain path segment', () => {
+    expect(resourceHead('/nodebalancers/{id}/configs/{configId}/nodes')).toBe('nodes');
+    expect(resourceHead('/repos/{owner}/{repo}/pulls/{pull_number}/requested_reviewers')).toBe('reviewers');
+    expect(resourceHead('/files/{file_id}')).toBe('files');
+    expect(resourceHead('/v2/customers')).toBe('customers');
+  });
+
+  it('skips a trailing action: the resource acted on is the one before', () => {
+    expect(resourceHead('/invoices/{id}/send')).toBe('invoices');
+    expect(resourceHead('/users.list')).toBe('users');
+    expect(resourceHead('/pipelines/{id}/retry')).toBe('pipelines');
+  });
+
+  it('is undefined for the root', () => {
+    expect(resourceHead('/')).toBeUndefined();
+    expect(resourceHead('/{id}')).toBeUndefined();
+  });
+});
+
+describe('the head noun of a request\'s object', () => {
+  const lex = new Lexicon('porter');
+  for (const o of OPS) lex.addProse(o.summary);
+  lex.finish();
+  const head = (q: string): string | undefined => objectHead(queryWords(q, lex), lex);
+
+  it('is the object\'s last word, before the first preposition after it', () => {
+    expect(head('add nodebalancer backend node')).toBe('node');
+    // a compound's parts (the lexicon adds them after it) do not replace it as the head
+    expect(queryWords('create nodebalancer', lex)).toEqual(['create', 'nodebalancer', 'node', 'balancer']);
+    expect(head('create nodebalancer')).toBe('nodebalancer');
+    expect(head('list board cards')).toBe('cards');
+    expect(head('show me the older versions of logo.png')).toBe('versions');
+    expect(head('move the Design folder into Archive')).toBe('folder');
+  });
+
+  it('skips action, scope and question words; only the lead step counts', () => {
+    expect(head('what webhooks')).toBe('webhooks');
+    expect(head('create a playlist and then add songs to it')).toBe('playlist');
+    expect(head('create')).toBeUndefined();
+  });
+
+  it('goes into the query plan with its family, as index terms', () => {
+    const plan = analyzeQuery('delete the server', lex, OPS.length, { familyWeight: 0.4, fuzzyUnknown: true, readObject: false });
+    // `server` is in the family `server instance machine vm`
+    expect(plan.headTerms).toEqual(expect.arrayContaining(['server', 'instanc']));
+    expect(analyzeQuery('create', lex, OPS.length, { familyWeight: 0.4, fuzzyUnknown: true, readObject: false }).headTerms).toEqual([]);
+  });
+});
+
+describe('ranking with the head noun', () => {
+  // the committed GitHub registry: "publish a new release" — `repos/generate-release-notes` ("Generate release
+  // notes content for a release") holds more of the words; the request's object is a release
+  const catalog = loadCatalog(defaultCatalogDir());
+  const index = SearchIndex.build(catalog.operations, catalog.meta.domains);
+  const off = SearchIndex.build(catalog.operations, catalog.meta.domains, { headBoost: 1 });
+
+  it('puts the operation on the request\'s head noun first', () => {
+    expect(names(index, 'publish a new release')[0]).toBe('repos_create-release');
+    // without the signal the operation on release *notes* wins
+    expect(names(off, 'publish a new release')[0]).toBe('repos_generate-release-notes');
+  });
+
+  it('shows its factor in explain only on operations whose resource ends in the head noun', () => {
+    const { results } = index.search('publish a new release', { explain: true });
+    const factor = (name: string): number | undefined =>
+      results.find((r) => r.name === name)?.explain?.signals.find((s) => s.name === 'head-noun')?.factor;
+    expect(factor('repos_create-release')).toBe(1.1);
+    expect(factor('repos_generate-release-notes')).toBe(1);
+  });
+
+  it('a restored snapshot reads the same head nouns', () => {
+    const small = SearchIndex.build(OPS, domainsOf(OPS));
+    const restored = SearchIndex.fromSnapshot(small.toSnapshot(), OPS, domainsOf(OPS));
+    for (const q of ['add nodebalancer backend node', 'list nodes of a config', 'create nodebalancer']) {
+      const { results } = restored.search(q, { explain: true });
+      expect(results).toEqual(small.search(q, { explain: true }).results);
+      expect(results.some((r) => r.explain?.signals.some((x) => x.name === 'head-noun' && x.factor === 1.1))).toBe(true);
+    }
+  });
+});
