@@ -166,8 +166,12 @@ export function rankCandidates(req: RankRequest): { total: number; top: Ranked[]
         signals: names.map((name, q) => ({ name, factor: (prepared[q] as Prepared).factor(r.i) })),
         reranked: final[r.i] as number,
       };
-      // outside the domain it was asked for (reached by its path): the factor applied after normalizing
-      if (reach !== undefined && domainCode !== -1 && f.domain[r.i] !== domainCode) explain.signals.push({ name: 'domain-reach', factor: reach.factor });
+      // outside the domain it was asked for (reached by its path): the factor applied after normalizing, shown
+      // and counted like the others (the retrieval score times every factor is still the re-ranked score)
+      if (reach !== undefined && domainCode !== -1 && f.domain[r.i] !== domainCode) {
+        explain.signals.push({ name: 'domain-reach', factor: reach.factor });
+        explain.reranked *= reach.factor;
+      }
       if (r.i === exactIndex) explain.exact = true;
       r.explain = explain;
     }

@@ -45,6 +45,14 @@ describe('a domain reaches its resource in other domains\' paths', () => {
     const reached = results.find((r) => r.name === 'getMemberBoards');
     expect(reached?.explain?.signals.find((s) => s.name === 'domain-reach')?.factor).toBe(0.8);
     expect(results.find((r) => r.name === 'getBoard')?.explain?.signals.some((s) => s.name === 'domain-reach')).toBe(false);
+    // explain's arithmetic holds for a reached hit too: the retrieval score times every factor is the re-ranked
+    // score, and scores follow it
+    const best = results[0]!.explain!;
+    for (const r of results) {
+      const e = r.explain!;
+      expect(e.signals.reduce((p, s) => p * s.factor, e.retrieval)).toBeCloseTo(e.reranked, 9);
+      expect(r.score).toBeCloseTo(Math.min(1, (e.reranked / best.reranked) * best.coverage), 3);
+    }
   });
 
   it('a version segment is not the root: /v1beta1/projects/{p}/teams is about teams, not projects', () => {
