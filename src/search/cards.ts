@@ -40,7 +40,7 @@ export interface CardParts {
 }
 
 /** 32-bit FNV-1a over UTF-16 code units: the exact-match table's key hash (stored, so fixed forever). */
-function keyHash(s: string): number {
+export function keyHash(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return h >>> 0;

@@ -4,11 +4,13 @@
 // what answers show. Owns no file, versioning or I/O (src/registry/snapshot.ts ties it to the registry).
 import { AppError } from '../errors.js';
 import type { DomainInfo } from '../types.js';
-import { DocCards } from './cards.js';
+import { DocCards, keyHash } from './cards.js';
 import type { Features, FeatureTables } from './features.js';
 import { LexicalRetriever, type PostingTable } from './lexical.js';
 import { Lexicon, type LexiconState } from './lexicon.js';
 import type { IndexParts, SearchTuning } from './index.js';
+import { STOP_WORDS } from './text.js';
+import { ABBREVIATIONS, FAMILIES, NARROW_SCOPES, PHRASES, SCOPE_WORDS, VERB_FAMILY_COUNT, VERB_METHODS, VERB_SHAPES } from './vocabulary.js';
 
 const MAGIC = 0x48435253; // "SRCH" read as a little-endian u32
 /**
@@ -17,6 +19,19 @@ const MAGIC = 0x48435253; // "SRCH" read as a little-endian u32
  * verb a GET on a collection implies indexed; 5: the head noun of each operation's resource).
  */
 export const SNAPSHOT_LAYOUT = 5;
+
+let vocabulary: string | undefined;
+/**
+ * A fingerprint of the word lists the index derives from at build (stop words, abbreviations, families, verb
+ * methods and shapes, scope words): a snapshot built with other lists reads its operations otherwise (an action
+ * segment, a head noun), so it is refused and rebuilt like one of another layout, without anyone bumping it.
+ */
+export function vocabularyFingerprint(): string {
+  vocabulary ??= keyHash(JSON.stringify([
+    [...STOP_WORDS], ABBREVIATIONS, FAMILIES, VERB_FAMILY_COUNT, PHRASES, VERB_METHODS, VERB_SHAPES, SCOPE_WORDS, [...NARROW_SCOPES],
+  ])).toString(16).padStart(8, '0');
+  return vocabulary;
+}
 
 type Typed = Uint32Array | Uint8Array | Float64Array;
 const KINDS = { u32: Uint32Array, u8: Uint8Array, f64: Float64Array } as const;
@@ -31,6 +46,8 @@ const SECTIONS: ReadonlyArray<[string, Kind]> = [
 
 interface Header {
   layout: number;
+  /** {@link vocabularyFingerprint} of the build that wrote it. */
+  vocabulary: string;
   count: number;
   tuning: SearchTuning;
   lexicon: LexiconState;
@@ -59,7 +76,7 @@ export function encodeSnapshot(parts: IndexParts): Uint8Array {
   const lengths: Record<string, number> = {};
   for (const [name] of SECTIONS) lengths[name] = (arrays[name] as Typed).length;
   const header: Header = {
-    layout: SNAPSHOT_LAYOUT, count: parts.cards.length, tuning: parts.tuning,
+    layout: SNAPSHOT_LAYOUT, vocabulary: vocabularyFingerprint(), count: parts.cards.length, tuning: parts.tuning,
     lexicon, terms: [...parts.tables.termIds.keys()], domainList: parts.tables.domainList, lengths,
   };
   const head = new TextEncoder().encode(JSON.stringify(header));
@@ -106,6 +123,7 @@ export function decodeSnapshot(bytes: Uint8Array, domains: readonly DomainInfo[]
     !Array.isArray(header.lexicon?.prose) || !Array.isArray(header.lexicon?.docFreq) || !Array.isArray(header.lexicon?.wordFreq)
   ) throw invalid('damaged header');
   if (typeof header.count !== 'number' || !Number.isInteger(header.count) || header.count < 0) throw invalid('damaged header');
+  if (header.vocabulary !== vocabularyFingerprint()) throw invalid('built with other search word lists (another version of api-catalog)');
   const count = header.count;
   let at = align8(12 + headLength);
   const arrays: Record<string, Typed> = {};

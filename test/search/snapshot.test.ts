@@ -9,6 +9,7 @@ import { isAppError } from '../../src/errors.js';
 import { importSpec } from '../../src/importer/index.js';
 import { defaultCatalogDir, loadCatalog } from '../../src/registry/catalog.js';
 import { DEFAULT_TUNING, SearchIndex } from '../../src/search/index.js';
+import { vocabularyFingerprint } from '../../src/search/snapshot.js';
 import type { DomainInfo, Operation } from '../../src/types.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
@@ -88,6 +89,13 @@ describe('search snapshot', () => {
       expect(code(() => SearchIndex.fromSnapshot(other, ops, c.meta.domains))).toBe('REGISTRY_STALE');
       expect(code(() => SearchIndex.fromSnapshot(other, undefined, c.meta.domains))).toBe('REGISTRY_STALE');
     }
+    // built with other search word lists (another api-catalog version that nobody bumped the layout for): refused
+    const text = new TextDecoder().decode(bytes.subarray(12, 12 + new DataView(bytes.buffer, bytes.byteOffset).getUint32(8, true)));
+    const at = 12 + text.indexOf('"vocabulary":"') + '"vocabulary":"'.length;
+    expect(text).toContain(`"vocabulary":"${vocabularyFingerprint()}"`);
+    const otherWords = bytes.slice();
+    otherWords[at] = otherWords[at] === 0x30 ? 0x31 : 0x30;
+    expect(code(() => SearchIndex.fromSnapshot(otherWords, ops, c.meta.domains))).toBe('REGISTRY_INVALID');
     // query-time knobs are not part of the snapshot's contract
     expect(code(() => SearchIndex.fromSnapshot(SearchIndex.build(ops, c.meta.domains, { precisionWeight: 0.5 }).toSnapshot(), ops, c.meta.domains))).toBeUndefined();
     // an unaligned copy (a snapshot read into a larger buffer at an odd offset) loads fine
