@@ -102,8 +102,25 @@ export const PHRASES: Readonly<Record<string, readonly string[]>> = table({
 /** How many of the first {@link FAMILIES} are verb families (actions); the rest name things. */
 export const VERB_FAMILY_COUNT = 18;
 
+/**
+ * Verbs that change something without creating, reading or deleting a record: an API does them with a POST to an
+ * action (`/droplets/{id}/actions`, `/files/{id}` restore), a PUT or a PATCH, never a GET. General English API
+ * verbs, not read off any query set; measured in docs/SEARCH.md ("Verbs that change something", round 8).
+ */
+const CHANGE_VERBS: readonly string[] = [
+  'restore', 'archive', 'move', 'assign', 'unassign', 'attach', 'detach', 'approve', 'reject', 'enable', 'disable',
+  'pause', 'resume', 'publish', 'unpublish', 'transfer', 'refund', 'invite', 'verify', 'rotate', 'reset', 'merge',
+  'close', 'reopen', 'lock', 'unlock', 'mute', 'unmute', 'pin', 'unpin', 'follow', 'unfollow', 'subscribe',
+  'unsubscribe', 'duplicate', 'copy', 'clone', 'import', 'schedule', 'submit', 'confirm', 'capture', 'void',
+  'activate', 'deactivate', 'suspend', 'reboot', 'restart', 'resize', 'upgrade', 'downgrade', 'boot', 'shutdown',
+  'start', 'trigger', 'run', 'execute', 'retry', 'rerun', 'accept', 'decline', 'block', 'unblock', 'share', 'mark',
+  'complete', 'finalize', 'apply', 'redeem', 'renew', 'promote', 'migrate', 'deploy', 'rollback', 'revert',
+  'resend', 'reply',
+];
+
 /** HTTP methods a leading verb suggests; used as a low-weight ranking signal. */
 export const VERB_METHODS: Readonly<Record<string, readonly HttpMethod[]>> = table({
+  ...Object.fromEntries(CHANGE_VERBS.map((w): [string, readonly HttpMethod[]] => [w, ['post', 'put', 'patch']])),
   create: ['post', 'put'], add: ['post', 'put'], new: ['post'], make: ['post'], open: ['post'], post: ['post'],
   register: ['post'], generate: ['post'], insert: ['post'], upload: ['post', 'put'], send: ['post'],
   delete: ['delete'], remove: ['delete'], destroy: ['delete'], drop: ['delete'], erase: ['delete'], purge: ['delete'],

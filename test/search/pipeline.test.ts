@@ -63,6 +63,18 @@ describe('analysis', () => {
     expect(methods('create an issue when a build fails')).toEqual(['post', 'put']);
   });
 
+  it('a verb that changes something asks for a change, also in an agent\'s call without an article', () => {
+    const lex = lexiconOf();
+    lex.finish();
+    const methods = (q: string): unknown => analyzeQuery(q, lex, OPS.length, { familyWeight: 0.4, fuzzyUnknown: true, readObject: true }).methods;
+    expect(methods('restore trashed file')).toEqual(['post', 'put', 'patch']);
+    expect(methods('reopen issue')).toEqual(['post', 'put', 'patch']);
+    expect(methods('move the card to Done')).toEqual(['post', 'put', 'patch']);
+    // a verb the vocabulary does not know says nothing without an article after it ("frobnicate the widget" does)
+    expect(methods('frobnicate widget')).toBeUndefined();
+    expect(methods('frobnicate the widget')).toEqual(['post', 'put', 'patch']);
+  });
+
   it('features: method, REST shape, flags and term lists per operation', () => {
     const lex = lexiconOf();
     const sorted = [...OPS].sort((a, b) => (a.name < b.name ? -1 : 1));

@@ -38,6 +38,11 @@ describe('GitHub ranking (registry/github)', () => {
     ['issues_list-for-repo', 'issues/list-for-repo'],
     ['POST /repos/{owner}/{repo}/pulls', 'pulls/create'],
     ['GET /repos/octocat/hello-world/issues/42', 'issues/get'],
+    // agent-style calls whose verb changes something (vocabulary.ts CHANGE_VERBS): not a read of the same thing
+    ['follow user', 'users/follow'],
+    ['reopen issue', 'issues/update'],
+    // the head noun of the object: a release, not release notes
+    ['publish a new release', 'repos/create-release'],
   ])('%s -> %s first', (q, id) => {
     expect(top(q)[0]).toBe(id);
   });
