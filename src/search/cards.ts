@@ -183,7 +183,30 @@ export class DocCards {
     }
     return undefined;
   }
+
+  /** The document a query names exactly (name, operationId, `METHOD /path` template or concrete path), if any. */
+  match(query: string): number | undefined {
+    const q = query.toLowerCase();
+    const direct = this.exact(q);
+    if (direct !== undefined) return direct;
+    const m = /^([a-z]+)\s+(\/\S*)$/.exec(q);
+    if (!m || !METHODS.has(m[1] as string)) return undefined;
+    const path = (m[2] as string).split('?')[0] as string;
+    const byTemplate = this.exact(pathKey(m[1] as string, path));
+    if (byTemplate !== undefined) return byTemplate;
+    // a concrete path (`GET /repos/octo/hello/issues`): match segment by segment against templates
+    const segs = path.split('/');
+    for (let i = 0; i < this.length; i++) {
+      // the two fields only: a whole card per operation would decode every summary on each such query
+      if (this.method(i) !== m[1]) continue;
+      const tsegs = this.path(i).toLowerCase().split('/');
+      if (tsegs.length === segs.length && tsegs.every((t, k) => t === segs[k] || (t.startsWith('{') && segs[k] !== ''))) return i;
+    }
+    return undefined;
+  }
 }
+
+const METHODS: ReadonlySet<string> = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
 /** The exact-match keys of one operation. */
 function exactKeys(name: string, operationId: string, method: string, path: string): string[] {

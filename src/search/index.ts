@@ -5,7 +5,7 @@ import { AppError } from '../errors.js';
 import { suggestNames } from '../registry/catalog.js';
 import type { DomainInfo, Operation } from '../types.js';
 import { DocCards } from './cards.js';
-import { computeFeatures, pathKey, type FeatureTables } from './features.js';
+import { computeFeatures, type FeatureTables } from './features.js';
 import { Candidates, LexicalRetriever, type IndexField } from './lexical.js';
 import { reciprocalRankFusion } from './fusion.js';
 import { Lexicon } from './lexicon.js';
@@ -127,8 +127,6 @@ export const DEFAULT_TUNING: SearchTuning = {
   keywordPrecision: false,
   domainReach: 0.8,
 };
-
-const METHODS: ReadonlySet<string> = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 
 /** Sets `marks[id]` for each term with a title/name term id; returns the ids set (to clear them after the query). */
 function mark(terms: Iterable<string>, termIds: ReadonlyMap<string, number>, marks: Uint8Array): number[] {
@@ -340,7 +338,7 @@ export class SearchIndex {
   private rank(query: string, k: number, domain: string | undefined, explain: boolean, keywords: readonly string[] = []): { total: number; top: Ranked[] } {
     const trimmed = query.slice(0, MAX_QUERY_CHARS).trim();
     if (trimmed === '' && keywords.length === 0) return { total: 0, top: [] };
-    const exactIndex = this.exactMatch(trimmed);
+    const exactIndex = this.cards.match(trimmed);
     const t = this.tuning;
     const signals = activeSignals(t.disabledSignals, t.rerank);
     const readObject = t.primaryBoost !== 1 && signals.some((s) => s.name === 'primary-resource');
@@ -372,31 +370,6 @@ export class SearchIndex {
       reached?.clear();
       this.candidates.clear();
     }
-  }
-
-  /** The operation named exactly by the query (name, operationId or `METHOD /path`), if any. */
-  private exactMatch(query: string): number | undefined {
-    const cards = this.cards;
-    const q = query.toLowerCase();
-    const direct = cards.exact(q);
-    if (direct !== undefined) return direct;
-    const m = /^([a-z]+)\s+(\/\S*)$/.exec(q);
-    if (m && METHODS.has(m[1] as string)) {
-      const path = (m[2] as string).split('?')[0] as string;
-      const byTemplate = cards.exact(pathKey(m[1] as string, path));
-      if (byTemplate !== undefined) return byTemplate;
-      // a concrete path (`GET /repos/octo/hello/issues`): match segment by segment against templates
-      const segs = path.split('/');
-      for (let i = 0; i < cards.length; i++) {
-        // the two fields only: a whole card per operation would decode every summary on each such query
-        if (cards.method(i) !== m[1]) continue;
-        const tsegs = cards.path(i).toLowerCase().split('/');
-        if (tsegs.length === segs.length && tsegs.every((t, k) => t === segs[k] || (t.startsWith('{') && segs[k] !== ''))) {
-          return i;
-        }
-      }
-    }
-    return undefined;
   }
 
   /**
