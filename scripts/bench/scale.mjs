@@ -303,10 +303,13 @@ async function writeScaleRegistry(n) {
   const marker = join(dir, '..', 'marker.json');
   const corpus = collected();
   const total = [...corpus.values()].reduce((a, b) => a + b, 0);
-  // the first n operations change only when the collected corpus does
-  // (layout: bump when what is written here changes, e.g. 2 = catalog.json records the security lists,
-  // 3 = search snapshot layout 4)
-  const want = JSON.stringify({ n, specsCollected: corpus.size, operationsCollected: total, layout: 3 });
+  // the first n operations change only when the collected corpus does; the snapshot when the search build's
+  // layout or word lists do (a snapshot the server refuses would be built in memory and time that instead)
+  // (layout: bump when what is written here changes, e.g. 2 = catalog.json records the security lists)
+  const { SNAPSHOT_LAYOUT, vocabularyFingerprint } = await dist('search/snapshot.js');
+  const want = JSON.stringify({
+    n, specsCollected: corpus.size, operationsCollected: total, layout: 2, snapshotLayout: SNAPSHOT_LAYOUT, vocabulary: vocabularyFingerprint(),
+  });
   if (existsSync(marker) && readFileSync(marker, 'utf8') === want && existsSync(join(dir, 'search.snapshot'))) {
     process.stdout.write(JSON.stringify({ cached: true }) + '\n');
     return;
