@@ -270,8 +270,16 @@ export class LexicalRetriever {
   retrieve(concepts: readonly Concept[], c: Candidates): void {
     const { scores, coverage, titleCoverage, best, bestTitle, isMatched, isTouched, matched, touched } = c;
     let matchedCount = c.matchedCount;
-    const totalIdf = concepts.reduce((sum, x) => sum + x.idf * x.weight, 0) || 1;
+    // coverage is the share of the *query's* concepts matched: the agent's keywords are alternatives that add to it
+    // (standing in for a query word the API does not use) but are not part of the whole, so a missing keyword costs
+    // nothing. In the whole, one rare keyword ("history" beside "list payments account") held a third of the weight,
+    // and the operation matching every word of the query lost to one on notification *histories*. Measured in
+    // docs/SEARCH.md (round 8).
+    let totalIdf = 0;
+    for (const x of concepts) if (!x.keyword) totalIdf += x.idf * x.weight;
+    totalIdf ||= 1;
     for (const concept of concepts) {
+      const weight = concept.idf * concept.weight;
       let touchedCount = 0;
       for (const [term, w] of concept.terms) {
         const hits = this.termHits(term);
@@ -298,8 +306,9 @@ export class LexicalRetriever {
       }
       for (let m = 0; m < touchedCount; m++) {
         const i = touched[m] as number;
-        coverage[i] = (coverage[i] as number) + ((best[i] as number) * concept.idf * concept.weight) / totalIdf;
-        titleCoverage[i] = (titleCoverage[i] as number) + ((bestTitle[i] as number) * concept.idf * concept.weight) / totalIdf;
+        // at most 1: a keyword adds to a share, it does not make an operation cover more than the whole query
+        coverage[i] = Math.min(1, (coverage[i] as number) + ((best[i] as number) * weight) / totalIdf);
+        titleCoverage[i] = Math.min(1, (titleCoverage[i] as number) + ((bestTitle[i] as number) * weight) / totalIdf);
         best[i] = 0;
         bestTitle[i] = 0;
         isTouched[i] = 0;

@@ -50,6 +50,8 @@ export interface Concept {
   idf: number;
   /** 1 for the request's lead step; less for words of a later step ("... and then add them to a playlist"). */
   weight: number;
+  /** An agent's keyword (SearchOptions.keywords), not a word of the query: its share of coverage is capped. */
+  keyword?: true;
 }
 
 /** Everything the later stages read of a query. */
@@ -251,9 +253,9 @@ export function analyzeQuery(query: string, lex: Lexicon, n: number, tuning: Que
     return Math.log(1 + (n + 1) / (df + 1));
   };
   if (extra.length > 0 && tuning.keywordMode === 'concepts') {
-    for (const t of extra) cs.push({ terms: new Map([[t, 1]]), idf: idfOf([t]), weight: weight / extra.length });
+    for (const t of extra) cs.push({ terms: new Map([[t, 1]]), idf: idfOf([t]), weight: weight / extra.length, keyword: true });
   } else if (extra.length > 0) {
-    cs.push({ terms: new Map(extra.map((t) => [t, 1])), idf: idfOf(extra), weight });
+    cs.push({ terms: new Map(extra.map((t) => [t, 1])), idf: idfOf(extra), weight, keyword: true });
   }
   const scopes = new Set<Scope>();
   words.forEach((w, at) => {

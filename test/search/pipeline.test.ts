@@ -136,6 +136,23 @@ describe('lexical retrieval', () => {
     c.clear();
     expect(c.matchedCount).toBe(0);
     expect(c.scores.every((x) => x === 0) && c.coverage.every((x) => x === 0)).toBe(true);
+    // an agent's keyword the operation lacks costs it no coverage, however rare (high idf) the keyword is
+    const withKw = analyzeQuery('list issues', lex, sorted.length, { familyWeight: 0.4, fuzzyUnknown: true, readObject: false, keywordMode: 'concepts', keywordWeight: 0.5 }, ['zyzzyva']);
+    expect(withKw.concepts.filter((x) => x.keyword)).toHaveLength(1);
+    r.retrieve(withKw.concepts, c);
+    expect(c.coverage[best]).toBeCloseTo(1, 5);
+    c.clear();
+    // ...and one it has stands in for a query word it lacks: "list bugs" (no operation says bug) with keyword issue
+    const alone = analyzeQuery('list bugs', lex, sorted.length, { familyWeight: 0.4, fuzzyUnknown: false, readObject: false });
+    r.retrieve(alone.concepts, c);
+    const without = c.coverage[best] as number;
+    c.clear();
+    const stand = analyzeQuery('list bugs', lex, sorted.length, { familyWeight: 0.4, fuzzyUnknown: false, readObject: false, keywordMode: 'concepts', keywordWeight: 0.5 }, ['issue']);
+    r.retrieve(stand.concepts, c);
+    expect(without).toBeLessThan(1);
+    expect(c.coverage[best]).toBeGreaterThan(without);
+    expect(c.coverage[best]).toBeLessThanOrEqual(1);
+    c.clear();
     // postings restored from a table give the same hits as MiniSearch
     const table = r.postings(['issu', 'list', 'nothing']);
     const restored = LexicalRetriever.fromPostings(table, tables.features, tables.termIds, DEFAULT_TUNING.boosts);
