@@ -250,8 +250,9 @@ export class SearchIndex {
     if (operations !== undefined && !parts.cards.equals(DocCards.fromOperations(nameOrder(operations)))) {
       throw new AppError('REGISTRY_STALE', 'search snapshot: built from other operations than the catalog being loaded; re-import the catalog');
     }
-    // build-time knobs are this build's (checked above); query-time knobs it predates take this build's defaults
-    return new SearchIndex({ ...parts, tuning: { ...DEFAULT_TUNING, ...parts.tuning } });
+    // build-time knobs are this build's (checked above), and query-time knobs are this build's defaults too: a
+    // snapshot written by an older build must rank as a fresh build of this one would, not with the old weights
+    return new SearchIndex({ ...parts, tuning: DEFAULT_TUNING });
   }
 
   /** Number of indexed operations. */
