@@ -129,15 +129,19 @@ const headNoun: Signal = {
   },
 };
 
+/** What the method signal gives a DELETE when the request only reads (list, get, show, a question): reading never deletes. */
+export const READ_DELETE_FACTOR = 0.5;
+
 /** The HTTP method the leading verb suggests (list/get -> GET, create -> POST/PUT, delete -> DELETE). */
 const method: Signal = {
   name: 'method',
-  reads: 'HTTP method of the leading verb: x1.15 when it fits, x0.9 when not',
+  reads: 'HTTP method of the leading verb: x1.15 when it fits, x0.9 when not (a DELETE for a read x0.5)',
   prepare: ({ plan, features: f }) => {
     const methods = plan.methods;
     if (!methods || methods.length === 0) return undefined;
     const table = new Float64Array(METHOD_CODES.length).fill(1);
     METHOD_CODES.forEach((m, c) => (table[c] = methods.includes(m) ? 1.15 : 0.9));
+    if (methods.length === 1 && methods[0] === 'get') table[METHOD_CODES.indexOf('delete')] = READ_DELETE_FACTOR;
     const factor = (i: number): number => table[f.method[i] as number] as number;
     return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * factor(i); } } };
   },

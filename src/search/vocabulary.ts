@@ -96,7 +96,7 @@ export const FAMILIES: readonly (readonly string[])[] = [
 export const PHRASES: Readonly<Record<string, readonly string[]>> = table({
   'logged in': ['authenticated'], 'signed in': ['authenticated'], 'log in': ['authenticate'], 'sign in': ['authenticate'],
   'hang up': ['end'], 'to do': ['todo'], 'sign up': ['register'], 'set up': ['create'],
-  'turn off': ['disable'], 'turn on': ['enable'], 'shut down': ['stop'], 'clean up': ['delete'],
+  'turn off': ['disable'], 'turn on': ['enable'], 'shut down': ['stop'], 'clean up': ['delete'], 'get rid': ['delete'],
 });
 
 /** How many of the first {@link FAMILIES} are verb families (actions); the rest name things. */

@@ -5,6 +5,7 @@ import { defaultCatalogDir, loadCatalog } from '../../src/registry/catalog.js';
 import { DocCards } from '../../src/search/cards.js';
 import { computeFeatures, SHAPE_COLLECTION, SHAPE_ITEM, FLAG_DEPRECATED } from '../../src/search/features.js';
 import { DEFAULT_TUNING, SearchIndex, SIGNALS } from '../../src/search/index.js';
+import { READ_DELETE_FACTOR } from '../../src/search/signals.js';
 import { Candidates, HIT_ONLY_RETURNS, LexicalRetriever } from '../../src/search/lexical.js';
 import { Lexicon } from '../../src/search/lexicon.js';
 import { analyzeQuery, laterStepStart } from '../../src/search/query.js';
@@ -70,6 +71,8 @@ describe('analysis', () => {
     expect(methods('restore trashed file')).toEqual(['post', 'put', 'patch']);
     expect(methods('reopen issue')).toEqual(['post', 'put', 'patch']);
     expect(methods('move the card to Done')).toEqual(['post', 'put', 'patch']);
+    // "get rid of" is deleting, not reading
+    expect(methods('get rid of the old label')).toEqual(['delete']);
     // a verb the vocabulary does not know says nothing without an article after it ("frobnicate the widget" does)
     expect(methods('frobnicate widget')).toBeUndefined();
     expect(methods('frobnicate the widget')).toEqual(['post', 'put', 'patch']);
@@ -275,6 +278,13 @@ describe('signals and explain', () => {
       expect(e.signals.map((s) => s.name)).toEqual(expect.arrayContaining(['coverage', 'precision', 'method', 'scope']));
     }
     expect(explained.results[0]?.name).toBe('repos_list-webhooks');
+    // reading never deletes: a DELETE among the hits of a read request gets READ_DELETE_FACTOR, other methods 0.9
+    const methodOf = new Map(c.operations.map((o) => [o.name, o.method]));
+    const wide = index.search('list repository webhooks', { limit: 50, explain: true }).results;
+    const factorOf = (m: string): number[] => wide.filter((h) => methodOf.get(h.name) === m).map((h) => h.explain!.signals.find((x) => x.name === 'method')!.factor);
+    expect(factorOf('delete').length).toBeGreaterThan(0);
+    expect(new Set(factorOf('delete'))).toEqual(new Set([READ_DELETE_FACTOR]));
+    expect(new Set(factorOf('post'))).toEqual(new Set([0.9]));
     expect(best.signals.find((s) => s.name === 'method')?.factor).toBe(1.15);
     // an exact name is marked as such
     const exact = index.search('repos/list-webhooks', { explain: true }).results[0]!;
