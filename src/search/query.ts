@@ -6,8 +6,6 @@ import { isAction, isPlural } from './features.js';
 import { pluralStem, type Lexicon } from './lexicon.js';
 import { PHRASES, SCOPE_WORDS, VERB_METHODS, VERB_SHAPES, type Scope } from './vocabulary.js';
 
-export { isAction };
-
 /** Longest query (characters) that is read; the rest is ignored (RELIABILITY K1). */
 export const MAX_QUERY_CHARS = 512;
 /** Most query words that are read. */
@@ -50,7 +48,7 @@ export interface Concept {
   idf: number;
   /** 1 for the request's lead step; less for words of a later step ("... and then add them to a playlist"). */
   weight: number;
-  /** An agent's keyword (SearchOptions.keywords), not a word of the query: its share of coverage is capped. */
+  /** An agent's keyword (SearchOptions.keywords), not a word of the query: adds to coverage, not part of its whole. */
   keyword?: true;
 }
 
