@@ -11,7 +11,7 @@ export const EVAL_EMBEDDINGS_OPTIONS = {
   fusion: { type: 'string' },
 } as const;
 
-export const EVAL_EMBEDDINGS_USAGE = `  --embeddings-url <url> --embeddings-model <m> [--embeddings-dimensions <n>] [--fusion rrf|mix]
+export const EVAL_EMBEDDINGS_USAGE = `  --embeddings-url <url> --embeddings-model <m> [--embeddings-dimensions <n>] [--fusion gated|mix|rrf]
                           measure hybrid search with an embeddings endpoint (or env API_CATALOG_EMBEDDINGS_*)`;
 
 type Flags = { 'embeddings-url'?: string; 'embeddings-model'?: string; 'embeddings-dimensions'?: string; fusion?: string };

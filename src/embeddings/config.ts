@@ -2,7 +2,8 @@
 // The key is read from the environment only (never a flag, never a file) and is never part of a message.
 import { AppError } from '../errors.js';
 
-export type Fusion = 'rrf' | 'mix';
+export type Fusion = 'gated' | 'mix' | 'rrf';
+export const FUSIONS: readonly Fusion[] = ['gated', 'mix', 'rrf'];
 export type AuthStyle = 'bearer' | 'api-key';
 
 export interface EmbeddingsConfig {
@@ -43,8 +44,8 @@ export const EMBEDDINGS_ENV = {
   fusion: 'API_CATALOG_EMBEDDINGS_FUSION',
 } as const;
 
-/** Fusion chosen by measurement (docs/SEARCH.md, "Embeddings endpoint"). */
-export const DEFAULT_FUSION: Fusion = 'mix';
+/** Fusion chosen by measurement (docs/EMBEDDINGS.md, "Fusion"). */
+export const DEFAULT_FUSION: Fusion = 'gated';
 
 function positiveInt(name: string, raw: string | undefined, fallback: number, max: number): number {
   if (raw === undefined || raw.trim() === '') return fallback;
@@ -112,8 +113,8 @@ export function resolveEmbeddingsConfig(flags: EmbeddingsFlags, env: Record<stri
     throw new AppError('CONFIG_INVALID', `embeddings: ${EMBEDDINGS_ENV.auth} must be "bearer" or "api-key" (Azure OpenAI), got ${JSON.stringify(authRaw.slice(0, 40))}`);
   }
   const fusionRaw = (flags.fusion ?? env[EMBEDDINGS_ENV.fusion] ?? DEFAULT_FUSION).trim().toLowerCase();
-  if (fusionRaw !== 'rrf' && fusionRaw !== 'mix') {
-    throw new AppError('CONFIG_INVALID', `embeddings: fusion must be "rrf" or "mix", got ${JSON.stringify(fusionRaw.slice(0, 40))}`);
+  if (!(FUSIONS as readonly string[]).includes(fusionRaw)) {
+    throw new AppError('CONFIG_INVALID', `embeddings: fusion must be one of ${FUSIONS.map((f) => `"${f}"`).join(', ')}, got ${JSON.stringify(fusionRaw.slice(0, 40))}`);
   }
   const config: EmbeddingsConfig = {
     url: endpointUrl(rawUrl.trim()),
@@ -122,7 +123,7 @@ export function resolveEmbeddingsConfig(flags: EmbeddingsFlags, env: Record<stri
     queryTimeoutMs: positiveInt(EMBEDDINGS_ENV.timeout, env[EMBEDDINGS_ENV.timeout], 1500, 60_000),
     importTimeoutMs: 60_000,
     batchSize: positiveInt(EMBEDDINGS_ENV.batch, env[EMBEDDINGS_ENV.batch], 64, 2048),
-    fusion: fusionRaw,
+    fusion: fusionRaw as Fusion,
   };
   const dims = flags.dimensions ?? env[EMBEDDINGS_ENV.dimensions];
   if (dims !== undefined && dims.trim() !== '') config.dimensions = positiveInt('dimensions', dims, 0, 16_384);

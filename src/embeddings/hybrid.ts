@@ -1,6 +1,7 @@
 // Hybrid ranking: the lexical list (SearchIndex.search, called through a structural interface) fused with cosine
-// similarity over the stored operation vectors, by reciprocal rank (rrf) or a normalized score mix (mix). Pure
-// and synchronous: the query vector comes in; no HTTP, no files, no MCP.
+// similarity over the stored operation vectors: a normalized score mix only when the lexical answer is unsure
+// (gated, the default), always (mix), or by reciprocal rank (rrf). Pure and synchronous: the query vector comes
+// in; no HTTP, no files, no MCP.
 import type { Fusion } from './config.js';
 
 /** A search hit as SearchIndex returns it (structural: this layer does not import src/search). */
@@ -92,12 +93,27 @@ export const LEXICAL_DEPTH = 100;
 export const DENSE_DEPTH = 50;
 /** RRF constant (Cormack et al. 2009 use 60). */
 export const RRF_K = 60;
-/** Weight of the lexical score in `mix`. */
+/** Weight of the lexical score in `mix` (and in `gated` when the lexical answer is unsure). */
 export const MIX_ALPHA = 0.5;
+/**
+ * `gated`: a lexical best score at or above this is a confident answer, and keeps its order (the dense side only
+ * adds candidates below it); under it the two mix. The same threshold as the search's low-confidence answer
+ * (LOW_CONFIDENCE_SCORE in src/search/index.ts; a test holds them equal): the best score is the share of the query
+ * the best operation covers. Measured in docs/EMBEDDINGS.md ("Fusion").
+ */
+export const GATE_SCORE = 0.4;
 const LEXICAL_PAGE = 50;
 
 /** A METHOD /concrete/path query: the lexical side resolves it exactly; fusion must not reorder it. */
 const METHOD_PATH = /^(get|put|post|patch|delete|head|options)\s+\//i;
+
+/**
+ * `gated`: the lexical answer is sure of itself (its best score, the share of the query the best operation covers,
+ * is at least GATE_SCORE), so the dense side has nothing to add.
+ */
+export function lexicallyConfident(hits: readonly Hit[]): boolean {
+  return (hits[0]?.score ?? 0) >= GATE_SCORE;
+}
 
 /** The lexical search's filter options: the domain and the keywords, when given. */
 function filters(options: Pick<HybridOptions, 'domain' | 'keywords'>): { domain?: string; keywords?: readonly string[] } {
@@ -137,6 +153,8 @@ export function hybridSearch(
     return lexical.search(query, { ...filters(options), limit, offset });
   }
   const lex = fetchLexical(lexical, query, options, LEXICAL_DEPTH);
+  // gated: a confident lexical answer is the answer (SemanticSearch does not even ask for the query's vector)
+  if (options.fusion === 'gated' && lexicallyConfident(lex.hits)) return lexical.search(query, { ...filters(options), limit, offset });
   const ranked = dense.rank(queryVector, domain);
   const cosOf = new Map<string, number>();
   const denseRank = new Map<string, number>();

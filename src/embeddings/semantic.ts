@@ -5,7 +5,7 @@ import { silentLogger, type Logger } from '../logger.js';
 import type { Operation } from '../types.js';
 import { EmbeddingsClient, type ClientOptions } from './client.js';
 import type { EmbeddingsConfig } from './config.js';
-import { DenseIndex, hybridSearch, type DenseEntry, type Hit, type LexicalSearcher } from './hybrid.js';
+import { DenseIndex, hybridSearch, lexicallyConfident, type DenseEntry, type Hit, type LexicalSearcher } from './hybrid.js';
 import { mismatch, normalize, operationTexts, readEmbeddings, readManifest } from './store.js';
 
 /** One loaded catalog as the semantic side needs it: local operations, its folder and its public-name prefix. */
@@ -197,6 +197,12 @@ export class SemanticSearch {
     if (query.trim() === '') return { ...lexical.search(query, options), mode: 'lexical (browse)' };
     const dense = this.denseIndex();
     if (!dense) return lexicalOnly(`embeddings not usable: ${this.describe().replace(/^lexical \(embeddings not usable: |\)$/g, '')}`);
+    // gated: a confident lexical answer is final, so the endpoint is not asked (agents' calls rarely wait on it)
+    if (this.config.fusion === 'gated') {
+      const { domain, keywords } = options;
+      const best = lexical.search(query, { ...(domain !== undefined ? { domain } : {}), ...(keywords !== undefined ? { keywords } : {}), limit: 1 });
+      if (lexicallyConfident(best.results)) return lexicalOnly('confident');
+    }
     if (this.now() < this.downUntil) return lexicalOnly(`embeddings unavailable: ${this.downReason}`);
     let vector: Float32Array;
     try {

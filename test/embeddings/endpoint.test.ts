@@ -28,6 +28,11 @@ function config(overrides: Partial<EmbeddingsConfig> = {}): EmbeddingsConfig {
   // A generous query timeout unless a test sets its own: the happy paths must not fall back on a loaded machine.
   return { ...c, queryTimeoutMs: 15_000, ...overrides };
 }
+/**
+ * The endpoint's failures are tested with `mix`, which asks the endpoint for every query; `gated` (the default) asks
+ * only when the lexical answer is unsure and then runs the same code (its own test below).
+ */
+const ASK_EVERY_QUERY = { fusion: 'mix' } as const;
 
 /** Every file under a folder as text (to scan for the key). */
 function allText(folder: string): string {
@@ -165,12 +170,12 @@ describe('search time through a real MCP client', () => {
     try {
       const hit = await call(conn.client, 'search_tools', { query: 'hibernate my membership' });
       expect(hit.success).toBe(true);
-      expect(hit.value.mode).toBe('hybrid (mix)');
+      expect(hit.value.mode).toBe('hybrid (gated)');
       expect(hit.value.results[0].name).toBe('suspendSubscription');
       expect(hit.value.results[0].score).toBeGreaterThan(0);
       expect(hit.value.results[0].score).toBeLessThanOrEqual(1);
       const domains = await call(conn.client, 'list_domains', {});
-      expect(domains.value.search).toBe('hybrid (lexical + embeddings from fake-embed, mix)');
+      expect(domains.value.search).toBe('hybrid (lexical + embeddings from fake-embed, gated)');
       // exact name and METHOD /path queries keep their operation first
       const exactName = hit.value.results[2].name as string;
       const exact = await call(conn.client, 'search_tools', { query: exactName });
@@ -196,9 +201,9 @@ describe('search time through a real MCP client', () => {
     const { conn, semantic } = await connect(config());
     try {
       const before = fake.requests;
-      await call(conn.client, 'search_tools', { query: 'suspend a member' });
-      await call(conn.client, 'search_tools', { query: 'suspend a member' });
-      await call(conn.client, 'search_tools', { query: '  suspend   a member ' });
+      await call(conn.client, 'search_tools', { query: 'hibernate my membership' });
+      await call(conn.client, 'search_tools', { query: 'hibernate my membership' });
+      await call(conn.client, 'search_tools', { query: '  hibernate   my membership ' });
       expect(fake.requests - before).toBe(1);
       expect(semantic.queryRequests).toBe(1);
     } finally {
@@ -208,7 +213,7 @@ describe('search time through a real MCP client', () => {
 
   test('timeout: a stalled endpoint costs at most the query timeout, then the answer is lexical and says so', async () => {
     fake.behaviour = 'stall';
-    const { conn } = await connect(config({ queryTimeoutMs: 300 }), { cooldownMs: 0 });
+    const { conn } = await connect(config({ queryTimeoutMs: 300, ...ASK_EVERY_QUERY }), { cooldownMs: 0 });
     try {
       const started = performance.now();
       const r = await call(conn.client, 'search_tools', { query: 'list invoices' });
@@ -225,7 +230,7 @@ describe('search time through a real MCP client', () => {
 
   test('after a failure the endpoint is skipped for the cool-down, so later searches do not wait', async () => {
     fake.behaviour = 'stall';
-    const { conn } = await connect(config({ queryTimeoutMs: 300 }), { cooldownMs: 60_000 });
+    const { conn } = await connect(config({ queryTimeoutMs: 300, ...ASK_EVERY_QUERY }), { cooldownMs: 60_000 });
     try {
       await call(conn.client, 'search_tools', { query: 'list customers' });
       const requests = fake.requests;
@@ -239,9 +244,38 @@ describe('search time through a real MCP client', () => {
     }
   });
 
+  test('gated (the default): a confident lexical answer never asks the endpoint; an unsure one does, and falls back when it is down', async () => {
+    const up = await connect(config());
+    try {
+      const before = fake.requests;
+      const sure = await call(up.conn.client, 'search_tools', { query: 'list invoices' });
+      expect(sure.value.mode).toBe('lexical (confident)');
+      expect(sure.value.results[0].name).toMatch(/listInvoices$/);
+      expect(fake.requests).toBe(before);
+      const unsure = await call(up.conn.client, 'search_tools', { query: 'hibernate my membership' });
+      expect(unsure.value.mode).toBe('hybrid (gated)');
+      expect(fake.requests).toBe(before + 1);
+    } finally {
+      await up.conn.close();
+    }
+    lines.length = 0;
+    const down = await connect(config({ url: `${await closedPortUrl()}/embeddings` }), { cooldownMs: 0 });
+    try {
+      const sure = await call(down.conn.client, 'search_tools', { query: 'list invoices' });
+      expect(sure.value.mode).toBe('lexical (confident)');
+      expect(lines.some((l) => l.includes('"embeddings_fallback"'))).toBe(false);
+      const unsure = await call(down.conn.client, 'search_tools', { query: 'hibernate my membership' });
+      expect(unsure.success).toBe(true);
+      expect(unsure.value.mode).toMatch(/^lexical \(embeddings unavailable: cannot reach /);
+      expect(lines.filter((l) => l.includes('"embeddings_fallback"'))).toHaveLength(1);
+    } finally {
+      await down.conn.close();
+    }
+  });
+
   test('endpoint down (connection refused): lexical answer, a rate-limited warning naming the endpoint', async () => {
     lines.length = 0;
-    const { conn } = await connect(config({ url: `${await closedPortUrl()}/embeddings` }), { cooldownMs: 0 });
+    const { conn } = await connect(config({ url: `${await closedPortUrl()}/embeddings`, ...ASK_EVERY_QUERY }), { cooldownMs: 0 });
     try {
       const a = await call(conn.client, 'search_tools', { query: 'list invoices' });
       const b = await call(conn.client, 'search_tools', { query: 'list customers' });
@@ -260,7 +294,7 @@ describe('search time through a real MCP client', () => {
 
   test.each(['garbage', 'wrong-count', 'not-json', 'error500'] as const)('a bad answer (%s) falls back to lexical', async (behaviour) => {
     fake.behaviour = behaviour;
-    const { conn } = await connect(config(), { cooldownMs: 0 });
+    const { conn } = await connect(config(ASK_EVERY_QUERY), { cooldownMs: 0 });
     try {
       const r = await call(conn.client, 'search_tools', { query: 'retrieve an invoice' });
       expect(r.success).toBe(true);
@@ -320,7 +354,7 @@ describe('search time through a real MCP client', () => {
       const manifestPath = join(other, 'club', 'embeddings.json');
       writeFileSync(manifestPath, readFileSync(manifestPath, 'utf8').replace('"model": "fake-embed-small"', '"model": "fake-embed"'));
       const set = loadCatalogSet([join(other, 'club')]);
-      expect((await attachEmbeddings(set, config())).usable).toBe(true);
+      expect((await attachEmbeddings(set, config(ASK_EVERY_QUERY))).usable).toBe(true);
       const conn = await connectInMemory({ catalogs: set });
       try {
         const a = await call(conn.client, 'search_tools', { query: 'list invoices' });
@@ -337,7 +371,7 @@ describe('search time through a real MCP client', () => {
   test('several catalogs: prefixed names map to their vectors; a catalog without vectors stays lexical and is named', async () => {
     const set = loadCatalogSet([dir, fixtureRegistry('petstore')]);
     const semantic = await attachEmbeddings(set, config(), { logger });
-    expect(semantic.describe()).toBe('hybrid (lexical + embeddings from fake-embed, mix; lexical only for petstore)');
+    expect(semantic.describe()).toBe('hybrid (lexical + embeddings from fake-embed, gated; lexical only for petstore)');
     const conn = await connectInMemory({ catalogs: set });
     try {
       const r = await call(conn.client, 'search_tools', { query: 'hibernate my membership' });

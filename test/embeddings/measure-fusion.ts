@@ -1,5 +1,5 @@
 // Not a test: the measurement behind docs/EMBEDDINGS.md "How the default was chosen". Imports the shared specs with
-// vectors from the loopback endpoint's toy model, then runs `eval` lexical / mix / rrf on the shared query files.
+// vectors from the loopback endpoint's toy model, then runs `eval` lexical / gated / mix / rrf on the shared query files.
 // Run: node_modules/.bin/vite-node test/embeddings/measure-fusion.ts [out dir, default .cache/embeddings-measure]
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -22,7 +22,7 @@ try {
     if (code !== 0) throw new Error(`import ${c} failed`);
   }
   const registries = catalogs.flatMap((c) => ['--registry', join(out, c)]);
-  for (const mode of ['lexical', 'mix', 'rrf']) {
+  for (const mode of ['lexical', 'gated', 'mix', 'rrf']) {
     const extra = mode === 'lexical' ? [] : ['--embeddings-url', fake.url, '--embeddings-model', 'fake-embed', '--fusion', mode];
     process.stdout.write(`\n#### ${mode}\n`);
     await evalCli([...files, ...registries, ...extra]);

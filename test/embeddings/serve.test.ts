@@ -66,13 +66,13 @@ describe('serve with an embeddings endpoint (spawned, stdio)', () => {
     const s = await serve('fake-embed');
     try {
       const r = await search(s.client, 'hibernate my membership');
-      expect(r.value.mode).toBe('hybrid (mix)');
+      expect(r.value.mode).toBe('hybrid (gated)');
       expect(r.value.results[0]?.name).toBe('suspendSubscription');
       expect(JSON.stringify(r)).not.toContain(CANARY);
     } finally {
       await s.close();
     }
-    expect(s.stderr()).toContain('api-catalog: search: hybrid (lexical + embeddings from fake-embed, mix)');
+    expect(s.stderr()).toContain('api-catalog: search: hybrid (lexical + embeddings from fake-embed, gated)');
     expect(s.stderr()).not.toContain(CANARY);
     expect(fake.authHeaders.at(-1)).toBe(`Bearer ${CANARY}`);
   });
@@ -103,7 +103,7 @@ describe('serve with an embeddings endpoint (spawned, stdio)', () => {
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code, err).toBe(0);
     expect(out.split('\n')[0]).toMatch(/^ +1\. \d\.\d{3} +suspendSubscription +Suspend a subscription/);
-    expect(err).toContain('search: hybrid (mix)');
+    expect(err).toContain('search: hybrid (gated)');
     expect(out + err).not.toContain(CANARY);
   });
 });

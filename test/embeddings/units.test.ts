@@ -1,15 +1,16 @@
 // The parts of the embeddings option on their own: settings (and that the key never shows), the float16 store
 // (deterministic bytes, damage detected), the client's retries and response checks (against the loopback
-// endpoint), and the two fusions.
+// endpoint), and the three fusions.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
-  DenseIndex, EmbeddingsClient, decodeVectors, embedRegistry, encodeVectors, endpointUrl, hybridSearch, normalize, operationText,
+  DenseIndex, EmbeddingsClient, FUSIONS, GATE_SCORE, decodeVectors, embedRegistry, encodeVectors, endpointUrl, hybridSearch, normalize, operationText,
   operationTexts, parseEmbeddingsResponse, readEmbeddings, resolveEmbeddingsConfig, toHalf, writeEmbeddings, type Hit, type LexicalSearcher,
 } from '../../src/embeddings/index.js';
 import { AppError } from '../../src/errors.js';
+import { LOW_CONFIDENCE_SCORE } from '../../src/search/index.js';
 import { createLogger } from '../../src/logger.js';
 import { loadCatalog } from '../../src/registry/catalog.js';
 import { fixtureRegistry } from '../helpers/mcp.js';
@@ -31,7 +32,7 @@ describe('settings', () => {
   test('off without a URL; URL + model from flags or env; /embeddings appended unless given; Azure query kept', () => {
     expect(resolveEmbeddingsConfig({}, {})).toBeUndefined();
     const c = resolveEmbeddingsConfig({}, { API_CATALOG_EMBEDDINGS_URL: 'http://localhost:11434/v1/', API_CATALOG_EMBEDDINGS_MODEL: 'nomic-embed-text' });
-    expect(c).toMatchObject({ url: 'http://localhost:11434/v1/embeddings', model: 'nomic-embed-text', queryTimeoutMs: 1500, batchSize: 64, fusion: 'mix', auth: 'bearer' });
+    expect(c).toMatchObject({ url: 'http://localhost:11434/v1/embeddings', model: 'nomic-embed-text', queryTimeoutMs: 1500, batchSize: 64, fusion: 'gated', auth: 'bearer' });
     expect(c?.key).toBeUndefined();
     const azure = 'https://res.openai.azure.com/openai/deployments/emb/embeddings?api-version=2024-02-01';
     expect(endpointUrl(azure)).toBe(azure);
@@ -47,7 +48,7 @@ describe('settings', () => {
     expect(userinfo.message).toMatch(/put the key in API_CATALOG_EMBEDDINGS_KEY/);
     expect(userinfo.message).not.toContain(KEY);
     expect(errorOf(() => resolveEmbeddingsConfig({ url: 'http://x', model: 'm', dimensions: '-3' }, {})).message).toMatch(/dimensions must be a whole number/);
-    expect(errorOf(() => resolveEmbeddingsConfig({ url: 'http://x', model: 'm', fusion: 'max' }, {})).message).toMatch(/"rrf" or "mix"/);
+    expect(errorOf(() => resolveEmbeddingsConfig({ url: 'http://x', model: 'm', fusion: 'max' }, {})).message).toMatch(/one of "gated", "mix", "rrf"/);
   });
 });
 
@@ -197,17 +198,42 @@ describe('fusion', () => {
     expect(r.results.map((h) => h.name)).toContain('d');
   });
 
-  test('an operation without a vector (a catalog not embedded) keeps its lexical standing under both fusions', () => {
+  test('gated: a confident lexical answer (best score >= GATE_SCORE) is the answer, page for page', () => {
+    expect(lexHits[0]?.score).toBeGreaterThanOrEqual(GATE_SCORE);
+    for (const [limit, offset] of [[10, 0], [1, 0], [1, 1]] as const) {
+      const r = hybridSearch(lexical, dense, q, 'query', { fusion: 'gated', limit, offset });
+      expect(r).toEqual(lexical.search('query', { limit, offset }));
+    }
+  });
+
+  test('gated: an unsure lexical answer (best score under GATE_SCORE) mixes like mix', () => {
+    const unsure: LexicalSearcher = {
+      search: (qq, o) => {
+        const page = lexical.search(qq, o);
+        return { ...page, results: page.results.map((h) => ({ ...h, score: h.score * 0.3 })) };
+      },
+    };
+    expect(0.3).toBeLessThan(GATE_SCORE);
+    const gated = hybridSearch(unsure, dense, q, 'query', { fusion: 'gated' }).results;
+    const mixed = hybridSearch(unsure, dense, q, 'query', { fusion: 'mix' }).results;
+    expect(gated).toEqual(mixed);
+    expect(gated[0]?.name).toBe('b');
+    // the gate is the search's own low-confidence threshold: one notion of "unsure" for agents and for fusion
+    expect(GATE_SCORE).toBe(LOW_CONFIDENCE_SCORE);
+  });
+
+  test('an operation without a vector (a catalog not embedded) keeps its lexical standing under every fusion', () => {
     const withF: LexicalSearcher = {
       search: (_q, o) => {
         const list = [{ name: 'f', domain: 'main', summary: 'f', requiredParams: [], score: 1 }, ...lexHits.map((h) => ({ ...h, score: h.score * 0.3 }))];
         return { results: list.slice(o?.offset ?? 0, (o?.offset ?? 0) + (o?.limit ?? 10)), total: list.length };
       },
     };
-    for (const fusion of ['mix', 'rrf'] as const) {
+    for (const fusion of FUSIONS) {
       const r = hybridSearch(withF, dense, q, 'query', { fusion });
       expect(r.results[0], fusion).toMatchObject({ name: 'f' });
-      expect(r.results.map((h) => h.name)).toContain('d');
+      // gated: f's score 1 is a confident answer, which is the lexical one (no dense neighbour joins it)
+      expect(r.results.map((h) => h.name).includes('d'), fusion).toBe(fusion !== 'gated');
     }
   });
 
@@ -223,7 +249,7 @@ describe('fusion', () => {
   test('keywords reach every lexical read (as search_tools passes them without embeddings); none: no keywords option', () => {
     const seen: Array<readonly string[] | undefined> = [];
     const spy: LexicalSearcher = { search: (qq, o) => (seen.push(o?.keywords), lexical.search(qq, o)) };
-    for (const fusion of ['mix', 'rrf'] as const) {
+    for (const fusion of FUSIONS) {
       hybridSearch(spy, dense, q, 'query', { fusion, keywords: ['alias', 'other'], limit: 2, offset: 4 });
       hybridSearch(spy, dense, q, '', { fusion, keywords: ['alias'], domain: 'main' });
     }
