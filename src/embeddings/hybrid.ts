@@ -108,11 +108,11 @@ const LEXICAL_PAGE = 50;
 const METHOD_PATH = /^(get|put|post|patch|delete|head|options)\s+\//i;
 
 /**
- * `gated`: the lexical answer is sure of itself (its best score, the share of the query the best operation covers,
- * is at least GATE_SCORE), so the dense side has nothing to add.
+ * `gated`: whether the lexical answer is sure of itself, its best score (the share of the query the best operation
+ * covers) at least GATE_SCORE; then the dense side has nothing to add. One lexical search for the best hit.
  */
-export function lexicallyConfident(hits: readonly Hit[]): boolean {
-  return (hits[0]?.score ?? 0) >= GATE_SCORE;
+export function lexicallyConfident(lexical: LexicalSearcher, query: string, options: Pick<HybridOptions, 'domain' | 'keywords'>): boolean {
+  return (lexical.search(query, { ...filters(options), limit: 1 }).results[0]?.score ?? 0) >= GATE_SCORE;
 }
 
 /** The lexical search's filter options: the domain and the keywords, when given. */
@@ -152,9 +152,9 @@ export function hybridSearch(
   if (query.trim() === '' || METHOD_PATH.test(query.trim())) {
     return lexical.search(query, { ...filters(options), limit, offset });
   }
-  const lex = fetchLexical(lexical, query, options, LEXICAL_DEPTH);
   // gated: a confident lexical answer is the answer (SemanticSearch does not even ask for the query's vector)
-  if (options.fusion === 'gated' && lexicallyConfident(lex.hits)) return lexical.search(query, { ...filters(options), limit, offset });
+  if (options.fusion === 'gated' && lexicallyConfident(lexical, query, options)) return lexical.search(query, { ...filters(options), limit, offset });
+  const lex = fetchLexical(lexical, query, options, LEXICAL_DEPTH);
   const ranked = dense.rank(queryVector, domain);
   const cosOf = new Map<string, number>();
   const denseRank = new Map<string, number>();

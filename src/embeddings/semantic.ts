@@ -198,11 +198,7 @@ export class SemanticSearch {
     const dense = this.denseIndex();
     if (!dense) return lexicalOnly(`embeddings not usable: ${this.describe().replace(/^lexical \(embeddings not usable: |\)$/g, '')}`);
     // gated: a confident lexical answer is final, so the endpoint is not asked (agents' calls rarely wait on it)
-    if (this.config.fusion === 'gated') {
-      const { domain, keywords } = options;
-      const best = lexical.search(query, { ...(domain !== undefined ? { domain } : {}), ...(keywords !== undefined ? { keywords } : {}), limit: 1 });
-      if (lexicallyConfident(best.results)) return lexicalOnly('confident');
-    }
+    if (this.config.fusion === 'gated' && lexicallyConfident(lexical, query, options)) return lexicalOnly('confident');
     if (this.now() < this.downUntil) return lexicalOnly(`embeddings unavailable: ${this.downReason}`);
     let vector: Float32Array;
     try {
