@@ -286,11 +286,13 @@ export function analyzeQuery(query: string, lex: Lexicon, n: number, tuning: Que
  * The head noun of the request's object: the last word of the lead step that is no action, scope or question
  * word, up to the first preposition after it ("add nodebalancer backend node" -> node, "list board cards" ->
  * cards, "show me the older versions of logo.png" -> versions). English puts the head last; the words before it
- * say which one.
+ * say which one. A scope word is the head only when the object has nothing else ("delete user", "get
+ * organization"; not "list repository webhooks"); the caller's own words (`my`, `me`) never are.
  */
 export function objectHead(words: readonly string[], lex: Lexicon): string | undefined {
   const lead = laterStepStart(words);
   let head: string | undefined;
+  let scopeHead: string | undefined;
   for (let k = 0; k < lead; k++) {
     const w = words[k] as string;
     // the parts the lexicon adds after an identifier compound (`nodebalancer` node balancer) are not a new head
@@ -298,9 +300,11 @@ export function objectHead(words: readonly string[], lex: Lexicon): string | und
       k++;
       continue;
     }
-    if (head !== undefined && PREPOSITIONS.has(w)) break;
-    if (isAction(w) || SCOPE_WORDS[w] !== undefined || QUESTION_WORDS.has(w)) continue;
+    if ((head ?? scopeHead) !== undefined && PREPOSITIONS.has(w)) break;
+    const scope = SCOPE_WORDS[w];
+    if (scope !== undefined && scope !== 'me' && lex.analyze(w).length > 0) scopeHead = w;
+    if (isAction(w) || scope !== undefined || QUESTION_WORDS.has(w)) continue;
     if (lex.analyze(w).length > 0) head = w;
   }
-  return head;
+  return head ?? scopeHead;
 }

@@ -62,6 +62,15 @@ describe('the head noun of a request\'s object', () => {
     expect(head('create')).toBeUndefined();
   });
 
+  it('is a scope word only when the object has no other noun; never the caller\'s own words', () => {
+    expect(head('delete user')).toBe('user');
+    expect(head('get the organization')).toBe('organization');
+    expect(head('list repository webhooks')).toBe('webhooks');
+    expect(head('list teams in an enterprise')).toBe('teams');
+    expect(head('show me my repos')).toBe('repos');
+    expect(head('show me')).toBeUndefined();
+  });
+
   it('goes into the query plan with its family, as index terms', () => {
     const plan = analyzeQuery('delete the server', lex, OPS.length, { familyWeight: 0.4, fuzzyUnknown: true, readObject: false });
     // `server` is in the family `server instance machine vm`
@@ -89,6 +98,18 @@ describe('ranking with the head noun', () => {
       results.find((r) => r.name === name)?.explain?.signals.find((s) => s.name === 'head-noun')?.factor;
     expect(factor('repos_create-release')).toBe(1.1);
     expect(factor('repos_generate-release-notes')).toBe(1);
+  });
+
+  it('a scope word that is the whole object is the head: "delete user" favours the users over a user\'s signatures', () => {
+    const ops = [
+      op({ name: 'deleteUsers', domain: 'users', method: 'delete', path: '/accounts/{accountId}/users', summary: 'Closes one or more users' }),
+      op({ name: 'deleteUserSignature', domain: 'users', method: 'delete', path: '/accounts/{accountId}/users/{userId}/signatures/{signatureId}', summary: 'Removes a signature of the user' }),
+    ];
+    const { results } = SearchIndex.build(ops, domainsOf(ops)).search('delete user', { explain: true });
+    const factor = (name: string): number | undefined =>
+      results.find((r) => r.name === name)?.explain?.signals.find((x) => x.name === 'head-noun')?.factor;
+    expect(factor('deleteUsers')).toBe(1.1);
+    expect(factor('deleteUserSignature')).toBe(1);
   });
 
   it('a restored snapshot reads the same head nouns', () => {
