@@ -96,8 +96,8 @@ export const RRF_K = 60;
 /** Weight of the lexical score in `mix` (and in `gated` when the lexical answer is unsure). */
 export const MIX_ALPHA = 0.5;
 /**
- * `gated`: a lexical best score at or above this is a confident answer, and keeps its order (the dense side only
- * adds candidates below it); under it the two mix. The same threshold as the search's low-confidence answer
+ * `gated`: a lexical best score at or above this is a confident answer, which is then the answer as lexical search
+ * gave it; under it the two mix as in `mix`. The same threshold as the search's low-confidence answer
  * (LOW_CONFIDENCE_SCORE in src/search/index.ts; a test holds them equal): the best score is the share of the query
  * the best operation covers. Measured in docs/EMBEDDINGS.md ("Fusion").
  */
