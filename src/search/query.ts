@@ -3,6 +3,7 @@
 // breadth. Produces a QueryPlan the retrievers and signals read; touches no operation, prints nothing.
 import type { HttpMethod } from '../types.js';
 import { isAction, isPlural } from './features.js';
+import { STOP_WORDS } from './text.js';
 import { pluralStem, type Lexicon } from './lexicon.js';
 import { PHRASES, SCOPE_WORDS, VERB_METHODS, VERB_SHAPES, type Scope } from './vocabulary.js';
 
@@ -14,6 +15,10 @@ export const MAX_QUERY_TERMS = 32;
 const MAX_CORRECTIONS = 4;
 /** Weight of the words of a later step of a multi-step request (the lead step's words count 1). */
 export const LATER_STEP_WEIGHT = 0.3;
+/** Typed words of an agent's call before what may be its synonyms appended: a verb and a noun phrase of up to 3. */
+export const CALL_WORDS = 4;
+/** Weight of the words after them in a telegraphic call (see {@link appendedStart}). */
+export const APPENDED_WEIGHT = 0.7;
 
 /** Verbs after which "me" is who receives the answer ("show me", "remind me"), not a scope. */
 const INDIRECT_OBJECT_VERBS: ReadonlySet<string> = new Set([
@@ -48,7 +53,10 @@ export interface Concept {
   idf: number;
   /** 1 for the request's lead step; less for words of a later step ("... and then add them to a playlist"). */
   weight: number;
-  /** An agent's keyword (SearchOptions.keywords), not a word of the query: adds to coverage, not part of its whole. */
+  /**
+   * An agent's keyword (SearchOptions.keywords) or a word it appended to a telegraphic call ({@link appendedStart}),
+   * not a word of the request itself: adds to coverage, not part of its whole.
+   */
   keyword?: true;
 }
 
@@ -156,14 +164,40 @@ export function laterStepStart(words: readonly string[]): number {
   return words.length;
 }
 
+/**
+ * Index of the first word an agent may have appended to its call, else the word count. An agent's call is
+ * telegraphic (an action word first, no function word anywhere: "list hooks webhooks notifications"), and agents
+ * that think of other names for the thing often append them to the query instead of passing `keywords`, which the
+ * issue measured to cost (first 89% -> 84%). So in such a call the words after the first {@link CALL_WORDS} typed
+ * words weigh {@link APPENDED_WEIGHT} and, like keywords, add to coverage without being part of its whole: an
+ * operation that matches the call is not outranked for lacking a synonym. A request in people's words has function
+ * words and is left alone. Measured in docs/SEARCH.md ("Synonyms appended to an agent's call", round 9).
+ */
+export function appendedStart(words: readonly string[]): number {
+  if (words.length <= CALL_WORDS || !isAction(words[0] as string) || words.some((w) => STOP_WORDS.has(w))) return words.length;
+  let typed = 0;
+  for (let k = 0; k < words.length; k++) {
+    const w = words[k] as string;
+    // the parts the lexicon adds after an identifier compound (`nodebalancer` node balancer) were not typed
+    if (k > 0 && words[k - 1] === w + (words[k + 1] ?? '')) {
+      k++;
+      continue;
+    }
+    if (typed === CALL_WORDS) return k;
+    typed++;
+  }
+  return words.length;
+}
+
 /** Concepts of the query words; `n` is the number of documents (for idf). */
 export function concepts(words: readonly string[], lex: Lexicon, n: number, tuning: QueryTuning): Concept[] {
   const byKey = new Map<string, Concept>();
   let corrected = 0;
   const later = laterStepStart(words);
+  const appended = appendedStart(words);
   for (let k = 0; k < words.length; k++) {
     const raw = words[k] as string;
-    const weight = k >= later ? LATER_STEP_WEIGHT : 1;
+    const weight = k >= later ? LATER_STEP_WEIGHT : k >= appended ? APPENDED_WEIGHT : 1;
     // a word the catalog never uses is most likely a typo: read it as the closest word it does use
     const word = tuning.fuzzyUnknown && corrected < MAX_CORRECTIONS ? lex.correct(raw) : raw;
     if (word !== raw) corrected++;
@@ -189,7 +223,7 @@ export function concepts(words: readonly string[], lex: Lexicon, n: number, tuni
       // a concept is as specific as its broadest reading: `show` means get/list, common words
       let df = 0;
       for (const t of terms.keys()) df = Math.max(df, lex.docFreq.get(t) ?? 0);
-      const concept: Concept = { terms, idf: Math.log(1 + (n + 1) / (df + 1)), weight };
+      const concept: Concept = { terms, idf: Math.log(1 + (n + 1) / (df + 1)), weight, ...(k >= appended ? { keyword: true as const } : {}) };
       byKey.set(term, concept);
       if (familyKey !== undefined && !byKey.has(familyKey)) byKey.set(familyKey, concept);
     }
@@ -274,7 +308,8 @@ export function analyzeQuery(query: string, lex: Lexicon, n: number, tuning: Que
       for (const v of [w, ...(lex.familyOf.get(w) ?? [])]) for (const t of lex.analyze(v)) objectTerms.push(t);
     }
   }
-  const head = objectHead(words, lex);
+  // appended synonyms are not the object's head ("list hooks webhooks notifications" acts on hooks)
+  const head = objectHead(words.slice(0, appendedStart(words)), lex);
   const headTerms = head === undefined ? [] : [head, ...(lex.familyOf.get(head) ?? lex.familyOf.get(pluralStem(head)) ?? [])].flatMap((v) => lex.analyze(v));
   return {
     words, concepts: cs, queryTerms, methods: verbMethods(words, lex), shape: verbShape(words, lex), scopes,

@@ -3,6 +3,8 @@
 // vocabulary. Small synthetic catalogs.
 import { describe, expect, it } from 'vitest';
 import { SearchIndex, swapsNeighbours } from '../../src/search/index.js';
+import { Lexicon } from '../../src/search/lexicon.js';
+import { APPENDED_WEIGHT, analyzeQuery, appendedStart } from '../../src/search/query.js';
 import { domainsOf, op } from './helpers.js';
 
 const OPS = [
@@ -171,5 +173,46 @@ describe('round 4: cross-API nouns and the primary-resource knob', () => {
     const off = SearchIndex.build(C, domainsOf(C));
     const scores = (ix: SearchIndex): number[] => ix.search('add a new customer').results.map((h) => h.score);
     expect(scores(off)).toHaveLength(2);
+  });
+});
+
+describe('synonyms an agent appended to its call (round 9)', () => {
+  const HOOKS = [
+    op({ name: 'listHooks', domain: 'hooks', path: '/sites/{site_id}/hooks', summary: 'List site hooks' }),
+    op({ name: 'listNotificationSettings', domain: 'settings', path: '/notification_settings', summary: 'List notification and alert settings' }),
+    op({ name: 'listSites', domain: 'sites', path: '/sites', summary: 'List sites' }),
+  ];
+  const hooks = SearchIndex.build(HOOKS, domainsOf(HOOKS));
+
+  it('start after the first four typed words of a telegraphic call; compound parts were not typed', () => {
+    expect(appendedStart(['list', 'site', 'hooks', 'notifications', 'alerts'])).toBe(4);
+    // `node balancer` is what the lexicon adds after `nodebalancer`
+    expect(appendedStart(['add', 'nodebalancer', 'node', 'balancer', 'backend', 'node', 'server'])).toBe(6);
+  });
+
+  it('are none in a short call, one that does not open with an action, or a request with function words', () => {
+    expect(appendedStart(['list', 'repository', 'webhook', 'deliveries'])).toBe(4);
+    expect(appendedStart(['site', 'hooks', 'webhooks', 'notifications', 'alerts'])).toBe(5);
+    expect(appendedStart(['list', 'the', 'site', 'hooks', 'with', 'alerts'])).toBe(6);
+  });
+
+  it('no longer outrank the operation the call names', () => {
+    expect(hooks.search('list site hooks').results[0]?.name).toBe('listHooks');
+    // before: the appended words held a third of the coverage, and the notification settings matched them
+    expect(hooks.search('list site hooks notifications alerts').results[0]?.name).toBe('listHooks');
+  });
+
+  it('still count toward an operation that has them, at a lower weight, outside the coverage whole', () => {
+    const lex = new Lexicon('porter');
+    lex.finish();
+    const read = (q: string) => analyzeQuery(q, lex, HOOKS.length, { familyWeight: 0.4, fuzzyUnknown: false, readObject: false }).concepts;
+    const call = read('list site hooks callbacks endpoints');
+    const of = (t: string) => call.find((c) => c.terms.has(t));
+    expect(of('site')).toMatchObject({ weight: 1 });
+    expect(of('site')?.keyword).toBeUndefined();
+    expect(of('callback')?.keyword).toBeUndefined();
+    expect(of('endpoint')).toMatchObject({ weight: APPENDED_WEIGHT, keyword: true });
+    // a request in people's words keeps every word in the whole
+    expect(read('list the site hooks with callbacks and endpoints').every((c) => c.keyword === undefined)).toBe(true);
   });
 });
