@@ -153,6 +153,11 @@ export class Lexicon {
     return out;
   }
 
+  /** The other words of a word's vocabulary family (its plural's when the word has none), else none. */
+  family(word: string): readonly string[] {
+    return this.familyOf.get(word) ?? this.familyOf.get(pluralStem(word)) ?? [];
+  }
+
   /** A word all of whose index terms the catalog uses. */
   known(word: string): boolean {
     const terms = this.analyze(word);

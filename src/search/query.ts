@@ -4,7 +4,7 @@
 import type { HttpMethod } from '../types.js';
 import { isAction, isPlural } from './features.js';
 import { STOP_WORDS } from './text.js';
-import { pluralStem, type Lexicon } from './lexicon.js';
+import type { Lexicon } from './lexicon.js';
 import { PHRASES, SCOPE_WORDS, VERB_METHODS, VERB_SHAPES, type Scope } from './vocabulary.js';
 
 /** Longest query (characters) that is read; the rest is ignored (RELIABILITY K1). */
@@ -165,6 +165,14 @@ export function laterStepStart(words: readonly string[]): number {
 }
 
 /**
+ * Whether `words[k]` is the first of the two parts `Lexicon.words` puts after an identifier compound it split
+ * (`nodebalancer` node balancer): words nobody typed, skipped together.
+ */
+function isCompoundPart(words: readonly string[], k: number): boolean {
+  return k > 0 && words[k - 1] === (words[k] as string) + (words[k + 1] ?? '');
+}
+
+/**
  * Index of the first word an agent may have appended to its call, else the word count. An agent's call is
  * telegraphic (an action word first, no function word anywhere: "list hooks webhooks notifications"), and agents
  * that think of other names for the thing often append them to the query instead of passing `keywords`, which the
@@ -177,9 +185,8 @@ export function appendedStart(words: readonly string[]): number {
   if (words.length <= CALL_WORDS || !isAction(words[0] as string) || words.some((w) => STOP_WORDS.has(w))) return words.length;
   let typed = 0;
   for (let k = 0; k < words.length; k++) {
-    const w = words[k] as string;
-    // the parts the lexicon adds after an identifier compound (`nodebalancer` node balancer) were not typed
-    if (k > 0 && words[k - 1] === w + (words[k + 1] ?? '')) {
+    // the parts the lexicon adds after an identifier compound were not typed
+    if (isCompoundPart(words, k)) {
       k++;
       continue;
     }
@@ -201,7 +208,7 @@ export function concepts(words: readonly string[], lex: Lexicon, n: number, tuni
     // a word the catalog never uses is most likely a typo: read it as the closest word it does use
     const word = tuning.fuzzyUnknown && corrected < MAX_CORRECTIONS ? lex.correct(raw) : raw;
     if (word !== raw) corrected++;
-    const family = lex.familyOf.get(word) ?? lex.familyOf.get(pluralStem(word)) ?? [];
+    const family = lex.family(word);
     // two words of one family ("add a new customer") are one request, not two
     const familyKey = family.length > 0 ? `family:${[word, ...family].sort()[0] ?? word}` : undefined;
     const sibling = familyKey === undefined ? undefined : byKey.get(familyKey);
@@ -310,7 +317,7 @@ export function analyzeQuery(query: string, lex: Lexicon, n: number, tuning: Que
   }
   // appended synonyms are not the object's head ("list hooks webhooks notifications" acts on hooks)
   const head = objectHead(words.slice(0, appendedStart(words)), lex);
-  const headTerms = head === undefined ? [] : [head, ...(lex.familyOf.get(head) ?? lex.familyOf.get(pluralStem(head)) ?? [])].flatMap((v) => lex.analyze(v));
+  const headTerms = head === undefined ? [] : [head, ...lex.family(head)].flatMap((v) => lex.analyze(v));
   return {
     words, concepts: cs, queryTerms, methods: verbMethods(words, lex), shape: verbShape(words, lex), scopes,
     spanAll: words.some((w) => BROAD_WORDS.has(w)), objectTerms, headTerms,
@@ -330,8 +337,8 @@ export function objectHead(words: readonly string[], lex: Lexicon): string | und
   let scopeHead: string | undefined;
   for (let k = 0; k < lead; k++) {
     const w = words[k] as string;
-    // the parts the lexicon adds after an identifier compound (`nodebalancer` node balancer) are not a new head
-    if (k > 0 && words[k - 1] === w + (words[k + 1] ?? '')) {
+    // the parts the lexicon adds after an identifier compound are not a new head
+    if (isCompoundPart(words, k)) {
       k++;
       continue;
     }
