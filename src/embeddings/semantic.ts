@@ -198,7 +198,8 @@ export class SemanticSearch {
     const dense = this.denseIndex();
     if (!dense) return lexicalOnly(`embeddings not usable: ${this.describe().replace(/^lexical \(embeddings not usable: |\)$/g, '')}`);
     // gated: a confident lexical answer is final, so the endpoint is not asked (agents' calls rarely wait on it)
-    if (this.config.fusion === 'gated' && lexicallyConfident(lexical, query, options)) return lexicalOnly('confident');
+    const gated = this.config.fusion === 'gated';
+    if (gated && lexicallyConfident(lexical, query, options)) return lexicalOnly('confident');
     if (this.now() < this.downUntil) return lexicalOnly(`embeddings unavailable: ${this.downReason}`);
     let vector: Float32Array;
     try {
@@ -215,7 +216,9 @@ export class SemanticSearch {
     }
     this.downUntil = 0;
     const exact = this.exact.get(query.trim().toLowerCase());
-    const found = hybridSearch(lexical, dense, vector, query, { ...options, fusion: this.config.fusion, ...(exact !== undefined ? { exact } : {}) });
+    // an unsure gated answer (checked above) is mixed: `mix` spares hybridSearch checking the gate again
+    const fusion = gated ? 'mix' : this.config.fusion;
+    const found = hybridSearch(lexical, dense, vector, query, { ...options, fusion, ...(exact !== undefined ? { exact } : {}) });
     return { ...found, mode: `hybrid (${this.config.fusion})` };
   }
 }
