@@ -196,12 +196,14 @@ export function appendedStart(words: readonly string[]): number {
   return words.length;
 }
 
-/** Concepts of the query words; `n` is the number of documents (for idf). */
-export function concepts(words: readonly string[], lex: Lexicon, n: number, tuning: QueryTuning): Concept[] {
+/**
+ * Concepts of the query words; `n` is the number of documents (for idf), `appended` where the words an agent
+ * appended to its call begin ({@link appendedStart}).
+ */
+export function concepts(words: readonly string[], lex: Lexicon, n: number, tuning: QueryTuning, appended = appendedStart(words)): Concept[] {
   const byKey = new Map<string, Concept>();
   let corrected = 0;
   const later = laterStepStart(words);
-  const appended = appendedStart(words);
   for (let k = 0; k < words.length; k++) {
     const raw = words[k] as string;
     const weight = k >= later ? LATER_STEP_WEIGHT : k >= appended ? APPENDED_WEIGHT : 1;
@@ -279,7 +281,8 @@ export function verbMethods(words: readonly string[], lex: Lexicon): readonly Ht
 /** The full analysis of one (trimmed, non-empty) query. */
 export function analyzeQuery(query: string, lex: Lexicon, n: number, tuning: QueryTuning, keywords: readonly string[] = []): QueryPlan {
   const words = queryWords(query, lex);
-  const cs = concepts(words, lex, n, tuning);
+  const appended = appendedStart(words);
+  const cs = concepts(words, lex, n, tuning, appended);
   const extra = keywords.length > 0 ? keywordTerms(keywords, lex, cs) : [];
   const queryTerms = new Set<string>();
   for (const c of cs) for (const t of c.terms.keys()) queryTerms.add(t);
@@ -316,7 +319,7 @@ export function analyzeQuery(query: string, lex: Lexicon, n: number, tuning: Que
     }
   }
   // appended synonyms are not the object's head ("list hooks webhooks notifications" acts on hooks)
-  const head = objectHead(words.slice(0, appendedStart(words)), lex);
+  const head = objectHead(words.slice(0, appended), lex);
   const headTerms = head === undefined ? [] : [head, ...lex.family(head)].flatMap((v) => lex.analyze(v));
   return {
     words, concepts: cs, queryTerms, methods: verbMethods(words, lex), shape: verbShape(words, lex), scopes,
