@@ -57,6 +57,8 @@ export const FAMILIES: readonly (readonly string[])[] = [
   ['check', 'verify', 'test', 'validate', 'whether'],
   ['copy', 'duplicate', 'clone', 'fork'],
   ['send', 'transfer', 'move', 'deliver'],
+  ['restore', 'recover', 'undelete', 'untrash'],
+  ['lock', 'freeze'],
   // things (nouns that name the same object); keep VERB_FAMILY_COUNT in step with the actions above
   ['user', 'account', 'person', 'people', 'member', 'someone', 'somebody', 'who', 'coworker', 'colleague', 'teammate'],
   ['comment', 'note', 'reply'],
@@ -82,6 +84,7 @@ export const FAMILIES: readonly (readonly string[])[] = [
   ['event', 'meeting', 'appointment'],
   ['permission', 'access', 'share', 'sharing', 'collaborator'],
   ['revision', 'version'],
+  ['trash', 'bin', 'garbage'],
   // infrastructure and billing words people use for what cloud APIs name otherwise (round 7, docs/SEARCH.md)
   ['server', 'instance', 'machine', 'vm'],
   ['disk', 'volume', 'drive'],
@@ -97,10 +100,17 @@ export const PHRASES: Readonly<Record<string, readonly string[]>> = table({
   'logged in': ['authenticated'], 'signed in': ['authenticated'], 'log in': ['authenticate'], 'sign in': ['authenticate'],
   'hang up': ['end'], 'to do': ['todo'], 'sign up': ['register'], 'set up': ['create'],
   'turn off': ['disable'], 'turn on': ['enable'], 'shut down': ['stop'], 'clean up': ['delete'], 'get rid': ['delete'],
+  'bring back': ['restore'], 'put back': ['restore'], 'take away': ['remove'], 'take off': ['remove'],
+  'hook up': ['attach'], 'kick off': ['start'], 'start up': ['start'], 'boot up': ['boot'], 'shut off': ['stop'],
+  'switch on': ['enable'], 'switch off': ['disable'], 'log out': ['logout'], 'sign out': ['logout'],
+  'throw away': ['delete'], 'throw out': ['delete'], 'clear out': ['delete'], 'back up': ['backup'],
+  'pull up': ['show'], 'sign off': ['approve'], 'turn down': ['decline'], 'hand over': ['transfer'],
+  'pay out': ['payout'], 'opt out': ['unsubscribe'], 'opt in': ['subscribe'], 'call off': ['cancel'],
+  'tick off': ['complete'], 'check off': ['complete'], 'cross off': ['complete'],
 });
 
 /** How many of the first {@link FAMILIES} are verb families (actions); the rest name things. */
-export const VERB_FAMILY_COUNT = 18;
+export const VERB_FAMILY_COUNT = 20;
 
 /**
  * Verbs that change something without creating, reading or deleting a record: an API does them with a POST to an

@@ -70,6 +70,44 @@ describe('imperative, scope and phrases', () => {
   });
 });
 
+describe('everyday phrasal verbs and words read as the API\'s verb (round 10)', () => {
+  const FILES = [
+    op({ name: 'files_get', domain: 'files', path: '/files/{file_id}', summary: 'Get a file' }),
+    op({ name: 'files_delete', domain: 'files', method: 'delete', path: '/files/{file_id}', summary: 'Delete a file' }),
+    op({ name: 'files_restore', domain: 'files', method: 'post', path: '/files/{file_id}/restore', summary: 'Restore a file from the trash' }),
+    op({ name: 'files_untrash', domain: 'files', method: 'post', path: '/files/{file_id}/untrash', summary: 'Untrash a file' }),
+    op({ name: 'trash_list', domain: 'files', path: '/trash', summary: 'List trashed items' }),
+    op({ name: 'volumes_get', domain: 'volumes', path: '/volumes/{volume_id}', summary: 'Get a volume' }),
+    op({ name: 'volumes_attach', domain: 'volumes', method: 'post', path: '/volumes/{volume_id}/attach', summary: 'Attach a volume to a server' }),
+    op({ name: 'volumes_detach', domain: 'volumes', method: 'post', path: '/volumes/{volume_id}/detach', summary: 'Detach a volume from a server' }),
+    op({ name: 'sites_lock', domain: 'sites', method: 'post', path: '/sites/{site_id}/lock', summary: 'Lock deploys of a site' }),
+    op({ name: 'sites_get', domain: 'sites', path: '/sites/{site_id}', summary: 'Get a site' }),
+  ];
+  const files = SearchIndex.build(FILES, domainsOf(FILES));
+  const top = (q: string): string | undefined => files.search(q).results[0]?.name;
+
+  it('"bring back", "hook up", "throw away" are restore, attach and delete', () => {
+    expect(top('bring back the file I deleted yesterday')).toMatch(/^files_(restore|untrash)$/);
+    expect(top('hook up the data disk to the web server')).toBe('volumes_attach');
+    expect(top('throw away that old file')).toBe('files_delete');
+  });
+
+  it('a restore word matches an API that says untrash or recover, and the bin is the trash', () => {
+    expect(files.search('recover a file').results.slice(0, 2).map((r) => r.name).sort()).toEqual(['files_restore', 'files_untrash']);
+    expect(top('what is in the bin')).toBe('trash_list');
+    expect(top('freeze the site')).toBe('sites_lock');
+  });
+
+  it('the phrase is read only when its two words are adjacent', () => {
+    const lex = new Lexicon('porter');
+    lex.finish();
+    const terms = (q: string): string[] => analyzeQuery(q, lex, 1, { familyWeight: 0.4, fuzzyUnknown: true, readObject: true })
+      .concepts.flatMap((c) => [...c.terms.keys()]);
+    expect(terms('bring back the file')).toContain('restor');
+    expect(terms('bring the file back')).not.toContain('restor');
+  });
+});
+
 describe('imperatives the vocabulary does not know', () => {
   const ops = [
     op({ name: 'addTagForTask', domain: 'tasks', method: 'post', path: '/tasks/{task_gid}/addTag', summary: 'Add a tag to a task' }),
