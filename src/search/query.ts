@@ -5,7 +5,7 @@ import type { HttpMethod } from '../types.js';
 import { isAction, isPlural } from './features.js';
 import { STOP_WORDS } from './text.js';
 import type { Lexicon } from './lexicon.js';
-import { PHRASES, SCOPE_WORDS, VERB_METHODS, VERB_SHAPES, type Scope } from './vocabulary.js';
+import { PHRASES, SCOPE_WORDS, VERB_METHODS, VERB_SHAPES, WORD_READINGS, type Scope } from './vocabulary.js';
 
 /** Longest query (characters) that is read; the rest is ignored (RELIABILITY K1). */
 export const MAX_QUERY_CHARS = 512;
@@ -132,6 +132,8 @@ export function queryWords(query: string, lex: Lexicon): string[] {
     if (phrase) {
       out.push(...phrase);
       k++;
+    } else if (WORD_READINGS[word]) {
+      out.push(...(WORD_READINGS[word] as readonly string[]));
     } else if (k === 0 && isUndo(word, lex)) {
       // a request starting with `unfollow`, `unstar`, `unpin` in a catalog that never says it: remove +
       // the action undone (only as the first word: elsewhere un-words are adjectives, `unread`)

@@ -85,6 +85,7 @@ export const FAMILIES: readonly (readonly string[])[] = [
   ['permission', 'access', 'share', 'sharing', 'collaborator'],
   ['revision', 'version'],
   ['trash', 'bin', 'garbage'],
+  ['webhook', 'callback', 'callout'],
   // infrastructure and billing words people use for what cloud APIs name otherwise (round 7, docs/SEARCH.md)
   ['server', 'instance', 'machine', 'vm'],
   ['disk', 'volume', 'drive'],
@@ -107,6 +108,15 @@ export const PHRASES: Readonly<Record<string, readonly string[]>> = table({
   'pull up': ['show'], 'sign off': ['approve'], 'turn down': ['decline'], 'hand over': ['transfer'],
   'pay out': ['payout'], 'opt out': ['unsubscribe'], 'opt in': ['subscribe'], 'call off': ['cancel'],
   'tick off': ['complete'], 'check off': ['complete'], 'cross off': ['complete'],
+  'every time': ['webhook'], 'each time': ['webhook'],
+});
+
+/**
+ * Single words read as another before anything else: "let our server know whenever a file is uploaded" asks for
+ * a webhook (an API's name for being told when something happens), whatever it calls the event.
+ */
+export const WORD_READINGS: Readonly<Record<string, readonly string[]>> = table({
+  whenever: ['webhook'],
 });
 
 /** How many of the first {@link FAMILIES} are verb families (actions); the rest name things. */
