@@ -2,10 +2,10 @@
 // with its vocabulary family, idf, step weight) and what the request says about method, REST shape, scope and
 // breadth. Produces a QueryPlan the retrievers and signals read; touches no operation, prints nothing.
 import type { HttpMethod } from '../types.js';
-import { isAction, isPlural } from './features.js';
+import { isAction, isPlural, VERB_FAMILY_WORDS } from './features.js';
 import { STOP_WORDS } from './text.js';
 import type { Lexicon } from './lexicon.js';
-import { PHRASES, SCOPE_WORDS, VERB_METHODS, VERB_SHAPES, WORD_READINGS, type Scope } from './vocabulary.js';
+import { PHRASES, SCOPE_WORDS, VERB_METHODS, VERB_SHAPES, WHO_DID_READING, WORD_READINGS, type Scope } from './vocabulary.js';
 
 /** Longest query (characters) that is read; the rest is ignored (RELIABILITY K1). */
 export const MAX_QUERY_CHARS = 512;
@@ -134,6 +134,9 @@ export function queryWords(query: string, lex: Lexicon): string[] {
       k++;
     } else if (WORD_READINGS[word]) {
       out.push(...(WORD_READINGS[word] as readonly string[]));
+    } else if (word === 'who' && didAction(words[k + 1])) {
+      // "who deleted a server yesterday?", "who changed what lately": the audit trail of that action
+      out.push(word, ...WHO_DID_READING);
     } else if (k === 0 && isUndo(word, lex)) {
       // a request starting with `unfollow`, `unstar`, `unpin` in a catalog that never says it: remove +
       // the action undone (only as the first word: elsewhere un-words are adjectives, `unread`)
@@ -141,6 +144,28 @@ export function queryWords(query: string, lex: Lexicon): string[] {
     } else out.push(word);
   }
   return out;
+}
+
+/** Irregular past tenses of the verb-family verbs. */
+const IRREGULAR_PAST: Readonly<Record<string, string>> = {
+  made: 'make', sent: 'send', ran: 'run', saw: 'see', got: 'get', wrote: 'write', read: 'read', found: 'find', set: 'set',
+};
+
+/**
+ * Whether `word` is the past tense of a verb-family verb (deleted, changed, opened, downloaded, sent): "who" before
+ * it asks who did an action, not who relates to a thing ("who starred", "who contributed" ask for people).
+ */
+export function didAction(word: string | undefined): boolean {
+  if (word === undefined) return false;
+  const irregular = IRREGULAR_PAST[word];
+  if (irregular !== undefined) return VERB_FAMILY_WORDS.has(irregular);
+  if (word.length < 5) return false;
+  if (word.endsWith('ied')) return VERB_FAMILY_WORDS.has(`${word.slice(0, -3)}y`);
+  if (!word.endsWith('ed')) return false;
+  const stem = word.slice(0, -2);
+  // added, opened; changed, removed; dropped (a doubled consonant)
+  return VERB_FAMILY_WORDS.has(stem) || VERB_FAMILY_WORDS.has(`${stem}e`)
+    || (stem.at(-1) === stem.at(-2) && VERB_FAMILY_WORDS.has(stem.slice(0, -1)));
 }
 
 /** An un-word (`unfollow`) the catalog does not use, whose rest (`follow`) it does. */

@@ -10,7 +10,10 @@ import { LexicalRetriever, type PostingTable } from './lexical.js';
 import { Lexicon, type LexiconState } from './lexicon.js';
 import type { IndexParts, SearchTuning } from './index.js';
 import { STOP_WORDS } from './text.js';
-import { ABBREVIATIONS, FAMILIES, NARROW_SCOPES, PHRASES, SCOPE_WORDS, VERB_FAMILY_COUNT, VERB_METHODS, VERB_SHAPES, WORD_READINGS } from './vocabulary.js';
+import {
+  ABBREVIATIONS, FAMILIES, NARROW_SCOPES, PHRASES, SCOPE_WORDS, VERB_FAMILY_COUNT, VERB_METHODS, VERB_SHAPES, WHO_DID_READING,
+  WORD_READINGS,
+} from './vocabulary.js';
 
 const MAGIC = 0x48435253; // "SRCH" read as a little-endian u32
 /**
@@ -29,8 +32,8 @@ let vocabulary: string | undefined;
  */
 export function vocabularyFingerprint(): string {
   vocabulary ??= keyHash(JSON.stringify([
-    [...STOP_WORDS], ABBREVIATIONS, FAMILIES, VERB_FAMILY_COUNT, PHRASES, WORD_READINGS, VERB_METHODS, VERB_SHAPES, SCOPE_WORDS,
-    [...NARROW_SCOPES],
+    [...STOP_WORDS], ABBREVIATIONS, FAMILIES, VERB_FAMILY_COUNT, PHRASES, WORD_READINGS, WHO_DID_READING, VERB_METHODS, VERB_SHAPES,
+    SCOPE_WORDS, [...NARROW_SCOPES],
   ])).toString(16).padStart(8, '0');
   return vocabulary;
 }

@@ -86,6 +86,7 @@ export const FAMILIES: readonly (readonly string[])[] = [
   ['revision', 'version'],
   ['trash', 'bin', 'garbage'],
   ['webhook', 'callback', 'callout'],
+  ['audit', 'activity'],
   // infrastructure and billing words people use for what cloud APIs name otherwise (round 7, docs/SEARCH.md)
   ['server', 'instance', 'machine', 'vm'],
   ['disk', 'volume', 'drive'],
@@ -118,6 +119,12 @@ export const PHRASES: Readonly<Record<string, readonly string[]>> = table({
 export const WORD_READINGS: Readonly<Record<string, readonly string[]>> = table({
   whenever: ['webhook'],
 });
+
+/**
+ * What "who" before a past action ("who deleted a server yesterday?", "who changed what lately") also asks for:
+ * the account's audit trail, which APIs call an audit log, audit events, events or activity.
+ */
+export const WHO_DID_READING: readonly string[] = ['audit', 'event'];
 
 /** How many of the first {@link FAMILIES} are verb families (actions); the rest name things. */
 export const VERB_FAMILY_COUNT = 20;

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { SearchIndex, swapsNeighbours } from '../../src/search/index.js';
 import { Lexicon } from '../../src/search/lexicon.js';
-import { APPENDED_WEIGHT, analyzeQuery, appendedStart } from '../../src/search/query.js';
+import { APPENDED_WEIGHT, analyzeQuery, appendedStart, didAction } from '../../src/search/query.js';
 import { domainsOf, op } from './helpers.js';
 
 const OPS = [
@@ -84,6 +84,8 @@ describe('everyday phrasal verbs and words read as the API\'s verb (round 10)', 
     op({ name: 'sites_get', domain: 'sites', path: '/sites/{site_id}', summary: 'Get a site' }),
     op({ name: 'files_upload', domain: 'files', method: 'post', path: '/files/content', summary: 'Upload a file to a folder' }),
     op({ name: 'webhooks_create', domain: 'webhooks', method: 'post', path: '/webhooks', summary: 'Create a webhook' }),
+    op({ name: 'events_list', domain: 'events', path: '/events', summary: 'List the events of the account' }),
+    op({ name: 'stargazers_list', domain: 'files', path: '/files/{file_id}/stargazers', summary: 'List the people who starred a file' }),
   ];
   const CALLBACKS = [
     op({ name: 'payments_create', domain: 'payments', method: 'post', path: '/payments', summary: 'Create a payment' }),
@@ -112,6 +114,20 @@ describe('everyday phrasal verbs and words read as the API\'s verb (round 10)', 
     expect(names('every time a file is uploaded, tell our server')).toContain('webhooks_create');
     expect(names('let our server know once a file is uploaded')).not.toContain('webhooks_create');
     expect(callbacks.search('tell our server whenever a payment fails').results[0]?.name).toBe('callbacks_create');
+  });
+
+  it('"who" before a past action asks for the audit trail; "who" before another verb does not', () => {
+    expect(didAction('deleted')).toBe(true);
+    expect(didAction('changed')).toBe(true);
+    expect(didAction('modified')).toBe(true);
+    expect(didAction('dropped')).toBe(true);
+    expect(didAction('sent')).toBe(true);
+    expect(didAction('starred')).toBe(false);
+    expect(didAction('contributed')).toBe(false);
+    expect(didAction('deletes')).toBe(false);
+    expect(top('who deleted a file yesterday?')).toBe('events_list');
+    expect(top('show me who changed what lately')).toBe('events_list');
+    expect(top('who starred this file')).toBe('stargazers_list');
   });
 
   it('the phrase is read only when its two words are adjacent', () => {
