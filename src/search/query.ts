@@ -45,6 +45,12 @@ const PREPOSITIONS: ReadonlySet<string> = new Set([
   'to', 'from', 'for', 'in', 'on', 'of', 'with', 'by', 'into', 'onto', 'at', 'inside', 'under', 'across', 'between', 'within',
 ]);
 
+/** Auxiliary verbs: in a question ("which boards do I have?") they end the noun phrase the question asks about. */
+const AUXILIARIES: ReadonlySet<string> = new Set([
+  'do', 'does', 'did', 'is', 'are', 'was', 'were', 'am', 'be', 'been', 'have', 'has', 'had', 'can', 'could', 'will',
+  'would', 'should', 'shall', 'may', 'might', 'must',
+]);
+
 /** A query word with the terms that stand for it. */
 export interface Concept {
   /** Index terms with their weights (the word itself 1, family members less). */
@@ -355,6 +361,30 @@ export function analyzeQuery(query: string, lex: Lexicon, n: number, tuning: Que
 }
 
 /**
+ * The head noun a question asks about: "which boards do I have?", "what cards are assigned to me?", "how many
+ * people are watching?" -> the last word of the noun phrase after which/what/how many, up to the auxiliary verb
+ * that starts the rest of the question (the verb after it is the question's predicate, not its object).
+ */
+function questionHead(words: readonly string[], lead: number, lex: Lexicon): string | undefined {
+  const first = words[0];
+  const howMany = first === 'how' && (words[1] === 'many' || words[1] === 'much');
+  let k = first !== undefined && QUESTION_WORDS.has(first) ? 1 : howMany ? 2 : -1;
+  if (k < 0) return undefined;
+  let head: string | undefined;
+  for (; k < lead; k++) {
+    const w = words[k] as string;
+    if (AUXILIARIES.has(w) || PREPOSITIONS.has(w)) break;
+    if (isCompoundPart(words, k)) {
+      k++;
+      continue;
+    }
+    if (isAction(w) || SCOPE_WORDS[w] !== undefined) continue;
+    if (lex.analyze(w).length > 0) head = w;
+  }
+  return head;
+}
+
+/**
  * The head noun of the request's object: the last word of the lead step that is no action, scope or question
  * word, up to the first preposition after it ("add nodebalancer backend node" -> node, "list board cards" ->
  * cards, "show me the older versions of logo.png" -> versions). English puts the head last; the words before it
@@ -363,6 +393,8 @@ export function analyzeQuery(query: string, lex: Lexicon, n: number, tuning: Que
  */
 export function objectHead(words: readonly string[], lex: Lexicon): string | undefined {
   const lead = laterStepStart(words);
+  const asked = questionHead(words, lead, lex);
+  if (asked !== undefined) return asked;
   let head: string | undefined;
   let scopeHead: string | undefined;
   for (let k = 0; k < lead; k++) {

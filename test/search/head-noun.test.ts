@@ -62,6 +62,15 @@ describe('the head noun of a request\'s object', () => {
     expect(head('create')).toBeUndefined();
   });
 
+  it('in a question, is the noun after which/what/how many, not the verb after its auxiliary', () => {
+    expect(head('which boards do I have?')).toBe('boards');
+    expect(head('what cards are assigned to me?')).toBe('cards');
+    expect(head('what DNS entries do we have for example.com?')).toBe('entries');
+    expect(head('how many people are watching right now?')).toBe('people');
+    // no noun before the auxiliary: the object is read as before
+    expect(head('what is in the Projects folder?')).toBe('folder');
+  });
+
   it('is a scope word only when the object has no other noun; never the caller\'s own words', () => {
     expect(head('delete user')).toBe('user');
     expect(head('get the organization')).toBe('organization');
