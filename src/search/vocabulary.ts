@@ -42,7 +42,8 @@ export const FAMILIES: readonly (readonly string[])[] = [
   ['create', 'add', 'new', 'make', 'open', 'post', 'insert', 'generate', 'register', 'build'],
   ['delete', 'remove', 'destroy', 'drop', 'erase', 'purge', 'discard', 'unset', 'revoke', 'uninstall', 'unregister'],
   ['list', 'browse', 'enumerate', 'index'],
-  ['get', 'retrieve', 'fetch', 'read', 'view', 'show', 'lookup', 'look', 'see', 'inspect', 'display', 'describe', 'detail'],
+  ['get', 'retrieve', 'fetch', 'read', 'view', 'show', 'lookup', 'look', 'see', 'inspect', 'display', 'describe', 'detail',
+    'grab'],
   ['update', 'edit', 'change', 'modify', 'set', 'patch', 'alter', 'rename', 'replace', 'configure'],
   ['search', 'find', 'query', 'filter', 'lookup'],
   ['cancel', 'stop', 'abort', 'halt', 'terminate', 'kill', 'end', 'void'],
@@ -87,6 +88,8 @@ export const FAMILIES: readonly (readonly string[])[] = [
   ['trash', 'bin', 'garbage'],
   ['webhook', 'callback', 'callout'],
   ['audit', 'activity'],
+  ['ssl', 'tls', 'https', 'certificate'],
+  ['record', 'entry'],
   // infrastructure and billing words people use for what cloud APIs name otherwise (round 7, docs/SEARCH.md)
   ['server', 'instance', 'machine', 'vm'],
   ['disk', 'volume', 'drive'],
@@ -110,6 +113,7 @@ export const PHRASES: Readonly<Record<string, readonly string[]>> = table({
   'pay out': ['payout'], 'opt out': ['unsubscribe'], 'opt in': ['subscribe'], 'call off': ['cancel'],
   'tick off': ['complete'], 'check off': ['complete'], 'cross off': ['complete'],
   'every time': ['webhook'], 'each time': ['webhook'],
+  'break down': ['breakdown'], 'data center': ['datacenter'], 'data centers': ['datacenters'],
 });
 
 /**

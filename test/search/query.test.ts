@@ -130,6 +130,25 @@ describe('everyday phrasal verbs and words read as the API\'s verb (round 10)', 
     expect(top('who starred this file')).toBe('stargazers_list');
   });
 
+  it('words people use for what infrastructure APIs name otherwise: https, entries, data centers, grab', () => {
+    const INFRA = [
+      op({ name: 'sites_ssl', domain: 'sites', method: 'post', path: '/sites/{site_id}/ssl', summary: 'Provision an SSL certificate' }),
+      op({ name: 'sites_update', domain: 'sites', method: 'patch', path: '/sites/{site_id}', summary: 'Update a site' }),
+      op({ name: 'records_list', domain: 'domains', path: '/domains/{domain_id}/records', summary: 'List domain records' }),
+      op({ name: 'domains_list', domain: 'domains', path: '/domains', summary: 'List domains' }),
+      op({ name: 'regions_list', domain: 'regions', path: '/regions', summary: 'List regions' }),
+      op({ name: 'servers_list', domain: 'servers', path: '/servers', summary: 'List servers' }),
+      op({ name: 'numbers_get', domain: 'numbers', path: '/accounts/{id}/numbers', summary: 'Get the routing numbers of an account' }),
+      op({ name: 'numbers_delete', domain: 'numbers', method: 'delete', path: '/accounts/{id}/numbers', summary: 'Delete the routing numbers of an account' }),
+    ];
+    const infra = SearchIndex.build(INFRA, domainsOf(INFRA));
+    const at = (q: string): string | undefined => infra.search(q).results[0]?.name;
+    expect(at('turn on https for my site')).toBe('sites_ssl');
+    expect(at('what DNS entries do we have for example.com?')).toBe('records_list');
+    expect(at('which data centers are there?')).toBe('regions_list');
+    expect(at('grab the routing numbers of the account')).toBe('numbers_get');
+  });
+
   it('the phrase is read only when its two words are adjacent', () => {
     const lex = new Lexicon('porter');
     lex.finish();
