@@ -45,6 +45,20 @@ const PREPOSITIONS: ReadonlySet<string> = new Set([
   'to', 'from', 'for', 'in', 'on', 'of', 'with', 'by', 'into', 'onto', 'at', 'inside', 'under', 'across', 'between', 'within',
 ]);
 
+/**
+ * Verbs of telling that open a request: a "that" clause after them is the message, not the request ("email bob
+ * that the meeting moved"). `tell` is not one: "tell me the runs that failed" is a relative clause.
+ */
+const SAY_VERBS: ReadonlySet<string> = new Set(['email', 'text', 'message', 'sms', 'fax', 'notify', 'remind', 'ping']);
+
+/** Nouns of messaging that, as a request's first word, are the verb "send" it by. */
+const MESSAGE_VERBS: ReadonlySet<string> = new Set(['email', 'text', 'message', 'sms', 'fax']);
+
+/** A word after a messaging verb that makes it one: an object word ("the", "someone") or a name the catalog never uses. */
+function isRecipient(word: string | undefined, lex: Lexicon): boolean {
+  return word !== undefined && (OBJECT_WORDS.has(word) || !lex.known(word));
+}
+
 /** Auxiliary verbs: in a question ("which boards do I have?") they end the noun phrase the question asks about. */
 const AUXILIARIES: ReadonlySet<string> = new Set([
   'do', 'does', 'did', 'is', 'are', 'was', 'were', 'am', 'be', 'been', 'have', 'has', 'had', 'can', 'could', 'will',
@@ -140,6 +154,9 @@ export function queryWords(query: string, lex: Lexicon): string[] {
       k++;
     } else if (WORD_READINGS[word]) {
       out.push(...(WORD_READINGS[word] as readonly string[]));
+    } else if (k === 0 && MESSAGE_VERBS.has(word) && isRecipient(words[1], lex)) {
+      // "email bob@acme.com ...", "text someone a code", "fax the contract to ...": send one ("email templates" is a noun)
+      out.push('send', word);
     } else if (word === 'who' && didAction(words[k + 1])) {
       // "who deleted a server yesterday?", "who changed what lately": the audit trail of that action
       out.push(word, ...WHO_DID_READING);
@@ -193,6 +210,9 @@ export function laterStepStart(words: readonly string[]): number {
     // `and` + a verb: a known action word, or any word followed by an object ("and refund their charge")
     if (w === 'and' && (next === 'then' || isAction(next) || OBJECT_WORDS.has(words[k + 2] ?? ''))) return k;
     if (w === 'so' && (next === 'that' || next === 'i' || next === 'we')) return k;
+    // "email bob that the meeting moved", "text them that their order shipped": what follows is the message
+    // (queryWords reads a leading "email" as "send email")
+    if (w === 'that' && SAY_VERBS.has((words[0] === 'send' ? words[1] : words[0]) as string)) return k;
   }
   return words.length;
 }

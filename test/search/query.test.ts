@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { SearchIndex, swapsNeighbours } from '../../src/search/index.js';
 import { Lexicon } from '../../src/search/lexicon.js';
-import { APPENDED_WEIGHT, analyzeQuery, appendedStart, didAction } from '../../src/search/query.js';
+import { APPENDED_WEIGHT, analyzeQuery, appendedStart, didAction, laterStepStart } from '../../src/search/query.js';
 import { domainsOf, op } from './helpers.js';
 
 const OPS = [
@@ -147,6 +147,25 @@ describe('everyday phrasal verbs and words read as the API\'s verb (round 10)', 
     expect(at('what DNS entries do we have for example.com?')).toBe('records_list');
     expect(at('which data centers are there?')).toBe('regions_list');
     expect(at('grab the routing numbers of the account')).toBe('numbers_get');
+  });
+
+  it('"email bob ...", "text someone ...", "fax the contract ...": a messaging noun first is the verb send', () => {
+    const MAIL = [
+      op({ name: 'messages_send', domain: 'messages', method: 'post', path: '/messages/send', summary: 'Send a message' }),
+      op({ name: 'messages_list', domain: 'messages', path: '/messages', summary: 'List email messages' }),
+      op({ name: 'templates_list', domain: 'templates', path: '/email/templates', summary: 'List email templates' }),
+      op({ name: 'orders_get', domain: 'orders', path: '/orders/{id}', summary: 'Get the shipping status of an order' }),
+    ];
+    const mail = SearchIndex.build(MAIL, domainsOf(MAIL));
+    const at = (q: string): string | undefined => mail.search(q).results[0]?.name;
+    expect(at('email bob@acme.com about the meeting')).toBe('messages_send');
+    expect(at('text someone a verification code')).toBe('messages_send');
+    // a noun the catalog uses after it: a compound, not a verb
+    expect(at('email templates')).toBe('templates_list');
+    // what follows "that" after a verb of telling is the message, not the request
+    expect(at('email bob@acme.com that their order has shipped')).toBe('messages_send');
+    expect(laterStepStart(['text', 'them', 'that', 'their', 'order', 'shipped'])).toBe(2);
+    expect(laterStepStart(['show', 'the', 'orders', 'that', 'shipped'])).toBe(5);
   });
 
   it('the phrase is read only when its two words are adjacent', () => {
