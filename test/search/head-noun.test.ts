@@ -6,7 +6,8 @@ import { defaultCatalogDir, loadCatalog } from '../../src/registry/catalog.js';
 import { resourceHead } from '../../src/search/features.js';
 import { SearchIndex } from '../../src/search/index.js';
 import { Lexicon } from '../../src/search/lexicon.js';
-import { analyzeQuery, objectHead, queryWords } from '../../src/search/query.js';
+import { analyzeQuery, queryWords } from '../../src/search/query.js';
+import { objectHead } from '../../src/search/sentence.js';
 import { domainsOf, op } from './helpers.js';
 
 // Linode's shape (for analysis and the snapshot): a NodeBalancer has configs, a config has backend nodes

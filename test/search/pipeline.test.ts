@@ -8,7 +8,8 @@ import { DEFAULT_TUNING, SearchIndex, SIGNALS } from '../../src/search/index.js'
 import { READ_DELETE_FACTOR } from '../../src/search/signals.js';
 import { Candidates, HIT_ONLY_RETURNS, LexicalRetriever } from '../../src/search/lexical.js';
 import { Lexicon } from '../../src/search/lexicon.js';
-import { analyzeQuery, laterStepStart } from '../../src/search/query.js';
+import { analyzeQuery } from '../../src/search/query.js';
+import { laterStepStart } from '../../src/search/sentence.js';
 import { domainsOf, op } from './helpers.js';
 
 const OPS = [

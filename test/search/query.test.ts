@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { SearchIndex, swapsNeighbours } from '../../src/search/index.js';
 import { Lexicon } from '../../src/search/lexicon.js';
-import { APPENDED_WEIGHT, analyzeQuery, appendedStart, didAction, laterStepStart } from '../../src/search/query.js';
+import { APPENDED_WEIGHT, analyzeQuery, didAction } from '../../src/search/query.js';
+import { appendedStart, laterStepStart } from '../../src/search/sentence.js';
 import { domainsOf, op } from './helpers.js';
 
 const OPS = [
