@@ -1,6 +1,7 @@
 // The search index behind `search_tools`, as a pipeline: analysis (lexicon.ts, features.ts, query.ts,
 // sentence.ts) -> lexical retrieval (lexical.ts) -> fusion (fusion.ts) -> re-ranking signals (signals.ts,
-// rank.ts). This file wires the stages, checks options and shapes hits. Deterministic, offline, bounded cost for any input. Prints nothing.
+// rank.ts). This file wires the stages, checks options and shapes hits. Deterministic, offline, bounded cost for
+// any input. Prints nothing.
 import { AppError } from '../errors.js';
 import { suggestNames } from '../registry/catalog.js';
 import type { DomainInfo, Operation } from '../types.js';
