@@ -1,4 +1,5 @@
 // Builds minimal but complete Operation objects for search tests (the index reads only a few fields).
+import { SearchIndex } from '../../src/search/index.js';
 import type { DomainInfo, HttpMethod, Operation } from '../../src/types.js';
 
 export function op(
@@ -31,4 +32,10 @@ export function domainsOf(ops: readonly Operation[]): DomainInfo[] {
   const counts = new Map<string, number>();
   for (const o of ops) counts.set(o.domain, (counts.get(o.domain) ?? 0) + 1);
   return [...counts].sort().map(([name, toolCount]) => ({ name, description: `Operations on ${name}`, toolCount }));
+}
+
+/** A search over these operations that answers with the first hit's name. */
+export function firstHit(ops: readonly Operation[]): (query: string) => string | undefined {
+  const index = SearchIndex.build(ops, domainsOf(ops));
+  return (query) => index.search(query).results[0]?.name;
 }

@@ -6,7 +6,7 @@ import { SearchIndex, swapsNeighbours } from '../../src/search/index.js';
 import { Lexicon } from '../../src/search/lexicon.js';
 import { APPENDED_WEIGHT, analyzeQuery, didAction } from '../../src/search/query.js';
 import { appendedStart, laterStepStart } from '../../src/search/sentence.js';
-import { domainsOf, op } from './helpers.js';
+import { domainsOf, firstHit, op } from './helpers.js';
 
 const OPS = [
   op({ name: 'search', domain: 'search', path: '/search', summary: 'Search for items', description: 'Find tracks, artists or albums by keyword.' }),
@@ -92,7 +92,6 @@ describe('everyday phrasal verbs and words read as the API\'s verb (round 10)', 
     op({ name: 'payments_create', domain: 'payments', method: 'post', path: '/payments', summary: 'Create a payment' }),
     op({ name: 'callbacks_create', domain: 'callbacks', method: 'post', path: '/callbacks', summary: 'Create a callback for failed payments' }),
   ];
-  const callbacks = SearchIndex.build(CALLBACKS, domainsOf(CALLBACKS));
   const files = SearchIndex.build(FILES, domainsOf(FILES));
   const top = (q: string): string | undefined => files.search(q).results[0]?.name;
 
@@ -114,7 +113,7 @@ describe('everyday phrasal verbs and words read as the API\'s verb (round 10)', 
     expect(names('let our server know whenever a file is uploaded')).toContain('webhooks_create');
     expect(names('every time a file is uploaded, tell our server')).toContain('webhooks_create');
     expect(names('let our server know once a file is uploaded')).not.toContain('webhooks_create');
-    expect(callbacks.search('tell our server whenever a payment fails').results[0]?.name).toBe('callbacks_create');
+    expect(firstHit(CALLBACKS)('tell our server whenever a payment fails')).toBe('callbacks_create');
   });
 
   it('"who" before a past action asks for the audit trail; "who" before another verb does not', () => {
@@ -142,8 +141,7 @@ describe('everyday phrasal verbs and words read as the API\'s verb (round 10)', 
       op({ name: 'numbers_get', domain: 'numbers', path: '/accounts/{id}/numbers', summary: 'Get the routing numbers of an account' }),
       op({ name: 'numbers_delete', domain: 'numbers', method: 'delete', path: '/accounts/{id}/numbers', summary: 'Delete the routing numbers of an account' }),
     ];
-    const infra = SearchIndex.build(INFRA, domainsOf(INFRA));
-    const at = (q: string): string | undefined => infra.search(q).results[0]?.name;
+    const at = firstHit(INFRA);
     expect(at('turn on https for my site')).toBe('sites_ssl');
     expect(at('what DNS entries do we have for example.com?')).toBe('records_list');
     expect(at('which data centers are there?')).toBe('regions_list');
@@ -157,8 +155,7 @@ describe('everyday phrasal verbs and words read as the API\'s verb (round 10)', 
       op({ name: 'templates_list', domain: 'templates', path: '/email/templates', summary: 'List email templates' }),
       op({ name: 'orders_get', domain: 'orders', path: '/orders/{id}', summary: 'Get the shipping status of an order' }),
     ];
-    const mail = SearchIndex.build(MAIL, domainsOf(MAIL));
-    const at = (q: string): string | undefined => mail.search(q).results[0]?.name;
+    const at = firstHit(MAIL);
     expect(at('email bob@acme.com about the meeting')).toBe('messages_send');
     expect(at('text someone a verification code')).toBe('messages_send');
     // a noun the catalog uses after it: a compound, not a verb
