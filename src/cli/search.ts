@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { AppError } from '../errors.js';
 import { defaultCatalogDir, loadCatalog, type Catalog } from '../registry/catalog.js';
-import { MAX_LIMIT, SearchIndex, type HitExplanation, type SearchResult } from '../search/index.js';
+import { MAX_LIMIT, SearchIndex, type HitExplanation, type QueryReading, type SearchResult } from '../search/index.js';
 import { keywordList } from '../server/core/search.js';
 
 const USAGE = `usage: api-catalog search "<query>" [--registry <dir>] [--domain <d>] [--limit <n>] [--offset <n>] [--keywords <w,w>] [--explain] [--json]
@@ -15,9 +15,10 @@ const USAGE = `usage: api-catalog search "<query>" [--registry <dir>] [--domain 
   --offset <n>      results to skip (default 0)
   --keywords <w,w>  other words the API may use for it (comma or space separated): they widen recall at a
                     lower weight than the query's own words
-  --explain         show why each hit ranks where it does: the lexical retrieval score, the share of the
-                    query it covers and each re-ranking signal's factor (docs/SEARCH.md lists them)
-  --json            print the SearchResult as JSON (with --explain: each hit's "explain" object)
+  --explain         show how the query was read (phrases, typos, head noun, method) and why each hit ranks
+                    where it does: the lexical retrieval score, the share of the query it covers and each
+                    re-ranking signal's factor (docs/SEARCH.md lists them)
+  --json            print the SearchResult as JSON (with --explain: "reading" and each hit's "explain")
   --embeddings-url <url>, --embeddings-model <m>, --embeddings-dimensions <n>
                     hybrid search with an OpenAI-compatible embeddings endpoint (or env API_CATALOG_EMBEDDINGS_URL,
                     _MODEL; key from API_CATALOG_EMBEDDINGS_KEY); the registry needs vectors (api-catalog embed)`;
@@ -50,6 +51,21 @@ export function explainLine(e: HitExplanation): string {
   const factors = e.signals.filter((s) => s.factor !== 1).map((s) => `${s.name} x${s.factor.toFixed(3)}`);
   const exact = e.exact ? ' (exact name: first)' : '';
   return `bm25 ${e.retrieval.toFixed(3)}, covers ${(e.coverage * 100).toFixed(0)}% | ${factors.join(' ') || 'no signal'} = ${e.reranked.toFixed(3)}${exact}`;
+}
+
+/**
+ * How the query was read, one line: `read as: restore the spreadsheet i deleted yesterday; head noun: spreadsheet;
+ * method: POST/PUT/PATCH`. A later step and appended words weigh less, so they are named apart.
+ */
+export function readingLine(r: QueryReading): string {
+  const parts = [`read as: ${r.words || '(nothing)'}`];
+  if (r.laterStep !== undefined) parts.push(`later step (weighs less): ${r.laterStep}`);
+  if (r.appended !== undefined) parts.push(`appended (weighs less): ${r.appended}`);
+  if (r.head !== undefined) parts.push(`head noun: ${r.head}`);
+  if (r.methods !== undefined) parts.push(`method: ${r.methods.join('/').toUpperCase()}`);
+  if (r.shape !== undefined) parts.push(`shape: ${r.shape}`);
+  if (r.scopes !== undefined) parts.push(`scope: ${r.scopes.join(', ')}`);
+  return parts.join('; ');
 }
 
 /** Runs the search subcommand; returns the exit code (0 found, 1 nothing found, 2 usage error). */
@@ -103,6 +119,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(JSON.stringify({ ...result, ...extra }, null, 2) + '\n');
     return result.total === 0 ? 1 : 0;
   }
+  if (result.reading !== undefined) process.stdout.write(`${readingLine(result.reading)}\n`);
   if (result.total === 0) {
     const s = index.suggest(query);
     const lines = [`no operations match ${JSON.stringify(query)} in ${catalog.meta.name}`];

@@ -10,7 +10,7 @@ import { computeFeatures, type FeatureTables } from './features.js';
 import { Candidates, LexicalRetriever, type IndexField } from './lexical.js';
 import { reciprocalRankFusion } from './fusion.js';
 import { Lexicon } from './lexicon.js';
-import { analyzeQuery, MAX_QUERY_CHARS, queryWords } from './query.js';
+import { analyzeQuery, MAX_QUERY_CHARS, queryWords, readingOf, type QueryReading } from './query.js';
 import { activeSignals, rankCandidates, type HitExplanation, type Ranked } from './rank.js';
 import type { SignalContext } from './signals.js';
 import { decodeSnapshot, encodeSnapshot } from './snapshot.js';
@@ -20,6 +20,7 @@ import { stripNoise, type StemMode } from './text.js';
 export { swapsNeighbours } from './lexicon.js';
 export { MAX_QUERY_CHARS, MAX_QUERY_TERMS } from './query.js';
 export type { HitExplanation } from './rank.js';
+export type { QueryReading } from './query.js';
 export { SIGNALS } from './signals.js';
 
 export interface SearchOptions {
@@ -54,6 +55,8 @@ export interface SearchResult {
   results: SearchHit[];
   /** Number of matching operations (before paging). */
   total: number;
+  /** With `explain: true`: how the query was read. */
+  reading?: QueryReading;
 }
 
 /** Largest page. */
@@ -168,6 +171,13 @@ function changedBuildKnob(tuning: SearchTuning): string | undefined {
     if (a !== b) return `boost of ${f}: ${a ?? 'none'}, this build ${b ?? 'none'}`;
   }
   return undefined;
+}
+
+/** The best documents of a search, how many matched, and (explain) how the query was read. */
+interface RankedPage {
+  total: number;
+  top: Ranked[];
+  reading?: QueryReading;
 }
 
 /** Operations in name order: a document's number is its place in that order. */
@@ -303,7 +313,8 @@ export class SearchIndex {
       for (let i = 0; i < this.cards.length; i++) if (inDomain(i)) all.push(i);
       return { total: all.length, results: all.slice(offset, offset + limit).map((i) => this.hit({ i, score: 1 })) };
     }
-    return { total: ranked.total, results: ranked.top.slice(offset, offset + limit).map((r) => this.hit(r)) };
+    const results = ranked.top.slice(offset, offset + limit).map((r) => this.hit(r));
+    return { total: ranked.total, results, ...(ranked.reading ? { reading: ranked.reading } : {}) };
   }
 
   private hit(r: Ranked): SearchHit {
@@ -325,7 +336,7 @@ export class SearchIndex {
    * (lexical), re-rank every candidate with the signals, keep the best k.
    */
   /** Keywords as a second retrieval fused by reciprocal rank with the query's (tuning.keywordMode `fuse`). */
-  private fused(query: string, keywords: readonly string[], k: number, domain: string | undefined, explain: boolean): { total: number; top: Ranked[] } {
+  private fused(query: string, keywords: readonly string[], k: number, domain: string | undefined, explain: boolean): RankedPage {
     const depth = Math.max(k, 50);
     const main = this.rank(query, depth, domain, explain);
     const alt = this.rank(keywords.join(' '), depth, domain, false);
@@ -334,10 +345,10 @@ export class SearchIndex {
     const best = fused[0]?.score ?? 1;
     const conf = main.top[0]?.score ?? 0;
     const top = fused.slice(0, k).map((f) => ({ ...(byDoc.get(f.i) ?? { i: f.i }), score: (f.score / best) * conf }));
-    return { total: Math.max(main.total, alt.total), top };
+    return { total: Math.max(main.total, alt.total), top, ...(main.reading ? { reading: main.reading } : {}) };
   }
 
-  private rank(query: string, k: number, domain: string | undefined, explain: boolean, keywords: readonly string[] = []): { total: number; top: Ranked[] } {
+  private rank(query: string, k: number, domain: string | undefined, explain: boolean, keywords: readonly string[] = []): RankedPage {
     const trimmed = query.slice(0, MAX_QUERY_CHARS).trim();
     if (trimmed === '' && keywords.length === 0) return { total: 0, top: [] };
     const exactIndex = this.cards.match(trimmed);
@@ -364,7 +375,7 @@ export class SearchIndex {
     const reach = reached && { mask: reached.mask, factor: t.domainReach };
     try {
       const { total, top } = rankCandidates({ ctx, signals, k, domainCode, exactIndex, explain, ...(reach ? { reach } : {}) });
-      return { total, top };
+      return { total, top, ...(explain ? { reading: readingOf(plan) } : {}) };
     } finally {
       for (const id of marked) queryMarks[id] = 0;
       for (const id of objectIds) objectMarks[id] = 0;

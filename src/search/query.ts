@@ -74,6 +74,42 @@ export interface QueryPlan {
   objectTerms: string[];
   /** The head noun of the request's object (its last word) with its family, as index terms; empty when none. */
   headTerms: string[];
+  /** The words as read: `words` with typos corrected. */
+  read: string[];
+  /** Index (in `words`) of the first word of a later step, and of the first word an agent appended; else the count. */
+  laterStep: number;
+  appended: number;
+  /** The head noun of the request's object, as typed. */
+  head: string | undefined;
+}
+
+/** How a query was read, for people (`search --explain`): the words and what the request asks for. */
+export interface QueryReading {
+  /** The lead step's words after phrases, readings and typo corrections ("restore the spreadsheet ..."). */
+  words: string;
+  /** A later step's words (they weigh {@link LATER_STEP_WEIGHT}), or the message after "that". */
+  laterStep?: string;
+  /** Words an agent appended to its call (they weigh {@link APPENDED_WEIGHT}). */
+  appended?: string;
+  head?: string;
+  methods?: readonly HttpMethod[];
+  shape?: 'item' | 'collection';
+  scopes?: Scope[];
+}
+
+/** The reading of an analyzed query. */
+export function readingOf(plan: QueryPlan): QueryReading {
+  const { read, laterStep, appended } = plan;
+  const lead = Math.min(laterStep, appended);
+  return {
+    words: read.slice(0, lead).join(' '),
+    ...(laterStep < read.length ? { laterStep: read.slice(laterStep).join(' ') } : {}),
+    ...(appended < laterStep ? { appended: read.slice(appended, laterStep).join(' ') } : {}),
+    ...(plan.head !== undefined ? { head: plan.head } : {}),
+    ...(plan.methods !== undefined ? { methods: plan.methods } : {}),
+    ...(plan.shape !== undefined ? { shape: plan.shape } : {}),
+    ...(plan.scopes.size > 0 ? { scopes: [...plan.scopes].sort() } : {}),
+  };
 }
 
 /** Query analysis knobs (a subset of the index tuning). */
@@ -176,7 +212,9 @@ function isUndo(word: string, lex: Lexicon): boolean {
  * Concepts of the query words; `n` is the number of documents (for idf), `appended` where the words an agent
  * appended to its call begin ({@link appendedStart}).
  */
-export function concepts(words: readonly string[], lex: Lexicon, n: number, tuning: QueryTuning, appended = appendedStart(words)): Concept[] {
+export function concepts(
+  words: readonly string[], lex: Lexicon, n: number, tuning: QueryTuning, appended = appendedStart(words), read?: string[],
+): Concept[] {
   const byKey = new Map<string, Concept>();
   let corrected = 0;
   const later = laterStepStart(words);
@@ -186,6 +224,7 @@ export function concepts(words: readonly string[], lex: Lexicon, n: number, tuni
     // a word the catalog never uses is most likely a typo: read it as the closest word it does use
     const word = tuning.fuzzyUnknown && corrected < MAX_CORRECTIONS ? lex.correct(raw) : raw;
     if (word !== raw) corrected++;
+    read?.push(word);
     const family = lex.family(word);
     // two words of one family ("add a new customer") are one request, not two
     const familyKey = family.length > 0 ? `family:${[word, ...family].sort()[0] ?? word}` : undefined;
@@ -258,7 +297,8 @@ export function verbMethods(words: readonly string[], lex: Lexicon): readonly Ht
 export function analyzeQuery(query: string, lex: Lexicon, n: number, tuning: QueryTuning, keywords: readonly string[] = []): QueryPlan {
   const words = queryWords(query, lex);
   const appended = appendedStart(words);
-  const cs = concepts(words, lex, n, tuning, appended);
+  const read: string[] = [];
+  const cs = concepts(words, lex, n, tuning, appended, read);
   const extra = keywords.length > 0 ? keywordTerms(keywords, lex, cs) : [];
   const queryTerms = new Set<string>();
   for (const c of cs) for (const t of c.terms.keys()) queryTerms.add(t);
@@ -285,9 +325,9 @@ export function analyzeQuery(query: string, lex: Lexicon, n: number, tuning: Que
   // "my" (a stop word) explains the words an operation on the caller uses for itself ("current user")
   if (scopes.has('me')) for (const w of SELF_WORDS) for (const t of lex.analyze(w)) queryTerms.add(t);
   const objectTerms: string[] = [];
+  const laterStep = laterStepStart(words);
   if (tuning.readObject) {
-    const lead = laterStepStart(words);
-    for (let k = 0; k < lead; k++) {
+    for (let k = 0; k < laterStep; k++) {
       const w = words[k] as string;
       if (PREPOSITIONS.has(w)) break;
       if (isAction(w)) continue;
@@ -295,11 +335,12 @@ export function analyzeQuery(query: string, lex: Lexicon, n: number, tuning: Que
     }
   }
   // appended synonyms are not the object's head ("list hooks webhooks notifications" acts on hooks)
-  const head = objectHead(words.slice(0, appended), lex);
+  // read with its typos corrected: a head noun typed wrong ("isues") would match no operation's resource
+  const head = objectHead(read.slice(0, appended), lex);
   const headTerms = head === undefined ? [] : [head, ...lex.family(head)].flatMap((v) => lex.analyze(v));
   return {
     words, concepts: cs, queryTerms, methods: verbMethods(words, lex), shape: verbShape(words, lex), scopes,
-    spanAll: words.some((w) => BROAD_WORDS.has(w)), objectTerms, headTerms,
+    spanAll: words.some((w) => BROAD_WORDS.has(w)), objectTerms, headTerms, read, laterStep, appended, head,
   };
 }
 

@@ -20,17 +20,36 @@ describe('api-catalog search', () => {
     c.restore();
     expect(code).toBe(0);
     const lines = c.out().split('\n');
-    expect(lines[0]).toMatch(/^ {2}1\. 1\.000 {2}repos_list-webhooks/);
-    expect(lines[1]).toMatch(/^ +bm25 \d+\.\d{3}, covers 100% \| .*method x1\.150.* = \d+\.\d{3}$/);
+    expect(lines[0]).toBe('read as: list repository webhooks; head noun: webhooks; method: GET; shape: collection; scope: repository');
+    expect(lines[1]).toMatch(/^ {2}1\. 1\.000 {2}repos_list-webhooks/);
+    expect(lines[2]).toMatch(/^ +bm25 \d+\.\d{3}, covers 100% \| .*method x1\.150.* = \d+\.\d{3}$/);
+  });
+
+  it('--explain says how the query was read: phrases, typos, a later step, the head noun', async () => {
+    const c = capture();
+    await run(['bring back the closed isues and then lock them', '--limit', '1', '--explain']);
+    c.restore();
+    const first = c.out().split('\n')[0];
+    expect(first).toBe('read as: restore the closed issues; later step (weighs less): and then lock them; head noun: issues; '
+      + 'method: POST/PUT/PATCH');
+  });
+
+  it('without --explain, no reading line', async () => {
+    const c = capture();
+    await run(['list repository webhooks', '--limit', '1']);
+    c.restore();
+    expect(c.out()).not.toContain('read as:');
   });
 
   it('--json --explain carries the explain objects; --keywords widens recall', async () => {
     const c = capture();
     await run(['silence a user', '--limit', '3', '--keywords', 'block', '--json', '--explain']);
     c.restore();
-    const parsed = JSON.parse(c.out()) as { results: Array<{ name: string; explain?: { signals: unknown[] } }> };
+    const parsed = JSON.parse(c.out()) as { results: Array<{ name: string; explain?: { signals: unknown[] } }>; reading?: unknown };
     expect(parsed.results[0]?.name).toBe('users_block');
     expect(parsed.results[0]?.explain?.signals.length).toBeGreaterThan(0);
+    // the reading shows what the ranking did with a word GitHub never uses: read as its closest catalog word
+    expect(parsed.reading).toEqual({ words: 'since a user', head: 'since', methods: ['post', 'put', 'patch'], scopes: ['user'] });
   });
 
   it('explainLine names an exact match', () => {

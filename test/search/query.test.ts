@@ -308,6 +308,13 @@ describe('synonyms an agent appended to its call (round 9)', () => {
     expect(hooks.search('list site hooks notifications alerts').results[0]?.name).toBe('listHooks');
   });
 
+  it('are named apart in the reading explain returns', () => {
+    expect(hooks.search('list site hooks notifications alerts', { explain: true }).reading).toEqual({
+      words: 'list site hooks notifications', appended: 'alerts', head: 'notifications', methods: ['get'], shape: 'collection',
+    });
+    expect(hooks.search('list site hooks notifications alerts').reading).toBeUndefined();
+  });
+
   it('still count toward an operation that has them, at a lower weight, outside the coverage whole', () => {
     const lex = new Lexicon('porter');
     lex.finish();
