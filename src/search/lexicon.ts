@@ -180,7 +180,8 @@ export class Lexicon {
     let bestDistance = maxDistance + 1;
     let bestFreq = 0;
     for (const { word: candidate, freq } of this.dictionary.get(word[0] as string) ?? []) {
-      if (Math.abs(candidate.length - word.length) > maxDistance) continue;
+      // two edits are two slips within a word (`reposiotry`), never two letters more or fewer: `silence` is not `since`
+      if (Math.abs(candidate.length - word.length) > 1) continue;
       // a swap of two neighbouring letters (`craete`, `serach`) is one slip, not two edits
       const d = swapsNeighbours(word, candidate) ? 1 : distance(word, candidate);
       if (d > maxDistance) continue;

@@ -48,8 +48,8 @@ describe('api-catalog search', () => {
     const parsed = JSON.parse(c.out()) as { results: Array<{ name: string; explain?: { signals: unknown[] } }>; reading?: unknown };
     expect(parsed.results[0]?.name).toBe('users_block');
     expect(parsed.results[0]?.explain?.signals.length).toBeGreaterThan(0);
-    // the reading shows what the ranking did with a word GitHub never uses: read as its closest catalog word
-    expect(parsed.reading).toEqual({ words: 'since a user', head: 'since', methods: ['post', 'put', 'patch'], scopes: ['user'] });
+    // a word GitHub never uses, and no typo of one it does: read as typed (not as `since`)
+    expect(parsed.reading).toEqual({ words: 'silence a user', head: 'silence', methods: ['post', 'put', 'patch'], scopes: ['user'] });
   });
 
   it('explainLine names an exact match', () => {

@@ -242,6 +242,17 @@ describe('typos', () => {
     expect(first('serach for items')).toBe('search');
     expect(first('bookmakr an item')).toBe('stars_add');
   });
+
+  it('two slips in a long word are a typo; two letters fewer are another word', () => {
+    const T = [
+      op({ name: 'users_list', domain: 'users', path: '/users', summary: 'List users created since a date' }),
+      op({ name: 'repos_get', domain: 'repos', path: '/repositories/{id}', summary: 'Get a repository' }),
+    ];
+    const ix = SearchIndex.build(T, domainsOf(T));
+    const read = (q: string): string | undefined => ix.search(q, { explain: true }).reading?.words;
+    expect(read('get the reposiotry')).toBe('get the repository');
+    expect(read('silence a user')).toBe('silence a user');
+  });
 });
 
 describe('round 4: cross-API nouns and the primary-resource knob', () => {
