@@ -160,11 +160,12 @@ export function queryWords(query: string, lex: Lexicon): string[] {
   for (let k = 0; k < words.length; k++) {
     const phrase = k + 1 < words.length ? PHRASES[`${words[k]} ${words[k + 1]}`] : undefined;
     const word = words[k] as string;
+    const reading = WORD_READINGS[word];
     if (phrase) {
       out.push(...phrase);
       k++;
-    } else if (WORD_READINGS[word]) {
-      out.push(...(WORD_READINGS[word] as readonly string[]));
+    } else if (reading) {
+      out.push(...reading);
     } else if (k === 0 && MESSAGE_VERBS.has(word) && isRecipient(words[1], lex)) {
       // "email bob@acme.com ...", "text someone a code", "fax the contract to ...": send one ("email templates" is a noun)
       out.push('send', word);
@@ -210,14 +211,15 @@ function isUndo(word: string, lex: Lexicon): boolean {
 
 /**
  * Concepts of the query words; `n` is the number of documents (for idf), `appended` where the words an agent
- * appended to its call begin ({@link appendedStart}).
+ * appended to its call begin ({@link appendedStart}), `later` where a later step begins ({@link laterStepStart}).
+ * `read`, when given, receives each word as read (typos corrected).
  */
 export function concepts(
-  words: readonly string[], lex: Lexicon, n: number, tuning: QueryTuning, appended = appendedStart(words), read?: string[],
+  words: readonly string[], lex: Lexicon, n: number, tuning: QueryTuning, appended = appendedStart(words),
+  later = laterStepStart(words), read?: string[],
 ): Concept[] {
   const byKey = new Map<string, Concept>();
   let corrected = 0;
-  const later = laterStepStart(words);
   for (let k = 0; k < words.length; k++) {
     const raw = words[k] as string;
     const weight = k >= later ? LATER_STEP_WEIGHT : k >= appended ? APPENDED_WEIGHT : 1;
@@ -297,8 +299,9 @@ export function verbMethods(words: readonly string[], lex: Lexicon): readonly Ht
 export function analyzeQuery(query: string, lex: Lexicon, n: number, tuning: QueryTuning, keywords: readonly string[] = []): QueryPlan {
   const words = queryWords(query, lex);
   const appended = appendedStart(words);
+  const laterStep = laterStepStart(words);
   const read: string[] = [];
-  const cs = concepts(words, lex, n, tuning, appended, read);
+  const cs = concepts(words, lex, n, tuning, appended, laterStep, read);
   const extra = keywords.length > 0 ? keywordTerms(keywords, lex, cs) : [];
   const queryTerms = new Set<string>();
   for (const c of cs) for (const t of c.terms.keys()) queryTerms.add(t);
@@ -325,7 +328,6 @@ export function analyzeQuery(query: string, lex: Lexicon, n: number, tuning: Que
   // "my" (a stop word) explains the words an operation on the caller uses for itself ("current user")
   if (scopes.has('me')) for (const w of SELF_WORDS) for (const t of lex.analyze(w)) queryTerms.add(t);
   const objectTerms: string[] = [];
-  const laterStep = laterStepStart(words);
   if (tuning.readObject) {
     for (let k = 0; k < laterStep; k++) {
       const w = words[k] as string;

@@ -26,9 +26,9 @@ export const SNAPSHOT_LAYOUT = 5;
 let vocabulary: string | undefined;
 /**
  * A fingerprint of the search word lists (stop words, abbreviations, families, phrases, word readings, verb methods
- * and shapes, scope words): most of them shape what the index derives at build (an action segment, a head noun, the typo
- * dictionary), so a snapshot built with other lists is refused and rebuilt like one of another layout, without
- * anyone bumping it. All of them are in it, so no one has to know which are read at build.
+ * and shapes, scope words): most of them shape what the index derives at build (an action segment, a head noun,
+ * the typo dictionary), so a snapshot built with other lists is refused and rebuilt like one of another layout,
+ * without anyone bumping it. All of them are in it, so no one has to know which are read at build.
  */
 export function vocabularyFingerprint(): string {
   vocabulary ??= keyHash(JSON.stringify([
