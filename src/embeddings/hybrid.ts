@@ -108,11 +108,17 @@ const LEXICAL_PAGE = 50;
 const METHOD_PATH = /^(get|put|post|patch|delete|head|options)\s+\//i;
 
 /**
- * `gated`: whether the lexical answer is sure of itself, its best score (the share of the query the best operation
- * covers) at least GATE_SCORE; then the dense side has nothing to add. One lexical search for the best hit.
+ * `gated`: the lexical page asked for when the lexical answer is sure of itself, its best score (the share of the
+ * query the best operation covers) at least GATE_SCORE, so the dense side has nothing to add; else undefined. The
+ * first page's first hit is the best; a later page costs one more lexical search, for the best hit.
  */
-export function lexicallyConfident(lexical: LexicalSearcher, query: string, options: Pick<HybridOptions, 'domain' | 'keywords'>): boolean {
-  return (lexical.search(query, { ...filters(options), limit: 1 }).results[0]?.score ?? 0) >= GATE_SCORE;
+export function confidentPage(
+  lexical: LexicalSearcher, query: string, options: Pick<HybridOptions, 'domain' | 'keywords' | 'limit' | 'offset'>,
+): { results: Hit[]; total: number } | undefined {
+  const offset = options.offset ?? 0;
+  const page = lexical.search(query, { ...filters(options), limit: options.limit ?? 10, offset });
+  const best = offset === 0 ? page.results[0] : lexical.search(query, { ...filters(options), limit: 1 }).results[0];
+  return (best?.score ?? 0) >= GATE_SCORE ? page : undefined;
 }
 
 /** The lexical search's filter options: the domain and the keywords, when given. */
@@ -153,7 +159,8 @@ export function hybridSearch(
     return lexical.search(query, { ...filters(options), limit, offset });
   }
   // gated: a confident lexical answer is the answer (SemanticSearch does not even ask for the query's vector)
-  if (options.fusion === 'gated' && lexicallyConfident(lexical, query, options)) return lexical.search(query, { ...filters(options), limit, offset });
+  const confident = options.fusion === 'gated' ? confidentPage(lexical, query, options) : undefined;
+  if (confident) return confident;
   const lex = fetchLexical(lexical, query, options, LEXICAL_DEPTH);
   const ranked = dense.rank(queryVector, domain);
   const cosOf = new Map<string, number>();

@@ -5,7 +5,7 @@ import { silentLogger, type Logger } from '../logger.js';
 import type { Operation } from '../types.js';
 import { EmbeddingsClient, type ClientOptions } from './client.js';
 import type { EmbeddingsConfig } from './config.js';
-import { DenseIndex, hybridSearch, lexicallyConfident, type DenseEntry, type Hit, type LexicalSearcher } from './hybrid.js';
+import { confidentPage, DenseIndex, hybridSearch, type DenseEntry, type Hit, type LexicalSearcher } from './hybrid.js';
 import { mismatch, normalize, operationTexts, readEmbeddings, readManifest } from './store.js';
 
 /** One loaded catalog as the semantic side needs it: local operations, its folder and its public-name prefix. */
@@ -199,7 +199,8 @@ export class SemanticSearch {
     if (!dense) return lexicalOnly(`embeddings not usable: ${this.describe().replace(/^lexical \(embeddings not usable: |\)$/g, '')}`);
     // gated: a confident lexical answer is final, so the endpoint is not asked (agents' calls rarely wait on it)
     const gated = this.config.fusion === 'gated';
-    if (gated && lexicallyConfident(lexical, query, options)) return lexicalOnly('confident');
+    const confident = gated ? confidentPage(lexical, query, options) : undefined;
+    if (confident) return { ...confident, mode: 'lexical (confident)' };
     if (this.now() < this.downUntil) return lexicalOnly(`embeddings unavailable: ${this.downReason}`);
     let vector: Float32Array;
     try {
