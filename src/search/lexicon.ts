@@ -2,6 +2,7 @@
 // words -> stem, plus what the catalog's own words teach (document frequencies, the typo dictionary, agent
 // nouns). Built once per index (or restored from a snapshot); reads no operation at query time, prints nothing.
 import { distance } from 'fastest-levenshtein';
+import { isCommonEnglish } from './english.js';
 import { STOP_WORDS, splitWords, stem, type StemMode } from './text.js';
 import { ABBREVIATIONS, FAMILIES, SCOPE_WORDS, VERB_METHODS } from './vocabulary.js';
 
@@ -166,13 +167,16 @@ export class Lexicon {
 
   /**
    * The closest indexed word for a query word the index does not know (a typo), else the word itself.
-   * Bounded: same first letter, edit distance 1 (2 for words of 7+ letters); the most used word wins.
+   * Bounded: same first letter, edit distance 1 (2 for words of 7+ letters); the most used word wins. Common
+   * English words are never typos.
    */
   correct(word: string): string {
     if (word.length < 4 || STOP_WORDS.has(word) || /\d/.test(word)) return word;
     // words of the API vocabulary are known English, not typos, even when this catalog lacks them
     if (this.familyOf.has(word) || ABBREVIATIONS[word] || SCOPE_WORDS[word] || VERB_METHODS[word]) return word;
     if (this.analyze(word).every((t) => this.docFreq.has(t))) return word;
+    // a common English word is the word the person meant, even where the catalog lacks it
+    if (isCommonEnglish(word)) return word;
     const cached = this.corrections.get(word);
     if (cached !== undefined) return cached;
     const maxDistance = word.length >= 7 ? 2 : 1;

@@ -253,6 +253,21 @@ describe('typos', () => {
     expect(read('get the reposiotry')).toBe('get the repository');
     expect(read('silence a user')).toBe('silence a user');
   });
+
+  it('a common English word is what the person meant, not a typo of a word the catalog uses', () => {
+    const T = [
+      op({ name: 'signs_list', domain: 'sign', path: '/sign_requests', summary: 'List signing requests' }),
+      op({ name: 'lists_get', domain: 'lists', path: '/lists/{id}', summary: 'Get a list' }),
+      op({ name: 'links_create', domain: 'links', path: '/links', summary: 'Create a given link' }),
+    ];
+    const ix = SearchIndex.build(T, domainsOf(T));
+    const read = (q: string): string | undefined => ix.search(q, { explain: true }).reading?.words;
+    expect(read('what is sitting in the trash')).toBe('what is sitting in the trash');
+    expect(read('emails from last week')).toBe('emails from last week');
+    expect(read('give me a link')).toBe('give me a link');
+    // a word no dictionary has is still read as the catalog's
+    expect(read('signnig requests')).toBe('signing requests');
+  });
 });
 
 describe('round 4: cross-API nouns and the primary-resource knob', () => {
