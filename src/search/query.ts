@@ -262,6 +262,9 @@ export function concepts(
   return [...new Set(byKey.values())];
 }
 
+/** Words after a leading "how" that make it ask how to do something: the verb that follows is the action. */
+const HOW_TO: ReadonlySet<string> = new Set(['do', 'does', 'can', 'could', 'should', 'would', 'will', 'shall', 'to', 'i', 'we']);
+
 /** Path shape suggested by the first action word of the query; "all" anywhere asks for a collection. */
 export function verbShape(words: readonly string[], lex: Lexicon): 'item' | 'collection' | undefined {
   if (words.includes('all')) return 'collection';
@@ -281,10 +284,14 @@ export function verbMethods(words: readonly string[], lex: Lexicon): readonly Ht
   // a request that starts as a question ("what tax rates do we have set up?", "which groups is a user in") asks
   // to read, whatever verb follows ("set"); only as the first word: "alert me when ..." is no question
   if (QUESTION_WORDS.has(words[0] ?? '')) return ['get'];
-  for (const w of words.slice(0, 4)) {
+  // "how do I create an issue", "how can we delete a site", "how to add a member" ask how to do the verb's action;
+  // "how many", "how much" (and a "how do I" without a known verb) ask to read
+  const howTo = words[0] === 'how' && HOW_TO.has(words[1] ?? '');
+  for (const w of words.slice(howTo ? 1 : 0, 4)) {
     const m = VERB_METHODS[w];
     if (m) return m;
   }
+  if (howTo) return ['get'];
   // an imperative whose verb the vocabulary does not know ("pin an item", "label a task", "text someone"):
   // a word that starts the request and is followed by its object changes something, so it is not a GET
   const [first, second] = words;

@@ -189,6 +189,14 @@ describe('imperatives the vocabulary does not know', () => {
     expect(top('label a task')).toBe('addTagForTask');
     expect(top('tag my task')).toBe('addTagForTask');
   });
+  it('"how do I <verb>" asks for the verb\'s action; "how many" asks to read', () => {
+    const methods = (q: string): string[] | undefined => small.search(q, { explain: true }).reading?.methods;
+    expect(methods('how do I remove a tag from a task')).toEqual(['delete']);
+    expect(methods('how can we add a tag to a task')).toEqual(['post', 'put']);
+    expect(methods('how to add a tag')).toEqual(['post', 'put']);
+    expect(methods('how many tags does a task have')).toEqual(['get']);
+    expect(methods('how do I know the tags of a task')).toEqual(['get']);
+  });
   it('an un-word the catalog never uses is read as remove + the action it undoes', () => {
     const withFollowers = [
       ...ops,
