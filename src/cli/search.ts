@@ -50,7 +50,8 @@ async function hybridOrLexical(
 export function explainLine(e: HitExplanation): string {
   const factors = e.signals.filter((s) => s.factor !== 1).map((s) => `${s.name} x${s.factor.toFixed(3)}`);
   const exact = e.exact ? ' (exact name: first)' : '';
-  return `bm25 ${e.retrieval.toFixed(3)}, covers ${(e.coverage * 100).toFixed(0)}% | ${factors.join(' ') || 'no signal'} = ${e.reranked.toFixed(3)}${exact}`;
+  const power = e.retrievalWeight === undefined ? '' : `^${e.retrievalWeight}`;
+  return `bm25 ${e.retrieval.toFixed(3)}${power}, covers ${(e.coverage * 100).toFixed(0)}% | ${factors.join(' ') || 'no signal'} = ${e.reranked.toFixed(3)}${exact}`;
 }
 
 /**

@@ -14,6 +14,7 @@ import { analyzeQuery, MAX_QUERY_CHARS, queryWords, readingOf, type QueryReading
 import { activeSignals, rankCandidates, type HitExplanation, type Ranked } from './rank.js';
 import type { SignalContext } from './signals.js';
 import { decodeSnapshot, encodeSnapshot } from './snapshot.js';
+import { LEARNED_WEIGHTS } from './weights.js';
 import { DomainReach } from './widen.js';
 import { stripNoise, type StemMode } from './text.js';
 
@@ -112,6 +113,11 @@ export interface SearchTuning {
    * times this factor (0: the domain is a strict filter). widen.ts; measured in docs/SEARCH.md.
    */
   domainReach: number;
+  /**
+   * Each re-ranking signal's factor raised to this weight, by signal name, and the BM25 score's as `retrieval`
+   * (absent: 1). Learned by `npm run learn` from the tuning query sets (weights.ts, docs/SEARCH.md).
+   */
+  signalWeights: Readonly<Record<string, number>>;
 }
 
 export const DEFAULT_TUNING: SearchTuning = {
@@ -130,6 +136,7 @@ export const DEFAULT_TUNING: SearchTuning = {
   keywordWeight: 0.5,
   keywordPrecision: false,
   domainReach: 0.8,
+  signalWeights: LEARNED_WEIGHTS,
 };
 
 /** Sets `marks[id]` for each term with a title/name term id; returns the ids set (to clear them after the query). */
@@ -374,7 +381,7 @@ export class SearchIndex {
     const reached = domain !== undefined && t.domainReach > 0 ? this.reach.mark(domain) : undefined;
     const reach = reached && { mask: reached.mask, factor: t.domainReach };
     try {
-      const { total, top } = rankCandidates({ ctx, signals, k, domainCode, exactIndex, explain, ...(reach ? { reach } : {}) });
+      const { total, top } = rankCandidates({ ctx, signals, weights: t.signalWeights, k, domainCode, exactIndex, explain, ...(reach ? { reach } : {}) });
       return { total, top, ...(explain ? { reading: readingOf(plan) } : {}) };
     } finally {
       for (const id of marked) queryMarks[id] = 0;

@@ -10,11 +10,13 @@ import { SIGNALS, type Prepared, type Signal, type SignalContext } from './signa
 export interface HitExplanation {
   /** BM25+ sum over the query's concepts (lexical retrieval). */
   retrieval: number;
+  /** The power the retrieval score is raised to before the factors multiply (learned; absent when 1). */
+  retrievalWeight?: number;
   /** idf-weighted share of the query's concepts the operation matches (0..1). */
   coverage: number;
-  /** Factor of every signal that had an opinion on this query, in the order they multiply. */
+  /** Factor of every signal that had an opinion on this query, in the order they multiply (learned weight applied). */
   signals: Array<{ name: string; factor: number }>;
-  /** retrieval x all factors, before normalization. */
+  /** retrieval^retrievalWeight x all factors, before normalization. */
   reranked: number;
   /** Set when the query names this operation exactly (it ranks first with score 1). */
   exact?: boolean;
@@ -77,6 +79,8 @@ export interface RankRequest {
   ctx: SignalContext;
   /** Signals to apply (SIGNALS minus ablated ones); empty = plain BM25 sum. */
   signals: readonly Signal[];
+  /** Learned weights by signal name, and the retrieval score's as `retrieval` (absent: 1). */
+  weights?: Readonly<Record<string, number>>;
   k: number;
   /** Domain code to keep (-1: all; -2: a domain with no operations). */
   domainCode: number;
@@ -88,6 +92,16 @@ export interface RankRequest {
    * widen.ts), their scores times `factor`.
    */
   reach?: { mask: Uint8Array; factor: number };
+}
+
+/**
+ * A signal's factor raised to its learned weight: the same ranking as a weighted sum of log factors (weights.ts).
+ * A table lookup and one power per candidate.
+ */
+function weighted(p: Prepared, w: number): Prepared {
+  if (w === 1) return p;
+  const factor = (i: number): number => p.factor(i) ** w;
+  return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * factor(i); } } };
 }
 
 /** The signals minus those named in `disabled` (ablation measurements). */
@@ -102,6 +116,7 @@ export function activeSignals(disabled: readonly string[], rerank: boolean): Sig
  */
 export function rankCandidates(req: RankRequest): { total: number; top: Ranked[]; confidence: number; best: number } {
   const { ctx, k, domainCode, exactIndex, reach } = req;
+  const weights = req.signals.length > 0 ? (req.weights ?? {}) : {};
   const c: Candidates = ctx.candidates;
   const f: Features = ctx.features;
   const names: string[] = [];
@@ -110,16 +125,18 @@ export function rankCandidates(req: RankRequest): { total: number; top: Ranked[]
     const p = s.prepare(ctx);
     if (p) {
       names.push(s.name);
-      prepared.push(p);
+      prepared.push(weighted(p, weights[s.name] ?? 1));
     }
   }
   const { scores, coverage, final, matched } = c;
   const n = c.matchedCount;
-  // pass 1: the re-ranked score of every match: the retrieval score times each signal's factor, one signal at a
-  // time over all candidates (each document's factors still multiply in SIGNALS order: bit-identical scores)
+  // pass 1: the re-ranked score of every match: the retrieval score (to its learned power) times each signal's
+  // factor, one signal at a time over all candidates (each document's factors still multiply in SIGNALS order:
+  // bit-identical scores)
+  const rw = weights.retrieval ?? 1;
   for (let m = 0; m < n; m++) {
     const i = matched[m] as number;
-    final[i] = scores[i] as number;
+    final[i] = rw === 1 ? (scores[i] as number) : (scores[i] as number) ** rw;
   }
   for (const p of prepared) p.apply(final, matched, n);
   // the best score and the confidence (coverage of the best)
@@ -162,6 +179,7 @@ export function rankCandidates(req: RankRequest): { total: number; top: Ranked[]
     if (req.explain) {
       const explain: HitExplanation = {
         retrieval: scores[r.i] as number,
+        ...(rw !== 1 ? { retrievalWeight: rw } : {}),
         coverage: coverage[r.i] as number,
         signals: names.map((name, q) => ({ name, factor: (prepared[q] as Prepared).factor(r.i) })),
         reranked: final[r.i] as number,

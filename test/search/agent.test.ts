@@ -23,11 +23,11 @@ const names = (v: unknown): string[] => ((v as { results: Hit[] }).results ?? []
 
 describe('search_tools keywords', () => {
   test('keywords find the operation the query words alone miss, and rank it first', async () => {
-    // GitHub never says "silence"; "someone" is a person but names no operation's resource
-    const without = await call(c.client, 'search_tools', { query: 'silence someone', limit: 8 });
+    // GitHub never says "silence" or "troll"
+    const without = await call(c.client, 'search_tools', { query: 'silence a troll', limit: 8 });
     expect(without.success).toBe(true);
     expect(names(without.value)).not.toContain('users_block');
-    const withKw = await call(c.client, 'search_tools', { query: 'silence someone', keywords: ['block'], limit: 8 });
+    const withKw = await call(c.client, 'search_tools', { query: 'silence a troll', keywords: ['block'], limit: 8 });
     expect(names(withKw.value)[0]).toBe('users_block');
   });
 

@@ -1,6 +1,7 @@
 // `api-catalog search` with --explain and --keywords, run in-process on the committed GitHub catalog.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { explainLine, run } from '../../src/cli/search.js';
+import { LEARNED_WEIGHTS } from '../../src/search/weights.js';
 
 function capture(): { out: () => string; restore: () => void } {
   let text = '';
@@ -22,7 +23,10 @@ describe('api-catalog search', () => {
     const lines = c.out().split('\n');
     expect(lines[0]).toBe('read as: list repository webhooks; head noun: webhooks; method: GET; shape: collection; scope: repository');
     expect(lines[1]).toMatch(/^ {2}1\. 1\.000 {2}repos_list-webhooks/);
-    expect(lines[2]).toMatch(/^ +bm25 \d+\.\d{3}, covers 100% \| .*method x1\.150.* = \d+\.\d{3}$/);
+    // the learned weights (weights.ts): the retrieval score's power, and each factor already raised to its weight
+    const power = LEARNED_WEIGHTS.retrieval === undefined ? '' : `\\^${LEARNED_WEIGHTS.retrieval}`;
+    const method = (1.15 ** (LEARNED_WEIGHTS.method ?? 1)).toFixed(3).replace('.', '\\.');
+    expect(lines[2]).toMatch(new RegExp(`^ +bm25 \\d+\\.\\d{3}${power}, covers 100% \\| .*method x${method}.* = \\d+\\.\\d{3}$`));
   });
 
   it('--explain says how the query was read: phrases, typos, a later step, the head noun', async () => {

@@ -50,7 +50,7 @@ describe('a domain reaches its resource in other domains\' paths', () => {
     const best = results[0]!.explain!;
     for (const r of results) {
       const e = r.explain!;
-      expect(e.signals.reduce((p, s) => p * s.factor, e.retrieval)).toBeCloseTo(e.reranked, 9);
+      expect(e.signals.reduce((p, s) => p * s.factor, e.retrieval ** (e.retrievalWeight ?? 1))).toBeCloseTo(e.reranked, 9);
       expect(r.score).toBeCloseTo(Math.min(1, (e.reranked / best.reranked) * best.coverage), 3);
     }
   });

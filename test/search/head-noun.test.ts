@@ -8,6 +8,7 @@ import { SearchIndex } from '../../src/search/index.js';
 import { Lexicon } from '../../src/search/lexicon.js';
 import { analyzeQuery, queryWords } from '../../src/search/query.js';
 import { objectHead } from '../../src/search/sentence.js';
+import { LEARNED_WEIGHTS } from '../../src/search/weights.js';
 import { domainsOf, op } from './helpers.js';
 
 // Linode's shape (for analysis and the snapshot): a NodeBalancer has configs, a config has backend nodes
@@ -93,8 +94,9 @@ describe('ranking with the head noun', () => {
   // the committed GitHub registry: "publish a new release" — `repos/generate-release-notes` ("Generate release
   // notes content for a release") holds more of the words; the request's object is a release
   const catalog = loadCatalog(defaultCatalogDir());
-  const index = SearchIndex.build(catalog.operations, catalog.meta.domains);
-  const off = SearchIndex.build(catalog.operations, catalog.meta.domains, { headBoost: 1 });
+  // the signal on its own: every learned weight 1 (weights.ts), so its factor is headBoost itself
+  const index = SearchIndex.build(catalog.operations, catalog.meta.domains, { signalWeights: {} });
+  const off = SearchIndex.build(catalog.operations, catalog.meta.domains, { headBoost: 1, signalWeights: {} });
 
   it('puts the operation on the request\'s head noun first', () => {
     expect(names(index, 'publish a new release')[0]).toBe('repos_create-release');
@@ -115,7 +117,7 @@ describe('ranking with the head noun', () => {
       op({ name: 'deleteUsers', domain: 'users', method: 'delete', path: '/accounts/{accountId}/users', summary: 'Closes one or more users' }),
       op({ name: 'deleteUserSignature', domain: 'users', method: 'delete', path: '/accounts/{accountId}/users/{userId}/signatures/{signatureId}', summary: 'Removes a signature of the user' }),
     ];
-    const { results } = SearchIndex.build(ops, domainsOf(ops)).search('delete user', { explain: true });
+    const { results } = SearchIndex.build(ops, domainsOf(ops), { signalWeights: {} }).search('delete user', { explain: true });
     const factor = (name: string): number | undefined =>
       results.find((r) => r.name === name)?.explain?.signals.find((x) => x.name === 'head-noun')?.factor;
     expect(factor('deleteUsers')).toBe(1.1);
@@ -128,7 +130,9 @@ describe('ranking with the head noun', () => {
     for (const q of ['add nodebalancer backend node', 'list nodes of a config', 'create nodebalancer']) {
       const { results } = restored.search(q, { explain: true });
       expect(results).toEqual(small.search(q, { explain: true }).results);
-      expect(results.some((r) => r.explain?.signals.some((x) => x.name === 'head-noun' && x.factor === 1.1))).toBe(true);
+      // with the learned weights, as served: the factor is headBoost to the head-noun weight
+      const factor = 1.1 ** (LEARNED_WEIGHTS['head-noun'] ?? 1);
+      expect(results.some((r) => r.explain?.signals.some((x) => x.name === 'head-noun' && x.factor === factor))).toBe(true);
     }
   });
 });

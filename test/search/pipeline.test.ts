@@ -10,6 +10,7 @@ import { Candidates, HIT_ONLY_RETURNS, LexicalRetriever } from '../../src/search
 import { Lexicon } from '../../src/search/lexicon.js';
 import { analyzeQuery } from '../../src/search/query.js';
 import { laterStepStart } from '../../src/search/sentence.js';
+import { LEARNED_WEIGHTS } from '../../src/search/weights.js';
 import { domainsOf, op } from './helpers.js';
 
 const OPS = [
@@ -265,7 +266,8 @@ describe('signals and explain', () => {
 
   it('explain: the retrieval score times every factor is the re-ranked score, and scores follow it', () => {
     const c = loadCatalog(defaultCatalogDir());
-    const index = SearchIndex.build(c.operations, c.meta.domains);
+    // every learned weight 1 (weights.ts): the factors are the signals' own; the next test weighs them
+    const index = SearchIndex.build(c.operations, c.meta.domains, { signalWeights: {} });
     const plain = index.search('list repository webhooks', { limit: 8 });
     const explained = index.search('list repository webhooks', { limit: 8, explain: true });
     expect(explained.results.map((h) => [h.name, h.score])).toEqual(plain.results.map((h) => [h.name, h.score]));
@@ -291,6 +293,33 @@ describe('signals and explain', () => {
     const exact = index.search('repos/list-webhooks', { explain: true }).results[0]!;
     expect(exact.score).toBe(1);
     expect(exact.explain?.exact).toBe(true);
+  });
+
+  it('learned weights: the retrieval score and each factor are raised to their weights, and explain adds up', () => {
+    const c = loadCatalog(defaultCatalogDir());
+    const raw = SearchIndex.build(c.operations, c.meta.domains, { signalWeights: {} });
+    const weights = { retrieval: 0.5, method: 3, 'head-noun': 2 };
+    const weighted = SearchIndex.build(c.operations, c.meta.domains, { signalWeights: weights });
+    const plain = new Map(raw.search('list repository webhooks', { limit: 20, explain: true }).results.map((h) => [h.name, h.explain!]));
+    const hits = weighted.search('list repository webhooks', { limit: 20, explain: true }).results;
+    let compared = 0;
+    for (const h of hits) {
+      const e = h.explain!;
+      expect(e.retrievalWeight).toBe(0.5);
+      expect(e.signals.reduce((p, s) => p * s.factor, e.retrieval ** 0.5)).toBeCloseTo(e.reranked, 9);
+      const r = plain.get(h.name);
+      if (!r) continue;
+      compared++;
+      expect(e.retrieval).toBe(r.retrieval);
+      for (const s of e.signals) {
+        const rawFactor = r.signals.find((x) => x.name === s.name)!.factor;
+        expect(s.factor).toBeCloseTo(rawFactor ** ((weights as Record<string, number>)[s.name] ?? 1), 12);
+      }
+    }
+    expect(compared).toBeGreaterThan(5);
+    expect(plain.values().next().value?.retrievalWeight).toBeUndefined();
+    // the served default is the learned set
+    expect(DEFAULT_TUNING.signalWeights).toBe(LEARNED_WEIGHTS);
   });
 
   it('a disabled signal is left out (ablation) and changes the ranking where it mattered', () => {
