@@ -96,11 +96,21 @@ export interface RankRequest {
 
 /**
  * A signal's factor raised to its learned weight: the same ranking as a weighted sum of log factors (weights.ts).
- * A table lookup and one power per candidate.
+ * Most signals give a few distinct factors (a method fits or not, the head noun is there or not), so the last
+ * power is reused while the factor repeats, and a factor of 1 stays 1.
  */
 function weighted(p: Prepared, w: number): Prepared {
   if (w === 1) return p;
-  const factor = (i: number): number => p.factor(i) ** w;
+  let lastIn = 1;
+  let lastOut = 1;
+  const factor = (i: number): number => {
+    const f = p.factor(i);
+    if (f !== lastIn) {
+      lastIn = f;
+      lastOut = f ** w;
+    }
+    return lastOut;
+  };
   return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * factor(i); } } };
 }
 
@@ -136,7 +146,8 @@ export function rankCandidates(req: RankRequest): { total: number; top: Ranked[]
   const rw = weights.retrieval ?? 1;
   for (let m = 0; m < n; m++) {
     const i = matched[m] as number;
-    final[i] = rw === 1 ? (scores[i] as number) : (scores[i] as number) ** rw;
+    const s = scores[i] as number;
+    final[i] = rw === 1 ? s : rw === 0.5 ? Math.sqrt(s) : s ** rw;
   }
   for (const p of prepared) p.apply(final, matched, n);
   // the best score and the confidence (coverage of the best)
