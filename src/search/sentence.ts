@@ -88,6 +88,16 @@ export function appendedStart(words: readonly string[]): number {
   return words.length;
 }
 
+/** A word with a digit is a value the request carries (an id `xk02b`, a year, a number), never its head noun. */
+const hasDigit = (w: string): boolean => /\d/.test(w);
+
+/** Words that label the value after them ("id Xk02bLm8"): with that value, not the head noun either. */
+const VALUE_LABELS: ReadonlySet<string> = new Set(['id', 'ids', 'uuid', 'guid']);
+
+/** Whether `words[k]` is a value or the label of the value after it. */
+const isValue = (words: readonly string[], k: number): boolean =>
+  hasDigit(words[k] as string) || (VALUE_LABELS.has(words[k] as string) && hasDigit(words[k + 1] ?? ''));
+
 /**
  * The head noun a question asks about: "which boards do I have?", "what cards are assigned to me?", "how many
  * people are watching?" -> the last word of the noun phrase after which/what/how many, up to the auxiliary verb
@@ -106,7 +116,7 @@ function questionHead(words: readonly string[], lead: number, lex: Lexicon): str
       k++;
       continue;
     }
-    if (isAction(w) || SCOPE_WORDS[w] !== undefined) continue;
+    if (isAction(w) || SCOPE_WORDS[w] !== undefined || isValue(words, k)) continue;
     if (lex.analyze(w).length > 0) head = w;
   }
   return head;
@@ -135,7 +145,7 @@ export function objectHead(words: readonly string[], lex: Lexicon): string | und
     if ((head ?? scopeHead) !== undefined && PREPOSITIONS.has(w)) break;
     const scope = SCOPE_WORDS[w];
     if (scope !== undefined && scope !== 'me' && lex.analyze(w).length > 0) scopeHead = w;
-    if (isAction(w) || scope !== undefined || QUESTION_WORDS.has(w)) continue;
+    if (isAction(w) || scope !== undefined || QUESTION_WORDS.has(w) || isValue(words, k)) continue;
     if (lex.analyze(w).length > 0) head = w;
   }
   return head ?? scopeHead;

@@ -58,6 +58,13 @@ describe('the head noun of a request\'s object', () => {
     expect(head('move the Design folder into Archive')).toBe('folder');
   });
 
+  it('is never a value the request carries: an id, a year, a number', () => {
+    expect(head('delete the old trailer node, id Xk02bLm8')).toBe('node');
+    expect(head('cancel node 4Fz9kQ01')).toBe('node');
+    expect(head('which cards are due by March 1')).toBe('cards');
+    expect(head('show board cards 2024')).toBe('cards');
+  });
+
   it('skips action, scope and question words; only the lead step counts', () => {
     expect(head('what webhooks')).toBe('webhooks');
     expect(head('create a playlist and then add songs to it')).toBe('playlist');
