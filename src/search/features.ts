@@ -102,10 +102,14 @@ export function isVersionSegment(segment: string): boolean {
   return /^v\d+(?:\.\d+)*(?:(?:alpha|beta)\d*)?$/i.test(segment);
 }
 
+/** A response-format extension at the end of a path segment. */
+const FORMAT_SUFFIX = /\.(json|xml|ya?ml|csv|txt|html?|atom|rss)$/i;
+
 /**
  * The resource an operation acts on, read from its path: the last plain segment (`/customers/{id}/groups/{g}`
- * -> groups, `/projects/{id}/merge_requests` -> merge requests). A one-word action after it (`/pipelines/{id}/
- * retry`, `/customers/search`) acts on the segment before, so both are primary.
+ * -> groups, `/projects/{id}/merge_requests` -> merge requests), without a format suffix (`/badges.json`). A
+ * one-word action after it (`/pipelines/{id}/retry`, `/customers/search`) acts on the segment before, so both
+ * are primary.
  */
 export function primaryResource(path: string): string {
   const segs = path.split('/').filter((s) => s.length > 0);
@@ -113,7 +117,8 @@ export function primaryResource(path: string): string {
   let k = segs.length - 1;
   while (k >= 0 && isParam(segs[k] as string)) k--;
   if (k < 0) return '';
-  const last = segs[k] as string;
+  // a format suffix (`/admin/badges.json`, `/Calls.json`) is not part of the resource's name
+  const last = (segs[k] as string).replace(FORMAT_SUFFIX, '');
   const words = splitWords(last);
   const one = words.length === 1 ? (words[0] as string) : undefined;
   const afterParam = k > 0 && isParam(segs[k - 1] as string);

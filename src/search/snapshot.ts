@@ -19,9 +19,10 @@ const MAGIC = 0x48435253; // "SRCH" read as a little-endian u32
 /**
  * Layout version: bump when the layout or anything the index derives at build changes (2: keywords indexed;
  * 3: the documents' cards, so a restored index needs no operations; 4: the response body's field names and the
- * verb a GET on a collection implies indexed; 5: the head noun of each operation's resource).
+ * verb a GET on a collection implies indexed; 5: the head noun of each operation's resource; 6: without a format
+ * suffix such as `.json`).
  */
-export const SNAPSHOT_LAYOUT = 5;
+export const SNAPSHOT_LAYOUT = 6;
 
 let vocabulary: string | undefined;
 /**

@@ -36,6 +36,13 @@ describe('the head noun of an operation\'s resource', () => {
     expect(resourceHead('/pipelines/{id}/retry')).toBe('pipelines');
   });
 
+  it('leaves out a format suffix: /admin/badges.json is about badges', () => {
+    expect(resourceHead('/admin/badges.json')).toBe('badges');
+    expect(resourceHead('/2010-04-01/Accounts/{AccountSid}/Calls.json')).toBe('calls');
+    expect(resourceHead('/c/{id}/topics.xml')).toBe('topics');
+    expect(resourceHead('/user-badges/{username}.json')).toBe('badges');
+  });
+
   it('is undefined for the root', () => {
     expect(resourceHead('/')).toBeUndefined();
     expect(resourceHead('/{id}')).toBeUndefined();
