@@ -190,7 +190,7 @@ describe('imperatives the vocabulary does not know', () => {
     expect(top('tag my task')).toBe('addTagForTask');
   });
   it('"how do I <verb>" asks for the verb\'s action; "how many" asks to read', () => {
-    const methods = (q: string): string[] | undefined => small.search(q, { explain: true }).reading?.methods;
+    const methods = (q: string): readonly string[] | undefined => small.search(q, { explain: true }).reading?.methods;
     expect(methods('how do I remove a tag from a task')).toEqual(['delete']);
     expect(methods('how can we add a tag to a task')).toEqual(['post', 'put']);
     expect(methods('how to add a tag')).toEqual(['post', 'put']);
