@@ -12,7 +12,7 @@ import { reciprocalRankFusion } from './fusion.js';
 import { Lexicon } from './lexicon.js';
 import { analyzeQuery, MAX_QUERY_CHARS, queryWords, readingOf, type QueryReading } from './query.js';
 import { activeSignals, rankCandidates, type HitExplanation, type Ranked } from './rank.js';
-import type { SignalContext } from './signals.js';
+import { COVERAGE_POWER, type SignalContext } from './signals.js';
 import { decodeSnapshot, encodeSnapshot } from './snapshot.js';
 import { LEARNED_WEIGHTS } from './weights.js';
 import { DomainReach } from './widen.js';
@@ -115,7 +115,8 @@ export interface SearchTuning {
   domainReach: number;
   /**
    * Each re-ranking signal's factor raised to this weight, by signal name, and the BM25 score's as `retrieval`
-   * (absent: 1). Learned by `npm run learn` from the tuning query sets (weights.ts, docs/SEARCH.md).
+   * (absent: 1); `coverage-power` is the power of the covered share inside the coverage factor (absent: 2).
+   * Learned by `npm run learn` from the tuning query sets (weights.ts, docs/SEARCH.md).
    */
   signalWeights: Readonly<Record<string, number>>;
 }
@@ -375,7 +376,10 @@ export class SearchIndex {
     const ctx: SignalContext = {
       plan, features: this.tables.features, candidates: this.candidates, queryMarks, objectMarks, objectCount: objectIds.length,
       headMarks, headCount: headIds.length,
-      tuning: { precisionWeight: t.precisionWeight, namePrecisionShare: t.namePrecisionShare, primaryBoost: t.primaryBoost, headBoost: t.headBoost },
+      tuning: {
+        precisionWeight: t.precisionWeight, namePrecisionShare: t.namePrecisionShare, primaryBoost: t.primaryBoost, headBoost: t.headBoost,
+        coveragePower: t.signalWeights[COVERAGE_POWER] ?? 2,
+      },
     };
     const domainCode = domain === undefined ? -1 : (this.domainCodes.get(domain) ?? -2);
     const reached = domain !== undefined && t.domainReach > 0 ? this.reach.mark(domain) : undefined;

@@ -31,6 +31,8 @@ export interface SignalTuning {
   primaryBoost: number;
   /** Factor for an operation whose resource's head noun is the head noun of the request's object (1 = off). */
   headBoost: number;
+  /** Power of the covered share in the coverage factor (learned; 2 before round 11). */
+  coveragePower: number;
 }
 
 /** A signal ready for one query: its factor for one document, and the same applied to every candidate. */
@@ -52,13 +54,25 @@ export interface Signal {
   prepare(ctx: SignalContext): Prepared | undefined;
 }
 
-/** Coverage: the share of the query's concepts an operation matches, squared — the whole request beats one word. */
+/** The learned weight (weights.ts) that is the coverage factor's inner power rather than a factor's weight. */
+export const COVERAGE_POWER = 'coverage-power';
+
+/** What the coverage factor keeps of an operation that matches none of the query's concepts' weight. */
+export const COVERAGE_FLOOR = 0.25;
+
+/** The coverage factor of a covered share `cov` (0..1) at power `p`: the whole request beats one word. */
+export function coverageFactor(cov: number, p: number): number {
+  return COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * (p === 1 ? cov : p === 2 ? cov * cov : cov ** p);
+}
+
+/** Coverage: the share of the query's concepts an operation matches, to a learned power (weights.ts). */
 const coverage: Signal = {
   name: 'coverage',
-  reads: 'idf-weighted share of query concepts matched: x(0.25 + 0.75 cov^2)',
-  prepare: ({ candidates }) => {
+  reads: 'idf-weighted share of query concepts matched: x(0.25 + 0.75 cov^p), p learned (coverage-power)',
+  prepare: ({ candidates, tuning }) => {
     const cov = candidates.coverage;
-    const factor = (i: number): number => 0.25 + 0.75 * (cov[i] as number) * (cov[i] as number);
+    const p = tuning.coveragePower;
+    const factor = (i: number): number => coverageFactor(cov[i] as number, p);
     return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * factor(i); } } };
   },
 };

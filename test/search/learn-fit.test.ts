@@ -11,7 +11,7 @@ beforeAll(async () => {
   fit = await import(pathToFileURL(join(root, 'scripts', 'lib', 'learn-fit.mjs')).href);
 });
 
-type Candidate = { rel: boolean; exact?: boolean; retrieval: number; signals: Record<string, number> };
+type Candidate = { rel: boolean; exact?: boolean; retrieval: number; coverage?: number; signals: Record<string, number> };
 const q = (...candidates: Candidate[]): { candidates: Candidate[] } => ({ candidates });
 
 describe('learning signal weights', () => {
@@ -45,6 +45,20 @@ describe('learning signal weights', () => {
     const capped = fit.fitWeights([queries], ['head-noun'], { caps: { 'head-noun': 5 } });
     expect(capped['head-noun']).toBeLessThanOrEqual(5);
     expect(fit.metricsUnder(queries, capped).mrr).toBeLessThan(1);
+  });
+
+  it('a shape weight recomputes a factor instead of raising it, from its own default', () => {
+    // the relevant operation covers half the query but has twice the retrieval score: a flatter coverage
+    // curve (a lower power) lets it win
+    const queries = [q({ rel: false, retrieval: 10, signals: { coverage: 0.25 + 0.75 * 1 }, coverage: 1 } as Candidate,
+      { rel: true, retrieval: 20, signals: { coverage: 0.25 + 0.75 * 0.5 ** 2 }, coverage: 0.5 } as Candidate)];
+    const shapes = { 'coverage-power': (c: { coverage: number }, p: number) => ({ coverage: 0.25 + 0.75 * c.coverage ** p }) };
+    expect(fit.metricsUnder(queries, {}, shapes).mrr).toBe(0.5);
+    const weights = fit.fitWeights([queries], ['coverage-power'], { shapes, defaults: { 'coverage-power': 2 } });
+    expect(weights['coverage-power']).toBeLessThan(2);
+    expect(fit.metricsUnder(queries, weights, shapes).mrr).toBe(1);
+    // at its default the shape is left out of the result
+    expect(fit.fitWeights([queries.map((x) => ({ candidates: x.candidates.map((c) => ({ ...c, rel: !c.rel })) }))], ['coverage-power'], { shapes, defaults: { 'coverage-power': 2 } })).toEqual({});
   });
 
   it('each group counts once: a small group of agent calls is not outvoted by many requests', () => {

@@ -183,7 +183,8 @@ describe('response fields (what an operation returns)', () => {
   });
 
   it('adds to the retrieval score but not to coverage: the operation\'s own words explain the query', () => {
-    const index = SearchIndex.build(ops, domainsOf(ops));
+    // the retrieval stage's effect, every learned weight 1 (the learned ones make retrieval count less)
+    const index = SearchIndex.build(ops, domainsOf(ops), { signalWeights: {} });
     // "opens": stats_get's summary vs messages_get's response field opens_count
     const results = index.search('opens').results;
     expect(results.map((r) => r.name).slice(0, 2)).toEqual(['stats_get', 'messages_get']);
@@ -318,6 +319,14 @@ describe('signals and explain', () => {
     }
     expect(compared).toBeGreaterThan(5);
     expect(plain.values().next().value?.retrievalWeight).toBeUndefined();
+    // coverage-power reshapes the coverage factor: 0.25 + 0.75 cov^p (p = 2 unless learned)
+    const linear = SearchIndex.build(c.operations, c.meta.domains, { signalWeights: { 'coverage-power': 1 } });
+    const partial = (idx: SearchIndex): Array<{ cov: number; f: number }> => idx.search('list repository webhooks for my team', { limit: 20, explain: true }).results
+      .map((h) => ({ cov: h.explain!.coverage, f: h.explain!.signals.find((x) => x.name === 'coverage')!.factor }))
+      .filter((x) => x.cov > 0 && x.cov < 1);
+    expect(partial(linear).length).toBeGreaterThan(0);
+    for (const { cov, f } of partial(linear)) expect(f).toBeCloseTo(0.25 + 0.75 * cov, 12);
+    for (const { cov, f } of partial(raw)) expect(f).toBeCloseTo(0.25 + 0.75 * cov * cov, 12);
     // the served default is the learned set
     expect(DEFAULT_TUNING.signalWeights).toBe(LEARNED_WEIGHTS);
   });
