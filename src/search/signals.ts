@@ -72,7 +72,10 @@ const coverage: Signal = {
   prepare: ({ candidates, tuning }) => {
     const cov = candidates.coverage;
     const p = tuning.coveragePower;
-    const factor = (i: number): number => coverageFactor(cov[i] as number, p);
+    // the hot loop: the usual power inlined, the general one (a learned power) through coverageFactor
+    const factor = p === 2
+      ? (i: number): number => COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * (cov[i] as number) * (cov[i] as number)
+      : (i: number): number => coverageFactor(cov[i] as number, p);
     return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * factor(i); } } };
   },
 };
