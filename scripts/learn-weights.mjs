@@ -47,7 +47,7 @@ try {
   process.stderr.write('learn: dist/ is missing or stale; run `npm run build` first (`npm run learn` builds)\n');
   process.exit(1);
 }
-const [{ openCatalog }, { SearchIndex, SIGNALS }, { parseQueryFile }, { COVERAGE_POWER, coverageFactor }] = modules;
+const [{ openCatalog }, { SearchIndex, SIGNALS }, { parseQueryFile, searchRequest }, { COVERAGE_POWER, coverageFactor }] = modules;
 // the coverage factor's inner power is learned too: it reshapes that factor rather than raising it (default 2)
 const shapes = { [COVERAGE_POWER]: (c, p) => ('coverage' in c.signals ? { coverage: coverageFactor(c.coverage, p) } : {}) };
 const defaults = { [COVERAGE_POWER]: 2 };
@@ -90,8 +90,9 @@ for (const file of files) {
       indexes.set(q.catalog, { index, operationId: new Map(catalog.operations.map((op) => [op.name, op.operationId ?? op.name])) });
     }
     const { index, operationId } = indexes.get(q.catalog);
-    const options = { limit: 50, explain: true, ...(q.domain ? { domain: q.domain } : {}), ...(q.keywords?.length ? { keywords: q.keywords } : {}) };
-    const hits = index.search(q.query, options).results;
+    // searched as `api-catalog eval` searches it (its domain filter, its keywords as the option), 50 deep
+    const { text, options } = searchRequest(q, { keywords: 'option', useDomain: true });
+    const hits = index.search(text, { ...options, limit: 50, explain: true }).results;
     const candidates = hits.map((h) => ({
       rel: q.expect.includes(operationId.get(h.name) ?? h.name),
       exact: h.explain?.exact === true,
