@@ -4,6 +4,7 @@
 import type { HttpMethod } from '../types.js';
 import { isAction, isPlural, VERB_FAMILY_WORDS } from './features.js';
 import type { Lexicon } from './lexicon.js';
+import { readLiterals } from './literals.js';
 import { appendedStart, laterStepStart, OBJECT_WORDS, objectHead, PREPOSITIONS, QUESTION_WORDS } from './sentence.js';
 import { PHRASES, SCOPE_WORDS, VERB_METHODS, VERB_SHAPES, WHO_DID_READING, WORD_READINGS, type Scope } from './vocabulary.js';
 
@@ -153,9 +154,12 @@ export function keywordTerms(keywords: readonly string[], lex: Lexicon, query: r
   return out;
 }
 
-/** Raw query words, bounded (K1): at most MAX_QUERY_CHARS characters and MAX_QUERY_TERMS words. */
+/**
+ * Raw query words, bounded (K1): at most MAX_QUERY_CHARS characters and MAX_QUERY_TERMS words; links, email
+ * addresses and file names read as `url`, `someone` and `file` (literals.ts).
+ */
 export function queryWords(query: string, lex: Lexicon): string[] {
-  const words = lex.words(query.slice(0, MAX_QUERY_CHARS), MAX_QUERY_TERMS);
+  const words = lex.words(readLiterals(query.slice(0, MAX_QUERY_CHARS)), MAX_QUERY_TERMS);
   const out: string[] = [];
   for (let k = 0; k < words.length; k++) {
     const phrase = k + 1 < words.length ? PHRASES[`${words[k]} ${words[k + 1]}`] : undefined;

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { SearchIndex, swapsNeighbours } from '../../src/search/index.js';
 import { Lexicon } from '../../src/search/lexicon.js';
 import { APPENDED_WEIGHT, analyzeQuery, didAction } from '../../src/search/query.js';
+import { readLiterals } from '../../src/search/literals.js';
 import { appendedStart, laterStepStart } from '../../src/search/sentence.js';
 import { domainsOf, firstHit, op } from './helpers.js';
 
@@ -361,5 +362,47 @@ describe('synonyms an agent appended to its call (round 9)', () => {
     expect(of('endpoint')).toMatchObject({ weight: APPENDED_WEIGHT, keyword: true });
     // a request in people's words keeps every word in the whole
     expect(read('list the site hooks with callbacks and endpoints').every((c) => c.keyword === undefined)).toBe(true);
+  });
+});
+
+describe('literal values: links, email addresses and file names (round 12)', () => {
+  it.each([
+    ['upload Q3-report.pdf to my Marketing folder', 'upload  file  to my Marketing folder'],
+    ['rename draft.docx to final.docx', 'rename  file  to  file '],
+    ['invite jane@acme.io to our team', 'invite  someone  to our team'],
+    ['ping https://hooks.acme.com/deploy?x=1 whenever a deploy fails', 'ping  url  whenever a deploy fails'],
+    ['add www.acme.io/logo.png to the page', 'add  url  to the page'],
+    ['résumé_2024.PDF', ' file '],
+  ])('readLiterals(%j) is %j', (query, read) => {
+    expect(readLiterals(query)).toBe(read);
+  });
+
+  it.each([
+    'what DNS entries do we have for example.com?',
+    'upgrade to v1.2 of the api',
+    'the notes.pdfx draft',
+    'list repos',
+  ])('leaves %j as it is', (query) => {
+    expect(readLiterals(query)).toBe(query);
+  });
+
+  it('a file name, an address or a link is the kind of thing it names, never a head noun of its own', () => {
+    const T = [
+      op({ name: 'files_upload', domain: 'files', method: 'post', path: '/files/content', summary: 'Upload a file' }),
+      op({ name: 'reports_create', domain: 'reports', method: 'post', path: '/reports', summary: 'Create a PDF report' }),
+      op({ name: 'folders_create', domain: 'folders', method: 'post', path: '/folders', summary: 'Create a folder' }),
+      op({ name: 'members_invite', domain: 'members', method: 'post', path: '/teams/{id}/members', summary: 'Invite a member to a team' }),
+      op({ name: 'domains_register', domain: 'domains', method: 'post', path: '/domains', summary: 'Register an io or com domain for the team' }),
+      op({ name: 'hooks_create', domain: 'hooks', method: 'post', path: '/hooks', summary: 'Create a webhook for a URL' }),
+      op({ name: 'deploys_list', domain: 'deploys', path: '/deploys', summary: 'List deploys' }),
+    ];
+    const ix = SearchIndex.build(T, domainsOf(T));
+    const hit = (q: string): string | undefined => ix.search(q).results[0]?.name;
+    expect(hit('upload Q3-report.pdf to my Marketing folder')).toBe('files_upload');
+    expect(ix.search('upload Q3-report.pdf to my Marketing folder', { explain: true }).reading?.head).toBe('file');
+    expect(hit('invite jane@acme.io to our team')).toBe('members_invite');
+    // split into words the address was `jane acme io`, and `io` (a word of this catalog) its head noun
+    expect(ix.search('invite jane@acme.io to our team', { explain: true }).reading).toMatchObject({ words: 'invite someone to our team', head: 'someone' });
+    expect(hit('ping https://hooks.acme.com/deploys whenever a deploy fails')).toBe('hooks_create');
   });
 });
