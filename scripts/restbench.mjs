@@ -34,6 +34,16 @@ for (const f of [cli, join(dist, 'registry', 'catalog.js'), join(dist, 'search',
 }
 const { loadCatalog } = await import(pathToFileURL(join(dist, 'registry', 'catalog.js')).href);
 const { SearchIndex } = await import(pathToFileURL(join(dist, 'search', 'index.js')).href);
+// another learned ranking build, as the CLI reads it (npm run learn -- --out <dir>)
+if (process.env.API_CATALOG_SEMANTIC_DIR) {
+  const { useSemanticDir } = await import(pathToFileURL(join(dist, 'search', 'semantic.js')).href);
+  try {
+    useSemanticDir(process.env.API_CATALOG_SEMANTIC_DIR);
+  } catch (err) {
+    process.stderr.write(`restbench: ${err.message}\n`);
+    process.exit(1);
+  }
+}
 
 /** "/person/{movie_id}/movie_credits" -> "/person/{}/movie_credits": parameter names do not matter, their place does. */
 const shape = (path) => path.replace(/\{[^}]*\}/g, '{}');

@@ -26,6 +26,7 @@ import {
   type SavedRun,
 } from '../search/eval.js';
 import { SearchIndex } from '../search/index.js';
+import { rankingWeights } from '../search/semantic.js';
 import { EVAL_EMBEDDINGS_OPTIONS, EVAL_EMBEDDINGS_USAGE, withEmbeddings } from './eval-embeddings.js';
 
 const USAGE = `usage: api-catalog eval <queries.jsonl>... [--registry <dir>]... [--spec <catalog>=<file>]...
@@ -157,6 +158,9 @@ function delta(before: number | undefined, after: number | undefined): string {
   return `${fmt(before)} -> ${fmt(after)} ${signed(after - before)}`;
 }
 
+/** `, weights <folder>` for a run ranked with a learned build other than the built-in one. */
+const weightsNote = (run: SavedRun): string => (run.settings.weights === undefined ? '' : `, weights ${run.settings.weights}`);
+
 /** The before/after table of a comparison, one row per set, then mean and pooled over the common sets. */
 export function formatComparison(before: SavedRun, after: SavedRun, labels: [string, string]): string {
   const c = compareRuns(before, after);
@@ -169,8 +173,8 @@ export function formatComparison(before: SavedRun, after: SavedRun, labels: [str
     );
   };
   const out = [
-    `before: ${labels[0]} (keywords ${before.settings.keywords}, domain ${before.settings.domain})`,
-    `after:  ${labels[1]} (keywords ${after.settings.keywords}, domain ${after.settings.domain})`,
+    `before: ${labels[0]} (keywords ${before.settings.keywords}, domain ${before.settings.domain}${weightsNote(before)})`,
+    `after:  ${labels[1]} (keywords ${after.settings.keywords}, domain ${after.settings.domain}${weightsNote(after)})`,
     `${'set'.padEnd(width)} queries  ${'R@1'.padEnd(22)}  ${'R@5'.padEnd(22)}  MRR`,
     ...c.rows.map(line),
     line({ ...c.mean, set: `mean (${c.common} sets)` }),
@@ -316,10 +320,11 @@ export async function run(argv: string[]): Promise<number> {
   const allRows = [...byCatalog.keys()].sort().map((c) => ({ catalog: c, metrics: combineMetrics(byCatalog.get(c) ?? []) }));
   const overall = combineMetrics(perFile.map((f) => f.overall));
   const mean = meanMetrics(perFile.map((f) => f.overall));
+  const weights = rankingWeights();
   const saved: SavedRun = {
     format: 'api-catalog-eval/1',
     created: new Date().toISOString(),
-    settings: { keywords: keywordsMode, domain: settings.useDomain ? 'use' : 'ignore' },
+    settings: { keywords: keywordsMode, domain: settings.useDomain ? 'use' : 'ignore', ...(weights.source === 'built-in' ? {} : { weights: weights.source }) },
     sets: perFile.map((f) => ({
       set: f.set,
       file: f.file,
@@ -365,6 +370,7 @@ export async function run(argv: string[]): Promise<number> {
   const row = (name: string, m: EvalMetrics, w = width): string =>
     `${name.padEnd(w)} ${String(m.queries).padStart(7)}  ${fmt(m.recallAt1)}  ${fmt(m.recallAt5)}  ${fmt(m.mrr)}`;
   const lines: string[] = [];
+  if (saved.settings.weights !== undefined) lines.push(`ranking weights: ${saved.settings.weights} (API_CATALOG_SEMANTIC_DIR)`);
   if (hasKeywords || hasDomains) {
     lines.push(
       `agent-style lines: keywords ${hasKeywords ? `${keywordsMode}${keywordsNote ? ` (${keywordsNote})` : ''}` : 'none'}; ` +

@@ -74,6 +74,9 @@ async function main(argv: string[]): Promise<number> {
       throw err;
     });
   }
+  // another learned ranking build (npm run learn -- --out <dir>) for every command that searches
+  const semanticDir = process.env['API_CATALOG_SEMANTIC_DIR'];
+  if (semanticDir !== undefined && semanticDir !== '') (await import('../search/semantic.js')).useSemanticDir(semanticDir);
   const mod = await sub.load();
   return mod.run(args);
 }

@@ -223,7 +223,8 @@ export function meanMetrics(parts: readonly EvalMetrics[]): EvalMetrics {
 export interface SavedRun {
   format: 'api-catalog-eval/1';
   created: string;
-  settings: { keywords: KeywordsMode; domain: 'use' | 'ignore' };
+  /** `weights`: the learned build's folder when not the built-in one (API_CATALOG_SEMANTIC_DIR). */
+  settings: { keywords: KeywordsMode; domain: 'use' | 'ignore'; weights?: string };
   sets: Array<{ set: string; file: string; metrics: EvalMetrics; catalogs: Record<string, EvalMetrics>; queries: EvalOutcome[] }>;
   mean: EvalMetrics;
   pooled: EvalMetrics;

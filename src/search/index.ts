@@ -14,6 +14,7 @@ import { analyzeQuery, MAX_QUERY_CHARS, queryWords, readingOf, type QueryReading
 import { activeSignals, rankCandidates, type HitExplanation, type Ranked } from './rank.js';
 import { COVERAGE_POWER, type SignalContext } from './signals.js';
 import { decodeSnapshot, encodeSnapshot } from './snapshot.js';
+import { rankingWeights } from './semantic.js';
 import { LEARNED_WEIGHTS } from './weights.js';
 import { DomainReach } from './widen.js';
 import { stripNoise, type StemMode } from './text.js';
@@ -233,7 +234,8 @@ export class SearchIndex {
    * defaults. Cost: ~linear in the text size (see docs/SEARCH.md for GitHub's numbers).
    */
   static build(operations: readonly Operation[], domains: readonly DomainInfo[], tuning: Partial<SearchTuning> = {}): SearchIndex {
-    const t: SearchTuning = { ...DEFAULT_TUNING, ...tuning };
+    // the learned weights of the build in use (semantic.ts: built in, or API_CATALOG_SEMANTIC_DIR)
+    const t: SearchTuning = { ...DEFAULT_TUNING, signalWeights: rankingWeights().weights, ...tuning };
     const docs = nameOrder(operations);
     const lexicon = new Lexicon(t.stem);
     for (const op of docs) lexicon.addProse(`${op.summary} ${stripNoise(op.description)}${op.keywords ? ` ${op.keywords.join(' ')}` : ''}`);
@@ -271,7 +273,7 @@ export class SearchIndex {
     }
     // build-time knobs are this build's (checked above), and query-time knobs are this build's defaults too: a
     // snapshot written by an older build must rank as a fresh build of this one would, not with the old weights
-    return new SearchIndex({ ...parts, tuning: DEFAULT_TUNING });
+    return new SearchIndex({ ...parts, tuning: { ...DEFAULT_TUNING, signalWeights: rankingWeights().weights } });
   }
 
   /** Number of indexed operations. */
