@@ -7,23 +7,23 @@ import { suggestNames } from '../registry/catalog.js';
 import type { DomainInfo, Operation } from '../types.js';
 import { DocCards } from './cards.js';
 import { computeFeatures, type FeatureTables } from './features.js';
-import { Candidates, LexicalRetriever, type IndexField } from './lexical.js';
+import { Candidates, LexicalRetriever } from './lexical.js';
 import { reciprocalRankFusion } from './fusion.js';
 import { Lexicon } from './lexicon.js';
 import { analyzeQuery, MAX_QUERY_CHARS, queryWords, readingOf, type QueryReading } from './query.js';
 import { activeSignals, rankCandidates, type HitExplanation, type Ranked } from './rank.js';
 import { COVERAGE_POWER, type SignalContext } from './signals.js';
 import { decodeSnapshot, encodeSnapshot } from './snapshot.js';
-import { rankingWeights } from './semantic.js';
-import { LEARNED_WEIGHTS } from './weights.js';
+import { changedBuildKnob, defaultTuning, type SearchTuning } from './tuning.js';
 import { DomainReach } from './widen.js';
-import { stripNoise, type StemMode } from './text.js';
+import { stripNoise } from './text.js';
 
 export { swapsNeighbours } from './lexicon.js';
 export { MAX_QUERY_CHARS, MAX_QUERY_TERMS } from './query.js';
 export type { HitExplanation } from './rank.js';
 export type { QueryReading } from './query.js';
 export { SIGNALS } from './signals.js';
+export { DEFAULT_TUNING, type SearchTuning } from './tuning.js';
 
 export interface SearchOptions {
   /**
@@ -72,75 +72,6 @@ export { MAX_KEYWORDS } from './query.js';
 export const LOW_CONFIDENCE_SCORE = 0.4;
 const DEFAULT_LIMIT = 10;
 
-/** Ranking knobs. Defaults are the measured best (docs/SEARCH.md); exposed for measurement only. */
-export interface SearchTuning {
-  stem: StemMode;
-  boosts: Record<IndexField, number>;
-  /** Weight of a family member relative to the query word itself. */
-  familyWeight: number;
-  /** Read query words the index does not know as the closest word it knows (typos). */
-  fuzzyUnknown: boolean;
-  /** Words of the description that are indexed (long descriptions are mostly noise). */
-  descriptionWords: number;
-  /** Use the re-ranking signals (off = plain BM25 sum over concepts). */
-  rerank: boolean;
-  /** Signals (by name, see SIGNALS) left out, for ablation measurements. */
-  disabledSignals: readonly string[];
-  /** How much the share of an operation's title words that the query explains counts (0..1). */
-  precisionWeight: number;
-  /** Share of the precision signal read from the name alone (rest: name + summary). */
-  namePrecisionShare: number;
-  /**
-   * Factor for an operation whose primary resource (last plain path segment) the request's object names.
-   * Measured and off (1): it helped GitLab/Kubernetes/holdout but cost Square and Slack (docs/SEARCH.md).
-   */
-  primaryBoost: number;
-  /**
-   * Factor for an operation whose resource's head noun (`nodes` in `/nodebalancers/{id}/configs/{c}/nodes`) is the
-   * head noun of the request's object ("add nodebalancer backend node"). Measured in docs/SEARCH.md; 1 = off.
-   */
-  headBoost: number;
-  /**
-   * How `SearchOptions.keywords` join the query: `concept` one low-weight concept of alternatives, `concepts`
-   * one low-weight concept per keyword term, `fuse` a second retrieval fused by reciprocal rank.
-   */
-  keywordMode: 'concept' | 'concepts' | 'fuse';
-  /** Weight of the keywords (the query's own words weigh 1). */
-  keywordWeight: number;
-  /** Keyword terms also explain an operation's name for the precision signal. */
-  keywordPrecision: boolean;
-  /**
-   * With a domain, operations of other domains whose path names the domain's resource rank too, their scores
-   * times this factor (0: the domain is a strict filter). widen.ts; measured in docs/SEARCH.md.
-   */
-  domainReach: number;
-  /**
-   * Each re-ranking signal's factor raised to this weight, by signal name, and the BM25 score's as `retrieval`
-   * (absent: 1); `coverage-power` is the power of the covered share inside the coverage factor (absent: 2).
-   * Learned by `npm run learn` from the tuning query sets (weights.ts, docs/SEARCH.md).
-   */
-  signalWeights: Readonly<Record<string, number>>;
-}
-
-export const DEFAULT_TUNING: SearchTuning = {
-  stem: 'porter',
-  boosts: { name: 3, summary: 3, path: 1.5, domain: 1, tags: 1, params: 0.5, description: 0.7, domainText: 0.3, keywords: 3, returns: 0.25, implied: 0.5 },
-  familyWeight: 0.4,
-  fuzzyUnknown: true,
-  descriptionWords: 120,
-  rerank: true,
-  disabledSignals: [],
-  precisionWeight: 0.7,
-  namePrecisionShare: 0.5,
-  primaryBoost: 1,
-  headBoost: 1.1,
-  keywordMode: 'concepts',
-  keywordWeight: 0.5,
-  keywordPrecision: false,
-  domainReach: 0.8,
-  signalWeights: LEARNED_WEIGHTS,
-};
-
 /** Sets `marks[id]` for each term with a title/name term id; returns the ids set (to clear them after the query). */
 function mark(terms: Iterable<string>, termIds: ReadonlyMap<string, number>, marks: Uint8Array): number[] {
   const ids: number[] = [];
@@ -165,22 +96,6 @@ export interface IndexParts {
   retriever: LexicalRetriever;
 }
 
-/**
- * The first knob fixed when an index is built (stemming, field boosts, description words) on which `tuning`
- * differs from this build's defaults, or undefined. A snapshot from a build that weighed the fields otherwise
- * (same layout) would rank differently from a fresh build: refused, so the server rebuilds and `import` rewrites it.
- */
-function changedBuildKnob(tuning: SearchTuning): string | undefined {
-  if (tuning.stem !== DEFAULT_TUNING.stem) return `stemming ${tuning.stem}`;
-  if (tuning.descriptionWords !== DEFAULT_TUNING.descriptionWords) return `description words ${tuning.descriptionWords}`;
-  const fields = new Set([...Object.keys(tuning.boosts ?? {}), ...Object.keys(DEFAULT_TUNING.boosts)]);
-  for (const f of fields) {
-    const a = (tuning.boosts as Record<string, number | undefined> | undefined)?.[f];
-    const b = (DEFAULT_TUNING.boosts as Record<string, number | undefined>)[f];
-    if (a !== b) return `boost of ${f}: ${a ?? 'none'}, this build ${b ?? 'none'}`;
-  }
-  return undefined;
-}
 
 /** The best documents of a search, how many matched, and (explain) how the query was read. */
 interface RankedPage {
@@ -235,7 +150,7 @@ export class SearchIndex {
    */
   static build(operations: readonly Operation[], domains: readonly DomainInfo[], tuning: Partial<SearchTuning> = {}): SearchIndex {
     // the learned weights of the build in use (semantic.ts: built in, or API_CATALOG_SEMANTIC_DIR)
-    const t: SearchTuning = { ...DEFAULT_TUNING, signalWeights: rankingWeights().weights, ...tuning };
+    const t: SearchTuning = { ...defaultTuning(), ...tuning };
     const docs = nameOrder(operations);
     const lexicon = new Lexicon(t.stem);
     for (const op of docs) lexicon.addProse(`${op.summary} ${stripNoise(op.description)}${op.keywords ? ` ${op.keywords.join(' ')}` : ''}`);
@@ -273,7 +188,7 @@ export class SearchIndex {
     }
     // build-time knobs are this build's (checked above), and query-time knobs are this build's defaults too: a
     // snapshot written by an older build must rank as a fresh build of this one would, not with the old weights
-    return new SearchIndex({ ...parts, tuning: { ...DEFAULT_TUNING, signalWeights: rankingWeights().weights } });
+    return new SearchIndex({ ...parts, tuning: defaultTuning() });
   }
 
   /** Number of indexed operations. */

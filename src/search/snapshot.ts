@@ -8,7 +8,8 @@ import { DocCards, keyHash } from './cards.js';
 import type { Features, FeatureTables } from './features.js';
 import { LexicalRetriever, type PostingTable } from './lexical.js';
 import { Lexicon, type LexiconState } from './lexicon.js';
-import type { IndexParts, SearchTuning } from './index.js';
+import type { IndexParts } from './index.js';
+import type { SearchTuning } from './tuning.js';
 import { STOP_WORDS } from './text.js';
 import {
   ABBREVIATIONS, FAMILIES, NARROW_SCOPES, PHRASES, SCOPE_WORDS, VERB_FAMILY_COUNT, VERB_METHODS, VERB_SHAPES, WHO_DID_READING,
