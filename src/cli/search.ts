@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { AppError } from '../errors.js';
 import { defaultCatalogDir, loadCatalog, type Catalog } from '../registry/catalog.js';
 import { MAX_LIMIT, SearchIndex, type HitExplanation, type QueryReading, type SearchResult } from '../search/index.js';
+import { rankingWeights } from '../search/semantic.js';
 import { keywordList } from '../server/core/search.js';
 
 const USAGE = `usage: api-catalog search "<query>" [--registry <dir>] [--domain <d>] [--limit <n>] [--offset <n>] [--keywords <w,w>] [--explain] [--json]
@@ -120,6 +121,8 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(JSON.stringify({ ...result, ...extra }, null, 2) + '\n');
     return result.total === 0 ? 1 : 0;
   }
+  const weights = rankingWeights().source;
+  if (values.explain && weights !== 'built-in') process.stdout.write(`ranking weights: ${weights} (API_CATALOG_SEMANTIC_DIR)\n`);
   if (result.reading !== undefined) process.stdout.write(`${readingLine(result.reading)}\n`);
   if (result.total === 0) {
     const s = index.suggest(query);

@@ -133,6 +133,8 @@ describe('API_CATALOG_SEMANTIC_DIR in the built CLI', () => {
     const learned = cli(args, ones());
     expect(learned.status).toBe(0);
     expect(String(learned.stdout)).toMatch(/bm25 \d+\.\d{3}, covers 100% \| .* method x1\.150 /);
+    expect(String(learned.stdout).split('\n')[0]).toBe(`ranking weights: ${join(tmp, 'ones')} (API_CATALOG_SEMANTIC_DIR)`);
+    expect(String(plain.stdout)).not.toContain('ranking weights');
   });
 
   it('a folder without a build stops every command with the error and the command that writes one', () => {
@@ -176,6 +178,8 @@ describe('API_CATALOG_SEMANTIC_DIR in the server', () => {
       command: process.execPath, args: [builtCli(), 'serve'], cwd: REPO_ROOT, stderr: 'pipe',
       env: { ...process.env, API_CATALOG_SEMANTIC_DIR: dir } as Record<string, string>,
     });
+    let stderr = '';
+    transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
     const client = new Client({ name: 'semantic-dir-test', version: '0' });
     await client.connect(transport);
     try {
@@ -184,6 +188,9 @@ describe('API_CATALOG_SEMANTIC_DIR in the server', () => {
         const value = (r.structuredContent as { value: { results: Array<{ name: string }> } }).value;
         expect(value.results.map((h) => h.name), q).toEqual(top(ones, q));
       }
+      // the operator's log says which build ranks
+      const line = stderr.split('\n').find((l) => l.includes('"event":"search_index"'));
+      expect(JSON.parse(line ?? '{}')).toMatchObject({ source: 'snapshot', weights: dir });
     } finally {
       await client.close();
     }

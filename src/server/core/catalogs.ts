@@ -9,6 +9,7 @@ import { mark } from '../../startup-marks.js';
 import { defaultCatalogDir, loadCatalog, type Catalog } from '../../registry/catalog.js';
 import { readSnapshot, writeSnapshot } from '../../registry/snapshot.js';
 import { SearchIndex } from '../../search/index.js';
+import { rankingWeights } from '../../search/semantic.js';
 import type { DomainInfo, Operation } from '../../types.js';
 import type { EmbeddingsConfig } from '../../embeddings/config.js';
 import type { SemanticOptions, SemanticSearch } from '../../embeddings/semantic.js';
@@ -253,7 +254,7 @@ function restoreIndex(
   const opened = (payload: Uint8Array, kind: 'snapshot' | 'cache', log: Record<string, unknown>) => {
     const index = SearchIndex.fromSnapshot(payload, undefined, domains);
     const source: IndexSource = { kind, ms: performance.now() - t0 };
-    logger?.log('info', { event: 'search_index', source: kind, ...log, ms: Math.round(source.ms), operations: index.size });
+    logger?.log('info', { event: 'search_index', source: kind, ...log, ms: Math.round(source.ms), operations: index.size, ...weightsField() });
     return { index, source };
   };
   // A snapshot describes one whole catalog: several merged catalogs, or one narrowed by serve-time filters, are
@@ -283,6 +284,12 @@ function restoreIndex(
   }
 }
 
+/** `weights: <dir>` for the search_index line when the ranking uses a learned build other than the built-in one. */
+function weightsField(): { weights?: string } {
+  const { source } = rankingWeights();
+  return source === 'built-in' ? {} : { weights: source };
+}
+
 /**
  * The set's index built from its operations, with a line that says why no snapshot was used: a warning for one
  * catalog (a missing, stale or damaged snapshot, with the command that writes a fresh one), an info line for
@@ -305,6 +312,7 @@ function buildIndex(
     reason: `${why.reason}${fix}`,
     ms: Math.round(source.ms),
     operations: operations.length,
+    ...weightsField(),
   });
   return { index, source };
 }
