@@ -320,11 +320,11 @@ export async function run(argv: string[]): Promise<number> {
   const allRows = [...byCatalog.keys()].sort().map((c) => ({ catalog: c, metrics: combineMetrics(byCatalog.get(c) ?? []) }));
   const overall = combineMetrics(perFile.map((f) => f.overall));
   const mean = meanMetrics(perFile.map((f) => f.overall));
-  const weights = rankingWeights();
+  const { dir } = rankingWeights();
   const saved: SavedRun = {
     format: 'api-catalog-eval/1',
     created: new Date().toISOString(),
-    settings: { keywords: keywordsMode, domain: settings.useDomain ? 'use' : 'ignore', ...(weights.source === 'built-in' ? {} : { weights: weights.source }) },
+    settings: { keywords: keywordsMode, domain: settings.useDomain ? 'use' : 'ignore', ...(dir === undefined ? {} : { weights: dir }) },
     sets: perFile.map((f) => ({
       set: f.set,
       file: f.file,

@@ -76,7 +76,7 @@ async function main(argv: string[]): Promise<number> {
   }
   // another learned ranking build (npm run learn -- --out <dir>) for every command that searches
   const semanticDir = process.env['API_CATALOG_SEMANTIC_DIR'];
-  if (semanticDir !== undefined && semanticDir !== '') (await import('../search/semantic.js')).useSemanticDir(semanticDir);
+  if (semanticDir) (await import('../search/semantic.js')).useSemanticDir(semanticDir);
   const mod = await sub.load();
   return mod.run(args);
 }

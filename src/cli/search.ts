@@ -121,8 +121,8 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(JSON.stringify({ ...result, ...extra }, null, 2) + '\n');
     return result.total === 0 ? 1 : 0;
   }
-  const weights = rankingWeights().source;
-  if (values.explain && weights !== 'built-in') process.stdout.write(`ranking weights: ${weights} (API_CATALOG_SEMANTIC_DIR)\n`);
+  const { dir } = rankingWeights();
+  if (values.explain && dir !== undefined) process.stdout.write(`ranking weights: ${dir} (API_CATALOG_SEMANTIC_DIR)\n`);
   if (result.reading !== undefined) process.stdout.write(`${readingLine(result.reading)}\n`);
   if (result.total === 0) {
     const s = index.suggest(query);

@@ -21,11 +21,11 @@ export const SEMANTIC_DIR_ENV = 'API_CATALOG_SEMANTIC_DIR';
 export interface RankingWeights {
   /** By signal name, plus `retrieval` and `coverage-power` (SearchTuning.signalWeights). */
   weights: Readonly<Record<string, number>>;
-  /** `built-in`, or the folder they were read from. */
-  source: string;
+  /** The folder they were read from; absent for the built-in weights. */
+  dir?: string;
 }
 
-const BUILT_IN: RankingWeights = { weights: LEARNED_WEIGHTS, source: 'built-in' };
+const BUILT_IN: RankingWeights = { weights: LEARNED_WEIGHTS };
 let active: RankingWeights = BUILT_IN;
 
 /** The weights searches rank with now. */
@@ -82,7 +82,7 @@ export function readWeightsDir(dir: string): RankingWeights {
     }
     out[name] = value;
   }
-  return { weights: Object.freeze(out), source: dir };
+  return { weights: Object.freeze(out), dir };
 }
 
 /** Ranks with the build in `dir` from now on (checked first: a bad folder changes nothing); undefined or '': the built-in one. */

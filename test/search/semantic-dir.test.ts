@@ -51,7 +51,7 @@ describe('a learned build folder', () => {
     const file = build.writeWeightsDir(join(tmp, 'learned', 'nested'), body);
     expect(file).toBe(join(tmp, 'learned', 'nested', WEIGHTS_FILE));
     expect(body.learnedFrom).toEqual({ sets: ['box', 'trello'], excluded: ['linode'], requestsInTheUsersWords: 10, agentCalls: 4, apis: 2 });
-    expect(readWeightsDir(join(tmp, 'learned', 'nested'))).toEqual({ weights: { retrieval: 0.75, method: 2 }, source: join(tmp, 'learned', 'nested') });
+    expect(readWeightsDir(join(tmp, 'learned', 'nested'))).toEqual({ weights: { retrieval: 0.75, method: 2 }, dir: join(tmp, 'learned', 'nested') });
   });
 
   it.each([
@@ -75,7 +75,7 @@ describe('a learned build folder', () => {
     expect((err as AppError).code).toBe('CONFIG_INVALID');
     expect((err as AppError).message).toMatch(new RegExp(`^API_CATALOG_SEMANTIC_DIR=${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `));
     expect((err as AppError).message).toMatch(message);
-    expect(rankingWeights()).toEqual({ weights: LEARNED_WEIGHTS, source: 'built-in' });
+    expect(rankingWeights()).toEqual({ weights: LEARNED_WEIGHTS });
   });
 
   it('names every weight a build may set: the retrieval score, the coverage curve and each signal', () => {
@@ -89,7 +89,7 @@ describe('a learned build folder', () => {
       SearchIndex.fromSnapshot(snapshot, OPS, domainsOf(OPS)).search('list webhooks', { explain: true }).results[0]?.explain?.retrievalWeight;
     expect(built()).toBe(LEARNED_WEIGHTS.retrieval);
     useSemanticDir(folder('quarter', { format: WEIGHTS_FORMAT, weights: { retrieval: 0.25 } }));
-    expect(rankingWeights().source).toBe(join(tmp, 'quarter'));
+    expect(rankingWeights().dir).toBe(join(tmp, 'quarter'));
     expect(built()).toBe(0.25);
     expect(restored()).toBe(0.25);
     // a tuning passed for measurement still wins over the build in use

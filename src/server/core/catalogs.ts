@@ -286,8 +286,8 @@ function restoreIndex(
 
 /** `weights: <dir>` for the search_index line when the ranking uses a learned build other than the built-in one. */
 function weightsField(): { weights?: string } {
-  const { source } = rankingWeights();
-  return source === 'built-in' ? {} : { weights: source };
+  const { dir } = rankingWeights();
+  return dir === undefined ? {} : { weights: dir };
 }
 
 /**
