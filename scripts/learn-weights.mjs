@@ -51,10 +51,10 @@ try {
   process.stderr.write('learn: dist/ is missing or stale; run `npm run build` first (`npm run learn` builds)\n');
   process.exit(1);
 }
-const [{ openCatalog }, { SearchIndex, SIGNALS }, { parseQueryFile, searchRequest }, { COVERAGE_POWER, coverageFactor }] = modules;
+const [{ openCatalog }, { SearchIndex, SIGNALS }, { parseQueryFile, searchRequest }, { COVERAGE_POWER, DEFAULT_COVERAGE_POWER, coverageFactor }] = modules;
 // the coverage factor's inner power is learned too: it reshapes that factor rather than raising it (default 2)
 const shapes = { [COVERAGE_POWER]: (c, p) => ('coverage' in c.signals ? { coverage: coverageFactor(c.coverage, p) } : {}) };
-const defaults = { [COVERAGE_POWER]: 2 };
+const defaults = { [COVERAGE_POWER]: DEFAULT_COVERAGE_POWER };
 const free = opts.free.split(',').map((s) => s.trim()).filter(Boolean);
 const known = new Set(['retrieval', COVERAGE_POWER, ...SIGNALS.map((s) => s.name)]);
 const caps = {};

@@ -12,7 +12,7 @@ import { reciprocalRankFusion } from './fusion.js';
 import { Lexicon } from './lexicon.js';
 import { analyzeQuery, MAX_QUERY_CHARS, queryWords, readingOf, type QueryReading } from './query.js';
 import { activeSignals, rankCandidates, type HitExplanation, type Ranked } from './rank.js';
-import { COVERAGE_POWER, type SignalContext } from './signals.js';
+import { COVERAGE_POWER, DEFAULT_COVERAGE_POWER, type SignalContext } from './signals.js';
 import { decodeSnapshot, encodeSnapshot } from './snapshot.js';
 import { changedBuildKnob, defaultTuning, type SearchTuning } from './tuning.js';
 import { DomainReach } from './widen.js';
@@ -295,7 +295,7 @@ export class SearchIndex {
       headMarks, headCount: headIds.length,
       tuning: {
         precisionWeight: t.precisionWeight, namePrecisionShare: t.namePrecisionShare, primaryBoost: t.primaryBoost, headBoost: t.headBoost,
-        coveragePower: t.signalWeights[COVERAGE_POWER] ?? 2,
+        coveragePower: t.signalWeights[COVERAGE_POWER] ?? DEFAULT_COVERAGE_POWER,
       },
     };
     const domainCode = domain === undefined ? -1 : (this.domainCodes.get(domain) ?? -2);

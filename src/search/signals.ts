@@ -56,6 +56,8 @@ export interface Signal {
 
 /** The learned weight (weights.ts) that is the coverage factor's inner power rather than a factor's weight. */
 export const COVERAGE_POWER = 'coverage-power';
+/** That power when no build sets it (set by hand since round 2; learning it is not the default, docs/SEARCH.md). */
+export const DEFAULT_COVERAGE_POWER = 2;
 
 /** What the coverage factor keeps of an operation that matches none of the query's concepts' weight. */
 export const COVERAGE_FLOOR = 0.25;
@@ -73,7 +75,7 @@ const coverage: Signal = {
     const cov = candidates.coverage;
     const p = tuning.coveragePower;
     // the hot loop: the usual power inlined, the general one (a learned power) through coverageFactor
-    const factor = p === 2
+    const factor = p === DEFAULT_COVERAGE_POWER
       ? (i: number): number => COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * (cov[i] as number) * (cov[i] as number)
       : (i: number): number => coverageFactor(cov[i] as number, p);
     return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * factor(i); } } };
