@@ -34,6 +34,12 @@ export function domainsOf(ops: readonly Operation[]): DomainInfo[] {
   return [...counts].sort().map(([name, toolCount]) => ({ name, description: `Operations on ${name}`, toolCount }));
 }
 
+/** How a search over these operations reads a query: its words after phrases, readings and typo corrections. */
+export function readAs(ops: readonly Operation[]): (query: string) => string | undefined {
+  const index = SearchIndex.build(ops, domainsOf(ops));
+  return (query) => index.search(query, { explain: true }).reading?.words;
+}
+
 /** A search over these operations that answers with the first hit's name. */
 export function firstHit(ops: readonly Operation[]): (query: string) => string | undefined {
   const index = SearchIndex.build(ops, domainsOf(ops));

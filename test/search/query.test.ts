@@ -7,7 +7,7 @@ import { Lexicon } from '../../src/search/lexicon.js';
 import { APPENDED_WEIGHT, analyzeQuery, didAction } from '../../src/search/query.js';
 import { readLiterals } from '../../src/search/literals.js';
 import { appendedStart, laterStepStart } from '../../src/search/sentence.js';
-import { domainsOf, firstHit, op } from './helpers.js';
+import { domainsOf, firstHit, op, readAs } from './helpers.js';
 
 const OPS = [
   op({ name: 'search', domain: 'search', path: '/search', summary: 'Search for items', description: 'Find tracks, artists or albums by keyword.' }),
@@ -253,24 +253,20 @@ describe('typos', () => {
   });
 
   it('two slips in a long word are a typo; two letters fewer are another word', () => {
-    const T = [
+    const read = readAs([
       op({ name: 'users_list', domain: 'users', path: '/users', summary: 'List users created since a date' }),
       op({ name: 'repos_get', domain: 'repos', path: '/repositories/{id}', summary: 'Get a repository' }),
-    ];
-    const ix = SearchIndex.build(T, domainsOf(T));
-    const read = (q: string): string | undefined => ix.search(q, { explain: true }).reading?.words;
+    ]);
     expect(read('get the reposiotry')).toBe('get the repository');
     expect(read('silence a user')).toBe('silence a user');
   });
 
   it('a common English word is what the person meant, not a typo of a word the catalog uses', () => {
-    const T = [
+    const read = readAs([
       op({ name: 'signs_list', domain: 'sign', path: '/sign_requests', summary: 'List signing requests' }),
       op({ name: 'lists_get', domain: 'lists', path: '/lists/{id}', summary: 'Get a list' }),
       op({ name: 'links_create', domain: 'links', path: '/links', summary: 'Create a given link' }),
-    ];
-    const ix = SearchIndex.build(T, domainsOf(T));
-    const read = (q: string): string | undefined => ix.search(q, { explain: true }).reading?.words;
+    ]);
     expect(read('what is sitting in the trash')).toBe('what is sitting in the trash');
     expect(read('emails from last week')).toBe('emails from last week');
     expect(read('give me a link')).toBe('give me a link');
