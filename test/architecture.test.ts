@@ -27,17 +27,18 @@ const ALLOWED: Record<string, string[]> = {
   crypto: [],
   'startup-marks': [],
   config: ['errors'],
+  net: [],
   schema: ['types', 'errors'],
-  importer: ['types', 'errors', 'schema'],
+  importer: ['types', 'errors', 'schema', 'net'],
   registry: ['types', 'errors', 'crypto'],
   search: ['types', 'errors', 'registry', 'embeddings'],
   embeddings: ['types', 'errors', 'logger'],
-  execution: ['types', 'errors', 'schema', 'registry'],
+  execution: ['types', 'errors', 'schema', 'registry', 'net'],
   state: ['types', 'errors', 'logger', 'crypto'],
-  'server/core': ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'embeddings', 'crypto', 'startup-marks'],
+  'server/core': ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'embeddings', 'crypto', 'startup-marks', 'net'],
   server: ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'server/core', 'server/explorer', 'embeddings', 'state', 'crypto', 'startup-marks'],
   'server/explorer': ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'server/core', 'server'],
-  cli: ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'server/core', 'server', 'importer', 'embeddings', 'state', 'startup-marks'],
+  cli: ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'server/core', 'server', 'importer', 'embeddings', 'state', 'startup-marks', 'net'],
 };
 
 /** Packages only one layer may use. */
