@@ -23,7 +23,8 @@ function layerOf(file: string): string {
 const ALLOWED: Record<string, string[]> = {
   types: [],
   errors: [],
-  logger: [],
+  logger: ['secret-patterns'],
+  'secret-patterns': [],
   crypto: [],
   'startup-marks': [],
   config: ['errors'],
