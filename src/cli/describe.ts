@@ -18,7 +18,9 @@ function render(tool: Record<string, any>): string {
   );
   const lines = [head, `  ${tool.api_text.description || tool.api_text.summary}`, '', 'parameters (* required):', ...params, '', `returns: ${tool.returns}`];
   if (tool.example) lines.push(`example: api-catalog call ${tool.name} --args '${JSON.stringify(tool.example.arguments.args)}'`);
-  for (const c of tool.credentials ?? []) lines.push(`credential ${c.scheme}: ${c.envVars.join(' or ')} ${c.set ? '(set)' : '(not set)'}`);
+  for (const c of tool.credentials ?? []) {
+    lines.push(`credential ${c.scheme}: ${c.envVars.join(' + ')} ${c.set ? '(set)' : '(not set)'}${c.format ? ` — ${c.format}` : ''}`);
+  }
   for (const w of tool.warnings ?? []) lines.push(`warning: ${w}`);
   return lines.join('\n');
 }

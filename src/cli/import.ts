@@ -9,6 +9,8 @@ import type { DomainChange, ImportResult } from '../importer/index.js';
 import { MANIFEST_FILE, VECTORS_FILE } from '../embeddings/store.js';
 import type { CatalogMeta, OverlayRef } from '../types.js';
 import { searchSnapshotProblem, writeSearchSnapshot } from '../server/core/catalogs.js';
+import { isLoopbackHost } from '../net/address-policy.js';
+import { envPrefix } from '../execution/auth.js';
 
 const USAGE = `usage: api-catalog import <spec file or http(s) URL> [options]
 
@@ -66,6 +68,31 @@ function counts(result: ImportResult): { warnings: number; lint: Record<string, 
 function fixCommand(spec: string, name: string | undefined, out: string, overlays: string[] = []): string {
   const opts = [name !== undefined ? `--name ${name}` : '', out !== 'registry' ? `--out ${out}` : '', ...overlays.map((o) => `--overlay ${o}`)].filter(Boolean).join(' ');
   return `npm run import -- ${spec}${opts ? ' ' + opts : ''}`;
+}
+
+/**
+ * The API's servers that are plain http to a host other than loopback: a credential sent there would travel
+ * unencrypted, so execution refuses it unless the operator allows it. One warning line per catalog, or none.
+ */
+export function plainHttpWarning(meta: Pick<CatalogMeta, 'name' | 'servers'>): string | undefined {
+  const plain: string[] = [];
+  for (const s of meta.servers) {
+    const raw = s.url.replace(/\{([^}]+)\}/g, (_m, v: string) => s.variables?.[v]?.default ?? v);
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      continue;
+    }
+    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) plain.push(raw);
+  }
+  if (plain.length === 0) return undefined;
+  const https = plain[0]!.replace(/^http:/, 'https:');
+  return (
+    `WARNING: ${meta.name}'s server ${plain.join(', ')} is plain http: a credential sent there would travel unencrypted, so calls that ` +
+    `carry one are refused until you point the catalog at https (${envPrefix(meta.name)}_BASE_URL=${https} or --base-url), or allow it ` +
+    `with catalogs.${meta.name}.allowHttpCredentials in the config file (or --allow-http-credentials)`
+  );
 }
 
 /** Reads the registry's vector files now; the returned function writes them back (after the folder swap). */
@@ -303,6 +330,8 @@ export async function run(argv: string[]): Promise<number> {
     if (report.serversChanged) {
       lines.push(`WARNING: the API's servers changed from ${report.serversChanged.before.join(', ') || '(none)'} to ${report.serversChanged.after.join(', ') || '(none)'}; review before deploying`);
     }
+    const plainHttp = plainHttpWarning(result.meta);
+    if (plainHttp !== undefined) lines.push(plainHttp);
     if (embedLine !== undefined) lines.push(embedLine);
     else {
       const stale = await staleEmbeddings(join(out, result.meta.name), result, undefined);
