@@ -1,6 +1,7 @@
 // `api-catalog call <name> --args '{...}'`: runs an operation through the same execute flow as execute_tool
 // (validation, read-only, confirmation, dry run); prints the envelope as JSON. No describe step for people.
 // The flow's next steps name tool arguments ("confirm", "dry_run"); here they name this command's flags.
+import { AppError } from '../errors.js';
 import { splitArgs, UsageError } from './args.js';
 import type { Envelope } from '../server/core/envelope.js';
 import { executeTool } from '../server/core/execute.js';
@@ -64,7 +65,8 @@ export async function run(argv: string[]): Promise<number> {
       args = JSON.parse(raw);
     } catch (err) {
       const why = err instanceof Error ? err.message.replace(/^.*?JSON[^:]*: ?/, '').slice(0, 80) : '';
-      throw new UsageError(`call: --args is not valid JSON${why ? ` (${why})` : ''}; quote it whole in single quotes, like --args '{"owner": "octo"}'`);
+      // Arguments that do not parse fail like arguments that do not validate (exit 1), not as a command-line mistake.
+      throw new AppError('INVALID_ARGUMENTS', `call: --args is not valid JSON${why ? ` (${why})` : ''}; quote it whole in single quotes, like --args '{"owner": "octo"}'`);
     }
   }
   const { set, settings } = cliContextFromArgs(a);
