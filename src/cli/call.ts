@@ -39,6 +39,11 @@ function forTheCli(envelope: Envelope, name: string, argv: readonly string[]): E
       return { ...envelope, error: { ...envelope.error, message: envelope.error.message.replace(/^execute_tool: /, 'call: ') }, instruction: 'Check the suggestions, or find the name with api-catalog search "<what you want to do>".' };
     case 'INVALID_ARGUMENTS':
       return { ...envelope, error: { ...envelope.error, message: envelope.error.message.replace(/^execute_tool: /, 'call: ') }, instruction: `Fix the listed fields in --args; api-catalog describe ${name} --detail full shows the schema.` };
+    case 'UNSAFE_REQUEST': {
+      const upstream = (envelope.error.details as { upstream?: { configKey?: string; flag?: string } } | undefined)?.upstream;
+      if (upstream?.flag === undefined) return envelope;
+      return { ...envelope, instruction: `Use an https base URL (--base-url), or, on a network you trust, run it again with ${upstream.flag} (or set ${upstream.configKey} in the config file).` };
+    }
     default:
       return { ...envelope, error: { ...envelope.error, message: envelope.error.message.replace(/^execute_tool: /, 'call: ') } };
   }
