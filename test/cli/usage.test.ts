@@ -151,4 +151,14 @@ describe('call names its own flags', () => {
     expect(unknown.error.message).toMatch(/^call: no operation named "pets\.gett"/);
     expect(unknown.instruction).toMatch(/api-catalog search/);
   });
+
+  it('a credential refused over plain http names --allow-http-credentials; with the flag the dry run only warns', async () => {
+    const args = ['store.orders.place', '--registry', registry, '--args', '{"petId": 7, "quantity": 1}', '--base-url', 'http://pets.example/v1'];
+    const refused = JSON.parse((await runCaptured(callRun, args, { PETSTORE_API_KEY: 'pk-test-123456' })).stdout);
+    expect(refused.error.code).toBe('UNSAFE_REQUEST');
+    expect(refused.instruction).toBe('Use an https base URL (--base-url), or, on a network you trust, run it again with --allow-http-credentials (or set catalogs.petstore.allowHttpCredentials in the config file).');
+    const dry = JSON.parse((await runCaptured(callRun, [...args, '--allow-http-credentials', '--dry-run'], { PETSTORE_API_KEY: 'pk-test-123456' })).stdout);
+    expect(dry.value.request.warnings).toEqual([expect.stringMatching(/will be sent to http:\/\/pets\.example over plain http, unencrypted \(allowed by/)]);
+    expect(JSON.stringify(dry)).not.toContain('pk-test-123456');
+  });
 });
