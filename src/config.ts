@@ -63,6 +63,8 @@ export interface ServerConfig {
   baseUrlFlag?: string;
   /** Refuse non-GET/HEAD operations (`--read-only`, env API_CATALOG_READ_ONLY=1). */
   readOnly: boolean;
+  /** Send credentials over plain http to non-loopback hosts, every catalog (`--allow-http-credentials`); default false. */
+  allowHttpCredentials: boolean;
   /** Prefix for the four tool names (`--prefix`, env API_CATALOG_TOOL_PREFIX); empty: none. */
   toolPrefix: string;
   /** Enforce "describe before execute" (default true; `--no-require-describe`). */
@@ -129,6 +131,10 @@ export interface CatalogFileConfig {
   allowedOrigins?: string[];
   /** Refuse upstream hosts resolving to private/loopback/link-local addresses; overrides the top-level value. */
   blockPrivateAddresses?: boolean;
+  /** Send credentials over plain http to non-loopback hosts (default false: refused). */
+  allowHttpCredentials?: boolean;
+  /** Put before an apiKey credential's value, e.g. `"Bearer "` (SendGrid's apiKey in the Authorization header). */
+  credentialPrefix?: string;
 }
 
 /** The config file: `{ "catalogs": { "<name>": {...} }, "blockPrivateAddresses"?: bool, "serve"?: {...} }`. */
@@ -253,6 +259,7 @@ export function resolveServerConfig(flags: ServeFlags, env: Record<string, strin
     registries: o.registries,
     baseUrls: {},
     readOnly: o.readOnly,
+    allowHttpCredentials: o.allowHttpCredentials,
     toolPrefix: o.toolPrefix,
     requireDescribe: o.requireDescribe,
     sessionTtlMs: o.sessionTtlSeconds * 1000,
@@ -468,15 +475,22 @@ export interface CatalogExecutionOptions {
   idempotencyHeader?: string;
   allowedOrigins?: string[];
   blockPrivateAddresses?: boolean;
+  allowHttpCredentials?: boolean;
+  credentialPrefix?: string;
 }
 
 /**
- * Per-catalog execution options from the config file for the loaded catalogs. Throws CONFIG_INVALID when the
+ * Per-catalog execution options from the config file for the loaded catalogs (`allowHttpCredentials`, the
+ * --allow-http-credentials flag, allows it for every catalog). Throws CONFIG_INVALID when the
  * file names a catalog that is not loaded (a typo would otherwise silently drop its settings).
  */
-export function catalogOptions(file: ConfigFile | undefined, catalogNames: readonly string[]): Record<string, CatalogExecutionOptions> {
+export function catalogOptions(file: ConfigFile | undefined, catalogNames: readonly string[], allowHttpCredentials = false): Record<string, CatalogExecutionOptions> {
   const out: Record<string, CatalogExecutionOptions> = {};
-  if (file === undefined) return out;
+  if (file === undefined) {
+    // --allow-http-credentials without a config file: every catalog.
+    if (allowHttpCredentials) for (const name of catalogNames) out[name] = { allowHttpCredentials: true };
+    return out;
+  }
   for (const name of Object.keys(file.catalogs)) {
     if (!catalogNames.includes(name)) {
       throw bad(file.file, `catalogs.${name}`, `names no loaded catalog (loaded: ${catalogNames.join(', ')}); fix the name or load its registry with --registry`);
@@ -490,6 +504,9 @@ export function catalogOptions(file: ConfigFile | undefined, catalogNames: reado
     if (c?.allowedOrigins !== undefined) o.allowedOrigins = c.allowedOrigins;
     const block = c?.blockPrivateAddresses ?? file.blockPrivateAddresses;
     if (block !== undefined) o.blockPrivateAddresses = block;
+    // The flag allows every catalog; without it, each catalog's own setting decides.
+    if (allowHttpCredentials || c?.allowHttpCredentials !== undefined) o.allowHttpCredentials = allowHttpCredentials || c?.allowHttpCredentials === true;
+    if (c?.credentialPrefix !== undefined) o.credentialPrefix = c.credentialPrefix;
     if (Object.keys(o).length > 0) out[name] = o;
   }
   return out;

@@ -1,5 +1,9 @@
 // Structured logs: one JSON object per line, written to a stream the caller gives (stderr in the CLI, never
-// stdout: on stdio stdout is the protocol). Redacts credential-looking keys and every registered secret value.
+// stdout: on stdio stdout is the protocol). Redacts credential-looking keys, every registered secret value, and
+// credential-shaped strings by pattern (src/secret-patterns.ts: token prefixes, JWTs, high-entropy strings).
+import { redactSecretPatterns } from './secret-patterns.js';
+
+export { redactSecretPatterns };
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -19,13 +23,15 @@ const SECRET_KEY = /(authorization|token|secret|password|passwd|api[-_]?key|cook
 const REDACTED = '[REDACTED]';
 const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
-/** Deep copy with credential-looking keys and known secret values redacted; bounded depth and size. */
+/**
+ * Deep copy with credential-looking keys, known secret values and credential-shaped strings (by pattern: a
+ * pasted `ghp_…` that is no secret of ours, a JWT, `Bearer x`) redacted; bounded depth and size.
+ */
 export function redact(value: unknown, secrets: readonly string[] = [], depth = 0): unknown {
   if (typeof value === 'string') {
     let out = value;
     for (const s of secrets) if (s.length >= 4 && out.includes(s)) out = out.split(s).join(REDACTED);
-    // Bearer/Basic credentials written inline.
-    out = out.replace(/\b(Bearer|Basic|token)\s+[A-Za-z0-9._~+/=-]{8,}/gi, `$1 ${REDACTED}`);
+    out = redactSecretPatterns(out, REDACTED);
     return out.length > 2000 ? out.slice(0, 2000) + '…' : out;
   }
   if (value === null || typeof value !== 'object') return value;

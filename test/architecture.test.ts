@@ -23,21 +23,23 @@ function layerOf(file: string): string {
 const ALLOWED: Record<string, string[]> = {
   types: [],
   errors: [],
-  logger: [],
+  logger: ['secret-patterns'],
+  'secret-patterns': [],
   crypto: [],
   'startup-marks': [],
   config: ['errors'],
+  net: [],
   schema: ['types', 'errors'],
-  importer: ['types', 'errors', 'schema'],
+  importer: ['types', 'errors', 'schema', 'net'],
   registry: ['types', 'errors', 'crypto'],
   search: ['types', 'errors', 'registry', 'embeddings'],
   embeddings: ['types', 'errors', 'logger'],
-  execution: ['types', 'errors', 'schema', 'registry'],
+  execution: ['types', 'errors', 'schema', 'registry', 'net'],
   state: ['types', 'errors', 'logger', 'crypto'],
-  'server/core': ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'embeddings', 'crypto', 'startup-marks'],
+  'server/core': ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'embeddings', 'crypto', 'startup-marks', 'net'],
   server: ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'server/core', 'server/explorer', 'embeddings', 'state', 'crypto', 'startup-marks'],
   'server/explorer': ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'server/core', 'server'],
-  cli: ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'server/core', 'server', 'importer', 'embeddings', 'state', 'startup-marks'],
+  cli: ['types', 'errors', 'schema', 'registry', 'search', 'execution', 'config', 'logger', 'server/core', 'server', 'importer', 'embeddings', 'state', 'startup-marks', 'net'],
 };
 
 /** Packages only one layer may use. */

@@ -13,7 +13,7 @@ if (!existsSync(importer)) {
 }
 const specs = [
   ['github', join(root, 'openapi', 'github.json')],
-  ['stripe', join(root, '..', 'shared', 'specs', 'stripe.json')],
+  ['stripe', join(root, 'test', 'fixtures', 'real-specs', 'stripe.json')],
 ];
 const child = `
 const { importSpec } = await import(${JSON.stringify(importer)});

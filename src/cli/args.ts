@@ -1,9 +1,87 @@
 // Argument parsing for the CLI subcommands, on Node's util.parseArgs: `--name value`, `--name=value`, boolean
-// `--flag`, repeatable valued flags. Only src/cli/ reads argv; this turns parse failures into AppError
-// CONFIG_INVALID naming the command and the option, with where to look for help.
+// `--flag`, repeatable valued flags. Only src/cli/ reads argv. A bad flag or command is a UsageError: one line
+// that names the command and the bad flag, with "did you mean" and where the options are listed (exit 2).
 import { parseArgs } from 'node:util';
+import { distance } from 'fastest-levenshtein';
 import { SERVE_OPTIONS, flagKey, type OptionSpec, type ServeFlags } from '../config.js';
 import { AppError } from '../errors.js';
+
+/**
+ * A mistake on the command line (unknown flag or command, a flag without its value, a stray argument). The CLI
+ * prints its message as one line and exits 2. CONFIG_INVALID for callers that handle AppErrors alike.
+ */
+export class UsageError extends AppError {
+  readonly usage = true;
+  constructor(message: string) {
+    super('CONFIG_INVALID', message);
+    this.name = 'UsageError';
+  }
+}
+
+export function isUsageError(err: unknown): err is UsageError {
+  return err instanceof UsageError;
+}
+
+/**
+ * The candidates closest to `typed`: an edit distance of 1 for short words, 2 up to 8 letters, else 3, or a
+ * candidate that starts with it (3 letters or more); at most 3, closest first.
+ */
+export function closest(typed: string, candidates: readonly string[]): string[] {
+  const t = typed.toLowerCase();
+  const n = t.replace(/^-+/, '').length;
+  const limit = n <= 3 ? 1 : n <= 8 ? 2 : 3; // a swapped pair of letters (--prot) is 2 edits
+  return candidates
+    .map((c) => ({ c, d: distance(t, c.toLowerCase()) }))
+    .filter(({ c, d }) => d <= limit || (t.replace(/^-+/, '').length >= 3 && c.toLowerCase().startsWith(t)))
+    .sort((a, b) => a.d - b.d || a.c.localeCompare(b.c))
+    .slice(0, 3)
+    .map(({ c }) => c);
+}
+
+/** " (did you mean --limit?)" or "". */
+export function didYouMean(typed: string, candidates: readonly string[]): string {
+  const near = closest(typed, candidates);
+  return near.length === 0 ? '' : ` (did you mean ${near.join(' or ')}?)`;
+}
+
+export type OptionTable = Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }>;
+
+function helpHint(command: string): string {
+  return `run \`api-catalog ${command} --help\` for its options`;
+}
+
+/** Why util.parseArgs refused argv, found from its tokens (its own messages quote unevenly and suggest nothing). */
+function usageProblem(command: string, argv: readonly string[], options: OptionTable, positionals: boolean): UsageError {
+  const { tokens } = parseArgs({ args: [...argv], options, allowPositionals: true, strict: false, tokens: true });
+  const flags = Object.keys(options).map((k) => `--${k}`);
+  for (const t of tokens) {
+    if (t.kind === 'option') {
+      const spec = options[t.name];
+      if (spec === undefined) {
+        return new UsageError(`${command}: unknown option ${JSON.stringify(t.rawName)}${didYouMean(t.rawName.startsWith('--') ? t.rawName : `--${t.name}`, flags)}; ${helpHint(command)}`);
+      }
+      if (spec.type === 'string' && t.value === undefined) return new UsageError(`${command}: ${t.rawName} needs a value (${t.rawName} <value>)`);
+      if (spec.type === 'boolean' && t.inlineValue === true) return new UsageError(`${command}: ${t.rawName} takes no value (write ${t.rawName} alone)`);
+    } else if (t.kind === 'positional' && !positionals) {
+      return new UsageError(`${command}: unexpected argument ${JSON.stringify(t.value)}; ${helpHint(command)}`);
+    }
+  }
+  return new UsageError(`${command}: cannot read the arguments; ${helpHint(command)}`);
+}
+
+/**
+ * util.parseArgs (strict) for a subcommand, with its failures turned into one-line UsageErrors: an unknown
+ * option with "did you mean", a valued option without its value, a value on a boolean, a stray argument.
+ */
+export function parseCommand<T extends OptionTable>(command: string, argv: readonly string[], options: T, config: { positionals?: boolean } = {}) {
+  const positionals = config.positionals !== false;
+  try {
+    return parseArgs({ args: [...argv], options, allowPositionals: positionals, strict: true });
+  } catch (err) {
+    if ((err as { code?: unknown }).code?.toString().startsWith('ERR_PARSE_ARGS')) throw usageProblem(command, argv, options, positionals);
+    throw err;
+  }
+}
 
 /** Flags and positionals of a subcommand: valued flags collect every occurrence. Keys keep their `--`. */
 export interface SplitArgs {
@@ -12,37 +90,20 @@ export interface SplitArgs {
   booleans: Set<string>;
 }
 
-function optionIn(message: string): string {
-  return /'(--?[^'\s<=]+)/.exec(message)?.[1] ?? '';
-}
-
 /**
- * Splits argv by a flag table (flag names with their leading `--`). Throws CONFIG_INVALID on an unknown flag
- * or a missing value, naming it.
+ * Splits argv by a flag table (flag names with their leading `--`). Throws a UsageError on an unknown flag
+ * (with "did you mean") or a missing value, naming it. `--verbose` is always accepted (stack traces).
  */
 export function splitArgs(command: string, argv: readonly string[], valued: readonly string[], booleans: readonly string[]): SplitArgs {
-  const options: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = {};
+  const options: OptionTable = {};
   for (const v of valued) options[v.slice(2)] = { type: 'string', multiple: true };
   for (const b of booleans) options[b.slice(2)] = { type: 'boolean' };
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({ args: [...argv], options, allowPositionals: true, strict: true });
-  } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
-    const code = (err as { code?: string }).code;
-    const option = optionIn(message);
-    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && valued.includes(option)) {
-      throw new AppError('CONFIG_INVALID', `${command}: ${option} needs a value`);
-    }
-    throw new AppError(
-      'CONFIG_INVALID',
-      `${command}: unknown option ${JSON.stringify(option || message)}; run \`api-catalog ${command} --help\``,
-    );
-  }
+  options.verbose ??= { type: 'boolean' };
+  const parsed = parseCommand(command, argv, options);
   const out: SplitArgs = { positionals: parsed.positionals, values: {}, booleans: new Set() };
   for (const [name, value] of Object.entries(parsed.values)) {
     if (Array.isArray(value)) out.values[`--${name}`] = value.map(String);
-    else if (value === true) out.booleans.add(`--${name}`);
+    else if (value === true && name !== 'verbose') out.booleans.add(`--${name}`);
   }
   return out;
 }
@@ -61,7 +122,7 @@ export function parseServeArgs(argv: readonly string[]): ServeFlags {
     [...withFlag.filter((o) => o.type === 'boolean').map((o) => o.flag as string), '--verbose'],
   );
   if (a.positionals.length > 0) {
-    throw new AppError('CONFIG_INVALID', `serve: unexpected argument ${JSON.stringify(a.positionals[0])}; run \`api-catalog serve --help\``);
+    throw new UsageError(`serve: unexpected argument ${JSON.stringify(a.positionals[0])}; run \`api-catalog serve --help\` for its options`);
   }
   const flags: Record<string, unknown> = {};
   for (const o of withFlag) {

@@ -1,5 +1,6 @@
 // `api-catalog describe <name>...`: the three levels of describe_tools for people (same core), or --json.
-import { splitArgs } from './args.js';
+import { splitArgs, UsageError } from './args.js';
+import { shellWord } from './shell.js';
 import { describeTools } from '../server/core/describe.js';
 import { toolNames } from '../server/core/names.js';
 import { cliContextFromArgs } from './domains.js';
@@ -8,7 +9,13 @@ const HELP = `usage: api-catalog describe <name>... [--detail summary|parameters
 
 Shows how to call operations (at most 5 at once). Default detail: parameters.`;
 
-function render(tool: Record<string, any>): string {
+/** The command line that runs an operation with these arguments, safe to paste into bash, zsh or sh. */
+export function exampleCommand(name: string, args: unknown): string {
+  return `api-catalog call ${shellWord(name)} --args ${shellWord(JSON.stringify(args ?? {}))}`;
+}
+
+/** One described tool as the describe command prints it. */
+export function render(tool: Record<string, any>): string {
   if (tool.error) return `${tool.name}: ${tool.error.message}${tool.error.suggestions?.length ? ` (did you mean ${tool.error.suggestions.join(', ')}?)` : ''}`;
   if (tool.parameter) return `${tool.name} — parameter ${tool.parameter.name}\n${JSON.stringify(tool.parameter, null, 2)}`;
   const head = `${tool.name}  ${tool.method} ${tool.path}${tool.destructive ? '  [destructive]' : ''}`;
@@ -17,18 +24,21 @@ function render(tool: Record<string, any>): string {
     (p) => `  ${p.required ? '*' : ' '} ${p.name} (${p.in}, ${p.type})${p.description ? ` — ${p.description}` : ''}`,
   );
   const lines = [head, `  ${tool.api_text.description || tool.api_text.summary}`, '', 'parameters (* required):', ...params, '', `returns: ${tool.returns}`];
-  if (tool.example) lines.push(`example: api-catalog call ${tool.name} --args '${JSON.stringify(tool.example.arguments.args)}'`);
-  for (const c of tool.credentials ?? []) lines.push(`credential ${c.scheme}: ${c.envVars.join(' or ')} ${c.set ? '(set)' : '(not set)'}`);
+  if (tool.example) lines.push(`example: ${exampleCommand(tool.name, tool.example.arguments.args)}`);
+  for (const c of tool.credentials ?? []) {
+    lines.push(`credential ${c.scheme}: ${c.envVars.join(' + ')} ${c.set ? '(set)' : '(not set)'}${c.format ? ` — ${c.format}` : ''}`);
+  }
   for (const w of tool.warnings ?? []) lines.push(`warning: ${w}`);
   return lines.join('\n');
 }
 
 export async function run(argv: string[]): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h') || argv.length === 0) {
+  if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(HELP + '\n');
-    return argv.length === 0 ? 2 : 0;
+    return 0;
   }
   const a = splitArgs('describe', argv, ['--registry', '--detail', '--parameter', '--config'], ['--json']);
+  if (a.positionals.length === 0) throw new UsageError('describe: give one or more operation names, e.g. api-catalog describe issues/create (find names with api-catalog search "<words>")');
   const { set, settings } = cliContextFromArgs(a);
   const input: Record<string, unknown> = { tool_names: a.positionals };
   if (a.values['--detail']) input.detail = a.values['--detail'][0];

@@ -13,6 +13,8 @@ export interface CliContextOptions {
   readOnly?: boolean;
   /** `--config`; otherwise API_CATALOG_CONFIG. */
   configPath?: string;
+  /** `--allow-http-credentials`: credentials may go over plain http to non-loopback hosts. */
+  allowHttpCredentials?: boolean;
 }
 
 /**
@@ -25,6 +27,7 @@ export function cliContext(options: CliContextOptions): { set: CatalogSet; setti
       ...(options.registries.length > 0 ? { registry: options.registries } : {}),
       ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
       ...(options.readOnly === true ? { readOnly: true } : {}),
+      ...(options.allowHttpCredentials === true ? { allowHttpCredentials: true } : {}),
       ...(options.configPath !== undefined ? { config: options.configPath } : {}),
     },
     process.env,
@@ -39,6 +42,7 @@ export function cliContextFromArgs(a: SplitArgs) {
   const baseUrl = a.values['--base-url']?.[0];
   if (baseUrl !== undefined) options.baseUrl = baseUrl;
   if (a.booleans.has('--read-only')) options.readOnly = true;
+  if (a.booleans.has('--allow-http-credentials')) options.allowHttpCredentials = true;
   const configPath = a.values['--config']?.[0];
   if (configPath !== undefined) options.configPath = configPath;
   return cliContext(options);

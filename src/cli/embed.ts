@@ -1,6 +1,6 @@
 // `api-catalog embed --registry <dir>`: computes (or checks) the operation vectors of an existing registry with the
 // configured embeddings endpoint. Argument parsing, printing and exit codes only; the work is in src/embeddings.
-import { parseArgs } from 'node:util';
+import { parseCommand, UsageError } from './args.js';
 import { relative } from 'node:path';
 import { isAppError } from '../errors.js';
 import { loadCatalog } from '../registry/catalog.js';
@@ -22,34 +22,27 @@ text did not change are reused, so re-running after a re-import only embeds what
 The key comes from ${EMBEDDINGS_ENV.key} only (${EMBEDDINGS_ENV.auth}=api-key for Azure OpenAI's api-key header).`;
 
 export async function run(argv: string[]): Promise<number> {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        registry: { type: 'string' },
-        'embeddings-url': { type: 'string' },
-        'embeddings-model': { type: 'string' },
-        'embeddings-dimensions': { type: 'string' },
-        check: { type: 'boolean' },
-        quiet: { type: 'boolean' },
-        verbose: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (err) {
-    process.stderr.write(`api-catalog embed: ${(err as Error).message}\n\n${USAGE}\n`);
-    return 2;
-  }
+  const { values } = parseCommand(
+    'embed',
+    argv,
+    {
+      registry: { type: 'string' },
+      'embeddings-url': { type: 'string' },
+      'embeddings-model': { type: 'string' },
+      'embeddings-dimensions': { type: 'string' },
+      check: { type: 'boolean' },
+      quiet: { type: 'boolean' },
+      verbose: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    { positionals: false },
+  );
   if (values.help) {
     process.stdout.write(USAGE + '\n');
     return 0;
   }
-  const registry = values.registry as string | undefined;
-  if (registry === undefined) {
-    process.stderr.write(`api-catalog embed: --registry <dir> is required\n\n${USAGE}\n`);
-    return 2;
-  }
+  const registry = values.registry;
+  if (registry === undefined) throw new UsageError('embed: --registry <dir> is required (the catalog folder, e.g. registry/github)');
   try {
     const catalog = loadCatalog(registry);
     const dir = relative(process.cwd(), catalog.dir) || '.';

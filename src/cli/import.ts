@@ -1,6 +1,5 @@
 // `api-catalog import <spec> [options]`: runs the importer library, writes (or checks) the registry, and prints
 // progress (stderr), a summary and the per-domain change report. Bad input ends in one clear line and exit 1.
-import { parseArgs } from 'node:util';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { AppError, isAppError } from '../errors.js';
@@ -9,6 +8,9 @@ import type { DomainChange, ImportResult } from '../importer/index.js';
 import { MANIFEST_FILE, VECTORS_FILE } from '../embeddings/store.js';
 import type { CatalogMeta, OverlayRef } from '../types.js';
 import { searchSnapshotProblem, writeSearchSnapshot } from '../server/core/catalogs.js';
+import { isLoopbackHost } from '../net/address-policy.js';
+import { parseCommand, UsageError } from './args.js';
+import { envPrefix } from '../execution/auth.js';
 
 const USAGE = `usage: api-catalog import <spec file or http(s) URL> [options]
 
@@ -66,6 +68,31 @@ function counts(result: ImportResult): { warnings: number; lint: Record<string, 
 function fixCommand(spec: string, name: string | undefined, out: string, overlays: string[] = []): string {
   const opts = [name !== undefined ? `--name ${name}` : '', out !== 'registry' ? `--out ${out}` : '', ...overlays.map((o) => `--overlay ${o}`)].filter(Boolean).join(' ');
   return `npm run import -- ${spec}${opts ? ' ' + opts : ''}`;
+}
+
+/**
+ * The API's servers that are plain http to a host other than loopback: a credential sent there would travel
+ * unencrypted, so execution refuses it unless the operator allows it. One warning line per catalog, or none.
+ */
+export function plainHttpWarning(meta: Pick<CatalogMeta, 'name' | 'servers'>): string | undefined {
+  const plain: string[] = [];
+  for (const s of meta.servers) {
+    const raw = s.url.replace(/\{([^}]+)\}/g, (_m, v: string) => s.variables?.[v]?.default ?? v);
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      continue;
+    }
+    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) plain.push(raw);
+  }
+  if (plain.length === 0) return undefined;
+  const https = plain[0]!.replace(/^http:/, 'https:');
+  return (
+    `WARNING: ${meta.name}'s server ${plain.join(', ')} is plain http: a credential sent there would travel unencrypted, so calls that ` +
+    `carry one are refused until you point the catalog at https (${envPrefix(meta.name)}_BASE_URL=${https} or --base-url), or allow it ` +
+    `with catalogs.${meta.name}.allowHttpCredentials in the config file (or --allow-http-credentials)`
+  );
 }
 
 /** Reads the registry's vector files now; the returned function writes them back (after the folder swap). */
@@ -141,43 +168,34 @@ export async function run(argv: string[]): Promise<number> {
     'embeddings-url'?: string; 'embeddings-model'?: string; 'embeddings-dimensions'?: string;
   };
   let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        name: { type: 'string' },
-        out: { type: 'string' },
-        overlay: { type: 'string', multiple: true },
-        check: { type: 'boolean' },
-        'no-snapshot': { type: 'boolean' },
-        strict: { type: 'boolean' },
-        timeout: { type: 'string' },
-        'embeddings-url': { type: 'string' },
-        'embeddings-model': { type: 'string' },
-        'embeddings-dimensions': { type: 'string' },
-        verbose: { type: 'boolean' },
-        quiet: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (err) {
-    process.stderr.write(`api-catalog import: ${(err as Error).message}\n\n${USAGE}\n`);
-    return 2;
-  }
+  ({ values, positionals } = parseCommand('import', argv, {
+    name: { type: 'string' },
+    out: { type: 'string' },
+    overlay: { type: 'string', multiple: true },
+    check: { type: 'boolean' },
+    'no-snapshot': { type: 'boolean' },
+    strict: { type: 'boolean' },
+    timeout: { type: 'string' },
+    'embeddings-url': { type: 'string' },
+    'embeddings-model': { type: 'string' },
+    'embeddings-dimensions': { type: 'string' },
+    verbose: { type: 'boolean' },
+    quiet: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  }));
   if (values.help) {
     process.stdout.write(USAGE + '\n');
     return 0;
   }
   const spec = positionals[0];
   if (spec === undefined || positionals.length > 1) {
-    process.stderr.write(`api-catalog import: ${spec === undefined ? 'missing the spec file or URL' : `one spec at a time (got ${positionals.length})`}\n\n${USAGE}\n`);
-    return 2;
+    throw new UsageError(
+      `import: ${spec === undefined ? 'give the spec file or http(s) URL, e.g. api-catalog import openapi/github.json' : `one spec at a time (got ${positionals.length}: ${positionals.map((p) => JSON.stringify(p)).join(' ')})`}`,
+    );
   }
   const timeoutS = values.timeout === undefined ? undefined : Number(values.timeout);
   if (timeoutS !== undefined && !(Number.isFinite(timeoutS) && timeoutS > 0)) {
-    process.stderr.write(`api-catalog import: --timeout must be a number of seconds > 0, got ${JSON.stringify(values.timeout)}\n`);
-    return 2;
+    throw new UsageError(`import: --timeout must be a number of seconds > 0, got ${JSON.stringify(values.timeout)}`);
   }
   const out = values.out ?? 'registry';
   const quiet = values.quiet === true;
@@ -303,6 +321,8 @@ export async function run(argv: string[]): Promise<number> {
     if (report.serversChanged) {
       lines.push(`WARNING: the API's servers changed from ${report.serversChanged.before.join(', ') || '(none)'} to ${report.serversChanged.after.join(', ') || '(none)'}; review before deploying`);
     }
+    const plainHttp = plainHttpWarning(result.meta);
+    if (plainHttp !== undefined) lines.push(plainHttp);
     if (embedLine !== undefined) lines.push(embedLine);
     else {
       const stale = await staleEmbeddings(join(out, result.meta.name), result, undefined);

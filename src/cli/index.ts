@@ -63,7 +63,8 @@ async function main(argv: string[]): Promise<number> {
   const args = first === undefined || first.startsWith('-') ? argv : rest;
   const sub = SUBCOMMANDS[name];
   if (!sub) {
-    process.stderr.write(`api-catalog: unknown command ${JSON.stringify(name)}\n\n${usage()}\n`);
+    const { didYouMean } = await import('./args.js');
+    process.stderr.write(`api-catalog: unknown command ${JSON.stringify(name)}${didYouMean(name, Object.keys(SUBCOMMANDS))}; run \`api-catalog --help\` for the commands\n`);
     return 2;
   }
   if (name !== 'serve') {
@@ -87,6 +88,12 @@ main(process.argv.slice(2)).then(
   },
   (err: unknown) => {
     const verbose = process.argv.includes('--verbose');
+    // A mistake on the command line: one line, exit 2 (UsageError, src/cli/args.ts).
+    if ((err as { usage?: unknown }).usage === true && err instanceof AppError) {
+      process.stderr.write(`api-catalog ${err.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
     if (err instanceof AppError) {
       process.stderr.write(`api-catalog: ${err.message}\n`);
     } else {

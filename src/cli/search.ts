@@ -1,7 +1,6 @@
 // `api-catalog search "<query>"`: ranked operations of a catalog, for people (table) or scripts (--json).
 // Argument parsing and printing only; ranking lives in src/search.
-import { parseArgs } from 'node:util';
-import { AppError } from '../errors.js';
+import { parseCommand, UsageError } from './args.js';
 import { defaultCatalogDir, loadCatalog, type Catalog } from '../registry/catalog.js';
 import { MAX_LIMIT, SearchIndex, type HitExplanation, type QueryReading, type SearchResult } from '../search/index.js';
 import { rankingWeights } from '../search/semantic.js';
@@ -26,7 +25,7 @@ const USAGE = `usage: api-catalog search "<query>" [--registry <dir>] [--domain 
 
 function int(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new AppError('INVALID_ARGUMENTS', `search: ${flag} must be a whole number, got ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value)) throw new UsageError(`search: ${flag} must be a whole number, got ${JSON.stringify(value)}`);
   return Number(value);
 }
 
@@ -72,30 +71,20 @@ export function readingLine(r: QueryReading): string {
 
 /** Runs the search subcommand; returns the exit code (0 found, 1 nothing found, 2 usage error). */
 export async function run(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        registry: { type: 'string' },
-        domain: { type: 'string' },
-        limit: { type: 'string' },
-        offset: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        explain: { type: 'boolean', default: false },
-        keywords: { type: 'string' },
-        help: { type: 'boolean', short: 'h', default: false },
-        verbose: { type: 'boolean', default: false },
-        'embeddings-url': { type: 'string' },
-        'embeddings-model': { type: 'string' },
-        'embeddings-dimensions': { type: 'string' },
-      },
-    });
-  } catch (err) {
-    process.stderr.write(`api-catalog search: ${err instanceof Error ? err.message : String(err)}\n\n${USAGE}\n`);
-    return 2;
-  }
+  const parsed = parseCommand('search', argv, {
+    registry: { type: 'string' },
+    domain: { type: 'string' },
+    limit: { type: 'string' },
+    offset: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    explain: { type: 'boolean', default: false },
+    keywords: { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
+    verbose: { type: 'boolean', default: false },
+    'embeddings-url': { type: 'string' },
+    'embeddings-model': { type: 'string' },
+    'embeddings-dimensions': { type: 'string' },
+  });
   const { values, positionals } = parsed;
   if (values.help) {
     process.stdout.write(USAGE + '\n');
@@ -103,8 +92,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const query = positionals.join(' ');
   if (query.trim() === '' && values.domain === undefined) {
-    process.stderr.write(`api-catalog search: give a query (or --domain to browse)\n\n${USAGE}\n`);
-    return 2;
+    throw new UsageError('search: give a query, e.g. api-catalog search "create an issue" (or --domain <d> to browse a domain)');
   }
   const catalog = loadCatalog(values.registry ?? defaultCatalogDir());
   const index = SearchIndex.build(catalog.operations, catalog.meta.domains);

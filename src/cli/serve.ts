@@ -2,6 +2,7 @@
 // Logs are JSON lines on stderr; stdout carries nothing but the protocol in stdio mode.
 import { configuredCredentialNames, loadServerConfig, optionsHelp, secretLookingEnv, type ConfigFile, type ServerConfig } from '../config.js';
 import { parseServeArgs } from './args.js';
+import { clientConfigLines, listenError } from './serve-messages.js';
 import { mark, marked, markTimes } from '../startup-marks.js';
 import { createLogger, type Logger } from '../logger.js';
 import { attachEmbeddings, loadCatalogSet, settingsFromConfig, warmSearchIndex, type CatalogSet } from '../server/core/catalogs.js';
@@ -192,17 +193,11 @@ export async function run(argv: string[]): Promise<number> {
       keepAliveTimeoutMs: h.keepAliveTimeoutMs,
       maxSessions: h.maxSessions,
       explorer: h.explorer,
+    }).catch((err: unknown) => {
+      throw listenError(err, h.host, h.port);
     });
     // The token itself is never printed: the config shows where it goes.
-    const clientConfig = {
-      mcpServers: {
-        'api-catalog': {
-          type: 'http',
-          url: handle.url,
-          ...(h.authToken !== undefined && h.oauthIssuer === undefined ? { headers: { Authorization: 'Bearer <API_CATALOG_HTTP_TOKEN>' } } : {}),
-        },
-      },
-    };
+    const headers = h.authToken !== undefined && h.oauthIssuer === undefined ? { Authorization: 'Bearer <API_CATALOG_HTTP_TOKEN>' } : undefined;
     process.stderr.write(
       [
         `api-catalog: serving ${what} over Streamable HTTP`,
@@ -211,8 +206,7 @@ export async function run(argv: string[]): Promise<number> {
           ? [`  OAuth: tokens from ${h.oauthIssuer} for resource ${handle.resource}; metadata at ${handle.resourceMetadataUrl}`]
           : []),
         ...(h.explorer ? [`  Catalog explorer: ${handle.url.replace(/\/mcp$/, '/')}`] : []),
-        '  Client config (Claude Desktop, Cursor, VS Code "servers"):',
-        '  ' + JSON.stringify(clientConfig),
+        ...clientConfigLines(handle.url, headers),
         '  Upstream credential per session: send header X-Upstream-Token, or set the env vars describe_tools names.',
         `  State: ${describeStateStore(config.stateUrl)}${state.shared ? ' (shared: replicas serve each other\'s sessions)' : ' (this process only)'}; health: ${handle.url.replace(/\/mcp$/, '')}/healthz`,
         '  Stop with Ctrl-C.',

@@ -2,9 +2,9 @@
 // for each miss (expected operation not in the top 5), proposes an Overlay 1.0 action that adds the query's
 // missing words to the operation as `x-api-catalog-keywords`. Pure helpers (exported for tests) plus printing.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { Document } from 'yaml';
 import { AppError, isAppError } from '../errors.js';
+import { parseCommand, UsageError } from './args.js';
 import { defaultCatalogDir, loadCatalog } from '../registry/catalog.js';
 import { STOP_WORDS, splitWords, stem } from '../search/text.js';
 import { buildCatalogSet, type CatalogSet } from '../server/core/catalogs.js';
@@ -184,25 +184,17 @@ export function renderOverlay(report: SuggestReport, queriesFile: string, catalo
 }
 
 export async function run(argv: string[]): Promise<number> {
-  let values: { queries?: string; registry?: string; out?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      allowPositionals: false,
-      options: { queries: { type: 'string' }, registry: { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    }));
-  } catch (err) {
-    process.stderr.write(`api-catalog suggest-overlay: ${(err as Error).message}\n\n${USAGE}\n`);
-    return 2;
-  }
+  const { values } = parseCommand(
+    'suggest-overlay',
+    argv,
+    { queries: { type: 'string' }, registry: { type: 'string' }, out: { type: 'string' }, verbose: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    { positionals: false },
+  );
   if (values.help) {
     process.stdout.write(USAGE + '\n');
     return 0;
   }
-  if (values.queries === undefined) {
-    process.stderr.write(`api-catalog suggest-overlay: --queries <file.jsonl> is required\n\n${USAGE}\n`);
-    return 2;
-  }
+  if (values.queries === undefined) throw new UsageError('suggest-overlay: --queries <file.jsonl> is required (the missed queries, one JSON object a line)');
   try {
     let text: string;
     try {

@@ -95,6 +95,7 @@ export const SERVE_OPTIONS = [
   { name: 'baseUrl', metavar: 'url', type: 'string', schema: httpUrl, flag: '--base-url', help: 'upstream base URL for the first catalog (per catalog: env <CATALOG>_BASE_URL or catalogs.<name>.baseUrl)' },
   { name: 'configPath', metavar: 'file', type: 'string', schema: z.string().min(1, { error: 'must be a file path' }), flag: '--config', env: 'API_CATALOG_CONFIG', help: 'this config file' },
   { name: 'readOnly', type: 'boolean', schema: bool, default: false, flag: '--read-only', env: 'API_CATALOG_READ_ONLY', file: 'serve.readOnly', help: 'refuse every operation that is not GET/HEAD' },
+  { name: 'allowHttpCredentials', type: 'boolean', schema: bool, default: false, flag: '--allow-http-credentials', env: 'API_CATALOG_ALLOW_HTTP_CREDENTIALS', help: 'send upstream credentials over plain http to hosts other than loopback (default: refused before connecting; per catalog: catalogs.<name>.allowHttpCredentials)' },
   {
     name: 'toolPrefix', metavar: 'p', type: 'string', default: '', flag: '--prefix', env: 'API_CATALOG_TOOL_PREFIX', file: 'serve.toolPrefix',
     schema: z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9_.-]{0,32}$/, { error: 'must be at most 32 characters of [A-Za-z0-9_.-]' }),

@@ -100,6 +100,14 @@ export const catalogSectionSchema = closed(
       .optional()
       .describe("Extra origins an operation's own servers may use (scheme://host[:port])."),
     blockPrivateAddresses: bool.optional().describe('Refuse upstream hosts resolving to private, loopback or link-local addresses.'),
+    allowHttpCredentials: bool
+      .optional()
+      .describe('Send credentials over plain http to hosts other than loopback; default false (refused before connecting).'),
+    credentialPrefix: z
+      .string({ error: 'must be a string such as "Bearer "' })
+      .regex(/^[\x21-\x7e][\x20-\x7e]{0,31}$/, { error: 'must be 1-32 printable ASCII characters starting with a non-space, such as "Bearer "' })
+      .optional()
+      .describe('Put before an apiKey credential\'s value, e.g. "Bearer " when the spec declares an apiKey in the Authorization header but the API wants a bearer token (SendGrid).'),
   },
   'must be an object',
 );

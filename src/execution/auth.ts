@@ -66,6 +66,8 @@ export interface AppliedAuth {
   cookies: Array<[string, string]>;
   /** Every secret value (for the Redactor). */
   secrets: string[];
+  /** Where the applied credentials came from: env var names, or `the session's X-Upstream-Token`. */
+  sources: string[];
   /** Query/header/cookie names owned by credentials: arguments cannot set them (G2/G4). */
   reservedQuery: Set<string>;
   reservedHeaders: Set<string>;
@@ -73,7 +75,7 @@ export interface AppliedAuth {
 }
 
 function emptyAuth(): AppliedAuth {
-  return { headers: {}, query: [], cookies: [], secrets: [], reservedQuery: new Set(), reservedHeaders: new Set(), reservedCookies: new Set() };
+  return { headers: {}, query: [], cookies: [], secrets: [], sources: [], reservedQuery: new Set(), reservedHeaders: new Set(), reservedCookies: new Set() };
 }
 
 function readValue(name: string, config: ExecutionConfig): string | undefined {
@@ -110,17 +112,54 @@ function requirements(op: Pick<Operation, 'security'>, config: ExecutionConfig):
   );
 }
 
+/** The config key that sets an apiKey credential's prefix (named in describe's format line). */
+export function credentialPrefixKey(catalogName: string): string {
+  return `catalogs.${catalogName}.credentialPrefix`;
+}
+
 /**
- * Which credentials an operation needs and whether they are set (never their values). For a catalog that
- * declares no security, the optional default bearer `<CATALOG>_TOKEN` is listed.
+ * What the env var of a scheme must hold and how it is sent, in one line for describe: a bearer scheme wants
+ * the token alone, while an apiKey in the `Authorization` header is sent as it is, so the value must carry the
+ * scheme word the API expects (SendGrid: `Bearer <key>`) unless the catalog's `credentialPrefix` adds it.
  */
-export function credentialStatus(op: Pick<Operation, 'security'>, config: ExecutionConfig): Array<{ scheme: string; envVars: string[]; set: boolean }> {
+export function credentialFormat(scheme: SecuritySchemeInfo, config: Pick<ExecutionConfig, 'catalog' | 'credentialPrefix'>): string | undefined {
+  const prefix = config.credentialPrefix ?? '';
+  switch (kindOf(scheme)) {
+    case 'bearer':
+      return 'the token alone; sent as "Authorization: Bearer <value>"';
+    case 'basic':
+      return 'the user name and the password; sent as HTTP Basic ("Authorization: Basic <base64 of user:password>")';
+    case 'apiKey': {
+      const name = scheme.name ?? 'api_key';
+      const where = scheme.in === 'query' ? `query parameter ${name}` : scheme.in === 'cookie' ? `cookie ${name}` : `header "${name}"`;
+      if (prefix !== '') return `the key alone; sent as ${where} with the value "${prefix}<value>" (${credentialPrefixKey(config.catalog.name)})`;
+      if (scheme.in !== 'query' && scheme.in !== 'cookie' && name.toLowerCase() === 'authorization') {
+        return `the whole Authorization header value, sent as it is: include the scheme word the API expects (e.g. "Bearer <key>"), or set ${credentialPrefixKey(config.catalog.name)} (e.g. "Bearer ") in the config file to add it`;
+      }
+      return `the key alone; sent as ${where}`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Which credentials an operation needs and whether they are set (never their values); with `options.format`,
+ * also what each env var must hold (describe shows it). For a catalog that declares no security, the optional default bearer `<CATALOG>_TOKEN`
+ * is listed.
+ */
+export function credentialStatus(
+  op: Pick<Operation, 'security'>,
+  config: ExecutionConfig,
+  options: { format?: boolean } = {},
+): Array<{ scheme: string; envVars: string[]; set: boolean; format?: string }> {
   const prefix = credentialEnvNames(config);
-  const seen = new Map<string, { scheme: string; envVars: string[]; set: boolean }>();
+  const seen = new Map<string, { scheme: string; envVars: string[]; set: boolean; format?: string }>();
   for (const alt of requirements(op, config)) {
     for (const [name, scheme] of alt) {
       if (seen.has(name)) continue;
-      seen.set(name, { scheme: name, envVars: envVarsFor(scheme, prefix), set: credentialFor(scheme, prefix, config) !== undefined });
+      const format = options.format === true ? credentialFormat(scheme, config) : undefined;
+      seen.set(name, { scheme: name, envVars: envVarsFor(scheme, prefix), set: credentialFor(scheme, prefix, config) !== undefined, ...(format !== undefined ? { format } : {}) });
     }
   }
   return [...seen.values()];
@@ -144,12 +183,14 @@ export function resolveAuth(op: Operation, config: ExecutionConfig): AppliedAuth
       else out.reservedHeaders.add(scheme.name.toLowerCase());
     }
   }
+  const session = config.sessionCredential !== undefined && config.sessionCredential !== '';
   for (const alt of alts) {
     const values = alt.map(([, scheme]) => credentialFor(scheme, prefix, config));
     if (!values.every((v) => v !== undefined)) continue;
     alt.forEach(([, scheme], i) => {
       const v = values[i]!;
       const kind = kindOf(scheme);
+      out.sources.push(...(session ? ["the session's X-Upstream-Token"] : envVarsFor(scheme, prefix)));
       if (kind === 'bearer') {
         out.headers.authorization = `Bearer ${v[0]!}`;
         out.secrets.push(v[0]!);
@@ -159,9 +200,11 @@ export function resolveAuth(op: Operation, config: ExecutionConfig): AppliedAuth
         out.secrets.push(v[1]!, pair, Buffer.from(pair, 'utf8').toString('base64'));
       } else if (kind === 'apiKey') {
         const name = scheme.name ?? 'api_key';
-        if (scheme.in === 'query') out.query.push([name, v[0]!]);
-        else if (scheme.in === 'cookie') out.cookies.push([name, v[0]!]);
-        else out.headers[name.toLowerCase()] = v[0]!;
+        const p = config.credentialPrefix ?? '';
+        const value = v[0]!.startsWith(p) ? v[0]! : p + v[0]!;
+        if (scheme.in === 'query') out.query.push([name, value]);
+        else if (scheme.in === 'cookie') out.cookies.push([name, value]);
+        else out.headers[name.toLowerCase()] = value;
         out.secrets.push(v[0]!);
       }
     });

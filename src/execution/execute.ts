@@ -80,6 +80,8 @@ export async function executeOperation(op: Operation, args: unknown, config: Exe
   } catch (err) {
     return fromError(err, early, op);
   }
+  // A credential never goes out over plain http to another host unless the operator allowed it.
+  if (req.plainHttp?.refusal !== undefined) return fromError(req.plainHttp.refusal, early, op);
   // Scrub every configured credential, not only the ones this request used (an API may echo any of them).
   const redactor = req.redactor.merge(early);
   req.redactor = redactor;

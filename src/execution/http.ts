@@ -2,11 +2,11 @@
 // because body timeouts reset per chunk), caller cancellation, retries with exponential back-off + jitter that
 // honour Retry-After (idempotent calls only, never past the deadline), same-origin-only manual redirects,
 // and a cap on response bytes counted after decompression; optionally refuses private/loopback addresses on
-// the resolved IP at connect time (F10). fetch, sleep, clock and randomness are injectable.
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
+// the resolved IP at connect time (F10, the one address policy of src/net). fetch, sleep, clock and randomness
+// are injectable.
 import type { Agent } from 'undici';
 import { AppError } from '../errors.js';
+import { addressRefusal, checkAddress, guardedLookup, isIpLiteral } from '../net/address-policy.js';
 import type { BuiltRequest } from './request.js';
 
 export const DEFAULTS = { connectMs: 10_000, totalMs: 30_000, maxResponseBytes: 5 * 1024 * 1024, maxRetries: 2, maxRedirects: 5 } as const;
@@ -43,51 +43,6 @@ export interface RawResponse {
 const RETRY_STATUS = new Set([429, 502, 503, 504]);
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
 
-/** Non-public ranges (RFC 6890 special-purpose, loopback, link-local incl. cloud metadata, ULA, multicast). */
-const PRIVATE_RANGES = ((): BlockList => {
-  const b = new BlockList();
-  const v4: Array<[string, number]> = [
-    ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-    ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-    ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-  ];
-  for (const [net, bits] of v4) b.addSubnet(net, bits, 'ipv4');
-  const v6: Array<[string, number]> = [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['2001:db8::', 32], ['100::', 64]];
-  for (const [net, bits] of v6) b.addSubnet(net, bits, 'ipv6');
-  return b;
-})();
-
-/** True for an IP literal in a private, loopback, link-local, unspecified or otherwise non-public range. IPv4-mapped IPv6 counts as IPv4. */
-export function isPrivateAddress(address: string): boolean {
-  const ip = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
-  const family = isIP(ip);
-  if (family === 0) return false;
-  return PRIVATE_RANGES.check(ip, family === 4 ? 'ipv4' : 'ipv6');
-}
-
-const PRIVATE_CODE = 'E_PRIVATE_ADDRESS';
-
-type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-
-/** A net.connect `lookup` that resolves every address of the host and fails if any of them is non-public. */
-function guardedLookup(hostname: string, options: { all?: boolean; family?: number }, callback: LookupCallback): void {
-  dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err !== null) {
-      callback(err, []);
-      return;
-    }
-    const bad = addresses.find((a) => isPrivateAddress(a.address));
-    if (bad !== undefined || addresses.length === 0) {
-      const e = new Error(`${hostname} resolves to the non-public address ${bad?.address ?? '(none)'}`) as NodeJS.ErrnoException;
-      e.code = PRIVATE_CODE;
-      callback(e, []);
-      return;
-    }
-    if (options.all === true) callback(null, addresses);
-    else callback(null, addresses[0]!.address, addresses[0]!.family);
-  });
-}
-
 type Undici = Pick<typeof import('undici'), 'Agent' | 'fetch'>;
 let undiciModule: Promise<Undici> | undefined;
 /** undici loads on the first upstream call, not at start-up (it is ~100+ ms of module loading). */
@@ -107,7 +62,7 @@ function agentFor(lib: Undici, connectMs: number, totalMs: number, guarded: bool
   if (a === undefined) {
     a = new lib.Agent({
       // undici passes these options to net/tls.connect, which call `lookup` for host names (not IP literals).
-      connect: { timeout: connectMs, ...(guarded ? { lookup: guardedLookup } : {}) } as Agent.Options['connect'],
+      connect: { timeout: connectMs, ...(guarded ? { lookup: guardedLookup() } : {}) } as Agent.Options['connect'],
       headersTimeout: totalMs,
       bodyTimeout: totalMs,
       keepAliveTimeout: 4_000,
@@ -117,16 +72,21 @@ function agentFor(lib: Undici, connectMs: number, totalMs: number, guarded: bool
   return a;
 }
 
-/** Refuses an IP-literal host in a private range before connecting (lookup is not called for literals). */
+/**
+ * Refuses an IP-literal host that the address policy refuses, before connecting (lookup is not called for
+ * literals). True when the agent's connect-time lookup must check a host name; false for the exempt origin.
+ */
 function checkLiteralHost(url: string, exemptOrigin: string | undefined): boolean {
   const u = new URL(url);
   if (u.origin === exemptOrigin) return false;
-  if (isPrivateAddress(u.hostname)) {
-    throw new AppError('UNSAFE_REQUEST', `refused to connect to ${u.origin}: a private, loopback or link-local address (blockPrivateAddresses is on)`, {
+  if (!isIpLiteral(u.hostname)) return true;
+  const verdict = checkAddress(u.hostname);
+  if (!verdict.allowed) {
+    throw new AppError('UNSAFE_REQUEST', `refused to connect to ${u.origin}: ${verdict.address} is ${verdict.reason}, not a public address (blockPrivateAddresses is on)`, {
       details: { origin: u.origin, configKey: 'blockPrivateAddresses' },
     });
   }
-  return true;
+  return false;
 }
 
 /** Abortable sleep. */
@@ -196,8 +156,9 @@ function causeMessage(err: unknown): string | undefined {
 function networkError(err: unknown, phase: Phase, url: string, redact: (s: string) => string): AppError {
   const code = errCode(err) ?? causeMessage(err) ?? 'unknown';
   const origin = redact(new URL(url).origin);
-  if (code === PRIVATE_CODE) {
-    return new AppError('UNSAFE_REQUEST', `refused to connect to ${origin}: its host resolves to a private, loopback or link-local address (blockPrivateAddresses is on)`, {
+  const refusal = addressRefusal(err);
+  if (refusal !== undefined) {
+    return new AppError('UNSAFE_REQUEST', `refused to connect to ${origin}: its host resolves to ${refusal.address}, ${refusal.reason}, not a public address (blockPrivateAddresses is on)`, {
       details: { origin, configKey: 'blockPrivateAddresses' },
     });
   }

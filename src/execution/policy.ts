@@ -3,13 +3,16 @@
 import { isAppError } from '../errors.js';
 
 /**
- * The agent's next step for a refusal by operator policy (F7 origins, F10 private addresses), which no
+ * The agent's next step for a refusal by operator policy (F7 origins, F10 private addresses, a credential over
+ * plain http), which no
  * change of arguments can fix; undefined for any other error.
  */
 export function policyInstruction(err: unknown): string | undefined {
   if (!isAppError(err) || err.code !== 'UNSAFE_REQUEST') return undefined;
-  const key = (err.details as { configKey?: unknown } | undefined)?.configKey;
+  const details = err.details as { configKey?: unknown; flag?: unknown } | undefined;
+  const key = details?.configKey;
+  const flag = typeof details?.flag === 'string' ? ` or the flag ${details.flag}` : '';
   return typeof key === 'string'
-    ? `The server's configuration does not allow this destination; tell the user (the operator can allow it with the config key ${key}) and do not retry with other arguments.`
+    ? `The server's configuration does not allow this destination; tell the user (the operator can allow it with the config key ${key}${flag}) and do not retry with other arguments.`
     : undefined;
 }

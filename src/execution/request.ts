@@ -5,8 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { Operation, ServerInfo } from '../types.js';
-import { envPrefix, resolveAuth } from './auth.js';
+import { envPrefix, resolveAuth, type AppliedAuth } from './auth.js';
 import { assertHeaderSafe, binaryBody, encodeFormBody, encodeMultipart, encodePathParam, encodeQueryParam, encodeStrict, headerValue, primitiveText } from './encode.js';
+import { isLoopbackHost } from '../net/address-policy.js';
 import { Redactor } from './redact.js';
 import type { ExecutionConfig, PreparedRequest } from './types.js';
 
@@ -30,6 +31,35 @@ export interface BuiltRequest {
   redactor: Redactor;
   /** Set when the request carries a generated idempotency key (so retries are safe and reuse it). */
   idempotencyKey?: string;
+  /** A credential on a plain-http, non-loopback URL: why it is refused (unless allowed) and the dry run's warning. */
+  plainHttp?: { refusal: AppError | undefined; warning: string };
+}
+
+/** The config key that allows credentials over plain http for a catalog. */
+export function allowHttpCredentialsKey(catalogName: string): string {
+  return `catalogs.${catalogName}.allowHttpCredentials`;
+}
+
+/**
+ * A request that would carry a credential to a non-loopback `http://` URL: the refusal (undefined when the
+ * operator allowed it) and a warning for dry runs. Loopback stays allowed: a local proxy or a test upstream.
+ */
+function plainHttpCheck(op: Operation, base: URL, auth: AppliedAuth, config: ExecutionConfig): BuiltRequest['plainHttp'] {
+  if (base.protocol !== 'http:' || auth.secrets.length === 0 || isLoopbackHost(base.hostname)) return undefined;
+  const name = config.catalog.name;
+  const key = allowHttpCredentialsKey(name);
+  const what = [...new Set(auth.sources)].join(' and ') || 'the credential';
+  const https = `https://${base.host}${base.pathname.replace(/\/+$/, '')}`;
+  if (config.allowHttpCredentials === true) {
+    return { refusal: undefined, warning: `${what} will be sent to ${base.origin} over plain http, unencrypted (allowed by ${key} or --allow-http-credentials)` };
+  }
+  const refusal = new AppError(
+    'UNSAFE_REQUEST',
+    `${op.name}: refused to send ${what} to ${base.origin} over plain http: the credential would cross the network unencrypted. ` +
+      `Use https if the API offers it (--base-url ${https}, or ${envPrefix(name)}_BASE_URL), or, on a network you trust, allow it with "allowHttpCredentials": true in ${key.replace(/\.allowHttpCredentials$/, '')} of the config file (or the flag --allow-http-credentials)`,
+    { details: { origin: base.origin, configKey: key, flag: '--allow-http-credentials' } },
+  );
+  return { refusal, warning: `${what} would be sent to ${base.origin} over plain http, unencrypted: the call is refused unless ${key} is true or --allow-http-credentials is given; prefer an https base URL (--base-url ${https})` };
 }
 
 function serverUrl(server: ServerInfo): string {
@@ -282,6 +312,7 @@ export function buildRequest(op: Operation, args: Record<string, unknown>, confi
       details: { intendedPath: intended },
     });
   }
+  const plainHttp = plainHttpCheck(op, base, auth, config);
   return {
     method,
     url: parsed.href,
@@ -290,6 +321,7 @@ export function buildRequest(op: Operation, args: Record<string, unknown>, confi
     ...(bodyPreview !== undefined ? { bodyPreview } : {}),
     redactor: new Redactor(auth.secrets),
     ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+    ...(plainHttp !== undefined ? { plainHttp } : {}),
   };
 }
 
@@ -307,5 +339,6 @@ export function toPrepared(req: BuiltRequest): PreparedRequest {
   const parts = ['curl', '-X', req.method, shellQuote(url)];
   for (const [k, v] of Object.entries(headers)) if (k !== 'user-agent') parts.push('-H', shellQuote(`${k}: ${v}`));
   if (body !== undefined) parts.push(typeof req.body === 'string' ? '--data-raw' : '--data-binary', shellQuote(typeof req.body === 'string' ? body : '@file'));
-  return { method: req.method, url, headers, ...(body !== undefined ? { body } : {}), curl: parts.join(' ') };
+  const warnings = req.plainHttp !== undefined ? [req.plainHttp.warning] : [];
+  return { method: req.method, url, headers, ...(body !== undefined ? { body } : {}), curl: parts.join(' '), ...(warnings.length > 0 ? { warnings } : {}) };
 }

@@ -43,6 +43,18 @@ export interface ExecutionConfig {
    * operator named it). Default false.
    */
   blockPrivateAddresses?: boolean;
+  /**
+   * Send credentials over plain `http://` to a host that is not loopback. Default false: such a request is
+   * refused (UNSAFE_REQUEST, naming `catalogs.<name>.allowHttpCredentials` and `--allow-http-credentials`)
+   * before any connection, because the credential would cross the network unencrypted.
+   */
+  allowHttpCredentials?: boolean;
+  /**
+   * Text put before an `apiKey` credential's value (e.g. `"Bearer "` for SendGrid, whose spec declares an
+   * apiKey in the Authorization header while the API wants `Authorization: Bearer <key>`). Not added twice
+   * when the value already starts with it.
+   */
+  credentialPrefix?: string;
 }
 
 /** Environment variable NAMES for credentials (each optional; unset keys keep the default name). */
@@ -78,6 +90,8 @@ export interface PreparedRequest {
   body?: string;
   /** A curl command line reproducing the request (secrets redacted). */
   curl: string;
+  /** What the operator should know before sending it (e.g. a credential over plain http). */
+  warnings?: string[];
 }
 
 export interface TruncationInfo {

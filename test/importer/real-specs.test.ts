@@ -1,6 +1,6 @@
-// The real GitHub and Stripe specs (../shared/specs/) as regression fixtures: each imported once per file and
-// shared by the tests below. Also: the committed registry/github must match a fresh import (no drift).
-import { existsSync } from 'node:fs';
+// The real GitHub and Stripe specs (openapi/github.json, test/fixtures/real-specs/stripe.json) as regression
+// fixtures: each imported once per file and shared by the tests below. Also: the committed registry/github must
+// match a fresh import (no drift). The import's time budget (D13) is measured by `npm run bench`, not here.
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -9,7 +9,7 @@ import type { ImportResult } from '../../src/importer/index.js';
 import { createAjv } from '../../src/schema/ajv.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const SHARED = join(ROOT, '..', 'shared', 'specs');
+const REAL_SPECS = join(ROOT, 'test', 'fixtures', 'real-specs');
 
 /** Every inputSchema compiles, every example validates, names are unique and safe. */
 function expectRegistryInvariants(r: ImportResult): void {
@@ -33,16 +33,12 @@ function expectRegistryInvariants(r: ImportResult): void {
 
 describe('GitHub (openapi/github.json)', () => {
   let r: ImportResult;
-  let ms = 0;
   beforeAll(async () => {
-    const t0 = performance.now();
-    r = await importSpec(join('openapi', 'github.json'));
-    ms = performance.now() - t0;
+    r = await importSpec(join(ROOT, 'openapi', 'github.json'));
   });
 
-  test('imports all 1,223 operations within the CI budget (D13)', () => {
+  test('imports all 1,223 operations (D13; its time budget is in npm run bench)', () => {
     expect(r.operations.length).toBe(1223);
-    expect(ms).toBeLessThan(15_000);
   });
 
   test('registry invariants: schemas compile, examples validate, names unique', () => {
@@ -76,10 +72,10 @@ describe('GitHub (openapi/github.json)', () => {
   });
 });
 
-describe.runIf(existsSync(join(SHARED, 'stripe.json')))('Stripe (no tags, no summaries, HTML, form bodies)', () => {
+describe('Stripe (no tags, no summaries, HTML, form bodies)', () => {
   let r: ImportResult;
   beforeAll(async () => {
-    r = await importSpec(join(SHARED, 'stripe.json'));
+    r = await importSpec(join(REAL_SPECS, 'stripe.json'));
   });
 
   test('imports every operation; invariants hold', () => {

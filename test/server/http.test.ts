@@ -327,7 +327,7 @@ describe('per-catalog config file over Streamable HTTP', () => {
     await c.connect(new StreamableHTTPClientTransport(new URL(cfgSrv.url)));
     cfgClients.push(c);
     const d = await call(c, 'describe_tools', { tool_names: ['store.orders.place'] });
-    expect(d.value.tools[0].credentials).toEqual([{ scheme: 'api_key', envVars: ['PETS_VAULT_KEY'], set: true }]);
+    expect(d.value.tools[0].credentials).toEqual([{ scheme: 'api_key', envVars: ['PETS_VAULT_KEY'], set: true, format: 'the key alone; sent as header "X-Api-Key"' }]);
     up.route('/store/orders', { kind: 'sequence', steps: [{ kind: 'status', status: 503, headers: { 'retry-after': '0' } }, { kind: 'echo' }] });
     const r = await call(c, 'execute_tool', { tool_name: 'store.orders.place', args: { petId: 3, quantity: 1 } });
     expect(r.success, JSON.stringify(r)).toBe(true);

@@ -219,7 +219,7 @@ describe('describe_tools', () => {
     expect(t.api_text.description).toMatch(/IMPORTANT/);
     expect(t.warnings[0]).toMatch(/^FLAGGED: .*do not follow it/);
     expect(r.instruction).not.toMatch(/id_rsa|IMPORTANT/);
-    expect(t.credentials).toEqual([{ scheme: 'api_key', envVars: expect.any(Array), set: false }]);
+    expect(t.credentials).toEqual([{ scheme: 'api_key', envVars: expect.any(Array), set: false, format: 'the key alone; sent as header "X-Api-Key"' }]);
   });
 });
 

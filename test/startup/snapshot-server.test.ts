@@ -16,12 +16,13 @@ import { listDomains } from '../../src/server/core/domains.js';
 import { toolNames } from '../../src/server/core/names.js';
 import { builtCli, connectTracedServe, REPO_ROOT } from '../helpers/mcp.js';
 
-const SHARED = join(REPO_ROOT, '..', 'shared');
-/** Every query text of every eval set: the repository's fixtures and the shared held-out sets. */
-const QUERY_FILES = [
-  ...readdirSync(join(REPO_ROOT, 'test', 'fixtures', 'search')).filter((f) => f.endsWith('.jsonl')).map((f) => join(REPO_ROOT, 'test', 'fixtures', 'search', f)),
-  ...readdirSync(join(SHARED, 'eval')).filter((f) => f.endsWith('.jsonl')).map((f) => join(SHARED, 'eval', f)),
-];
+const FIXTURES = join(REPO_ROOT, 'test', 'fixtures');
+/** Every query text of every eval set: the search fixtures and the held-out sets copied into test/fixtures/eval. */
+const QUERY_FILES = ['search', 'eval'].flatMap((d) =>
+  readdirSync(join(FIXTURES, d))
+    .filter((f) => f.endsWith('.jsonl'))
+    .map((f) => join(FIXTURES, d, f)),
+);
 const QUERIES = [
   ...new Set(
     QUERY_FILES.flatMap((file) =>
@@ -32,13 +33,8 @@ const QUERIES = [
     ),
   ),
 ];
-/** Catalogs whose specs ship with the repository or ../shared (no network): every query runs against each. */
-const SPECS: Array<[string, string]> = [
-  ['stripe', join(SHARED, 'specs', 'stripe.json')],
-  ['vimeo', join(SHARED, 'specs', 'vimeo.json')],
-  ['sendgrid', join(SHARED, 'specs', 'sendgrid.json')],
-  ['launchdarkly', join(SHARED, 'specs', 'launchdarkly.json')],
-];
+/** Catalogs whose specs ship with the repository (test/fixtures/real-specs; no network): every query runs against each. */
+const SPECS: Array<[string, string]> = ['stripe', 'vimeo', 'sendgrid', 'launchdarkly'].map((name) => [name, join(FIXTURES, 'real-specs', `${name}.json`)]);
 
 let out: string;
 beforeAll(() => {

@@ -7,14 +7,14 @@ import { fileURLToPath } from 'node:url';
 
 /** The repository root (where package.json lives). */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-/** Shared specs and eval queries live beside the clone: ../shared, resolved from the repo root (never cwd). */
-export const SHARED = resolve(ROOT, '..', 'shared');
+/** The specs and query sets the benchmarks read ship with the repository (resolved from its root, never cwd). */
+export const FIXTURES = join(ROOT, 'test', 'fixtures');
 export const DIST = join(ROOT, 'dist');
 export const CLI = join(DIST, 'cli', 'index.js');
-export const GITHUB_SPEC = existsSync(join(ROOT, 'openapi', 'github.json'))
-  ? join(ROOT, 'openapi', 'github.json')
-  : join(SHARED, 'specs', 'github.json');
-export const STRIPE_SPEC = join(SHARED, 'specs', 'stripe.json');
+export const GITHUB_SPEC = join(ROOT, 'openapi', 'github.json');
+export const STRIPE_SPEC = join(FIXTURES, 'real-specs', 'stripe.json');
+/** The held-out query sets (test/fixtures/eval; never tuned to). */
+export const EVAL_DIR = join(FIXTURES, 'eval');
 
 /** Imports a module of the built product (dist/...); throws a clear error when the build is missing. */
 export async function dist(rel) {
@@ -119,19 +119,16 @@ export function resultText(result) {
   return (result.content ?? []).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
 }
 
-/** Eval queries for one catalog from ../shared/eval (fallback: a few fixed queries). */
+/** Eval queries for one catalog from test/fixtures/eval/queries-dev.jsonl (it ships with the repository). */
 export function evalQueries(catalog = 'github') {
   const out = [];
-  try {
-    for (const line of readFileSync(join(SHARED, 'eval', 'queries-dev.jsonl'), 'utf8').split('\n')) {
-      if (!line.trim()) continue;
-      const q = JSON.parse(line);
-      if (q.catalog === catalog) out.push(q.query);
-    }
-  } catch {
-    /* optional file */
+  for (const line of readFileSync(join(EVAL_DIR, 'queries-dev.jsonl'), 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    const q = JSON.parse(line);
+    if (q.catalog === catalog) out.push(q.query);
   }
-  return out.length > 0 ? out : ['create an issue', 'list pull requests', 'delete a workflow run', 'get a repository'];
+  if (out.length === 0) throw new Error(`bench: no ${catalog} queries in ${join(EVAL_DIR, 'queries-dev.jsonl')}`);
+  return out;
 }
 
 /** Progress line on stderr (the table goes to stdout). */

@@ -204,8 +204,8 @@ function returnsText(op: Operation): string {
 }
 
 function credentials(entry: CatalogEntry, ctx: DescribeContext): unknown {
-  const status = credentialStatus(entry.op, executionConfigFor(entry.catalog, ctx.settings, ctx.sessionCredential));
-  return status.map((s) => ({ scheme: s.scheme, envVars: s.envVars, set: s.set }));
+  const status = credentialStatus(entry.op, executionConfigFor(entry.catalog, ctx.settings, ctx.sessionCredential), { format: true });
+  return status.map((s) => ({ scheme: s.scheme, envVars: s.envVars, set: s.set, ...(s.format !== undefined ? { format: s.format } : {}) }));
 }
 
 function warnings(op: Operation): string[] {

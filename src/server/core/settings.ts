@@ -19,7 +19,7 @@ export interface ExecutionSettings {
 }
 
 /** One catalog's execution options (the config file's section, minus the base URL which is in `baseUrls`). */
-export type CatalogExecutionSettings = Pick<ExecutionConfig, 'credentials' | 'idempotencyHeader' | 'allowedOrigins' | 'blockPrivateAddresses'>;
+export type CatalogExecutionSettings = Pick<ExecutionConfig, 'credentials' | 'idempotencyHeader' | 'allowedOrigins' | 'blockPrivateAddresses' | 'allowHttpCredentials' | 'credentialPrefix'>;
 
 /** The ExecutionConfig for one catalog; `sessionCredential` is the per-session upstream token, if any. */
 export function executionConfigFor(
@@ -39,6 +39,8 @@ export function executionConfigFor(
   if (per?.idempotencyHeader !== undefined) config.idempotencyHeader = per.idempotencyHeader;
   if (per?.allowedOrigins !== undefined) config.allowedOrigins = per.allowedOrigins;
   if (per?.blockPrivateAddresses !== undefined) config.blockPrivateAddresses = per.blockPrivateAddresses;
+  if (per?.allowHttpCredentials !== undefined) config.allowHttpCredentials = per.allowHttpCredentials;
+  if (per?.credentialPrefix !== undefined) config.credentialPrefix = per.credentialPrefix;
   return config;
 }
 
@@ -61,7 +63,7 @@ export function settingsFromConfig(
     timeouts: config.timeouts,
   };
   if (config.maxResponseBytes !== undefined) settings.maxResponseBytes = config.maxResponseBytes;
-  const per = catalogOptions(file, names);
+  const per = catalogOptions(file, names, config.allowHttpCredentials);
   // The embedded catalog is ours to vouch for: GitHub's spec sends release-asset uploads to its own
   // uploads.github.com, which the F7 origin check would otherwise refuse. A config file's own
   // allowedOrigins for the catalog replaces this default.

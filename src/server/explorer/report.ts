@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Catalog } from '../../registry/catalog.js';
 import type { CatalogSet } from '../core/catalogs.js';
+import { redactSecretPatterns } from '../../logger.js';
 import { GOOD_SCORE, readSearchLog, summarizeQueries } from '../search-log.js';
 import { href, html, type Html } from './html.js';
 import type { Page } from './pages.js';
@@ -123,7 +124,8 @@ export function logPage(file: string | undefined): Page {
 (or <code>API_CATALOG_SEARCH_LOG</code>) to record what agents search for, what they get and whether they use it.</p>`,
     };
   }
-  const searches = readSearchLog(file);
+  // Lines are redacted when written; a log from an older version (or edited by hand) may still hold a pasted token.
+  const searches = readSearchLog(file).map((sl) => ({ ...sl, query: redactSecretPatterns(sl.query) }));
   const queries = summarizeQueries(searches);
   const recent = searches.slice(0, 50);
   return {

@@ -1,0 +1,164 @@
+// The command line as people meet it: every bad flag or command is one line with "did you mean" and exit 2 (the
+// built CLI, spawned); a port in use names the port and --port; the start banner's configs match their labels;
+// `call` names its own flags (--confirm, --dry-run), not execute_tool's arguments.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run as callRun } from '../../src/cli/call.js';
+import { clientConfigLines } from '../../src/cli/serve-messages.js';
+import { builtCli, fixtureRegistry } from '../helpers/mcp.js';
+import { runCaptured } from '../helpers/cli.js';
+
+interface Exit {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built CLI to its exit (no credentials from this environment). */
+async function cli(args: string[]): Promise<Exit> {
+  const child = spawn(process.execPath, [builtCli(), ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '' } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (b: Buffer) => (stdout += b.toString()));
+  child.stderr.on('data', (b: Buffer) => (stderr += b.toString()));
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, stdout, stderr };
+}
+
+// [argv, what the one line must say]
+const MISTAKES: Array<[string[], RegExp]> = [
+  [['serach', 'create issue'], /^api-catalog: unknown command "serach" \(did you mean search\?\); run `api-catalog --help` for the commands$/],
+  [['descibe', 'x'], /unknown command "descibe" \(did you mean describe\?\)/],
+  [['search', '--limt', '3', 'delete branch'], /^api-catalog search: unknown option "--limt" \(did you mean --limit\?\); run `api-catalog search --help` for its options$/],
+  [['search', 'x', '--limit'], /^api-catalog search: --limit needs a value/],
+  [['search', 'x', '--json=yes'], /^api-catalog search: --json takes no value/],
+  [['search', 'x', '--limit', 'ten'], /^api-catalog search: --limit must be a whole number, got "ten"$/],
+  [['search'], /^api-catalog search: give a query/],
+  [['describe', 'issues/create', '--detial', 'full'], /unknown option "--detial" \(did you mean --detail\?\)/],
+  [['describe'], /^api-catalog describe: give one or more operation names/],
+  [['call', 'repos/get', '--arg', '{}'], /unknown option "--arg" \(did you mean --args\?\)/],
+  [['call'], /^api-catalog call: give the operation's name/],
+  [['call', 'a', 'b'], /^api-catalog call: one operation at a time \(got 2: "a" "b"\)/],
+  [['domains', '--catlog', 'github'], /unknown option "--catlog" \(did you mean --catalog\?\)/],
+  [['import', '--nmae', 'x', 'spec.json'], /unknown option "--nmae" \(did you mean --name\?\)/],
+  [['import'], /^api-catalog import: give the spec file or http\(s\) URL/],
+  [['import', 'spec.json', '--timeout', '-'], /^api-catalog import: --timeout/],
+  [['embed', '--registy', 'x'], /unknown option "--registy" \(did you mean --registry\?\)/],
+  [['embed'], /^api-catalog embed: --registry <dir> is required/],
+  [['suggest-overlay', '--querys', 'q.jsonl'], /unknown option "--querys" \(did you mean --queries\?\)/],
+  [['serve', '--prot', '3000'], /^api-catalog serve: unknown option "--prot" \(did you mean --port\?\)/],
+  [['--htp'], /^api-catalog serve: unknown option "--htp" \(did you mean --http\?\)/],
+  [['serve', 'registry/github'], /^api-catalog serve: unexpected argument "registry\/github"/],
+];
+
+describe('a mistake on the command line: one clear line, exit 2', () => {
+  it.each(MISTAKES)('%j', async (argv, line) => {
+    const r = await cli(argv);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines, r.stderr).toHaveLength(1); // no help dump, no stack
+    expect(lines[0]).toMatch(line);
+    expect(r.stderr).not.toMatch(/To specify a positional argument|TypeError|ERR_PARSE_ARGS|unexpected error/);
+  });
+
+  it('--args that is not JSON fails like arguments that do not validate: one line, exit 1', async () => {
+    const r = await cli(['call', 'repos/get', '--args', "{'owner': 1}"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^api-catalog: call: --args is not valid JSON.*quote it whole in single quotes/)]);
+  });
+
+  it('--help still prints the whole usage and exits 0', async () => {
+    const r = await cli(['search', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^usage: api-catalog search/);
+  });
+});
+
+describe('serve --http: the port, the banner', () => {
+  let busy: Server;
+  let port: number;
+  beforeAll(async () => {
+    busy = createServer();
+    busy.listen(0, '127.0.0.1');
+    await once(busy, 'listening');
+    port = (busy.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    busy.close();
+    await once(busy, 'close');
+  });
+
+  it('a port in use is one line naming the port and --port, exit 1', async () => {
+    const r = await cli(['serve', '--http', '--port', String(port), '--registry', fixtureRegistry('petstore')]);
+    expect(r.code).toBe(1);
+    const last = r.stderr.trimEnd().split('\n').at(-1)!;
+    expect(last).toBe(
+      `api-catalog: serve: port ${port} is already in use on 127.0.0.1 (another server is listening at 127.0.0.1:${port}); choose another with --port <n> (or --port 0 for any free port), or stop the other process`,
+    );
+    expect(r.stderr).not.toMatch(/EADDRINUSE|unexpected error/);
+  });
+
+  it('the banner prints each client\'s config in that client\'s shape', async () => {
+    const child = spawn(process.execPath, [builtCli(), 'serve', '--http', '--port', '0', '--registry', fixtureRegistry('petstore')], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { PATH: process.env.PATH ?? '' },
+    });
+    let stderr = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stderr.on('data', (b: Buffer) => {
+        stderr += b.toString();
+        if (stderr.includes('Stop with Ctrl-C')) resolve();
+      });
+      child.once('exit', () => reject(new Error(`serve exited early:\n${stderr}`)));
+    });
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+    const lines = stderr.split('\n').map((l) => l.trim());
+    const url = /URL: (\S+)/.exec(stderr)![1]!;
+    const after = (label: RegExp): unknown => JSON.parse(lines[lines.findIndex((l) => label.test(l)) + 1]!);
+    expect(after(/^Client config, Cursor/)).toEqual({ mcpServers: { 'api-catalog': { type: 'http', url } } });
+    expect(after(/^Client config, VS Code/)).toEqual({ servers: { 'api-catalog': { type: 'http', url } } });
+    expect(stderr).not.toMatch(/VS Code "servers"/);
+  });
+
+  it('with a static token, both configs carry the placeholder, never the token', () => {
+    const lines = clientConfigLines('http://127.0.0.1:3333/mcp', { Authorization: 'Bearer <API_CATALOG_HTTP_TOKEN>' });
+    expect(JSON.parse(lines[1]!)).toEqual({ mcpServers: { 'api-catalog': { type: 'http', url: 'http://127.0.0.1:3333/mcp', headers: { Authorization: 'Bearer <API_CATALOG_HTTP_TOKEN>' } } } });
+    expect(JSON.parse(lines[3]!).servers['api-catalog'].headers).toEqual({ Authorization: 'Bearer <API_CATALOG_HTTP_TOKEN>' });
+  });
+});
+
+describe('call names its own flags', () => {
+  const registry = fixtureRegistry('petstore');
+  it('a destructive operation without --confirm says to add --confirm (not execute_tool\'s "confirm")', async () => {
+    const r = await runCaptured(callRun, ['pets.delete', '--registry', registry, '--args', '{"petId": 7}', '--base-url', 'http://127.0.0.1:9']);
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.stdout) as { error: { code: string; message: string }; instruction: string };
+    expect(out.error.code).toBe('CONFIRMATION_REQUIRED');
+    expect(out.error.message).toMatch(/^call: pets\.delete is destructive \(DELETE .*\); add --confirm to run it$/);
+    expect(out.instruction).toBe(`Check that this is what you want, then run it again with --confirm: api-catalog call pets.delete --registry ${registry} --args '{"petId": 7}' --base-url http://127.0.0.1:9 --confirm`);
+    expect(r.stdout).not.toMatch(/execute_tool|"confirm":/);
+  });
+
+  it('a dry run says to run again without --dry-run; an unknown name points at search', async () => {
+    const dry = JSON.parse((await runCaptured(callRun, ['pets.get', '--registry', registry, '--args', '{"petId": 7}', '--base-url', 'https://pets.example', '--dry-run'])).stdout);
+    expect(dry.instruction).toBe('Run the same command without --dry-run to send this request.');
+    const unknown = JSON.parse((await runCaptured(callRun, ['pets.gett', '--registry', registry])).stdout);
+    expect(unknown.error.message).toMatch(/^call: no operation named "pets\.gett"/);
+    expect(unknown.instruction).toMatch(/api-catalog search/);
+  });
+
+  it('a credential refused over plain http names --allow-http-credentials; with the flag the dry run only warns', async () => {
+    const args = ['store.orders.place', '--registry', registry, '--args', '{"petId": 7, "quantity": 1}', '--base-url', 'http://pets.example/v1'];
+    const refused = JSON.parse((await runCaptured(callRun, args, { PETSTORE_API_KEY: 'pk-test-123456' })).stdout);
+    expect(refused.error.code).toBe('UNSAFE_REQUEST');
+    expect(refused.instruction).toBe('Use an https base URL (--base-url), or, on a network you trust, run it again with --allow-http-credentials (or set catalogs.petstore.allowHttpCredentials in the config file).');
+    const dry = JSON.parse((await runCaptured(callRun, [...args, '--allow-http-credentials', '--dry-run'], { PETSTORE_API_KEY: 'pk-test-123456' })).stdout);
+    expect(dry.value.request.warnings).toEqual([expect.stringMatching(/will be sent to http:\/\/pets\.example over plain http, unencrypted \(allowed by/)]);
+    expect(JSON.stringify(dry)).not.toContain('pk-test-123456');
+  });
+});
