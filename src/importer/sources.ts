@@ -17,11 +17,21 @@ const WRAPPER_KEYS = new Set(['results', 'items', 'data', 'records', 'entries', 
 /** Query parameters that make an operation a search (free text in, matches out). */
 const SEARCH_PARAMS = new Set(['q', 'query', 'search', 'term', 'terms', 'keyword', 'keywords']);
 /** Objects visited per response: a bound so that entity models that reference everything stay cheap. */
-const MAX_NODES = 600;
-const MAX_DEPTH = 5;
+const MAX_NODES = 200;
+const MAX_DEPTH = 4;
 
 /** `movie_id` -> [movie, id]; `issueNumber` -> [issue, number]; `X-Request-ID` -> [x, request, id]. */
 export function words(name: string): string[] {
+  let w = wordCache.get(name);
+  if (w === undefined) {
+    if (wordCache.size > 50_000) wordCache.clear();
+    wordCache.set(name, (w = splitWords(name)));
+  }
+  return w;
+}
+const wordCache = new Map<string, string[]>();
+
+function splitWords(name: string): string[] {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
@@ -30,7 +40,13 @@ export function words(name: string): string[] {
     .filter(Boolean);
 }
 
-const singular = (w: string): string => (/^[a-z]+$/.test(w) && w.length > 2 ? pluralize.singular(w) : w);
+const singulars = new Map<string, string>();
+/** `movies` -> movie, `people` -> person (pluralize's rules; remembered, they are slow). */
+const singular = (w: string): string => {
+  let s = singulars.get(w);
+  if (s === undefined) singulars.set(w, (s = /^[a-z]+$/.test(w) && w.length > 2 ? pluralize.singular(w) : w));
+  return s;
+};
 
 /** What a parameter refers to: the resource's words (singular) and the field of that resource that holds its value. */
 export interface EntityRef {
@@ -43,12 +59,14 @@ export interface EntityRef {
 
 /**
  * The entity a path or query parameter names, or undefined: `movie_id` -> movie.id, `issue_number` -> issue.number,
- * `/albums/{id}` -> album.id (the path segment before it), `?ids=` on `/tracks` -> track.id.
+ * `/albums/{id}` -> album.id (the path segment before it), `?ids=` on `/tracks` -> track.id; a parameter whose
+ * name says nothing (`with_people`) by its description (`A comma separated list of person IDs`) when that names a
+ * resource of the API (`known`, see knownResources).
  */
-export function entityOf(op: Pick<Operation, 'path'>, name: string, location: string, schema: unknown): EntityRef | undefined {
+export function entityOf(op: Pick<Operation, 'path'>, name: string, location: string, schema: unknown, known: ReadonlySet<string> | undefined): EntityRef | undefined {
   const w = words(name);
   const last = w[w.length - 1];
-  if (last === undefined || !Object.hasOwn(ATTRIBUTES, last)) return undefined;
+  if (last === undefined || !Object.hasOwn(ATTRIBUTES, last)) return known !== undefined ? describedEntity(name, schema, known) : undefined;
   let resource = w.slice(0, -1);
   if (resource.length === 0) {
     const segments = op.path.split('/').filter(Boolean);
@@ -62,6 +80,35 @@ export function entityOf(op: Pick<Operation, 'path'>, name: string, location: st
   return { resource, attribute: ATTRIBUTES[last] as string, exact: w.join(''), integer: isIntegerSchema(schema) };
 }
 
+/** `person` in "a list of person IDs", "the person's ID", "ID of the person"; only resources the API has. */
+function describedEntity(name: string, schema: unknown, known: ReadonlySet<string>): EntityRef | undefined {
+  const d = own(schema, 'description');
+  if (typeof d !== 'string') return undefined;
+  const text = d.slice(0, 300);
+  const candidates = [
+    ...[...text.matchAll(/\b([A-Za-z]+)(?:'s)? (?:ID|IDs|ID's|id|ids|identifiers?)\b/g)].map((m) => m[1] as string),
+    ...[...text.matchAll(/\b(?:ID|IDs|identifiers?) of (?:the |an? )?([A-Za-z]+)/g)].map((m) => m[1] as string),
+  ];
+  for (const c of candidates) {
+    const r = singular(c.toLowerCase());
+    if (known.has(r)) return { resource: [r], attribute: 'id', exact: words(name).join(''), integer: isIntegerSchema(schema) };
+  }
+  return undefined;
+}
+
+/** The API's resources: what its entity path parameters name (`movie` for `{movie_id}`, `album` for `/albums/{id}`). */
+function knownResources(operations: readonly Operation[]): Set<string> {
+  const out = new Set<string>();
+  for (const op of operations) {
+    for (const b of op.bindings) {
+      if (b.in !== 'path') continue;
+      const e = entityOf(op, b.name, 'path', op.inputSchema.properties[b.arg], undefined);
+      if (e) out.add(e.resource.join('-'));
+    }
+  }
+  return out;
+}
+
 function isIntegerSchema(schema: unknown): boolean {
   const t = own(schema, 'type');
   const items = own(schema, 'items');
@@ -69,63 +116,78 @@ function isIntegerSchema(schema: unknown): boolean {
   return t === 'integer' || t === 'number' || (Array.isArray(t) && (t.includes('integer') || t.includes('number')));
 }
 
-/** One field of one object in a response: what the object is (by its names) and where it sits. */
-interface Site {
-  field: string;
-  /** Normalized field name (`movieid`). */
-  norm: string;
-  integer: boolean;
-  /** Word lists naming the object: its schema's name, the property that holds it, the path for a payload. */
+/** One object in a response: its fields, what it is (by its names) and where it sits. */
+interface ObjectSite {
+  fields: Array<{ field: string; norm: string; integer: boolean }>;
+  /** Word lists naming the object: its schema's name or title, the property that holds it, the path for a payload. */
   names: string[][];
+  /** No schema name or title of its own: what it is may be read from its shape (see resourceShapes). */
+  anonymous: boolean;
   /** Not inside another identified object (the response's own subject, not something it mentions). */
   primary: boolean;
+  /** An item of an array (a list or search answer). */
+  inList: boolean;
+  /** The response body itself. */
+  root: boolean;
 }
 
-/** Every field of every object of a response, bounded (MAX_NODES objects, MAX_DEPTH levels). */
-function responseSites(schema: unknown, doc: Record<string, unknown>, payloadNames: string[][]): Site[] {
-  const out: Site[] = [];
+/** Every object of a response, bounded (MAX_NODES objects, MAX_DEPTH levels). */
+function responseObjects(schema: unknown, doc: Record<string, unknown>, payloadNames: string[][]): ObjectSite[] {
+  const out: ObjectSite[] = [];
   let budget = MAX_NODES;
-  const visit = (node: unknown, names: string[][], depth: number, primary: boolean, payload: boolean, seen: ReadonlySet<string>): void => {
-    if (budget-- <= 0 || depth > MAX_DEPTH) return;
+  interface At { names: string[][]; depth: number; primary: boolean; payload: boolean; inList: boolean; root: boolean; seen: ReadonlySet<string>; named: boolean }
+  const visit = (node: unknown, at: At): void => {
+    if (budget-- <= 0 || at.depth > MAX_DEPTH) return;
     let s = node;
-    const own_names = [...names];
-    const refs = new Set(seen);
+    const ownNames = [...at.names];
+    const refs = new Set(at.seen);
+    let named = at.named;
     for (let hops = 0; hops < 8; hops++) {
       const ref = own(s, '$ref');
       if (typeof ref !== 'string') break;
       if (refs.has(ref)) return;
       refs.add(ref);
-      own_names.push(words(ref.slice(ref.lastIndexOf('/') + 1)));
+      ownNames.push(words(ref.slice(ref.lastIndexOf('/') + 1)));
+      named = true;
       s = getPointer(doc, ref);
     }
     if (!isObject(s)) return;
     const title = own(s, 'title');
-    if (typeof title === 'string' && title.length <= 60) own_names.push(words(title));
+    if (typeof title === 'string' && title.length <= 60) {
+      ownNames.push(words(title));
+      named = true;
+    }
     for (const key of ['allOf', 'oneOf', 'anyOf'] as const) {
       const parts = own(s, key);
-      if (Array.isArray(parts)) for (const p of parts) visit(p, key === 'allOf' ? own_names : names, depth, primary, payload, refs);
+      if (Array.isArray(parts)) for (const p of parts) visit(p, { ...at, names: key === 'allOf' ? ownNames : at.names, seen: refs, named: key === 'allOf' ? named : at.named });
     }
     const items = own(s, 'items');
     if (items !== undefined) {
-      visit(items, own_names, depth + 1, primary, payload, refs);
+      visit(items, { ...at, names: ownNames, depth: at.depth + 1, inList: true, root: false, seen: refs, named });
       return;
     }
     const props = own(s, 'properties');
     if (!isObject(props)) return;
-    const named = payload ? [...own_names, ...payloadNames] : own_names;
     const identified = Object.hasOwn(props, 'id');
+    const site: ObjectSite = {
+      fields: Object.keys(props).map((field) => ({ field, norm: words(field).join(''), integer: isIntegerSchema(derefOnce(props[field], doc)) })),
+      names: at.payload ? [...ownNames, ...payloadNames] : ownNames,
+      anonymous: !named,
+      primary: at.primary,
+      inList: at.inList,
+      root: at.root,
+    };
+    out.push(site);
     for (const field of Object.keys(props)) {
       const sub = props[field];
-      out.push({ field, norm: words(field).join(''), integer: isIntegerSchema(derefOnce(sub, doc)), names: named, primary });
       const child = derefOnce(sub, doc);
-      if (isObject(child) && (isObject(own(child, 'properties')) || own(child, 'items') !== undefined || Array.isArray(own(child, 'allOf')) || typeof own(sub, '$ref') === 'string')) {
-        const keyWords = words(field);
-        const holder = keyWords.length > 0 ? [[...keyWords.slice(0, -1), singular(keyWords[keyWords.length - 1] as string)]] : [];
-        visit(sub, holder, depth + 1, primary && !identified, payload && WRAPPER_KEYS.has(field.toLowerCase()), refs);
-      }
+      if (!isObject(child) || !(isObject(own(child, 'properties')) || own(child, 'items') !== undefined || Array.isArray(own(child, 'allOf')) || typeof own(sub, '$ref') === 'string')) continue;
+      const keyWords = words(field);
+      const holder = keyWords.length > 0 ? [[...keyWords.slice(0, -1), singular(keyWords[keyWords.length - 1] as string)]] : [];
+      visit(sub, { names: holder, depth: at.depth + 1, primary: at.primary && !identified, payload: at.payload && WRAPPER_KEYS.has(field.toLowerCase()), inList: false, root: false, seen: refs, named: false });
     }
   };
-  visit(schema, [], 0, true, true, new Set());
+  visit(schema, { names: [], depth: 0, primary: true, payload: true, inList: false, root: true, seen: new Set(), named: false });
   return out;
 }
 
@@ -139,13 +201,45 @@ function derefOnce(node: unknown, doc: Record<string, unknown>): unknown {
   return s;
 }
 
-/** Whether one of `names` holds the resource's words in order (`check-suite` in `check-suite-preference`). */
-function names(resource: readonly string[], lists: readonly string[][]): boolean {
+/** Words of schema names that say how an object is shaped, not what it is (`movie-list-object`, `PagingAlbumObject`). */
+const SHAPE_WORDS = new Set([
+  'object', 'list', 'result', 'response', 'model', 'dto', 'schema', 'item', 'base', 'simple', 'simplified', 'full',
+  'public', 'private', 'paging', 'paged', 'page', 'paginated', 'info', 'data', 'entity', 'resource', 'summary',
+  'detail', 'minimal', 'nullable', 'collection', 'wrapper', 'envelope', 'search', 'hit', 'match', 'ref', 'reference',
+]);
+
+/**
+ * The head noun of a name (its last word that is not a shape word, before any `with ...`), singular:
+ * `movie-list-result-with-rating-object` -> movie, `release-asset` -> asset, `PrivateUserObject` -> user.
+ */
+export function headOf(list: readonly string[]): string | undefined {
+  if (heads.has(list)) return heads.get(list);
+  const cut = list.indexOf('with');
+  const core = (cut >= 0 ? list.slice(0, cut) : list).map(singular).filter((w) => !SHAPE_WORDS.has(w));
+  const head = core[core.length - 1];
+  heads.set(list, head);
+  return head;
+}
+const heads = new WeakMap<readonly string[], string | undefined>();
+
+/**
+ * Whether an object named `lists` is of the resource: one name's head is the resource's last word (`simple-user`
+ * for user), or a head the resource's own collection uses (`pull-request-simple` items of `/pulls` for pull) with the
+ * resource's word in the name.
+ */
+function names(resource: readonly string[], lists: readonly string[][], aliases: ReadonlySet<string> | undefined): boolean {
+  const last = resource[resource.length - 1];
   return lists.some((list) => {
-    const l = list.map(singular);
-    for (let i = 0; i + resource.length <= l.length; i++) if (resource.every((w, j) => l[i + j] === w)) return true;
-    return false;
+    const head = headOf(list);
+    if (head === undefined) return false;
+    if (head === last) return resource.length === 1 || contains(list.map(singular), resource);
+    return aliases !== undefined && aliases.has(head) && last !== undefined && list.map(singular).includes(last);
   });
+}
+
+function contains(list: readonly string[], part: readonly string[]): boolean {
+  for (let i = 0; i + part.length <= list.length; i++) if (part.every((w, j) => list[i + j] === w)) return true;
+  return false;
 }
 
 /** The success response's schema of a raw operation (JSON preferred), or undefined. */
@@ -175,9 +269,43 @@ function pathNames(path: string): string[][] {
 
 interface Producer {
   op: Operation;
-  sites: Site[];
+  objects: ObjectSite[];
   search: boolean;
   statics: string[];
+}
+
+/**
+ * What an anonymous object is, by its shape: each resource's fields are those of its own answer (the root object of
+ * `GET .../{<resource>_id}`); a field that only one resource has is that resource's mark. An anonymous object with at
+ * least two marks of one resource, and more of it than of any other, is one of those (`cast` items with `gender` and
+ * `profile_path` are people). Named objects keep their names.
+ */
+function resourceShapes(producers: readonly Producer[]): void {
+  const fieldsOf = new Map<string, { resource: string[]; fields: Set<string> }>();
+  for (const p of producers) {
+    const last = p.op.path.split('/').filter(Boolean).pop() ?? '';
+    const m = /^\{(.+)\}$/.exec(last);
+    if (!m) continue;
+    const b = p.op.bindings.find((x) => x.in === 'path' && x.name === m[1]);
+    const e = b ? entityOf(p.op, b.name, 'path', p.op.inputSchema.properties[b.arg], undefined) : undefined;
+    const root = p.objects.find((o) => o.root && !o.inList);
+    if (!e || e.attribute !== 'id' || !root) continue;
+    const key = e.resource.join('-');
+    const entry = fieldsOf.get(key) ?? { resource: e.resource, fields: new Set<string>() };
+    for (const f of root.fields) entry.fields.add(f.norm);
+    fieldsOf.set(key, entry);
+  }
+  const df = new Map<string, number>();
+  for (const { fields } of fieldsOf.values()) for (const f of fields) df.set(f, (df.get(f) ?? 0) + 1);
+  for (const p of producers) {
+    for (const o of p.objects) {
+      if (!o.anonymous || o.root) continue;
+      const counts = [...fieldsOf.values()].map((r) => ({ r, marks: o.fields.filter((f) => df.get(f.norm) === 1 && r.fields.has(f.norm)).length }));
+      counts.sort((a, b) => b.marks - a.marks);
+      const [best, next] = counts;
+      if (best !== undefined && best.marks >= 2 && (next === undefined || next.marks < best.marks)) o.names = [...o.names, best.r.resource];
+    }
+  }
 }
 
 /** The static segments of a path, in order. */
@@ -188,7 +316,7 @@ function requiredEntities(op: Operation): Set<string> {
   const out = new Set<string>();
   for (const b of op.bindings) {
     if (!b.required || (b.in !== 'path' && b.in !== 'query')) continue;
-    const e = entityOf(op, b.name, b.in, op.inputSchema.properties[b.arg]);
+    const e = entityOf(op, b.name, b.in, op.inputSchema.properties[b.arg], undefined);
     if (e) out.add(`${e.resource.join('-')}.${e.attribute}`);
   }
   return out;
@@ -235,10 +363,24 @@ export function linkSources(operations: readonly Operation[], raws: ReadonlyMap<
     const raw = raws.get(q);
     const schema = raw ? successSchema(raw, ctx) : undefined;
     if (schema === undefined) continue;
-    const sites = responseSites(schema, ctx.doc, pathNames(q.path));
-    if (sites.length === 0) continue;
+    const objects = responseObjects(schema, ctx.doc, pathNames(q.path));
+    if (objects.length === 0) continue;
     const search = q.bindings.some((b) => b.in === 'query' && SEARCH_PARAMS.has(b.name.toLowerCase())) || staticsOf(q.path).includes('search');
-    producers.push({ op: q, sites, search, statics: staticsOf(q.path) });
+    producers.push({ op: q, objects, search, statics: staticsOf(q.path) });
+  }
+  resourceShapes(producers);
+  const known = knownResources(operations);
+  const aliases = collectionHeads(operations, producers);
+  // fields by name, so that each parameter looks only at the fields that can give it
+  const byField = new Map<string, Array<{ p: Producer; o: ObjectSite; integer: boolean }>>();
+  for (const p of producers) {
+    for (const o of p.objects) {
+      for (const f of o.fields) {
+        const list = byField.get(f.norm);
+        if (list) list.push({ p, o, integer: f.integer });
+        else byField.set(f.norm, [{ p, o, integer: f.integer }]);
+      }
+    }
   }
   const needs = new Map<Operation, Set<string>>(producers.map((p) => [p.op, requiredEntities(p.op)]));
   for (const op of operations) {
@@ -246,8 +388,8 @@ export function linkSources(operations: readonly Operation[], raws: ReadonlyMap<
     for (const b of op.bindings) {
       if (b.in !== 'path' && b.in !== 'query') continue;
       const fromLinks = linked.get(op)?.get(b.arg) ?? [];
-      const entity = entityOf(op, b.name, b.in, op.inputSchema.properties[b.arg]);
-      const ranked = entity ? rankProducers(op, b.name, entity, producers, needs) : [];
+      const entity = entityOf(op, b.name, b.in, op.inputSchema.properties[b.arg], known);
+      const ranked = entity ? rankProducers(op, b.name, entity, byField, needs, aliases.get(entity.resource.join('-'))) : [];
       const names = [...new Set([...fromLinks, ...ranked].map((o) => o.name))].slice(0, MAX_SOURCES);
       if (names.length > 0) Object.defineProperty(sources, b.arg, { value: names, enumerable: true, writable: true, configurable: true });
     }
@@ -264,29 +406,72 @@ function targetOfRef(ref: unknown, byPathMethod: ReadonlyMap<string, Operation>)
   return byPathMethod.get(`${m[2]} ${path}`);
 }
 
+/**
+ * The heads a resource's own collection uses for its items: `/repos/{o}/{r}/pulls` lists `pull-request-simple`, so
+ * `request` names pulls there (see names()).
+ */
+function collectionHeads(operations: readonly Operation[], producers: readonly Producer[]): Map<string, Set<string>> {
+  const byPath = new Map(producers.map((p) => [p.op.path, p]));
+  const out = new Map<string, Set<string>>();
+  for (const op of operations) {
+    for (const b of op.bindings) {
+      if (b.in !== 'path') continue;
+      const cut = op.path.indexOf(`/{${b.name}}`);
+      const parent = cut > 0 ? byPath.get(op.path.slice(0, cut)) : undefined;
+      const e = parent ? entityOf(op, b.name, 'path', op.inputSchema.properties[b.arg], undefined) : undefined;
+      if (!parent || !e) continue;
+      const key = e.resource.join('-');
+      for (const o of parent.objects) {
+        if (!o.primary || !o.inList) continue;
+        for (const list of o.names) {
+          const head = headOf(list);
+          if (head !== undefined && list.map(singular).includes(e.resource[e.resource.length - 1] as string)) {
+            const set = out.get(key) ?? new Set<string>();
+            set.add(head);
+            out.set(key, set);
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+type FieldIndex = ReadonlyMap<string, ReadonlyArray<{ p: Producer; o: ObjectSite; integer: boolean }>>;
+
 /** Producers of one entity parameter, best first (see docs/DESIGN.md, "Where a parameter's value comes from"). */
-function rankProducers(op: Operation, param: string, entity: EntityRef, producers: readonly Producer[], needs: ReadonlyMap<Operation, Set<string>>): Operation[] {
+function rankProducers(
+  op: Operation,
+  param: string,
+  entity: EntityRef,
+  byField: FieldIndex,
+  needs: ReadonlyMap<Operation, Set<string>>,
+  aliases: ReadonlySet<string> | undefined,
+): Operation[] {
   const key = `${entity.resource.join('-')}.${entity.attribute}`;
-  const mine = staticsOf(op.path);
   // the collection the parameter indexes: `/repos/{o}/{r}/issues` for `/repos/{o}/{r}/issues/{issue_number}`
   const cut = op.path.indexOf(`/{${param}}`);
   const parent = cut > 0 ? op.path.slice(0, cut) : undefined;
+  // the words of the path that lead to the parameter (what comes after it is what the operation returns)
+  const mine = staticsOf(parent ?? op.path);
+  const best = new Map<Producer, number>();
+  const consider = (p: Producer, o: ObjectSite, score: number): void => {
+    const s = score + (o.primary ? 4 : 0) + (o.inList ? 2 : 0);
+    if (s > (best.get(p) ?? -1)) best.set(p, s);
+  };
+  if (entity.exact !== entity.attribute) {
+    for (const c of byField.get(entity.exact) ?? []) if (!entity.integer || c.integer) consider(c.p, c.o, 8);
+  }
+  for (const c of byField.get(entity.attribute) ?? []) {
+    if ((!entity.integer || c.integer) && names(entity.resource, c.o.names, aliases)) consider(c.p, c.o, 6);
+  }
   const scored: Array<{ op: Operation; score: number }> = [];
-  for (const p of producers) {
+  for (const [p, found] of best) {
     if (p.op === op || needs.get(p.op)?.has(key) || p.op.bindings.some((b) => b.required && b.name === param)) continue;
-    let best = -1;
-    for (const s of p.sites) {
-      if (entity.integer && !s.integer) continue;
-      let score = -1;
-      if (s.norm === entity.exact && entity.exact !== entity.attribute) score = 8;
-      else if (s.norm === entity.attribute && names(entity.resource, s.names)) score = 6;
-      if (score < 0) continue;
-      if (s.primary) score += 4;
-      best = Math.max(best, score);
-    }
-    if (best < 0) continue;
-    let score = best;
+    let score = found;
     if (parent !== undefined && p.op.path === parent) score += 6;
+    // what the parameter's path nests in (`/tv/{tv_id}` for `/tv/{tv_id}/season/{season_number}`)
+    else if (op.path.startsWith(`${p.op.path}/`) && p.op.path.includes('{')) score += 3;
     score += Math.min(3, p.statics.filter((s) => mine.includes(s)).length);
     if (p.search) score += 2;
     // each required argument the caller does not already have is one more thing to find

@@ -6,10 +6,12 @@ import type { CatalogEntry } from './catalogs.js';
 import { oneLine, sentences } from './text.js';
 
 /** At most this many response fields in Level 2's `returns` (Level 3 lists up to 20). */
-const BRIEF_FIELDS = 5;
+const BRIEF_FIELDS = 4;
 /** Level 2's description: its first sentence, a second one only when the first is shorter than BRIEF_SHORT characters. */
-const BRIEF_SHORT = 60;
-const BRIEF_CHARS = 140;
+const BRIEF_SHORT = 40;
+const BRIEF_CHARS = 110;
+/** Level 2 shows this many of a parameter's sources (`from`); Level 3 all the registry has (at most 3). */
+const BRIEF_SOURCES = 3;
 /** An enum with more values than this is shown by its count. */
 const ENUM_SHOWN = 8;
 
@@ -54,8 +56,8 @@ export function briefText(op: Operation): string {
   return `${summary.replace(/[.!?]$/, '')}. ${description}`;
 }
 
-/** A parameter as Level 2 shows it: `type[, required]`, or with the operations that give its value. */
-export type ParameterLine = string | { type: string; required?: true; from: string[] };
+/** A parameter as Level 2 shows it: `type[, required]`, or that and the operations that give its value. */
+export type ParameterLine = string | { type: string; from: string[] };
 
 /**
  * Every argument in one line each, by name: its type label and whether it is required; an entity parameter whose
@@ -66,9 +68,9 @@ export function parameterLines(entry: CatalogEntry, known?: (name: string) => bo
   const sources = parameterSources(entry, known);
   const out: Record<string, ParameterLine> = {};
   for (const b of op.bindings) {
-    const type = typeLabel(op.inputSchema.properties[b.arg]);
-    const from = sources[b.arg];
-    const line: ParameterLine = from !== undefined ? { type, ...(b.required ? { required: true as const } : {}), from } : b.required ? `${type}, required` : type;
+    const type = typeLabel(op.inputSchema.properties[b.arg]) + (b.required ? ', required' : '');
+    const from = sources[b.arg]?.slice(0, BRIEF_SOURCES);
+    const line: ParameterLine = from !== undefined ? { type, from } : type;
     Object.defineProperty(out, b.arg, { value: line, enumerable: true, writable: true, configurable: true });
   }
   return out;

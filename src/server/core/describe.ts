@@ -127,8 +127,10 @@ export function describeTools(set: CatalogSet, input: unknown, names: ToolNames,
     first === undefined
       ? undefined
       : first.destructive
-        ? `Call ${names.executeTool} with {"tool_name": "${first.name}", "args": {...}, "confirm": "${first.name}"} only if the user wants this destructive action.`
-        : `Call ${names.executeTool} with the example's arguments, your own values in them.`;
+        ? detail === 'parameters' && parameter === undefined
+          ? `Call ${names.executeTool} with the example (it confirms) only if the user wants this destructive action.`
+          : `Call ${names.executeTool} with {"tool_name": "${first.name}", "args": {...}, "confirm": "${first.name}"} only if the user wants this destructive action.`
+        : `Call ${names.executeTool} with the example, using the user's values.`;
   return { described, envelope: ok(tool, value, instruction) };
 }
 
