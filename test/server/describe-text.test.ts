@@ -66,7 +66,7 @@ describe('Level 2 on the GitHub dev set: enough to call, within budget', () => {
 
   test.each(names.map((n) => [n as string]))('%s: the example validates against the full input schema and names every required parameter', (name) => {
     const { envelope } = describe2(name);
-    const tool = (envelope.value as { tools: Array<Record<string, any>> }).tools[0] as Record<string, any>;
+    const tool = ((envelope as { value: { tools: Array<Record<string, any>> } }).value.tools[0]) as Record<string, any>;
     const op = set.byName.get(name)?.op as Operation;
     expect(tool.example.tool_name).toBe(name);
     for (const r of op.inputSchema.required ?? []) expect(Object.keys(tool.example.args), `required ${r}`).toContain(r);

@@ -123,14 +123,18 @@ export function describeTools(set: CatalogSet, input: unknown, names: ToolNames,
   const value: Record<string, unknown> = { detail: parameter !== undefined ? 'parameter' : detail, tools };
   if (detail !== 'summary' || parameter !== undefined) value.note = API_TEXT_NOTE;
   const first = set.byName.get(described[0] as string)?.op;
+  // Level 2 carries an example call (with `confirm` for a destructive operation): the instruction points at it
+  const withExample = detail === 'parameters' && parameter === undefined;
   const instruction =
     first === undefined
       ? undefined
       : first.destructive
-        ? detail === 'parameters' && parameter === undefined
+        ? withExample
           ? `Call ${names.executeTool} with the example (it confirms) only if the user wants this destructive action.`
           : `Call ${names.executeTool} with {"tool_name": "${first.name}", "args": {...}, "confirm": "${first.name}"} only if the user wants this destructive action.`
-        : `Call ${names.executeTool} with the example, using the user's values.`;
+        : withExample
+          ? `Call ${names.executeTool} with the example, using the user's values.`
+          : `Call ${names.executeTool} with {"tool_name": "${first.name}", "args": {...}} using the parameters above.`;
   return { described, envelope: ok(tool, value, instruction) };
 }
 
