@@ -11,7 +11,7 @@ import { getPointer, isObject, own } from './pointer.js';
 /** At most this many producers per parameter. */
 export const MAX_SOURCES = 3;
 /** The last word of a parameter name that makes it an entity reference, and the field it is read from. */
-const ATTRIBUTES: Record<string, string> = { id: 'id', ids: 'id', uuid: 'uuid', guid: 'guid', key: 'key', number: 'number', slug: 'slug', sha: 'sha' };
+const ATTRIBUTES: Record<string, string> = { id: 'id', ids: 'id', gid: 'gid', uuid: 'uuid', guid: 'guid', key: 'key', number: 'number', slug: 'slug', sha: 'sha' };
 /** Property names that wrap a response's payload (`{"results": [...]}`): the items are what the path names. */
 const WRAPPER_KEYS = new Set(['results', 'items', 'data', 'records', 'entries', 'list', 'values', 'content', 'elements', 'hits', 'objects', 'nodes', 'value']);
 /** Query parameters that make an operation a search (free text in, matches out). */
@@ -70,7 +70,8 @@ export function entityOf(op: Pick<Operation, 'path'>, name: string, location: st
   let resource = w.slice(0, -1);
   if (resource.length === 0) {
     const segments = op.path.split('/').filter(Boolean);
-    const at = location === 'path' ? segments.indexOf(`{${name}}`) : segments.length;
+    // `/groups/{id}` and `/tag_groups/{id}.json` alike
+    const at = location === 'path' ? segments.findIndex((seg) => seg.includes(`{${name}}`)) : segments.length;
     const before = segments.slice(0, Math.max(at, 0)).reverse().find((s) => !s.startsWith('{'));
     if (before === undefined || (location === 'path' && segments[at - 1] !== before)) return undefined;
     resource = words(before);
@@ -204,8 +205,8 @@ function derefOnce(node: unknown, doc: Record<string, unknown>): unknown {
 /** Words of schema names that say how an object is shaped, not what it is (`movie-list-object`, `PagingAlbumObject`). */
 const SHAPE_WORDS = new Set([
   'object', 'list', 'result', 'response', 'model', 'dto', 'schema', 'item', 'base', 'simple', 'simplified', 'full',
-  'public', 'private', 'paging', 'paged', 'page', 'paginated', 'info', 'data', 'entity', 'resource', 'summary',
-  'detail', 'minimal', 'nullable', 'collection', 'wrapper', 'envelope', 'search', 'hit', 'match', 'ref', 'reference',
+  'public', 'private', 'paging', 'paged', 'page', 'paginated', 'info', 'data', 'entity', 'resource', 'summary', 'compact',
+  'detail', 'minimal', 'mini', 'nullable', 'collection', 'wrapper', 'envelope', 'search', 'hit', 'match', 'ref', 'reference',
 ]);
 
 /**
@@ -227,14 +228,27 @@ const heads = new WeakMap<readonly string[], string | undefined>();
  * for user), or a head the resource's own collection uses (`pull-request-simple` items of `/pulls` for pull) with the
  * resource's word in the name.
  */
-function names(resource: readonly string[], lists: readonly string[][], aliases: ReadonlySet<string> | undefined): boolean {
+function names(resource: readonly string[], lists: readonly string[][], aliases: ReadonlySet<string> | undefined, known: ReadonlySet<string>): boolean {
   const last = resource[resource.length - 1];
   return lists.some((list) => {
     const head = headOf(list);
     if (head === undefined) return false;
+    // `tag_groups` items are tag groups, not groups, where the API has both (`/tag_groups/{id}`, `/groups/{id}`)
+    if (head === last && isOtherResource(list, resource, known)) return false;
     if (head === last) return resource.length === 1 || contains(list.map(singular), resource);
-    return aliases !== undefined && aliases.has(head) && last !== undefined && list.map(singular).includes(last);
+    return aliases !== undefined && aliases.has(head) && contains(list.map(singular), resource);
   });
+}
+
+/** Whether the name's words before its head make a longer resource of the API than `resource` (`tag-group` for group). */
+function isOtherResource(list: readonly string[], resource: readonly string[], known: ReadonlySet<string>): boolean {
+  const cut = list.indexOf('with');
+  const core = (cut >= 0 ? list.slice(0, cut) : list).map(singular).filter((w) => !SHAPE_WORDS.has(w));
+  for (let i = 0; i + resource.length < core.length; i++) {
+    const longer = core.slice(i).join('-');
+    if (known.has(longer) && longer !== resource.join('-')) return true;
+  }
+  return false;
 }
 
 function contains(list: readonly string[], part: readonly string[]): boolean {
@@ -389,7 +403,7 @@ export function linkSources(operations: readonly Operation[], raws: ReadonlyMap<
       if (b.in !== 'path' && b.in !== 'query') continue;
       const fromLinks = linked.get(op)?.get(b.arg) ?? [];
       const entity = entityOf(op, b.name, b.in, op.inputSchema.properties[b.arg], known);
-      const ranked = entity ? rankProducers(op, b.name, entity, byField, needs, aliases.get(entity.resource.join('-'))) : [];
+      const ranked = entity ? rankProducers(op, b.name, entity, byField, needs, aliases.get(entity.resource.join('-')), known) : [];
       const names = [...new Set([...fromLinks, ...ranked].map((o) => o.name))].slice(0, MAX_SOURCES);
       if (names.length > 0) Object.defineProperty(sources, b.arg, { value: names, enumerable: true, writable: true, configurable: true });
     }
@@ -447,6 +461,7 @@ function rankProducers(
   byField: FieldIndex,
   needs: ReadonlyMap<Operation, Set<string>>,
   aliases: ReadonlySet<string> | undefined,
+  known: ReadonlySet<string>,
 ): Operation[] {
   const key = `${entity.resource.join('-')}.${entity.attribute}`;
   // the collection the parameter indexes: `/repos/{o}/{r}/issues` for `/repos/{o}/{r}/issues/{issue_number}`
@@ -463,7 +478,7 @@ function rankProducers(
     for (const c of byField.get(entity.exact) ?? []) if (!entity.integer || c.integer) consider(c.p, c.o, 8);
   }
   for (const c of byField.get(entity.attribute) ?? []) {
-    if ((!entity.integer || c.integer) && names(entity.resource, c.o.names, aliases)) consider(c.p, c.o, 6);
+    if ((!entity.integer || c.integer) && names(entity.resource, c.o.names, aliases, known)) consider(c.p, c.o, 6);
   }
   const scored: Array<{ op: Operation; score: number }> = [];
   for (const [p, found] of best) {

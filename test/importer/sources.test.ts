@@ -46,6 +46,10 @@ const SPEC = {
       },
     },
     '/shows/{show_id}': { get: { operationId: 'getShow', parameters: [path('show_id')], responses: ok({ type: 'object', properties: { id: { type: 'integer' }, title: { type: 'string' } } }) } },
+    '/groups': { get: { operationId: 'listGroups', responses: ok({ type: 'object', properties: { groups: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' } } } } } }) } },
+    '/groups/{id}': { get: { operationId: 'getGroup', parameters: [path('id')], responses: ok({ type: 'object', properties: { id: { type: 'integer' } } }) } },
+    '/tag_groups': { get: { operationId: 'listTagGroups', responses: ok({ type: 'object', properties: { tag_groups: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' } } } } } }) } },
+    '/tag_groups/{id}': { get: { operationId: 'getTagGroup', parameters: [path('id')], responses: ok({ type: 'object', properties: { id: { type: 'integer' } } }) } },
     '/labels': {
       post: {
         operationId: 'createLabel',
@@ -141,6 +145,11 @@ describe('from, best first', () => {
   test("a parameter whose name says nothing is read from its description when it names the API's resource", () => {
     expect(from('discoverShows', 'with_people')).toContain('listShowCast');
     expect(from('discoverShows', 'page')).toBeUndefined();
+  });
+
+  test('a compound the API has as a resource of its own is not its head (tag groups are not groups)', () => {
+    expect(from('getGroup', 'id')).toEqual(['listGroups']);
+    expect(from('getTagGroup', 'id')).toEqual(['listTagGroups']);
   });
 
   test('links: the spec says outright which response gives a parameter', () => {
