@@ -16,6 +16,8 @@ const ATTRIBUTES: Record<string, string> = { id: 'id', ids: 'id', gid: 'gid', uu
 const WRAPPER_KEYS = new Set(['results', 'items', 'data', 'records', 'entries', 'list', 'values', 'content', 'elements', 'hits', 'objects', 'nodes', 'value']);
 /** Query parameters that make an operation a search (free text in, matches out). */
 const SEARCH_PARAMS = new Set(['q', 'query', 'search', 'term', 'terms', 'keyword', 'keywords']);
+/** A producer scoring this much below the best one for a parameter is not offered. */
+const WEAKER_BY = 7;
 /** Objects visited per response: a bound so that entity models that reference everything stay cheap. */
 const MAX_NODES = 200;
 const MAX_DEPTH = 4;
@@ -78,13 +80,16 @@ export function entityOf(op: Pick<Operation, 'path'>, name: string, location: st
   }
   if (resource.length === 0) return undefined;
   resource = [...resource.slice(0, -1), singular(resource[resource.length - 1] as string)];
+  // `page_number`, `page_key`: paging, not a thing another operation gives
+  if (resource.every((w) => SHAPE_WORDS.has(w))) return undefined;
   return { resource, attribute: ATTRIBUTES[last] as string, exact: w.join(''), integer: isIntegerSchema(schema) };
 }
 
 /** `person` in "a list of person IDs", "the person's ID", "ID of the person"; only resources the API has. */
 function describedEntity(name: string, schema: unknown, known: ReadonlySet<string>): EntityRef | undefined {
   const d = own(schema, 'description');
-  if (typeof d !== 'string') return undefined;
+  // a fixed set of values (`include_fields: [registrant_id]`) is a choice, not a reference
+  if (typeof d !== 'string' || Array.isArray(own(schema, 'enum'))) return undefined;
   const text = d.slice(0, 300);
   const candidates = [
     ...[...text.matchAll(/\b([A-Za-z]+)(?:'s)? (?:ID|IDs|ID's|id|ids|identifiers?)\b/g)].map((m) => m[1] as string),
@@ -451,6 +456,22 @@ function collectionHeads(operations: readonly Operation[], producers: readonly P
   return out;
 }
 
+/**
+ * Whether `path` lists a collection of the same name as `parent` in another place (`/databases/mongodb/instances`
+ * for `/databases/mysql/instances`): the same word, another kind of thing.
+ */
+function siblingCollection(parent: string, path: string): boolean {
+  const a = parent.split('/').filter(Boolean);
+  const b = path.split('/').filter(Boolean);
+  if (a.length === 0 || a[a.length - 1] !== b[b.length - 1] || parent === path) return false;
+  for (let i = 2; i <= Math.min(a.length, b.length); i++) {
+    const x = a[a.length - i] as string;
+    const y = b[b.length - i] as string;
+    if (!x.startsWith('{') && !y.startsWith('{') && x !== y) return true;
+  }
+  return false;
+}
+
 type FieldIndex = ReadonlyMap<string, ReadonlyArray<{ p: Producer; o: ObjectSite; integer: boolean }>>;
 
 /** Producers of one entity parameter, best first (see docs/DESIGN.md, "Where a parameter's value comes from"). */
@@ -483,6 +504,7 @@ function rankProducers(
   const scored: Array<{ op: Operation; score: number }> = [];
   for (const [p, found] of best) {
     if (p.op === op || needs.get(p.op)?.has(key) || p.op.bindings.some((b) => b.required && b.name === param)) continue;
+    if (parent !== undefined && siblingCollection(parent, p.op.path)) continue;
     let score = found;
     if (parent !== undefined && p.op.path === parent) score += 6;
     // what the parameter's path nests in (`/tv/{tv_id}` for `/tv/{tv_id}/season/{season_number}`)
@@ -494,5 +516,8 @@ function rankProducers(
     scored.push({ op: p.op, score });
   }
   scored.sort((a, b) => b.score - a.score || (a.op.name < b.op.name ? -1 : a.op.name > b.op.name ? 1 : 0));
-  return scored.map((s) => s.op);
+  // far below the best, a match is more likely another thing of the same name (a room's devices for an H.323
+  // device): a wrong entry costs the agent a call, so weak ones are left out
+  const top = scored[0]?.score ?? 0;
+  return scored.filter((s) => s.score >= top - WEAKER_BY).map((s) => s.op);
 }

@@ -50,6 +50,9 @@ const SPEC = {
     '/groups/{id}': { get: { operationId: 'getGroup', parameters: [path('id')], responses: ok({ type: 'object', properties: { id: { type: 'integer' } } }) } },
     '/tag_groups': { get: { operationId: 'listTagGroups', responses: ok({ type: 'object', properties: { tag_groups: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' } } } } } }) } },
     '/tag_groups/{id}': { get: { operationId: 'getTagGroup', parameters: [path('id')], responses: ok({ type: 'object', properties: { id: { type: 'integer' } } }) } },
+    '/db/mysql/instances': { get: { operationId: 'listMysql', responses: ok({ type: 'object', properties: { data: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' } } } } } }) } },
+    '/db/mongo/instances': { get: { operationId: 'listMongo', responses: ok({ type: 'object', properties: { data: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' } } } } } }) } },
+    '/db/mysql/instances/{instanceId}': { get: { operationId: 'getMysql', parameters: [path('instanceId')], responses: ok({ type: 'object', properties: { id: { type: 'integer' } } }) } },
     '/labels': {
       post: {
         operationId: 'createLabel',
@@ -150,6 +153,16 @@ describe('from, best first', () => {
   test('a compound the API has as a resource of its own is not its head (tag groups are not groups)', () => {
     expect(from('getGroup', 'id')).toEqual(['listGroups']);
     expect(from('getTagGroup', 'id')).toEqual(['listTagGroups']);
+  });
+
+  test('a collection of the same name elsewhere is another kind of thing (mongo instances for a mysql instance)', () => {
+    expect(from('getMysql', 'instanceId')).toEqual(['listMysql']);
+  });
+
+  test('paging and fixed choices are not entities', () => {
+    expect(entityOf({ path: '/things' }, 'page_number', 'query', { type: 'integer' }, new Set(['thing']))).toBeUndefined();
+    expect(entityOf({ path: '/things' }, 'include_fields', 'query', { type: 'string', enum: ['thing_id'], description: 'Add the thing ID to each item.' }, new Set(['thing']))).toBeUndefined();
+    expect(entityOf({ path: '/things' }, 'with_things', 'query', { type: 'string', description: 'A comma separated list of thing IDs.' }, new Set(['thing']))).toMatchObject({ resource: ['thing'] });
   });
 
   test('links: the spec says outright which response gives a parameter', () => {
