@@ -406,7 +406,9 @@ export function linkSources(operations: readonly Operation[], raws: ReadonlyMap<
     const sources: Record<string, string[]> = {};
     for (const b of op.bindings) {
       if (b.in !== 'path' && b.in !== 'query') continue;
-      const fromLinks = linked.get(op)?.get(b.arg) ?? [];
+      // a link from an operation that itself needs this value leads nowhere (Linode links `GET /volumes/{volumeId}`
+      // to `POST /volumes/{volumeId}/clone`)
+      const fromLinks = (linked.get(op)?.get(b.arg) ?? []).filter((q) => !q.bindings.some((x) => x.required && x.name === b.name && x.in === b.in));
       const entity = entityOf(op, b.name, b.in, op.inputSchema.properties[b.arg], known);
       const ranked = entity ? rankProducers(op, b.name, entity, byField, needs, aliases.get(entity.resource.join('-')), known) : [];
       const names = [...new Set([...fromLinks, ...ranked].map((o) => o.name))].slice(0, MAX_SOURCES);
