@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { importSpec } from '../../src/importer/index.js';
-import { entityOf, headOf } from '../../src/importer/sources.js';
+import { entityOf, headOf } from '../../src/importer/entities.js';
 import type { Operation } from '../../src/types.js';
 
 const ok = (schema: unknown) => ({ '200': { description: 'OK', content: { 'application/json': { schema } } } });
