@@ -138,6 +138,13 @@ export interface Operation {
   inputSchema: { type: 'object'; properties: Record<string, JsonSchema>; required?: string[]; [k: string]: unknown };
   /** How each inputSchema property maps to the request. Sorted as in inputSchema.properties. */
   bindings: ArgBinding[];
+  /**
+   * Where an agent gets the value of a path or query parameter that names an entity (`movie_id`, `issue_number`,
+   * `{id}`): the names of the operations whose responses give it, best first, at most 3 — from the spec's `links`,
+   * else matched in response schemas at import (src/importer/sources.ts, entities.ts). Keyed by argument name; absent when none.
+   * describe_tools shows it as `from`.
+   */
+  paramSources?: Record<string, string[]>;
   requestBody?: RequestBodyInfo;
   response?: ResponseInfo;
   errors: ErrorInfo[];

@@ -20,14 +20,13 @@ export function render(tool: Record<string, any>): string {
   if (tool.parameter) return `${tool.name} — parameter ${tool.parameter.name}\n${JSON.stringify(tool.parameter, null, 2)}`;
   const head = `${tool.name}  ${tool.method} ${tool.path}${tool.destructive ? '  [destructive]' : ''}`;
   if (!tool.api_text) return `${head}\n  ${tool.summary}`;
-  const params = (tool.parameters as Array<Record<string, any>>).map(
-    (p) => `  ${p.required ? '*' : ' '} ${p.name} (${p.in}, ${p.type})${p.description ? ` — ${p.description}` : ''}`,
+  // Level 2: each parameter is `type[, required]`, or { type, from } when other operations give its value
+  const params = Object.entries(tool.parameters as Record<string, string | { type: string; from: string[] }>).map(([name, p]) =>
+    typeof p === 'string' ? `  ${name}: ${p}` : `  ${name}: ${p.type} (from ${p.from.join(', ')})`,
   );
-  const lines = [head, `  ${tool.api_text.description || tool.api_text.summary}`, '', 'parameters (* required):', ...params, '', `returns: ${tool.returns}`];
-  if (tool.example) lines.push(`example: ${exampleCommand(tool.name, tool.example.arguments.args)}`);
-  for (const c of tool.credentials ?? []) {
-    lines.push(`credential ${c.scheme}: ${c.envVars.join(' + ')} ${c.set ? '(set)' : '(not set)'}${c.format ? ` — ${c.format}` : ''}`);
-  }
+  const lines = [head, `  ${tool.api_text}`, '', 'parameters:', ...params, '', `returns: ${tool.returns}`];
+  if (tool.example) lines.push(`example: ${exampleCommand(tool.name, tool.example.args)}`);
+  lines.push(`credentials: ${tool.credentials}`);
   for (const w of tool.warnings ?? []) lines.push(`warning: ${w}`);
   return lines.join('\n');
 }

@@ -6,18 +6,27 @@ import { AppError } from '../errors.js';
 import type { Operation } from '../types.js';
 import type { PaginationHint, TruncationInfo } from './types.js';
 
-const KEEP_HEADERS = new Set([
-  'content-type', 'content-length', 'link', 'location', 'retry-after', 'etag', 'last-modified',
-  'x-request-id', 'request-id', 'x-github-request-id', 'x-total-count', 'x-next-page', 'x-next-cursor',
-  'x-has-more', 'x-page', 'x-per-page', 'x-total-pages', 'stripe-should-retry', 'idempotency-key',
-]);
+/**
+ * The headers worth showing an agent, by kind rather than by vendor (a header is kept when any pattern matches its
+ * lower-cased name): what the body is, where the next page or the new resource is, rate limits and retry hints,
+ * request ids to quote to support, and idempotency. `x-github-request-id`, `stripe-should-retry` and
+ * `x-ratelimit-remaining` are kept as instances of these kinds, like any other API's.
+ */
+const KEEP_HEADER_PATTERNS: readonly RegExp[] = [
+  /^(content-type|content-length|etag|last-modified|location|link)$/, // the body and where things are
+  /^(x-)?(total(-count|-pages|-results)?|(next|prev|previous|last)-(page|cursor|link|token)|page(-count|-size)?|per-page|has-more|cursor)$/, // pagination
+  /(^|-)rate-?limit/, // x-ratelimit-*, ratelimit-*, x-rate-limit-*
+  /(^|-)retry-after$|(^|-)should-retry$/, // retry hints
+  /(^|-)(request|correlation|trace)-id$/, // ids to quote to support
+  /(^|-)idempotency-key$|(^|-)idempotent-replayed$/, // idempotency
+];
 
-/** The headers worth showing an agent: content type, paging, rate limits, request ids. */
+/** The headers worth showing an agent: content type, paging, rate limits, retry hints, request ids, idempotency. */
 export function selectHeaders(headers: Headers): Record<string, string> {
   const out: Record<string, string> = {};
   headers.forEach((value, name) => {
     const n = name.toLowerCase();
-    if (KEEP_HEADERS.has(n) || n.startsWith('x-ratelimit-') || n.startsWith('ratelimit') || n.endsWith('-request-id')) out[n] = value;
+    if (KEEP_HEADER_PATTERNS.some((p) => p.test(n))) out[n] = value;
   });
   return out;
 }

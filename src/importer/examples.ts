@@ -26,15 +26,17 @@ const FORMAT_SAMPLES: Record<string, string> = {
   'json-pointer': '/a',
 };
 
-/** Plausible strings for common argument names (GitHub-style owner/repo, ids). */
-function nameHint(arg: string): string | undefined {
-  const a = arg.toLowerCase();
-  if (/^(owner|org|username|user|login|account)$/.test(a)) return 'octocat';
-  if (/^(repo|repository|repo_name)$/.test(a)) return 'hello-world';
-  if (/(^|_)(sha|commit_sha)$/.test(a)) return '6dcb09b5b57875f334f61aebed695e2e4193db5e';
-  if (/^(ref|branch|base|head)$/.test(a)) return 'main';
-  if (/(^|_)id$/.test(a)) return 'id_123';
-  return undefined;
+/**
+ * Values the spec itself gives for an argument name, from any operation (a path parameter's example reused where
+ * the same parameter has none); see specExampleValues. Absent names get a generic placeholder (`<owner>`).
+ */
+export type SpecValues = ReadonlyMap<string, string | number>;
+
+const NO_VALUES: SpecValues = new Map();
+
+/** The generic value of a string argument named `hint`: its name as a placeholder, else `example`. */
+function placeholder(hint: string): string {
+  return hint ? `<${hint}>` : 'example';
 }
 
 /** Index of the `)` closing the group that opens at `open`, or -1. */
@@ -125,14 +127,14 @@ export function stringFromPattern(pattern: string, depth = 0): string {
  * value, else one built from type and format within the schema's bounds. Objects get their required
  * properties only. Bounded depth, so recursive schemas terminate.
  */
-export function synthesize(schema: JsonSchema | undefined, defs: Record<string, unknown>, hint = '', depth = 0): unknown {
-  if (schema === undefined || schema === true) return hint ? (nameHint(hint) ?? 'example') : 'example';
+export function synthesize(schema: JsonSchema | undefined, defs: Record<string, unknown>, hint = '', depth = 0, values: SpecValues = NO_VALUES): unknown {
+  if (schema === undefined || schema === true) return values.get(hint) ?? placeholder(hint);
   if (schema === false || depth > 12) return undefined;
   const s = schema;
   const ref = s.$ref;
   if (typeof ref === 'string' && ref.startsWith('#/$defs/')) {
     const name = ref.slice('#/$defs/'.length).replace(/~1/g, '/').replace(/~0/g, '~');
-    return synthesize(own(defs, name) as JsonSchema | undefined, defs, hint, depth + 1);
+    return synthesize(own(defs, name) as JsonSchema | undefined, defs, hint, depth + 1, values);
   }
   if (Object.hasOwn(s, 'const')) return s.const;
   if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
@@ -142,7 +144,7 @@ export function synthesize(schema: JsonSchema | undefined, defs: Record<string, 
     if (first !== undefined) return first;
   }
   if (Array.isArray(s.allOf) && s.allOf.length > 0) {
-    const parts = s.allOf.map((p) => synthesize(p as JsonSchema, defs, hint, depth + 1));
+    const parts = s.allOf.map((p) => synthesize(p as JsonSchema, defs, hint, depth + 1, values));
     if (parts.every((p) => isObject(p))) return Object.assign({}, ...parts) as unknown;
     return parts[0];
   }
@@ -156,7 +158,7 @@ export function synthesize(schema: JsonSchema | undefined, defs: Record<string, 
         (depth >= 3 ? list.find((o) => isObject(o) && o.$ref === undefined && !isNull(o)) : undefined) ??
         list.find((o) => !isNull(o)) ??
         list[0];
-      return synthesize(option as JsonSchema, defs, hint, depth + 1);
+      return synthesize(option as JsonSchema, defs, hint, depth + 1, values);
     }
   }
   const types = Array.isArray(s.type) ? s.type : typeof s.type === 'string' ? [s.type] : [];
@@ -168,6 +170,8 @@ export function synthesize(schema: JsonSchema | undefined, defs: Record<string, 
       return true;
     case 'integer':
     case 'number': {
+      const known = values.get(hint);
+      if (typeof known === 'number' && withinBounds(s, known, type === 'integer')) return known;
       let n = typeof s.minimum === 'number' ? s.minimum : typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum + 1 : 1;
       if (typeof s.maximum === 'number' && n > s.maximum) n = s.maximum;
       if (typeof s.exclusiveMaximum === 'number' && n >= s.exclusiveMaximum) n = s.exclusiveMaximum - 1;
@@ -178,9 +182,9 @@ export function synthesize(schema: JsonSchema | undefined, defs: Record<string, 
     case 'array': {
       const min = typeof s.minItems === 'number' ? s.minItems : 0;
       const prefix = Array.isArray(s.prefixItems) ? s.prefixItems : [];
-      const out: unknown[] = prefix.map((p) => synthesize(p as JsonSchema, defs, '', depth + 1));
+      const out: unknown[] = prefix.map((p) => synthesize(p as JsonSchema, defs, '', depth + 1, values));
       const count = Math.max(min, out.length, 1);
-      while (out.length < count) out.push(synthesize(s.items as JsonSchema | undefined, defs, '', depth + 1));
+      while (out.length < count) out.push(synthesize(s.items as JsonSchema | undefined, defs, '', depth + 1, values));
       return s.uniqueItems === true && out.length > 1 ? out.slice(0, 1) : out;
     }
     case 'object': {
@@ -189,14 +193,16 @@ export function synthesize(schema: JsonSchema | undefined, defs: Record<string, 
       const required = Array.isArray(s.required) ? s.required : [];
       for (const r of required) {
         if (typeof r !== 'string') continue;
-        const v = synthesize(own(props, r) as JsonSchema | undefined, defs, r, depth + 1);
+        const v = synthesize(own(props, r) as JsonSchema | undefined, defs, r, depth + 1, values);
         if (v !== undefined) setOwn(out, r, v);
       }
       return out;
     }
     default: {
       const fmt = typeof s.format === 'string' ? FORMAT_SAMPLES[s.format] : undefined;
-      let str = fmt ?? nameHint(hint) ?? 'example';
+      const known = values.get(hint);
+      if (fmt === undefined && typeof known === 'string' && fitsString(s, known)) return known;
+      let str = fmt ?? placeholder(hint);
       if (typeof s.pattern === 'string' && !matches(s.pattern, str)) {
         const fromPattern = stringFromPattern(s.pattern);
         if (matches(s.pattern, fromPattern)) return fromPattern;
@@ -209,6 +215,24 @@ export function synthesize(schema: JsonSchema | undefined, defs: Record<string, 
   }
 }
 
+/** A number the schema's bounds accept. */
+function withinBounds(s: Record<string, unknown>, n: number, integer: boolean): boolean {
+  if (integer && !Number.isInteger(n)) return false;
+  if (typeof s.minimum === 'number' && n < s.minimum) return false;
+  if (typeof s.maximum === 'number' && n > s.maximum) return false;
+  if (typeof s.exclusiveMinimum === 'number' && n <= s.exclusiveMinimum) return false;
+  if (typeof s.exclusiveMaximum === 'number' && n >= s.exclusiveMaximum) return false;
+  return true;
+}
+
+/** A string the schema's pattern and length bounds accept. */
+function fitsString(s: Record<string, unknown>, v: string): boolean {
+  if (typeof s.pattern === 'string' && !matches(s.pattern, v)) return false;
+  if (typeof s.minLength === 'number' && v.length < s.minLength) return false;
+  if (typeof s.maxLength === 'number' && v.length > s.maxLength) return false;
+  return true;
+}
+
 function matches(pattern: string, value: string): boolean {
   try {
     return new RegExp(pattern, 'u').test(value);
@@ -218,18 +242,22 @@ function matches(pattern: string, value: string): boolean {
 }
 
 /** Required arguments, synthesized. */
-function synthesizedArgs(op: Operation): Record<string, unknown> {
+function synthesizedArgs(op: Operation, values: SpecValues): Record<string, unknown> {
   const defs = (op.inputSchema.$defs as Record<string, unknown> | undefined) ?? {};
   const args: Record<string, unknown> = {};
   for (const name of op.inputSchema.required ?? []) {
-    const v = synthesize(own(op.inputSchema.properties, name) as JsonSchema | undefined, defs, name);
+    // the spec's value for a parameter of the same name and location (a query `owner` says nothing of a path `owner`)
+    const b = op.bindings.find((x) => x.arg === name);
+    const known = b !== undefined ? values.get(`${b.in}:${b.name}`) : undefined;
+    const local: SpecValues = known !== undefined ? new Map([[name, known]]) : NO_VALUES;
+    const v = synthesize(own(op.inputSchema.properties, name) as JsonSchema | undefined, defs, name, 0, local);
     if (v !== undefined) setOwn(args, name, v);
   }
   return args;
 }
 
 /** Arguments assembled from the spec's example values, missing required ones synthesized; or undefined. */
-function specArgs(op: Operation): Record<string, unknown> | undefined {
+function specArgs(op: Operation, values: SpecValues): Record<string, unknown> | undefined {
   const seeds = exampleSeeds(op);
   if (!seeds) return undefined;
   const args: Record<string, unknown> = {};
@@ -255,19 +283,60 @@ function specArgs(op: Operation): Record<string, unknown> | undefined {
     }
   }
   if (fromSpec === 0) return undefined;
-  const synth = synthesizedArgs(op);
+  const synth = synthesizedArgs(op, values);
   for (const name of Object.keys(synth)) if (!Object.hasOwn(args, name)) setOwn(args, name, synth[name]);
   return args;
 }
 
 /**
  * The examples for `op`, each validated with `validate` (the compiled inputSchema): the spec's example when
- * it validates, else a synthesized one when that validates, else none.
+ * it validates, else a synthesized one when that validates, else none. When the example carries optional
+ * arguments and its required arguments alone also validate, that shorter call comes first: describe_tools Level 2
+ * shows the first example (the least an agent must send), Level 3 shows them all.
  */
-export function buildExamples(op: Operation, validate: ValidateFunction): OperationExample[] {
-  const fromSpec = specArgs(op);
-  if (fromSpec !== undefined && validate(fromSpec)) return [{ summary: 'Example from the spec', args: fromSpec, source: 'spec' }];
-  const synth = synthesizedArgs(op);
-  if (validate(synth)) return [{ args: synth, source: 'synthesized' }];
-  return [];
+export function buildExamples(op: Operation, validate: ValidateFunction, values: SpecValues = NO_VALUES): OperationExample[] {
+  const fromSpec = specArgs(op, values);
+  let chosen: OperationExample;
+  if (fromSpec !== undefined && validate(fromSpec)) chosen = { summary: 'Example from the spec', args: fromSpec, source: 'spec' };
+  else {
+    const synth = synthesizedArgs(op, values);
+    if (!validate(synth)) return [];
+    chosen = { args: synth, source: 'synthesized' };
+  }
+  const required = new Set(op.inputSchema.required ?? []);
+  const keys = Object.keys(chosen.args);
+  if (keys.every((k) => required.has(k))) return [chosen];
+  const minimal: Record<string, unknown> = {};
+  for (const k of keys) if (required.has(k)) setOwn(minimal, k, chosen.args[k]);
+  if (!validate(minimal)) return [chosen];
+  return [{ summary: 'Required arguments only', args: minimal, source: chosen.source }, chosen];
+}
+
+/** Argument names that mean a different thing in every operation: one operation's example says nothing of another's. */
+const CONTEXTUAL_NAMES = new Set(['id', 'ids', 'key', 'name', 'type', 'body', 'value', 'data']);
+
+/**
+ * The spec's own example values of parameters by `<in>:<name>` (`path:owner`), first seen in document order: a
+ * parameter's `example(s)`, else its schema's `examples`/`default`. Only strings and numbers; used where another
+ * operation's parameter of the same name and location has none of its own. Names whose meaning depends on the path
+ * (`id`, `name`, ...) are not shared.
+ */
+export function specExampleValues(operations: readonly Operation[]): Map<string, string | number> {
+  const out = new Map<string, string | number>();
+  const offer = (name: string, v: unknown): void => {
+    if (!CONTEXTUAL_NAMES.has(name.slice(name.indexOf(':') + 1).toLowerCase()) && !out.has(name) && (typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))) && v !== '') out.set(name, v);
+  };
+  for (const op of operations) {
+    const seeds = new Map((exampleSeeds(op)?.params ?? []).map((p) => [p.arg, p.values[0]]));
+    for (const b of op.bindings) {
+      if (b.in === 'body') continue;
+      const key = `${b.in}:${b.name}`;
+      offer(key, seeds.get(b.arg));
+      const schema = op.inputSchema.properties[b.arg];
+      if (!isObject(schema)) continue;
+      if (Array.isArray(schema.examples)) offer(key, schema.examples[0]);
+      offer(key, schema.default);
+    }
+  }
+  return out;
 }

@@ -1,20 +1,22 @@
 // The importer's public API (build time only): importSpec turns a spec file or URL into an ImportResult;
 // writeRegistry / checkRegistry put it on disk or compare it. Pipeline: load (safe read, parse, overlays, version,
 // external refs) -> operations (flat arguments, responses, x-api-catalog-* extensions) -> names -> hidden ones
-// dropped -> domains -> schemas compiled + examples -> lint.
+// dropped -> domains -> schemas compiled + examples -> parameter sources -> lint.
 import { createHash } from 'node:crypto';
 import { basename } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { AppError } from '../errors.js';
 import { createAjv } from '../schema/ajv.js';
 import type { CatalogMeta, Diagnostic, Operation, SecurityRequirement, SecuritySchemeInfo } from '../types.js';
-import { buildExamples } from './examples.js';
+import { buildExamples, specExampleValues } from './examples.js';
 import { readAgentExtensions, type AgentExtensions } from './curation.js';
 import { lintOperations, LINT_CODES } from './lint.js';
 import { isUrl, loadSpec } from './load.js';
 import type { LoadedSpec } from './load.js';
 import { assignNames, buildDomains, domainOf, tagDescriptions, tagGroups } from './names.js';
 import { buildOperation, collectOperations, documentServers } from './operations.js';
+import type { RawOperation } from './operations.js';
+import { linkSources } from './sources.js';
 import { applyOverlay, extendsMismatch, readOverlay } from './overlay.js';
 import type { BuildContext } from './operations.js';
 import { isObject, own, setOwn } from './pointer.js';
@@ -177,6 +179,7 @@ function checkSchemas(
   }
   // Checks schemas and validates examples only: faster code generation, identical acceptance (see createAjv).
   const ajv = createAjv({ checkOnly: true });
+  const values = specExampleValues(operations);
   let done = 0;
   for (const group of groups.values()) {
     checkDeadline('checking argument schemas', done, operations.length);
@@ -190,7 +193,7 @@ function checkSchemas(
         diagnostics.push({ level: 'warning', code, pointer: at, message: `${op.name}: argument schema did not compile (${reason}); ${what}` });
       }
       if (compiled.downgrade) op.inputSchema = compiled.schema;
-      op.examples = buildExamples(op, compiled.validate);
+      op.examples = buildExamples(op, compiled.validate, values);
       if (++done % 250 === 0) progress(`checked ${done}/${operations.length} argument schemas`);
     }
     ajv.removeSchema(compiled.schema);
@@ -237,11 +240,13 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
   const hadText = new Map<Operation, boolean>();
   const rawText = new Map<Operation, string[]>();
   const curated = new Map<Operation, AgentExtensions>();
+  const rawOf = new Map<Operation, RawOperation>();
   raws.forEach((raw, i) => {
     checkDeadline('building operations', i, raws.length);
     const op = buildOperation(raw, ctx);
     if (op) {
       operations.push(op);
+      rawOf.set(op, raw);
       const ext = readAgentExtensions(raw.op, raw.at, diagnostics);
       if (ext.summary !== undefined) op.summary = ext.summary;
       if (ext.keywords !== undefined) op.keywords = ext.keywords;
@@ -270,6 +275,8 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
   for (const op of operations) op.domain = curated.get(op)?.domain ?? domainOf(op, groups);
 
   checkSchemas(operations, diagnostics, progress, checkDeadline);
+  checkDeadline('matching parameters to the responses that give them');
+  linkSources(operations, rawOf, ctx);
 
   const lint = lintOperations(operations, hadText, rawText);
   operations.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -38,6 +38,12 @@ export interface WriteReport {
 
 /** `<catalog>/changes.json`: what the last re-import that changed anything changed (read by the explorer). */
 export const CHANGES_FILE = 'changes.json';
+/**
+ * The catalog's own settings, written by hand by whoever publishes the catalog (e.g. the origins its operations may
+ * use): the per-catalog section of a config file (docs/config.schema.json), read by `serve`
+ * (src/server/core/settings.ts). Not derived from the spec: a re-import carries it over and `--check` ignores it.
+ */
+export const SETTINGS_FILE = 'settings.json';
 
 /** The content of changes.json. */
 export interface ChangesFile {
@@ -163,6 +169,8 @@ export function writeRegistry(result: ImportResult, outDir: string): WriteReport
     files.set(CHANGES_FILE, json(report));
   }
 
+  if (existsSync(join(dir, SETTINGS_FILE))) files.set(SETTINGS_FILE, readFileSync(join(dir, SETTINGS_FILE), 'utf8'));
+
   const stamp = `${process.pid}-${Date.now().toString(36)}`;
   const tmp = join(outDir, `.${name}.tmp-${stamp}`);
   const old = join(outDir, `.${name}.old-${stamp}`);
@@ -201,8 +209,9 @@ export interface CheckReport {
 export function checkRegistry(result: ImportResult, outDir: string): CheckReport {
   const dir = join(outDir, result.meta.name);
   const files = renderRegistry(result);
-  // changes.json is history (what the last re-import changed), not derived from the spec: never stale.
-  const onDisk = new Set(listFiles(dir).filter((f) => !DERIVED_FILES.has(f) && f !== CHANGES_FILE));
+  // changes.json is history (what the last re-import changed) and settings.json is written by hand, neither is
+  // derived from the spec: never stale.
+  const onDisk = new Set(listFiles(dir).filter((f) => !DERIVED_FILES.has(f) && f !== CHANGES_FILE && f !== SETTINGS_FILE));
   const missing: string[] = [];
   const changed: string[] = [];
   for (const [rel, text] of files) {

@@ -25,7 +25,7 @@ function examples(set: CatalogSet): Array<{ name: string; args: unknown; line: s
     if (!envelope.success) throw new Error(envelope.error.message);
     for (const tool of (envelope.value as { tools: Array<Record<string, any>> }).tools) {
       const line = render(tool).split('\n').find((l) => l.startsWith('example: '));
-      if (line !== undefined) out.push({ name: tool.name as string, args: tool.example.arguments.args, line: line.slice('example: '.length) });
+      if (line !== undefined) out.push({ name: tool.name as string, args: tool.example.args, line: line.slice('example: '.length) });
     }
   }
   return out;

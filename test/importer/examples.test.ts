@@ -29,8 +29,17 @@ describe('synthesize', () => {
     expect(validate(value), JSON.stringify(validate.errors)).toBe(true);
   });
 
-  test('argument names give plausible values', () => {
-    expect(synthesize({ type: 'string' }, {}, 'owner')).toBe('octocat');
-    expect(synthesize({ type: 'string' }, {}, 'repo')).toBe('hello-world');
+  test("no API's own values: a string argument without an example is a placeholder naming it", () => {
+    expect(synthesize({ type: 'string' }, {}, 'owner')).toBe('<owner>');
+    expect(synthesize({ type: 'string' }, {}, 'repo')).toBe('<repo>');
+    expect(synthesize({ type: 'string' }, {})).toBe('example');
+  });
+
+  test("the spec's own values for the same argument name come first, when the schema accepts them", () => {
+    const values = new Map<string, string | number>([['owner', 'acme'], ['limit', 50], ['code', 'toolong']]);
+    expect(synthesize({ type: 'string' }, {}, 'owner', 0, values)).toBe('acme');
+    expect(synthesize({ type: 'integer', maximum: 100 }, {}, 'limit', 0, values)).toBe(50);
+    expect(synthesize({ type: 'integer', maximum: 10 }, {}, 'limit', 0, values)).toBe(1);
+    expect(synthesize({ type: 'string', maxLength: 3 }, {}, 'code', 0, values)).toBe('<co');
   });
 });

@@ -112,7 +112,11 @@ describe('OpenAPI 3.0', () => {
     expect(validate({ name: 'a', owner: null, kind: null })).toBe(true);
     expect(validate({ name: 'a', size: 0 })).toBe(false);
     expect(validate({ name: 'a', id: 'x' })).toBe(false); // readOnly id is not an argument
-    expect(op.examples).toEqual([{ summary: 'Example from the spec', args: { name: 'Gadget', size: 3 }, source: 'spec' }]);
+    // the required arguments alone first (what describe Level 2 shows), then the spec's whole example
+    expect(op.examples).toEqual([
+      { summary: 'Required arguments only', args: { name: 'Gadget' }, source: 'spec' },
+      { summary: 'Example from the spec', args: { name: 'Gadget', size: 3 }, source: 'spec' },
+    ]);
     expect(op.errors).toEqual([{ status: '4XX', description: 'Client error' }]);
   });
 

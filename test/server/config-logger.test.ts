@@ -211,13 +211,12 @@ describe('CLI argument parsing (src/cli/args.ts, on util.parseArgs)', () => {
 });
 
 describe('embedded catalog defaults', () => {
-  test('the embedded GitHub catalog may use uploads.github.com; a config file for it replaces that default', async () => {
-    const { loadCatalogSet, settingsFromConfig, EMBEDDED_ALLOWED_ORIGINS } = await import('../../src/server/core/catalogs.js');
+  test('the embedded GitHub catalog may use uploads.github.com (its own settings.json); a config file for it replaces that default', async () => {
+    const { loadCatalogSet, settingsFromConfig } = await import('../../src/server/core/catalogs.js');
     const { parseConfigFile } = await import('../../src/config.js');
     const set = loadCatalogSet([]);
     const config = resolveServerConfig({}, {});
     expect(settingsFromConfig(config, set, {}).catalogs?.github?.allowedOrigins).toEqual(['https://uploads.github.com']);
-    expect(EMBEDDED_ALLOWED_ORIGINS).toEqual(['https://uploads.github.com']);
     const file = parseConfigFile(JSON.stringify({ catalogs: { github: { allowedOrigins: [] } } }), 'ops.json');
     expect(settingsFromConfig(config, set, {}, file).catalogs?.github?.allowedOrigins).toEqual([]);
     // A catalog loaded from elsewhere gets no such default, even if it is called github.

@@ -49,9 +49,11 @@ describe('embedded GitHub catalog', () => {
     const s = await call(c.client, 'search_tools', { query: 'create an issue', limit: 5 });
     expect(s.value.results.map((r: { name: string }) => r.name)).toContain('issues_create');
     const desc = await call(c.client, 'describe_tools', { tool_names: ['issues_create'] });
-    expect(desc.value.tools[0].parameters.filter((p: { required: boolean }) => p.required).map((p: { name: string }) => p.name)).toEqual(
-      expect.arrayContaining(['owner', 'repo', 'title']),
-    );
+    // Level 2: one line per parameter (`type, required`), and an example call with exactly the required ones
+    const params = desc.value.tools[0].parameters as Record<string, string | { type: string }>;
+    const required = Object.entries(params).filter(([, p]) => (typeof p === 'string' ? p : p.type).endsWith(', required')).map(([n]) => n);
+    expect(required).toEqual(expect.arrayContaining(['owner', 'repo', 'title']));
+    expect(Object.keys(desc.value.tools[0].example.args).sort()).toEqual([...required].sort());
     const dry = await call(c.client, 'execute_tool', {
       tool_name: 'issues_create',
       args: { owner: 'octo', repo: 'hello', title: 'Bug' },

@@ -107,7 +107,7 @@ describe('Streamable HTTP: the full flow and sessions', () => {
   test('X-Upstream-Token is the session credential; the client Authorization header never goes upstream (H6)', async () => {
     const c = await client({ 'X-Upstream-Token': 'sess-secret-4242', Authorization: 'Bearer client-token-9999' });
     const d = await call(c, 'describe_tools', { tool_names: ['store.inventory'] });
-    expect(d.value.tools[0].credentials[0].set).toBe(true);
+    expect(d.value.tools[0].credentials).toBe('PETSTORE_API_KEY (set): the key alone; sent as header "X-Api-Key"');
     expect(JSON.stringify(d)).not.toContain('sess-secret-4242');
     const r = await call(c, 'execute_tool', { tool_name: 'store.inventory', args: {} });
     expect(r.success).toBe(true);
@@ -327,7 +327,7 @@ describe('per-catalog config file over Streamable HTTP', () => {
     await c.connect(new StreamableHTTPClientTransport(new URL(cfgSrv.url)));
     cfgClients.push(c);
     const d = await call(c, 'describe_tools', { tool_names: ['store.orders.place'] });
-    expect(d.value.tools[0].credentials).toEqual([{ scheme: 'api_key', envVars: ['PETS_VAULT_KEY'], set: true, format: 'the key alone; sent as header "X-Api-Key"' }]);
+    expect(d.value.tools[0].credentials).toBe('PETS_VAULT_KEY (set): the key alone; sent as header "X-Api-Key"');
     up.route('/store/orders', { kind: 'sequence', steps: [{ kind: 'status', status: 503, headers: { 'retry-after': '0' } }, { kind: 'echo' }] });
     const r = await call(c, 'execute_tool', { tool_name: 'store.orders.place', args: { petId: 3, quantity: 1 } });
     expect(r.success, JSON.stringify(r)).toBe(true);

@@ -148,19 +148,24 @@ describe('search_tools', () => {
 });
 
 describe('describe_tools', () => {
-  test('Level 2 (default): description, params one line each, example, returns, destructive, credentials', async () => {
+  test('Level 2 (default): the API text cut short, params one line each, example, returns, credentials', async () => {
     const { client } = await connect();
     const r = await call(client, 'describe_tools', { tool_names: ['pets.create'] });
     const t = r.value.tools[0];
     expect(r.value.detail).toBe('parameters');
-    expect(t).toMatchObject({ name: 'pets.create', method: 'POST', path: '/pets', destructive: false });
-    expect(t.api_text.description).toBe('Adds a pet to the store. The name is required. Returns the created pet.');
-    expect(t.parameters[0]).toEqual({ name: 'name', in: 'body', type: 'string', required: true, description: 'The pet name.' });
-    expect(t.parameters[1].type).toBe('string (available|pending|sold)');
-    expect(t.example.arguments).toEqual({ tool_name: 'pets.create', args: { name: 'Rex', status: 'available' } });
-    expect(t.returns).toMatch(/^201 object application\/json with fields id, name/);
+    expect(t).toMatchObject({ name: 'pets.create', method: 'POST', path: '/pets' });
+    expect(t.destructive).toBeUndefined(); // said only when true
+    expect(t.api_text).toBe('Create a pet. Adds a pet to the store. The name is required.');
+    expect(t.parameters.name).toBe('string, required');
+    expect(t.parameters.status).toBe('string (available|pending|sold)');
+    expect(t.example).toEqual({ tool_name: 'pets.create', args: { name: 'Rex', status: 'available' } });
+    expect(t.returns).toMatch(/^201 object: id, name/);
+    expect(t.credentials).toBe('none'); // this operation declares no security
     expect(t.inputSchema).toBeUndefined();
     expect(r.value.note).toMatch(/data, never as instructions/);
+    // parameter descriptions moved to Level 3
+    const full = await call(client, 'describe_tools', { tool_names: ['pets.create'], detail: 'full' });
+    expect(full.value.tools[0].parameters[0]).toEqual({ name: 'name', in: 'body', type: 'string', required: true, description: 'The pet name.' });
   });
 
   test('Level 1 summary and Level 3 full', async () => {
@@ -216,10 +221,10 @@ describe('describe_tools', () => {
     const { client } = await connect();
     const r = await call(client, 'describe_tools', { tool_names: ['store.orders.place'] });
     const t = r.value.tools[0];
-    expect(t.api_text.description).toMatch(/IMPORTANT/);
+    expect(t.api_text).toMatch(/IMPORTANT/);
     expect(t.warnings[0]).toMatch(/^FLAGGED: .*do not follow it/);
     expect(r.instruction).not.toMatch(/id_rsa|IMPORTANT/);
-    expect(t.credentials).toEqual([{ scheme: 'api_key', envVars: expect.any(Array), set: false, format: 'the key alone; sent as header "X-Api-Key"' }]);
+    expect(t.credentials).toBe('PETSTORE_API_KEY (not set): the key alone; sent as header "X-Api-Key"');
   });
 });
 

@@ -375,4 +375,4 @@ export function loadCatalogSet(dirs: readonly string[], options: CatalogSetOptio
 }
 
 // Execution settings (base URLs, credentials' env names, limits) live in settings.ts; re-exported for callers.
-export { EMBEDDED_ALLOWED_ORIGINS, executionConfigFor, settingsFromConfig, type CatalogExecutionSettings, type ExecutionSettings } from './settings.js';
+export { CATALOG_SETTINGS_FILE, catalogSettings, executionConfigFor, settingsFromConfig, type CatalogExecutionSettings, type ExecutionSettings } from './settings.js';

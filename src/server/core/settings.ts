@@ -1,10 +1,15 @@
 // Execution settings of a server or CLI run, beside the catalogs: base URLs (config file < <CATALOG>_BASE_URL <
 // --base-url), read-only, timeouts, the response cap and the config file's per-catalog options, and the
 // ExecutionConfig one operation's catalog gets from them.
-import { catalogOptions, resolveBaseUrls, type ConfigFile, type ServerConfig } from '../../config.js';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { catalogOptions, parseConfigFile, resolveBaseUrls, type ConfigFile, type ServerConfig } from '../../config.js';
 import type { ExecutionConfig } from '../../execution/index.js';
-import { defaultCatalogDir, type Catalog } from '../../registry/catalog.js';
+import type { Catalog } from '../../registry/catalog.js';
 import type { CatalogSet } from './catalogs.js';
+
+/** A catalog's own settings file in its registry folder (written by hand; the importer keeps it, see write.ts). */
+export const CATALOG_SETTINGS_FILE = 'settings.json';
 
 /** What execution needs beyond the catalog, shared by every call of a server or CLI run. */
 export interface ExecutionSettings {
@@ -64,16 +69,26 @@ export function settingsFromConfig(
   };
   if (config.maxResponseBytes !== undefined) settings.maxResponseBytes = config.maxResponseBytes;
   const per = catalogOptions(file, names, config.allowHttpCredentials);
-  // The embedded catalog is ours to vouch for: GitHub's spec sends release-asset uploads to its own
-  // uploads.github.com, which the F7 origin check would otherwise refuse. A config file's own
-  // allowedOrigins for the catalog replaces this default.
-  const embedded = set.catalogs.find((c) => c.dir === defaultCatalogDir());
-  if (embedded !== undefined && per[embedded.meta.name]?.allowedOrigins === undefined) {
-    per[embedded.meta.name] = { ...per[embedded.meta.name], allowedOrigins: [...EMBEDDED_ALLOWED_ORIGINS] };
+  // A catalog's publisher vouches for what its own settings file says (the embedded GitHub catalog's names
+  // uploads.github.com, where GitHub's spec sends release-asset uploads and the F7 origin check would otherwise
+  // refuse them); the operator's config file replaces any of it, option by option.
+  for (const catalog of set.catalogs) {
+    const own = catalogSettings(catalog);
+    if (own === undefined) continue;
+    const mine = per[catalog.meta.name] ?? {};
+    per[catalog.meta.name] = { ...own, ...mine };
   }
   if (Object.keys(per).length > 0) settings.catalogs = per;
   return settings;
 }
 
-/** Extra upstream origins the embedded GitHub catalog may use without configuration. */
-export const EMBEDDED_ALLOWED_ORIGINS: readonly string[] = ['https://uploads.github.com'];
+/**
+ * The options of a catalog's own settings file (`<registry>/settings.json`): the format of the config file, with
+ * only this catalog's section. Undefined when there is none; CONFIG_INVALID naming the file when it is wrong.
+ */
+export function catalogSettings(catalog: Catalog): CatalogExecutionSettings | undefined {
+  const path = join(catalog.dir, CATALOG_SETTINGS_FILE);
+  if (!existsSync(path)) return undefined;
+  const parsed = parseConfigFile(readFileSync(path, 'utf8'), path);
+  return catalogOptions(parsed, [catalog.meta.name])[catalog.meta.name];
+}

@@ -1,0 +1,257 @@
+// Where an agent gets the value of an entity parameter (`movie_id`, `issue_number`, `/albums/{id}`): for each path or
+// query parameter that names an entity, the operations whose responses give it, best first, at most three — from the
+// spec's `links` where present, else matched in response schemas (a field named like the parameter, or the `id` /
+// `number` / `slug` of an object of the parameter's resource). Build time only; the result is Operation.paramSources.
+// @see https://spec.openapis.org/oas/v3.1.0#link-object
+import type { Operation } from '../types.js';
+import {
+  derefOnce, entityOf, headOf, knownResources, names, pathNames, responseObjects, singular, successSchema,
+  type EntityRef, type ObjectSite,
+} from './entities.js';
+import type { BuildContext, RawOperation } from './operations.js';
+import { isObject, own } from './pointer.js';
+
+/** At most this many producers per parameter. */
+export const MAX_SOURCES = 3;
+/** Query parameters that make an operation a search (free text in, matches out). */
+const SEARCH_PARAMS = new Set(['q', 'query', 'search', 'term', 'terms', 'keyword', 'keywords']);
+/** A producer scoring this much below the best one for a parameter is not offered. */
+const WEAKER_BY = 7;
+
+interface Producer {
+  op: Operation;
+  objects: ObjectSite[];
+  search: boolean;
+  statics: string[];
+}
+
+/**
+ * What an anonymous object is, by its shape: each resource's fields are those of its own answer (the root object of
+ * `GET .../{<resource>_id}`); a field that only one resource has is that resource's mark. An anonymous object with at
+ * least two marks of one resource, and more of it than of any other, is one of those (`cast` items with `gender` and
+ * `profile_path` are people). Named objects keep their names.
+ */
+function resourceShapes(producers: readonly Producer[]): void {
+  const fieldsOf = new Map<string, { resource: string[]; fields: Set<string> }>();
+  for (const p of producers) {
+    const last = p.op.path.split('/').filter(Boolean).pop() ?? '';
+    const m = /^\{(.+)\}$/.exec(last);
+    if (!m) continue;
+    const b = p.op.bindings.find((x) => x.in === 'path' && x.name === m[1]);
+    const e = b ? entityOf(p.op, b.name, 'path', p.op.inputSchema.properties[b.arg], undefined) : undefined;
+    const root = p.objects.find((o) => o.root && !o.inList);
+    if (!e || e.attribute !== 'id' || !root) continue;
+    const key = e.resource.join('-');
+    const entry = fieldsOf.get(key) ?? { resource: e.resource, fields: new Set<string>() };
+    for (const f of root.fields) entry.fields.add(f.norm);
+    fieldsOf.set(key, entry);
+  }
+  const df = new Map<string, number>();
+  for (const { fields } of fieldsOf.values()) for (const f of fields) df.set(f, (df.get(f) ?? 0) + 1);
+  for (const p of producers) {
+    for (const o of p.objects) {
+      if (!o.anonymous || o.root) continue;
+      const counts = [...fieldsOf.values()].map((r) => ({ r, marks: o.fields.filter((f) => df.get(f.norm) === 1 && r.fields.has(f.norm)).length }));
+      counts.sort((a, b) => b.marks - a.marks);
+      const [best, next] = counts;
+      if (best !== undefined && best.marks >= 2 && (next === undefined || next.marks < best.marks)) o.names = [...o.names, best.r.resource];
+    }
+  }
+}
+
+/** The static segments of a path, in order. */
+const staticsOf = (path: string): string[] => path.split('/').filter((s) => s !== '' && !s.startsWith('{'));
+
+/** Entity params of an operation that are required, as `resource.attribute` keys (a producer must not need the same). */
+function requiredEntities(op: Operation): Set<string> {
+  const out = new Set<string>();
+  for (const b of op.bindings) {
+    if (!b.required || (b.in !== 'path' && b.in !== 'query')) continue;
+    const e = entityOf(op, b.name, b.in, op.inputSchema.properties[b.arg], undefined);
+    if (e) out.add(`${e.resource.join('-')}.${e.attribute}`);
+  }
+  return out;
+}
+
+/**
+ * Sets `paramSources` on every operation with entity parameters (see the module header). `raws` maps each
+ * operation to the spec node it was built from (responses and links are read there).
+ */
+export function linkSources(operations: readonly Operation[], raws: ReadonlyMap<Operation, RawOperation>, ctx: BuildContext): void {
+  const byOperationId = new Map(operations.map((o) => [o.operationId, o]));
+  const byPathMethod = new Map(operations.map((o) => [`${o.method} ${o.path}`, o]));
+  // links: the spec says outright which response gives which parameter
+  const linked = new Map<Operation, Map<string, Operation[]>>();
+  for (const q of operations) {
+    const raw = raws.get(q);
+    const responses = own(raw?.op, 'responses');
+    if (!isObject(responses)) continue;
+    for (const code of Object.keys(responses).filter((c) => /^2/.test(c))) {
+      const links = own(derefOnce(responses[code], ctx.doc), 'links');
+      if (!isObject(links)) continue;
+      for (const l of Object.values(links)) {
+        const link = derefOnce(l, ctx.doc);
+        const target = typeof own(link, 'operationId') === 'string' ? byOperationId.get(own(link, 'operationId') as string) : targetOfRef(own(link, 'operationRef'), byPathMethod);
+        const params = own(link, 'parameters');
+        if (target === undefined || target === q || !isObject(params)) continue;
+        for (const key of Object.keys(params)) {
+          const name = key.replace(/^(path|query|header|cookie)\./, '');
+          const b = target.bindings.find((x) => x.name === name && (x.in === 'path' || x.in === 'query'));
+          if (!b) continue;
+          const perOp = linked.get(target) ?? new Map<string, Operation[]>();
+          const list = perOp.get(b.arg) ?? [];
+          if (!list.includes(q)) list.push(q);
+          perOp.set(b.arg, list);
+          linked.set(target, perOp);
+        }
+      }
+    }
+  }
+  // response schemas of the operations that only read
+  const producers: Producer[] = [];
+  for (const q of operations) {
+    if (q.method !== 'get') continue;
+    const raw = raws.get(q);
+    const schema = raw ? successSchema(raw, ctx) : undefined;
+    if (schema === undefined) continue;
+    const objects = responseObjects(schema, ctx.doc, pathNames(q.path));
+    if (objects.length === 0) continue;
+    const search = q.bindings.some((b) => b.in === 'query' && SEARCH_PARAMS.has(b.name.toLowerCase())) || staticsOf(q.path).includes('search');
+    producers.push({ op: q, objects, search, statics: staticsOf(q.path) });
+  }
+  resourceShapes(producers);
+  const known = knownResources(operations);
+  const aliases = collectionHeads(operations, producers);
+  // fields by name, so that each parameter looks only at the fields that can give it
+  const byField = new Map<string, Array<{ p: Producer; o: ObjectSite; integer: boolean }>>();
+  for (const p of producers) {
+    for (const o of p.objects) {
+      for (const f of o.fields) {
+        const list = byField.get(f.norm);
+        if (list) list.push({ p, o, integer: f.integer });
+        else byField.set(f.norm, [{ p, o, integer: f.integer }]);
+      }
+    }
+  }
+  const needs = new Map<Operation, Set<string>>(producers.map((p) => [p.op, requiredEntities(p.op)]));
+  for (const op of operations) {
+    const sources: Record<string, string[]> = {};
+    for (const b of op.bindings) {
+      if (b.in !== 'path' && b.in !== 'query') continue;
+      // a link from an operation that itself needs this value leads nowhere (Linode links `GET /volumes/{volumeId}`
+      // to `POST /volumes/{volumeId}/clone`)
+      const fromLinks = (linked.get(op)?.get(b.arg) ?? []).filter((q) => !q.bindings.some((x) => x.required && x.name === b.name && x.in === b.in));
+      const entity = entityOf(op, b.name, b.in, op.inputSchema.properties[b.arg], known);
+      const ranked = entity ? rankProducers(op, b.name, entity, byField, needs, aliases.get(entity.resource.join('-')), known) : [];
+      const names = [...new Set([...fromLinks, ...ranked].map((o) => o.name))].slice(0, MAX_SOURCES);
+      if (names.length > 0) Object.defineProperty(sources, b.arg, { value: names, enumerable: true, writable: true, configurable: true });
+    }
+    if (Object.keys(sources).length > 0) op.paramSources = sources;
+    else delete op.paramSources;
+  }
+}
+
+function targetOfRef(ref: unknown, byPathMethod: ReadonlyMap<string, Operation>): Operation | undefined {
+  if (typeof ref !== 'string') return undefined;
+  const m = /^#\/paths\/([^/]+)\/([a-z]+)$/.exec(ref);
+  if (!m) return undefined;
+  const path = decodeURIComponent(m[1] as string).replace(/~1/g, '/').replace(/~0/g, '~');
+  return byPathMethod.get(`${m[2]} ${path}`);
+}
+
+/**
+ * The heads a resource's own collection uses for its items: `/repos/{o}/{r}/pulls` lists `pull-request-simple`, so
+ * `request` names pulls there (see names()).
+ */
+function collectionHeads(operations: readonly Operation[], producers: readonly Producer[]): Map<string, Set<string>> {
+  const byPath = new Map(producers.map((p) => [p.op.path, p]));
+  const out = new Map<string, Set<string>>();
+  for (const op of operations) {
+    for (const b of op.bindings) {
+      if (b.in !== 'path') continue;
+      const cut = op.path.indexOf(`/{${b.name}}`);
+      const parent = cut > 0 ? byPath.get(op.path.slice(0, cut)) : undefined;
+      const e = parent ? entityOf(op, b.name, 'path', op.inputSchema.properties[b.arg], undefined) : undefined;
+      if (!parent || !e) continue;
+      const key = e.resource.join('-');
+      for (const o of parent.objects) {
+        if (!o.primary || !o.inList) continue;
+        for (const list of o.names) {
+          const head = headOf(list);
+          if (head !== undefined && list.map(singular).includes(e.resource[e.resource.length - 1] as string)) {
+            const set = out.get(key) ?? new Set<string>();
+            set.add(head);
+            out.set(key, set);
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether `path` lists a collection of the same name as `parent` in another place (`/databases/mongodb/instances`
+ * for `/databases/mysql/instances`): the same word, another kind of thing.
+ */
+function siblingCollection(parent: string, path: string): boolean {
+  const a = parent.split('/').filter(Boolean);
+  const b = path.split('/').filter(Boolean);
+  if (a.length === 0 || a[a.length - 1] !== b[b.length - 1] || parent === path) return false;
+  for (let i = 2; i <= Math.min(a.length, b.length); i++) {
+    const x = a[a.length - i] as string;
+    const y = b[b.length - i] as string;
+    if (!x.startsWith('{') && !y.startsWith('{') && x !== y) return true;
+  }
+  return false;
+}
+
+type FieldIndex = ReadonlyMap<string, ReadonlyArray<{ p: Producer; o: ObjectSite; integer: boolean }>>;
+
+/** Producers of one entity parameter, best first (see docs/DESIGN.md, "Where a parameter's value comes from"). */
+function rankProducers(
+  op: Operation,
+  param: string,
+  entity: EntityRef,
+  byField: FieldIndex,
+  needs: ReadonlyMap<Operation, Set<string>>,
+  aliases: ReadonlySet<string> | undefined,
+  known: ReadonlySet<string>,
+): Operation[] {
+  const key = `${entity.resource.join('-')}.${entity.attribute}`;
+  // the collection the parameter indexes: `/repos/{o}/{r}/issues` for `/repos/{o}/{r}/issues/{issue_number}`
+  const cut = op.path.indexOf(`/{${param}}`);
+  const parent = cut > 0 ? op.path.slice(0, cut) : undefined;
+  // the words of the path that lead to the parameter (what comes after it is what the operation returns)
+  const mine = staticsOf(parent ?? op.path);
+  const best = new Map<Producer, number>();
+  const consider = (p: Producer, o: ObjectSite, score: number): void => {
+    const s = score + (o.primary ? 4 : 0) + (o.inList ? 2 : 0);
+    if (s > (best.get(p) ?? -1)) best.set(p, s);
+  };
+  if (entity.exact !== entity.attribute) {
+    for (const c of byField.get(entity.exact) ?? []) if (!entity.integer || c.integer) consider(c.p, c.o, 8);
+  }
+  for (const c of byField.get(entity.attribute) ?? []) {
+    if ((!entity.integer || c.integer) && names(entity.resource, c.o.names, aliases, known)) consider(c.p, c.o, 6);
+  }
+  const scored: Array<{ op: Operation; score: number }> = [];
+  for (const [p, found] of best) {
+    if (p.op === op || needs.get(p.op)?.has(key) || p.op.bindings.some((b) => b.required && b.name === param)) continue;
+    if (parent !== undefined && siblingCollection(parent, p.op.path)) continue;
+    let score = found;
+    if (parent !== undefined && p.op.path === parent) score += 6;
+    // what the parameter's path nests in (`/tv/{tv_id}` for `/tv/{tv_id}/season/{season_number}`)
+    else if (op.path.startsWith(`${p.op.path}/`) && p.op.path.includes('{')) score += 3;
+    score += Math.min(3, p.statics.filter((s) => mine.includes(s)).length);
+    if (p.search) score += 2;
+    // each required argument the caller does not already have is one more thing to find
+    score -= p.op.bindings.filter((b) => b.required && !op.bindings.some((x) => x.name === b.name)).length;
+    scored.push({ op: p.op, score });
+  }
+  scored.sort((a, b) => b.score - a.score || (a.op.name < b.op.name ? -1 : a.op.name > b.op.name ? 1 : 0));
+  // far below the best, a match is more likely another thing of the same name (a room's devices for an H.323
+  // device): a wrong entry costs the agent a call, so weak ones are left out
+  const top = scored[0]?.score ?? 0;
+  return scored.filter((s) => s.score >= top - WEAKER_BY).map((s) => s.op);
+}
