@@ -101,6 +101,11 @@ export const SERVE_OPTIONS = [
     help: 'prefix for the four tool names',
   },
   { name: 'requireDescribe', type: 'boolean', schema: bool, default: true, flag: '--no-require-describe', negate: true, env: 'API_CATALOG_NO_REQUIRE_DESCRIBE', envNegate: true, file: 'serve.requireDescribe', help: 'execute_tool needs a prior describe_tools of the operation (--no-require-describe turns it off)' },
+  {
+    name: 'signingKey', type: 'string', env: 'API_CATALOG_SIGNING_KEY', secret: true,
+    schema: z.string().min(32, { error: 'must be at least 32 characters (e.g. `openssl rand -hex 32`)' }),
+    help: 'key that signs describe handles and confirmation state (32+ characters; env only); replicas without a shared --state need the same one',
+  },
   { name: 'sessionTtlSeconds', type: 'integer', schema: integer(1), default: 1800, env: 'API_CATALOG_SESSION_TTL_SECONDS', file: 'serve.sessionTtlSeconds', help: 'idle time after which a session and its authorizations expire, seconds' },
   { name: 'rateLimitPerMinute', type: 'integer', schema: integer(0), default: 120, flag: '--rate-limit', env: 'API_CATALOG_RATE_LIMIT', file: 'serve.rateLimitPerMinute', help: 'execute_tool calls per minute per principal (protects the upstream API); 0 disables' },
   { name: 'readRateLimitPerMinute', type: 'integer', schema: integer(0), flag: '--read-rate-limit', env: 'API_CATALOG_READ_RATE_LIMIT', file: 'serve.readRateLimitPerMinute', help: 'list_domains/search_tools/describe_tools calls per minute per principal (default: unlimited over stdio, 600 over HTTP); 0 disables' },
