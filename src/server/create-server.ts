@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import {
   ProtocolError,
   ProtocolErrorCode,
-  ResourceNotFoundError,
   Server,
   TRACEPARENT_META_KEY,
   type CallToolResult,
@@ -33,8 +32,8 @@ import type { DescribeCheck } from './core/execute.js';
 import { toolNames, type ToolNames } from './core/names.js';
 import { searchTools } from './core/search.js';
 import { attachHandles } from './handles.js';
-import { readToolDescriptions, TOOL_DESCRIPTIONS_URI } from './resources.js';
-import { ResultStore, RESULT_URI_PREFIX } from './results.js';
+import { registerResourceHandlers, TOOL_DESCRIPTIONS_URI } from './resources.js';
+import { ResultStore } from './results.js';
 import type { SearchLog } from './search-log.js';
 import { SessionState, type RateBucket } from './session.js';
 import { DEFAULT_HANDLE_TTL_MS, Signer } from './signing.js';
@@ -172,16 +171,6 @@ function stateUnavailableEnvelope(tool: string, err: AppError): Envelope {
 /** A short, non-reversible tag of a session id for logs (the id itself is a bearer secret on HTTP). */
 export function sessionTag(id: string): string {
   return sha256Hex(id).slice(0, 10);
-}
-
-/** A store failure inside a resource handler: a protocol error with the code agents know, nothing else. */
-async function storeCall<T>(op: () => Promise<T>): Promise<T> {
-  try {
-    return await op();
-  } catch (err) {
-    if (isAppError(err) && err.code === 'STATE_UNAVAILABLE') throw new ProtocolError(ProtocolErrorCode.InternalError, err.message, { code: err.code });
-    throw err;
-  }
 }
 
 /** Builds the server for one connection, session or request. Cheap: the catalogs and search index are shared via `deps`. */
@@ -398,78 +387,19 @@ export function createServer(deps: ServerDeps): CatalogServer {
     return pending ?? toCallToolResult(envelope);
   });
 
-  server.setRequestHandler('resources/list', async () => ({
-    resources: [
-      {
-        uri: TOOL_DESCRIPTIONS_URI,
-        name: 'tool_descriptions',
-        title: 'Tool descriptions (progressive disclosure)',
-        description: workflowText(names),
-        mimeType: 'application/json',
-      },
-      ...(await listStoredResults()).map((r) => ({
-        uri: r.uri,
-        name: `result-${r.id.slice(0, 8)}`,
-        description: 'The full result of a truncated execute_tool call (kept for a limited time).',
-        mimeType: 'application/json',
-      })),
-    ],
-  }));
-
-  server.setRequestHandler('resources/templates/list', () => ({
-    resourceTemplates: [
-      {
-        uriTemplate: `${TOOL_DESCRIPTIONS_URI}{?tools}`,
-        name: 'tool_descriptions',
-        title: 'Full descriptions of the named operations',
-        description: 'Comma-separated exact operation names; the answer carries each one\'s describe handle.',
-        mimeType: 'application/json',
-      },
-    ],
-  }));
-
-  /** Stored results for resources/list; a store failure leaves them out rather than failing the listing. */
-  async function listStoredResults(): Promise<Array<{ id: string; uri: string }>> {
-    try {
-      return await results.list();
-    } catch {
-      return [];
-    }
-  }
-
-  server.setRequestHandler('resources/read', async (request, ctx) => {
-    const uri = request.params.uri;
-    if (!deps.touchedByTransport && !stateless) await storeCall(() => session.touch());
-    if (uri.startsWith(RESULT_URI_PREFIX)) {
-      const item = await storeCall(() => results.get(uri));
-      if (!item) {
-        throw new ResourceNotFoundError(
-          uri.slice(0, 200),
-          `Resource ${uri.slice(0, 120)} not found: stored results expire after ${Math.round((deps.resultTtlMs ?? 600_000) / 60_000)} min and belong to the caller that made them; run the call again`,
-        );
-      }
-      return { contents: [{ uri: item.uri, mimeType: 'application/json', text: item.text ?? '' }] };
-    }
-    if (uri === TOOL_DESCRIPTIONS_URI || uri.startsWith(`${TOOL_DESCRIPTIONS_URI}?`)) {
-      const rate = await storeCall(() => session.takeToken('read'));
-      if (!rate.ok) {
-        throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `RATE_LIMITED: too many catalog reads; retry in ${Math.ceil(rate.retryAfterMs / 1000)} s`, {
-          code: 'RATE_LIMITED',
-          retryAfterMs: rate.retryAfterMs,
-        });
-      }
-      const credential = credentialOf(ctx);
-      const read = readToolDescriptions(deps.catalogs, uri, names, {
-        settings: deps.settings,
-        ...(credential !== undefined ? { sessionCredential: credential } : {}),
-      });
-      const handles = await storeCall(() => authorize(read.described, 'resource'));
-      for (const [name, handle] of handles) (read.body[name] as Record<string, unknown>).handle = handle;
-      deps.searchLog?.recordFollowUp(tag(), 'describe', read.described);
-      logger.log('info', { event: 'resource_read', session: tag(), resource: 'tool_descriptions', tools: read.described.length });
-      return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(read.body) }] };
-    }
-    throw new ResourceNotFoundError(uri.slice(0, 200), `Unknown resource ${JSON.stringify(uri.slice(0, 120))}; read ${TOOL_DESCRIPTIONS_URI}?tools=<name>`);
+  registerResourceHandlers(server, {
+    names,
+    catalogs: deps.catalogs,
+    settings: deps.settings,
+    resultTtlMs: deps.resultTtlMs ?? 10 * 60_000,
+    ...(deps.searchLog !== undefined ? { searchLog: deps.searchLog } : {}),
+    logger,
+    session,
+    results,
+    touch: !deps.touchedByTransport && !stateless,
+    tag,
+    credentialOf,
+    authorize,
   });
 
   return { server, session, results, names };
