@@ -150,6 +150,37 @@ describe('B7: sticky routing on Mcp-Session-Id (nginx hash) keeps working', () =
   });
 });
 
+describe('2026-07-28 replicas need no session store: only the same API_CATALOG_SIGNING_KEY', () => {
+  test('two replicas without --state behind nginx round robin: the modern flow (MRTR included) succeeds; a legacy session cannot', async () => {
+    const key = createHash('sha256').update(`key-${Math.random()}`).digest('hex');
+    const env = { ...replicaEnv(), API_CATALOG_SIGNING_KEY: key };
+    delete (env as Record<string, string | undefined>).API_CATALOG_STATE;
+    const alone = await Promise.all([0, 1].map(() => startReplica(['--registry', fixtureRegistry('petstore'), '--allow-host', '127.0.0.1'], env)));
+    const lb = await startBalancer('nginx', alone.map((r) => r.port));
+    try {
+      up.clear();
+      const { id, calls } = await flow(lb, 'modern');
+      const perReplica = alone.map((r) => r.stderr().split('\n').filter((l) => l.includes('"event":"tool_call"') && l.includes(`"session":"${tag(id)}"`)).length);
+      expect(perReplica.every((n) => n > 0), `tool calls per replica ${perReplica}`).toBe(true);
+      expect(perReplica.reduce((a, b) => a + b, 0)).toBe(calls);
+      expect(up.requests.map((q) => q.method)).toEqual(['GET', 'GET', 'GET', 'GET', 'DELETE']);
+      for (const r of alone) expect(r.stderr()).toMatch(/Signing key: API_CATALOG_SIGNING_KEY/);
+      // The legacy era keeps its sessions in the store: without one, round robin loses the session (404).
+      await expect(connect(lb.url, 'legacy').then(async (c) => {
+        try {
+          for (let i = 0; i < 4; i++) await c.client.listTools();
+        } finally {
+          await c.client.close();
+        }
+      })).rejects.toThrow(/404|Session not found/);
+    } finally {
+      await lb.close();
+      for (const r of alone) await r.stop();
+    }
+    for (const r of alone) expect(r.stderr()).not.toContain(key);
+  });
+});
+
 describe('B8: a replica killed mid-flow loses nothing', () => {
   // Runs last: it kills replicas[0]. The modern client first (both replicas up), then the legacy session.
   test('HAProxy: kill -9 one replica after describe; both clients go on on the other, no call fails', async () => {
