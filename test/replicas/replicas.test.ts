@@ -134,6 +134,8 @@ describe.each(['nginx', 'haproxy'] as const)('B7: two replicas behind %s round r
     // Over round robin both replicas served some of the tool calls.
     expect(perReplica.every((n) => n > 0), `tool calls per replica ${perReplica}`).toBe(true);
     expect(perReplica.reduce((a, b) => a + b, 0)).toBe(calls);
+    // The shipped configs log the MCP method and tool of 2026-07-28 requests from their headers (no body read).
+    if (era === 'modern') expect(lb.log()).toContain(kind === 'nginx' ? 'mcp_method=tools/call mcp_name=execute_tool' : '{tools/call|execute_tool}');
   });
 });
 
