@@ -150,7 +150,7 @@ describe('Streamable HTTP: the 2026-07-28 path is stateless', () => {
     expect(up.requests).toHaveLength(1);
   });
 
-  test('the revision\'s request checks: Mcp-Method/Mcp-Name must match the body (400 -32020); an unknown version is 400 -32022 listing both eras', async () => {
+  test('the revision\'s request checks: Mcp-Method/Mcp-Name must match the body (400 -32020); an unknown version is 400 -32022 naming both eras', async () => {
     const ok = await modernRpc(srv.url, 'tools/list');
     expect(ok.status).toBe(200);
     expect(ok.msg.result.tools).toHaveLength(4);
@@ -164,7 +164,11 @@ describe('Streamable HTTP: the 2026-07-28 path is stateless', () => {
     const future = await modernRpc(srv.url, 'tools/list', {}, { version: '2099-01-01' });
     expect(future.status).toBe(400);
     expect(future.msg.error.code).toBe(-32022);
-    expect(future.msg.error.data.supported).toEqual(['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07']);
+    // data.supported is what server/discover advertises (what a modern client may retry with); the message names all.
+    expect(future.msg.error.data).toEqual({ supported: ['2026-07-28'], requested: '2099-01-01' });
+    expect(future.msg.error.message).toBe(
+      'Unsupported protocol version "2099-01-01": this server speaks 2026-07-28 (every request carrying its _meta) and, after an initialize handshake, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05, 2024-10-07',
+    );
     const discover = await modernRpc(srv.url, 'server/discover');
     expect(discover.msg.result.supportedVersions).toEqual(['2026-07-28']);
     expect(discover.msg.result.capabilities).toMatchObject({ tools: {}, resources: {} });

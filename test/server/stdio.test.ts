@@ -235,3 +235,17 @@ describe.each(ERAS)('stdio, %s opening', (era: Era) => {
     });
   });
 });
+
+test('stdio: an opening that claims a version we do not speak gets -32022 naming every version; a good opening follows', async () => {
+  const p = spawnServer();
+  p.send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } } });
+  const future = await p.response(1);
+  expect(future.error.code).toBe(-32022);
+  // data.supported: what server/discover advertises (a modern client retries with one of these)
+  expect(future.error.data).toEqual({ supported: [MODERN_VERSION], requested: '2099-01-01' });
+  expect(future.error.message).toMatch(/"2099-01-01": this server speaks 2026-07-28 \(every request carrying its _meta\) and, after an initialize handshake, 2025-11-25, .*2024-10-07$/);
+  p.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: META } });
+  expect((await p.response(2)).result.tools).toHaveLength(4);
+  p.child.stdin.end();
+  expect((await p.exited).code).toBe(0);
+});
