@@ -110,6 +110,32 @@ describe.each(ERAS)('Streamable HTTP, %s client', (era: Era) => {
     expect(up.requests).toHaveLength(0);
   });
 
+  test('a destructive call without "confirm": a client with elicitation is asked (2026-07-28: MRTR; legacy: on the session stream), one without gets CONFIRMATION_REQUIRED', async () => {
+    const asking = await connectHttp(srv.url, era, { capabilities: { elicitation: {} }, name: 'http-elicit' });
+    clients.push(asking);
+    const asked: string[] = [];
+    let answer: 'accept' | 'decline' = 'decline';
+    asking.setRequestHandler('elicitation/create', (req) => {
+      asked.push(req.params.message);
+      return answer === 'accept' ? { action: 'accept', content: { confirm: true } } : { action: 'decline' };
+    });
+    const handle = await describeHandle(asking, 'pets.delete');
+    const declined = await call(asking, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 3 }, handle });
+    expect(declined.error?.code).toBe('CONFIRMATION_REQUIRED');
+    expect(declined.error?.message).toMatch(/the user declined/);
+    expect(up.requests).toHaveLength(0);
+    answer = 'accept';
+    const done = await call(asking, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 3 }, handle });
+    expect(done.success, JSON.stringify(done)).toBe(true);
+    expect(asked).toHaveLength(2);
+    expect(up.requests.map((q) => `${q.method} ${q.url}`)).toEqual(['DELETE /pets/3']);
+    const silent = await client(era);
+    const refused = await call(silent, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 3 }, handle: await describeHandle(silent, 'pets.delete') });
+    expect(refused.error?.code).toBe('CONFIRMATION_REQUIRED');
+    expect(refused.instruction).toMatch(/"confirm": "pets.delete"/);
+    expect(up.requests).toHaveLength(1);
+  });
+
   test('X-Upstream-Token is the upstream credential; the client Authorization header never goes upstream (H6)', async () => {
     const c = await client(era, { 'X-Upstream-Token': 'sess-secret-4242', Authorization: 'Bearer client-token-9999' });
     const d = await call(c, 'describe_tools', { tool_names: ['store.inventory'] });
