@@ -82,7 +82,7 @@ export async function modernRpc(
     if (v === undefined) delete headers[k.toLowerCase()];
     else headers[k.toLowerCase()] = v;
   }
-  return rpc(url, undefined, { jsonrpc: '2.0', id: options.id ?? nextId++, method, params: { ...params, _meta: meta } }, headers);
+  return rpc(url, undefined, { jsonrpc: '2.0', id: options.id ?? nextId++, method, params: { ...params, _meta: { ...(params._meta as Record<string, unknown> | undefined), ...meta } } }, headers);
 }
 
 /** tools/call in the 2026-07-28 era; returns the HTTP status, the envelope and the whole result (input_required too). */

@@ -8,7 +8,9 @@ import { isAppError } from '../../src/errors.js';
 import { loadCatalogSet } from '../../src/server/core/catalogs.js';
 import { checkSigningKey, resolveSigner, Signer } from '../../src/server/signing.js';
 import { serveHttp, type HttpHandle } from '../../src/server/transports/http.js';
+import { createLogger } from '../../src/logger.js';
 import { MemoryStateStore } from '../../src/state/index.js';
+import { modernRpc } from '../helpers/mcp-raw.js';
 import { call, catalogs, connectHttp, connectInMemory, describeHandle, fixtureRegistry, type Connected } from '../helpers/mcp.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
 
@@ -112,9 +114,11 @@ describe('over the stateless 2026-07-28 HTTP path the handle is the proof', () =
   let open: HttpHandle;
   let guarded: HttpHandle;
   const clients: Client[] = [];
+  const logs: string[] = [];
   beforeAll(async () => {
     up = await startUpstream();
-    const deps = { catalogs: set, settings: { baseUrls: { petstore: up.url }, readOnly: false, env: {} }, rateLimitPerMinute: 0, signer };
+    const logger = createLogger({ write: (line) => logs.push(line) });
+    const deps = { catalogs: set, settings: { baseUrls: { petstore: up.url }, readOnly: false, env: {} }, rateLimitPerMinute: 0, signer, logger };
     open = await serveHttp(deps, { port: 0 });
     // Same key, but every request authenticates as the static-token principal instead of "anonymous".
     guarded = await serveHttp(deps, { port: 0, authToken: 't'.repeat(24) });
@@ -160,5 +164,24 @@ describe('over the stateless 2026-07-28 HTTP path the handle is the proof', () =
     expect(up.requests).toHaveLength(0);
     const own = await describeHandle(tokenHolder, 'pets.get');
     expect((await call(tokenHolder, 'execute_tool', { tool_name: 'pets.get', args: { petId: 2 }, handle: own })).success).toBe(true);
+  });
+
+  test('per-request _meta: the trace context is logged with the call; a logLevel asks for logs the server never sends (no logging capability)', async () => {
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    const r = await modernRpc(open.url, 'tools/call', { name: 'search_tools', arguments: { query: 'list pets' }, _meta: { traceparent } }, {});
+    expect(r.status).toBe(200);
+    const line = logs.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.event === 'tool_call' && l.traceparent === traceparent);
+    expect(line).toMatchObject({ era: 'modern', tool: 'search_tools', outcome: 'ok' });
+    // Asked for debug logs: the answer is the one JSON body, no notifications/message stream.
+    const meta = { 'io.modelcontextprotocol/logLevel': 'debug' };
+    const res = await fetch(open.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'search_tools' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'search_tools', arguments: { query: 'pets' }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, ...meta } } }),
+    });
+    expect(res.headers.get('content-type')).toMatch(/application\/json/);
+    const body = await res.text();
+    expect(body).not.toContain('notifications/message');
+    expect((JSON.parse(body) as { result: { structuredContent: { success: boolean } } }).result.structuredContent.success).toBe(true);
   });
 });
