@@ -148,23 +148,32 @@ async function main() {
     const t = performance.now();
     spawnSync(process.execPath, ['-e', '0']);
     bare.push(performance.now() - t);
-    if (o.baseline) {
-      samples['baseline raw legacy'].push(await rawStart(o.baseline, 'legacy'));
-      samples['baseline client legacy'].push(await clientStart(o.baseline, 'legacy'));
-    }
-    samples['raw legacy'].push(await rawStart(o.cli, 'legacy'));
-    samples['raw modern'].push(await rawStart(o.cli, 'modern'));
-    samples['client legacy'].push(await clientStart(o.cli, 'legacy'));
-    samples['client pinned'].push(await clientStart(o.cli, 'pinned'));
-    samples['client auto'].push(await clientStart(o.cli, 'auto'));
+    // Every kind once per round, in an order that alternates between rounds: a machine whose load drifts during a
+    // round does not favour whichever comes first.
+    const round = [
+      ...(o.baseline ? [['baseline raw legacy', () => rawStart(o.baseline, 'legacy')], ['baseline client legacy', () => clientStart(o.baseline, 'legacy')]] : []),
+      ['raw legacy', () => rawStart(o.cli, 'legacy')],
+      ['raw modern', () => rawStart(o.cli, 'modern')],
+      ['client legacy', () => clientStart(o.cli, 'legacy')],
+      ['client pinned', () => clientStart(o.cli, 'pinned')],
+      ['client auto', () => clientStart(o.cli, 'auto')],
+    ];
+    if (i % 2 === 1) round.reverse();
+    for (const [kind, run] of round) samples[kind].push(await run());
   }
   result.bareNodeMs = r1(median(bare));
   result.startup = {};
+  // Paired with the baseline of the same round (same load), per kind: the median of the differences.
+  const paired = (k, base, f) => (samples[base].length === samples[k].length && samples[base].length > 0 ? r1(median(samples[k].map((s, i) => s[f] - samples[base][i][f]))) : undefined);
   for (const k of kinds) {
     if (samples[k].length === 0) continue;
+    const base = k.startsWith('client') ? 'baseline client legacy' : 'baseline raw legacy';
+    const dl = k.startsWith('baseline') ? undefined : paired(k, base, 'toolsList');
+    const ds = k.startsWith('baseline') ? undefined : paired(k, base, 'firstSearch');
     result.startup[k] = {
       toolsListMs: r1(median(samples[k].map((s) => s.toolsList))),
       firstSearchMs: r1(median(samples[k].map((s) => s.firstSearch))),
+      ...(dl !== undefined ? { vsBaselineMs: { toolsList: dl, firstSearch: ds } } : {}),
       ...(samples[k][0].era !== undefined ? { era: samples[k][0].era } : {}),
     };
   }
@@ -180,7 +189,10 @@ async function main() {
       console.log(`tokens (${era}): tools/list ${t.toolsList}; ` + DESCRIBE_OPS.map((op) => `${op} ${t.describe[op].summary}/${t.describe[op].parameters}/${t.describe[op].full}`).join(', ') + ' (summary/parameters/full)');
     }
   }
-  for (const [k, v] of Object.entries(result.startup)) console.log(`start-up ${k.padEnd(23)} spawn -> tools/list ${v.toolsListMs} ms, -> first search ${v.firstSearchMs} ms${v.era ? ` (era ${v.era})` : ''}`);
+  for (const [k, v] of Object.entries(result.startup)) {
+    const d = v.vsBaselineMs ? ` [paired vs baseline: ${v.vsBaselineMs.toolsList >= 0 ? '+' : ''}${v.vsBaselineMs.toolsList} / ${v.vsBaselineMs.firstSearch >= 0 ? '+' : ''}${v.vsBaselineMs.firstSearch} ms]` : '';
+    console.log(`start-up ${k.padEnd(23)} spawn -> tools/list ${v.toolsListMs} ms, -> first search ${v.firstSearchMs} ms${v.era ? ` (era ${v.era})` : ''}${d}`);
+  }
 }
 
 await main();
