@@ -158,8 +158,9 @@ describe('2026-07-28 replicas need no session store: only the same API_CATALOG_S
     const env = { ...replicaEnv(), API_CATALOG_SIGNING_KEY: key };
     delete (env as Record<string, string | undefined>).API_CATALOG_STATE;
     const alone = await Promise.all([0, 1].map(() => startReplica(['--registry', fixtureRegistry('petstore'), '--allow-host', '127.0.0.1'], env)));
-    const lb = await startBalancer('nginx', alone.map((r) => r.port));
+    let lb: Balancer | undefined;
     try {
+      lb = await startBalancer('nginx', alone.map((r) => r.port));
       up.clear();
       const { id, calls } = await flow(lb, 'modern');
       const perReplica = alone.map((r) => r.stderr().split('\n').filter((l) => l.includes('"event":"tool_call"') && l.includes(`"session":"${tag(id)}"`)).length);
@@ -176,7 +177,7 @@ describe('2026-07-28 replicas need no session store: only the same API_CATALOG_S
         }
       })).rejects.toThrow(/404|Session not found/);
     } finally {
-      await lb.close();
+      await lb?.close();
       for (const r of alone) await r.stop();
     }
     for (const r of alone) expect(r.stderr()).not.toContain(key);
@@ -187,9 +188,12 @@ describe('B8: a replica killed mid-flow loses nothing', () => {
   // Runs last: it kills replicas[0]. The modern client first (both replicas up), then the legacy session.
   test('HAProxy: kill -9 one replica after describe; both clients go on on the other, no call fails', async () => {
     const lb = await startBalancer('haproxy', replicas.map((r) => r.port));
-    const modern = await connect(lb.url, 'modern');
-    const legacy = await connect(lb.url, 'legacy');
+    const clients: Array<{ client: Client }> = [];
     try {
+      const modern = await connect(lb.url, 'modern');
+      clients.push(modern);
+      const legacy = await connect(lb.url, 'legacy');
+      clients.push(legacy);
       up.clear();
       const handle = await describeHandle(modern.client, 'pets.get');
       expect((await call(legacy.client, 'describe_tools', { tool_names: ['pets.get'] })).success).toBe(true);
@@ -208,8 +212,7 @@ describe('B8: a replica killed mid-flow loses nothing', () => {
       expect(callsPerReplica(legacy.transport.sessionId as string)[1]).toBeGreaterThanOrEqual(6);
       expect((callsPerReplica(MODERN_TAG)[1] ?? 0) - before).toBeGreaterThanOrEqual(6);
     } finally {
-      await modern.client.close();
-      await legacy.client.close();
+      for (const c of clients) await c.client.close();
       await lb.close();
     }
   });
