@@ -5,6 +5,8 @@
 // throughput and RSS. With --replicas 2 it starts its own redis-server, two replicas with --state and a
 // round-robin balancer from deploy/ (nginx or HAProxy), and with --kill-after it kills one replica mid-run;
 // --url points it at a running deployment instead; --compare runs the single process first, then the replicas.
+// --era modern speaks MCP 2026-07-28 instead (no initialize, no session: every request carries its _meta envelope
+// and the Mcp-Method / Mcp-Name headers; execute_tool passes the handle its describe returned).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,17 +17,19 @@ import { randomBytes } from 'node:crypto';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const USAGE = `usage: node scripts/load.mjs [--sessions 100] [--calls 100] [--json]
-         [--replicas 2 [--balancer nginx|haproxy] [--kill-after <seconds>]] [--compare] [--url <mcp url>]
+         [--replicas 2 [--balancer nginx|haproxy] [--kill-after <seconds>]] [--compare] [--url <mcp url>] [--era legacy|modern]
   Needs a build (npm run build). Loopback only; no upstream request is made (execute_tool runs with dry_run).
   --replicas n     start redis-server, n replicas (serve --http --state redis://...) and a round-robin balancer
                    generated from deploy/nginx.conf or deploy/haproxy.cfg (needs redis-server and nginx/haproxy)
   --kill-after s   kill -9 the first replica s seconds into the run; reports the calls that failed and whether
                    every session went on afterwards
   --compare        run the single process first, then the replicas, and print both
-  --url u          load an already running deployment at u (no processes started; no RSS)`;
+  --url u          load an already running deployment at u (no processes started; no RSS)
+  --era e          legacy (default: initialize, one MCP session per simulated client) or modern (2026-07-28:
+                   stateless requests; "sessions" are then concurrent clients)`;
 
 function parseArgs(argv) {
-  const o = { sessions: 100, calls: 100, json: false, replicas: 1, balancer: 'nginx', killAfter: undefined, compare: false, url: undefined };
+  const o = { sessions: 100, calls: 100, json: false, replicas: 1, balancer: 'nginx', killAfter: undefined, compare: false, url: undefined, era: 'legacy' };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--sessions' || a === '--calls') {
@@ -46,6 +50,9 @@ function parseArgs(argv) {
     } else if (a === '--url') {
       o.url = argv[++i];
       if (!/^https?:\/\//.test(o.url ?? '')) throw new Error('load: --url must be an http(s) URL of an MCP endpoint');
+    } else if (a === '--era') {
+      o.era = argv[++i];
+      if (o.era !== 'legacy' && o.era !== 'modern') throw new Error('load: --era must be legacy or modern');
     } else if (a === '--compare') o.compare = true;
     else if (a === '--json') o.json = true;
     else if (a === '--help' || a === '-h') {
@@ -229,10 +236,22 @@ async function runLoad(url, opts, deployment, label) {
   const sessionsAtKill = new Set();
   const active = new Set();
 
+  const modern = opts.era === 'modern';
+  const META = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'load', version: '1' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
   /** One JSON-RPC POST; returns the response message (JSON or the first SSE data event). */
   const rpc = async (session, body) => {
     const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    if (session.id) {
+    if (modern) {
+      // 2026-07-28: the envelope in params._meta and the standard headers, on every request.
+      body = { ...body, params: { ...body.params, _meta: META } };
+      headers['mcp-protocol-version'] = '2026-07-28';
+      headers['mcp-method'] = body.method;
+      if (body.method === 'tools/call') headers['mcp-name'] = body.params.name;
+    } else if (session.id) {
       headers['mcp-session-id'] = session.id;
       headers['mcp-protocol-version'] = session.protocol;
     }
@@ -253,11 +272,13 @@ async function runLoad(url, opts, deployment, label) {
   const runSession = async (s) => {
     const session = { id: undefined, protocol: '2025-06-18', next: 1 };
     let t = performance.now();
-    const init = await rpc(session, { jsonrpc: '2.0', id: session.next++, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'load', version: '1' } } });
-    lat.initialize.push(performance.now() - t);
-    session.id = init.headers.get('mcp-session-id');
-    session.protocol = init.msg.result.protocolVersion;
-    await rpc(session, { jsonrpc: '2.0', method: 'notifications/initialized' });
+    if (!modern) {
+      const init = await rpc(session, { jsonrpc: '2.0', id: session.next++, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'load', version: '1' } } });
+      lat.initialize.push(performance.now() - t);
+      session.id = init.headers.get('mcp-session-id');
+      session.protocol = init.msg.result.protocolVersion;
+      await rpc(session, { jsonrpc: '2.0', method: 'notifications/initialized' });
+    }
     active.add(s);
     const described = [];
     let pendingDescribe;
@@ -278,7 +299,7 @@ async function runLoad(url, opts, deployment, label) {
       } else {
         tool = 'execute_tool';
         const op = described[(s + i) % described.length];
-        args = { tool_name: op[0], args: op[1], dry_run: true };
+        args = { tool_name: op[0], args: op[1], dry_run: true, ...(op[2] !== undefined ? { handle: op[2] } : {}) };
       }
       t = performance.now();
       const startedBeforeKill = killedAt === undefined;
@@ -289,8 +310,8 @@ async function runLoad(url, opts, deployment, label) {
         if (r.msg.result?.isError) addError(`${tool} isError ${r.msg.result.structuredContent?.error?.code ?? ''}`, JSON.stringify(r.msg.result.structuredContent ?? r.msg.result).slice(0, 300));
         else if (r.msg.result?.structuredContent?.success !== true) addError(`${tool} unexpected result`, JSON.stringify(r.msg.result).slice(0, 300));
         else {
-          // Only a describe that succeeded authorizes a later execute.
-          if (pendingDescribe) described.push(pendingDescribe);
+          // Only a describe that succeeded authorizes a later execute (2026-07-28: through the handle it returned).
+          if (pendingDescribe) described.push([...pendingDescribe, r.msg.result.structuredContent.value.tools[0].example?.handle]);
           if (killedAt !== undefined && !startedBeforeKill) sessionsOkAfterKill.add(s);
         }
       } catch (err) {
@@ -303,11 +324,12 @@ async function runLoad(url, opts, deployment, label) {
       }
     }
     active.delete(s);
+    if (modern) return;
     const del = await fetch(url, { method: 'DELETE', headers: { 'mcp-session-id': session.id, 'mcp-protocol-version': session.protocol } });
     await del.text();
   };
 
-  console.error(`load: ${label}: ${opts.sessions} concurrent sessions x ${opts.calls} calls against ${url} (rate limits off) …`);
+  console.error(`load: ${label}: ${opts.sessions} concurrent ${modern ? '2026-07-28 clients' : 'sessions'} x ${opts.calls} calls against ${url} (rate limits off) …`);
   const t0 = performance.now();
   let memPeakDuring = memStart;
   const sampler = setInterval(() => (memPeakDuring = Math.max(memPeakDuring, rss())), 100);
@@ -335,6 +357,7 @@ async function runLoad(url, opts, deployment, label) {
   const totalErrors = [...errors.values()].reduce((a, e) => a + e.n, 0);
   const result = {
     label,
+    era: opts.era,
     date: new Date().toISOString(),
     node: process.version,
     url,
@@ -397,7 +420,8 @@ async function main() {
   }
   const canary = `CANARY-${randomBytes(8).toString('hex')}`;
   const runs = [];
-  const plans = opts.url ? [['deployment at --url', null]] : opts.compare ? [['single process', 'single'], [`${opts.replicas} replicas + Redis + ${opts.balancer}`, 'replicas']] : [[opts.replicas > 1 ? `${opts.replicas} replicas + Redis + ${opts.balancer}` : 'single process', opts.replicas > 1 ? 'replicas' : 'single']];
+  const era = opts.era === 'modern' ? ', 2026-07-28' : '';
+  const plans = opts.url ? [[`deployment at --url${era}`, null]] : opts.compare ? [[`single process${era}`, 'single'], [`${opts.replicas} replicas + Redis + ${opts.balancer}${era}`, 'replicas']] : [[opts.replicas > 1 ? `${opts.replicas} replicas + Redis + ${opts.balancer}${era}` : `single process${era}`, opts.replicas > 1 ? 'replicas' : 'single']];
   if (opts.compare && opts.replicas < 2) opts.replicas = 2;
   let ok = true;
   for (const [label, kind] of plans) {

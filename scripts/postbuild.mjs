@@ -16,22 +16,25 @@ if (!existsSync(`${outdir}index.js`)) {
 rmSync(`${outdir}chunks`, { recursive: true, force: true });
 
 /**
- * The MCP SDK's Server imports its Ajv provider at load only to build a default validator, and the server always
- * passes its own (src/server/create-server.ts, which loads Ajv on the first elicitation). In the bundle that
- * import is replaced by this module with the same export, which requires the SDK's provider (CommonJS build)
- * when one is constructed: Ajv (~250 KB of JS) then stays out of every start. Same class, same behaviour.
+ * The MCP SDK's server imports its runtime shim at load, and the Node shim imports the SDK's bundled Ajv (~290 KB
+ * of JS) only to offer a default JSON Schema validator; our servers always pass their own lazily built one
+ * (src/server/create-server.ts). In the bundle the shim is replaced by this module with the same exports, whose
+ * validator requires the SDK's Ajv build (CommonJS) when one is constructed: Ajv then stays out of every start.
+ * Same class, same behaviour.
  */
-const lazySdkAjvProvider = {
-  name: 'lazy-sdk-ajv-provider',
+const lazySdkAjvShim = {
+  name: 'lazy-sdk-ajv-shim',
   setup(b) {
-    b.onLoad({ filter: /@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]validation[\\/]ajv-provider\.js$/ }, () => ({
+    b.onLoad({ filter: /@modelcontextprotocol[\\/]server[\\/]dist[\\/]shimsNode\.mjs$/ }, () => ({
       loader: 'js',
       contents: [
         "import { createRequire } from 'node:module';",
-        'export class AjvJsonSchemaValidator {',
-        "  constructor(ajv) { this.inner = new (createRequire(import.meta.url)('@modelcontextprotocol/sdk/validation/ajv').AjvJsonSchemaValidator)(ajv); }",
+        "import process from 'node:process';",
+        'export class DefaultJsonSchemaValidator {',
+        "  constructor(ajv) { this.inner = new (createRequire(import.meta.url)('@modelcontextprotocol/server/validators/ajv').AjvJsonSchemaValidator)(ajv); }",
         '  getValidator(schema) { return this.inner.getValidator(schema); }',
         '}',
+        'export { process };',
       ].join('\n'),
     }));
   },
@@ -55,7 +58,7 @@ const result = await build({
   minify: true,
   logLevel: 'warning',
   metafile: true,
-  plugins: [lazySdkAjvProvider],
+  plugins: [lazySdkAjvShim],
   // CommonJS dependencies call require() for Node built-ins; give each ESM chunk a real one.
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
 });

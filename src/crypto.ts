@@ -30,3 +30,18 @@ export function randomUUID(): string {
 export function randomHex(n: number): string {
   return nodeCrypto().randomBytes(n).toString('hex');
 }
+
+/** HMAC-SHA256 of `data` under `key` (raw bytes). */
+export function hmacSha256(key: Uint8Array, data: string | Uint8Array): Buffer {
+  return nodeCrypto().createHmac('sha256', key).update(data).digest();
+}
+
+/** `n` random bytes from the CSPRNG. */
+export function randomBytes(n: number): Buffer {
+  return nodeCrypto().randomBytes(n);
+}
+
+/** Equal-length buffers compared in constant time; different lengths are unequal. */
+export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && nodeCrypto().timingSafeEqual(a, b);
+}

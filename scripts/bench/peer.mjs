@@ -87,7 +87,7 @@ export async function runPeer({ runs = 3 } = {}) {
 
 async function measureDynamic(s, upstream) {
   const call = async (name, args) => {
-    const r = await s.client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
+    const r = await s.client.callTool({ name, arguments: args }, { timeout: 120_000 });
     const text = resultText(r);
     return { ok: !r.isError, request: await tokens(args), response: await tokens(text), text };
   };

@@ -120,8 +120,8 @@ export async function runReplicas({ replicas = 2, apis = 20 } = {}) {
 
 /** Starts `replicas` replicas together (`extra` serve arguments) and measures each: listening, tools/list, first search, RSS. */
 async function measureRound(registries, replicas, extra) {
-  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  const { Client } = await import('@modelcontextprotocol/client');
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
   const ports = await Promise.all(Array.from({ length: replicas }, () => freePort()));
   const started = ports.map((p) => startReplica(registries, p, extra));
   const rows = [];
@@ -136,7 +136,7 @@ async function measureRound(registries, replicas, extra) {
         await client.connect(new StreamableHTTPClientTransport(new URL(r.url)), { timeout: 600_000 });
         await client.listTools(undefined, { timeout: 600_000 });
         row.toolsListMs = round(performance.now() - r.t0, 0);
-        const res = await client.callTool({ name: 'search_tools', arguments: { query: 'list invoices', limit: 8 } }, undefined, { timeout: 600_000 });
+        const res = await client.callTool({ name: 'search_tools', arguments: { query: 'list invoices', limit: 8 } }, { timeout: 600_000 });
         row.firstSearchMs = round(performance.now() - r.t0, 0);
         if (res.isError) throw new Error(`search failed: ${JSON.stringify(res.content).slice(0, 300)}`);
       } catch (e) {

@@ -232,8 +232,8 @@ export async function readOps(n) {
 /** Child: one size, fresh process. Prints one JSON line. */
 async function measure(n, rounds) {
   const { buildCatalogSet, createServer } = await dist('server/index.js');
-  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-  const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+  const { Client } = await import('@modelcontextprotocol/client');
+  const { InMemoryTransport } = await import('@modelcontextprotocol/client');
   const gc = () => { global.gc?.(); global.gc?.(); };
   gc();
   const heap0 = process.memoryUsage().heapUsed;
@@ -346,7 +346,7 @@ export async function servedStart(n, runs = 3) {
     const t0 = performance.now();
     const s = await startStdio(process.execPath, [CLI, 'serve', '--registry', registryDir(n)], { env: { API_CATALOG_LOG_LEVEL: 'warn', API_CATALOG_STARTUP_TRACE: '1', API_CATALOG_RATE_LIMIT: '0' }, timeoutMs: 300_000 });
     list.push(s.startMs);
-    const r = await s.client.callTool({ name: 'search_tools', arguments: { query: 'list invoices', limit: 8 } }, undefined, { timeout: 300_000 });
+    const r = await s.client.callTool({ name: 'search_tools', arguments: { query: 'list invoices', limit: 8 } }, { timeout: 300_000 });
     first.push(performance.now() - t0);
     if (r.isError) throw new Error(`bench: first search at ${n} failed: ${JSON.stringify(r.content).slice(0, 300)}`);
     rss.push(rssOf(s.pid) ?? NaN);

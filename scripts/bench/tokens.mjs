@@ -28,8 +28,8 @@ export function plainTools(operations) {
 /** Connects a real SDK client to createServer() over InMemoryTransport. Rate limit off; upstream = baseUrl. */
 export async function connectInMemory(set, baseUrl) {
   const { createServer } = await dist('server/index.js');
-  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-  const { InMemoryTransport } = await import('@modelcontextprotocol/sdk/inMemory.js');
+  const { Client } = await import('@modelcontextprotocol/client');
+  const { InMemoryTransport } = await import('@modelcontextprotocol/client');
   const baseUrls = {};
   for (const c of set.catalogs) baseUrls[c.meta.name] = baseUrl;
   const { server } = createServer({ catalogs: set, settings: { baseUrls, readOnly: false, env: {} }, rateLimitPerMinute: 0 });

@@ -3,11 +3,13 @@
 import { configuredCredentialNames, loadServerConfig, optionsHelp, secretLookingEnv, type ConfigFile, type ServerConfig } from '../config.js';
 import { parseServeArgs } from './args.js';
 import { clientConfigLines, listenError } from './serve-messages.js';
+import { config as zodConfig } from 'zod';
 import { mark, marked, markTimes } from '../startup-marks.js';
 import { createLogger, type Logger } from '../logger.js';
 import { attachEmbeddings, loadCatalogSet, settingsFromConfig, warmSearchIndex, type CatalogSet } from '../server/core/catalogs.js';
 import { preloadExecutor, type ServerDeps } from '../server/create-server.js';
 import { SearchLog } from '../server/search-log.js';
+import { Signer, resolveSigner } from '../server/signing.js';
 import { describeStateStore, openStateStore, type StateStore } from '../state/index.js';
 
 const HELP = `usage: api-catalog serve [options]
@@ -35,11 +37,19 @@ catalog:execute for execute_tool); API_CATALOG_HTTP_TOKEN, when also set, is acc
 --allow-remote binds a non-loopback address only with one of them; Host headers accepted: loopback, the bound
 address, the --public-url host and --allow-host values.
 
-Several replicas (--state redis://...): sessions, describe authorizations, rate limits and stored results live
-in Redis and any replica serves any session (no sticky routing). A principal is who authenticated a request
-(the API_CATALOG_HTTP_TOKEN holder, an OAuth subject, or "anonymous" on loopback); sessions are bound to it and
-rate limits count per principal. GET /healthz answers 200 {"status":"ok"} or 503 {"status":"degraded"} when the
-state store is unreachable.
+Protocol eras: one endpoint (stdio, or /mcp over HTTP) serves MCP 2026-07-28 clients (no handshake, no session:
+every request stands alone) and handshake-era clients (initialize; 2024-10-07 ... 2025-11-25) alike.
+describe_tools answers carry a signed "handle" per operation that execute_tool takes: over 2026-07-28 HTTP it is
+the proof of the describe (any replica checks it); where a connection or legacy session remembers describes it
+is optional. API_CATALOG_SIGNING_KEY (32+ characters, env only) is the key; unset, one is generated (and shared
+through --state when given).
+
+Several replicas: 2026-07-28 clients need no shared store, only the same API_CATALOG_SIGNING_KEY on every replica
+(or --state). --state redis://... is what legacy sessions need (any replica serves any session, no sticky
+routing), and it shares rate limits and stored large results between replicas. A principal is who authenticated
+a request (the API_CATALOG_HTTP_TOKEN holder, an OAuth subject, or "anonymous" on loopback); legacy sessions,
+handles and stored results are bound to it and rate limits count per principal. GET /healthz answers 200
+{"status":"ok"} or 503 {"status":"degraded"} when the state store is unreachable.
 
 Catalog explorer (with --http): open http://<host>:<port>/ in a browser to see the domains, search with the
 agents' ranking and scores, read describe_tools at each level with its token count, dry-run a call, read the
@@ -54,6 +64,13 @@ not match the model, search answers lexically and says so.
 API_CATALOG_STARTUP_TRACE=1 prints one JSON line on stderr saying where start-up went (for npm run bench).
 A registry's search.snapshot (written by import) is used when it matches the registry; else the index is built.
 Exit codes: 0 after stdin EOF, SIGINT or SIGTERM; 1 when a stdio message exceeds 10 MiB or on a startup error.`;
+
+/** Where the HTTP server's signing key came from, for the start-up banner (never the key). */
+const SIGNING_SOURCES = {
+  env: 'API_CATALOG_SIGNING_KEY',
+  state: 'generated once, shared through the state store',
+  process: 'random for this process (replicas behind one balancer need API_CATALOG_SIGNING_KEY or --state)',
+} as const;
 
 function depsFrom(config: ServerConfig, set: CatalogSet, logger: Logger, file?: ConfigFile): ServerDeps {
   const settings = settingsFromConfig(config, set, process.env, file);
@@ -107,6 +124,8 @@ export async function run(argv: string[]): Promise<number> {
   const logger = createLogger({ write: (line) => process.stderr.write(line), minLevel: config.logLevel });
   for (const secret of secretLookingEnv(process.env)) logger.addSecret(secret);
   logger.addSecret(process.env.API_CATALOG_HTTP_TOKEN);
+  const signingKey = config.options.signingKey as string | undefined;
+  logger.addSecret(signingKey);
   // Credentials under operator-chosen names may not look like secrets by name: register their values too.
   for (const name of configuredCredentialNames(file)) {
     const v = process.env[name];
@@ -172,6 +191,10 @@ export async function run(argv: string[]): Promise<number> {
       process.stderr.write(`api-catalog: warning: the state store ${describeStateStore(config.stateUrl)} is not reachable yet; serving degraded (/healthz 503) and retrying\n`);
     }
     deps.state = state;
+    // Describe handles and confirmation state verify on any replica that has the same key: the env var, else one
+    // generated once and shared through a shared store, else this process's own.
+    const signing = resolveSigner(signingKey, state, logger);
+    deps.signer = signing.signer;
     // A long-running HTTP server is ready when it can answer: the operations and search index are prepared before
     // it listens. Prepared later, a large merged index (several catalogs have no snapshot) blocks the event loop
     // for as long as it builds, and requests already accepted run into the header/request timeouts.
@@ -208,7 +231,8 @@ export async function run(argv: string[]): Promise<number> {
         ...(h.explorer ? [`  Catalog explorer: ${handle.url.replace(/\/mcp$/, '/')}`] : []),
         ...clientConfigLines(handle.url, headers),
         '  Upstream credential per session: send header X-Upstream-Token, or set the env vars describe_tools names.',
-        `  State: ${describeStateStore(config.stateUrl)}${state.shared ? ' (shared: replicas serve each other\'s sessions)' : ' (this process only)'}; health: ${handle.url.replace(/\/mcp$/, '')}/healthz`,
+        `  State: ${describeStateStore(config.stateUrl)}${state.shared ? ' (shared: replicas serve each other\'s legacy sessions and share rate limits)' : ' (this process only)'}; health: ${handle.url.replace(/\/mcp$/, '')}/healthz`,
+        `  Signing key: ${SIGNING_SOURCES[signing.source]}`,
         '  Stop with Ctrl-C.',
         '',
       ].join('\n'),
@@ -225,6 +249,13 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
 
+  // stdio: one connection remembers its describes; the key (the env var's, else random) signs handles lazily.
+  if (signingKey !== undefined) deps.signer = Signer.fromSecret(signingKey);
+  // The MCP SDK checks every message against zod schemas, which zod compiles to a fast path on first use. A stdio
+  // server serves one client and meets each schema a few times, mostly while the client waits for its first
+  // answers: interpreting them costs less than compiling them (measured: ~12 ms less to the first tools/list).
+  // A long-lived HTTP server keeps the compiled path.
+  zodConfig({ jitless: true });
   process.stderr.write(`api-catalog: serving ${what} over stdio\n`);
   const { serveStdio } = await import('../server/transports/stdio.js');
   const handle = await serveStdio(deps, { logger });

@@ -102,6 +102,11 @@ export const SERVE_OPTIONS = [
     help: 'prefix for the four tool names',
   },
   { name: 'requireDescribe', type: 'boolean', schema: bool, default: true, flag: '--no-require-describe', negate: true, env: 'API_CATALOG_NO_REQUIRE_DESCRIBE', envNegate: true, file: 'serve.requireDescribe', help: 'execute_tool needs a prior describe_tools of the operation (--no-require-describe turns it off)' },
+  {
+    name: 'signingKey', type: 'string', env: 'API_CATALOG_SIGNING_KEY', secret: true,
+    schema: z.string().min(32, { error: 'must be at least 32 characters (e.g. `openssl rand -hex 32`)' }),
+    help: 'key that signs describe handles and confirmation state (32+ characters; env only); replicas without a shared --state need the same one',
+  },
   { name: 'sessionTtlSeconds', type: 'integer', schema: integer(1), default: 1800, env: 'API_CATALOG_SESSION_TTL_SECONDS', file: 'serve.sessionTtlSeconds', help: 'idle time after which a session and its authorizations expire, seconds' },
   { name: 'rateLimitPerMinute', type: 'integer', schema: integer(0), default: 120, flag: '--rate-limit', env: 'API_CATALOG_RATE_LIMIT', file: 'serve.rateLimitPerMinute', help: 'execute_tool calls per minute per principal (protects the upstream API); 0 disables' },
   { name: 'readRateLimitPerMinute', type: 'integer', schema: integer(0), flag: '--read-rate-limit', env: 'API_CATALOG_READ_RATE_LIMIT', file: 'serve.readRateLimitPerMinute', help: 'list_domains/search_tools/describe_tools calls per minute per principal (default: unlimited over stdio, 600 over HTTP); 0 disables' },
@@ -115,7 +120,7 @@ export const SERVE_OPTIONS = [
   { name: 'embeddingsModel', metavar: 'm', type: 'string', schema: z.string().min(1, { error: 'must be a model name' }), flag: '--embeddings-model', env: 'API_CATALOG_EMBEDDINGS_MODEL', file: 'serve.embeddings.model', help: 'the embedding model the registry\'s vectors were made with' },
   { name: 'embeddingsDimensions', type: 'integer', schema: integer(1), flag: '--embeddings-dimensions', env: 'API_CATALOG_EMBEDDINGS_DIMENSIONS', file: 'serve.embeddings.dimensions', help: 'requested vector size, for models that take one' },
   { name: 'resultTtlSeconds', type: 'integer', schema: integer(1), default: 600, env: 'API_CATALOG_RESULT_TTL_SECONDS', file: 'serve.resultTtlSeconds', help: 'how long truncated results stay readable as resources, seconds' },
-  { name: 'maxStoredResults', type: 'integer', schema: integer(1), default: 20, env: 'API_CATALOG_MAX_STORED_RESULTS', file: 'serve.maxStoredResults', help: 'truncated results kept per session' },
+  { name: 'maxStoredResults', type: 'integer', schema: integer(1), default: 20, env: 'API_CATALOG_MAX_STORED_RESULTS', file: 'serve.maxStoredResults', help: 'truncated results kept per session (2026-07-28 requests over HTTP: per principal)' },
   { name: 'timeoutMs', type: 'integer', schema: integer(1), default: 30_000, env: 'API_CATALOG_TIMEOUT_MS', file: 'serve.timeoutMs', help: 'total upstream time per call, ms' },
   { name: 'maxResponseBytes', type: 'integer', schema: integer(1024), env: 'API_CATALOG_MAX_RESPONSE_BYTES', file: 'serve.maxResponseBytes', help: 'largest upstream response read, bytes (default: execution\'s own cap)' },
   {
@@ -135,7 +140,7 @@ export const SERVE_OPTIONS = [
   { name: 'stateUrl', metavar: 'url', type: 'string', schema: z.string().min(1, { error: 'must be a redis:// URL' }), flag: '--state', env: 'API_CATALOG_STATE', http: true, secret: true, help: 'shared state for several replicas: redis://[user:password@]host:port[/db] (password: use the env var); default in memory' },
   { name: 'explorer', type: 'boolean', schema: bool, default: true, flag: '--no-explorer', negate: true, env: 'API_CATALOG_NO_EXPLORER', envNegate: true, file: 'serve.http.explorer', http: true, help: 'serve the catalog explorer page at / (--no-explorer turns it off)' },
   { name: 'maxBodyBytes', type: 'integer', schema: integer(1024), default: 1024 * 1024, env: 'API_CATALOG_MAX_BODY_BYTES', file: 'serve.http.maxBodyBytes', http: true, help: 'largest accepted POST body, bytes' },
-  { name: 'maxSessions', type: 'integer', schema: integer(1), default: 1000, env: 'API_CATALOG_MAX_SESSIONS', file: 'serve.http.maxSessions', http: true, help: 'live MCP sessions at most; initialize beyond gets 503' },
+  { name: 'maxSessions', type: 'integer', schema: integer(1), default: 1000, env: 'API_CATALOG_MAX_SESSIONS', file: 'serve.http.maxSessions', http: true, help: 'live legacy MCP sessions at most; initialize beyond gets 503 (2026-07-28 requests open none)' },
 ] as const satisfies readonly OptionSpec[];
 
 type Entry = (typeof SERVE_OPTIONS)[number];

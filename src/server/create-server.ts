@@ -1,43 +1,42 @@
-// createServer(deps): one MCP Server for one MCP session — the four meta-tools, resource:///tool_descriptions,
-// truncated-result resources, per-session authorization and per-principal rate limits kept in the state
-// store, one log line per call. No I/O of its own; transports (stdio, Streamable HTTP) connect it.
+// createServer(deps): one MCP Server instance — for a stdio connection (either era), a legacy HTTP session, or one
+// 2026-07-28 HTTP request — with the four meta-tools, resource:///tool_descriptions, stored results, describe
+// authorization (remembered where there is a connection or session, proven by signed handles everywhere),
+// confirmations through MRTR, per-principal rate limits in the state store, one log line per call.
+import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import {
-  CallToolRequestSchema,
-  ElicitResultSchema,
-  ErrorCode as RpcErrorCode,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  TRACEPARENT_META_KEY,
   type CallToolResult,
-  type ServerNotification,
-  type ServerRequest,
-} from '@modelcontextprotocol/sdk/types.js';
+  type InputRequiredResult,
+  type ListToolsResult,
+  type ServerContext,
+  type ServerOptions,
+  type jsonSchemaValidator,
+} from '@modelcontextprotocol/server';
 import { isAppError, type AppError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
-import { MemoryStateStore, type StateStore } from '../state/index.js';
+import { MemoryStateStore, stateUnavailable, type StateStore } from '../state/index.js';
 import { packageRoot } from '../registry/catalog.js';
-import type { Operation } from '../types.js';
 import { randomUUID, sha256Hex } from '../crypto.js';
 import { mark } from '../startup-marks.js';
+import { Confirmations } from './confirm.js';
 import { warmSearchIndex, type CatalogSet, type ExecutionSettings } from './core/catalogs.js';
 import { describeTools, operationFingerprint } from './core/describe.js';
 import { listDomains } from './core/domains.js';
 import { fail, failFromError, type Envelope } from './core/envelope.js';
-import type { ConfirmAnswer } from './core/execute.js';
+import type { DescribeCheck } from './core/execute.js';
 import { toolNames, type ToolNames } from './core/names.js';
 import { searchTools } from './core/search.js';
-import { readToolDescriptions, TOOL_DESCRIPTIONS_URI } from './resources.js';
-import { ResultStore, RESULT_URI_PREFIX } from './results.js';
+import { attachHandles } from './handles.js';
+import { registerResourceHandlers, TOOL_DESCRIPTIONS_URI } from './resources.js';
+import { ResultStore } from './results.js';
 import type { SearchLog } from './search-log.js';
 import { SessionState, type RateBucket } from './session.js';
+import { DEFAULT_HANDLE_TTL_MS, Signer } from './signing.js';
 import { toolDefinitions, workflowText } from './surface.js';
 
 export interface ServerDeps {
@@ -61,9 +60,9 @@ export interface ServerDeps {
    * this one server (stdio, tests). HTTP passes one store for all sessions (memory or Redis).
    */
   state?: StateStore;
-  /** Who this session belongs to (keys are `<principal>:<session>`); default `local`. */
+  /** Who this instance serves (keys are `<principal>:<session>`); default `local`. */
   principal?: string;
-  /** The MCP session id (HTTP: the transport's); default a random UUID. */
+  /** The legacy HTTP session id (the transport's); default a random UUID. */
   sessionId?: string;
   /** The transport refreshes the session's TTL on every request itself; then tool calls do not (one round trip less). */
   touchedByTransport?: boolean;
@@ -71,12 +70,23 @@ export interface ServerDeps {
   resultTtlMs?: number;
   maxStoredResults?: number;
   logger?: Logger;
-  /** Clock for sessions and stored results (tests). */
+  /** Clock for sessions, stored results and handle expiry (tests). */
   now?: () => number;
   /** Honour the X-Upstream-Token request header as this session's upstream credential (HTTP only). */
   acceptSessionCredential?: boolean;
   /** `--search-log`: records searches and their follow-ups (names and scores only). */
   searchLog?: SearchLog;
+  /** The protocol era this instance serves (the serving entry's factory says); default legacy. */
+  era?: 'legacy' | 'modern';
+  /**
+   * The instance serves one request and has nothing to remember a describe with (2026-07-28 over HTTP): the
+   * describe handle is the only proof, and stored results are kept per principal instead of per session.
+   */
+  stateless?: boolean;
+  /** Signs describe handles and confirmation state; default one random key per process. */
+  signer?: Signer;
+  /** How long a describe handle is valid; default 60 min. */
+  handleTtlMs?: number;
 }
 
 export interface CatalogServer {
@@ -88,6 +98,8 @@ export interface CatalogServer {
 
 export const SERVER_NAME = 'api-catalog';
 export const SESSION_CREDENTIAL_HEADER = 'x-upstream-token';
+/** The session part of the state keys of a stateless instance: its results and describes belong to the principal. */
+export const PRINCIPAL_SCOPE = '-';
 
 function packageVersion(): string {
   try {
@@ -99,19 +111,37 @@ function packageVersion(): string {
 }
 const VERSION = packageVersion();
 
-// The SDK validates elicitation answers with Ajv and would build a new Ajv (with formats) for every session at
-// construction; one shared instance, built on the first elicitation, keeps start-up and new sessions cheap.
-// In the bundle, importing the provider loads no Ajv: scripts/postbuild.mjs swaps the module for one that requires
-// Ajv when a validator is made.
-let sdkAjv: AjvJsonSchemaValidator | undefined;
+// The SDK validates elicitation answers with Ajv and would build a new Ajv for every instance at construction;
+// one shared instance, built on the first use, keeps start-up and every per-request instance cheap. In the bundle,
+// the SDK's own default (imported at load) is replaced by scripts/postbuild.mjs with one that requires Ajv only
+// when it is constructed, which this validator never asks for before a schema needs checking.
+let sdkAjv: jsonSchemaValidator | undefined;
 const lazySchemaValidator: jsonSchemaValidator = {
-  getValidator: (schema) => (sdkAjv ??= new AjvJsonSchemaValidator()).getValidator(schema),
+  getValidator: (schema) => {
+    sdkAjv ??= new (createRequire(import.meta.url)('@modelcontextprotocol/server/validators/ajv') as {
+      AjvJsonSchemaValidator: new () => jsonSchemaValidator;
+    }).AjvJsonSchemaValidator();
+    return sdkAjv.getValidator(schema);
+  },
 };
+
+/** Our four tools and the resource template are the same for every client: lists are cacheable by anyone for an hour. */
+const CACHE_HINTS: ServerOptions['cacheHints'] = {
+  'tools/list': { ttlMs: 3_600_000, cacheScope: 'public' },
+  'resources/templates/list': { ttlMs: 3_600_000, cacheScope: 'public' },
+  'server/discover': { ttlMs: 3_600_000, cacheScope: 'public' },
+  // Stored results are the caller's own, and reading tool_descriptions authorizes: never shared, never reused.
+  'resources/list': { ttlMs: 0, cacheScope: 'private' },
+  'resources/read': { ttlMs: 0, cacheScope: 'private' },
+};
+
+/** One key for the process when none is given: describe handles must verify across this process's instances. */
+let processSigner: Signer | undefined;
 
 /**
  * The executor (Ajv with RE2 patterns, JMESPath, the HTTP client) loads on the first execute_tool or in idle time
  * once the server is up (preloadExecutor), not at start-up: initialize, tools/list, search and describe never
- * need it. Shared by every session of the process.
+ * need it. Shared by every instance of the process.
  */
 type Executor = typeof import('./core/execute.js');
 let executor: Executor | undefined;
@@ -143,19 +173,23 @@ export function sessionTag(id: string): string {
   return sha256Hex(id).slice(0, 10);
 }
 
-/** Builds the server for one MCP session. Cheap: the catalogs and search index are shared via `deps`. */
+/** Builds the server for one connection, session or request. Cheap: the catalogs and search index are shared via `deps`. */
 export function createServer(deps: ServerDeps): CatalogServer {
   const names = toolNames(deps.toolPrefix ?? '');
   const logger = deps.logger ?? silentLogger;
   const requireDescribe = deps.requireDescribe ?? true;
   const now = deps.now ?? Date.now;
   const state = deps.state ?? new MemoryStateStore(now);
+  const era = deps.era ?? 'legacy';
+  const stateless = deps.stateless === true;
+  const principal = deps.principal ?? 'local';
+  const handleTtlMs = deps.handleTtlMs ?? DEFAULT_HANDLE_TTL_MS;
   // The stdio session's id (and its log tag) are made on first use: a random id loads node:crypto (src/crypto.ts).
   let sessionId = deps.sessionId;
   const key = {
-    principal: deps.principal ?? 'local',
+    principal,
     get session(): string {
-      return (sessionId ??= randomUUID());
+      return stateless ? PRINCIPAL_SCOPE : (sessionId ??= randomUUID());
     },
   };
   const session = new SessionState(state, key, {
@@ -165,66 +199,79 @@ export function createServer(deps: ServerDeps): CatalogServer {
   });
   const results = new ResultStore(state, key, deps.resultTtlMs ?? 10 * 60_000, deps.maxStoredResults ?? 20);
   let tagOnce: string | undefined;
-  const tag = (): string => (tagOnce ??= sessionTag(session.id));
+  // Stateless instances log (and link search follow-ups) per principal: there is no session to name.
+  const tag = (): string => (tagOnce ??= sessionTag(stateless ? `principal:${principal}` : session.id));
+  const signer = (): Signer => deps.signer ?? (processSigner ??= Signer.random());
+  /** The key is known (a shared one may still be on its way from the store): else STATE_UNAVAILABLE, nothing signed. */
+  async function keyReady(): Promise<void> {
+    try {
+      await signer().ready();
+    } catch (err) {
+      throw isAppError(err) ? err : stateUnavailable('the shared signing key');
+    }
+  }
   const definitions = toolDefinitions(names);
   // The SDK's low-level Server, not McpServer: the four tools and the resource family are static, so McpServer's
   // registries (and the modules they load at every start) would add nothing.
   const server = new Server(
     { name: SERVER_NAME, version: VERSION },
-    { instructions: workflowText(names), jsonSchemaValidator: lazySchemaValidator, capabilities: { tools: { listChanged: false }, resources: { listChanged: false } } },
+    {
+      instructions: workflowText(names),
+      jsonSchemaValidator: lazySchemaValidator,
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
+      cacheHints: CACHE_HINTS,
+      // A legacy client's answer to elicitation/create (sent by the SDK's shim): as long as before the shim.
+      inputRequired: { roundTimeoutMs: 120_000 },
+    },
   );
-  const low = server;
+  server.onerror = (error) => logger.log('warn', { event: 'mcp_error', session: tag(), message: error.message.slice(0, 300) });
+  const confirmations = new Confirmations({
+    era,
+    principal,
+    signer,
+    keyReady,
+    legacyCapabilities: () => server.getClientCapabilities(),
+    legacySharedHttp: era === 'legacy' && state.shared,
+  });
 
-  type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
-
-  function credentialOf(extra: Extra): string | undefined {
+  function credentialOf(ctx: ServerContext): string | undefined {
     if (!deps.acceptSessionCredential) return undefined;
-    const raw = extra.requestInfo?.headers[SESSION_CREDENTIAL_HEADER];
-    const value = Array.isArray(raw) ? raw[0] : raw;
+    const value = ctx.http?.req?.headers.get(SESSION_CREDENTIAL_HEADER) ?? undefined;
     if (value) logger.addSecret(value);
     return value || undefined;
   }
 
-  async function authorize(described: readonly string[], via: string): Promise<void> {
+  /** Handles for the described operations (and, where something remembers, the describe itself). */
+  async function authorize(described: readonly string[], via: string): Promise<Map<string, string>> {
+    const handles = new Map<string, string>();
+    // Only a key still on its way from the store costs a wait: describe answers keep their place in the order of
+    // calls (a describe sent before an execute_tool authorizes it first, as the stdio tests pin).
+    if (described.length > 0 && !signer().isReady) await keyReady();
     const entries: Array<{ name: string; fingerprint: string }> = [];
+    const expiresAt = now() + handleTtlMs;
     for (const name of described) {
       const op = deps.catalogs.byName.get(name)?.op;
-      if (op) entries.push({ name, fingerprint: operationFingerprint(op) });
+      if (!op) continue;
+      const fingerprint = operationFingerprint(op);
+      entries.push({ name, fingerprint });
+      handles.set(name, signer().handle(name, fingerprint, principal, expiresAt));
     }
-    if (entries.length === 0) return;
-    await session.authorize(entries);
-    logger.log('info', { event: 'authorize', session: tag(), via, tools: entries.map((e) => e.name) });
+    if (entries.length === 0) return handles;
+    if (!stateless) await session.authorize(entries);
+    logger.log('info', { event: 'authorize', session: tag(), via, remembered: !stateless, tools: entries.map((e) => e.name) });
+    return handles;
   }
 
-  async function askConfirmation(op: Operation, extra: Extra): Promise<ConfirmAnswer> {
-    if (!low.getClientCapabilities()?.elicitation) return 'unavailable';
-    // With a shared store the client's answer may reach another replica, which cannot resume this call:
-    // destructive calls then need the "confirm" argument (a deterministic refusal instead of a 2-minute wait).
-    if (state.shared) return 'unavailable';
-    try {
-      const result = await extra.sendRequest(
-        {
-          method: 'elicitation/create',
-          params: {
-            message: `Allow the destructive API call ${op.name} (${op.method.toUpperCase()} ${op.path})?`,
-            requestedSchema: {
-              type: 'object',
-              properties: { confirm: { type: 'boolean', title: 'Confirm', description: `Run ${op.name}` } },
-              required: ['confirm'],
-            },
-          },
-        },
-        ElicitResultSchema,
-        { timeout: 120_000 },
-      );
-      logger.log('info', { event: 'confirmation', session: tag(), target: op.name, action: result.action });
-      return result.action === 'accept' && result.content?.confirm === true ? 'accept' : 'decline';
-    } catch {
-      return 'unavailable';
-    }
+  /** A remembered describe (connection or session) or a valid handle authorizes; else the reason. */
+  async function checkDescribed(name: string, fingerprint: string, handle: string | undefined): Promise<DescribeCheck> {
+    if (handle !== undefined && !signer().isReady) await keyReady();
+    const byHandle = handle !== undefined ? signer().verify(handle, name, fingerprint, principal, now()) : undefined;
+    if (byHandle?.ok) return byHandle;
+    if (!stateless && (await session.isAuthorized(name, fingerprint))) return { ok: true };
+    return byHandle ?? { ok: false, reason: 'not_described' };
   }
 
-  low.setRequestHandler(ListToolsRequestSchema, () => {
+  server.setRequestHandler('tools/list', () => {
     // The client is up and about to think: build the search index now, after this answer is sent, so that
     // neither this answer nor (usually) the first search waits for it.
     mark('tools-list'); // the start-up trace's "first tools/list" (a mark keeps its first time)
@@ -233,10 +280,10 @@ export function createServer(deps: ServerDeps): CatalogServer {
       // then, still before the agent is likely to call it, the executor
       setTimeout(() => void preloadExecutor().catch(() => undefined), 50).unref();
     });
-    return { tools: definitions };
+    return { tools: definitions } as unknown as ListToolsResult;
   });
 
-  low.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
     const started = performance.now();
     const tool = request.params.name;
     if (executor === undefined && (tool === names.executeTool || executorLoad !== undefined)) {
@@ -248,8 +295,9 @@ export function createServer(deps: ServerDeps): CatalogServer {
     let envelope: Envelope;
     let target: string | undefined;
     let dispatched = false;
+    let pending: InputRequiredResult | undefined;
     try {
-      if (!deps.touchedByTransport) await session.touch();
+      if (!deps.touchedByTransport && !stateless) await session.touch();
       const bucket: RateBucket = tool === names.executeTool ? 'execute' : 'read';
       const rate = await session.takeToken(bucket);
       if (!rate.ok) {
@@ -264,7 +312,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
           { retryAfterMs: rate.retryAfterMs, bucket },
         );
       } else if (tool === names.listDomains) {
-        const credential = credentialOf(extra);
+        const credential = credentialOf(ctx);
         envelope = listDomains(deps.catalogs, input, names, {
           settings: deps.settings,
           ...(credential !== undefined ? { sessionCredential: credential } : {}),
@@ -276,44 +324,45 @@ export function createServer(deps: ServerDeps): CatalogServer {
           log.recordSearch(tag(), { ...o, catalog: catalog ?? deps.catalogs.catalogs.map((c) => c.meta.name).join(',') });
         }));
       } else if (tool === names.describeTools) {
-        const credential = credentialOf(extra);
+        const credential = credentialOf(ctx);
         const outcome = describeTools(deps.catalogs, input, names, {
           settings: deps.settings,
           ...(credential !== undefined ? { sessionCredential: credential } : {}),
         });
-        await authorize(outcome.described, tool);
+        const handles = await authorize(outcome.described, tool);
         deps.searchLog?.recordFollowUp(tag(), 'describe', outcome.described);
-        envelope = outcome.envelope;
+        envelope = attachHandles(outcome.envelope, (n) => handles.get(n));
         target = outcome.described.join(',') || undefined;
       } else if (tool === names.executeTool) {
-        const credential = credentialOf(extra);
+        const credential = credentialOf(ctx);
         if (executor === undefined) throw new Error('the executor module could not be loaded');
         const outcome = await executor.executeTool(deps.catalogs, input, names, {
           settings: deps.settings,
           ...(credential !== undefined ? { sessionCredential: credential } : {}),
-          signal: extra.signal,
-          ...(requireDescribe ? { isAuthorized: (n: string, fp: string) => session.isAuthorized(n, fp) } : {}),
+          signal: ctx.mcpReq.signal,
+          ...(requireDescribe ? { checkDescribed } : {}),
           describeUri: (n) => `${TOOL_DESCRIPTIONS_URI}?tools=${encodeURIComponent(n)}`,
-          askConfirmation: (op) => askConfirmation(op, extra),
+          askConfirmation: (op) => confirmations.answer(op, input, ctx),
           // The call already went out: if the store fails now, answer without the resource rather than fail.
           storeFull: (full) => results.put(full).catch(() => undefined),
-          claimIdempotencyKey: (k) => state.claimIdempotencyKey(key.principal, k, IDEMPOTENCY_CLAIM_MS),
+          claimIdempotencyKey: (k) => state.claimIdempotencyKey(principal, k, IDEMPOTENCY_CLAIM_MS),
         });
         envelope = outcome.envelope;
         target = outcome.operation;
         dispatched = outcome.dispatched;
+        if (outcome.confirmationPending) pending = await confirmations.ask(outcome.confirmationPending, input, ctx);
         const dryRun = envelope.success && (envelope.value as { dry_run?: unknown } | undefined)?.dry_run === true;
         if (target !== undefined && (dispatched || dryRun)) deps.searchLog?.recordFollowUp(tag(), dryRun ? 'dry_run' : 'execute', [target], envelope.success);
       } else {
-        throw new McpError(
-          RpcErrorCode.InvalidParams,
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
           `Unknown tool ${JSON.stringify(tool.slice(0, 100))}; this server has ${definitions.map((d) => d.name).join(', ')}`,
         );
       }
     } catch (err) {
       // Protocol errors (unknown tool) stay protocol errors; anything else becomes an envelope so the agent
       // always gets a result it can act on, and no raw exception text (which may carry upstream data) leaks.
-      if (err instanceof McpError) throw err;
+      if (err instanceof ProtocolError) throw err;
       envelope =
         isAppError(err) && err.code === 'STATE_UNAVAILABLE'
           ? stateUnavailableEnvelope(tool, err)
@@ -323,97 +372,34 @@ export function createServer(deps: ServerDeps): CatalogServer {
     const line: Record<string, unknown> = {
       event: 'tool_call',
       session: tag(),
+      era,
       tool,
       durationMs: Math.round((performance.now() - started) * 10) / 10,
-      outcome: envelope.success ? 'ok' : 'error',
+      outcome: pending !== undefined ? 'input_required' : envelope.success ? 'ok' : 'error',
     };
     if (target !== undefined) line.target = target;
-    if (!envelope.success) line.code = envelope.error.code;
+    if (pending === undefined && !envelope.success) line.code = envelope.error.code;
     if (tool === names.executeTool) line.dispatched = dispatched;
-    logger.log(envelope.success ? 'info' : 'warn', line as { event: string });
-    return toCallToolResult(envelope);
+    // A 2026-07-28 request's trace context (its per-request _meta), so a call can be followed across services.
+    const traceparent = ctx.mcpReq._meta?.[TRACEPARENT_META_KEY];
+    if (typeof traceparent === 'string') line.traceparent = traceparent.slice(0, 100);
+    logger.log(envelope.success || pending !== undefined ? 'info' : 'warn', line as { event: string });
+    return pending ?? toCallToolResult(envelope);
   });
 
-  low.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: [
-      {
-        uri: TOOL_DESCRIPTIONS_URI,
-        name: 'tool_descriptions',
-        title: 'Tool descriptions (progressive disclosure)',
-        description: workflowText(names),
-        mimeType: 'application/json',
-      },
-      ...(await listStoredResults()).map((r) => ({
-        uri: r.uri,
-        name: `result-${r.id.slice(0, 8)}`,
-        description: 'The full result of a truncated execute_tool call (kept for a limited time).',
-        mimeType: 'application/json',
-      })),
-    ],
-  }));
-
-  low.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
-    resourceTemplates: [
-      {
-        uriTemplate: `${TOOL_DESCRIPTIONS_URI}{?tools}`,
-        name: 'tool_descriptions',
-        title: 'Full descriptions of the named operations',
-        description: 'Comma-separated exact operation names; reading authorizes them for this session.',
-        mimeType: 'application/json',
-      },
-    ],
-  }));
-
-  /** Stored results for resources/list; a store failure leaves them out rather than failing the listing. */
-  async function listStoredResults(): Promise<Array<{ id: string; uri: string }>> {
-    try {
-      return await results.list();
-    } catch {
-      return [];
-    }
-  }
-
-  async function storeCall<T>(op: () => Promise<T>): Promise<T> {
-    try {
-      return await op();
-    } catch (err) {
-      if (isAppError(err) && err.code === 'STATE_UNAVAILABLE') throw new McpError(RpcErrorCode.InternalError, err.message, { code: err.code });
-      throw err;
-    }
-  }
-
-  low.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
-    const uri = request.params.uri;
-    if (!deps.touchedByTransport) await storeCall(() => session.touch());
-    if (uri.startsWith(RESULT_URI_PREFIX)) {
-      const item = await storeCall(() => results.get(uri));
-      if (!item) {
-        throw new McpError(
-          RpcErrorCode.InvalidParams,
-          `Resource ${uri.slice(0, 120)} not found: stored results expire after a while; run the call again`,
-        );
-      }
-      return { contents: [{ uri: item.uri, mimeType: 'application/json', text: item.text ?? '' }] };
-    }
-    if (uri === TOOL_DESCRIPTIONS_URI || uri.startsWith(`${TOOL_DESCRIPTIONS_URI}?`)) {
-      const rate = await storeCall(() => session.takeToken('read'));
-      if (!rate.ok) {
-        throw new McpError(RpcErrorCode.InvalidRequest, `RATE_LIMITED: too many catalog reads; retry in ${Math.ceil(rate.retryAfterMs / 1000)} s`, {
-          code: 'RATE_LIMITED',
-          retryAfterMs: rate.retryAfterMs,
-        });
-      }
-      const credential = credentialOf(extra);
-      const read = readToolDescriptions(deps.catalogs, uri, names, {
-        settings: deps.settings,
-        ...(credential !== undefined ? { sessionCredential: credential } : {}),
-      });
-      await storeCall(() => authorize(read.described, 'resource'));
-      deps.searchLog?.recordFollowUp(tag(), 'describe', read.described);
-      logger.log('info', { event: 'resource_read', session: tag(), resource: 'tool_descriptions', tools: read.described.length });
-      return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(read.body) }] };
-    }
-    throw new McpError(RpcErrorCode.InvalidParams, `Unknown resource ${JSON.stringify(uri.slice(0, 120))}; read ${TOOL_DESCRIPTIONS_URI}?tools=<name>`);
+  registerResourceHandlers(server, {
+    names,
+    catalogs: deps.catalogs,
+    settings: deps.settings,
+    resultTtlMs: deps.resultTtlMs ?? 10 * 60_000,
+    ...(deps.searchLog !== undefined ? { searchLog: deps.searchLog } : {}),
+    logger,
+    session,
+    results,
+    touch: !deps.touchedByTransport && !stateless,
+    tag,
+    credentialOf,
+    authorize,
   });
 
   return { server, session, results, names };

@@ -1,7 +1,10 @@
-// The MCP server layer's public surface: createServer (one session), the two transports, and the tool surface.
+// The MCP server layer's public surface: createServer (one connection, legacy session or 2026-07-28 request), the
+// two transports (both protocol eras each), the signer of describe handles, and the tool surface.
 export { createServer, toCallToolResult, SESSION_CREDENTIAL_HEADER, type CatalogServer, type ServerDeps } from './create-server.js';
-export { serveStdio, STDIO_MAX_FRAME_BYTES, type StdioCloseReason, type StdioHandle } from './transports/stdio.js';
+export { serveStdio, serveConnection, STDIO_MAX_FRAME_BYTES, type StdioCloseReason, type StdioHandle } from './transports/stdio.js';
 export { serveHttp, type HttpHandle, type HttpServeOptions } from './transports/http.js';
+export { Signer, resolveSigner, SIGNING_KEY_ENV } from './signing.js';
+export { MODERN_PROTOCOL_VERSIONS, LEGACY_PROTOCOL_VERSIONS, type Era } from './eras.js';
 export { toolDefinitions, workflowText, type ToolDefinition } from './surface.js';
 export { TOOL_DESCRIPTIONS_URI } from './resources.js';
 export { loadCatalogSet, buildCatalogSet, toolNames, type CatalogSet, type ExecutionSettings } from './core/index.js';

@@ -1,5 +1,7 @@
-// What tools/list shows: the four meta-tools' names, descriptions, input schemas and annotations. Static text
-// that depends only on the name prefix — never on the loaded catalog (J1) — and annotations set here (J5).
+// What tools/list shows: the four meta-tools' names, descriptions, input schemas (JSON Schema 2020-12, the
+// default dialect of MCP schemas: no $schema needed) and annotations. Static text that depends only on the name
+// prefix — never on the loaded catalog or the client (J1), so tools/list is cacheable by anyone — and
+// annotations set here (J5).
 import { LIMITS, type ToolNames } from './core/names.js';
 
 export interface ToolDefinition {
@@ -55,7 +57,7 @@ export function toolDefinitions(n: ToolNames): ToolDefinition[] {
       title: 'Describe API operations',
       description:
         `Step 2: learn how to call up to ${LIMITS.describeMax} operations found by ${n.searchTools}. ` +
-        `You cannot execute an operation before describing it in this session. ` +
+        `You cannot execute an operation before describing it. ` +
         `detail: "summary", "parameters" (default) or "full"; parameter: one parameter in full. ` +
         `Example: {"tool_names": ["issues_create"]}`,
       inputSchema: {
@@ -75,7 +77,7 @@ export function toolDefinitions(n: ToolNames): ToolDefinition[] {
       title: 'Execute an API operation',
       description:
         `Step 3: call one described operation with args matching its parameters. ` +
-        `Fails with TOOL_DESCRIPTION_REQUIRED if you did not call ${n.describeTools} for it first. ` +
+        `Fails with TOOL_DESCRIPTION_REQUIRED if you did not call ${n.describeTools} for it first; pass the handle it gave. ` +
         `Destructive operations run only with confirm set to the exact tool_name. dry_run: true returns the request without sending it. ` +
         `Example: {"tool_name": "issues_create", "args": {"owner": "octo", "repo": "hello", "title": "Bug"}}`,
       inputSchema: {
@@ -84,6 +86,7 @@ export function toolDefinitions(n: ToolNames): ToolDefinition[] {
           tool_name: { type: 'string' },
           args: { type: 'object', description: 'Arguments as described.' },
           confirm: { type: 'string', description: 'For destructive operations: the tool_name again.' },
+          handle: { type: 'string', description: `From ${n.describeTools}.` },
           dry_run: { type: 'boolean', default: false },
           fields: {
             anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
@@ -110,7 +113,7 @@ export function workflowText(n: ToolNames): string {
     `1. Find operations: ${n.searchTools} (or ${n.listDomains} for the map). The listing tells you WHICH operation.`,
     `   Search in the API's words, one step at a time: "<action> <resource>" ("list invoices"), the domain when ${n.listDomains} made it clear, keywords for other names; if results are weak, browse the domain.`,
     `2. Fetch descriptions of the ones you picked: ${n.describeTools}, or read resource:///tool_descriptions?tools=<name>,<name>. The description tells you HOW.`,
-    `3. Call: ${n.executeTool}. You cannot execute an operation whose description you have not fetched in this session: it fails with TOOL_DESCRIPTION_REQUIRED.`,
+    `3. Call: ${n.executeTool} with the "handle" the description gave. You cannot execute an operation whose description you have not fetched: it fails with TOOL_DESCRIPTION_REQUIRED.`,
     'Example: resource:///tool_descriptions?tools=issues_create',
   ].join('\n');
 }

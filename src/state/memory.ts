@@ -16,6 +16,7 @@ export class MemoryStateStore implements StateStore {
   private readonly results = new Map<string, Map<string, { text: string; createdAt: number; expiresAt: number }>>();
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
   private readonly idem = new Map<string, Expiring<string>>();
+  private readonly secrets = new Map<string, string>();
   private ops = 0;
 
   constructor(private readonly now: () => number = Date.now) {}
@@ -146,6 +147,11 @@ export class MemoryStateStore implements StateStore {
     };
   }
 
+  async sharedSecret(name: string, candidate: string): Promise<string> {
+    if (!this.secrets.has(name)) this.secrets.set(name, candidate);
+    return this.secrets.get(name) as string;
+  }
+
   async health(): Promise<StateHealth> {
     return { ok: true, kind: 'memory' };
   }
@@ -156,5 +162,6 @@ export class MemoryStateStore implements StateStore {
     this.results.clear();
     this.buckets.clear();
     this.idem.clear();
+    this.secrets.clear();
   }
 }

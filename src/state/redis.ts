@@ -259,6 +259,16 @@ export class RedisStateStore implements StateStore {
     };
   }
 
+  async sharedSecret(name: string, candidate: string): Promise<string> {
+    const k = `${NS}secret:${name}`;
+    return this.run(async () => {
+      await this.client.set(k, candidate, 'NX');
+      const v = await this.client.get(k);
+      if (v === null) throw new Error('the shared secret vanished between SET NX and GET');
+      return v;
+    });
+  }
+
   async health(): Promise<StateHealth> {
     if (this.client.status !== 'ready') return { ok: false, kind: 'redis', detail: `${'state store unavailable'} (${this.lastError})` };
     try {

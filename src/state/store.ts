@@ -1,6 +1,6 @@
-// The state-store contract: everything two replicas must agree on (MCP session records, describe
-// authorizations, rate-limit buckets, stored large results, idempotency keys in flight), namespaced by
-// principal and session, each with a TTL. Implementations: memory.ts (one process), redis.ts (shared).
+// The state-store contract: everything two replicas must agree on (legacy MCP session records, describe
+// authorizations, rate-limit buckets, stored large results, idempotency keys in flight, the generated signing
+// key), namespaced by principal and session, each with a TTL. Implementations: memory.ts (one process), redis.ts (shared).
 import { AppError } from '../errors.js';
 
 /** Who authenticated a request: `token:<sha256 prefix>`, `anonymous` (loopback), a JWT `sub`, `local` (stdio). */
@@ -68,6 +68,12 @@ export interface StateStore {
   getResult(key: SessionKey, id: string): Promise<string | undefined>;
   /** Results of the session younger than `ttlMs`, oldest first. */
   listResults(key: SessionKey, ttlMs: number): Promise<StoredResultInfo[]>;
+
+  /**
+   * The secret stored under `name`, storing `candidate` first when there is none (SET NX): every replica that
+   * asks gets the first value written. No expiry. The memory store keeps it for this process.
+   */
+  sharedSecret(name: string, candidate: string): Promise<string>;
 
   /** Claims an idempotency key for one in-flight request; false when another request holds it. */
   claimIdempotencyKey(principal: string, idempotencyKey: string, ttlMs: number): Promise<{ claimed: boolean; release: () => Promise<void> }>;

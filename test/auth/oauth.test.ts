@@ -1,10 +1,10 @@
 // OAuth for the Streamable HTTP transport, end to end against a real OpenID provider (oidc-provider on loopback):
 // Protected Resource Metadata and discovery, JWT access tokens checked for issuer, audience, expiry, signature
 // and scope (401/403 with RFC 6750 challenges), sessions bound to the principal (B4), no token passthrough (A24).
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
-import { discoverAuthorizationServerMetadata, discoverOAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/client/auth.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client } from '@modelcontextprotocol/client';
+import { ClientCredentialsProvider } from '@modelcontextprotocol/client';
+import { discoverAuthorizationServerMetadata, discoverOAuthProtectedResourceMetadata } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';

@@ -43,6 +43,8 @@ function samples(o: OptionSpec): [unknown, unknown] {
       return [['a.example'], ['b.example:8443']];
     case 'authToken':
       return ['a'.repeat(20), 'b'.repeat(20)];
+    case 'signingKey':
+      return ['k'.repeat(32), 'q'.repeat(40)];
     case 'oauthIssuer':
     case 'publicUrl':
       return ['https://a.example/x', 'https://b.example/y'];

@@ -2,7 +2,7 @@
 // (only the listen address, the replica addresses and file paths are rewritten), started in the foreground
 // and stopped by the test. Fails (never skips) when the binary is missing.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from './mcp.js';
@@ -17,6 +17,7 @@ export interface Balancer {
   url: string;
   /** The generated config (for failure messages). */
   config: string;
+  /** What the balancer logged: HAProxy's output; nginx's output and its access log (relative to its prefix). */
   log(): string;
   close(): Promise<void>;
 }
@@ -87,7 +88,7 @@ export async function startBalancer(kind: BalancerKind, replicaPorts: number[], 
     port,
     url: `http://127.0.0.1:${port}/mcp`,
     config,
-    log: () => out,
+    log: () => (kind === 'nginx' && existsSync(join(dir, 'access.log')) ? `${out}\n${readFileSync(join(dir, 'access.log'), 'utf8')}` : out),
     async close() {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

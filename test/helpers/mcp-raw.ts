@@ -59,3 +59,42 @@ export async function deleteSession(url: string, session: RawSession, extra: Rec
   await res.text();
   return res.status;
 }
+
+/**
+ * One 2026-07-28 request over raw fetch: the per-request _meta envelope and the standard headers
+ * (MCP-Protocol-Version, Mcp-Method, Mcp-Name) a conforming client sends; `override` replaces or drops headers.
+ */
+export async function modernRpc(
+  url: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  options: { capabilities?: Record<string, unknown>; version?: string; override?: Record<string, string | undefined>; id?: number; headers?: Record<string, string> } = {},
+): Promise<RpcReply> {
+  const version = options.version ?? '2026-07-28';
+  const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': version,
+    'io.modelcontextprotocol/clientInfo': { name: 'raw-modern', version: '1' },
+    'io.modelcontextprotocol/clientCapabilities': options.capabilities ?? {},
+  };
+  const headers: Record<string, string> = { ...options.headers, 'mcp-protocol-version': version, 'mcp-method': method, ...(name !== undefined ? { 'mcp-name': name } : {}) };
+  for (const [k, v] of Object.entries(options.override ?? {})) {
+    if (v === undefined) delete headers[k.toLowerCase()];
+    else headers[k.toLowerCase()] = v;
+  }
+  return rpc(url, undefined, { jsonrpc: '2.0', id: options.id ?? nextId++, method, params: { ...params, _meta: { ...(params._meta as Record<string, unknown> | undefined), ...meta } } }, headers);
+}
+
+/** tools/call in the 2026-07-28 era; returns the HTTP status, the envelope and the whole result (input_required too). */
+export async function modernCall(
+  url: string,
+  name: string,
+  args: Record<string, unknown>,
+  options: { headers?: Record<string, string>; capabilities?: Record<string, unknown>; inputResponses?: Record<string, unknown>; requestState?: string } = {},
+): Promise<{ status: number; envelope?: any; result?: any; msg?: any }> {
+  const params: Record<string, unknown> = { name, arguments: args };
+  if (options.inputResponses !== undefined) params.inputResponses = options.inputResponses;
+  if (options.requestState !== undefined) params.requestState = options.requestState;
+  const r = await modernRpc(url, 'tools/call', params, { ...(options.headers ? { headers: options.headers } : {}), ...(options.capabilities ? { capabilities: options.capabilities } : {}) });
+  return { status: r.status, envelope: r.msg?.result?.structuredContent, result: r.msg?.result, msg: r.msg };
+}

@@ -1,14 +1,29 @@
-// Test helpers for the MCP server: fixture registries, a real SDK Client linked in memory to createServer (or over
-// stdio to the built `serve` with its start-up trace),
-// and a helper that calls a tool and returns the envelope. Test-only.
+// Test helpers for the MCP server: fixture registries, real v2 SDK Clients of either protocol era (pinned to
+// 2026-07-28, or the legacy initialize handshake) linked in memory to the server's connection entry (or over stdio
+// to the built `serve` with its start-up trace), and a helper that calls a tool and returns the envelope. Test-only.
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
-import { createServer, type CatalogServer, type ServerDeps } from '../../src/server/create-server.js';
+import { Client, InMemoryTransport, type ClientCapabilities } from '@modelcontextprotocol/client';
+import type { CatalogServer, ServerDeps } from '../../src/server/create-server.js';
 import { loadCatalogSet, type CatalogSet } from '../../src/server/core/catalogs.js';
+import { serveConnection } from '../../src/server/transports/stdio.js';
+
+/** The two protocol eras every MCP-level test runs in. */
+export type Era = 'modern' | 'legacy';
+export const ERAS: readonly Era[] = ['modern', 'legacy'];
+export const MODERN_VERSION = '2026-07-28';
+
+/**
+ * A real v2 SDK Client of one era: `modern` is pinned to 2026-07-28 (server/discover, then a _meta envelope on
+ * every request, no fallback); `legacy` opens with the initialize handshake, as every pre-2026 client does.
+ */
+export function newClient(era: Era, capabilities: ClientCapabilities = {}, name = 'test-client'): Client {
+  return new Client(
+    { name, version: '1.0.0' },
+    { capabilities, ...(era === 'modern' ? { versionNegotiation: { mode: { pin: MODERN_VERSION } } } : {}) },
+  );
+}
 
 /** The repository root (where package.json is). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -47,25 +62,31 @@ export interface Envelope {
 
 export interface Connected {
   client: Client;
+  /** The server instance serving this connection. */
   app: CatalogServer;
   close(): Promise<void>;
 }
 
-/** A real SDK Client connected in memory to a fresh server (one MCP session). */
+/**
+ * A real SDK Client connected in memory to a fresh server through the connection entry stdio uses (one
+ * connection; the era is picked by the client's opening message, as over stdio). Default era: legacy.
+ */
 export async function connectInMemory(
   deps: Partial<ServerDeps> & { catalogs: CatalogSet },
-  clientCapabilities: ClientCapabilities = {},
+  options: { era?: Era; capabilities?: ClientCapabilities } = {},
 ): Promise<Connected> {
-  const app = createServer({ settings: { baseUrls: {}, readOnly: false, env: {} }, ...deps });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'test-client', version: '1.0.0' }, { capabilities: clientCapabilities });
-  await Promise.all([app.server.connect(serverSide), client.connect(clientSide)]);
+  const served = serveConnection({ settings: { baseUrls: {}, readOnly: false, env: {} }, ...deps }, serverSide);
+  const client = newClient(options.era ?? 'legacy', options.capabilities);
+  await client.connect(clientSide);
+  const app = served.current();
+  if (app === undefined) throw new Error('connected, but the server built no instance');
   return {
     client,
     app,
     async close() {
       await client.close();
-      await app.server.close();
+      await served.close();
     },
   };
 }
@@ -93,7 +114,7 @@ export interface StartupTrace {
  * client; `trace()` waits (up to 5 s) for the line the server prints once its index is ready and tools/list answered.
  */
 export async function connectTracedServe(args: string[]): Promise<{ client: Client; stderr: () => string; trace: () => Promise<StartupTrace> }> {
-  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [builtCli(), 'serve', ...args],
@@ -103,7 +124,7 @@ export async function connectTracedServe(args: string[]): Promise<{ client: Clie
   });
   let stderr = '';
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  const client = new Client({ name: 'startup-test', version: '0' });
+  const client = newClient('legacy', {}, 'startup-test');
   await client.connect(transport);
   const trace = async (): Promise<StartupTrace> => {
     for (let i = 0; i < 100 && !stderr.includes('startup_trace'); i++) await new Promise((r) => setTimeout(r, 50));
@@ -112,4 +133,21 @@ export async function connectTracedServe(args: string[]): Promise<{ client: Clie
     return JSON.parse(line) as StartupTrace;
   };
   return { client, stderr: () => stderr, trace };
+}
+
+/** A v2 Client of `era` connected over Streamable HTTP to `url` (extra request headers optional). */
+export async function connectHttp(url: string, era: Era, options: { headers?: Record<string, string>; capabilities?: ClientCapabilities; name?: string } = {}): Promise<Client> {
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+  const client = newClient(era, options.capabilities, options.name);
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), options.headers ? { requestInit: { headers: options.headers } } : {}));
+  return client;
+}
+
+/** describe_tools for one operation; returns the handle its answer carries (in the example call, or beside the name). */
+export async function describeHandle(client: Client, name: string, detail?: 'parameters' | 'full'): Promise<string> {
+  const r = await call(client, 'describe_tools', { tool_names: [name], ...(detail ? { detail } : {}) });
+  const entry = r.value?.tools?.[0] as { handle?: string; example?: { handle?: string } } | undefined;
+  const handle = entry?.example?.handle ?? entry?.handle;
+  if (typeof handle !== 'string') throw new Error(`describe_tools ${name} gave no handle: ${JSON.stringify(r).slice(0, 300)}`);
+  return handle;
 }

@@ -1,14 +1,14 @@
 // H1 (with H2, H3, H4, H6, H7): canary secrets in the environment (basic auth, API key in header and query,
 // bearer, GITHUB_TOKEN) drive whole sessions through the spawned stdio and HTTP servers — dry runs, upstream echoes
 // of the credential, a 401 body carrying it, HTML errors, cross-origin redirects, bad arguments, resources — and
-// every captured byte (stdout, stderr, HTTP bodies and headers, import output) is scanned for the secrets and
+// every captured byte (stdout, stderr, HTTP bodies and headers, import output), in each protocol era, is scanned for the secrets and
 // their encoded forms. 0 hits. The credentials must still reach the upstream, so the scan cannot pass vacuously.
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { REPO_ROOT } from '../helpers/mcp.js';
+import { ERAS, REPO_ROOT, type Era } from '../helpers/mcp.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
-import { envelope, httpDriver, importFixture, stdioDriver, type Driver, type Message } from './helpers.js';
+import { envelope, httpDriver, importFixture, stdioDriver, threadHandles, type Driver, type Message } from './helpers.js';
 
 const hex = (n: number): string => randomBytes(n).toString('hex');
 const USER = `vault-user-${hex(4)}`;
@@ -156,13 +156,13 @@ function checkUpstream(since: number, kind: string): void {
   }
 }
 
-describe('H1 canary: no secret in any output', () => {
+describe.each(ERAS)('H1 canary: no secret in any output (%s era)', (era: Era) => {
   test('stdio: a whole session through the spawned server', async () => {
     const since = up.requests.length;
-    const d = await stdioDriver(['--registry', vaultDir, '--registry', githubDir], env());
+    const d = await stdioDriver(['--registry', vaultDir, '--registry', githubDir], env(), era);
     let r: Record<string, Message>;
     try {
-      r = await session(d);
+      r = await session(threadHandles(d));
     } finally {
       expect(await d.close()).toBe(0);
     }
@@ -176,10 +176,10 @@ describe('H1 canary: no secret in any output', () => {
 
   test('HTTP: a whole session, plus protocol errors, with a client bearer token that must not be forwarded', async () => {
     const since = up.requests.length;
-    const d = await httpDriver(['--registry', vaultDir, '--registry', githubDir], env(), { authorization: `Bearer ${CLIENT_TOKEN}` });
+    const d = await httpDriver(['--registry', vaultDir, '--registry', githubDir], env(), { authorization: `Bearer ${CLIENT_TOKEN}` }, era);
     let r: Record<string, Message>;
     try {
-      r = await session(d);
+      r = await session(threadHandles(d));
       // Transport-level errors carry no secret either.
       await d.post('{bad json');
       await d.post('x'.repeat(5000) + API_KEY, { 'content-type': 'text/plain' });
@@ -193,7 +193,9 @@ describe('H1 canary: no secret in any output', () => {
     expect(hits).toEqual([]);
     expect(d.capture.http.length).toBeGreaterThan(30);
   }, 60_000);
+});
 
+describe('H1 canary: the scan', () => {
   test('the scan itself finds a planted secret in every encoded form (guards against a vacuous pass)', () => {
     const basic = Buffer.from(`${USER}:${PASSWORD}`).toString('base64');
     expect(scan('t', `Authorization: Basic ${basic}`).length).toBeGreaterThan(0);

@@ -1,12 +1,13 @@
 // Cross-layer test helpers: import a fixture spec with the real CLI, spawn `serve` over stdio or Streamable HTTP
-// (the built dist/), and drive it with raw JSON-RPC while keeping EVERY byte the process and the transport
-// produced (stdout, stderr, HTTP bodies and headers) for scans. Test-only.
+// (the built dist/), and drive it with raw JSON-RPC of either protocol era (legacy: initialize and, over HTTP, a
+// session; 2026-07-28: the _meta envelope on every request and, over HTTP, the standard headers) while keeping
+// EVERY byte the process and the transport produced (stdout, stderr, HTTP bodies and headers) for scans. Test-only.
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT, builtCli } from '../helpers/mcp.js';
+import { MODERN_VERSION, REPO_ROOT, builtCli, type Era } from '../helpers/mcp.js';
 
 export type Message = Record<string, any>;
 
@@ -20,6 +21,7 @@ export interface Capture {
 
 export interface Driver {
   kind: 'stdio' | 'http';
+  era: Era;
   capture: Capture;
   /** A JSON-RPC request; resolves with the whole response message (result or error). */
   rpc(method: string, params?: unknown): Promise<Message>;
@@ -56,14 +58,27 @@ function baseEnv(extra: Record<string, string>): Record<string, string> {
 
 const INIT = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'reliability', version: '1.0.0' } };
 
+/** The 2026-07-28 per-request envelope. */
+const META = {
+  'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
+  'io.modelcontextprotocol/clientInfo': { name: 'reliability', version: '1.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+/** A request's params in `era` (modern: with the envelope in _meta). */
+function paramsOf(era: Era, params: unknown): Record<string, unknown> {
+  if (era === 'legacy') return params === undefined ? {} : { params };
+  return { params: { ...((params as Record<string, unknown> | undefined) ?? {}), _meta: META } };
+}
+
 function track(child: ChildProcessWithoutNullStreams, capture: Capture): Promise<number | null> {
   child.stdout.on('data', (d: Buffer) => (capture.stdout += d.toString('utf8')));
   child.stderr.on('data', (d: Buffer) => (capture.stderr += d.toString('utf8')));
   return new Promise((resolve) => child.on('exit', (code) => resolve(code)));
 }
 
-/** Spawns `serve` over stdio with `args` and `env`, and initializes a session. */
-export async function stdioDriver(args: string[], env: Record<string, string>): Promise<Driver> {
+/** Spawns `serve` over stdio with `args` and `env`, and opens the connection in `era` (initialize, or server/discover). */
+export async function stdioDriver(args: string[], env: Record<string, string>, era: Era = 'legacy'): Promise<Driver> {
   const child = spawn(process.execPath, [builtCli(), 'serve', ...args], { cwd: REPO_ROOT, env: baseEnv(env) });
   const capture: Capture = { stdout: '', stderr: '', http: [] };
   const exited = track(child, capture);
@@ -85,10 +100,11 @@ export async function stdioDriver(args: string[], env: Record<string, string>): 
   };
   const d: Driver = {
     kind: 'stdio',
+    era,
     capture,
     async rpc(method, params) {
       const id = next++;
-      write({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+      write({ jsonrpc: '2.0', id, method, ...paramsOf(era, params) });
       for (;;) {
         const m = find(id);
         if (m) return m;
@@ -108,13 +124,25 @@ export async function stdioDriver(args: string[], env: Record<string, string>): 
       return code;
     },
   };
+  if (era === 'modern') {
+    await d.rpc('server/discover');
+    return d;
+  }
   await d.rpc('initialize', INIT);
   await d.notify('notifications/initialized');
   return d;
 }
 
-/** Spawns `serve --http` on a free port with `args` and `env`, and initializes a session with raw fetch. */
-export async function httpDriver(args: string[], env: Record<string, string>, headers: Record<string, string> = {}): Promise<Driver & { url: string; post(body: string, extra?: Record<string, string>): Promise<{ status: number; text: string }> }> {
+/**
+ * Spawns `serve --http` on a free port with `args` and `env`; in the legacy era initializes a session with raw
+ * fetch, in the modern era sends every request with its envelope and standard headers (no session).
+ */
+export async function httpDriver(
+  args: string[],
+  env: Record<string, string>,
+  headers: Record<string, string> = {},
+  era: Era = 'legacy',
+): Promise<Driver & { url: string; post(body: string, extra?: Record<string, string>): Promise<{ status: number; text: string }> }> {
   const port = await freePort();
   const child = spawn(process.execPath, [builtCli(), 'serve', '--http', '--port', String(port), ...args], { cwd: REPO_ROOT, env: baseEnv(env) });
   const capture: Capture = { stdout: '', stderr: '', http: [] };
@@ -147,13 +175,21 @@ export async function httpDriver(args: string[], env: Record<string, string>, he
     const data = text.split('\n').filter((l) => l.startsWith('data:')).map((l) => l.slice(5));
     return JSON.parse(data.length > 0 ? (data[data.length - 1] as string) : text) as Message;
   };
+  /** The 2026-07-28 standard headers of a request (its method and, where the revision says, its name). */
+  const standard = (method: string, params: unknown): Record<string, string> => {
+    if (era === 'legacy') return {};
+    const p = (params ?? {}) as { name?: unknown; uri?: unknown };
+    const name = method === 'tools/call' ? p.name : method === 'resources/read' ? p.uri : undefined;
+    return { 'mcp-protocol-version': MODERN_VERSION, 'mcp-method': method, ...(typeof name === 'string' ? { 'mcp-name': name } : {}) };
+  };
   const d = {
     kind: 'http' as const,
+    era,
     capture,
     url,
     post: (body: string, extra?: Record<string, string>) => post(body, extra),
     async rpc(method: string, params?: unknown) {
-      const r = await post(JSON.stringify({ jsonrpc: '2.0', id: next++, method, ...(params === undefined ? {} : { params }) }));
+      const r = await post(JSON.stringify({ jsonrpc: '2.0', id: next++, method, ...paramsOf(era, params) }), standard(method, params));
       return parse(r.text);
     },
     async notify(method: string, params?: unknown) {
@@ -172,6 +208,10 @@ export async function httpDriver(args: string[], env: Record<string, string>, he
       return code;
     },
   };
+  if (era === 'modern') {
+    await d.rpc('server/discover');
+    return d;
+  }
   const init = await post(JSON.stringify({ jsonrpc: '2.0', id: next++, method: 'initialize', params: INIT }));
   if (init.status !== 200 || !init.sid) throw new Error(`initialize failed: ${init.status} ${init.text}`);
   session = init.sid;
@@ -184,4 +224,38 @@ export async function httpDriver(args: string[], env: Record<string, string>, he
 export function envelope(m: Message): Message {
   if (m.error) return { rpcError: m.error };
   return (m.result?.structuredContent ?? JSON.parse(m.result?.content?.[0]?.text ?? 'null')) as Message;
+}
+
+/**
+ * The driver as an agent on the stateless 2026-07-28 HTTP path uses it: every describe handle it is given
+ * (describe_tools, the tool_descriptions resource) is passed back with the next execute_tool of that operation.
+ */
+export function threadHandles<D extends Driver>(d: D): D {
+  const handles = new Map<string, string>();
+  const remember = (name: string, h: unknown) => {
+    if (typeof h === 'string') handles.set(name, h);
+  };
+  const rpc = d.rpc.bind(d);
+  const out = Object.create(d) as D;
+  out.rpc = async (method: string, params?: unknown) => {
+    const p = params as { name?: string; arguments?: { tool_name?: string; handle?: string } } | undefined;
+    const target = method === 'tools/call' && p?.name === 'execute_tool' ? p.arguments?.tool_name : undefined;
+    const h = target !== undefined ? handles.get(target) : undefined;
+    const m = await rpc(method, h !== undefined && p?.arguments?.handle === undefined ? { ...p, arguments: { ...p?.arguments, handle: h } } : params);
+    if (method === 'tools/call' && p?.name === 'describe_tools') {
+      for (const t of (envelope(m).value?.tools ?? []) as Array<{ name: string; handle?: string; example?: { arguments?: { handle?: string } } }>) {
+        remember(t.name, t.example?.handle ?? t.handle);
+      }
+    }
+    if (method === 'resources/read' && m.result?.contents?.[0]?.text) {
+      try {
+        for (const [name, v] of Object.entries(JSON.parse(m.result.contents[0].text as string) as Record<string, { handle?: string }>)) remember(name, v.handle);
+      } catch {
+        // not a tool_descriptions body
+      }
+    }
+    return m;
+  };
+  out.tool = (name: string, args: unknown) => out.rpc('tools/call', { name, arguments: args });
+  return out;
 }

@@ -1,9 +1,11 @@
 // L3 (and C1 for the same script): the same flow — list, search, describe at three levels, dry run, real execute
 // against the fake upstream, refusals and bad arguments — over the spawned stdio server and the spawned HTTP
-// server gives the same tool results, byte for byte after removing what is per-process (upstream port).
+// server gives the same tool results in each protocol era, byte for byte after removing what is per-process (the
+// upstream port; describe handles, signed with each process's own key). Each execute passes the handle the flow
+// got for its operation, as an agent on the stateless 2026-07-28 HTTP path must.
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { REPO_ROOT, fixtureRegistry } from '../helpers/mcp.js';
+import { ERAS, REPO_ROOT, fixtureRegistry } from '../helpers/mcp.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
 import { envelope, httpDriver, importFixture, stdioDriver, type Driver, type Message } from './helpers.js';
 
@@ -43,24 +45,39 @@ async function flow(d: Driver): Promise<unknown[]> {
     ['execute_tool', { tool_name: 'vault.keyEcho', args: { q: 'same' } }],
   ];
   const out: unknown[] = [];
+  const handles = new Map<string, string>();
   out.push((await d.rpc('tools/list')).result);
   out.push((await d.rpc('resources/list')).result);
-  out.push((await d.rpc('resources/read', { uri: 'resource:///tool_descriptions?tools=petstore.pets.list' })).result);
-  for (const [name, args] of steps) {
-    const m: Message = await d.tool(name, args);
-    out.push({ name, args, isError: m.result?.isError ?? false, envelope: envelope(m), text: m.result?.content });
+  const read = (await d.rpc('resources/read', { uri: 'resource:///tool_descriptions?tools=petstore.pets.list' })).result;
+  handles.set('petstore.pets.list', JSON.parse(read.contents[0].text)['petstore.pets.list'].handle as string);
+  out.push(read);
+  for (const [name, raw] of steps) {
+    const args = raw as { tool_name?: string };
+    const handle = name === 'execute_tool' && args.tool_name !== undefined ? handles.get(args.tool_name) : undefined;
+    const m: Message = await d.tool(name, handle !== undefined ? { ...args, handle } : args);
+    const e = envelope(m);
+    if (name === 'describe_tools' && e.success) {
+      for (const t of e.value.tools as Array<{ name: string; handle?: string; example?: { arguments?: { handle?: string } } }>) {
+        const h = t.example?.handle ?? t.handle;
+        if (h !== undefined) handles.set(t.name, h);
+      }
+    }
+    out.push({ name, args, isError: m.result?.isError ?? false, envelope: e, text: m.result?.content });
   }
   return out;
 }
 
 /** Headers the two transports' HTTP clients legitimately differ in are not part of a tool result; only the port. */
-const normalize = (v: unknown): string => JSON.stringify(v).replaceAll(`127.0.0.1:${up.port}`, '127.0.0.1:<port>');
+const normalize = (v: unknown): string =>
+  JSON.stringify(v)
+    .replaceAll(`127.0.0.1:${up.port}`, '127.0.0.1:<port>')
+    .replace(/\b[0-9a-z]{5,11}\.[A-Za-z0-9_-]{22}\b/g, '<handle>');
 
-test('L3: stdio and Streamable HTTP give identical results for the same flow', async () => {
+test.each(ERAS)('L3: stdio and Streamable HTTP give identical results for the same flow (%s era)', async (era) => {
   const args = ['--registry', fixtureRegistry('petstore'), '--registry', vaultDir];
-  const s = await stdioDriver(args, env());
+  const s = await stdioDriver(args, env(), era);
   const a = await flow(s).finally(() => s.close());
-  const h = await httpDriver(args, env());
+  const h = await httpDriver(args, env(), {}, era);
   const b = await flow(h).finally(() => h.close());
   // The flow exercised success and every kind of refusal.
   const codes = (a.slice(3) as Array<{ envelope: Message }>).map((x) => (x.envelope.success ? 'ok' : x.envelope.error?.code));
@@ -68,6 +85,6 @@ test('L3: stdio and Streamable HTTP give identical results for the same flow', a
   expect(normalize(b)).toBe(normalize(a));
   // C1 for this script too: every stdout line of the stdio server is a JSON-RPC 2.0 message.
   const lines = s.capture.stdout.split('\n').filter((l) => l !== '');
-  expect(lines.length).toBe(1 + 3 + 17); // initialize, three reads, seventeen tool calls
+  expect(lines.length).toBe(1 + 3 + 17); // initialize (or server/discover), three reads, seventeen tool calls
   for (const l of lines) expect((JSON.parse(l) as Message).jsonrpc).toBe('2.0');
 }, 60_000);

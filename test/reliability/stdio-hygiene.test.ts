@@ -1,11 +1,11 @@
 // stdio hygiene across importer -> registry -> server: C2 (schema quirks that make a default Ajv warn — unknown
 // formats, OAS keywords, a lookahead pattern — print nothing on stdout and no library warning on stderr), C7 (a
-// missing credential is a clear isError naming the env var, 0 upstream, nothing on stdout), C8 (tools/list
-// before initialize is answered and the session still works) and E2 through the running server.
+// missing credential is a clear isError naming the env var, 0 upstream, nothing on stdout) in both eras, C8 (a
+// legacy tools/list before initialize is answered and the session still works) and E2 through the running server.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { REPO_ROOT, builtCli } from '../helpers/mcp.js';
+import { ERAS, REPO_ROOT, builtCli } from '../helpers/mcp.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
 import { envelope, importFixture, stdioDriver, type Message } from './helpers.js';
 
@@ -25,8 +25,8 @@ afterAll(async () => {
 /** Lines a library (Ajv, the SDK, swagger-parser) would print by itself; our logs are JSON lines. */
 const LIBRARY_NOISE = /unknown format|strict mode|ignored in schema|console\.|Warning:|DeprecationWarning|at .*\.js:\d+/i;
 
-test('C2/E2/C7: quirky schemas and a missing credential — stdout is only JSON-RPC, stderr has no library noise', async () => {
-  const d = await stdioDriver(['--registry', dir], { QUIRKS_BASE_URL: up.url });
+test.each(ERAS)('C2/E2/C7: quirky schemas and a missing credential — stdout is only JSON-RPC, stderr has no library noise (%s era)', async (era) => {
+  const d = await stdioDriver(['--registry', dir], { QUIRKS_BASE_URL: up.url }, era);
   const r: Record<string, Message> = {};
   try {
     r.describe = await d.tool('describe_tools', { tool_names: ['createPet', 'getSecret'], detail: 'full' });

@@ -3,10 +3,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, test } from 'vitest';
-import { REPO_ROOT, builtCli, fixtureRegistry } from '../helpers/mcp.js';
+import { ERAS, REPO_ROOT, builtCli, connectHttp, fixtureRegistry } from '../helpers/mcp.js';
 
 function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [builtCli(), ...args], { cwd: REPO_ROOT, encoding: 'utf8', env: { ...process.env, PETSTORE_BASE_URL: '' } });
@@ -106,10 +104,11 @@ describe('cli', () => {
     const url = /URL: (\S+)/.exec(err)?.[1] as string;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     expect(err).toContain(JSON.stringify({ mcpServers: { 'api-catalog': { type: 'http', url } } }));
-    const client = new Client({ name: 'cli-http', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-    expect((await client.listTools()).tools).toHaveLength(4);
-    await client.close();
+    for (const era of ERAS) {
+      const client = await connectHttp(url, era, { name: 'cli-http' });
+      expect((await client.listTools()).tools).toHaveLength(4);
+      await client.close();
+    }
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(err).toMatch(/"event":"shutdown","signal":"SIGTERM"/);

@@ -1,13 +1,14 @@
-// The eight conformance criteria of the progressive-disclosure extension (SEEDS.md §2) through a real client,
-// plus session rules B1–B3, B5 (idle expiry with an injected clock) and B10 (concurrency in one session).
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+// The eight conformance criteria of the progressive-disclosure extension (SEEDS.md §2) through a real client of
+// each era on one connection (as over stdio, where describes are remembered), plus session rules B1–B3, B5 (idle
+// expiry with an injected clock) and B10 (concurrency in one session).
+import { ProtocolError } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { loadCatalogSet } from '../../src/server/core/catalogs.js';
 import type { ServerDeps } from '../../src/server/create-server.js';
 import { SessionState } from '../../src/server/session.js';
 import { MemoryStateStore } from '../../src/state/index.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
-import { call, catalogs, connectInMemory, fixtureRegistry, type Connected } from '../helpers/mcp.js';
+import { ERAS, call, catalogs, connectInMemory, fixtureRegistry, type Connected, type Era } from '../helpers/mcp.js';
 
 let up: Upstream;
 const open: Connected[] = [];
@@ -22,169 +23,177 @@ afterEach(async () => {
   up.clear();
 });
 
-async function connect(extra: Partial<ServerDeps> = {}): Promise<Connected> {
-  const c = await connectInMemory({
-    catalogs: catalogs(fixtureRegistry('petstore')),
-    settings: { baseUrls: { petstore: up.url }, readOnly: false, env: {} },
-    rateLimitPerMinute: 0,
-    ...extra,
-  });
-  open.push(c);
-  return c;
-}
-
 async function readJson(c: Connected, uri: string): Promise<Record<string, any>> {
   const r = await c.client.readResource({ uri });
   return JSON.parse((r.contents[0] as { text: string }).text) as Record<string, any>;
 }
 
-describe('progressive disclosure conformance (SEEDS.md §2)', () => {
-  test('1. minimal listing: four tools, no operation schemas', async () => {
-    const c = await connect();
-    const { tools } = await c.client.listTools();
-    expect(tools).toHaveLength(4);
-    expect(JSON.stringify(tools)).not.toMatch(/petId|pets\.create/);
-  });
-
-  test('2. the resource is listed', async () => {
-    const c = await connect();
-    const { resources } = await c.client.listResources();
-    expect(resources.some((r) => r.uri === 'resource:///tool_descriptions')).toBe(true);
-  });
-
-  test('3+4. ?tools=a,b is accepted and returns full descriptions for exactly those tools', async () => {
-    const c = await connect();
-    const body = await readJson(c, 'resource:///tool_descriptions?tools=pets.get,pets.create');
-    expect(Object.keys(body)).toEqual(['pets.get', 'pets.create']);
-    const d = body['pets.create'];
-    expect(Object.keys(d).sort()).toEqual(['description', 'error_guidance', 'examples', 'inputSchema', 'name', 'usage_guidance']);
-    expect(d.inputSchema.required).toEqual(['name']);
-    expect(d.examples[0]).toEqual({ tool_name: 'pets.create', args: { name: 'Rex', status: 'available' } });
-    expect(d.usage_guidance).toMatch(/execute_tool/);
-    const unknown = await readJson(c, 'resource:///tool_descriptions?tools=pets.gte');
-    expect(unknown['pets.gte'].error).toBe("Tool 'pets.gte' not found");
-    expect(unknown['pets.gte'].suggestions[0]).toBe('pets.get');
-  });
-
-  test('5. without a selection -> MISSING_TOOL_SELECTION with example URIs', async () => {
-    const c = await connect();
-    for (const uri of ['resource:///tool_descriptions', 'resource:///tool_descriptions?tools=']) {
-      const err = await c.client.readResource({ uri }).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
-      expect(err).toBeInstanceOf(McpError);
-      expect((err as McpError).message).toMatch(/MISSING_TOOL_SELECTION/);
-      expect((err as McpError).data).toMatchObject({ code: 'MISSING_TOOL_SELECTION' });
-      expect(((err as McpError).data as { example_uris: string[] }).example_uris[0]).toMatch(/^resource:\/\/\/tool_descriptions\?tools=/);
-    }
-  });
-
-  test('K2 on the resource: more than 20 names is LIMIT_EXCEEDED', async () => {
-    const c = await connect();
-    const names = Array.from({ length: 21 }, (_, i) => `n${i}`).join(',');
-    await expect(c.client.readResource({ uri: `resource:///tool_descriptions?tools=${names}` })).rejects.toThrow(/LIMIT_EXCEEDED/);
-  });
-
-  test('6. reading the resource authorizes the tool for the session', async () => {
-    const c = await connect();
-    await readJson(c, 'resource:///tool_descriptions?tools=pets.get');
-    const r = await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 2 } });
-    expect(r.success).toBe(true);
-    expect(up.requests).toHaveLength(1);
-  });
-
-  test('7. execute before describe -> TOOL_DESCRIPTION_REQUIRED naming the exact call and URI, 0 upstream (B1)', async () => {
-    const c = await connect();
-    const r = await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 2 } });
-    expect(r.error?.code).toBe('TOOL_DESCRIPTION_REQUIRED');
-    expect(r.error?.details).toEqual({
-      describe_call: { tool: 'describe_tools', arguments: { tool_names: ['pets.get'] } },
-      resource_uri: 'resource:///tool_descriptions?tools=pets.get',
-    });
-    expect(up.requests).toHaveLength(0);
-  });
-
-  test('8. per-session isolation: described in A, refused in B (B2)', async () => {
-    const a = await connect();
-    const b = await connect();
-    await call(a.client, 'describe_tools', { tool_names: ['pets.get'] });
-    expect((await call(a.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } })).success).toBe(true);
-    const rb = await call(b.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } });
-    expect(rb.error?.code).toBe('TOOL_DESCRIPTION_REQUIRED');
-    expect(up.requests).toHaveLength(1);
-  });
-});
-
-describe('session rules', () => {
-  test('B3: describing X does not authorize Y; a changed definition needs a new describe', async () => {
-    const c = await connect();
-    await call(c.client, 'describe_tools', { tool_names: ['pets.get'] });
-    const y = await call(c.client, 'execute_tool', { tool_name: 'pets.list', args: {} });
-    expect(y.error?.code).toBe('TOOL_DESCRIPTION_REQUIRED');
-    const s = new SessionState(new MemoryStateStore(), { principal: 'p', session: 's' }, { ttlMs: 60_000, executePerMinute: 0, readPerMinute: 0 });
-    await s.authorize([{ name: 'x', fingerprint: 'aaa' }]);
-    expect(await s.isAuthorized('x', 'aaa')).toBe(true);
-    expect(await s.isAuthorized('x', 'bbb')).toBe(false);
-  });
-
-  test('B3 end to end: a definition swapped under a live session (re-import) needs a new describe; 0 upstream until then', async () => {
-    // A private copy of the catalog set, so swapping an operation does not leak into other tests.
-    const set = loadCatalogSet([fixtureRegistry('petstore')]);
-    const c = await connect({ catalogs: set });
-    await call(c.client, 'describe_tools', { tool_names: ['pets.get'] });
-    expect((await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } })).success).toBe(true);
-    const entry = set.byName.get('pets.get')!;
-    // Same name, a changed input schema: what a re-imported spec with a rug-pulled definition looks like.
-    const schema = entry.op.inputSchema;
-    entry.op = { ...entry.op, inputSchema: { ...schema, properties: { ...schema.properties, extra: { type: 'string' } } } };
-    up.clear();
-    const refused = await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } });
-    expect(refused.error?.code).toBe('TOOL_DESCRIPTION_REQUIRED');
-    expect(up.requests).toHaveLength(0);
-    await call(c.client, 'describe_tools', { tool_names: ['pets.get'] });
-    expect((await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } })).success).toBe(true);
-    expect(up.requests).toHaveLength(1);
-  });
-
-  test('describe at level summary also authorizes; a failed parameter lookup does not', async () => {
-    const c = await connect();
-    await call(c.client, 'describe_tools', { tool_names: ['pets.create'], parameter: 'nope' });
-    expect((await call(c.client, 'execute_tool', { tool_name: 'pets.create', args: { name: 'a' } })).error?.code).toBe(
-      'TOOL_DESCRIPTION_REQUIRED',
+describe.each(ERAS)('%s era', (era: Era) => {
+  async function connect(extra: Partial<ServerDeps> = {}): Promise<Connected> {
+    const c = await connectInMemory(
+      {
+        catalogs: catalogs(fixtureRegistry('petstore')),
+        settings: { baseUrls: { petstore: up.url }, readOnly: false, env: {} },
+        rateLimitPerMinute: 0,
+        ...extra,
+      },
+      { era },
     );
-    await call(c.client, 'describe_tools', { tool_names: ['pets.create'], detail: 'summary' });
-    expect((await call(c.client, 'execute_tool', { tool_name: 'pets.create', args: { name: 'a' } })).success).toBe(true);
-  });
+    open.push(c);
+    return c;
+  }
 
-  test('B5: authorization expires with an idle session (TTL + 1 s), then describe again works', async () => {
-    let t = 1_000_000;
-    const c = await connect({ now: () => t, sessionTtlMs: 60_000 });
-    await call(c.client, 'describe_tools', { tool_names: ['pets.get'] });
-    t += 59_000;
-    expect((await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } })).success).toBe(true);
-    t += 61_000;
-    const r = await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } });
-    expect(r.error?.code).toBe('TOOL_DESCRIPTION_REQUIRED');
-    await call(c.client, 'describe_tools', { tool_names: ['pets.get'] });
-    expect((await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } })).success).toBe(true);
-    expect(up.requests).toHaveLength(2);
-  });
-
-  test('B10: 50 concurrent describe+execute pairs in one session all succeed', async () => {
-    const c = await connect();
-    const pairs = Array.from({ length: 50 }, async (_, i) => {
-      const op = i % 2 === 0 ? 'pets.get' : 'pets.list';
-      await call(c.client, 'describe_tools', { tool_names: [op] });
-      return call(c.client, 'execute_tool', { tool_name: op, args: op === 'pets.get' ? { petId: i + 1 } : { limit: 1 } });
+  describe('progressive disclosure conformance (SEEDS.md §2)', () => {
+    test('1. minimal listing: four tools, no operation schemas', async () => {
+      const c = await connect();
+      const { tools } = await c.client.listTools();
+      expect(tools).toHaveLength(4);
+      expect(JSON.stringify(tools)).not.toMatch(/petId|pets\.create/);
     });
-    const results = await Promise.all(pairs);
-    expect(results.filter((r) => r.success)).toHaveLength(50);
-    expect(up.requests).toHaveLength(50);
+
+    test('2. the resource is listed', async () => {
+      const c = await connect();
+      const { resources } = await c.client.listResources();
+      expect(resources.some((r) => r.uri === 'resource:///tool_descriptions')).toBe(true);
+    });
+
+    test('3+4. ?tools=a,b is accepted and returns full descriptions for exactly those tools', async () => {
+      const c = await connect();
+      const body = await readJson(c, 'resource:///tool_descriptions?tools=pets.get,pets.create');
+      expect(Object.keys(body)).toEqual(['pets.get', 'pets.create']);
+      const d = body['pets.create'];
+      expect(Object.keys(d).sort()).toEqual(['description', 'error_guidance', 'examples', 'handle', 'inputSchema', 'name', 'usage_guidance']);
+      expect(d.handle).toMatch(/^[0-9a-z]+\.[A-Za-z0-9_-]{22}$/);
+      expect(d.usage_guidance).toMatch(/"handle"/);
+      expect(d.inputSchema.required).toEqual(['name']);
+      expect(d.examples[0]).toEqual({ tool_name: 'pets.create', args: { name: 'Rex', status: 'available' } });
+      expect(d.usage_guidance).toMatch(/execute_tool/);
+      const unknown = await readJson(c, 'resource:///tool_descriptions?tools=pets.gte');
+      expect(unknown['pets.gte'].error).toBe("Tool 'pets.gte' not found");
+      expect(unknown['pets.gte'].suggestions[0]).toBe('pets.get');
+    });
+
+    test('5. without a selection -> MISSING_TOOL_SELECTION with example URIs', async () => {
+      const c = await connect();
+      for (const uri of ['resource:///tool_descriptions', 'resource:///tool_descriptions?tools=']) {
+        const err = await c.client.readResource({ uri }).then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+        expect(err).toBeInstanceOf(ProtocolError);
+        expect((err as ProtocolError).message).toMatch(/MISSING_TOOL_SELECTION/);
+        expect((err as ProtocolError).data).toMatchObject({ code: 'MISSING_TOOL_SELECTION' });
+        expect(((err as ProtocolError).data as { example_uris: string[] }).example_uris[0]).toMatch(/^resource:\/\/\/tool_descriptions\?tools=/);
+      }
+    });
+
+    test('K2 on the resource: more than 20 names is LIMIT_EXCEEDED', async () => {
+      const c = await connect();
+      const names = Array.from({ length: 21 }, (_, i) => `n${i}`).join(',');
+      await expect(c.client.readResource({ uri: `resource:///tool_descriptions?tools=${names}` })).rejects.toThrow(/LIMIT_EXCEEDED/);
+    });
+
+    test('6. reading the resource authorizes the tool for the session', async () => {
+      const c = await connect();
+      await readJson(c, 'resource:///tool_descriptions?tools=pets.get');
+      const r = await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 2 } });
+      expect(r.success).toBe(true);
+      expect(up.requests).toHaveLength(1);
+    });
+
+    test('7. execute before describe -> TOOL_DESCRIPTION_REQUIRED naming the exact call and URI, 0 upstream (B1)', async () => {
+      const c = await connect();
+      const r = await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 2 } });
+      expect(r.error?.code).toBe('TOOL_DESCRIPTION_REQUIRED');
+      expect(r.error?.details).toEqual({
+        reason: 'not_described',
+        describe_call: { tool: 'describe_tools', arguments: { tool_names: ['pets.get'] } },
+        resource_uri: 'resource:///tool_descriptions?tools=pets.get',
+      });
+      expect(up.requests).toHaveLength(0);
+    });
+
+    test('8. per-session isolation: described in A, refused in B (B2)', async () => {
+      const a = await connect();
+      const b = await connect();
+      await call(a.client, 'describe_tools', { tool_names: ['pets.get'] });
+      expect((await call(a.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } })).success).toBe(true);
+      const rb = await call(b.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } });
+      expect(rb.error?.code).toBe('TOOL_DESCRIPTION_REQUIRED');
+      expect(up.requests).toHaveLength(1);
+    });
   });
 
-  test('--no-require-describe turns enforcement off', async () => {
-    const c = await connect({ requireDescribe: false });
-    expect((await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } })).success).toBe(true);
+  describe('session rules', () => {
+    test('B3: describing X does not authorize Y; a changed definition needs a new describe', async () => {
+      const c = await connect();
+      await call(c.client, 'describe_tools', { tool_names: ['pets.get'] });
+      const y = await call(c.client, 'execute_tool', { tool_name: 'pets.list', args: {} });
+      expect(y.error?.code).toBe('TOOL_DESCRIPTION_REQUIRED');
+      const s = new SessionState(new MemoryStateStore(), { principal: 'p', session: 's' }, { ttlMs: 60_000, executePerMinute: 0, readPerMinute: 0 });
+      await s.authorize([{ name: 'x', fingerprint: 'aaa' }]);
+      expect(await s.isAuthorized('x', 'aaa')).toBe(true);
+      expect(await s.isAuthorized('x', 'bbb')).toBe(false);
+    });
+
+    test('B3 end to end: a definition swapped under a live session (re-import) needs a new describe; 0 upstream until then', async () => {
+      // A private copy of the catalog set, so swapping an operation does not leak into other tests.
+      const set = loadCatalogSet([fixtureRegistry('petstore')]);
+      const c = await connect({ catalogs: set });
+      await call(c.client, 'describe_tools', { tool_names: ['pets.get'] });
+      expect((await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } })).success).toBe(true);
+      const entry = set.byName.get('pets.get')!;
+      // Same name, a changed input schema: what a re-imported spec with a rug-pulled definition looks like.
+      const schema = entry.op.inputSchema;
+      entry.op = { ...entry.op, inputSchema: { ...schema, properties: { ...schema.properties, extra: { type: 'string' } } } };
+      up.clear();
+      const refused = await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } });
+      expect(refused.error?.code).toBe('TOOL_DESCRIPTION_REQUIRED');
+      expect(up.requests).toHaveLength(0);
+      await call(c.client, 'describe_tools', { tool_names: ['pets.get'] });
+      expect((await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } })).success).toBe(true);
+      expect(up.requests).toHaveLength(1);
+    });
+
+    test('describe at level summary also authorizes; a failed parameter lookup does not', async () => {
+      const c = await connect();
+      await call(c.client, 'describe_tools', { tool_names: ['pets.create'], parameter: 'nope' });
+      expect((await call(c.client, 'execute_tool', { tool_name: 'pets.create', args: { name: 'a' } })).error?.code).toBe(
+        'TOOL_DESCRIPTION_REQUIRED',
+      );
+      await call(c.client, 'describe_tools', { tool_names: ['pets.create'], detail: 'summary' });
+      expect((await call(c.client, 'execute_tool', { tool_name: 'pets.create', args: { name: 'a' } })).success).toBe(true);
+    });
+
+    test('B5: authorization expires with an idle session (TTL + 1 s), then describe again works', async () => {
+      let t = 1_000_000;
+      const c = await connect({ now: () => t, sessionTtlMs: 60_000 });
+      await call(c.client, 'describe_tools', { tool_names: ['pets.get'] });
+      t += 59_000;
+      expect((await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } })).success).toBe(true);
+      t += 61_000;
+      const r = await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } });
+      expect(r.error?.code).toBe('TOOL_DESCRIPTION_REQUIRED');
+      await call(c.client, 'describe_tools', { tool_names: ['pets.get'] });
+      expect((await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } })).success).toBe(true);
+      expect(up.requests).toHaveLength(2);
+    });
+
+    test('B10: 50 concurrent describe+execute pairs in one session all succeed', async () => {
+      const c = await connect();
+      const pairs = Array.from({ length: 50 }, async (_, i) => {
+        const op = i % 2 === 0 ? 'pets.get' : 'pets.list';
+        await call(c.client, 'describe_tools', { tool_names: [op] });
+        return call(c.client, 'execute_tool', { tool_name: op, args: op === 'pets.get' ? { petId: i + 1 } : { limit: 1 } });
+      });
+      const results = await Promise.all(pairs);
+      expect(results.filter((r) => r.success)).toHaveLength(50);
+      expect(up.requests).toHaveLength(50);
+    });
+
+    test('--no-require-describe turns enforcement off', async () => {
+      const c = await connect({ requireDescribe: false });
+      expect((await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } })).success).toBe(true);
+    });
   });
 });

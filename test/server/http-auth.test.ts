@@ -1,15 +1,15 @@
 // Inbound authentication and remote binding (RELIABILITY.md A6, A24) for Streamable HTTP, the Host allow-list
-// kept on with --allow-remote, client cancellation reaching the upstream socket (I13, in memory and over HTTP),
-// and per-session upstream credential isolation (X-Upstream-Token) between two HTTP sessions.
+// kept on with --allow-remote, client cancellation reaching the upstream socket (I13, in memory and over HTTP,
+// each era: a 2026-07-28 client cancels by closing the request), and upstream credential isolation
+// (X-Upstream-Token) between two HTTP clients.
 import { spawn } from 'node:child_process';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { isAppError } from '../../src/errors.js';
 import { createLogger } from '../../src/logger.js';
 import { serveHttp, type HttpHandle } from '../../src/server/transports/http.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
-import { REPO_ROOT, builtCli, call, catalogs, connectInMemory, fixtureRegistry } from '../helpers/mcp.js';
+import { ERAS, REPO_ROOT, builtCli, call, catalogs, connectHttp, connectInMemory, describeHandle, fixtureRegistry, type Era } from '../helpers/mcp.js';
 import { rawHttp, type RawResponse } from '../helpers/raw-http.js';
 
 const TOKEN = 'inbound-token-canary-5f3a9c1e7b';
@@ -39,9 +39,8 @@ afterEach(async () => {
   up.clear();
 });
 
-async function client(headers: Record<string, string> = {}): Promise<Client> {
-  const c = new Client({ name: 'auth-test', version: '1.0.0' });
-  await c.connect(new StreamableHTTPClientTransport(new URL(srv.url), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}`, ...headers } } }));
+async function client(era: Era, headers: Record<string, string> = {}): Promise<Client> {
+  const c = await connectHttp(srv.url, era, { headers: { Authorization: `Bearer ${TOKEN}`, ...headers }, name: 'auth-test' });
   clients.push(c);
   return c;
 }
@@ -109,10 +108,10 @@ describe('A24: bearer token on the Streamable HTTP transport', () => {
     await raw(srv.port, 'DELETE', { 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18', authorization: `Bearer ${TOKEN}` });
   });
 
-  test('the right token works end to end; it never reaches the upstream, a result or a log line', async () => {
-    const c = await client();
-    await call(c, 'describe_tools', { tool_names: ['pets.get'] });
-    const r = await call(c, 'execute_tool', { tool_name: 'pets.get', args: { petId: 9 } });
+  test.each(ERAS)('%s: the right token works end to end; it never reaches the upstream, a result or a log line', async (era) => {
+    const c = await client(era);
+    const handle = await describeHandle(c, 'pets.get');
+    const r = await call(c, 'execute_tool', { tool_name: 'pets.get', args: { petId: 9 }, handle });
     expect(r.success).toBe(true);
     expect(up.requests).toHaveLength(1);
     const sent = up.requests[0]!;
@@ -213,18 +212,21 @@ describe('A6/A24 through the CLI (built dist)', () => {
   });
 });
 
-describe('I13: client cancellation reaches the upstream socket', () => {
+describe.each(ERAS)('I13: client cancellation reaches the upstream socket (%s client)', (era: Era) => {
   test('in memory: aborting callTool aborts the stalled upstream request within 1 s', async () => {
     up.route('/pets/55', { kind: 'stall' });
-    const c = await connectInMemory({
-      catalogs: catalogs(fixtureRegistry('petstore')),
-      settings: { baseUrls: { petstore: up.url }, readOnly: false, env: {} },
-      rateLimitPerMinute: 0,
-    });
+    const c = await connectInMemory(
+      {
+        catalogs: catalogs(fixtureRegistry('petstore')),
+        settings: { baseUrls: { petstore: up.url }, readOnly: false, env: {} },
+        rateLimitPerMinute: 0,
+      },
+      { era },
+    );
     try {
       await call(c.client, 'describe_tools', { tool_names: ['pets.get'] });
       const ac = new AbortController();
-      const pending = c.client.callTool({ name: 'execute_tool', arguments: { tool_name: 'pets.get', args: { petId: 55 } } }, undefined, { signal: ac.signal });
+      const pending = c.client.callTool({ name: 'execute_tool', arguments: { tool_name: 'pets.get', args: { petId: 55 } } }, { signal: ac.signal });
       const settled = pending.then(() => 'resolved', () => 'rejected');
       expect(await until(() => up.hits('/pets/55').length === 1, 5000)).toBe(true);
       expect(up.hits('/pets/55')[0]!.aborted).toBe(false);
@@ -241,13 +243,13 @@ describe('I13: client cancellation reaches the upstream socket', () => {
     }
   });
 
-  test('over Streamable HTTP: the cancellation notification aborts the upstream request within 1 s', async () => {
+  test('over Streamable HTTP: the cancellation (legacy: a notification; 2026-07-28: closing the request) aborts the upstream request within 1 s', async () => {
     up.route('/pets/56', { kind: 'stall' });
-    const c = await client();
-    await call(c, 'describe_tools', { tool_names: ['pets.get'] });
+    const c = await client(era);
+    const handle = await describeHandle(c, 'pets.get');
     const ac = new AbortController();
     const settled = c
-      .callTool({ name: 'execute_tool', arguments: { tool_name: 'pets.get', args: { petId: 56 } } }, undefined, { signal: ac.signal })
+      .callTool({ name: 'execute_tool', arguments: { tool_name: 'pets.get', args: { petId: 56 }, handle } }, { signal: ac.signal })
       .then(() => 'resolved', () => 'rejected');
     expect(await until(() => up.hits('/pets/56').length === 1, 5000)).toBe(true);
     const t = performance.now();
@@ -256,21 +258,22 @@ describe('I13: client cancellation reaches the upstream socket', () => {
     expect(await until(() => up.hits('/pets/56')[0]!.aborted, 1000)).toBe(true);
     expect(performance.now() - t).toBeLessThan(1000);
     up.route('/pets/56', { kind: 'echo' });
-    expect((await call(c, 'execute_tool', { tool_name: 'pets.get', args: { petId: 56 } })).success).toBe(true);
+    expect((await call(c, 'execute_tool', { tool_name: 'pets.get', args: { petId: 56 }, handle })).success).toBe(true);
   });
 });
 
-describe('upstream credential isolation between HTTP sessions', () => {
-  test('A sends X-Upstream-Token, B sends none: B gets AUTH_MISSING and never sends a key; A always sends its own', async () => {
-    const a = await client({ 'X-Upstream-Token': 'tokA-session-credential-1234' });
-    const b = await client();
-    for (const s of [a, b]) await call(s, 'describe_tools', { tool_names: ['store.inventory'] });
-    const rb = await call(b, 'execute_tool', { tool_name: 'store.inventory', args: {} });
+describe('upstream credential isolation between HTTP clients', () => {
+  test.each(ERAS)('%s: A sends X-Upstream-Token, B sends none: B gets AUTH_MISSING and never sends a key; A always sends its own', async (era) => {
+    const a = await client(era, { 'X-Upstream-Token': 'tokA-session-credential-1234' });
+    const b = await client(era);
+    let handle = '';
+    for (const s of [a, b]) handle = await describeHandle(s, 'store.inventory');
+    const rb = await call(b, 'execute_tool', { tool_name: 'store.inventory', args: {}, handle });
     expect(rb.error?.code).toBe('AUTH_MISSING');
     expect(up.requests).toHaveLength(0);
     // Interleaved and concurrent: A's calls carry tokA, B's never reach the upstream at all.
     const results = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => call(i % 2 === 0 ? a : b, 'execute_tool', { tool_name: 'store.inventory', args: {} })),
+      Array.from({ length: 6 }, (_, i) => call(i % 2 === 0 ? a : b, 'execute_tool', { tool_name: 'store.inventory', args: {}, handle })),
     );
     expect(results.map((r) => (r.success ? 'ok' : r.error?.code))).toEqual(['ok', 'AUTH_MISSING', 'ok', 'AUTH_MISSING', 'ok', 'AUTH_MISSING']);
     expect(up.requests).toHaveLength(3);

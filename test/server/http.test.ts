@@ -1,8 +1,9 @@
-// Streamable HTTP: the full flow through the SDK's StreamableHTTPClientTransport, session isolation, the
-// per-session upstream credential, and transport hardening (RELIABILITY.md A1–A22, A25) with raw HTTP requests.
+// Streamable HTTP, one endpoint for both eras: the full flow through the SDK's StreamableHTTPClientTransport with a
+// client of each era, describe handles on the stateless 2026-07-28 path, legacy session isolation, the upstream
+// credential header, the revision's request checks (Mcp-Method / Mcp-Name, versions), and transport hardening
+// (RELIABILITY.md A1–A22, A25) with raw HTTP requests.
 import { connect as netConnect, type Socket } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +14,8 @@ import { generateSessionId } from '../../src/server/session.js';
 import { isAppError } from '../../src/errors.js';
 import { serveHttp, type HttpHandle } from '../../src/server/transports/http.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
-import { call, catalogs, fixtureRegistry } from '../helpers/mcp.js';
+import { ERAS, call, catalogs, connectHttp, describeHandle, fixtureRegistry, type Era } from '../helpers/mcp.js';
+import { modernRpc } from '../helpers/mcp-raw.js';
 import { rawHttp, type RawResponse } from '../helpers/raw-http.js';
 
 let up: Upstream;
@@ -44,9 +46,8 @@ afterEach(async () => {
   up.clear();
 });
 
-async function client(headers: Record<string, string> = {}): Promise<Client> {
-  const c = new Client({ name: 'http-test', version: '1.0.0' });
-  await c.connect(new StreamableHTTPClientTransport(new URL(srv.url), { requestInit: { headers } }));
+async function client(era: Era = 'legacy', headers: Record<string, string> = {}): Promise<Client> {
+  const c = await connectHttp(srv.url, era, { headers, name: 'http-test' });
   clients.push(c);
   return c;
 }
@@ -83,38 +84,145 @@ function expectJsonRpcError(r: RawResponse, code?: number): void {
   expect(r.body).not.toMatch(/<html|<pre|\bat .*\(|\/work\/|node_modules/i);
 }
 
-describe('Streamable HTTP: the full flow and sessions', () => {
-  test('search -> describe -> execute over HTTP (L3), same envelope as in memory', async () => {
-    const c = await client();
+describe.each(ERAS)('Streamable HTTP, %s client', (era: Era) => {
+  test('search -> describe -> execute over HTTP (L3) with the handle, same envelope as in memory', async () => {
+    const c = await client(era);
+    expect(c.getProtocolEra()).toBe(era);
     const s = await call(c, 'search_tools', { query: 'get pet by id' });
     expect(s.value.results[0].name).toBe('pets.get');
-    await call(c, 'describe_tools', { tool_names: ['pets.get'] });
-    const r = await call(c, 'execute_tool', { tool_name: 'pets.get', args: { petId: 12 } });
+    const handle = await describeHandle(c, 'pets.get');
+    const r = await call(c, 'execute_tool', { tool_name: 'pets.get', args: { petId: 12 }, handle });
     expect(r.success).toBe(true);
     expect(up.requests.map((q) => q.url)).toEqual(['/pets/12']);
   });
 
-  test('two sessions are isolated: described in A, refused in B with 0 upstream', async () => {
-    const a = await client();
-    const b = await client();
-    await call(a, 'describe_tools', { tool_names: ['pets.get'] });
-    const rb = await call(b, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } });
-    expect(rb.error?.code).toBe('TOOL_DESCRIPTION_REQUIRED');
+  test('a dry run and a wrong handle: the handle names one operation at its definition', async () => {
+    const c = await client(era);
+    const handle = await describeHandle(c, 'pets.get');
+    const dry = await call(c, 'execute_tool', { tool_name: 'pets.get', args: { petId: 3 }, dry_run: true, handle });
+    expect(dry.value).toMatchObject({ dry_run: true, request: { method: 'GET', url: `${up.url}/pets/3` } });
+    const other = await call(c, 'execute_tool', { tool_name: 'pets.list', args: {}, handle });
+    expect(other.error?.code).toBe('TOOL_DESCRIPTION_REQUIRED');
+    expect(other.error?.details.reason).toBe('mismatch');
+    expect(other.instruction).toMatch(/then call execute_tool again with the "handle" it returns for pets\.list/);
+    const junk = await call(c, 'execute_tool', { tool_name: 'pets.list', args: {}, handle: 'not-a-handle' });
+    expect(junk.error?.details.reason).toBe('malformed');
     expect(up.requests).toHaveLength(0);
-    expect((await call(a, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } })).success).toBe(true);
   });
 
-  test('X-Upstream-Token is the session credential; the client Authorization header never goes upstream (H6)', async () => {
-    const c = await client({ 'X-Upstream-Token': 'sess-secret-4242', Authorization: 'Bearer client-token-9999' });
+  test('a destructive call without "confirm": a client with elicitation is asked (2026-07-28: MRTR; legacy: on the session stream), one without gets CONFIRMATION_REQUIRED', async () => {
+    const asking = await connectHttp(srv.url, era, { capabilities: { elicitation: {} }, name: 'http-elicit' });
+    clients.push(asking);
+    const asked: string[] = [];
+    let answer: 'accept' | 'decline' = 'decline';
+    asking.setRequestHandler('elicitation/create', (req) => {
+      asked.push(req.params.message);
+      return answer === 'accept' ? { action: 'accept', content: { confirm: true } } : { action: 'decline' };
+    });
+    const handle = await describeHandle(asking, 'pets.delete');
+    const declined = await call(asking, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 3 }, handle });
+    expect(declined.error?.code).toBe('CONFIRMATION_REQUIRED');
+    expect(declined.error?.message).toMatch(/the user declined/);
+    expect(up.requests).toHaveLength(0);
+    answer = 'accept';
+    const done = await call(asking, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 3 }, handle });
+    expect(done.success, JSON.stringify(done)).toBe(true);
+    expect(asked).toHaveLength(2);
+    expect(up.requests.map((q) => `${q.method} ${q.url}`)).toEqual(['DELETE /pets/3']);
+    const silent = await client(era);
+    const refused = await call(silent, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 3 }, handle: await describeHandle(silent, 'pets.delete') });
+    expect(refused.error?.code).toBe('CONFIRMATION_REQUIRED');
+    expect(refused.instruction).toMatch(/"confirm": "pets.delete"/);
+    expect(up.requests).toHaveLength(1);
+  });
+
+  test('X-Upstream-Token is the upstream credential; the client Authorization header never goes upstream (H6)', async () => {
+    const c = await client(era, { 'X-Upstream-Token': 'sess-secret-4242', Authorization: 'Bearer client-token-9999' });
     const d = await call(c, 'describe_tools', { tool_names: ['store.inventory'] });
     expect(d.value.tools[0].credentials).toBe('PETSTORE_API_KEY (set): the key alone; sent as header "X-Api-Key"');
     expect(JSON.stringify(d)).not.toContain('sess-secret-4242');
-    const r = await call(c, 'execute_tool', { tool_name: 'store.inventory', args: {} });
+    const handle = d.value.tools[0].example.handle as string;
+    const r = await call(c, 'execute_tool', { tool_name: 'store.inventory', args: {}, handle });
     expect(r.success).toBe(true);
     const sent = up.requests[0]!;
     expect(sent.headers['x-api-key']).toBe('sess-secret-4242');
     expect(JSON.stringify(up.requests)).not.toContain('client-token-9999');
     expect(JSON.stringify(r)).not.toContain('sess-secret-4242');
+  });
+});
+
+describe('Streamable HTTP: the 2026-07-28 path is stateless', () => {
+  test('a describe is not remembered: without the handle execute_tool refuses, naming the fix (0 upstream)', async () => {
+    const sessions = srv.sessionCount();
+    const c = await client('modern');
+    await call(c, 'describe_tools', { tool_names: ['pets.get'] });
+    const r = await call(c, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } });
+    expect(r.error?.code).toBe('TOOL_DESCRIPTION_REQUIRED');
+    expect(r.error?.details.reason).toBe('not_described');
+    expect(r.error?.message).toMatch(/no "handle"/);
+    expect(up.requests).toHaveLength(0);
+    expect(srv.sessionCount()).toBe(sessions);
+  });
+
+  test('a handle works from any client of the same principal, and expires (injected clock)', async () => {
+    const a = await client('modern');
+    const b = await client('modern');
+    const handle = await describeHandle(a, 'pets.get');
+    expect((await call(b, 'execute_tool', { tool_name: 'pets.get', args: { petId: 5 }, handle })).success).toBe(true);
+    clock += 60 * 60_000 + 1000;
+    const late = await call(b, 'execute_tool', { tool_name: 'pets.get', args: { petId: 5 }, handle });
+    expect(late.error?.details.reason).toBe('expired');
+    expect(late.error?.message).toMatch(/expired/);
+    expect(up.requests).toHaveLength(1);
+  });
+
+  test('the revision\'s request checks: Mcp-Method/Mcp-Name must match the body (400 -32020); an unknown version is 400 -32022 naming both eras', async () => {
+    const ok = await modernRpc(srv.url, 'tools/list');
+    expect(ok.status).toBe(200);
+    expect(ok.msg.result.tools).toHaveLength(4);
+    expect(ok.msg.result).toMatchObject({ ttlMs: 3_600_000, cacheScope: 'public', resultType: 'complete' });
+    expect(ok.headers.get('mcp-session-id')).toBeNull();
+    const mismatch = await modernRpc(srv.url, 'tools/call', { name: 'search_tools', arguments: { query: 'pet' } }, { override: { 'mcp-name': 'execute_tool' } });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.msg.error.code).toBe(-32020);
+    const missing = await modernRpc(srv.url, 'tools/list', {}, { override: { 'mcp-method': undefined } });
+    expect(missing.status).toBe(400);
+    const future = await modernRpc(srv.url, 'tools/list', {}, { version: '2099-01-01' });
+    expect(future.status).toBe(400);
+    expect(future.msg.error.code).toBe(-32022);
+    // data.supported is what server/discover advertises (what a modern client may retry with); the message names all.
+    expect(future.msg.error.data).toEqual({ supported: ['2026-07-28'], requested: '2099-01-01' });
+    expect(future.msg.error.message).toBe(
+      'Unsupported protocol version "2099-01-01": this server speaks 2026-07-28 (every request carrying its _meta) and, after an initialize handshake, 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05, 2024-10-07',
+    );
+    const discover = await modernRpc(srv.url, 'server/discover');
+    expect(discover.msg.result.supportedVersions).toEqual(['2026-07-28']);
+    expect(discover.msg.result.capabilities).toMatchObject({ tools: {}, resources: {} });
+    expect(discover.msg.result._meta['io.modelcontextprotocol/serverInfo'].name).toBe('api-catalog');
+  });
+
+  test('resources: a missing stored result is -32602 with the URI; tool_descriptions carries the handle', async () => {
+    const gone = await modernRpc(srv.url, 'resources/read', { uri: 'api-catalog://results/00000000-0000-4000-8000-000000000000' });
+    expect(gone.msg.error.code).toBe(-32602);
+    expect(gone.msg.error.data).toEqual({ uri: 'api-catalog://results/00000000-0000-4000-8000-000000000000' });
+    const read = await modernRpc(srv.url, 'resources/read', { uri: 'resource:///tool_descriptions?tools=pets.get' });
+    const body = JSON.parse(read.msg.result.contents[0].text);
+    expect(body['pets.get'].handle).toMatch(/^[0-9a-z]+\.[A-Za-z0-9_-]{22}$/);
+    expect(read.msg.result).toMatchObject({ ttlMs: 0, cacheScope: 'private' });
+    const c = await client('modern');
+    expect((await call(c, 'execute_tool', { tool_name: 'pets.get', args: { petId: 8 }, handle: body['pets.get'].handle })).success).toBe(true);
+  });
+});
+
+describe('Streamable HTTP: legacy sessions', () => {
+  test('two sessions are isolated: described in A, refused in B with 0 upstream (no handle)', async () => {
+    const a = await client('legacy');
+    const b = await client('legacy');
+    await call(a, 'describe_tools', { tool_names: ['pets.get'] });
+    const rb = await call(b, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } });
+    expect(rb.error?.code).toBe('TOOL_DESCRIPTION_REQUIRED');
+    expect(up.requests).toHaveLength(0);
+    expect((await call(a, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } })).success).toBe(true);
   });
 
   test('A14/A16: DELETE ends a session (later requests 404); an unknown id is 404; re-initialize works', async () => {
@@ -322,14 +430,14 @@ describe('per-catalog config file over Streamable HTTP', () => {
     await cfgSrv.close();
   });
 
-  test('describe names the configured env var; a retried POST reuses one idempotency key; the key value never shows', async () => {
-    const c = new Client({ name: 'config-test', version: '1.0.0' });
-    await c.connect(new StreamableHTTPClientTransport(new URL(cfgSrv.url)));
+  test.each(ERAS)('%s: describe names the configured env var; a retried POST reuses one idempotency key; the key value never shows', async (era) => {
+    const c = await connectHttp(cfgSrv.url, era, { name: 'config-test' });
     cfgClients.push(c);
     const d = await call(c, 'describe_tools', { tool_names: ['store.orders.place'] });
     expect(d.value.tools[0].credentials).toBe('PETS_VAULT_KEY (set): the key alone; sent as header "X-Api-Key"');
     up.route('/store/orders', { kind: 'sequence', steps: [{ kind: 'status', status: 503, headers: { 'retry-after': '0' } }, { kind: 'echo' }] });
-    const r = await call(c, 'execute_tool', { tool_name: 'store.orders.place', args: { petId: 3, quantity: 1 } });
+    const handle = d.value.tools[0].example.handle as string;
+    const r = await call(c, 'execute_tool', { tool_name: 'store.orders.place', args: { petId: 3, quantity: 1 }, handle });
     expect(r.success, JSON.stringify(r)).toBe(true);
     const hits = up.hits('/store/orders');
     expect(hits).toHaveLength(2);

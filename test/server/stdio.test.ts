@@ -1,12 +1,13 @@
-// stdio: spawns the built CLI (`npm run build` first; CI does). Every stdout line is JSON-RPC (C1), garbage
-// lines are tolerated (C3), a frame over 10 MiB exits 1 with a stderr message (C4), stdin EOF exits 0 quickly
-// (C5, also with a call in flight), SIGTERM during a slow upstream call aborts it and exits 0 (C6); and the SDK stdio client runs the flow.
+// stdio, both eras on one entry: spawns the built CLI (`npm run build` first; CI does) and opens each connection
+// the way a client of that era does (2026-07-28: requests with their _meta envelope; legacy: initialize). Every
+// stdout line is JSON-RPC (C1), garbage lines are tolerated (C3), a frame over 10 MiB exits 1 with a stderr
+// message (C4), stdin EOF exits 0 quickly (C5, also with a call in flight), SIGTERM during a slow upstream call
+// aborts it and exits 0 (C6); and the SDK stdio client of each era runs the flow, a destructive call confirmed.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
-import { REPO_ROOT, builtCli, call, fixtureRegistry } from '../helpers/mcp.js';
+import { ERAS, MODERN_VERSION, REPO_ROOT, builtCli, call, describeHandle, fixtureRegistry, newClient, type Era } from '../helpers/mcp.js';
 
 let up: Upstream;
 beforeAll(async () => {
@@ -15,6 +16,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await up.close();
 });
+afterEach(() => up.clear());
 
 function env(): Record<string, string> {
   const e: Record<string, string> = {};
@@ -68,132 +70,182 @@ function spawnServer(): Proc {
   return proc;
 }
 
-async function initialize(p: Proc): Promise<void> {
-  p.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
-  await p.response(1);
-  p.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-}
+/** The 2026-07-28 per-request envelope. */
+const META = {
+  'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
+  'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 
-const tool = (id: number, name: string, args: unknown) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
-
-describe('stdio', () => {
-  test('C1/C3: a full session with error paths and garbage lines; every stdout line is JSON-RPC 2.0', async () => {
-    up.route('/pets/500', { kind: 'status', status: 500, body: '<html>boom</html>', headers: { 'content-type': 'text/html' } });
-    const p = spawnServer();
-    await initialize(p);
-    p.send('this is not json');
-    p.send({ jsonrpc: '1.0', id: 99, method: 'ping' });
-    p.send('[]');
-    p.send(tool(2, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } }));
-    p.send(tool(3, 'describe_tools', { tool_names: ['pets.get', 'nope'] }));
-    p.send(tool(4, 'execute_tool', { tool_name: 'pets.get', args: { petId: 'x' } }));
-    p.send(tool(5, 'execute_tool', { tool_name: 'pets.get', args: { petId: 500 } }));
-    p.send(tool(6, 'execute_tool', { tool_name: 'pets.get', args: { petId: 7 } }));
-    p.send({ jsonrpc: '2.0', id: 7, method: 'resources/read', params: { uri: 'resource:///tool_descriptions' } });
-    const codes: Array<string | undefined> = [];
-    for (const id of [2, 3, 4, 5, 6]) {
-      const r = await p.response(id);
-      codes.push(r.result.structuredContent.success ? 'ok' : r.result.structuredContent.error.code);
+describe.each(ERAS)('stdio, %s opening', (era: Era) => {
+  /** Opens the connection: legacy with initialize + initialized, modern with server/discover (its _meta envelope). */
+  async function initialize(p: Proc): Promise<void> {
+    if (era === 'modern') {
+      p.send({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } });
+      const r = await p.response(1);
+      expect(r.result.supportedVersions).toEqual([MODERN_VERSION]);
+      return;
     }
-    expect(codes[0]).toBe('TOOL_DESCRIPTION_REQUIRED');
-    expect(codes[1]).toBe('ok');
-    expect(codes[2]).toBe('INVALID_ARGUMENTS');
-    expect(codes[3]).toMatch(/^UPSTREAM_/);
-    expect(codes[4]).toBe('ok');
-    expect((await p.response(7)).error.message).toMatch(/MISSING_TOOL_SELECTION/);
-    p.child.stdin.end();
-    expect((await p.exited).code).toBe(0);
-    for (const line of p.lines) {
-      const msg = JSON.parse(line) as Record<string, unknown>;
-      expect(msg.jsonrpc).toBe('2.0');
-    }
-    // Logs are JSON lines on stderr: one per tool call, with outcome and code.
-    const logs = p.stderr().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, any>);
-    const calls = logs.filter((l) => l.event === 'tool_call');
-    // Lines are written as calls finish, so compare as a multiset.
-    expect(calls.map((l) => String(l.code ?? l.outcome)).sort()).toEqual(codes.map(String).sort());
-    const sent = calls.filter((l) => l.tool === 'execute_tool' && l.dispatched === true);
-    expect(sent).toHaveLength(2);
-    expect(sent[0]).toMatchObject({ target: 'pets.get' });
-    expect(typeof sent[0]?.durationMs).toBe('number');
-    expect(logs.some((l) => l.event === 'authorize' && l.tools.includes('pets.get'))).toBe(true);
-  });
+    p.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    await p.response(1);
+    p.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  }
 
-  test('C5: closing stdin exits 0 within about a second', async () => {
-    const p = spawnServer();
-    await initialize(p);
-    const t = performance.now();
-    p.child.stdin.end();
-    const { code } = await p.exited;
-    expect(code).toBe(0);
-    expect(performance.now() - t).toBeLessThan(3000);
+  /** A request of this era (modern: with the envelope in params._meta). */
+  const request = (id: number, method: string, params: Record<string, unknown>) => ({
+    jsonrpc: '2.0',
+    id,
+    method,
+    params: era === 'modern' ? { ...params, _meta: META } : params,
   });
+  const tool = (id: number, name: string, args: unknown) => request(id, 'tools/call', { name, arguments: args });
 
-  test('C5: closing stdin while execute_tool waits on a stalled upstream exits within 2 s and aborts the upstream request', async () => {
-    up.route('/pets/78', { kind: 'stall' });
-    const p = spawnServer();
-    await initialize(p);
-    p.send(tool(2, 'describe_tools', { tool_names: ['pets.get'] }));
-    await p.response(2);
-    p.send(tool(3, 'execute_tool', { tool_name: 'pets.get', args: { petId: 78 } }));
-    for (let i = 0; i < 100 && up.hits('/pets/78').length === 0; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(up.hits('/pets/78')).toHaveLength(1);
-    expect(up.hits('/pets/78')[0]?.aborted).toBe(false);
-    const t = performance.now();
-    p.child.stdin.end();
-    const { code } = await p.exited;
-    const elapsed = performance.now() - t;
-    expect(code).toBe(0);
-    expect(elapsed).toBeLessThan(2000);
-    for (let i = 0; i < 50 && !up.hits('/pets/78')[0]?.aborted; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(up.hits('/pets/78')[0]?.aborted).toBe(true);
-  });
-
-  test('C6: SIGTERM during a slow upstream call aborts it and exits 0', async () => {
-    up.route('/pets/77', { kind: 'stall' });
-    const p = spawnServer();
-    await initialize(p);
-    p.send(tool(2, 'describe_tools', { tool_names: ['pets.get'] }));
-    await p.response(2);
-    p.send(tool(3, 'execute_tool', { tool_name: 'pets.get', args: { petId: 77 } }));
-    for (let i = 0; i < 100 && up.hits('/pets/77').length === 0; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(up.hits('/pets/77')).toHaveLength(1);
-    p.child.kill('SIGTERM');
-    const { code } = await p.exited;
-    expect(code).toBe(0);
-    for (let i = 0; i < 100 && !up.hits('/pets/77')[0]?.aborted; i++) await new Promise((r) => setTimeout(r, 20));
-    expect(up.hits('/pets/77')[0]?.aborted).toBe(true);
-  });
-
-  test('C4: one stdin line over 10 MiB -> stderr message and exit 1, never a hang', async () => {
-    const p = spawnServer();
-    await initialize(p);
-    p.child.stdin.write('"' + 'a'.repeat(10 * 1024 * 1024 + 16));
-    const { code } = await p.exited;
-    expect(code).toBe(1);
-    expect(p.stderr()).toMatch(/stdio_frame_too_large/);
-    for (const line of p.lines) expect((JSON.parse(line) as { jsonrpc: string }).jsonrpc).toBe('2.0');
-  });
-
-  test('L3: the SDK stdio client runs search -> describe -> execute', async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [builtCli(), 'serve', '--registry', fixtureRegistry('petstore')],
-      env: env(),
-      stderr: 'pipe',
+  describe('stdio', () => {
+    test('C1/C3: a full session with error paths and garbage lines; every stdout line is JSON-RPC 2.0', async () => {
+      up.route('/pets/500', { kind: 'status', status: 500, body: '<html>boom</html>', headers: { 'content-type': 'text/html' } });
+      const p = spawnServer();
+      await initialize(p);
+      p.send('this is not json');
+      p.send({ jsonrpc: '1.0', id: 99, method: 'ping' });
+      p.send('[]');
+      p.send(tool(2, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } }));
+      p.send(tool(3, 'describe_tools', { tool_names: ['pets.get', 'nope'] }));
+      p.send(tool(4, 'execute_tool', { tool_name: 'pets.get', args: { petId: 'x' } }));
+      p.send(tool(5, 'execute_tool', { tool_name: 'pets.get', args: { petId: 500 } }));
+      p.send(tool(6, 'execute_tool', { tool_name: 'pets.get', args: { petId: 7 } }));
+      p.send(request(7, 'resources/read', { uri: 'resource:///tool_descriptions' }));
+      const codes: Array<string | undefined> = [];
+      for (const id of [2, 3, 4, 5, 6]) {
+        const r = await p.response(id);
+        codes.push(r.result.structuredContent.success ? 'ok' : r.result.structuredContent.error.code);
+      }
+      expect(codes[0]).toBe('TOOL_DESCRIPTION_REQUIRED');
+      expect(codes[1]).toBe('ok');
+      expect(codes[2]).toBe('INVALID_ARGUMENTS');
+      expect(codes[3]).toMatch(/^UPSTREAM_/);
+      expect(codes[4]).toBe('ok');
+      expect((await p.response(7)).error.message).toMatch(/MISSING_TOOL_SELECTION/);
+      p.child.stdin.end();
+      expect((await p.exited).code).toBe(0);
+      for (const line of p.lines) {
+        const msg = JSON.parse(line) as Record<string, unknown>;
+        expect(msg.jsonrpc).toBe('2.0');
+      }
+      // Logs are JSON lines on stderr: one per tool call, with outcome and code.
+      const logs = p.stderr().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, any>);
+      const calls = logs.filter((l) => l.event === 'tool_call');
+      // Lines are written as calls finish, so compare as a multiset.
+      expect(calls.map((l) => String(l.code ?? l.outcome)).sort()).toEqual(codes.map(String).sort());
+      const sent = calls.filter((l) => l.tool === 'execute_tool' && l.dispatched === true);
+      expect(sent).toHaveLength(2);
+      expect(sent[0]).toMatchObject({ target: 'pets.get' });
+      expect(typeof sent[0]?.durationMs).toBe('number');
+      expect(logs.some((l) => l.event === 'authorize' && l.tools.includes('pets.get'))).toBe(true);
     });
-    const client = new Client({ name: 'stdio-test', version: '1.0.0' });
-    await client.connect(transport);
-    try {
-      const s = await call(client, 'search_tools', { query: 'list pets' });
-      expect(s.value.results[0].name).toBe('pets.list');
-      await call(client, 'describe_tools', { tool_names: ['pets.list'] });
-      const before = up.requests.length;
-      const r = await call(client, 'execute_tool', { tool_name: 'pets.list', args: { limit: 2 } });
-      expect(r.success).toBe(true);
-      expect(up.requests.slice(before).map((q) => q.url)).toEqual(['/pets?limit=2']);
-    } finally {
-      await client.close();
-    }
+
+    test('C5: closing stdin exits 0 within about a second', async () => {
+      const p = spawnServer();
+      await initialize(p);
+      const t = performance.now();
+      p.child.stdin.end();
+      const { code } = await p.exited;
+      expect(code).toBe(0);
+      expect(performance.now() - t).toBeLessThan(3000);
+    });
+
+    test('C5: closing stdin while execute_tool waits on a stalled upstream exits within 2 s and aborts the upstream request', async () => {
+      up.route('/pets/78', { kind: 'stall' });
+      const p = spawnServer();
+      await initialize(p);
+      p.send(tool(2, 'describe_tools', { tool_names: ['pets.get'] }));
+      await p.response(2);
+      p.send(tool(3, 'execute_tool', { tool_name: 'pets.get', args: { petId: 78 } }));
+      for (let i = 0; i < 100 && up.hits('/pets/78').length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(up.hits('/pets/78')).toHaveLength(1);
+      expect(up.hits('/pets/78')[0]?.aborted).toBe(false);
+      const t = performance.now();
+      p.child.stdin.end();
+      const { code } = await p.exited;
+      const elapsed = performance.now() - t;
+      expect(code).toBe(0);
+      expect(elapsed).toBeLessThan(2000);
+      for (let i = 0; i < 50 && !up.hits('/pets/78')[0]?.aborted; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(up.hits('/pets/78')[0]?.aborted).toBe(true);
+    });
+
+    test('C6: SIGTERM during a slow upstream call aborts it and exits 0', async () => {
+      up.route('/pets/77', { kind: 'stall' });
+      const p = spawnServer();
+      await initialize(p);
+      p.send(tool(2, 'describe_tools', { tool_names: ['pets.get'] }));
+      await p.response(2);
+      p.send(tool(3, 'execute_tool', { tool_name: 'pets.get', args: { petId: 77 } }));
+      for (let i = 0; i < 100 && up.hits('/pets/77').length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(up.hits('/pets/77')).toHaveLength(1);
+      p.child.kill('SIGTERM');
+      const { code } = await p.exited;
+      expect(code).toBe(0);
+      for (let i = 0; i < 100 && !up.hits('/pets/77')[0]?.aborted; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(up.hits('/pets/77')[0]?.aborted).toBe(true);
+    });
+
+    test('C4: one stdin line over 10 MiB -> stderr message and exit 1, never a hang', async () => {
+      const p = spawnServer();
+      await initialize(p);
+      p.child.stdin.write('"' + 'a'.repeat(10 * 1024 * 1024 + 16));
+      const { code } = await p.exited;
+      expect(code).toBe(1);
+      expect(p.stderr()).toMatch(/stdio_frame_too_large/);
+      for (const line of p.lines) expect((JSON.parse(line) as { jsonrpc: string }).jsonrpc).toBe('2.0');
+    });
+
+    test('L3: the SDK stdio client runs search -> describe -> dry run -> execute -> a destructive call confirmed by the user', async () => {
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [builtCli(), 'serve', '--registry', fixtureRegistry('petstore')],
+        env: env(),
+        stderr: 'pipe',
+      });
+      const client = newClient(era, { elicitation: {} }, 'stdio-test');
+      const asked: string[] = [];
+      client.setRequestHandler('elicitation/create', (req) => {
+        asked.push(req.params.message);
+        return { action: 'accept', content: { confirm: true } };
+      });
+      await client.connect(transport);
+      try {
+        expect(client.getProtocolEra()).toBe(era);
+        const s = await call(client, 'search_tools', { query: 'list pets' });
+        expect(s.value.results[0].name).toBe('pets.list');
+        const handle = await describeHandle(client, 'pets.list');
+        const dry = await call(client, 'execute_tool', { tool_name: 'pets.list', args: { limit: 2 }, dry_run: true, handle });
+        expect(dry.value.request.url).toBe(`${up.url}/pets?limit=2`);
+        const before = up.requests.length;
+        // Over stdio the connection remembers the describe: the handle is optional.
+        const r = await call(client, 'execute_tool', { tool_name: 'pets.list', args: { limit: 2 } });
+        expect(r.success).toBe(true);
+        await describeHandle(client, 'pets.delete');
+        const del = await call(client, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 31 } });
+        expect(del.success, JSON.stringify(del)).toBe(true);
+        expect(asked).toEqual(['Allow the destructive API call pets.delete (DELETE /pets/{petId})?']);
+        expect(up.requests.slice(before).map((q) => `${q.method} ${q.url}`)).toEqual(['GET /pets?limit=2', 'DELETE /pets/31']);
+      } finally {
+        await client.close();
+      }
+    });
   });
+});
+
+test('stdio: an opening that claims a version we do not speak gets -32022 naming every version; a good opening follows', async () => {
+  const p = spawnServer();
+  p.send({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: { ...META, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } } });
+  const future = await p.response(1);
+  expect(future.error.code).toBe(-32022);
+  // data.supported: what server/discover advertises (a modern client retries with one of these)
+  expect(future.error.data).toEqual({ supported: [MODERN_VERSION], requested: '2099-01-01' });
+  expect(future.error.message).toMatch(/"2099-01-01": this server speaks 2026-07-28 \(every request carrying its _meta\) and, after an initialize handshake, 2025-11-25, .*2024-10-07$/);
+  p.send({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: { _meta: META } });
+  expect((await p.response(2)).result.tools).toHaveLength(4);
+  p.child.stdin.end();
+  expect((await p.exited).code).toBe(0);
 });

@@ -1,24 +1,42 @@
-// tools/list: exactly four tools, annotations set by us, descriptions byte-identical whatever the catalog (J1),
-// and the whole listing well under 1,000 o200k tokens.
+// tools/list in each protocol era: exactly four tools, annotations set by us, input schemas that are valid JSON
+// Schema 2020-12 (MCP's default dialect) accepting the examples the descriptions give, descriptions byte-identical
+// whatever the catalog (J1), and the whole listing well under 1,000 o200k tokens.
 import { createHash } from 'node:crypto';
 import { Tiktoken } from 'js-tiktoken/lite';
 import o200k_base from 'js-tiktoken/ranks/o200k_base';
 import { afterEach, describe, expect, test } from 'vitest';
+import { createAjv } from '../../src/schema/ajv.js';
 import { loadCatalogSet } from '../../src/server/core/catalogs.js';
-import { call, catalogs, connectInMemory, fixtureRegistry, type Connected } from '../helpers/mcp.js';
+import { toolNames } from '../../src/server/core/names.js';
+import { toolDefinitions } from '../../src/server/surface.js';
+import { ERAS, call, catalogs, connectInMemory, fixtureRegistry, type Connected, type Era } from '../helpers/mcp.js';
 
 const open: Connected[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((c) => c.close()));
 });
 
-async function listing(dirs: string[], prefix?: string): Promise<unknown> {
-  const c = await connectInMemory({ catalogs: catalogs(...dirs), ...(prefix !== undefined ? { toolPrefix: prefix } : {}) });
-  open.push(c);
-  return c.client.listTools();
-}
+test('the input schemas are JSON Schema 2020-12 (no $schema: the default dialect) and accept their own examples', () => {
+  const ajv = createAjv();
+  for (const t of toolDefinitions(toolNames())) {
+    expect(JSON.stringify(t.inputSchema)).not.toContain('$schema');
+    expect(ajv.validateSchema(t.inputSchema), `${t.name}: ${ajv.errorsText(ajv.errors)}`).toBe(true);
+    const validate = ajv.compile(t.inputSchema);
+    const example = /Example: (\{.*\})$/.exec(t.description)?.[1];
+    if (example === undefined) continue;
+    expect(validate(JSON.parse(example)), `${t.name} example: ${ajv.errorsText(validate.errors)}`).toBe(true);
+  }
+  const execute = toolDefinitions(toolNames()).find((t) => t.name === 'execute_tool')!;
+  expect(ajv.compile(execute.inputSchema)({ tool_name: 'pets.get', args: { petId: 1 }, handle: 'tp5p33.VMQJLxgFaPxWhs1cFLCF3g' })).toBe(true);
+});
 
-describe('tools/list', () => {
+describe.each(ERAS)('tools/list (%s era)', (era: Era) => {
+  async function listing(dirs: string[], prefix?: string): Promise<unknown> {
+    const c = await connectInMemory({ catalogs: catalogs(...dirs), ...(prefix !== undefined ? { toolPrefix: prefix } : {}) }, { era });
+    open.push(c);
+    return c.client.listTools();
+  }
+
   test('exactly the four meta-tools, in workflow order, with our annotations', async () => {
     const { tools } = (await listing([fixtureRegistry('petstore')])) as { tools: Array<Record<string, any>> };
     expect(tools.map((t) => t.name)).toEqual(['list_domains', 'search_tools', 'describe_tools', 'execute_tool']);
@@ -65,7 +83,7 @@ describe('tools/list', () => {
   });
 
   test('resources/list shows resource:///tool_descriptions with the workflow text', async () => {
-    const c = await connectInMemory({ catalogs: catalogs(fixtureRegistry('petstore')) });
+    const c = await connectInMemory({ catalogs: catalogs(fixtureRegistry('petstore')) }, { era });
     open.push(c);
     const { resources } = await c.client.listResources();
     expect(resources.map((r) => r.uri)).toEqual(['resource:///tool_descriptions']);

@@ -1,12 +1,11 @@
 // `serve --state` through the built CLI: a bad URL or --state without --http is a clear start-up error that
 // never echoes the password; a Redis that is down at start-up gives a degraded replica (/healthz 503, tool
-// calls STATE_UNAVAILABLE) that recovers when Redis comes up, with no restart; --help documents the flags.
+// calls STATE_UNAVAILABLE in both eras, the shared signing key fetched once Redis answers) that recovers when Redis
+// comes up, with no restart; --help documents the flags.
 import { spawnSync } from 'node:child_process';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { expect, test } from 'vitest';
-import { REPO_ROOT, builtCli, call, fixtureRegistry } from '../helpers/mcp.js';
-import { callTool, rpc } from '../helpers/mcp-raw.js';
+import { ERAS, REPO_ROOT, builtCli, call, connectHttp, fixtureRegistry } from '../helpers/mcp.js';
+import { callTool, modernRpc, rpc } from '../helpers/mcp-raw.js';
 import { freePort, startRedis } from '../helpers/redis.js';
 import { startReplica } from '../helpers/replicas.js';
 
@@ -54,17 +53,26 @@ test('B6 at start-up: Redis down -> the replica starts degraded (healthz 503, ST
     expect(init.status).toBe(503);
     expect(init.msg.error.message).toMatch(/state store unavailable/);
     expect(replica.stderr()).toMatch(/not reachable yet; serving degraded/);
+    // A 2026-07-28 request has no session to open, so it reaches the tool, which fails closed.
+    const modern = await modernRpc(replica.url, 'tools/call', { name: 'search_tools', arguments: { query: 'pet' } });
+    expect(modern.msg.result.structuredContent.error.code).toBe('STATE_UNAVAILABLE');
 
     redis = await startRedis({ password: PASSWORD, port });
     const until = Date.now() + 15_000;
     while ((await health()).status !== 200 && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
     expect((await health()).status).toBe(200);
-    const client = new Client({ name: 'cli-state', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(replica.url)));
-    try {
-      expect((await call(client, 'search_tools', { query: 'pet' })).success).toBe(true);
-    } finally {
-      await client.close();
+    for (const era of ERAS) {
+      const client = await connectHttp(replica.url, era, { name: 'cli-state' });
+      try {
+        expect((await call(client, 'search_tools', { query: 'pet' })).success).toBe(true);
+        // The signing key (generated and shared through Redis once it answered) signs handles that verify.
+        const d = await call(client, 'describe_tools', { tool_names: ['pets.get'] });
+        const handle = d.value.tools[0].example.handle as string;
+        const r = await call(client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 }, handle, dry_run: true });
+        expect(r.success, JSON.stringify(r)).toBe(true);
+      } finally {
+        await client.close();
+      }
     }
     // While Redis is up again, a stop turns calls into STATE_UNAVAILABLE without killing the process.
     const { openSession } = await import('../helpers/mcp-raw.js');

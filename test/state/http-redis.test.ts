@@ -1,4 +1,7 @@
-// Two in-process HTTP servers ("replicas") on one real redis-server: any replica serves any session,
+// Two in-process HTTP servers ("replicas") on one real redis-server. 2026-07-28 requests: a describe handle and a
+// confirmation's signed state made on one replica are honoured on the other (the generated signing key is shared
+// through Redis) and by their principal only; stored results are read anywhere by their principal only; rate
+// limits per principal. Legacy sessions: any replica serves any session,
 // sessions are bound to principals (B4), DELETE removes every Redis key (A16), TTLs (B5), Redis down or hung
 // -> "state store unavailable" fast and fail closed, /healthz degraded, recovery without restart (B6), no
 // replay across sessions (B9), one transport per replica and session (B11), forged/tampered/expired/foreign
@@ -6,12 +9,12 @@
 // behind nginx/HAProxy is test/replicas/replicas.test.ts.
 import type { IncomingMessage } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { serveHttp, type AuthenticatedRequest, type HttpHandle } from '../../src/server/transports/http.js';
 import { RedisStateStore } from '../../src/state/redis.js';
 import { loadCatalogSet } from '../../src/server/core/catalogs.js';
 import { catalogs, fixtureRegistry } from '../helpers/mcp.js';
-import { callTool, deleteSession, openSession, rpc } from '../helpers/mcp-raw.js';
+import { callTool, deleteSession, modernCall, modernRpc, openSession, rpc } from '../helpers/mcp-raw.js';
 import { startRedis, type TestRedis } from '../helpers/redis.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
 
@@ -75,7 +78,117 @@ afterEach(() => up.clear());
 const P1 = { 'x-test-principal': 'user-1' };
 const P2 = { 'x-test-principal': 'user-2' };
 
-describe('one session, two replicas, one Redis', () => {
+/** describe_tools in the 2026-07-28 era; the handle of the one operation. */
+async function modernHandle(url: string, name: string, headers: Record<string, string>): Promise<string> {
+  const d = await modernCall(url, 'describe_tools', { tool_names: [name] }, { headers });
+  return d.envelope.value.tools[0].example.handle as string;
+}
+
+describe('2026-07-28 requests, two replicas, one Redis: nothing is a session', () => {
+  test('describe on A, execute on B with the handle (the signing key is shared through Redis); no session is created', async () => {
+    const before = [a.sessionCount(), b.sessionCount()];
+    const handle = await modernHandle(a.url, 'pets.get', P1);
+    const e = await modernCall(b.url, 'execute_tool', { tool_name: 'pets.get', args: { petId: 7 }, handle }, { headers: P1 });
+    expect(e.envelope).toMatchObject({ success: true, value: { status: 200 } });
+    expect(up.requests).toHaveLength(1);
+    expect([a.sessionCount(), b.sessionCount()]).toEqual(before);
+    expect(Number(await redis.command('EXISTS', 'ac:secret:signing-key'))).toBe(1);
+  });
+
+  test('B4 in the modern era: one principal\'s handle does not authorize another principal (0 upstream)', async () => {
+    const handle = await modernHandle(a.url, 'pets.get', P1);
+    const stolen = await modernCall(b.url, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 }, handle }, { headers: P2 });
+    expect(stolen.envelope.error.code).toBe('TOOL_DESCRIPTION_REQUIRED');
+    expect(stolen.envelope.error.details.reason).toBe('mismatch');
+    expect(JSON.stringify(stolen.envelope)).not.toContain(handle.split('.')[1] as string);
+    expect(up.requests).toHaveLength(0);
+  });
+
+  test('a destructive call confirmed through MRTR: input_required on A, the retry with the answer on B; tampered or foreign state is refused', async () => {
+    const handle = await modernHandle(a.url, 'pets.delete', P1);
+    const call = { tool_name: 'pets.delete', args: { petId: 4 }, handle };
+    const elicit = { elicitation: {} };
+    const asked = await modernCall(a.url, 'execute_tool', call, { headers: P1, capabilities: elicit });
+    expect(asked.result.resultType).toBe('input_required');
+    expect(asked.result.inputRequests.confirm).toMatchObject({ method: 'elicitation/create', params: { message: 'Allow the destructive API call pets.delete (DELETE /pets/{petId})?' } });
+    const state = asked.result.requestState as string;
+    expect(up.requests).toHaveLength(0);
+    // Another principal echoing the state, a tampered state, and the state of another call: refused, nothing sent.
+    const accept = { confirm: { action: 'accept', content: { confirm: true } } };
+    const theirs = await modernHandle(b.url, 'pets.delete', P2);
+    const foreign = await modernCall(b.url, 'execute_tool', { ...call, handle: theirs }, { headers: P2, capabilities: elicit, inputResponses: accept, requestState: state });
+    expect(foreign.envelope.error.code).toBe('CONFIRMATION_REQUIRED');
+    expect(foreign.envelope.error.message).toMatch(/issued to another caller/);
+    const tampered = await modernCall(b.url, 'execute_tool', call, { headers: P1, capabilities: elicit, inputResponses: accept, requestState: state.slice(0, -2) + (state.endsWith('AA') ? 'BB' : 'AA') });
+    expect(tampered.envelope.error.code).toBe('CONFIRMATION_REQUIRED');
+    expect(tampered.envelope.error.message).toMatch(/not valid/);
+    const otherCall = await modernCall(b.url, 'execute_tool', { ...call, args: { petId: 5 } }, { headers: P1, capabilities: elicit, inputResponses: accept, requestState: state });
+    expect(otherCall.envelope.error.message).toMatch(/another call/);
+    expect(up.requests).toHaveLength(0);
+    // Declined: a clear envelope, nothing sent. Accepted on the other replica: the call runs once.
+    const declined = await modernCall(b.url, 'execute_tool', call, { headers: P1, capabilities: elicit, inputResponses: { confirm: { action: 'decline' } }, requestState: state });
+    expect(declined.envelope.error.code).toBe('CONFIRMATION_REQUIRED');
+    expect(declined.envelope.instruction).toMatch(/Do not retry/);
+    const done = await modernCall(b.url, 'execute_tool', call, { headers: P1, capabilities: elicit, inputResponses: accept, requestState: state });
+    expect(done.envelope.success, JSON.stringify(done.msg)).toBe(true);
+    expect(up.requests.map((q) => `${q.method} ${q.url}`)).toEqual(['DELETE /pets/4']);
+  });
+
+  test('a client that declared no elicitation gets CONFIRMATION_REQUIRED with the fix, never input_required (-32021)', async () => {
+    const handle = await modernHandle(a.url, 'pets.delete', P1);
+    const r = await modernCall(a.url, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 4 }, handle }, { headers: P1 });
+    expect(r.status).toBe(200);
+    expect(r.result.resultType).toBe('complete');
+    expect(r.envelope.error.code).toBe('CONFIRMATION_REQUIRED');
+    expect(r.envelope.instruction).toMatch(/"confirm": "pets.delete"/);
+    const confirmed = await modernCall(b.url, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 4 }, handle, confirm: 'pets.delete' }, { headers: P1 });
+    expect(confirmed.envelope.success).toBe(true);
+  });
+
+  test('a stored large result is read on the other replica by its principal only (-32602 for another)', async () => {
+    const big = await replica(storeA);
+    const other = await replica(storeB);
+    up.route('/pets', { kind: 'bigJson', items: 3000, itemBytes: 200 });
+    try {
+      const handle = await modernHandle(big.url, 'pets.list', P1);
+      const r = await modernCall(big.url, 'execute_tool', { tool_name: 'pets.list', args: {}, handle }, { headers: P1 });
+      const uri = r.envelope.value.full_result_uri as string;
+      expect(uri).toMatch(/^api-catalog:\/\/results\/[0-9a-f-]{36}$/);
+      const read = await modernRpc(other.url, 'resources/read', { uri }, { headers: P1 });
+      expect(JSON.parse(read.msg.result.contents[0].text)).toHaveLength(3000);
+      const listed = await modernRpc(other.url, 'resources/list', {}, { headers: P1 });
+      expect(listed.msg.result.resources.map((x: { uri: string }) => x.uri)).toContain(uri);
+      const foreign = await modernRpc(other.url, 'resources/read', { uri }, { headers: P2 });
+      expect(foreign.msg.error.code).toBe(-32602);
+      expect(foreign.msg.error.data).toEqual({ uri });
+    } finally {
+      up.route('/pets', { kind: 'echo' });
+      await big.close();
+      await other.close();
+    }
+  });
+
+  test('A23 in the modern era: execute_tool is limited per principal across replicas', async () => {
+    const sa = await replica(storeA, 600_000, 3);
+    const sb = await replica(storeB, 600_000, 3);
+    try {
+      const who = { 'x-test-principal': `limited-${crypto.randomUUID()}` };
+      const handle = await modernHandle(sa.url, 'pets.get', who);
+      const codes: string[] = [];
+      for (const url of [sa.url, sb.url, sa.url, sb.url]) {
+        const r = await modernCall(url, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 }, handle }, { headers: who });
+        codes.push(r.envelope.success ? 'ok' : r.envelope.error.code);
+      }
+      expect(codes).toEqual(['ok', 'ok', 'ok', 'RATE_LIMITED']);
+      expect(up.requests).toHaveLength(3);
+    } finally {
+      await sa.close();
+      await sb.close();
+    }
+  });
+});
+
+describe('one legacy session, two replicas, one Redis', () => {
   test('B7: initialize on A, tools/list on B, describe on A, execute on B; each replica built its own transport (B11)', async () => {
     const s = await openSession(a.url, b.url, P1);
     const list = await rpc(b.url, s, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, P1);

@@ -1,10 +1,9 @@
 // Rate limits over stdio with the defaults a new user gets (no API_CATALOG_RATE_LIMIT): a 150-query run of
 // search_tools/describe_tools is never cut off (it was RATE_LIMITED after 120), while execute_tool keeps its
-// 120-per-minute limit that protects the upstream. Spawns the built CLI through the SDK stdio client.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { REPO_ROOT, builtCli, call, fixtureRegistry } from '../helpers/mcp.js';
+// 120-per-minute limit that protects the upstream. Spawns the built CLI through the SDK stdio client of each era.
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
+import { ERAS, REPO_ROOT, builtCli, call, fixtureRegistry, newClient } from '../helpers/mcp.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
 
 let up: Upstream;
@@ -14,12 +13,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await up.close();
 });
+afterEach(() => up.clear());
 
-test('stdio defaults: 150 search/describe calls all succeed; execute_tool is limited at 120 per minute with 0 upstream beyond', async () => {
+test.each(ERAS)('stdio defaults (%s era): 150 search/describe calls all succeed; execute_tool is limited at 120 per minute with 0 upstream beyond', async (era) => {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('API_CATALOG_')) env[k] = v;
   env.PETSTORE_BASE_URL = up.url;
-  const client = new Client({ name: 'rate-test', version: '1.0.0' });
+  const client = newClient(era, {}, 'rate-test');
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [builtCli(), 'serve', '--registry', fixtureRegistry('petstore')], cwd: REPO_ROOT, env, stderr: 'ignore' }));
   try {
     const words = ['pet', 'order', 'store inventory', 'create a pet', 'delete an order', 'find pets by status', 'user login', 'update pet', 'list', 'get'];

@@ -75,8 +75,8 @@ export function rssOf(pid) {
  * `lax`: skip the SDK's validation of the tools/list result. Returns { client, transport, pid, startMs, tools, close() }. stderr is drained (kept as `stderrText()`).
  */
 export async function startStdio(command, args, { env = {}, cwd = ROOT, timeoutMs = 120_000, lax = false } = {}) {
-  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const { Client } = await import('@modelcontextprotocol/client');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
   const transport = new StdioClientTransport({ command, args, cwd, env: { ...process.env, ...env }, stderr: 'pipe' });
   let err = '';
   transport.stderr?.on('data', (d) => {

@@ -3,7 +3,7 @@
 // JSON-RPC message needs. Answers refusals as ready-to-send HTTP parts; never logs or returns a token.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthProtectedResourceMetadata } from '@modelcontextprotocol/server';
 import { toolNames } from '../core/names.js';
 import {
   ALL_SCOPES,

@@ -1,6 +1,6 @@
 // OAuth 2.0 Protected Resource Metadata (RFC 9728) for the MCP endpoint, its well-known URLs, and the
 // RFC 6750 `WWW-Authenticate: Bearer ...` challenges. Pure functions: no I/O, no token handling.
-import type { OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthProtectedResourceMetadata } from '@modelcontextprotocol/server';
 
 /** Scope for the read-only meta-tools (list_domains, search_tools, describe_tools) and resources. */
 export const SCOPE_READ = 'catalog:read';

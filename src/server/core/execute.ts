@@ -15,19 +15,29 @@ export interface ExecuteToolInput {
   confirm?: string;
   dry_run?: boolean;
   fields?: string | string[];
+  /** The handle describe_tools returned for the operation (the proof of a describe where nothing remembers it). */
+  handle?: string;
 }
 
-export type ConfirmAnswer = 'accept' | 'decline' | 'unavailable';
+/**
+ * The user's answer to a destructive call: 'ask' means the client can be asked (the caller answers input_required
+ * and the retry brings the answer); `refused` is a confirmation state that cannot be used, with the reason.
+ */
+export type ConfirmAnswer = 'accept' | 'decline' | 'unavailable' | 'ask' | { refused: string };
+
+/** Why an operation is not authorized for execution: never described, or a handle that does not prove it. */
+export type DescribeFailure = 'not_described' | 'malformed' | 'expired' | 'mismatch';
+export type DescribeCheck = { ok: true } | { ok: false; reason: DescribeFailure };
 
 export interface ExecuteContext {
   settings: ExecutionSettings;
   sessionCredential?: string;
   signal?: AbortSignal;
-  /** Describe-before-execute check; omitted: not enforced (CLI, --no-require-describe). */
-  isAuthorized?: (name: string, fingerprint: string) => boolean | Promise<boolean>;
+  /** Describe-before-execute check (a remembered describe or the handle); omitted: not enforced (CLI, --no-require-describe). */
+  checkDescribed?: (name: string, fingerprint: string, handle: string | undefined) => DescribeCheck | Promise<DescribeCheck>;
   /** Where the agent can fetch a description that authorizes `name` (e.g. a resource URI). */
   describeUri?: (name: string) => string;
-  /** Asks the user to confirm a destructive call (MCP elicitation); omitted or 'unavailable': confirm is required. */
+  /** The user's answer to a destructive call (MCP elicitation through MRTR); omitted or 'unavailable': confirm is required. */
   askConfirmation?: (op: Operation) => Promise<ConfirmAnswer>;
   /** Keeps a truncated call's full result; returns the URI to read it, or undefined when not kept. */
   storeFull?: (full: unknown) => string | undefined | Promise<string | undefined>;
@@ -44,6 +54,22 @@ export interface ExecuteOutcome {
   operation?: string;
   /** Whether a request went out (false for every refusal and for dry runs). */
   dispatched: boolean;
+  /** The call waits for the user's confirmation: the caller answers input_required (the envelope is the fallback). */
+  confirmationPending?: Operation;
+}
+
+/** The TOOL_DESCRIPTION_REQUIRED message for each reason; never the handle's MAC. */
+function notDescribedMessage(op: Operation, reason: DescribeFailure, handle: string | undefined): string {
+  switch (reason) {
+    case 'malformed':
+      return `execute_tool: ${JSON.stringify((handle ?? '').slice(0, 40))} is not a describe handle, so ${op.name} counts as not described`;
+    case 'expired':
+      return `execute_tool: the describe handle for ${op.name} expired`;
+    case 'mismatch':
+      return `execute_tool: the handle does not authorize ${op.name}: it was issued for another operation or another caller, or ${op.name}'s definition changed since it was described`;
+    default:
+      return `execute_tool: ${op.name} has not been described (no describe_tools for it here, and no "handle"); you cannot execute it before describing it`;
+  }
 }
 
 /** The idempotency key the agent put in the arguments (the argument bound to that header), if any. */
@@ -64,6 +90,7 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
     confirm: { kind: 'string', max: LIMITS.nameMaxChars },
     dry_run: { kind: 'boolean' },
     fields: { kind: 'string|string[]', max: 50 },
+    handle: { kind: 'string', max: LIMITS.nameMaxChars },
   });
   if (!parsed.ok) {
     return {
@@ -77,7 +104,7 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
       ),
     };
   }
-  const { tool_name: name, confirm, dry_run: dryRun = false, fields } = parsed.value;
+  const { tool_name: name, confirm, dry_run: dryRun = false, fields, handle } = parsed.value;
   const args = parsed.value.args ?? {};
   const entry = set.byName.get(name);
   if (!entry) {
@@ -97,7 +124,8 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
   }
   const op = entry.op;
   const base = { operation: op.name };
-  if (ctx.isAuthorized && !(await ctx.isAuthorized(op.name, operationFingerprint(op)))) {
+  const described = ctx.checkDescribed ? await ctx.checkDescribed(op.name, operationFingerprint(op), handle) : { ok: true as const };
+  if (!described.ok) {
     const call = { tool: names.describeTools, arguments: { tool_names: [op.name] } };
     return {
       ...base,
@@ -105,9 +133,9 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
       envelope: fail(
         op.name,
         'TOOL_DESCRIPTION_REQUIRED',
-        `execute_tool: ${op.name} has not been described in this session; you cannot execute it before describing it`,
-        `Call ${names.describeTools} with {"tool_names": ["${op.name}"]}, then call ${tool} again.`,
-        { describe_call: call, ...(ctx.describeUri ? { resource_uri: ctx.describeUri(op.name) } : {}) },
+        notDescribedMessage(op, described.reason, handle),
+        `Call ${names.describeTools} with {"tool_names": ["${op.name}"]}, then call ${tool} again with the "handle" it returns for ${op.name}.`,
+        { reason: described.reason, describe_call: call, ...(ctx.describeUri ? { resource_uri: ctx.describeUri(op.name) } : {}) },
       ),
     };
   }
@@ -175,18 +203,23 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
     };
   }
   if (op.destructive && confirm !== op.name) {
-    const answer = confirm === undefined && ctx.askConfirmation ? await ctx.askConfirmation(op) : 'unavailable';
+    const answer: ConfirmAnswer = confirm === undefined && ctx.askConfirmation ? await ctx.askConfirmation(op) : 'unavailable';
     if (answer !== 'accept') {
+      const declined = answer === 'decline';
+      const refused = typeof answer === 'object' ? answer.refused : undefined;
       return {
         ...base,
         dispatched: false,
+        ...(answer === 'ask' ? { confirmationPending: op } : {}),
         envelope: fail(
           op.name,
           'CONFIRMATION_REQUIRED',
-          answer === 'decline'
+          declined
             ? `execute_tool: the user declined ${op.name}`
-            : `execute_tool: ${op.name} is destructive (${op.method.toUpperCase()} ${op.path}); it needs "confirm": "${op.name}"`,
-          answer === 'decline'
+            : refused !== undefined
+              ? `execute_tool: ${op.name} was not run: ${refused}`
+              : `execute_tool: ${op.name} is destructive (${op.method.toUpperCase()} ${op.path}); it needs "confirm": "${op.name}"`,
+          declined
             ? 'Do not retry; tell the user the action was not performed.'
             : `Ask the user to confirm, then call ${tool} again with "confirm": "${op.name}".`,
           { confirm: op.name, ...(confirm !== undefined ? { got: confirm.slice(0, 100) } : {}) },

@@ -1,22 +1,23 @@
-// Streamable HTTP transport on node:http (no Express): sessions (random UUID ids) recorded in the state store
-// and bound to the principal that authenticated them (static token or OAuth via ../auth: A6/A24, B4), served by
-// one MCP Server + SDK transport per session that any replica rebuilds from the store (no sticky routing); our
-// own Origin/Host checks (A1–A5), JSON-RPC error bodies for every refusal (A8–A10, A21), /healthz, body cap,
-// idle expiry, server timeouts, graceful close. Longer than most modules on purpose: the checks of one request
-// run in this order in one function, and session lookup/rehydration sits next to them.
+// Streamable HTTP transport on node:http (no Express): one endpoint (/mcp) for both protocol eras, behind our own
+// Host/Origin checks (A1–A5), authentication (static token or OAuth via ../auth: A6/A24) and scope checks, with
+// JSON-RPC error bodies for every refusal (A8–A10, A21), /healthz, a body cap, server timeouts and a graceful
+// close. Each request is then routed by era: a 2026-07-28 request (its _meta envelope) to the stateless modern
+// leg (http-modern.ts), anything else to the sessionful legacy leg (http-legacy.ts).
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { isInitializeRequest, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { isLegacyRequest } from '@modelcontextprotocol/server';
 import { DEFAULT_MAX_BODY_BYTES, MIN_HTTP_TOKEN_LENGTH, checkSecureUrl, isLoopbackHost } from '../../config.js';
 import { AppError } from '../../errors.js';
 import { silentLogger } from '../../logger.js';
-import { MemoryStateStore, STATE_UNAVAILABLE_MESSAGE, type SessionRecord, type StateStore } from '../../state/index.js';
+import { MemoryStateStore, type StateStore } from '../../state/index.js';
 import { createAuthenticator, type Authenticator, type AuthRefusal, type Principal } from '../auth/index.js';
 import type { OAuthVerifierOptions } from '../auth/oauth.js';
-import { createServer, sessionTag, type CatalogServer, type ServerDeps } from '../create-server.js';
-import { generateSessionId } from '../session.js';
-import { toWebRequest, writeWebResponse } from './node-web.js';
+import type { ServerDeps } from '../create-server.js';
+import { resolveSigner } from '../signing.js';
+import { isJsonContentType, readBody, sendError } from './http-errors.js';
+import { LegacySessions } from './http-legacy.js';
+import { createModernLeg } from './http-modern.js';
+import { toWebRequest } from './node-web.js';
 
 export interface HttpServeOptions {
   host?: string;
@@ -81,7 +82,7 @@ export interface HttpHandle {
   host: string;
   /** The node:http server (timeouts are set on it; for operators and tests). */
   server: Server;
-  /** Sessions this process holds a live transport for (created here or rebuilt from the store). */
+  /** Legacy sessions this process holds a live transport for (created here or rebuilt from the store). */
   sessionCount(): number;
   /** The state store sessions live in (memory unless deps.state is shared). */
   state: StateStore;
@@ -92,65 +93,15 @@ export interface HttpHandle {
   close(): Promise<void>;
 }
 
-interface LiveSession {
-  transport: WebStandardStreamableHTTPServerTransport;
-  app: CatalogServer;
-  /** The principal that initialized the session; only it may use the session id (B4). */
-  principal: string;
-  lastSeen: number;
-}
-
-const SESSION_ID_RE = /^[\x21-\x7E]{1,128}$/;
-
-/** Writes a JSON-RPC error body with the given HTTP status. */
-function sendError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
-  if (res.headersSent) {
-    res.end();
-    return;
-  }
-  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
-  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), ...headers });
-  res.end(body);
-}
-
-type BodyResult = { ok: true; text: string } | { ok: false; tooLarge: true } | { ok: false; tooLarge: false };
-
-/** Reads the body up to `max` bytes. Over the cap: drains (up to 8× the cap, then gives up) and reports tooLarge. */
-function readBody(req: IncomingMessage, max: number): Promise<BodyResult> {
-  return new Promise((resolve) => {
-    const declared = Number(req.headers['content-length']);
-    let size = 0;
-    let over = Number.isFinite(declared) && declared > max;
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > max) over = true;
-      if (!over) chunks.push(chunk);
-      else if (size > max * 8) {
-        req.pause();
-        resolve({ ok: false, tooLarge: true });
-      }
-    });
-    req.on('end', () => resolve(over ? { ok: false, tooLarge: true } : { ok: true, text: Buffer.concat(chunks).toString('utf8') }));
-    req.on('error', () => resolve({ ok: false, tooLarge: false }));
-  });
+function sendRefusal(res: ServerResponse, refusal: AuthRefusal): void {
+  res.writeHead(refusal.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(refusal.body), ...refusal.headers });
+  res.end(refusal.body);
 }
 
 /** `[::1]` -> `::1`, lower case. */
 function bare(hostname: string): string {
   const h = hostname.toLowerCase();
   return h.startsWith('[') && h.endsWith(']') ? h.slice(1, -1) : h;
-}
-
-function sendRefusal(res: ServerResponse, refusal: AuthRefusal): void {
-  res.writeHead(refusal.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(refusal.body), ...refusal.headers });
-  res.end(refusal.body);
-}
-
-function isJsonContentType(value: string | undefined): boolean {
-  if (!value) return false;
-  const media = value.split(';')[0]?.trim().toLowerCase();
-  return media === 'application/json';
 }
 
 /** Starts the Streamable HTTP server. Throws (EADDRINUSE, ...) when it cannot listen. */
@@ -162,7 +113,6 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
   const maxSessions = options.maxSessions ?? 1000;
   const ttlMs = deps.sessionTtlMs ?? 30 * 60_000;
   const now = deps.now ?? Date.now;
-  const sessions = new Map<string, LiveSession>();
   const ownStore = deps.state === undefined;
   const store: StateStore = deps.state ?? new MemoryStateStore(now);
   let port = options.port ?? 3333;
@@ -230,75 +180,18 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
   /** Set once the port is known (the default public URL names it); requests cannot arrive before that. */
   let auth: Authenticator | undefined;
 
-  /** Drops this process's transport for a session; the store keeps the session for other replicas unless `why` is delete. */
-  async function endSession(id: string, why: string): Promise<void> {
-    const s = sessions.get(id);
-    if (!s) return;
-    sessions.delete(id);
-    logger.log('info', { event: 'session_end', session: sessionTag(id), reason: why });
-    await s.transport.close().catch(() => undefined);
-    await s.app.server.close().catch(() => undefined);
-  }
-
-  /** Makes room in the local cache (shared store only: the evicted session stays in the store). */
-  function evictOldest(): void {
-    let oldest: [string, LiveSession] | undefined;
-    for (const e of sessions) if (!oldest || e[1].lastSeen < oldest[1].lastSeen) oldest = e;
-    if (oldest) void endSession(oldest[0], 'evicted');
-  }
-
-  /** One MCP Server + transport for a session id this process will serve. */
-  async function makeLive(id: string, principal: string): Promise<LiveSession> {
-    const app = createServer({
-      ...deps,
-      state: store,
-      principal,
-      sessionId: id,
-      touchedByTransport: true,
-      readRateLimitPerMinute: deps.readRateLimitPerMinute ?? DEFAULT_HTTP_READ_RATE_LIMIT,
-      acceptSessionCredential: true,
-    });
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => id, maxRequestBodySize: maxBody });
-    const live: LiveSession = { transport, app, principal, lastSeen: now() };
-    transport.onclose = () => {
-      if (sessions.get(id) === live) sessions.delete(id);
-    };
-    await app.server.connect(transport);
-    sessions.set(id, live);
-    return live;
-  }
-
-  /**
-   * Serves a session another replica created (or this one forgot): replays the client's stored initialize and
-   * initialized notification through the transport's public API, which marks it initialized under this id and
-   * restores the client's protocol version and capabilities in the Server.
-   */
-  async function rehydrate(id: string, record: SessionRecord): Promise<LiveSession> {
-    if (sessions.size >= maxSessions) evictOldest();
-    const live = await makeLive(id, record.principal);
-    const post = (body: unknown, withId: boolean) =>
-      live.transport.handleRequest(
-        new Request(`http://localhost${path}`, {
-          method: 'POST',
-          headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', ...(withId ? { 'mcp-session-id': id } : {}) },
-        }),
-        { parsedBody: body },
-      );
-    const init = await post({ jsonrpc: '2.0', id: 'rehydrate', method: 'initialize', params: record.init }, false);
-    await init.text();
-    const done = await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, true);
-    await done.text();
-    if (init.status !== 200 || done.status !== 202) {
-      await endSession(id, 'rehydrate_failed');
-      throw new Error(`rehydrating a session failed (${init.status}/${done.status})`);
-    }
-    logger.log('info', { event: 'session_rehydrated', session: sessionTag(id) });
-    return live;
-  }
-
-  function storeDown(res: ServerResponse): void {
-    sendError(res, 503, -32000, `Service Unavailable: ${STATE_UNAVAILABLE_MESSAGE}; retry in a few seconds`, { 'Retry-After': '2' });
-  }
+  // Both legs build their server instances from the same deps: one store, one signer (from API_CATALOG_SIGNING_KEY,
+  // else shared through a shared store, else this process's own), the HTTP read limit, the X-Upstream-Token header.
+  const signer = deps.signer ?? resolveSigner(undefined, store, logger).signer;
+  const legDeps: ServerDeps = {
+    ...deps,
+    state: store,
+    signer,
+    readRateLimitPerMinute: deps.readRateLimitPerMinute ?? DEFAULT_HTTP_READ_RATE_LIMIT,
+    acceptSessionCredential: true,
+  };
+  const legacy = new LegacySessions({ deps: legDeps, store, path, maxBodyBytes: maxBody, maxSessions, ttlMs, now, logger });
+  const modern = createModernLeg(legDeps, logger);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let pathname: string;
@@ -350,7 +243,7 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
       res.writeHead(204, {
         ...cors,
         'Access-Control-Allow-Methods': 'GET, POST, DELETE',
-        'Access-Control-Allow-Headers': 'Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID, X-Upstream-Token',
+        'Access-Control-Allow-Headers': 'Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, X-Upstream-Token',
         'Access-Control-Max-Age': '600',
       });
       res.end();
@@ -368,62 +261,9 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     // An embedding application's own authentication step, run before this handler, may have named the principal.
     const principal: Principal = (req as AuthenticatedRequest).principal ?? authn.principal;
     if (closing) return sendError(res, 503, -32000, 'Service Unavailable: shutting down');
-    const rawId = req.headers['mcp-session-id'];
-    const sessionId = Array.isArray(rawId) ? rawId[0] : rawId;
     const target = (req.url ?? path).startsWith('/') ? (req.url ?? path) : path;
-    let live: LiveSession | undefined;
-    if (sessionId !== undefined) {
-      if (!SESSION_ID_RE.test(sessionId)) return sendError(res, 400, -32000, 'Bad Request: malformed Mcp-Session-Id');
-      const key = { principal: principal.id, session: sessionId };
-      live = sessions.get(sessionId);
-      if (live && live.principal !== principal.id) {
-        // Same answer as an unknown id: a session id is no credential, and its existence is not disclosed.
-        logger.log('warn', { event: 'http_refused', reason: 'session_principal', session: sessionTag(sessionId) });
-        live = undefined;
-      }
-      let record: SessionRecord | undefined;
-      let reachable = true;
-      try {
-        // Looked up under the caller's principal: another principal's session id finds nothing (B4).
-        record = await store.touchSession(key, ttlMs);
-      } catch {
-        reachable = false;
-      }
-      if (!reachable) {
-        // A live transport can still answer (its tool calls fail closed on their own); rebuilding one cannot.
-        if (!live) return storeDown(res);
-      } else if (!record) {
-        if (live) await endSession(sessionId, 'gone');
-        return sendError(res, 404, -32001, 'Session not found: initialize a new session');
-      } else if (!live) {
-        try {
-          live = await rehydrate(sessionId, record);
-        } catch {
-          return sendError(res, 404, -32001, 'Session not found: initialize a new session');
-        }
-      }
-      if (!live) return storeDown(res);
-      live.lastSeen = now();
-      if (method === 'DELETE') {
-        const version = req.headers['mcp-protocol-version'];
-        if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-          return sendError(res, 400, -32000, `Bad Request: Unsupported protocol version: ${version.slice(0, 40)}`);
-        }
-        try {
-          // Every key of the session goes, on every replica's next request (A16).
-          await store.deleteSession(key);
-        } catch {
-          return storeDown(res);
-        }
-        logger.log('info', { event: 'session_end', session: sessionTag(sessionId), reason: 'delete' });
-      }
-    }
-
-    if (method !== 'POST') {
-      if (!live) return sendError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-      await writeWebResponse(res, await live.transport.handleRequest(toWebRequest(req, target)));
-      return;
-    }
+    // GET (the legacy standalone stream) and DELETE (end a legacy session) have no body and no modern meaning.
+    if (method !== 'POST') return legacy.serve(req, res, principal, target, undefined);
 
     if (!isJsonContentType(req.headers['content-type'])) {
       return sendError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
@@ -451,27 +291,10 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
       logger.log('warn', { event: 'http_refused', reason: 'scope', status: forbidden.status, detail: forbidden.reason });
       return sendRefusal(res, forbidden);
     }
-    if (live) {
-      await writeWebResponse(res, await live.transport.handleRequest(toWebRequest(req, target), { parsedBody: parsed }));
-      return;
-    }
-    if (!isInitializeRequest(parsed)) {
-      return sendError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required (initialize first)');
-    }
-    if (sessions.size >= maxSessions) {
-      if (!store.shared) return sendError(res, 503, -32000, 'Service Unavailable: too many sessions; retry later', { 'Retry-After': '30' });
-      evictOldest();
-    }
-    const id = generateSessionId();
-    const record: SessionRecord = { principal: principal.id, init: parsed.params as unknown as Record<string, unknown>, createdAt: now() };
-    try {
-      await store.createSession({ principal: principal.id, session: id }, record, ttlMs);
-    } catch {
-      return storeDown(res);
-    }
-    const created = await makeLive(id, principal.id);
-    logger.log('info', { event: 'session_start', session: sessionTag(id) });
-    await writeWebResponse(res, await created.transport.handleRequest(toWebRequest(req, target), { parsedBody: parsed }));
+    // The SDK's own classification (the per-request _meta envelope claim, and the MCP-Protocol-Version header),
+    // so this routing never disagrees with its modern handler.
+    if (await isLegacyRequest(toWebRequest(req, target), parsed)) return legacy.serve(req, res, principal, target, parsed);
+    return modern.serve(req, res, principal, target, parsed);
   }
 
   const httpServer: Server = createHttpServer((req, res) => {
@@ -518,27 +341,20 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     });
   }
 
-  const reaper = setInterval(() => {
-    const t = now();
-    for (const [id, s] of sessions) if (t - s.lastSeen > ttlMs) void endSession(id, 'idle');
-  }, Math.max(1000, Math.min(60_000, Math.floor(ttlMs / 4))));
-  reaper.unref();
-
   logger.log('info', { event: 'serve', transport: 'http', url: `http://${shownHost}:${port}${path}`, ...(options.oauth ? { resource } : {}) });
   return {
     url: `http://${shownHost}:${port}${path}`,
     port,
     host,
     server: httpServer,
-    sessionCount: () => sessions.size,
+    sessionCount: () => legacy.size,
     state: store,
     ...(authenticator.resourceMetadataUrl !== undefined ? { resourceMetadataUrl: authenticator.resourceMetadataUrl, resource } : {}),
     async close() {
       if (closing) return;
       closing = true;
-      clearInterval(reaper);
       const done = new Promise<void>((resolve) => httpServer.close(() => resolve()));
-      await Promise.all([...sessions.keys()].map((id) => endSession(id, 'shutdown')));
+      await Promise.all([legacy.closeAll(), modern.close()]);
       httpServer.closeIdleConnections();
       const force = setTimeout(() => httpServer.closeAllConnections(), 2000);
       force.unref();

@@ -3,15 +3,18 @@
 // back with backpressure; a client that goes away cancels the stream. No MCP logic here.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-/** The node request as a fetch Request for the SDK's web-standard transport (the body is passed parsed). */
-export function toWebRequest(req: IncomingMessage, pathAndQuery: string): Request {
+/**
+ * The node request as a fetch Request for the SDK's web-standard transports (the body is passed parsed). With a
+ * signal, the SDK aborts the call when it fires (a 2026-07-28 client cancels by closing the connection).
+ */
+export function toWebRequest(req: IncomingMessage, pathAndQuery: string, signal?: AbortSignal): Request {
   const headers = new Headers();
   for (const [k, v] of Object.entries(req.headers)) {
     if (v === undefined) continue;
     if (Array.isArray(v)) for (const x of v) headers.append(k, x);
     else headers.set(k, v);
   }
-  return new Request(`http://localhost${pathAndQuery}`, { method: req.method ?? 'GET', headers });
+  return new Request(`http://localhost${pathAndQuery}`, { method: req.method ?? 'GET', headers, ...(signal !== undefined ? { signal } : {}) });
 }
 
 /** Writes a fetch Response (JSON or an SSE stream) to the node response; a client that goes away cancels the stream. */

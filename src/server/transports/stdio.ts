@@ -1,11 +1,15 @@
-// stdio transport: the MCP protocol on stdin/stdout, nothing else on stdout (logs go to the logger). Garbage
-// lines are skipped (C3); a frame over the buffer cap closes the session with reason 'overflow' (C4); stdin EOF
-// closes it with reason 'eof' (C5). Closing the server aborts in-flight tool calls (their AbortSignal).
+// stdio transport: the MCP protocol on stdin/stdout, nothing else on stdout (logs go to the logger). Both eras on
+// one entry, the SDK's serveStdio: the opening message picks the connection's era (a 2026-07-28 request with its
+// _meta envelope, or the legacy initialize) and one server instance is pinned for the connection. Garbage lines
+// are skipped (C3); a frame over the buffer cap closes the session with reason 'overflow' (C4); stdin EOF closes
+// it with reason 'eof' (C5). Closing aborts in-flight tool calls (their AbortSignal).
 import type { Readable, Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
+import { serveStdio as sdkServeStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/server';
 import { silentLogger, type Logger } from '../../logger.js';
-import { createServer, type ServerDeps } from '../create-server.js';
+import { createServer, type CatalogServer, type ServerDeps } from '../create-server.js';
+import { withAllSupportedVersions } from '../eras.js';
 
 export type StdioCloseReason = 'eof' | 'overflow' | 'shutdown' | 'error';
 
@@ -19,7 +23,64 @@ export interface StdioHandle {
 /** Largest single stdin line (one JSON-RPC message): the SDK default, 10 MiB. */
 export const STDIO_MAX_FRAME_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
 
-/** Serves one MCP session on the given streams (default process.stdin/stdout). */
+/**
+ * The wire serveStdio owns, seen from here: we learn when it closes (serveStdio replaces the transport's own
+ * callbacks) and widen the versions an UnsupportedProtocolVersionError lists to every one we speak.
+ */
+class ObservedWire implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
+
+  constructor(
+    private readonly inner: Transport,
+    onClosed?: () => void,
+  ) {
+    inner.onmessage = (message, extra) => this.onmessage?.(message, extra);
+    inner.onerror = (error) => this.onerror?.(error);
+    inner.onclose = () => {
+      onClosed?.();
+      this.onclose?.();
+    };
+  }
+
+  start(): Promise<void> {
+    return this.inner.start();
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    return this.inner.send(withAllSupportedVersions(message), options);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+/** What was served on one connection: the instance of its era (the last the factory built; a probe is replaced). */
+export interface ConnectionHandle {
+  close(): Promise<void>;
+  /** The server instance pinned for the connection, once its opening message arrived. */
+  current(): CatalogServer | undefined;
+}
+
+/**
+ * Serves one MCP connection on any transport with the SDK's serveStdio entry (either era, chosen by the opening
+ * message). `onerror` sees the wire's errors and refused messages; `onClosed` runs when the wire closes.
+ */
+export function serveConnection(deps: ServerDeps, wire: Transport, onerror?: (error: Error) => void, onClosed?: () => void): ConnectionHandle {
+  let current: CatalogServer | undefined;
+  const handle = sdkServeStdio(
+    ({ era }) => {
+      current = createServer({ ...deps, era });
+      return current.server;
+    },
+    { transport: new ObservedWire(wire, onClosed), ...(onerror !== undefined ? { onerror } : {}) },
+  );
+  return { close: () => handle.close(), current: () => current };
+}
+
+/** Serves MCP on the given streams (default process.stdin/stdout), either era, one connection. */
 export async function serveStdio(
   deps: ServerDeps,
   streams: { stdin?: Readable; stdout?: Writable; logger?: Logger } = {},
@@ -27,13 +88,11 @@ export async function serveStdio(
   const stdin = streams.stdin ?? process.stdin;
   const stdout = streams.stdout ?? process.stdout;
   const logger = streams.logger ?? deps.logger ?? silentLogger;
-  const { server } = createServer(deps);
-  const transport = new StdioServerTransport(stdin, stdout, { maxBufferSize: STDIO_MAX_FRAME_BYTES });
   let reason: StdioCloseReason | undefined;
   let resolveClosed!: (r: StdioCloseReason) => void;
   const closed = new Promise<StdioCloseReason>((r) => (resolveClosed = r));
-
-  transport.onerror = (error: Error) => {
+  const wire = new StdioServerTransport(stdin, stdout, { maxBufferSize: STDIO_MAX_FRAME_BYTES });
+  const handle = serveConnection(deps, wire, (error: Error) => {
     if (/exceeded maximum size/i.test(error.message)) {
       reason ??= 'overflow';
       logger.log('error', {
@@ -41,29 +100,16 @@ export async function serveStdio(
         message: `a stdin message exceeded ${STDIO_MAX_FRAME_BYTES} bytes; closing the session`,
       });
     } else {
-      // Unparseable lines (C3): report and keep serving.
+      // Unparseable lines (C3) and messages the entry refused: report and keep serving.
       logger.log('warn', { event: 'stdio_bad_message', message: error.message.slice(0, 200) });
     }
-  };
-  server.onclose = () => {
-    resolveClosed(reason ?? 'eof');
-  };
-  const onEnd = () => {
-    reason ??= 'eof';
-    void server.close();
-  };
-  stdin.once('end', onEnd);
-  stdin.once('close', onEnd);
-  await server.connect(transport);
-  // connect() replaced transport.onerror with a wrapper that still calls ours; nothing else to do.
+  }, () => resolveClosed(reason ?? 'eof'));
   logger.log('info', { event: 'serve', transport: 'stdio' });
   return {
     closed,
     async close() {
       reason ??= 'shutdown';
-      stdin.off('end', onEnd);
-      stdin.off('close', onEnd);
-      await server.close();
+      await handle.close();
     },
   };
 }

@@ -1,0 +1,145 @@
+// Confirmation of a destructive execute_tool called without "confirm", through Multi Round-Trip Requests: the call
+// answers input_required with an elicitation form and a signed requestState (the SDK's createRequestStateCodec,
+// bound to the principal, carrying the tool and a hash of the call's arguments, expiring); the retry carries the
+// answer. The SDK serves the same handler to both eras: a 2026-07-28 client retries itself (on any replica), and
+// on a legacy connection the SDK's shim sends a real elicitation/create and re-enters the handler.
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  createRequestStateCodec,
+  inputRequired,
+  inputResponse,
+  type ClientCapabilities,
+  type InputRequiredResult,
+  type RequestStateCodec,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { sha256Hex } from '../crypto.js';
+import type { Operation } from '../types.js';
+import type { ConfirmAnswer } from './core/execute.js';
+import type { Signer } from './signing.js';
+
+/** How long a confirmation may take between the input_required answer and the retry. */
+export const CONFIRMATION_TTL_SECONDS = 600;
+
+/** What the signed requestState carries (readable by the client: nothing secret). */
+interface ConfirmState {
+  /** The operation to confirm. */
+  t: string;
+  /** A hash of the execute_tool arguments that would run. */
+  a: string;
+}
+
+/** The elicitation key in inputRequests / inputResponses. */
+const KEY = 'confirm';
+
+export interface ConfirmationOptions {
+  era: 'legacy' | 'modern';
+  principal: string;
+  /** The signer whose requestState key seals the state (shared by replicas). */
+  signer: () => Signer;
+  /** Resolves once the signer's key is known (it may come from the shared store); rejects STATE_UNAVAILABLE. */
+  keyReady: () => Promise<void>;
+  /** The client's initialize-time capabilities (legacy connections). */
+  legacyCapabilities: () => ClientCapabilities | undefined;
+  /**
+   * A legacy HTTP session on a shared store: the client's answer to an elicitation may reach another replica,
+   * which cannot resume the call, so "confirm" is needed there (as before the modern era).
+   */
+  legacySharedHttp: boolean;
+}
+
+/** JSON with sorted keys: the same arguments hash the same whatever their key order. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.keys(value as Record<string, unknown>)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** The part of an execute_tool call a confirmation binds: the operation, its arguments and the field selection. */
+export function callHash(input: unknown): string {
+  const o = (input ?? {}) as Record<string, unknown>;
+  return sha256Hex(canonical({ tool_name: o.tool_name, args: o.args ?? {}, fields: o.fields ?? null })).slice(0, 32);
+}
+
+/** A form elicitation is possible: `elicitation` declared, with form mode or no mode named (the pre-mode meaning). */
+function supportsForm(caps: ClientCapabilities | undefined): boolean {
+  const e = caps?.elicitation as { form?: unknown; url?: unknown } | undefined;
+  if (e === undefined || e === null) return false;
+  return e.form !== undefined || e.url === undefined;
+}
+
+/** Readable reasons for a requestState the codec refused (its messages are fixed reason codes). */
+function refusal(reason: string): string {
+  if (reason === 'expired') return `the confirmation took longer than ${CONFIRMATION_TTL_SECONDS / 60} minutes and expired`;
+  if (reason === 'bind') return 'the confirmation state was issued to another caller';
+  return 'the confirmation state is not valid (altered or from another server)';
+}
+
+export class Confirmations {
+  private codec: RequestStateCodec<ConfirmState> | undefined;
+
+  constructor(private readonly options: ConfirmationOptions) {}
+
+  private stateCodec(): RequestStateCodec<ConfirmState> {
+    const principal = this.options.principal;
+    return (this.codec ??= createRequestStateCodec<ConfirmState>({
+      key: this.options.signer().requestStateKey,
+      ttlSeconds: CONFIRMATION_TTL_SECONDS,
+      bind: () => principal,
+    }));
+  }
+
+  /** Whether this request's client can be asked (capabilities checked first: a modern client without them would get -32021). */
+  canAsk(ctx: ServerContext): boolean {
+    if (this.options.era === 'modern') {
+      // The envelope's keys are hidden from the SDK's public types; the SDK has validated their shape.
+      const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+      return supportsForm(envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined);
+    }
+    return !this.options.legacySharedHttp && supportsForm(this.options.legacyCapabilities());
+  }
+
+  /**
+   * The answer for `op` in this round: the user's answer when the request carries a valid state for this very
+   * call, 'ask' when the client can be asked, else 'unavailable' (CONFIRMATION_REQUIRED with the fix).
+   */
+  async answer(op: Operation, input: unknown, ctx: ServerContext): Promise<ConfirmAnswer> {
+    const raw = ctx.mcpReq.requestState();
+    if (typeof raw === 'string') {
+      if (!this.options.signer().isReady) await this.options.keyReady();
+      let state: ConfirmState;
+      try {
+        state = await this.stateCodec().verify(raw, ctx);
+      } catch (err) {
+        return { refused: refusal(err instanceof Error ? err.message : '') };
+      }
+      if (state.t !== op.name || state.a !== callHash(input)) return { refused: 'the confirmation was given for another call' };
+      const view = inputResponse(ctx.mcpReq.inputResponses, KEY);
+      if (view.kind === 'elicit') return view.action === 'accept' && view.content?.confirm === true ? 'accept' : 'decline';
+    }
+    return this.canAsk(ctx) ? 'ask' : 'unavailable';
+  }
+
+  /** The input_required answer: one elicitation form and the signed state of this call. */
+  async ask(op: Operation, input: unknown, ctx: ServerContext): Promise<InputRequiredResult> {
+    if (!this.options.signer().isReady) await this.options.keyReady();
+    return inputRequired({
+      inputRequests: {
+        [KEY]: inputRequired.elicit({
+          message: `Allow the destructive API call ${op.name} (${op.method.toUpperCase()} ${op.path})?`,
+          requestedSchema: {
+            type: 'object',
+            properties: { confirm: { type: 'boolean', title: 'Confirm', description: `Run ${op.name}` } },
+            required: ['confirm'],
+          },
+        }),
+      },
+      requestState: await this.stateCodec().mint({ t: op.name, a: callHash(input) }, ctx),
+    });
+  }
+}
