@@ -10,7 +10,8 @@ import { attachEmbeddings, loadCatalogSet, settingsFromConfig, warmSearchIndex, 
 import { preloadExecutor, type ServerDeps } from '../server/create-server.js';
 import { SearchLog } from '../server/search-log.js';
 import { Signer, resolveSigner } from '../server/signing.js';
-import { describeStateStore, openStateStore, type StateStore } from '../state/index.js';
+import { AppError } from '../errors.js';
+import { describeStateStore, isConfigurationProblem, openStateStore, stateProblemAtStart, type StateStore } from '../state/index.js';
 
 const HELP = `usage: api-catalog serve [options]
 
@@ -110,6 +111,24 @@ function traceStartup(set: CatalogSet): void {
   timer.unref();
 }
 
+/**
+ * The state store's verdict at start-up: a problem only the configuration can fix (a database the Redis does not
+ * have, a cluster node or Sentinel) stops the start; any other (nothing listening yet, a refused password) is
+ * said on stderr and the replica serves unready while the store keeps retrying.
+ */
+async function reportStateAtStart(state: StateStore, where: string): Promise<void> {
+  const problem = await stateProblemAtStart(state, 5000);
+  if (problem === undefined) return;
+  if (isConfigurationProblem(problem)) {
+    await state.close();
+    throw new AppError('CONFIG_INVALID', `the state store ${where} cannot be used: ${problem.detail}`);
+  }
+  const unreachable = problem.code === 'unreachable' || problem.code === 'timeout' || problem.code === 'connecting';
+  process.stderr.write(
+    `api-catalog: warning: the state store ${where} ${unreachable ? `is not reachable yet (${problem.detail})` : `is not usable: ${problem.detail}`}; serving degraded (/healthz 503) and retrying\n`,
+  );
+}
+
 function onSignals(handler: (signal: string) => void): void {
   for (const s of ['SIGINT', 'SIGTERM'] as const) process.once(s, () => handler(s));
 }
@@ -186,10 +205,7 @@ export async function run(argv: string[]): Promise<number> {
       }
     }
     const state: StateStore = await openStateStore(config.stateUrl, { logger });
-    const ready = (state as { waitUntilReady?: (ms: number) => Promise<boolean> }).waitUntilReady;
-    if (ready !== undefined && !(await ready.call(state, 5000))) {
-      process.stderr.write(`api-catalog: warning: the state store ${describeStateStore(config.stateUrl)} is not reachable yet; serving degraded (/healthz 503) and retrying\n`);
-    }
+    await reportStateAtStart(state, describeStateStore(config.stateUrl));
     deps.state = state;
     // Describe handles and confirmation state verify on any replica that has the same key: the env var, else one
     // generated once and shared through a shared store, else this process's own.

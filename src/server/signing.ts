@@ -31,11 +31,13 @@ const HANDLE_RE = /^([0-9a-z]{1,11})\.([A-Za-z0-9_-]{22})$/;
 export class Signer {
   private keys: { handle: Buffer; requestState: Uint8Array } | undefined;
   private master: (() => Buffer) | undefined;
+  /** The master secret's text when it came from the store (what resync() offers back). */
+  private shared: string | undefined;
   private fetching: Promise<void> | undefined;
 
   private constructor(
     master: (() => Buffer) | undefined,
-    private readonly fetch?: () => Promise<string>,
+    private readonly fetch?: (keep?: string) => Promise<string>,
   ) {
     this.master = master;
   }
@@ -50,8 +52,12 @@ export class Signer {
     return new Signer(() => randomBytes(32));
   }
 
-  /** A signer whose master secret comes from `fetch` (the shared store); a failed fetch is retried by the next ready(). */
-  static deferred(fetch: () => Promise<string>): Signer {
+  /**
+   * A signer whose master secret comes from `fetch` (the shared store); a failed fetch is retried by the next
+   * ready(). `fetch(keep)` offers `keep` (the key this process already uses) as the value to store when the
+   * store has none, and returns the stored one.
+   */
+  static deferred(fetch: (keep?: string) => Promise<string>): Signer {
     return new Signer(undefined, fetch);
   }
 
@@ -65,7 +71,7 @@ export class Signer {
     if (this.master !== undefined || this.fetch === undefined) return Promise.resolve();
     this.fetching ??= this.fetch().then(
       (secret) => {
-        this.master = () => Buffer.from(secret, 'utf8');
+        this.adopt(secret);
       },
       (err: unknown) => {
         this.fetching = undefined;
@@ -73,6 +79,29 @@ export class Signer {
       },
     );
     return this.fetching;
+  }
+
+  private adopt(secret: string): void {
+    this.shared = secret;
+    this.master = () => Buffer.from(secret, 'utf8');
+    this.keys = undefined;
+  }
+
+  /**
+   * After the shared store came back (it may have lost its data in a restart without persistence): offers the
+   * key this process uses back to the store, so replicas that keep running and replicas started later agree
+   * again, and adopts whatever the store holds. Returns true when the key changed (handles made before are void).
+   */
+  async resync(): Promise<boolean> {
+    if (this.fetch === undefined) return false;
+    if (this.shared === undefined) {
+      await this.ready();
+      return false;
+    }
+    const stored = await this.fetch(this.shared);
+    if (stored === this.shared) return false;
+    this.adopt(stored);
+    return true;
   }
 
   private derived(): { handle: Buffer; requestState: Uint8Array } {
@@ -139,12 +168,22 @@ export function resolveSigner(secret: string | undefined, store: StateStore, log
     return { signer: Signer.fromSecret(checkSigningKey(secret)), source: 'env' };
   }
   if (store.shared) {
-    const signer = Signer.deferred(async () => {
-      const shared = await store.sharedSecret(SHARED_KEY_NAME, randomBytes(32).toString('base64url'));
+    const signer = Signer.deferred(async (keep) => {
+      const shared = await store.sharedSecret(SHARED_KEY_NAME, keep ?? randomBytes(32).toString('base64url'));
       logger?.addSecret(shared);
       return shared;
     });
     signer.ready().catch(() => logger?.log('warn', { event: 'signing_key_pending', message: 'the state store is not reachable; the shared signing key is fetched on first use' }));
+    // A Redis restarted without its data has no key: the first replica back stores the one they all used, the
+    // others read it, so describe handles and confirmation state made before keep verifying everywhere.
+    store.onRecovered?.(() => {
+      signer.resync().then(
+        (changed) => {
+          if (changed) logger?.log('warn', { event: 'signing_key_changed', message: 'the state store holds another signing key than this replica used (a replica started while Redis had lost its data?); describe handles made before are void' });
+        },
+        () => undefined,
+      );
+    });
     return { signer, source: 'state' };
   }
   return { signer: Signer.random(), source: 'process' };

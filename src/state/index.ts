@@ -4,12 +4,14 @@
 import type { Logger } from '../logger.js';
 import { MemoryStateStore } from './memory.js';
 import type { StateStore } from './store.js';
+import type { StateProblem } from './redis-problems.js';
 import { checkRedisUrl, redactRedisUrl } from './url.js';
 
 export * from './store.js';
 export { MemoryStateStore } from './memory.js';
 export type { RedisStateStore } from './redis.js';
 export { checkRedisUrl, redactRedisUrl } from './url.js';
+export { isConfigurationProblem, type StateProblem, type StateProblemCode } from './redis-problems.js';
 
 export interface OpenStateOptions {
   logger?: Logger;
@@ -33,4 +35,14 @@ export async function openStateStore(url: string | undefined, options: OpenState
 /** A loggable description of the store: `memory` or the Redis URL without credentials. */
 export function describeStateStore(url: string | undefined): string {
   return url === undefined || url === '' || url === 'memory' ? 'memory' : redactRedisUrl(url);
+}
+
+/**
+ * Waits up to `ms` for a fresh store to become usable: undefined when it is (the memory store at once), else the
+ * problem seen (a wrong password, a missing database, nothing listening, ...). Problems only the configuration
+ * can fix end the wait early.
+ */
+export async function stateProblemAtStart(store: StateStore, ms: number): Promise<StateProblem | undefined> {
+  const verdict = (store as { waitForVerdict?: (ms: number) => Promise<StateProblem | undefined> }).waitForVerdict;
+  return verdict === undefined ? undefined : verdict.call(store, ms);
 }

@@ -153,7 +153,7 @@ export class MemoryStateStore implements StateStore {
   }
 
   async health(): Promise<StateHealth> {
-    return { ok: true, kind: 'memory' };
+    return { ok: true, kind: 'memory', reachable: true, authenticated: true };
   }
 
   async close(): Promise<void> {

@@ -30,11 +30,20 @@ export interface StoredResultInfo {
   createdAt: number;
 }
 
+/**
+ * Whether the store can be used now (what readiness reads): `reachable` — a Redis answered on the last
+ * connection; `authenticated` — it accepted our credentials (false while unknown); `code` and `detail` say why
+ * not ok. The memory store is always ok.
+ */
 export interface StateHealth {
   ok: boolean;
   /** `memory` or `redis`. */
   kind: string;
-  /** Why not ok (secret-free). */
+  reachable: boolean;
+  authenticated: boolean;
+  /** Why not ok, for machines: see src/state/redis-problems.ts (`auth`, `unreachable`, `db`, ...). */
+  code?: string;
+  /** Why not ok, for people (secret-free; no host or URL): `state store unavailable (<what and the fix>)`. */
   detail?: string;
 }
 
@@ -79,6 +88,12 @@ export interface StateStore {
   claimIdempotencyKey(principal: string, idempotencyKey: string, ttlMs: number): Promise<{ claimed: boolean; release: () => Promise<void> }>;
 
   health(): Promise<StateHealth>;
+  /**
+   * Calls `listener` each time the store becomes usable again after it was not (a Redis back after a restart or
+   * an outage; not the first connection). The memory store never calls it. Used to put back what a Redis that
+   * lost its data no longer has (the shared signing key).
+   */
+  onRecovered?(listener: () => void): void;
   close(): Promise<void>;
 }
 

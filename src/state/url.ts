@@ -25,9 +25,34 @@ export function checkRedisUrl(url: string): URL {
     throw new AppError('CONFIG_INVALID', `config: the state store URL must start with redis:// or rediss:// (got ${u.protocol}); or leave it unset for the in-memory store`);
   }
   if (u.hostname === '') throw new AppError('CONFIG_INVALID', `config: the state store URL ${redactRedisUrl(url)} has no host`);
-  if (!/^(\/\d{0,2})?$/.test(u.pathname)) {
-    throw new AppError('CONFIG_INVALID', `config: the state store URL ${redactRedisUrl(url)} must end with an optional database number (/0 … /15)`);
+  if (!/^(\/\d{0,6})?$/.test(u.pathname)) {
+    throw new AppError('CONFIG_INVALID', `config: the state store URL ${redactRedisUrl(url)} must end with an optional database number (/0, /1, …; Redis has 16 by default)`);
   }
   if (u.search !== '' || u.hash !== '') throw new AppError('CONFIG_INVALID', `config: the state store URL ${redactRedisUrl(url)} takes no query or fragment`);
   return u;
+}
+
+/** Where and how to connect, from a checked URL: what the Redis client is given (never the URL string itself). */
+export interface RedisTarget {
+  host: string;
+  port: number;
+  username?: string;
+  password?: string;
+  /** The database the URL names (0 when it names none); selected on every connection and checked. */
+  db: number;
+  tls: boolean;
+}
+
+/** The connection settings of `redis[s]://[user:password@]host[:port][/db]` (checked first). */
+export function redisTarget(url: string): RedisTarget {
+  const u = checkRedisUrl(url);
+  const db = u.pathname.length > 1 ? Number(u.pathname.slice(1)) : 0;
+  return {
+    host: u.hostname.replace(/^\[|\]$/g, ''),
+    port: u.port === '' ? 6379 : Number(u.port),
+    ...(u.username !== '' ? { username: decodeURIComponent(u.username) } : {}),
+    ...(u.password !== '' ? { password: decodeURIComponent(u.password) } : {}),
+    db,
+    tls: u.protocol === 'rediss:',
+  };
 }

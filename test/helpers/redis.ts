@@ -1,6 +1,7 @@
 // A real redis-server for tests: started on a free loopback port with no persistence of its own (`--save ''
-// --appendonly no`) in a temp dir, optionally with a password; stop/start keep the port (and, with
-// `stop({ save: true })`, the data, as a persistent production Redis would). Fails when redis-server is missing.
+// --appendonly no`) in a temp dir, optionally with a password, with AOF (`appendonly: true`: what docs/DEPLOY.md
+// asks production to run), a TLS port (`tls`: certificates from ./tls.ts) or extra arguments; stop/start keep the
+// port (and, with `stop({ save: true })` or AOF, the data). Fails when redis-server is missing.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
@@ -10,6 +11,11 @@ import { join } from 'node:path';
 
 export interface TestRedis {
   port: number;
+  /** The TLS port (with `tls`), and `rediss://localhost:<tlsPort>[/db]`. */
+  tlsPort?: number;
+  tlsUrl?: string;
+  /** The folder Redis runs in (its AOF and dump files). */
+  dir: string;
   /** `redis://[:password@]127.0.0.1:port/db`. */
   url: string;
   password?: string;
@@ -77,14 +83,34 @@ async function waitForPort(port: number, up: boolean, ms = 10_000): Promise<void
   }
 }
 
+export interface StartRedisOptions {
+  password?: string;
+  db?: number;
+  port?: number;
+  /** Append-only file on, fsync on every write (`--appendonly yes --appendfsync always`). */
+  appendonly?: boolean;
+  /** A TLS port besides the plain one, with this server certificate (clients need not present one). */
+  tls?: { cert: string; key: string; ca: string };
+  /** More redis-server arguments (`--replicaof`, `--cluster-enabled yes`, `--sentinel`, ...). */
+  args?: string[];
+  /** A config file to start from (Sentinel needs one it can write). */
+  configFile?: string;
+}
+
 /** Starts redis-server on a free loopback port. */
-export async function startRedis(options: { password?: string; db?: number; port?: number } = {}): Promise<TestRedis> {
+export async function startRedis(options: StartRedisOptions = {}): Promise<TestRedis> {
   const bin = redisServerBinary();
   const port = options.port ?? (await freePort());
+  const tlsPort = options.tls !== undefined ? await freePort() : undefined;
   const dir = mkdtempSync(join(tmpdir(), 'ac-redis-'));
   let child: ChildProcess | undefined;
   let log = '';
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--dbfilename', 'dump.rdb', '--protected-mode', 'yes'];
+  const args = [...(options.configFile !== undefined ? [options.configFile] : []), '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--dir', dir, '--dbfilename', 'dump.rdb', '--protected-mode', 'yes'];
+  args.push(...(options.appendonly ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']));
+  if (options.tls !== undefined && tlsPort !== undefined) {
+    args.push('--tls-port', String(tlsPort), '--tls-cert-file', options.tls.cert, '--tls-key-file', options.tls.key, '--tls-ca-cert-file', options.tls.ca, '--tls-auth-clients', 'no');
+  }
+  args.push(...(options.args ?? []));
   if (options.password) args.push('--requirepass', options.password);
   const start = async () => {
     child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -107,6 +133,8 @@ export async function startRedis(options: { password?: string; db?: number; port
   const url = `redis://${auth}127.0.0.1:${port}${db}`;
   const redis: TestRedis = {
     port,
+    dir,
+    ...(tlsPort !== undefined ? { tlsPort, tlsUrl: `rediss://${auth}localhost:${tlsPort}${db}` } : {}),
     url,
     ...(options.password ? { password: options.password } : {}),
     command: (...a) => oneCommand(url, a),

@@ -1,13 +1,16 @@
 // `serve --state` through the built CLI: a bad URL or --state without --http is a clear start-up error that
 // never echoes the password; a Redis that is down at start-up gives a degraded replica (/healthz 503, tool
 // calls STATE_UNAVAILABLE in both eras, the shared signing key fetched once Redis answers) that recovers when Redis
-// comes up, with no restart; --help documents the flags.
+// comes up, with no restart; a wrong password is named and keeps it degraded; a database Redis does not have stops
+// the start; rediss:// works with the CA given through NODE_EXTRA_CA_CERTS, and each TLS mistake is named; --help
+// documents the flags.
 import { spawnSync } from 'node:child_process';
-import { expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { ERAS, REPO_ROOT, builtCli, call, connectHttp, fixtureRegistry } from '../helpers/mcp.js';
 import { callTool, modernRpc, rpc } from '../helpers/mcp-raw.js';
 import { freePort, startRedis } from '../helpers/redis.js';
 import { startReplica } from '../helpers/replicas.js';
+import { makeCertificates } from '../helpers/tls.js';
 
 const PASSWORD = 'pw-Never-Printed-7788';
 
@@ -52,7 +55,7 @@ test('B6 at start-up: Redis down -> the replica starts degraded (healthz 503, ST
     const init = await rpc(replica.url, undefined, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
     expect(init.status).toBe(503);
     expect(init.msg.error.message).toMatch(/state store unavailable/);
-    expect(replica.stderr()).toMatch(/not reachable yet; serving degraded/);
+    expect(replica.stderr()).toMatch(/is not reachable yet \(unreachable \(ECONNREFUSED\): nothing listens at the host and port of the state store URL\); serving degraded/);
     // A 2026-07-28 request has no session to open, so it reaches the tool, which fails closed.
     const modern = await modernRpc(replica.url, 'tools/call', { name: 'search_tools', arguments: { query: 'pet' } });
     expect(modern.msg.result.structuredContent.error.code).toBe('STATE_UNAVAILABLE');
@@ -86,4 +89,95 @@ test('B6 at start-up: Redis down -> the replica starts degraded (healthz 503, ST
     await redis?.close();
   }
   expect(replica.stderr()).not.toContain(PASSWORD);
+});
+
+async function healthOf(port: number): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+test('a wrong Redis password: the replica starts degraded and says why (WRONGPASS), never the password', async () => {
+  const redis = await startRedis({ password: PASSWORD });
+  const wrong = 'pw-Wrong-Guess-5511';
+  const replica = await startReplica(['--registry', fixtureRegistry('petstore')], { API_CATALOG_STATE: redis.url.replace(PASSWORD, wrong) }, { healthy: false });
+  try {
+    const h = await healthOf(replica.port);
+    expect(h.status).toBe(503);
+    expect(h.body).toMatchObject({ status: 'degraded', state: 'redis' });
+    expect(String(h.body.detail)).toMatch(/authentication failed \(WRONGPASS\)/);
+    expect(replica.stderr()).toMatch(/the state store redis:\/\/:\*\*\*@127\.0\.0\.1:\d+ is not usable: authentication failed \(WRONGPASS\)[^\n]*serving degraded/);
+    expect(replica.stderr()).toMatch(/"event":"state_store_down".*"reason":"auth"/);
+  } finally {
+    await replica.stop();
+    await redis.close();
+  }
+  expect(replica.stderr()).not.toContain(PASSWORD);
+  expect(replica.stderr()).not.toContain('pw-Wrong-Guess-5511');
+});
+
+test('a database Redis does not have (/99) stops the start with the range; nothing lands in database 0', async () => {
+  const redis = await startRedis({ password: PASSWORD });
+  try {
+    const r = serve(['--http', '--port', '0', '--registry', fixtureRegistry('petstore')], { API_CATALOG_STATE: `${redis.url}/99` });
+    expect(r.code, r.out).toBe(1);
+    expect(r.out).toMatch(/api-catalog: the state store redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\/99 cannot be used: database 99 does not exist on this Redis \(ERR DB index is out of range\); it has 16 \(\/0 … \/15\)/);
+    expect(r.out).not.toContain(PASSWORD);
+    expect(await redis.command('DBSIZE')).toBe(0);
+  } finally {
+    await redis.close();
+  }
+});
+
+describe('rediss:// (TLS)', () => {
+  test('with the CA in NODE_EXTRA_CA_CERTS: healthy, and sessions and handles live in the TLS Redis', async () => {
+    const certs = makeCertificates();
+    const redis = await startRedis({ password: PASSWORD, tls: certs });
+    const replica = await startReplica(['--registry', fixtureRegistry('petstore')], { API_CATALOG_STATE: `${redis.tlsUrl}/0`, NODE_EXTRA_CA_CERTS: certs.ca });
+    try {
+      expect(await healthOf(replica.port)).toMatchObject({ status: 200, body: { status: 'ok', state: 'redis' } });
+      expect(replica.stderr()).toMatch(/State: rediss:\/\/:\*\*\*@localhost:\d+\/0 \(shared/);
+      for (const era of ERAS) {
+        const client = await connectHttp(replica.url, era, { name: 'tls' });
+        try {
+          const d = await call(client, 'describe_tools', { tool_names: ['pets.get'] });
+          const handle = d.value.tools[0].example.handle as string;
+          expect((await call(client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 }, handle, dry_run: true })).success).toBe(true);
+        } finally {
+          await client.close();
+        }
+      }
+      // the legacy session and the generated signing key went through TLS into this Redis
+      expect(Number(await redis.command('EXISTS', 'ac:secret:signing-key'))).toBe(1);
+      expect(((await redis.command('KEYS', 'ac:anonymous:*:session')) as string[]).length).toBeGreaterThan(0);
+    } finally {
+      await replica.stop();
+      await redis.close();
+      certs.remove();
+    }
+    expect(replica.stderr()).not.toContain(PASSWORD);
+  });
+
+  test('each mistake is named: an untrusted certificate (NODE_EXTRA_CA_CERTS), plain redis:// to the TLS port', async () => {
+    const certs = makeCertificates();
+    const redis = await startRedis({ tls: certs });
+    try {
+      for (const [url, pattern] of [
+        [`${redis.tlsUrl}`, /TLS: the Redis certificate is not signed by a CA this process trusts \(SELF_SIGNED_CERT_IN_CHAIN\); give the CA to Node with NODE_EXTRA_CA_CERTS/],
+        [`redis://127.0.0.1:${redis.tlsPort}`, /the connection was reset \(ECONNRESET\); if this port speaks TLS, use rediss:\/\//],
+      ] as const) {
+        const replica = await startReplica(['--registry', fixtureRegistry('petstore')], { API_CATALOG_STATE: url }, { healthy: false });
+        try {
+          const h = await healthOf(replica.port);
+          expect(h.status).toBe(503);
+          expect(String(h.body.detail)).toMatch(pattern);
+          expect(replica.stderr()).toMatch(pattern);
+        } finally {
+          await replica.stop();
+        }
+      }
+    } finally {
+      await redis.close();
+      certs.remove();
+    }
+  });
 });
