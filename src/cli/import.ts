@@ -1,7 +1,7 @@
 // `api-catalog import <spec> [options]`: runs the importer library, writes (or checks) the registry, and prints
 // progress (stderr), a summary and the per-domain change report. Bad input ends in one clear line and exit 1.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import { AppError, isAppError } from '../errors.js';
 import { catalogNameFor, checkRegistry, importSpec, writeRegistry } from '../importer/index.js';
 import type { DomainChange, ImportResult } from '../importer/index.js';
@@ -266,7 +266,11 @@ export async function run(argv: string[]): Promise<number> {
     // writeRegistry swaps the whole folder: keep the stored vectors across it (embedRegistry reuses unchanged rows).
     const kept = keepEmbeddings(join(out, result.meta.name));
     const previousOverlays = overlaysOf(resolve(catalogDir, 'catalog.json'));
-    const report = writeRegistry(result, out);
+    // The search index snapshot next to the registry: the server restores it instead of building the index. Written
+    // into the new folder before it is swapped in, so a running server that reloads sees both together.
+    let snap: ReturnType<typeof writeSearchSnapshot> | undefined;
+    const withSnapshot = values['no-snapshot'] !== true;
+    const report = writeRegistry(result, out, withSnapshot ? { beforeSwap: (tmp) => (snap = writeSearchSnapshot(tmp, 'api-catalog import')) } : {});
     kept();
     let embedLine: string | undefined;
     if (embeddings !== undefined && embeddingsConfig !== undefined) {
@@ -287,14 +291,14 @@ export async function run(argv: string[]): Promise<number> {
         ? `embeddings: the ${e.reused} operation vectors from ${embeddingsConfig.model} are up to date`
         : `embeddings: embedded ${e.embedded} operation(s), reused ${e.reused}, with ${embeddingsConfig.model} (${e.manifest.dimensions} dimensions)`;
     }
-    // The search index snapshot next to the registry: the server restores it instead of building the index.
-    // Rewritten only when the registry changed or the snapshot does not verify for it.
+    // An unchanged registry was not swapped: its snapshot is rewritten in place when it does not verify.
     let snapshotLine: string | undefined;
-    if (values['no-snapshot'] !== true) {
+    if (withSnapshot) {
       const snapDir = `${out}/${result.meta.name}`;
-      if (!report.unchanged || searchSnapshotProblem(snapDir) !== undefined) {
-        const snap = writeSearchSnapshot(snapDir, `api-catalog import`);
-        snapshotLine = `search index snapshot: ${relative(process.cwd(), snap.path) || snap.path} (${(snap.bytes / 1024).toFixed(0)} KiB, built in ${(snap.ms / 1000).toFixed(1)} s)`;
+      if (report.unchanged && searchSnapshotProblem(snapDir) !== undefined) snap = writeSearchSnapshot(snapDir, `api-catalog import`);
+      if (snap !== undefined) {
+        const path = join(snapDir, basename(snap.path));
+        snapshotLine = `search index snapshot: ${relative(process.cwd(), path) || path} (${(snap.bytes / 1024).toFixed(0)} KiB, built in ${(snap.ms / 1000).toFixed(1)} s)`;
       }
     }
     if (quiet) return 0;

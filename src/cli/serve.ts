@@ -6,7 +6,9 @@ import { clientConfigLines, listenError } from './serve-messages.js';
 import { config as zodConfig } from 'zod';
 import { mark, marked, markTimes } from '../startup-marks.js';
 import { createLogger, type Logger } from '../logger.js';
-import { attachEmbeddings, loadCatalogSet, settingsFromConfig, warmSearchIndex, type CatalogSet } from '../server/core/catalogs.js';
+import { attachEmbeddings, loadCatalogSet, settingsFromConfig, warmSearchIndex, type CatalogSet, type CatalogSetOptions } from '../server/core/catalogs.js';
+import type { LiveCatalogs } from '../server/core/reload.js';
+import { startReloading } from './serve-reload.js';
 import { preloadExecutor, type ServerDeps } from '../server/create-server.js';
 import { SearchLog } from '../server/search-log.js';
 import { Signer, resolveSigner } from '../server/signing.js';
@@ -65,6 +67,21 @@ not match the model, search answers lexically and says so.
 API_CATALOG_STARTUP_TRACE=1 prints one JSON line on stderr saying where start-up went (for npm run bench).
 A registry's search.snapshot (written by import) is used when it matches the registry; else the index is built.
 Exit codes: 0 after stdin EOF, SIGINT or SIGTERM; 1 when a stdio message exceeds 10 MiB or on a startup error.`;
+
+/**
+ * The embeddings endpoint (off by default): loaded only when configured; mismatched vectors warn (on stderr at
+ * start, `print`; in the log on a reload) and search answers lexically.
+ */
+async function useEmbeddings(set: CatalogSet, config: ServerConfig, logger: Logger, print: boolean): Promise<void> {
+  if (config.embeddings === undefined && !process.env.API_CATALOG_EMBEDDINGS_URL) return;
+  const { resolveEmbeddingsConfig } = await import('../embeddings/config.js');
+  const embeddings = resolveEmbeddingsConfig(config.embeddings ?? {}, process.env);
+  if (embeddings === undefined) return;
+  const semantic = await attachEmbeddings(set, embeddings, { logger });
+  if (!print) return;
+  process.stderr.write(`api-catalog: search: ${semantic.describe()}\n`);
+  for (const c of semantic.catalogs.filter((x) => !x.usable)) process.stderr.write(`api-catalog: warning: embeddings for ${c.catalog}: ${c.problem}\n`);
+}
 
 /** Where the HTTP server's signing key came from, for the start-up banner (never the key). */
 const SIGNING_SOURCES = {
@@ -129,6 +146,18 @@ async function reportStateAtStart(state: StateStore, where: string): Promise<voi
   );
 }
 
+/** The served catalog version, computed now (logged); undefined when the registry cannot say (logged too). */
+function knownVersion(live: LiveCatalogs, logger: Logger): string | undefined {
+  try {
+    const version = live.version;
+    logger.log('info', { event: 'catalog_version', version });
+    return version;
+  } catch (err) {
+    logger.log('warn', { event: 'catalog_version_unknown', message: err instanceof Error ? err.message : String(err) });
+    return undefined;
+  }
+}
+
 function onSignals(handler: (signal: string) => void): void {
   for (const s of ['SIGINT', 'SIGTERM'] as const) process.once(s, () => handler(s));
 }
@@ -150,7 +179,15 @@ export async function run(argv: string[]): Promise<number> {
     const v = process.env[name];
     if (v !== undefined && v !== '') logger.addSecret(v);
   }
-  const set = loadCatalogSet(config.registries, { filters: config.filters, logger, ...(config.indexCache !== undefined ? { indexCache: config.indexCache } : {}) });
+  // Hot reload (serve-reload.ts): an old version that finds one of its files changed asks for the new one.
+  let live: LiveCatalogs | undefined;
+  const loadOptions: CatalogSetOptions = {
+    filters: config.filters,
+    logger,
+    ...(config.indexCache !== undefined ? { indexCache: config.indexCache } : {}),
+    onChanged: (dir) => live?.changed(dir),
+  };
+  const set = loadCatalogSet(config.registries, loadOptions);
   const filteredOut = set.catalogs.reduce((n, c) => n + (c.filteredOut ?? 0), 0);
   if (filteredOut > 0) process.stderr.write(`api-catalog: --include-domains/--exclude-domains/--exclude-tools leave out ${filteredOut} operation(s)\n`);
   for (const c of set.catalogs) {
@@ -161,20 +198,18 @@ export async function run(argv: string[]): Promise<number> {
       `api-catalog: warning: ${c.meta.name} lacks ${c.skipped.length} operation(s) its import skipped (first: ${first.message}); see ${c.dir}/diagnostics.json\n`,
     );
   }
-  // Embeddings endpoint (off by default): loaded only when configured; mismatched vectors warn and search lexically.
-  if (config.embeddings !== undefined || process.env.API_CATALOG_EMBEDDINGS_URL) {
-    const { resolveEmbeddingsConfig } = await import('../embeddings/config.js');
-    const embeddings = resolveEmbeddingsConfig(config.embeddings ?? {}, process.env);
-    if (embeddings !== undefined) {
-      const semantic = await attachEmbeddings(set, embeddings, { logger });
-      const mode = semantic.describe();
-      process.stderr.write(`api-catalog: search: ${mode}\n`);
-      if (!semantic.usable || semantic.catalogs.some((c) => !c.usable)) {
-        for (const c of semantic.catalogs.filter((x) => !x.usable)) process.stderr.write(`api-catalog: warning: embeddings for ${c.catalog}: ${c.problem}\n`);
-      }
-    }
-  }
+  await useEmbeddings(set, config, logger, true);
   const deps = depsFrom(config, set, logger, file);
+  live = startReloading(deps, {
+    registries: config.registries,
+    watch: config.options.watch as boolean,
+    logger,
+    load: async (onChanged) => {
+      const next = loadCatalogSet(config.registries, { ...loadOptions, onChanged });
+      await useEmbeddings(next, config, logger, false);
+      return { catalogs: next, settings: settingsFromConfig(config, next, process.env, file) };
+    },
+  });
   if (config.searchLog !== undefined) {
     // The same values the logger redacts: credential-looking env vars, the HTTP token, the config file's credentials.
     const named = configuredCredentialNames(file).map((n) => process.env[n] ?? '');
@@ -188,8 +223,9 @@ export async function run(argv: string[]): Promise<number> {
 
   // An idle server builds its search index within a second even if no client has listed tools yet.
   setTimeout(() => {
-    warmSearchIndex(set, logger);
+    warmSearchIndex(live.current.catalogs, logger);
     void preloadExecutor().catch(() => undefined);
+    knownVersion(live, logger);
   }, 1000).unref();
 
   if (config.http) {
@@ -215,6 +251,7 @@ export async function run(argv: string[]): Promise<number> {
     // it listens. Prepared later, a large merged index (several catalogs have no snapshot) blocks the event loop
     // for as long as it builds, and requests already accepted run into the header/request timeouts.
     warmSearchIndex(set, logger);
+    const version = knownVersion(live, logger);
     // Transports load on demand: stdio clients never pay for the HTTP stack, and the reverse.
     const { serveHttp } = await import('../server/transports/http.js');
     const handle = await serveHttp(deps, {
@@ -249,6 +286,7 @@ export async function run(argv: string[]): Promise<number> {
         '  Upstream credential per session: send header X-Upstream-Token, or set the env vars describe_tools names.',
         `  State: ${describeStateStore(config.stateUrl)}${state.shared ? ' (shared: replicas serve each other\'s legacy sessions and share rate limits)' : ' (this process only)'}; health: ${handle.url.replace(/\/mcp$/, '')}/healthz`,
         `  Signing key: ${SIGNING_SOURCES[signing.source]}`,
+        `  Catalog version: ${version ?? 'unknown'}; reloaded on SIGHUP${config.options.watch ? ' and when a registry\'s catalog.json changes' : ''}`,
         '  Stop with Ctrl-C.',
         '',
       ].join('\n'),
@@ -256,6 +294,7 @@ export async function run(argv: string[]): Promise<number> {
     await new Promise<void>((resolve) => {
       onSignals((signal) => {
         logger.log('info', { event: 'shutdown', signal });
+        live.close();
         void handle
           .close()
           .then(() => state.close())
@@ -278,6 +317,7 @@ export async function run(argv: string[]): Promise<number> {
   mark('connected');
   onSignals((signal) => {
     logger.log('info', { event: 'shutdown', signal });
+    live.close();
     void handle.close();
   });
   const reason = await handle.closed;

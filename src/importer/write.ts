@@ -139,10 +139,11 @@ function serverUrls(servers: ServerInfo[] | undefined): string[] {
 
 /**
  * Writes `<outDir>/<catalog>/` atomically: the tree is built in a temporary sibling folder and swapped in
- * with renames, so a failed or interrupted import leaves the previous registry as it was. Returns the
- * per-domain change report against the previous registry.
+ * with renames, so a failed or interrupted import leaves the previous registry as it was. `beforeSwap` adds
+ * derived files to the temporary folder first (the swap moves them in with the rest). Returns the per-domain
+ * change report against the previous registry.
  */
-export function writeRegistry(result: ImportResult, outDir: string): WriteReport {
+export function writeRegistry(result: ImportResult, outDir: string, options: { beforeSwap?: (dir: string) => void } = {}): WriteReport {
   const name = result.meta.name;
   const dir = join(outDir, name);
   const files = renderRegistry(result);
@@ -180,6 +181,14 @@ export function writeRegistry(result: ImportResult, outDir: string): WriteReport
   } catch (cause) {
     rmSync(tmp, { recursive: true, force: true });
     throw new AppError('INTERNAL', `import: cannot write the registry under ${outDir} (${(cause as Error).message}); check permissions`, { cause });
+  }
+  // Derived files (the search snapshot) go in before the swap, so a server watching the folder never sees the
+  // new registry without them.
+  try {
+    options.beforeSwap?.(tmp);
+  } catch (err) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw err;
   }
   let moved = false;
   try {

@@ -1,8 +1,10 @@
 // Loads one generated catalog (registry/<name>/) into memory and looks operations up by name: catalog.json at
-// once, the operations on first use. Run time only: reads JSON written by src/importer, never touches a spec.
+// once, the operations on first use — from the files as they were when it was loaded (each file's size,
+// modification time and inode are pinned then; a file that changed since is never mixed in: REGISTRY_STALE).
+// Run time only: reads JSON written by src/importer, never touches a spec.
 import type { Hash } from 'node:crypto';
 import { createSha256 } from '../crypto.js';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { distance } from 'fastest-levenshtein';
@@ -44,6 +46,21 @@ export interface Catalog {
   parsedFiles?(): string[];
 }
 
+export interface LoadCatalogOptions {
+  /**
+   * Called when a file read after loading (an operations file on first use, or for the content hash) is no longer
+   * the one the catalog was loaded with (a re-import replaced it): the caller loads the new version.
+   */
+  onChanged?: (dir: string) => void;
+}
+
+/** A file's identity when the catalog was loaded: size, modification time (ns) and inode. */
+interface Pinned {
+  size: bigint;
+  mtimeNs: bigint;
+  ino: bigint;
+}
+
 /** The package root (where package.json, registry/ and openapi/ live), from src/ or dist/. */
 export function packageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -65,7 +82,7 @@ export function defaultCatalogDir(): string {
  * `operationsInDomain` (one file) — a server answers initialize, tools/list and a search without parsing them. Throws AppError REGISTRY_NOT_FOUND or REGISTRY_INVALID with the path
  * and the command that fixes it (now for catalog.json, on that first access for an operations file).
  */
-export function loadCatalog(dir: string): Catalog {
+export function loadCatalog(dir: string, options: LoadCatalogOptions = {}): Catalog {
   const abs = resolve(dir);
   const metaPath = join(abs, 'catalog.json');
   if (!existsSync(metaPath)) {
@@ -74,7 +91,7 @@ export function loadCatalog(dir: string): Catalog {
       `catalog: no catalog.json in ${abs}; build one with \`api-catalog import <spec> --out <registry dir>\``,
     );
   }
-  const metaBytes = readFileSync(metaPath);
+  const [metaBytes, metaPin] = readWithStat(metaPath);
   let meta: CatalogMeta;
   try {
     meta = JSON.parse(metaBytes.toString('utf8')) as CatalogMeta;
@@ -92,14 +109,44 @@ export function loadCatalog(dir: string): Catalog {
     throw new AppError('REGISTRY_INVALID', `catalog: ${opsDir} is missing; re-run the import`);
   }
   const skipped = readSkipped(join(abs, 'diagnostics.json'));
+  // The operations files as they are now: what this catalog is. Read later, each must still be that file.
+  const pinned = new Map<string, Pinned>();
+  for (const f of operationFiles(abs)) pinned.set(f, pin(statSync(join(opsDir, f), { bigint: true })));
+  const files = [...pinned.keys()];
+  let changed = false;
+  const readPinned = (file: string): Buffer => {
+    const path = join(opsDir, file);
+    let bytes: Buffer;
+    let now: Pinned;
+    try {
+      [bytes, now] = readWithStat(path);
+    } catch (cause) {
+      if ((cause as NodeJS.ErrnoException).code === 'ENOENT') throw stale(path);
+      throw new AppError('REGISTRY_INVALID', `catalog: ${path} cannot be read (${String((cause as NodeJS.ErrnoException).code)}); re-run the import`, { cause });
+    }
+    const want = pinned.get(file) as Pinned;
+    if (now.size !== want.size || now.mtimeNs !== want.mtimeNs || now.ino !== want.ino) throw stale(path);
+    return bytes;
+  };
+  const stale = (path: string): AppError => {
+    if (!changed) {
+      changed = true;
+      options.onChanged?.(abs);
+    }
+    return new AppError(
+      'REGISTRY_STALE',
+      `catalog: ${path} changed on disk after this catalog was loaded (a re-import?); the server loads the new version: retry in a few seconds`,
+    );
+  };
   // Each operations file is parsed once, whoever asks first: one domain's (describe, execute) or all of them.
   const parsed = new Map<string, Operation[]>();
   const parseFile = (file: string): Operation[] => {
     let ops = parsed.get(file);
     if (ops === undefined) {
       const path = join(opsDir, file);
+      const bytes = readPinned(file);
       try {
-        ops = JSON.parse(readFileSync(path, 'utf8')) as Operation[];
+        ops = JSON.parse(bytes.toString('utf8')) as Operation[];
       } catch (cause) {
         if ((cause as NodeJS.ErrnoException).code !== undefined) {
           throw new AppError('REGISTRY_INVALID', `catalog: ${path} cannot be read (${String((cause as NodeJS.ErrnoException).code)}); re-run the import`, { cause });
@@ -112,7 +159,7 @@ export function loadCatalog(dir: string): Catalog {
     return ops;
   };
   let loaded: { operations: Operation[]; byName: Map<string, Operation> } | undefined;
-  const load = () => (loaded ??= indexOperations(abs, operationFiles(abs).map(parseFile)));
+  const load = () => (loaded ??= indexOperations(abs, files.map(parseFile)));
   let contentHash: string | undefined;
   return {
     dir: abs,
@@ -126,17 +173,18 @@ export function loadCatalog(dir: string): Catalog {
     },
     get contentHash() {
       // hashed from the files' bytes, not parsed: checking a search snapshot costs a read, not a JSON.parse
-      return (contentHash ??= hashRegistry(abs, metaBytes));
+      return (contentHash ??= hashFiles(metaBytes, files, readPinned));
     },
     operationsInDomain(domain: string) {
       if (loaded !== undefined) return loaded.operations.filter((op) => op.domain === domain);
       const file = `${domain}.json`;
       // a domain name that is not a plain file name, or a registry laid out otherwise: the caller reads them all
-      if (domain === '' || domain !== basename(domain) || !existsSync(join(opsDir, file))) return undefined;
+      if (domain === '' || domain !== basename(domain) || !pinned.has(file)) return undefined;
       return parseFile(file);
     },
     statSignature() {
-      return registryStatSignature(abs);
+      // of the files as loaded (what the lazily read files are checked against), not as they are now
+      return statSignatureOf([['catalog.json', metaPin], ...files.map((f): [string, Pinned] => [`operations/${f}`, pinned.get(f) as Pinned])]);
     },
     parsedFiles() {
       return [...parsed.keys()].sort();
@@ -155,22 +203,39 @@ function hashFile(hash: Hash, rel: string, bytes: Buffer): void {
   hash.update(bytes);
 }
 
-/** The registry hash from catalog.json's bytes and the operations files as they are now. */
-function hashRegistry(abs: string, metaBytes: Buffer): string {
+/** The registry hash from catalog.json's bytes and the operations files read with `read`. */
+function hashFiles(metaBytes: Buffer, files: readonly string[], read: (file: string) => Buffer): string {
   const hash = createSha256();
   hashFile(hash, 'catalog.json', metaBytes);
-  for (const f of operationFiles(abs)) hashFile(hash, `operations/${f}`, readFileSync(join(abs, 'operations', f)));
+  for (const f of files) hashFile(hash, `operations/${f}`, read(f));
   return hash.digest('hex');
 }
 
-/** Catalog.statSignature of the registry folder `abs`: each file's path, size and mtime (ns), in hash order. */
-function registryStatSignature(abs: string): string {
+/** The registry hash from catalog.json's bytes and the operations files as they are now. */
+function hashRegistry(abs: string, metaBytes: Buffer): string {
+  return hashFiles(metaBytes, operationFiles(abs), (f) => readFileSync(join(abs, 'operations', f)));
+}
+
+/** Catalog.statSignature: each file's path, size and mtime (ns), in hash order (the inode is not part of it). */
+function statSignatureOf(entries: ReadonlyArray<[string, Pinned]>): string {
   const hash = createSha256();
-  for (const rel of ['catalog.json', ...operationFiles(abs).map((f) => `operations/${f}`)]) {
-    const st = statSync(join(abs, ...rel.split('/')), { bigint: true });
-    hash.update(`${rel}\0${st.size}\0${st.mtimeNs}\n`);
-  }
+  for (const [rel, st] of entries) hash.update(`${rel}\0${st.size}\0${st.mtimeNs}\n`);
   return hash.digest('hex');
+}
+
+function pin(st: { size: bigint; mtimeNs: bigint; ino: bigint }): Pinned {
+  return { size: st.size, mtimeNs: st.mtimeNs, ino: st.ino };
+}
+
+/** A file's bytes and its identity, both from one open file (a rename in between cannot mix two files). */
+function readWithStat(path: string): [Buffer, Pinned] {
+  const fd = openSync(path, 'r');
+  try {
+    const st = pin(fstatSync(fd, { bigint: true }));
+    return [readFileSync(fd), st];
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**

@@ -25,6 +25,7 @@ import { randomUUID, sha256Hex } from '../crypto.js';
 import { mark } from '../startup-marks.js';
 import { Confirmations } from './confirm.js';
 import { warmSearchIndex, type CatalogSet, type ExecutionSettings } from './core/catalogs.js';
+import type { ServedCatalogs } from './core/reload.js';
 import { describeTools, operationFingerprint } from './core/describe.js';
 import { listDomains } from './core/domains.js';
 import { fail, failFromError, type Envelope } from './core/envelope.js';
@@ -40,8 +41,14 @@ import { DEFAULT_HANDLE_TTL_MS, Signer } from './signing.js';
 import { toolDefinitions, workflowText } from './surface.js';
 
 export interface ServerDeps {
+  /** The catalogs and execution settings served when there is no `live` (and the first version when there is). */
   catalogs: CatalogSet;
   settings: ExecutionSettings;
+  /**
+   * The version to answer from, when it can change under the running server (registry hot reload,
+   * core/reload.ts): every call reads `current` once and answers from that version alone.
+   */
+  live?: { readonly current: ServedCatalogs };
   /** Prefix for the four tool names; default none. */
   toolPrefix?: string;
   /** Enforce describe-before-execute; default true. */
@@ -241,8 +248,11 @@ export function createServer(deps: ServerDeps): CatalogServer {
     return value || undefined;
   }
 
+  /** The version this call answers from: read once per call (hot reload swaps it between calls, never within one). */
+  const served = (): ServedCatalogs => deps.live?.current ?? deps;
+
   /** Handles for the described operations (and, where something remembers, the describe itself). */
-  async function authorize(described: readonly string[], via: string): Promise<Map<string, string>> {
+  async function authorize(catalogs: CatalogSet, described: readonly string[], via: string): Promise<Map<string, string>> {
     const handles = new Map<string, string>();
     // Only a key still on its way from the store costs a wait: describe answers keep their place in the order of
     // calls (a describe sent before an execute_tool authorizes it first, as the stdio tests pin).
@@ -250,7 +260,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
     const entries: Array<{ name: string; fingerprint: string }> = [];
     const expiresAt = now() + handleTtlMs;
     for (const name of described) {
-      const op = deps.catalogs.byName.get(name)?.op;
+      const op = catalogs.byName.get(name)?.op;
       if (!op) continue;
       const fingerprint = operationFingerprint(op);
       entries.push({ name, fingerprint });
@@ -276,7 +286,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
     // neither this answer nor (usually) the first search waits for it.
     mark('tools-list'); // the start-up trace's "first tools/list" (a mark keeps its first time)
     setImmediate(() => {
-      warmSearchIndex(deps.catalogs, logger);
+      warmSearchIndex(served().catalogs, logger);
       // then, still before the agent is likely to call it, the executor
       setTimeout(() => void preloadExecutor().catch(() => undefined), 50).unref();
     });
@@ -292,6 +302,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
       await preloadExecutor().catch(() => undefined);
     }
     const input = request.params.arguments ?? {};
+    const { catalogs, settings } = served();
     let envelope: Envelope;
     let target: string | undefined;
     let dispatched = false;
@@ -313,31 +324,31 @@ export function createServer(deps: ServerDeps): CatalogServer {
         );
       } else if (tool === names.listDomains) {
         const credential = credentialOf(ctx);
-        envelope = listDomains(deps.catalogs, input, names, {
-          settings: deps.settings,
+        envelope = listDomains(catalogs, input, names, {
+          settings,
           ...(credential !== undefined ? { sessionCredential: credential } : {}),
         });
       } else if (tool === names.searchTools) {
         const log = deps.searchLog;
-        envelope = await searchTools(deps.catalogs, input, names, log && ((o) => {
-          const catalog = o.domain !== undefined ? deps.catalogs.domains.find((d) => d.name === o.domain)?.catalog : undefined;
-          log.recordSearch(tag(), { ...o, catalog: catalog ?? deps.catalogs.catalogs.map((c) => c.meta.name).join(',') });
+        envelope = await searchTools(catalogs, input, names, log && ((o) => {
+          const catalog = o.domain !== undefined ? catalogs.domains.find((d) => d.name === o.domain)?.catalog : undefined;
+          log.recordSearch(tag(), { ...o, catalog: catalog ?? catalogs.catalogs.map((c) => c.meta.name).join(',') });
         }));
       } else if (tool === names.describeTools) {
         const credential = credentialOf(ctx);
-        const outcome = describeTools(deps.catalogs, input, names, {
-          settings: deps.settings,
+        const outcome = describeTools(catalogs, input, names, {
+          settings,
           ...(credential !== undefined ? { sessionCredential: credential } : {}),
         });
-        const handles = await authorize(outcome.described, tool);
+        const handles = await authorize(catalogs, outcome.described, tool);
         deps.searchLog?.recordFollowUp(tag(), 'describe', outcome.described);
         envelope = attachHandles(outcome.envelope, (n) => handles.get(n));
         target = outcome.described.join(',') || undefined;
       } else if (tool === names.executeTool) {
         const credential = credentialOf(ctx);
         if (executor === undefined) throw new Error('the executor module could not be loaded');
-        const outcome = await executor.executeTool(deps.catalogs, input, names, {
-          settings: deps.settings,
+        const outcome = await executor.executeTool(catalogs, input, names, {
+          settings,
           ...(credential !== undefined ? { sessionCredential: credential } : {}),
           signal: ctx.mcpReq.signal,
           ...(requireDescribe ? { checkDescribed } : {}),
@@ -389,8 +400,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
 
   registerResourceHandlers(server, {
     names,
-    catalogs: deps.catalogs,
-    settings: deps.settings,
+    served,
     resultTtlMs: deps.resultTtlMs ?? 10 * 60_000,
     ...(deps.searchLog !== undefined ? { searchLog: deps.searchLog } : {}),
     logger,

@@ -95,8 +95,8 @@ function fullDescription(entry: CatalogEntry, names: ToolNames, ctx: DescribeCon
 /** What the resources/* handlers of one server instance work with (create-server.ts builds it). */
 export interface ResourceHooks {
   names: ToolNames;
-  catalogs: CatalogSet;
-  settings: ExecutionSettings;
+  /** The version a read answers from (read once per request: hot reload swaps it between requests). */
+  served: () => { catalogs: CatalogSet; settings: ExecutionSettings };
   resultTtlMs: number;
   searchLog?: SearchLog;
   logger: Logger;
@@ -107,7 +107,7 @@ export interface ResourceHooks {
   tag: () => string;
   credentialOf: (ctx: ServerContext) => string | undefined;
   /** Handles for the described operations (and, where something remembers, the describe itself). */
-  authorize: (described: readonly string[], via: string) => Promise<Map<string, string>>;
+  authorize: (catalogs: CatalogSet, described: readonly string[], via: string) => Promise<Map<string, string>>;
 }
 
 /** A store failure inside a resource handler: a protocol error with the code agents know, nothing else. */
@@ -183,11 +183,12 @@ export function registerResourceHandlers(server: Server, h: ResourceHooks): void
         });
       }
       const credential = h.credentialOf(ctx);
-      const read = readToolDescriptions(h.catalogs, uri, h.names, {
-        settings: h.settings,
+      const { catalogs, settings } = h.served();
+      const read = readToolDescriptions(catalogs, uri, h.names, {
+        settings,
         ...(credential !== undefined ? { sessionCredential: credential } : {}),
       });
-      const handles = await storeCall(() => h.authorize(read.described, 'resource'));
+      const handles = await storeCall(() => h.authorize(catalogs, read.described, 'resource'));
       for (const [name, handle] of handles) (read.body[name] as Record<string, unknown>).handle = handle;
       h.searchLog?.recordFollowUp(h.tag(), 'describe', read.described);
       h.logger.log('info', { event: 'resource_read', session: h.tag(), resource: 'tool_descriptions', tools: read.described.length });

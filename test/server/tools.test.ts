@@ -46,6 +46,8 @@ describe.each(ERAS)('%s era', (era: Era) => {
           { name: 'store', toolCount: 2, description: 'Store: inventory and orders.' },
         ],
         credentials: [{ scheme: 'api_key', envVars: ['PETSTORE_API_KEY'], set: false }],
+        // the registry content hash prefix (hot reload, docs/DEPLOY.md)
+        catalogVersion: expect.stringMatching(/^[0-9a-f]{12}$/),
       });
       expect(r.instruction).toMatch(/search_tools/);
     });

@@ -14,7 +14,8 @@ import type { DomainInfo, Operation } from '../../types.js';
 import type { EmbeddingsConfig } from '../../embeddings/config.js';
 import type { SemanticOptions, SemanticSearch } from '../../embeddings/semantic.js';
 import { filterCatalogs, hasFilters, type CatalogFilters } from './filters.js';
-import { readSetCache, setCacheEntry, writeSetCache, type SetCacheEntry } from './index-cache.js';
+import { readSetCache, setCacheEntry, setContentHash, writeSetCache, type SetCacheEntry } from './index-cache.js';
+import { sha256Hex } from '../../crypto.js';
 
 /** One operation as exposed: `op.name`/`op.domain` are the public (possibly catalog-prefixed) names. */
 export interface CatalogEntry {
@@ -54,6 +55,12 @@ export interface CatalogSet {
   embeddings?: SemanticSearch;
   /** How the index was obtained, once it exists (for logs and the start-up trace). */
   readonly indexSource: IndexSource | undefined;
+  /**
+   * The catalog version: the first 12 hex digits of a sha256 over each catalog's name and registry content hash
+   * (catalog.json and every operations file). Equal on two replicas = the same registry content. Taken from a
+   * verified snapshot's header when the index came from one, else hashed from the files (as they were loaded).
+   */
+  readonly version: string;
 }
 
 /**
@@ -103,6 +110,8 @@ export interface CatalogSetOptions {
    * it when it matches, else built and written there (`serve --index-cache`, index-cache.ts). Absent: built.
    */
   indexCache?: string;
+  /** Told when a registry file read after loading changed on disk since (loadCatalog's onChanged). */
+  onChanged?: (dir: string) => void;
 }
 
 /**
@@ -158,6 +167,8 @@ export function buildCatalogSet(loaded: readonly Catalog[], options: CatalogSetO
   // The snapshot (or the index cache) is tried once; its refusal is kept so that a build later says why.
   const cacheEntry = options.indexCache !== undefined && (multi || hasFilters(options.filters)) ? setCacheEntry(options.indexCache, catalogs, options.filters) : undefined;
   let restoreFailure: { reason: string; only: Catalog | undefined } | undefined;
+  // the registry hash a restored snapshot (or cache file) verified against: the content the index describes
+  let verifiedHash: string | undefined;
   const restored = (): boolean => {
     if (index !== undefined) return indexSource?.kind !== 'built';
     if (restoreFailure !== undefined) return false;
@@ -168,6 +179,7 @@ export function buildCatalogSet(loaded: readonly Catalog[], options: CatalogSetO
     }
     index = r.index;
     indexSource = r.source;
+    verifiedHash = r.registryHash;
     mark('index-ready');
     return true;
   };
@@ -216,8 +228,21 @@ export function buildCatalogSet(loaded: readonly Catalog[], options: CatalogSetO
     },
   };
   let names: string[] | undefined;
+  let version: string | undefined;
   return {
     catalogs: [...catalogs],
+    get version(): string {
+      if (version !== undefined) return version;
+      // a verified snapshot or cache file names the content without reading it again
+      if (index === undefined) restored();
+      const combined =
+        verifiedHash !== undefined && indexSource?.kind === 'cache'
+          ? verifiedHash
+          : verifiedHash !== undefined && indexSource?.kind === 'snapshot' && catalogs.length === 1
+            ? setContentHash([[(catalogs[0] as Catalog).meta.name, verifiedHash]])
+            : setContentHash(catalogs.map((c) => [c.meta.name, c.contentHash ?? sha256Hex(JSON.stringify(c.operations))]));
+      return (version = combined.slice(0, 12));
+    },
     get operations() {
       return merge().operations;
     },
@@ -247,15 +272,15 @@ function restoreIndex(
   domains: ReadonlyArray<DomainInfo & { catalog: string }>,
   cache: SetCacheEntry | undefined,
   logger?: Logger,
-): { index: SearchIndex; source: IndexSource } | { reason: string; only: Catalog | undefined } {
+): { index: SearchIndex; source: IndexSource; registryHash: string } | { reason: string; only: Catalog | undefined } {
   const t0 = performance.now();
   // Verified bytes vouch for the operations (the registry hash, or every registry's for the cache): none is parsed,
   // the cards carry what answers show. Throws for a payload this build cannot read (never trusted).
-  const opened = (payload: Uint8Array, kind: 'snapshot' | 'cache', log: Record<string, unknown>) => {
+  const opened = (payload: Uint8Array, registryHash: string, kind: 'snapshot' | 'cache', log: Record<string, unknown>) => {
     const index = SearchIndex.fromSnapshot(payload, undefined, domains);
     const source: IndexSource = { kind, ms: performance.now() - t0 };
     logger?.log('info', { event: 'search_index', source: kind, ...log, ms: Math.round(source.ms), operations: index.size, ...weightsField() });
-    return { index, source };
+    return { index, source, registryHash };
   };
   // A snapshot describes one whole catalog: several merged catalogs, or one narrowed by serve-time filters, are
   // built, or restored from the index cache when one is configured.
@@ -267,7 +292,7 @@ function restoreIndex(
     const read = readSetCache(cache);
     if (!read.ok) return { reason: `${why}; index cache: ${read.reason === 'missing' ? 'nothing cached yet' : `${read.reason} (${read.message})`}`, only };
     try {
-      return opened(read.payload, 'cache', { file: cache.path });
+      return opened(read.payload, read.header.registryHash, 'cache', { file: cache.path });
     } catch (err) {
       return { reason: `${why}; index cache refused: ${err instanceof Error ? err.message : String(err)}`, only };
     }
@@ -277,7 +302,7 @@ function restoreIndex(
   const read = readSnapshot(only.dir, { registryHash: () => only.contentHash ?? '', statSignature: () => only.statSignature?.() });
   if (!read.ok) return { reason: read.reason === 'missing' ? 'no search snapshot' : `search snapshot refused (${read.reason}): ${read.message}`, only };
   try {
-    return opened(read.payload, 'snapshot', {});
+    return opened(read.payload, read.header.registryHash, 'snapshot', {});
   } catch (err) {
     // a payload this build cannot read: never trusted
     return { reason: `search snapshot refused: ${err instanceof Error ? err.message : String(err)}`, only };
@@ -371,7 +396,8 @@ export function searchSnapshotProblem(dir: string): string | undefined {
 /** Loads the given registry folders (none: the embedded GitHub catalog), filters and merges them. */
 export function loadCatalogSet(dirs: readonly string[], options: CatalogSetOptions = {}): CatalogSet {
   const list = dirs.length > 0 ? dirs : [defaultCatalogDir()];
-  return buildCatalogSet(list.map((d) => loadCatalog(d)), options);
+  const onChanged = options.onChanged;
+  return buildCatalogSet(list.map((d) => loadCatalog(d, onChanged !== undefined ? { onChanged } : {})), options);
 }
 
 // Execution settings (base URLs, credentials' env names, limits) live in settings.ts; re-exported for callers.

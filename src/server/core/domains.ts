@@ -110,5 +110,7 @@ export function listDomains(
       );
     if (credentials.length > 0) value.credentials = credentials;
   }
+  // Which registry content answered (hot reload swaps versions; replicas that show the same one serve the same).
+  value.catalogVersion = set.version;
   return ok(tool, value, `Call ${names.searchTools} with a query (and optionally a domain) to find operations.`);
 }

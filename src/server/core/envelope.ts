@@ -32,6 +32,7 @@ const NEXT_STEP: Partial<Record<ErrorCode, string>> = {
   CONFIG_INVALID: 'Tell the user the server is misconfigured (see the message); do not retry.',
   NOT_EXECUTABLE: 'This operation cannot be called through this server; pick another with search_tools.',
   READ_ONLY_MODE: 'Tell the user this server only allows read operations; do not retry this call.',
+  REGISTRY_STALE: 'The catalog changed on disk and the server is loading the new version: retry the same call in a few seconds.',
 };
 
 /**

@@ -23,6 +23,14 @@ export interface SetCacheEntry {
 
 const sha = (parts: readonly string[]): string => sha256Hex(parts.join('\n'));
 
+/**
+ * The content hash of a set of catalogs: sha256 over `<name> <registry content hash>` lines, in the set's order.
+ * What a cache file is tied to, and (its first 12 digits) the catalog version list_domains shows.
+ */
+export function setContentHash(entries: ReadonlyArray<readonly [name: string, contentHash: string]>): string {
+  return sha(entries.map(([name, hash]) => `${name} ${hash}`));
+}
+
 /** Where the set's cached index lives in `dir`, and how to check it. */
 export function setCacheEntry(dir: string, catalogs: readonly Catalog[], filters: CatalogFilters | undefined): SetCacheEntry | undefined {
   // (catalogs read from folders have both; contentHash is not touched here: it reads every file)
@@ -36,7 +44,7 @@ export function setCacheEntry(dir: string, catalogs: readonly Catalog[], filters
   return {
     path: join(resolve(dir), `set-${identity}.snapshot`),
     statSignature: () => sha(catalogs.map((c) => `${c.meta.name} ${c.statSignature?.() ?? ''}`)),
-    registryHash: () => sha(catalogs.map((c) => `${c.meta.name} ${c.contentHash ?? ''}`)),
+    registryHash: () => setContentHash(catalogs.map((c) => [c.meta.name, c.contentHash ?? ''])),
   };
 }
 

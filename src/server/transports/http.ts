@@ -231,7 +231,8 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
       // The explorer page (src/server/explorer), loaded on first use; auth is this transport's own check.
       const { handleExplorer } = await import('../explorer/index.js');
       return handleExplorer(req, res, {
-        deps: { ...deps, ...(deps.searchLog !== undefined ? { searchLogFile: deps.searchLog.file } : {}) },
+        // the served version (hot reload): the page shows what agents get now
+        deps: { ...deps, ...deps.live?.current, ...(deps.searchLog !== undefined ? { searchLogFile: deps.searchLog.file } : {}) },
         headerAuthorized: (await auth.authenticate(req)).ok,
         ...(options.authToken !== undefined ? { authToken: options.authToken, verifyToken: (t: string) => auth?.verifyStaticToken(t) === true } : {}),
         logger,
