@@ -122,11 +122,14 @@ export class LiveCatalogs {
     let next: ServedCatalogs;
     let version: string;
     try {
+      const before = this.served;
       next = await this.options.load(this.changed);
       // Off to the side, before anyone sees it: the search index (restored from a snapshot or the index cache
-      // when one matches, else built) and the version, which reads the content a snapshot did not vouch for.
+      // when one matches, else built), the version (it reads the content a snapshot did not vouch for), and the
+      // operations files the serving version had read (the domains in use), so they are parsed and checked now.
       void next.catalogs.index;
       version = next.catalogs.version;
+      warmDomains(before.catalogs, next.catalogs);
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       const ms = Math.round(performance.now() - t0);
@@ -187,5 +190,13 @@ export class LiveCatalogs {
     this.closed = true;
     clearTimeout(this.debounce);
     for (const path of this.watched.splice(0)) unwatchFile(path);
+  }
+}
+
+/** Parses in `next` the operations files `previous` had parsed (by catalog name); throws for a broken one. */
+function warmDomains(previous: CatalogSet, next: CatalogSet): void {
+  const hot = new Map(previous.catalogs.map((c) => [c.meta.name, c.parsedFiles?.() ?? []]));
+  for (const c of next.catalogs) {
+    for (const file of hot.get(c.meta.name) ?? []) c.operationsInDomain?.(file.replace(/\.json$/, ''));
   }
 }
