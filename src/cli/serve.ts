@@ -53,6 +53,14 @@ routing), and it shares rate limits and stored large results between replicas. A
 a request (the API_CATALOG_HTTP_TOKEN holder, an OAuth subject, or "anonymous" on loopback); legacy sessions,
 handles and stored results are bound to it and rate limits count per principal. GET /healthz answers 200
 {"status":"ok"} or 503 {"status":"degraded"} when the state store is unreachable.
+State store URL: redis://[user:]password@host:port/db, or rediss://... for TLS (a private CA through
+NODE_EXTRA_CA_CERTS). The database number is selected and checked; a database Redis lacks, a Cluster node or a
+Sentinel stop the start; a wrong password (WRONGPASS/NOAUTH), a TLS problem or a read-only replica keep the
+replica degraded, named in the log and /healthz, until fixed. Run Redis with AOF (docs/DEPLOY.md).
+
+Registry updates: SIGHUP reloads the catalogs, and so does a change of a registry's catalog.json (unless
+--no-watch): the new version (operations, search index, settings) replaces the old one whole, or the old one goes
+on serving when the new one does not load (logged as catalog_reload_failed). list_domains shows catalogVersion.
 
 Catalog explorer (with --http): open http://<host>:<port>/ in a browser to see the domains, search with the
 agents' ranking and scores, read describe_tools at each level with its token count, dry-run a call, read the
