@@ -7,3 +7,4 @@ export { searchTools } from './search.js';
 export { API_TEXT_NOTE, describeTools, levelOne, levelThree, levelTwo, operationFingerprint, type DescribeContext, type DetailLevel } from './describe.js';
 export { executeTool, type ConfirmAnswer, type ExecuteContext, type ExecuteOutcome } from './execute.js';
 export { LIMITS, toolNames, type ToolNames } from './names.js';
+export { LiveCatalogs, type LiveCatalogsOptions, type ReloadOutcome, type ReloadTrigger, type ServedCatalogs, type WatchOptions } from './reload.js';
