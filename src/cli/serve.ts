@@ -6,14 +6,14 @@ import { clientConfigLines, listenError } from './serve-messages.js';
 import { config as zodConfig } from 'zod';
 import { mark, marked, markTimes } from '../startup-marks.js';
 import { createLogger, type Logger } from '../logger.js';
-import { attachEmbeddings, loadCatalogSet, settingsFromConfig, warmSearchIndex, type CatalogSet, type CatalogSetOptions } from '../server/core/catalogs.js';
+import { loadCatalogSet, settingsFromConfig, warmSearchIndex, type CatalogSet, type CatalogSetOptions } from '../server/core/catalogs.js';
 import type { LiveCatalogs } from '../server/core/reload.js';
-import { startReloading } from './serve-reload.js';
+import { knownVersion, startReloading, useEmbeddings } from './serve-reload.js';
+import { reportStateAtStart } from './serve-state.js';
 import { preloadExecutor, type ServerDeps } from '../server/create-server.js';
 import { SearchLog } from '../server/search-log.js';
 import { Signer, resolveSigner } from '../server/signing.js';
-import { AppError } from '../errors.js';
-import { describeStateStore, isConfigurationProblem, openStateStore, stateProblemAtStart, type StateStore } from '../state/index.js';
+import { describeStateStore, openStateStore, type StateStore } from '../state/index.js';
 
 const HELP = `usage: api-catalog serve [options]
 
@@ -76,21 +76,6 @@ API_CATALOG_STARTUP_TRACE=1 prints one JSON line on stderr saying where start-up
 A registry's search.snapshot (written by import) is used when it matches the registry; else the index is built.
 Exit codes: 0 after stdin EOF, SIGINT or SIGTERM; 1 when a stdio message exceeds 10 MiB or on a startup error.`;
 
-/**
- * The embeddings endpoint (off by default): loaded only when configured; mismatched vectors warn (on stderr at
- * start, `print`; in the log on a reload) and search answers lexically.
- */
-async function useEmbeddings(set: CatalogSet, config: ServerConfig, logger: Logger, print: boolean): Promise<void> {
-  if (config.embeddings === undefined && !process.env.API_CATALOG_EMBEDDINGS_URL) return;
-  const { resolveEmbeddingsConfig } = await import('../embeddings/config.js');
-  const embeddings = resolveEmbeddingsConfig(config.embeddings ?? {}, process.env);
-  if (embeddings === undefined) return;
-  const semantic = await attachEmbeddings(set, embeddings, { logger });
-  if (!print) return;
-  process.stderr.write(`api-catalog: search: ${semantic.describe()}\n`);
-  for (const c of semantic.catalogs.filter((x) => !x.usable)) process.stderr.write(`api-catalog: warning: embeddings for ${c.catalog}: ${c.problem}\n`);
-}
-
 /** Where the HTTP server's signing key came from, for the start-up banner (never the key). */
 const SIGNING_SOURCES = {
   env: 'API_CATALOG_SIGNING_KEY',
@@ -134,36 +119,6 @@ function traceStartup(set: CatalogSet): void {
     process.stderr.write(JSON.stringify({ event: 'startup_trace', marks, index, parsedFiles, cpuMs, rssMB: process.memoryUsage().rss / 1048576 }) + '\n');
   }, 20);
   timer.unref();
-}
-
-/**
- * The state store's verdict at start-up: a problem only the configuration can fix (a database the Redis does not
- * have, a cluster node or Sentinel) stops the start; any other (nothing listening yet, a refused password) is
- * said on stderr and the replica serves unready while the store keeps retrying.
- */
-async function reportStateAtStart(state: StateStore, where: string): Promise<void> {
-  const problem = await stateProblemAtStart(state, 5000);
-  if (problem === undefined) return;
-  if (isConfigurationProblem(problem)) {
-    await state.close();
-    throw new AppError('CONFIG_INVALID', `the state store ${where} cannot be used: ${problem.detail}`);
-  }
-  const unreachable = problem.code === 'unreachable' || problem.code === 'timeout' || problem.code === 'connecting';
-  process.stderr.write(
-    `api-catalog: warning: the state store ${where} ${unreachable ? `is not reachable yet (${problem.detail})` : `is not usable: ${problem.detail}`}; serving degraded (/healthz 503) and retrying\n`,
-  );
-}
-
-/** The served catalog version, computed now (logged); undefined when the registry cannot say (logged too). */
-function knownVersion(live: LiveCatalogs, logger: Logger): string | undefined {
-  try {
-    const version = live.version;
-    logger.log('info', { event: 'catalog_version', version });
-    return version;
-  } catch (err) {
-    logger.log('warn', { event: 'catalog_version_unknown', message: err instanceof Error ? err.message : String(err) });
-    return undefined;
-  }
 }
 
 function onSignals(handler: (signal: string) => void): void {
