@@ -141,4 +141,4 @@ test('12 reloads during a load run of 8 clients: every answer from one version, 
   expect(iterations).toBeGreaterThanOrEqual(CLIENTS * (SWAPS + 1));
   expect(up.requests).toHaveLength(iterations);
   expect(unhandled).toEqual([]);
-});
+}, 180_000);

@@ -104,7 +104,7 @@ test('two replicas on one registry folder reload on their own after a re-import 
     for (const r of replicas) await r.stop();
     importShop();
   }
-});
+}, 120_000);
 
 test('stdio with --no-watch: a re-import is not picked up until SIGHUP, then it is', async () => {
   const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
@@ -134,4 +134,4 @@ test('stdio with --no-watch: a re-import is not picked up until SIGHUP, then it 
     await client.close();
     importShop();
   }
-});
+}, 60_000);

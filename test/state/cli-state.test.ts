@@ -179,5 +179,5 @@ describe('rediss:// (TLS)', () => {
       await redis.close();
       certs.remove();
     }
-  });
+  }, 90_000);
 });
