@@ -115,10 +115,10 @@ export class RedisConnection {
       if (this.dbRefused) {
         found = missingDatabase(this.target.db, await this.databaseCount());
       } else {
-        const server = String(await this.client.info('server'));
+        const server = await this.info('server');
         const mode = /^redis_mode:(\w+)/m.exec(server)?.[1] ?? 'standalone';
         if (mode !== 'standalone') found = notStandalone(mode);
-        else if (/^role:slave/m.test(String(await this.client.info('replication')))) {
+        else if (/^role:slave/m.test(await this.info('replication'))) {
           found = { code: 'read-only', detail: 'this Redis is a read-only replica (role:slave); point the state store URL at the primary' };
         } else if (this.target.db !== 0 && (await this.selectedDatabase()) !== this.target.db) {
           found = missingDatabase(this.target.db, await this.databaseCount());
@@ -147,6 +147,16 @@ export class RedisConnection {
     this.logger?.log('info', { event: 'state_store_up', store: 'redis', target: this.where, db: this.target.db });
     for (const w of [...this.waiters]) w();
     if (again) for (const l of this.recovered) l();
+  }
+
+  /** An INFO section; empty when this user may not run INFO (an ACL without it): the checks that need it are skipped. */
+  private async info(section: string): Promise<string> {
+    try {
+      return String(await this.client.info(section));
+    } catch (err) {
+      if (/^NOPERM/.test(err instanceof Error ? err.message : '')) return '';
+      throw err;
+    }
   }
 
   /** The database the connection is in, from CLIENT INFO (Redis 6.2+); the wanted one when Redis cannot say. */

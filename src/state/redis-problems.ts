@@ -58,7 +58,7 @@ export function classifyRedisError(err: unknown, tls: boolean): StateProblem {
     };
   }
   if (word === 'NOPERM') {
-    return { code: 'auth', detail: 'permission denied (NOPERM): the Redis ACL user of the state store URL may not run the commands the store needs (strings, hashes, sorted sets, EVAL, SELECT, INFO)' };
+    return { code: 'auth', detail: 'permission denied (NOPERM): the Redis ACL user of the state store URL may not run the commands the store needs (strings, hashes, sorted sets, EVAL, SELECT, PING)' };
   }
   if (/DB index is out of range/i.test(message)) {
     return { code: 'db', detail: 'the database number at the end of the state store URL does not exist on this Redis (ERR DB index is out of range)' };

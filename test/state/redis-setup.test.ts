@@ -77,6 +77,16 @@ describe('authentication', () => {
   });
 });
 
+test('an ACL user (redis://user:password@…) works, also one that may not run INFO (the mode checks are skipped)', async () => {
+  await redis.command('ACL', 'SETUSER', 'catalog', 'on', '>pw-Acl-User-77', '~*', '+@all', '-info');
+  const { store } = open(redis.url.replace(`:${PASSWORD}@`, 'catalog:pw-Acl-User-77@'));
+  expect(await store.waitForVerdict(3000)).toBeUndefined();
+  const k = key();
+  await store.authorize(k, [{ name: 'x', fingerprint: 'f' }], 60_000);
+  expect(await store.authorizedFingerprint(k, 'x')).toBe('f');
+  expect(await store.health()).toEqual({ ok: true, kind: 'redis', reachable: true, authenticated: true });
+});
+
 describe('the database in the URL', () => {
   test('/3 is honoured: every key lands in database 3, none in 0', async () => {
     const db3 = redis.url.replace(/\/?$/, '/3');
