@@ -2,8 +2,7 @@
 // ?tools=a,b returns { name: { name, description, inputSchema, examples, usage_guidance, error_guidance } }
 // for exactly those tools; without a selection it fails with MISSING_TOOL_SELECTION.
 import { ErrorCode as RpcErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { suggestNames } from '../registry/catalog.js';
-import type { CatalogEntry, CatalogSet } from './core/catalogs.js';
+import { suggestToolNames, type CatalogEntry, type CatalogSet } from './core/catalogs.js';
 import { capSchema, levelTwo, type DescribeContext } from './core/describe.js';
 import { LIMITS, type ToolNames } from './core/names.js';
 import { cleanText, oneLine } from './core/text.js';
@@ -49,7 +48,7 @@ export function readToolDescriptions(set: CatalogSet, uri: string, names: ToolNa
   for (const name of selected) {
     const entry = set.byName.get(name);
     if (!entry) {
-      body[name.slice(0, LIMITS.nameMaxChars)] = { error: `Tool '${name.slice(0, 100)}' not found`, suggestions: suggestNames(name.slice(0, LIMITS.nameMaxChars), set.names) };
+      body[name.slice(0, LIMITS.nameMaxChars)] = { error: `Tool '${name.slice(0, 100)}' not found`, suggestions: suggestToolNames(set, name.slice(0, LIMITS.nameMaxChars)) };
       continue;
     }
     body[name] = fullDescription(entry, names, ctx);
