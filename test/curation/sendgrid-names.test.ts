@@ -29,7 +29,7 @@ beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), 'ac-sendgrid-names-'));
   const imported = await runCaptured(importCli, [SPEC, '--overlay', OVERLAY, '--out', out]);
   expect(imported.code, imported.stderr).toBe(0);
-  expect(imported.stdout).toContain('6 operation(s) renamed (x-api-catalog-name): DELETE_mc-contacts -> contacts_delete');
+  expect(imported.stdout).toContain('13 operation(s) renamed (x-api-catalog-name): DELETE_mc-contacts -> contacts_delete');
   up = await startUpstream();
   c = await connectInMemory({
     catalogs: loadCatalogSet([join(out, 'sendgrid')]),
