@@ -253,10 +253,10 @@ describe('the tool page', () => {
     expect(await page.locator('#dry-run-curl').textContent()).toMatch(/^curl -X POST '.*\/repos\/octo\/hello\/issues'/);
     expect(await page.content()).not.toContain(CANARY);
     // the address is the dry run: opened afresh (no fragment, another browser context) it shows the same answer,
-    // beside the form and in the first 1280 x 900 viewport
+    // beside the form and in the first 1280 x 800 viewport (a laptop; the screenshots' size)
     const shared = page.url().replace(/#try$/, '');
     expect(shared).not.toContain(CANARY);
-    const other = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const other = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     try {
       const p = await other.newPage();
       await p.goto(shared);
@@ -268,7 +268,7 @@ describe('the tool page', () => {
       if (!form || !answer || !ok) return;
       expect(answer.x).toBeGreaterThanOrEqual(form.x + form.width); // beside, to the right
       expect(answer.y).toBeLessThan(form.y + form.height); // on the same band, not below it
-      expect(ok.y + ok.height).toBeLessThanOrEqual(900); // readable without scrolling
+      expect(ok.y + ok.height).toBeLessThanOrEqual(800); // readable without scrolling
       expect(await p.locator('#dry-run-link').getAttribute('href')).toBe(`${shared.slice(base(srv).length)}#try`);
     } finally {
       await other.close();
