@@ -2,15 +2,16 @@
 // progress (stderr), a summary and the per-domain change report. Bad input ends in one clear line and exit 1.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { AppError, isAppError } from '../errors.js';
+import { isAppError } from '../errors.js';
 import { catalogNameFor, checkRegistry, importSpec, writeRegistry } from '../importer/index.js';
 import type { DomainChange, ImportResult } from '../importer/index.js';
 import { MANIFEST_FILE, VECTORS_FILE } from '../embeddings/store.js';
-import type { CatalogMeta, OverlayRef } from '../types.js';
+import type { CatalogMeta } from '../types.js';
 import { searchSnapshotProblem, writeSearchSnapshot } from '../server/core/catalogs.js';
 import { isLoopbackHost } from '../net/address-policy.js';
 import { parseCommand, UsageError } from './args.js';
 import { shellLine } from './shell.js';
+import { displayLines, overlayLines, overlaysOf, readMeta, recordedDisplay, recordedOverlays } from './import-recorded.js';
 import { envPrefix } from '../execution/auth.js';
 
 const USAGE = `usage: api-catalog import <spec file or http(s) URL> [options]
@@ -124,88 +125,6 @@ async function staleEmbeddings(dir: string, result: ImportResult, model: string 
   } catch (err) {
     return err instanceof Error ? err.message : String(err);
   }
-}
-
-/** A recorded overlay path (relative to the catalog folder) as a path relative to the working directory. */
-function shownPath(catalogDir: string, ref: OverlayRef): string {
-  return relative(process.cwd(), resolve(catalogDir, ref.path)).split(sep).join('/') || '.';
-}
-
-/** The overlays a registry's catalog.json records ([] when none); undefined when there is no readable catalog.json. */
-function overlaysOf(metaPath: string): OverlayRef[] | undefined {
-  if (!existsSync(metaPath)) return undefined;
-  try {
-    const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as Partial<CatalogMeta>;
-    return Array.isArray(meta.overlays) ? meta.overlays.filter((r): r is OverlayRef => typeof r?.path === 'string' && typeof r?.sha256 === 'string') : [];
-  } catch {
-    return undefined; // an unreadable catalog.json: nothing to compare (and --check reports it stale)
-  }
-}
-
-/**
- * The overlays `import --check` re-applies when no --overlay is given: those the registry's catalog.json records,
- * read from where it says (relative to the catalog folder). A recorded file that is gone is an error naming it.
- */
-function recordedOverlays(catalogDir: string): Array<{ file: string; label: string }> {
-  const metaPath = resolve(catalogDir, 'catalog.json');
-  return (overlaysOf(metaPath) ?? []).map((ref) => {
-    const file = resolve(catalogDir, ref.path);
-    if (!existsSync(file)) {
-      throw new AppError(
-        'CONFIG_INVALID',
-        `import: ${relative(process.cwd(), metaPath)} records the overlay ${ref.path} (${shownPath(catalogDir, ref)}), which is missing; restore it, or pass the overlays to use with --overlay`,
-      );
-    }
-    return { file, label: ref.path };
-  });
-}
-
-/** The `--title` / `--description` a registry's catalog.json records ({} when none or unreadable). */
-function recordedDisplay(metaPath: string): NonNullable<CatalogMeta['importArgs']> {
-  const meta = readMeta(metaPath);
-  const args = meta?.importArgs;
-  const out: NonNullable<CatalogMeta['importArgs']> = {};
-  if (typeof args?.title === 'string') out.title = args.title;
-  if (typeof args?.description === 'string') out.description = args.description;
-  return out;
-}
-
-function readMeta(metaPath: string): Partial<CatalogMeta> | undefined {
-  if (!existsSync(metaPath)) return undefined;
-  try {
-    return JSON.parse(readFileSync(metaPath, 'utf8')) as Partial<CatalogMeta>;
-  } catch {
-    return undefined;
-  }
-}
-
-/** One line per display name / description difference between the previous import and this one. */
-function displayLines(before: Partial<CatalogMeta> | undefined, after: CatalogMeta): string[] {
-  if (before === undefined) return [];
-  const lines: string[] = [];
-  const short = (s: string | undefined): string => JSON.stringify((s ?? '').length > 80 ? `${(s ?? '').slice(0, 79)}…` : (s ?? ''));
-  for (const key of ['title', 'description'] as const) {
-    if (before[key] === after[key]) continue;
-    const dropped = before.importArgs?.[key] !== undefined && after.importArgs?.[key] === undefined;
-    lines.push(
-      `catalog ${key === 'title' ? 'display name' : 'description'} changed: ${short(before[key])} -> ${short(after[key])}` +
-        (dropped ? ` (the previous import set it with --${key}; pass --${key} to keep it)` : ''),
-    );
-  }
-  return lines;
-}
-
-/** One line per overlay difference between the previous import and this one. */
-function overlayLines(catalogDir: string, change: { before: OverlayRef[]; after: OverlayRef[] }): string[] {
-  const lines: string[] = [];
-  for (const ref of change.before) {
-    const now = change.after.find((a) => a.path === ref.path);
-    if (!now) lines.push(`overlay no longer applied: ${shownPath(catalogDir, ref)} (the previous import used it; pass --overlay to keep it)`);
-    else if (now.sha256 !== ref.sha256) lines.push(`overlay changed since the previous import: ${shownPath(catalogDir, ref)}`);
-  }
-  for (const ref of change.after) if (!change.before.some((b) => b.path === ref.path)) lines.push(`overlay newly applied: ${shownPath(catalogDir, ref)}`);
-  if (lines.length === 0) lines.push('overlays: the same files, applied in a different order');
-  return lines;
 }
 
 export async function run(argv: string[]): Promise<number> {
