@@ -39,6 +39,7 @@ describe.each(ERAS)('%s era', (era: Era) => {
       const r = await call(client, 'list_domains', {});
       expect(r.success).toBe(true);
       expect(r.value).toEqual({
+        catalog: { name: 'petstore', title: 'Petstore', description: 'Petstore (test fixture)' },
         totalDomains: 2,
         totalTools: 6,
         domains: [

@@ -6,7 +6,7 @@ import { dirname } from 'node:path';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { mark } from '../../startup-marks.js';
-import { defaultCatalogDir, loadCatalog, type Catalog } from '../../registry/catalog.js';
+import { defaultCatalogDir, loadCatalog, suggestNames, type Catalog } from '../../registry/catalog.js';
 import { readSnapshot, writeSnapshot } from '../../registry/snapshot.js';
 import { SearchIndex } from '../../search/index.js';
 import { rankingWeights } from '../../search/semantic.js';
@@ -69,6 +69,25 @@ export async function attachEmbeddings(set: CatalogSet, config: EmbeddingsConfig
     options,
   );
   return set.embeddings;
+}
+
+/**
+ * "Did you mean" for a tool name nothing has: first the name an `x-api-catalog-name` gave the operation that had
+ * this name before (catalog.json `renamed`, so no operation is read), then the closest names.
+ */
+export function suggestToolNames(set: CatalogSet, name: string, max = 3): string[] {
+  const multi = set.catalogs.length > 1;
+  const close = suggestNames(name, set.names, max);
+  for (const c of set.catalogs) {
+    const p = multi ? `${c.meta.name}.` : '';
+    const renamed = c.meta.renamed;
+    const local = name.slice(p.length);
+    if (renamed === undefined || !name.startsWith(p) || !Object.hasOwn(renamed, local)) continue;
+    const now = p + (renamed[local] as string);
+    // a serve-time filter may have taken the renamed operation away: then it is not suggested either
+    if (set.byName.has(now)) return [now, ...close.filter((n) => n !== now)].slice(0, max);
+  }
+  return close;
 }
 
 /** Where the search index came from, and what it cost. */

@@ -4,7 +4,7 @@ import { sha256Hex } from '../../crypto.js';
 import { credentialStatus } from '../../execution/auth.js';
 import { suggestNames } from '../../registry/catalog.js';
 import type { JsonSchema, Operation } from '../../types.js';
-import { executionConfigFor, type CatalogEntry, type CatalogSet, type ExecutionSettings } from './catalogs.js';
+import { executionConfigFor, suggestToolNames, type CatalogEntry, type CatalogSet, type ExecutionSettings } from './catalogs.js';
 import { fail, ok, type Envelope } from './envelope.js';
 import { parseMetaArgs } from './meta-args.js';
 import { LIMITS, type ToolNames } from './names.js';
@@ -154,7 +154,7 @@ function servedNames(set: CatalogSet): (name: string) => boolean {
 
 function unknownToolEntry(set: CatalogSet, name: string, names: ToolNames): Record<string, unknown> {
   const shown = name.length > 100 ? name.slice(0, 100) + '…' : name;
-  const close = suggestNames(name.slice(0, LIMITS.nameMaxChars), set.names);
+  const close = suggestToolNames(set, name.slice(0, LIMITS.nameMaxChars));
   return {
     name: shown,
     error: {
