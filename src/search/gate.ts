@@ -28,16 +28,22 @@ export interface GateResult {
 
 /** The suffix of a run that ignores the domain each line picked. */
 export const NO_DOMAIN = ' (no domain)';
+/** The suffix of a run of a set's queries with typos in them ({@link typoQueries}). */
+export const TYPOS = ' (typos)';
 
 /**
- * The runs of one query set: as it is (keywords as SearchOptions.keywords, the domain as the filter), and, when
- * some line names a domain, again without it (the issue's goals hold with and without the domain).
+ * The runs of one query set: as it is (keywords as SearchOptions.keywords, the domain as the filter); when some
+ * line names a domain, again without it (the issue's goals hold with and without the domain); and its queries with
+ * a typo in every word a person could mistype ({@link typoQueries}), as they are otherwise searched.
  */
 export function gateRuns(set: string, queries: EvalQuery[]): GateRun[] {
-  const runs: GateRun[] = [{ name: set, set, settings: { keywords: 'option', useDomain: true }, queries }];
+  const settings: EvalSettings = { keywords: 'option', useDomain: true };
+  const runs: GateRun[] = [{ name: set, set, settings, queries }];
   if (queries.some((q) => q.domain !== undefined)) {
     runs.push({ name: `${set}${NO_DOMAIN}`, set, settings: { keywords: 'option', useDomain: false }, queries });
   }
+  const typos = typoQueries(queries);
+  if (typos.length > 0) runs.push({ name: `${set}${TYPOS}`, set, settings, queries: typos });
   return runs;
 }
 
@@ -194,4 +200,59 @@ export function checkOverall(checks: readonly RunCheck[], baseline: ReadonlyMap<
     out.failure = `all runs: mean MRR@10 change ${d.point.toFixed(4)}, 95% interval [${d.lo.toFixed(4)}, ${d.hi.toFixed(4)}] below zero; moved:\n${moved.join('\n')}`;
   }
   return out;
+}
+
+/** FNV-1a of a string: the typo generator's deterministic choice. */
+function choice(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** A plain word a person could mistype: letters only, 5 or more, typed in lower case or capitalized. */
+const TYPABLE = /^(\p{Lu}?\p{Ll}{4,}(?<=\p{L}{5}))([^\p{L}\p{N}]*)$/u;
+
+/**
+ * The word with one slip a person makes typing it, chosen from the word and `salt`: two neighbouring letters
+ * swapped, a letter left out, or one typed twice; never the first letter (the typo corrector reads words by their
+ * first letter) nor the last two (a plural's `s`, an `-ed`).
+ */
+export function typo(word: string, salt: string): string {
+  const h = choice(`${salt}\u0000${word}`);
+  const at = 1 + (h % Math.max(1, word.length - 3));
+  const dropped = word.slice(0, at) + word.slice(at + 1);
+  switch ((h >>> 8) % 3) {
+    // two equal letters swapped are no slip: leave one out instead
+    case 0: return word[at] === word[at + 1] ? dropped : word.slice(0, at) + (word[at + 1] as string) + (word[at] as string) + word.slice(at + 2);
+    case 1: return dropped;
+    default: return word.slice(0, at + 1) + word.slice(at);
+  }
+}
+
+/** Indexes (in `query.split(' ')`) of the tokens a typo may go into: see {@link TYPABLE}. */
+export function typableTokens(query: string): number[] {
+  return query.split(' ').flatMap((t, k) => (TYPABLE.test(t) ? [k] : []));
+}
+
+/** The query with a typo in each token of `at` (indexes in `query.split(' ')`). */
+export function withTypos(query: string, at: readonly number[]): string {
+  return query.split(' ').map((t, k) => {
+    if (!at.includes(k)) return t;
+    const m = TYPABLE.exec(t);
+    return m === null ? t : typo(m[1] as string, query) + (m[2] as string);
+  }).join(' ');
+}
+
+/** Most typos in one generated query (the typo corrector reads at most 4 per query). */
+export const MAX_TYPOS = 4;
+
+/**
+ * A set's queries with typos in every word a person could mistype (at most {@link MAX_TYPOS}), for the gate's
+ * `(typos)` runs; queries without such a word are left out.
+ */
+export function typoQueries(queries: readonly EvalQuery[]): EvalQuery[] {
+  return queries.flatMap((q) => {
+    const at = typableTokens(q.query).slice(0, MAX_TYPOS);
+    return at.length === 0 ? [] : [{ ...q, query: withTypos(q.query, at) }];
+  });
 }

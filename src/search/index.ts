@@ -10,7 +10,9 @@ import { computeFeatures, type FeatureTables } from './features.js';
 import { Candidates, LexicalRetriever } from './lexical.js';
 import { reciprocalRankFusion } from './fusion.js';
 import { Lexicon } from './lexicon.js';
-import { analyzeQuery, MAX_QUERY_CHARS, queryWords, readingOf, type QueryReading } from './query.js';
+import { readLiterals } from './literals.js';
+import { MAX_QUERY_CHARS, MAX_QUERY_TERMS, readingOf, type QueryReading } from './query.js';
+import { analyzeQuery } from './units.js';
 import { activeSignals, rankCandidates, type HitExplanation, type Ranked } from './rank.js';
 import { COVERAGE_POWER, DEFAULT_COVERAGE_POWER, type SignalContext } from './signals.js';
 import { decodeSnapshot, encodeSnapshot } from './snapshot.js';
@@ -59,6 +61,8 @@ export interface SearchResult {
   total: number;
   /** With `explain: true`: how the query was read. */
   reading?: QueryReading;
+  /** With `explain: true`: what the retrieval score and each signal that ranked read, with the weights in use. */
+  signals?: Array<{ name: string; reads: string }>;
 }
 
 /** Largest page. */
@@ -239,7 +243,24 @@ export class SearchIndex {
       return { total: all.length, results: all.slice(offset, offset + limit).map((i) => this.hit({ i, score: 1 })) };
     }
     const results = ranked.top.slice(offset, offset + limit).map((r) => this.hit(r));
-    return { total: ranked.total, results, ...(ranked.reading ? { reading: ranked.reading } : {}) };
+    return {
+      total: ranked.total, results, ...(ranked.reading ? { reading: ranked.reading, signals: this.signalsRead() } : {}),
+    };
+  }
+
+  /** The retrieval score and each active signal, as they read with this index's weights and knobs (explain). */
+  signalsRead(): Array<{ name: string; reads: string }> {
+    const t = this.tuning;
+    const w = t.signalWeights;
+    const tuning = {
+      precisionWeight: t.precisionWeight, namePrecisionShare: t.namePrecisionShare, primaryBoost: t.primaryBoost, headBoost: t.headBoost,
+      coveragePower: w[COVERAGE_POWER] ?? DEFAULT_COVERAGE_POWER,
+    };
+    const retrieval = w.retrieval ?? 1;
+    return [
+      { name: 'retrieval', reads: `BM25+ over the weighted fields, summed over the query's concepts${retrieval === 1 ? '' : `, ^${retrieval} (learned)`}` },
+      ...activeSignals(t.disabledSignals, t.rerank).map((s) => ({ name: s.name, reads: s.reads(w[s.name] ?? 1, tuning) })),
+    ];
   }
 
   private hit(r: Ranked): SearchHit {
@@ -281,7 +302,7 @@ export class SearchIndex {
     const signals = activeSignals(t.disabledSignals, t.rerank);
     const readObject = t.primaryBoost !== 1 && signals.some((s) => s.name === 'primary-resource');
     const plan = analyzeQuery(trimmed, this.lexicon, this.cards.length, {
-      familyWeight: t.familyWeight, fuzzyUnknown: t.fuzzyUnknown, readObject,
+      familyWeight: t.familyWeight, disabledUnits: t.disabledUnits, readObject,
       keywordMode: t.keywordMode === 'concepts' ? 'concepts' : 'concept', keywordWeight: t.keywordWeight, keywordPrecision: t.keywordPrecision,
     }, keywords);
     this.retriever.retrieve(plan.concepts, this.candidates);
@@ -320,7 +341,7 @@ export class SearchIndex {
    */
   suggest(query: string): { domains: string[]; didYouMean: string[] } {
     const lex = this.lexicon;
-    const words = queryWords(query.trim(), lex);
+    const words = lex.words(readLiterals(query.trim().slice(0, MAX_QUERY_CHARS)), MAX_QUERY_TERMS);
     const terms = new Set(words.flatMap((w) => lex.analyze(w)));
     const domains: Array<{ name: string; hits: number }> = [];
     for (const d of this.domains) {

@@ -4,7 +4,7 @@
 import { FLAG_DEPRECATED, FLAG_SPANS_ALL, METHOD_CODES, SCOPES, SHAPE_COLLECTION, SHAPE_ITEM, type Features } from './features.js';
 import type { Candidates } from './lexical.js';
 import type { QueryPlan } from './query.js';
-import { NARROW_SCOPES } from './vocabulary.js';
+import { NARROW_SCOPES } from './words.js';
 
 /** What a signal may read for one query. */
 export interface SignalContext {
@@ -48,11 +48,19 @@ export interface Prepared {
 export interface Signal {
   /** Stable name (explain output, ablations, docs/SEARCH.md). */
   readonly name: string;
-  /** What it reads and what it does, one line (shown by `api-catalog search --explain`). */
-  readonly reads: string;
+  /**
+   * What it reads and what it does, one line, with the factors it gives under learned weight `w` (each factor
+   * raised to it, as the ranking applies them) and these knobs: shown by `api-catalog search --explain`.
+   */
+  reads(w: number, tuning: SignalTuning): string;
   /** The signal for this query, or undefined when it has nothing to say about it. */
   prepare(ctx: SignalContext): Prepared | undefined;
 }
+
+/** A factor raised to a learned weight, as text (`x1.749`). */
+const x = (factor: number, w: number): string => `x${(factor ** w).toFixed(3).replace(/\.?0+$/, '')}`;
+/** ` (weight 4)` when a learned weight applies. */
+const weighted = (w: number): string => (w === 1 ? '' : ` (learned weight ${w})`);
 
 /** The learned weight (weights.ts) that is the coverage factor's inner power rather than a factor's weight. */
 export const COVERAGE_POWER = 'coverage-power';
@@ -70,7 +78,7 @@ export function coverageFactor(cov: number, p: number): number {
 /** Coverage: the share of the query's concepts an operation matches, to a learned power (weights.ts). */
 const coverage: Signal = {
   name: 'coverage',
-  reads: 'idf-weighted share of query concepts matched: x(0.25 + 0.75 cov^p), p learned (coverage-power)',
+  reads: (w, t) => `idf-weighted share of the query's concepts matched: x(0.25 + 0.75 cov^${t.coveragePower})${w === 1 ? '' : `^${w}`}`,
   prepare: ({ candidates, tuning }) => {
     const cov = candidates.coverage;
     const p = tuning.coveragePower;
@@ -84,7 +92,7 @@ const coverage: Signal = {
 
 const titleCoverage: Signal = {
   name: 'title-coverage',
-  reads: 'the same share counted in name/operationId/summary only: x(1 + title cov)',
+  reads: (w) => `the same share counted in name, operationId and summary only: x(1 + title cov)${w === 1 ? '' : `^${w}`}`,
   prepare: ({ candidates }) => {
     const tcov = candidates.titleCoverage;
     const factor = (i: number): number => 1 + (tcov[i] as number);
@@ -95,7 +103,7 @@ const titleCoverage: Signal = {
 /** Precision: how much of what the operation is (its name, then its title) the query explains. */
 const precision: Signal = {
   name: 'precision',
-  reads: 'share of the name (and name+summary) terms the query explains: the simplest fitting operation wins',
+  reads: (w, t) => `share p of the name (and name + summary) terms the query explains: x(${(1 - t.precisionWeight).toFixed(2)} + ${t.precisionWeight} p)${w === 1 ? '' : `^${w}`}; the simplest fitting operation wins`,
   prepare: ({ features: f, queryMarks: marks, tuning }) => {
     const { namePrecisionShare, precisionWeight } = tuning;
     const factor = (i: number): number => {
@@ -117,7 +125,7 @@ const precision: Signal = {
 /** The request's object is what the operation acts on (its last plain path segment). Measured; off by default. */
 const primaryResource: Signal = {
   name: 'primary-resource',
-  reads: 'the request object names the last plain path segment: x primaryBoost (default 1 = off)',
+  reads: (w, t) => (t.primaryBoost === 1 ? 'off (primaryBoost 1): the request object names the last plain path segment' : `the request object names the last plain path segment: ${x(t.primaryBoost, w)}${weighted(w)}`),
   prepare: ({ features: f, objectMarks, objectCount, tuning }) => {
     if (tuning.primaryBoost === 1 || objectCount === 0) return undefined;
     const boost = tuning.primaryBoost;
@@ -136,7 +144,7 @@ const primaryResource: Signal = {
  */
 const headNoun: Signal = {
   name: 'head-noun',
-  reads: 'the head noun of the request object is the head noun of the operation resource: x headBoost (1.1)',
+  reads: (w, t) => `the head noun of the request's object is the head noun of the operation's resource: ${x(t.headBoost, w)}${weighted(w)}`,
   prepare: ({ features: f, headMarks, headCount, tuning }) => {
     if (tuning.headBoost === 1 || headCount === 0) return undefined;
     const boost = tuning.headBoost;
@@ -154,7 +162,7 @@ export const READ_DELETE_FACTOR = 0.5;
 /** The HTTP method the leading verb suggests (list/get -> GET, create -> POST/PUT, delete -> DELETE). */
 const method: Signal = {
   name: 'method',
-  reads: 'HTTP method of the leading verb: x1.15 when it fits, x0.9 when not (a DELETE for a read x0.5)',
+  reads: (w) => `HTTP method of the leading verb: ${x(1.15, w)} when it fits, ${x(0.9, w)} when not, ${x(READ_DELETE_FACTOR, w)} a DELETE for a read${weighted(w)}`,
   prepare: ({ plan, features: f }) => {
     const methods = plan.methods;
     if (!methods || methods.length === 0) return undefined;
@@ -169,7 +177,7 @@ const method: Signal = {
 /** REST shape: list/create act on collections (`/issues`), get/update/delete on items (`/issues/{n}`). */
 const shape: Signal = {
   name: 'rest-shape',
-  reads: 'collection vs item path for the leading verb (plural object after a read verb = collection): x1.1 / x0.9',
+  reads: (w) => `collection or item path for the leading verb (a read of a plural: collection): ${x(1.1, w)} when it fits, ${x(0.9, w)} when not${weighted(w)}`,
   prepare: ({ plan, features: f }) => {
     if (!plan.shape) return undefined;
     const table = Float64Array.of(1, 1, 1);
@@ -183,7 +191,7 @@ const shape: Signal = {
 /** Scope: a scope the query names x1.2; a narrow scope it does not name (org, enterprise, team...) x0.85. */
 const scope: Signal = {
   name: 'scope',
-  reads: 'operation scope (repository, org, enterprise, team, user, me) vs scope words in the query: x1.2 / x0.85',
+  reads: (w) => `an operation's scope named by the query ${x(1.2, w)}; a narrow scope it does not name ${x(0.85, w)}${weighted(w)}`,
   prepare: ({ plan, features: f }) => {
     const table = Float64Array.from([1, ...SCOPES.map((sc) => (plan.scopes.has(sc) ? 1.2 : NARROW_SCOPES.has(sc) ? 0.85 : 1))]);
     const factor = (i: number): number => table[f.scope[i] as number] as number;
@@ -194,7 +202,7 @@ const scope: Signal = {
 /** "across all namespaces", "the whole account": the operation that spans everything, like a named scope. */
 const spansAll: Signal = {
   name: 'spans-all',
-  reads: 'all/every/whole/across in the query and all/every in the operation title: x1.2',
+  reads: (w) => `all/every/whole/across in the query and all/every in the operation's title: ${x(1.2, w)}${weighted(w)}`,
   prepare: ({ plan, features: f }) => {
     if (!plan.spanAll) return undefined;
     const factor = (i: number): number => ((f.flags[i] as number) & FLAG_SPANS_ALL ? 1.2 : 1);
@@ -204,7 +212,7 @@ const spansAll: Signal = {
 
 const deprecated: Signal = {
   name: 'deprecated',
-  reads: 'deprecated operation: x0.6, so its replacement ranks above it',
+  reads: (w) => `a deprecated operation: ${x(0.6, w)}, so its replacement ranks above it${weighted(w)}`,
   prepare: ({ features: f }) => {
     const factor = (i: number): number => ((f.flags[i] as number) & FLAG_DEPRECATED ? 0.6 : 1);
     return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * factor(i); } } };

@@ -10,11 +10,7 @@ import { LexicalRetriever, type PostingTable } from './lexical.js';
 import { Lexicon, type LexiconState } from './lexicon.js';
 import type { IndexParts } from './index.js';
 import type { SearchTuning } from './tuning.js';
-import { STOP_WORDS } from './text.js';
-import {
-  ABBREVIATIONS, FAMILIES, NARROW_SCOPES, PHRASES, SCOPE_WORDS, VERB_FAMILY_COUNT, VERB_METHODS, VERB_SHAPES, WHO_DID_READING,
-  WORD_READINGS,
-} from './vocabulary.js';
+import { WORD_LISTS } from './words.js';
 
 const MAGIC = 0x48435253; // "SRCH" read as a little-endian u32
 /**
@@ -27,16 +23,13 @@ export const SNAPSHOT_LAYOUT = 6;
 
 let vocabulary: string | undefined;
 /**
- * A fingerprint of the search word lists (stop words, abbreviations, families, phrases, word readings, verb methods
- * and shapes, scope words): most of them shape what the index derives at build (an action segment, a head noun,
- * the typo dictionary), so a snapshot built with other lists is refused and rebuilt like one of another layout,
- * without anyone bumping it. All of them are in it, so no one has to know which are read at build.
+ * A fingerprint of the search word lists (every file of words/): most of them shape what the index derives at build
+ * (an action segment, a head noun, the typo dictionary), so a snapshot built with other lists is refused and rebuilt
+ * like one of another layout, without anyone bumping it. All of them are in it, so no one has to know which are
+ * read at build.
  */
 export function vocabularyFingerprint(): string {
-  vocabulary ??= keyHash(JSON.stringify([
-    [...STOP_WORDS], ABBREVIATIONS, FAMILIES, VERB_FAMILY_COUNT, PHRASES, WORD_READINGS, WHO_DID_READING, VERB_METHODS, VERB_SHAPES,
-    SCOPE_WORDS, [...NARROW_SCOPES],
-  ])).toString(16).padStart(8, '0');
+  vocabulary ??= keyHash(JSON.stringify(WORD_LISTS)).toString(16).padStart(8, '0');
   return vocabulary;
 }
 

@@ -12,8 +12,8 @@ export interface SearchTuning {
   boosts: Record<IndexField, number>;
   /** Weight of a family member relative to the query word itself. */
   familyWeight: number;
-  /** Read query words the index does not know as the closest word it knows (typos). */
-  fuzzyUnknown: boolean;
+  /** Analysis units (units.ts, by name) left out, for ablation measurements (`typos`, `families`, ...). */
+  disabledUnits: readonly string[];
   /** Words of the description that are indexed (long descriptions are mostly noise). */
   descriptionWords: number;
   /** Use the re-ranking signals (off = plain BM25 sum over concepts). */
@@ -61,7 +61,7 @@ export const DEFAULT_TUNING: SearchTuning = {
   stem: 'porter',
   boosts: { name: 3, summary: 3, path: 1.5, domain: 1, tags: 1, params: 0.5, description: 0.7, domainText: 0.3, keywords: 3, returns: 0.25, implied: 0.5 },
   familyWeight: 0.4,
-  fuzzyUnknown: true,
+  disabledUnits: [],
   descriptionWords: 120,
   rerank: true,
   disabledSignals: [],

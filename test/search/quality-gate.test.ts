@@ -1,6 +1,6 @@
 // The search-quality gate (docs/SEARCH.md, "The gate"): every query set of the repository, held-out ones included,
 // searched as an agent calls it and (sets with domains) without the domain, against the committed baseline
-// test/fixtures/search/baseline.jsonl. A run fails when its MRR@10 drops by more than one query's worth, and all
+// test/fixtures/search/gate/baseline.jsonl. A run fails when its MRR@10 drops by more than one query's worth, and all
 // runs together when their mean change is below zero beyond query-sampling noise; the message names the queries
 // that moved. Catalogs come from test/fixtures/search/catalogs (npm run search:fixtures) or committed registries.
 // A deliberate trade is recorded with `npm run search:baseline`, whose diff shows every moved query.
@@ -29,7 +29,7 @@ function indexFor(catalog: string): { index: SearchIndex; operations: readonly O
 const results: GateResult[] = [];
 const checks: RunCheck[] = [];
 
-describe('search-quality gate: every query set against test/fixtures/search/baseline.jsonl', () => {
+describe('search-quality gate: every query set against test/fixtures/search/gate/baseline.jsonl', () => {
   test('the gate measures every set of test/fixtures/search and test/fixtures/eval, and the baseline has every run', () => {
     const sets = new Set(runs.map((r) => r.set));
     for (const s of ['queries-dev', 'queries-natural', 'queries-natural-agent', 'queries-typos', 'queries-zoom-agent']) expect(sets).toContain(s);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { splitWords, stem, stripNoise, stripPlural, STOP_WORDS } from '../../src/search/text.js';
-import { ABBREVIATIONS, FAMILIES, PHRASES, SCOPE_WORDS, VERB_FAMILY_COUNT, VERB_METHODS, VERB_SHAPES } from '../../src/search/vocabulary.js';
+import { ABBREVIATIONS, FAMILIES, PHRASES, SCOPE_WORDS, VERB_FAMILY_COUNT, VERB_METHODS, VERB_SHAPES } from '../../src/search/words.js';
 
 describe('splitWords', () => {
   it.each([
