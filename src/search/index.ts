@@ -304,7 +304,7 @@ export class SearchIndex {
     const plan = analyzeQuery(trimmed, this.lexicon, this.cards.length, {
       familyWeight: t.familyWeight, disabledUnits: t.disabledUnits, readObject,
       keywordMode: t.keywordMode === 'concepts' ? 'concepts' : 'concept', keywordWeight: t.keywordWeight, keywordPrecision: t.keywordPrecision,
-    }, keywords);
+    }, keywords, this.tables.scopes);
     this.retriever.retrieve(plan.concepts, this.candidates);
     const { queryMarks, objectMarks, headMarks } = this;
     const termIds = this.tables.termIds;
@@ -312,7 +312,7 @@ export class SearchIndex {
     const objectIds = mark(plan.objectTerms, termIds, objectMarks);
     const headIds = mark(plan.headTerms, termIds, headMarks);
     const ctx: SignalContext = {
-      plan, features: this.tables.features, candidates: this.candidates, queryMarks, objectMarks, objectCount: objectIds.length,
+      plan, features: this.tables.features, scopes: this.tables.scopes, candidates: this.candidates, queryMarks, objectMarks, objectCount: objectIds.length,
       headMarks, headCount: headIds.length,
       tuning: {
         precisionWeight: t.precisionWeight, namePrecisionShare: t.namePrecisionShare, primaryBoost: t.primaryBoost, headBoost: t.headBoost,

@@ -4,7 +4,7 @@
 import { distance } from 'fastest-levenshtein';
 import { commonEnglishStarting, isCommonEnglish, isEnglish } from './english.js';
 import { splitWords, stem, type StemMode } from './text.js';
-import { ABBREVIATIONS, FAMILIES, SCOPE_WORDS, STOP_WORDS, VERB_METHODS } from './words.js';
+import { ABBREVIATIONS, CALLER_WORDS, FAMILIES, STOP_WORDS, VERB_METHODS } from './words.js';
 
 /** Most words read from one field of one operation. */
 export const MAX_INDEX_WORDS = 2000;
@@ -180,7 +180,7 @@ export class Lexicon {
   correct(word: string): string {
     if (word.length < 4 || STOP_WORDS.has(word) || /\d/.test(word)) return word;
     // words of the API vocabulary are known English, not typos, even when this catalog lacks them
-    if (this.familyOf.has(word) || ABBREVIATIONS[word] || SCOPE_WORDS[word] || VERB_METHODS[word]) return word;
+    if (this.familyOf.has(word) || ABBREVIATIONS[word] || CALLER_WORDS.has(word) || VERB_METHODS[word]) return word;
     if (this.analyze(word).every((t) => this.docFreq.has(t))) return word;
     // a common English word is the word the person meant, even where the catalog lacks it; a rarer one (`crate`,
     // `sever`, `login`) is a typo only one slip from a word of the catalog (create, server)

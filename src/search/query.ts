@@ -7,7 +7,6 @@ import type { Lexicon } from './lexicon.js';
 import type { QuestionKind } from './sentence.js';
 import {
   CHANGE_METHODS, IRREGULAR_PAST, isAction, LIST_WORDS, OBJECT_WORDS, READ_VERBS, UNDO_METHODS, VERB_FAMILY_WORDS, VERB_METHODS, VERB_SHAPES,
-  type Scope,
 } from './words.js';
 
 /** Longest query (characters) that is read; the rest is ignored (RELIABILITY K1). */
@@ -49,8 +48,8 @@ export interface QueryPlan {
   methods: readonly HttpMethod[] | undefined;
   /** REST shape the leading verb suggests. */
   shape: 'item' | 'collection' | undefined;
-  /** Scopes the request names. */
-  scopes: Set<Scope>;
+  /** Scopes the request names (the catalog's scope names, scopes.ts; `me` for the caller). */
+  scopes: Set<string>;
   /** The request asks for everything at once (all, every, across...). */
   spanAll: boolean;
   /** The request's object: lead-step words before the first preposition, without action words (with families). */
@@ -77,7 +76,7 @@ export interface QueryReading {
   head?: string;
   methods?: readonly HttpMethod[];
   shape?: 'item' | 'collection';
-  scopes?: Scope[];
+  scopes?: string[];
   /** Each analysis unit that read something, in pipeline order, with what it read. */
   units: Array<{ unit: string; reading: string }>;
 }

@@ -3,6 +3,7 @@
 // start, whether it is a question, and the head noun of its object. English grammar over the word lists of
 // words.ts, not any API's words; query.ts weighs the concepts by them.
 import type { Lexicon } from './lexicon.js';
+import { CALLER } from './scopes.js';
 import {
   AUXILIARIES, HOW_MANY, HOW_TO, isAction, OBJECT_WORDS, PREPOSITIONS, QUESTION_WORDS, SAY_VERBS, STEP_CONJUNCTIONS, STEP_MARKER_PAIRS,
   STEP_MARKERS, STOP_WORDS, VALUE_LABELS,
@@ -129,7 +130,7 @@ export function objectHead(words: readonly string[], cx: HeadContext, lead = lat
     }
     if ((head ?? scopeHead) !== undefined && PREPOSITIONS.has(w)) break;
     const scope = cx.scopeOf(w);
-    if (scope !== undefined && scope !== 'me' && cx.lex.analyze(w).length > 0) scopeHead = w;
+    if (scope !== undefined && scope !== CALLER && cx.lex.analyze(w).length > 0) scopeHead = w;
     if (isAction(w) || scope !== undefined || QUESTION_WORDS.has(w) || isValue(words, k)) continue;
     if (cx.lex.analyze(w).length > 0) head = w;
   }

@@ -1,15 +1,17 @@
 // Stage 4, the re-ranking signals: each a small named unit that reads the query plan and one operation's
 // precomputed features and returns a multiplicative factor (1 = no opinion). They multiply in the order of
 // SIGNALS, so scores are bit-identical run to run. Measured effect of each: docs/SEARCH.md. No I/O.
-import { FLAG_DEPRECATED, FLAG_SPANS_ALL, METHOD_CODES, SCOPES, SHAPE_COLLECTION, SHAPE_ITEM, type Features } from './features.js';
+import { FLAG_DEPRECATED, FLAG_NARROW_SCOPE, FLAG_SPANS_ALL, METHOD_CODES, SHAPE_COLLECTION, SHAPE_ITEM, type Features } from './features.js';
 import type { Candidates } from './lexical.js';
 import type { QueryPlan } from './query.js';
-import { NARROW_SCOPES } from './words.js';
+import type { ScopeTable } from './scopes.js';
 
 /** What a signal may read for one query. */
 export interface SignalContext {
   plan: QueryPlan;
   features: Features;
+  /** The catalog's scopes (`features.scope` codes index them). */
+  scopes: ScopeTable;
   candidates: Candidates;
   /** `queryMarks[termId]` is 1 when the query (with families and self words) holds that title/name term. */
   queryMarks: Uint8Array;
@@ -188,13 +190,16 @@ const shape: Signal = {
   },
 };
 
-/** Scope: a scope the query names x1.2; a narrow scope it does not name (org, enterprise, team...) x0.85. */
+/**
+ * Scope: an operation whose scope the query names x1.2; one with a twin in a wider scope (scopes.ts: `/orgs/{org}/hooks`
+ * beside `/repos/{o}/{r}/hooks`) x0.85 unless the query names its scope, so without a scope word the widest comes first.
+ */
 const scope: Signal = {
   name: 'scope',
-  reads: (w) => `an operation's scope named by the query ${x(1.2, w)}; a narrow scope it does not name ${x(0.85, w)}${weighted(w)}`,
-  prepare: ({ plan, features: f }) => {
-    const table = Float64Array.from([1, ...SCOPES.map((sc) => (plan.scopes.has(sc) ? 1.2 : NARROW_SCOPES.has(sc) ? 0.85 : 1))]);
-    const factor = (i: number): number => table[f.scope[i] as number] as number;
+  reads: (w) => `an operation's scope (read off the catalog's paths) named by the query ${x(1.2, w)}; one with a twin in a wider scope ${x(0.85, w)} unless named${weighted(w)}`,
+  prepare: ({ plan, features: f, scopes }) => {
+    const named = Uint8Array.from([0, ...scopes.names.map((sc) => (plan.scopes.has(sc) ? 1 : 0))]);
+    const factor = (i: number): number => (named[f.scope[i] as number] === 1 ? 1.2 : (f.flags[i] as number) & FLAG_NARROW_SCOPE ? 0.85 : 1);
     return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * factor(i); } } };
   },
 };

@@ -13,9 +13,11 @@ import {
 import { appendedStart, laterStepStart, objectHead, questionKind, type QuestionKind } from './sentence.js';
 import { splitWords } from './text.js';
 import {
-  BROAD_WORDS, isAction, LIST_WORDS, MESSAGE_VERBS, OBJECT_WORDS, PHRASES, PREPOSITIONS, RECEIVER_VERBS, SCOPE_WORDS, SELF_WORDS,
-  WHO_DID_READING, WORD_READINGS, type Scope,
+  BROAD_WORDS, isAction, LIST_WORDS, MESSAGE_VERBS, OBJECT_WORDS, PHRASES, PREPOSITIONS, RECEIVER_VERBS, SELF_WORDS,
+  WHO_DID_READING, WORD_READINGS,
 } from './words.js';
+import { CALLER, CALLER_ONLY, scopeNamedBy, type ScopeTable } from './scopes.js';
+import { CALLER_WORDS } from './words.js';
 
 /** Most typo corrections per query (each scans one letter's dictionary). */
 export const MAX_CORRECTIONS = 4;
@@ -40,6 +42,10 @@ export interface AnalysisContext {
   n: number;
   tuning: QueryTuning;
   keywords: readonly string[];
+  /** The catalog's scopes (scopes.ts). */
+  scopes: ScopeTable;
+  /** The scope a word names (display name), else undefined. */
+  scopeOf: (word: string) => string | undefined;
   /** Whether a unit is on (not in `tuning.disabledUnits`). */
   on: (unit: string) => boolean;
 }
@@ -59,11 +65,11 @@ const note = (r: Reading, unit: string, reading: string): void => {
 };
 
 const NO_FAMILY = (): readonly string[] => [];
+/** The caller's scope for its words (my, me): never the head noun of a request, nor its verb. */
+const callerOf = (word: string): string | undefined => (CALLER_WORDS.has(word) ? CALLER : undefined);
 const NO_DERIVED: ReadonlyMap<string, readonly string[]> = new Map();
 const NO_NAMES: ReadonlySet<string> = new Set();
 
-/** Whether `word` names a scope (a caller's word names `me`). */
-const scopeOf = (word: string): Scope | undefined => SCOPE_WORDS[word];
 
 /** The units in the order they read; a unit reads what the ones before it wrote. */
 export const UNITS: readonly AnalysisUnit[] = [
@@ -257,27 +263,6 @@ export const UNITS: readonly AnalysisUnit[] = [
     },
   },
   {
-    name: 'scopes',
-    reads: 'scope words (repository, organization, my...) name the scopes the request asks for; "me" after show/tell is the receiver',
-    apply: (r) => {
-      r.words.forEach((w, at) => {
-        const s = scopeOf(w);
-        // "show me", "tell me", "remind me": the person asking is the receiver, not the scope
-        if (s === 'me' && w === 'me' && at > 0 && RECEIVER_VERBS.has(r.words[at - 1] as string)) return;
-        if (s) r.scopes.add(s);
-      });
-      if (r.scopes.size > 0) note(r, 'scopes', [...r.scopes].sort().join(', '));
-    },
-  },
-  {
-    name: 'caller',
-    reads: '"my" explains the words an operation on the caller uses for itself (current, authenticated, self)',
-    apply: (r, cx) => {
-      if (!r.scopes.has('me')) return;
-      for (const w of SELF_WORDS) for (const t of cx.lex.analyze(w)) r.queryTerms.add(t);
-    },
-  },
-  {
     name: 'object',
     reads: "the request's object: lead-step words before the first preposition, without action words (primary-resource)",
     apply: (r, cx) => {
@@ -296,17 +281,39 @@ export const UNITS: readonly AnalysisUnit[] = [
     apply: (r, cx) => {
       // appended synonyms are not the object's head ("list hooks webhooks notifications" acts on hooks)
       const lead = r.words.slice(0, r.appended);
-      r.head = objectHead(lead, { lex: cx.lex, scopeOf, question: r.question }, cx.on('steps') ? laterStepStart(lead) : lead.length);
+      r.head = objectHead(lead, { lex: cx.lex, scopeOf: callerOf, question: r.question }, cx.on('steps') ? laterStepStart(lead) : lead.length);
       if (r.head === undefined) return;
       r.headTerms = [r.head, ...r.family(r.head)].flatMap((v) => cx.lex.analyze(v));
       note(r, 'head-noun', r.head);
     },
   },
   {
+    name: 'scopes',
+    reads: "words that name one of the catalog's scopes (repos, orgs... read off its paths), not as the head noun or a verb, or the caller (my, me); \"me\" after show/tell is the receiver",
+    apply: (r, cx) => {
+      r.words.forEach((w, at) => {
+        // the thing acted on is no scope ("what cards are assigned to me"), nor is a verb ("list my boards")
+        const s = w === r.head || (isAction(w) && !CALLER_WORDS.has(w)) ? callerOf(w) : cx.scopeOf(w);
+        // "show me", "tell me", "remind me": the person asking is the receiver, not the scope
+        if (s === CALLER && w === 'me' && at > 0 && RECEIVER_VERBS.has(r.words[at - 1] as string)) return;
+        if (s) r.scopes.add(s);
+      });
+      if (r.scopes.size > 0) note(r, 'scopes', [...r.scopes].sort().join(', '));
+    },
+  },
+  {
+    name: 'caller',
+    reads: '"my" explains the words an operation on the caller uses for itself (current, authenticated, self)',
+    apply: (r, cx) => {
+      if (!r.scopes.has(CALLER)) return;
+      for (const w of SELF_WORDS) for (const t of cx.lex.analyze(w)) r.queryTerms.add(t);
+    },
+  },
+  {
     name: 'method',
     reads: 'the HTTP methods the leading verb asks for (a question reads; an unknown verb before its object changes)',
     apply: (r, cx) => {
-      const m = verbMethods(r.words, cx.lex, r.question, (w) => scopeOf(w) !== undefined);
+      const m = verbMethods(r.words, cx.lex, r.question, (w) => callerOf(w) !== undefined);
       r.methods = m.methods;
       if (m.methods !== undefined) note(r, 'method', `${m.methods.join('/').toUpperCase()} (${m.from as string})`);
     },
@@ -326,9 +333,13 @@ export const UNITS: readonly AnalysisUnit[] = [
 export const SWITCHABLE_UNITS: readonly string[] = UNITS.filter((u) => u.core !== true).map((u) => u.name);
 
 /** The full analysis of one (trimmed, non-empty) query: every unit that is on, in order. */
-export function analyzeQuery(query: string, lex: Lexicon, n: number, tuning: QueryTuning, keywords: readonly string[] = []): QueryPlan {
+export function analyzeQuery(
+  query: string, lex: Lexicon, n: number, tuning: QueryTuning, keywords: readonly string[] = [], scopes: ScopeTable = CALLER_ONLY,
+): QueryPlan {
   const off = new Set(tuning.disabledUnits ?? []);
-  const cx: AnalysisContext = { lex, n, tuning, keywords, on: (u) => !off.has(u) };
+  const cx: AnalysisContext = {
+    lex, n, tuning, keywords, scopes, scopeOf: (w) => scopeNamedBy(scopes, lex, w), on: (u) => !off.has(u),
+  };
   const r: Reading = {
     text: query.slice(0, MAX_QUERY_CHARS), words: [], concepts: [] as Concept[], queryTerms: new Set(), methods: undefined as readonly HttpMethod[] | undefined,
     shape: undefined, scopes: new Set(), spanAll: false, objectTerms: [], headTerms: [], laterStep: Number.MAX_SAFE_INTEGER,

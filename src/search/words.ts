@@ -87,13 +87,8 @@ export const BROAD_WORDS: ReadonlySet<string> = set(breadth.broad);
 export const LIST_WORDS: ReadonlySet<string> = set(breadth.list);
 
 // scopes
-export type Scope = 'repository' | 'organization' | 'enterprise' | 'team' | 'me' | 'user' | 'installation';
-/** Raw query words that name a scope (the caller's words name `me`). */
-export const SCOPE_WORDS: Readonly<Record<string, Scope>> = table({
-  ...(scopes.words as Record<string, Scope>),
-  ...Object.fromEntries(scopes.caller.map((w): [string, Scope] => [w, 'me'])),
-});
-export const NARROW_SCOPES: ReadonlySet<Scope> = new Set(scopes.narrow as Scope[]);
+/** Words for the person asking (my, me): they name the caller's scope. */
+export const CALLER_WORDS: ReadonlySet<string> = set(scopes.caller);
 export const RECEIVER_VERBS: ReadonlySet<string> = set(scopes.receiverVerbs);
 export const SELF_WORDS: readonly string[] = scopes.selfWords;
 export const CALLER_SEGMENTS: ReadonlySet<string> = set(scopes.callerSegments);

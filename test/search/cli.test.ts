@@ -21,7 +21,7 @@ describe('api-catalog search', () => {
     c.restore();
     expect(code).toBe(0);
     const lines = c.out().split('\n');
-    expect(lines[0]).toBe('read as: list repository webhooks; head noun: webhooks; method: GET; shape: collection; scope: repository');
+    expect(lines[0]).toBe('read as: list repository webhooks; head noun: webhooks; method: GET; shape: collection; scope: repos');
     // then each unit's reading, then what the signals read with the weights in use
     expect(lines).toContain(`  ${'head-noun'.padEnd(18)}webhooks`);
     expect(lines).toContain(`  ${'method'.padEnd(18)}GET (list)`);
@@ -61,7 +61,7 @@ describe('api-catalog search', () => {
     expect(parsed.results[0]?.name).toBe('users_block');
     expect(parsed.results[0]?.explain?.signals.length).toBeGreaterThan(0);
     // a word GitHub never uses, and no typo of one it does: read as typed (not as `since`)
-    expect(parsed.reading).toMatchObject({ words: 'silence a user', head: 'silence', methods: ['post', 'put', 'patch'], scopes: ['user'] });
+    expect(parsed.reading).toMatchObject({ words: 'silence a user', head: 'user', methods: ['post', 'put', 'patch'] });
     // no unit corrected "silence"; the method came from it (an unknown verb before its object)
     expect((parsed.reading as { units: Array<{ unit: string; reading: string }> }).units).toEqual(expect.arrayContaining([
       { unit: 'method', reading: 'POST/PUT/PATCH (silence)' },

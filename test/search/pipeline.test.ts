@@ -41,7 +41,9 @@ describe('analysis', () => {
     const lex = lexiconOf();
     lex.countDocument(new Set(['create', 'issue']), new Set(['creat', 'issu']));
     lex.finish();
-    const plan = analyzeQuery('add a new issue to my repo and then delete it', lex, OPS.length, { familyWeight: 0.4, readObject: true });
+    // the catalog's scopes: here the repository is one (scopes.ts derives them; see scopes.test.ts)
+    const scopes = { names: ['me', 'repos'], keys: ['', 'repositori'] };
+    const plan = analyzeQuery('add a new issue to my repo and then delete it', lex, OPS.length, { familyWeight: 0.4, readObject: true }, [], scopes);
     // add + new are one concept (one family); `issue` another; the later step weighs 0.3
     const add = plan.concepts.find((c) => c.terms.has('add'));
     expect(add?.terms.get('add')).toBe(1);
@@ -50,7 +52,7 @@ describe('analysis', () => {
     expect(plan.concepts.find((c) => c.terms.has('delet'))?.weight).toBe(0.3);
     expect(plan.methods).toEqual(['post', 'put']);
     expect(plan.shape).toBe('collection');
-    expect([...plan.scopes].sort()).toEqual(['me', 'repository']);
+    expect([...plan.scopes].sort()).toEqual(['me', 'repos']);
     expect(plan.objectTerms).toContain('issu');
     expect(laterStepStart(['find', 'songs', 'and', 'add', 'them'])).toBe(2);
   });
