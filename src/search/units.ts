@@ -33,6 +33,8 @@ export interface Reading extends QueryPlan {
   listAll: boolean;
   /** Words typed capitalized after the first word (Tom, Lisa): names, never typos. */
   names: ReadonlySet<string>;
+  /** Whether to record each unit's reading (`notes`). */
+  explain: boolean;
 }
 
 /** What every unit may read besides the reading. */
@@ -60,8 +62,9 @@ export interface AnalysisUnit {
   apply(r: Reading, cx: AnalysisContext): void;
 }
 
-const note = (r: Reading, unit: string, reading: string): void => {
-  r.notes.push({ unit, reading });
+/** Records what a unit read, for `explain` only (the text is built only then: searches allocate nothing for it). */
+const note = (r: Reading, unit: string, reading: () => string): void => {
+  if (r.explain) r.notes.push({ unit, reading: reading() });
 };
 
 const NO_FAMILY = (): readonly string[] => [];
@@ -79,7 +82,7 @@ export const UNITS: readonly AnalysisUnit[] = [
     apply: (r) => {
       const found: string[] = [];
       r.text = readLiterals(r.text, found);
-      if (found.length > 0) note(r, 'literals', found.join(', '));
+      if (found.length > 0) note(r, 'literals', () => found.join(', '));
     },
   },
   {
@@ -109,7 +112,7 @@ export const UNITS: readonly AnalysisUnit[] = [
         out.push(c);
       });
       r.words = out;
-      if (fixed.length > 0) note(r, 'typos', fixed.join(', '));
+      if (fixed.length > 0) note(r, 'typos', () => fixed.join(', '));
     },
   },
   {
@@ -127,7 +130,7 @@ export const UNITS: readonly AnalysisUnit[] = [
       const first = r.words[0];
       if (first === undefined || !isUndo(first, cx.lex)) return;
       r.words = ['remove', first.slice(2), ...r.words.slice(1)];
-      note(r, 'undo-words', `${first} -> remove ${first.slice(2)}`);
+      note(r, 'undo-words', () => `${first} -> remove ${first.slice(2)}`);
     },
   },
   {
@@ -138,7 +141,7 @@ export const UNITS: readonly AnalysisUnit[] = [
       if (first === undefined || !MESSAGE_VERBS.has(first) || second === undefined) return;
       if (!OBJECT_WORDS.has(second) && cx.lex.known(second)) return;
       r.words = ['send', ...r.words];
-      note(r, 'message-verbs', `${first} -> send ${first}`);
+      note(r, 'message-verbs', () => `${first} -> send ${first}`);
     },
   },
   {
@@ -150,7 +153,7 @@ export const UNITS: readonly AnalysisUnit[] = [
         out.push(w);
         if (w === 'who' && didAction(r.words[k + 1])) {
           out.push(...WHO_DID_READING);
-          note(r, 'who-did', `who ${r.words[k + 1] as string} -> + ${WHO_DID_READING.join(' ')}`);
+          note(r, 'who-did', () => `who ${r.words[k + 1] as string} -> + ${WHO_DID_READING.join(' ')}`);
         }
       });
       r.words = out;
@@ -177,7 +180,7 @@ export const UNITS: readonly AnalysisUnit[] = [
         } else out.push(w);
       }
       r.words = out;
-      if (read.length > 0) note(r, 'phrases', read.join(', '));
+      if (read.length > 0) note(r, 'phrases', () => read.join(', '));
     },
   },
   {
@@ -185,7 +188,7 @@ export const UNITS: readonly AnalysisUnit[] = [
     reads: 'a later step (then, and + a verb, so that...) weighs 0.3: the lead step decides',
     apply: (r) => {
       r.laterStep = laterStepStart(r.words);
-      if (r.laterStep < r.words.length) note(r, 'steps', `later step (weighs 0.3): ${r.words.slice(r.laterStep).join(' ')}`);
+      if (r.laterStep < r.words.length) note(r, 'steps', () => `later step (weighs 0.3): ${r.words.slice(r.laterStep).join(' ')}`);
     },
   },
   {
@@ -193,7 +196,7 @@ export const UNITS: readonly AnalysisUnit[] = [
     reads: 'in a telegraphic agent call, the words after the first 4 are appended synonyms: weigh 0.7, outside coverage',
     apply: (r) => {
       r.appended = appendedStart(r.words);
-      if (r.appended < r.laterStep) note(r, 'appended', `appended (weighs 0.7): ${r.words.slice(r.appended, r.laterStep).join(' ')}`);
+      if (r.appended < r.laterStep) note(r, 'appended', () => `appended (weighs 0.7): ${r.words.slice(r.appended, r.laterStep).join(' ')}`);
     },
   },
   {
@@ -201,7 +204,7 @@ export const UNITS: readonly AnalysisUnit[] = [
     reads: 'a question word first (what, which...), how many/much, or how do I...: a question, read by method and head-noun',
     apply: (r) => {
       r.question = questionKind(r.words);
-      if (r.question !== undefined) note(r, 'question', r.question);
+      if (r.question !== undefined) note(r, 'question', () => r.question as string);
     },
   },
   {
@@ -209,8 +212,8 @@ export const UNITS: readonly AnalysisUnit[] = [
     reads: 'a word also matches its vocabulary family at the family weight (cancel ~ stop/abort...); two of one family are one concept',
     apply: (r, cx) => {
       r.family = (w) => cx.lex.family(w);
-      const read = [...new Set(r.words)].filter((w) => r.family(w).length > 0).map((w) => `${w} ~ ${r.family(w).slice(0, 3).join('/')}`);
-      if (read.length > 0) note(r, 'families', read.join(', '));
+      const read = (): string[] => [...new Set(r.words)].filter((w) => r.family(w).length > 0).map((w) => `${w} ~ ${r.family(w).slice(0, 3).join('/')}`);
+      if (r.explain && read().length > 0) note(r, 'families', () => read().join(', '));
     },
   },
   {
@@ -226,7 +229,7 @@ export const UNITS: readonly AnalysisUnit[] = [
     apply: (r) => {
       r.listAll = r.words.some((w) => LIST_WORDS.has(w));
       r.spanAll = r.words.some((w) => BROAD_WORDS.has(w));
-      if (r.spanAll) note(r, 'breadth', r.listAll ? 'everything, as a list' : 'everything');
+      if (r.spanAll) note(r, 'breadth', () => r.listAll ? 'everything, as a list' : 'everything');
     },
   },
   {
@@ -259,7 +262,7 @@ export const UNITS: readonly AnalysisUnit[] = [
       } else {
         r.concepts.push({ terms: new Map(extra.map((t) => [t, 1])), idf: idfOf(extra), weight, keyword: true });
       }
-      note(r, 'keywords', extra.map((t) => `+${t}`).join(' '));
+      note(r, 'keywords', () => extra.map((t) => `+${t}`).join(' '));
     },
   },
   {
@@ -284,7 +287,7 @@ export const UNITS: readonly AnalysisUnit[] = [
       r.head = objectHead(lead, { lex: cx.lex, scopeOf: callerOf, question: r.question }, cx.on('steps') ? laterStepStart(lead) : lead.length);
       if (r.head === undefined) return;
       r.headTerms = [r.head, ...r.family(r.head)].flatMap((v) => cx.lex.analyze(v));
-      note(r, 'head-noun', r.head);
+      note(r, 'head-noun', () => r.head as string);
     },
   },
   {
@@ -298,7 +301,7 @@ export const UNITS: readonly AnalysisUnit[] = [
         if (s === CALLER && w === 'me' && at > 0 && RECEIVER_VERBS.has(r.words[at - 1] as string)) return;
         if (s) r.scopes.add(s);
       });
-      if (r.scopes.size > 0) note(r, 'scopes', [...r.scopes].sort().join(', '));
+      if (r.scopes.size > 0) note(r, 'scopes', () => [...r.scopes].sort().join(', '));
     },
   },
   {
@@ -315,7 +318,8 @@ export const UNITS: readonly AnalysisUnit[] = [
     apply: (r, cx) => {
       const m = verbMethods(r.words, cx.lex, r.question, (w) => callerOf(w) !== undefined);
       r.methods = m.methods;
-      if (m.methods !== undefined) note(r, 'method', `${m.methods.join('/').toUpperCase()} (${m.from as string})`);
+      const methods = m.methods;
+      if (methods !== undefined) note(r, 'method', () => `${methods.join('/').toUpperCase()} (${m.from as string})`);
     },
   },
   {
@@ -324,7 +328,7 @@ export const UNITS: readonly AnalysisUnit[] = [
     apply: (r, cx) => {
       const s = verbShape(r.words, cx.lex, r.listAll);
       r.shape = s.shape;
-      if (s.shape !== undefined) note(r, 'shape', `${s.shape} (${s.from as string})`);
+      if (s.shape !== undefined) note(r, 'shape', () => `${s.shape} (${s.from as string})`);
     },
   },
 ];
@@ -335,6 +339,7 @@ export const SWITCHABLE_UNITS: readonly string[] = UNITS.filter((u) => u.core !=
 /** The full analysis of one (trimmed, non-empty) query: every unit that is on, in order. */
 export function analyzeQuery(
   query: string, lex: Lexicon, n: number, tuning: QueryTuning, keywords: readonly string[] = [], scopes: ScopeTable = CALLER_ONLY,
+  explain = true,
 ): QueryPlan {
   const off = new Set(tuning.disabledUnits ?? []);
   const cx: AnalysisContext = {
@@ -344,7 +349,7 @@ export function analyzeQuery(
     text: query.slice(0, MAX_QUERY_CHARS), words: [], concepts: [] as Concept[], queryTerms: new Set(), methods: undefined as readonly HttpMethod[] | undefined,
     shape: undefined, scopes: new Set(), spanAll: false, objectTerms: [], headTerms: [], laterStep: Number.MAX_SAFE_INTEGER,
     // steps and appended: none (the word count, set at the end) unless their units find one
-    appended: Number.MAX_SAFE_INTEGER, head: undefined, notes: [], question: undefined, family: NO_FAMILY, derived: NO_DERIVED, listAll: false, names: NO_NAMES,
+    appended: Number.MAX_SAFE_INTEGER, head: undefined, notes: [], question: undefined, family: NO_FAMILY, derived: NO_DERIVED, listAll: false, names: NO_NAMES, explain,
   };
   for (const unit of UNITS) {
     if (unit.core !== true && off.has(unit.name)) continue;

