@@ -329,7 +329,7 @@ export class SearchIndex {
     const signals = activeSignals(t.disabledSignals, t.rerank);
     const readObject = t.primaryBoost !== 1 && signals.some((s) => s.name === 'primary-resource');
     const plan = analyzeQuery(trimmed, this.lexicon, this.cards.length, {
-      familyWeight: t.familyWeight, disabledUnits: t.disabledUnits, readObject,
+      familyWeight: t.familyWeight, minedWeight: t.minedWeight, disabledUnits: t.disabledUnits, readObject,
       keywordMode: t.keywordMode === 'concepts' ? 'concepts' : 'concept', keywordWeight: t.keywordWeight, keywordPrecision: t.keywordPrecision,
     }, keywords, this.tables.scopes, explain);
     this.retriever.retrieve(plan.concepts, this.candidates);

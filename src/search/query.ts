@@ -110,6 +110,8 @@ export interface QueryTuning {
   keywordWeight?: number;
   /** Keyword terms also explain an operation's name for the precision signal. */
   keywordPrecision?: boolean;
+  /** Weight of a word's mined alternatives (words/mined.json); 0: off. */
+  minedWeight?: number;
 }
 
 /** Most keywords read, and most words over all of them (K1). */
@@ -165,6 +167,9 @@ export function isUndo(word: string, lex: Lexicon): boolean {
 /** How the concept builder reads families, agent-noun links and step weights (from the units; see units.ts). */
 export interface ConceptReading {
   family: (word: string) => readonly string[];
+  /** The mined alternatives of a word (the `mined` unit), added at `minedWeight`. */
+  mined: (word: string) => readonly string[];
+  minedWeight: number;
   derived: ReadonlyMap<string, readonly string[]>;
   listAll: boolean;
   appended: number;
@@ -196,6 +201,7 @@ export function concepts(words: readonly string[], lex: Lexicon, n: number, fami
         for (const t of lex.analyze(other)) if (!terms.has(t)) terms.set(t, familyWeight);
       }
       for (const t of r.derived.get(term) ?? []) if (!terms.has(t)) terms.set(t, DERIVED_WEIGHT);
+      for (const other of r.mined(word)) for (const t of lex.analyze(other)) if (!terms.has(t)) terms.set(t, r.minedWeight);
       // a concept is as specific as its broadest reading: `show` means get/list, common words
       let df = 0;
       for (const t of terms.keys()) df = Math.max(df, lex.docFreq.get(t) ?? 0);

