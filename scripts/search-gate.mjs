@@ -69,13 +69,7 @@ for (const c of checks) {
 // pooled by group: tuning or held-out (specs.json heldOut, and test/fixtures/eval), the user's words or agent calls
 const heldOut = files.heldOutCatalogs(root);
 const sets = new Map(files.readQuerySets(root).map((x) => [x.set, x]));
-const groupOf = (run) => {
-  const s = sets.get(run.set);
-  const held = s.file.startsWith('test/fixtures/eval') || s.queries.every((q) => heldOut.has(q.catalog));
-  const agent = s.queries.some((q) => q.domain !== undefined || q.keywords !== undefined);
-  const style = agent ? (run.name.endsWith(gate.NO_DOMAIN) ? 'agent calls without the domain' : 'agent calls') : "the user's words";
-  return `${held ? 'held-out' : 'tuning'}, ${style}${run.name.endsWith(gate.TYPOS) ? ', typos' : ''}`;
-};
+const groupOf = (run) => files.gateGroup(sets.get(run.set), run.name, heldOut);
 const groups = new Map();
 runs.forEach((run, k) => {
   const g = groupOf(run);

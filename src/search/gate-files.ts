@@ -49,3 +49,14 @@ export function readGateCatalog(root: string, catalog: string): { operations: Op
   const c = loadCatalog(join(root, dir));
   return { operations: [...c.operations], domains: [...c.meta.domains] };
 }
+
+/**
+ * The group a run is reported in: held-out or tuning (a set of test/fixtures/eval, or whose catalogs are all held
+ * out, is held out), the user's words or agent calls (lines with a domain or keywords), without the domain, typos.
+ */
+export function gateGroup(set: { file: string; queries: readonly EvalQuery[] }, run: string, heldOut: ReadonlySet<string>): string {
+  const held = set.file.startsWith('test/fixtures/eval') || set.queries.every((q) => heldOut.has(q.catalog));
+  const agent = set.queries.some((q) => q.domain !== undefined || q.keywords !== undefined);
+  const style = agent ? (run.includes(' (no domain)') ? 'agent calls without the domain' : 'agent calls') : "the user's words";
+  return `${held ? 'held-out' : 'tuning'}, ${style}${run.endsWith(' (typos)') ? ', typos' : ''}`;
+}

@@ -71,7 +71,7 @@ export const MAX_LIMIT = 50;
 export { MAX_KEYWORDS } from './query.js';
 /**
  * Below this best score an answer is a weak match. The best score is the share of the query's concepts the best
- * operation covers, so this is also "low coverage". Measured (docs/SEARCH.md): on the tuning sets in the user's
+ * operation covers, so this is also "low coverage". Measured (docs/notes/SEARCH-ROUNDS.md): on the tuning sets in the user's
  * words, queries under 0.4 have R@1 0.43 (0.68 above); on agent-style sets 4% fall under it, R@1 0.33 there.
  */
 export const LOW_CONFIDENCE_SCORE = 0.4;
@@ -159,7 +159,7 @@ export class SearchIndex {
 
   /**
    * Builds the index over a catalog's operations. `tuning` is for measurement only; the server uses the
-   * defaults. Cost: ~linear in the text size (see docs/SEARCH.md for GitHub's numbers).
+   * defaults. Cost: ~linear in the text size (see docs/notes/SEARCH-ROUNDS.md for GitHub's numbers).
    */
   static build(operations: readonly Operation[], domains: readonly DomainInfo[], tuning: Partial<SearchTuning> = {}): SearchIndex {
     // the learned weights of the build in use (semantic.ts: built in, or API_CATALOG_SEMANTIC_DIR)
@@ -220,6 +220,16 @@ export class SearchIndex {
     } catch {
       // nothing a later search needs: it reports its own errors
     }
+  }
+
+  /**
+   * The same index ranking with other query-time knobs (units or signals left out, the mined weight...): for
+   * measurements (ablations, learning), without building it again. Build-time knobs are this index's.
+   */
+  withQueryTuning(tuning: Partial<Pick<SearchTuning, 'disabledUnits' | 'disabledSignals' | 'minedWeight' | 'familyWeight' | 'signalWeights' | 'rerank'>>): SearchIndex {
+    return new SearchIndex({
+      cards: this.cards, domains: this.domains, tuning: { ...this.tuning, ...tuning }, lexicon: this.lexicon, tables: this.tables, retriever: this.retriever,
+    });
   }
 
   /** Number of indexed operations. */

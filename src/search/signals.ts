@@ -70,7 +70,7 @@ const weighted = (w: number): string => (w === 1 ? '' : ` (learned weight ${w})`
 
 /** The learned weight (weights.ts) that is the coverage factor's inner power rather than a factor's weight. */
 export const COVERAGE_POWER = 'coverage-power';
-/** That power when no build sets it (set by hand since round 2; learning it is not the default, docs/SEARCH.md). */
+/** That power when no build sets it (set by hand since round 2; learning it is not the default, docs/notes/SEARCH-ROUNDS.md). */
 export const DEFAULT_COVERAGE_POWER = 2;
 
 /** What the coverage factor keeps of an operation that matches none of the query's concepts' weight. */

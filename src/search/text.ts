@@ -3,7 +3,7 @@
 // Pure functions, no I/O; the same pipeline runs at index time and at query time.
 import { stemmer } from 'stemmer';
 
-/** How words are reduced to index terms. `porter` won the measurement (see docs/SEARCH.md). */
+/** How words are reduced to index terms. `porter` won the measurement (see docs/notes/SEARCH-ROUNDS.md). */
 export type StemMode = 'porter' | 'plural' | 'none';
 
 /** Words that carry no meaning as index terms (words/analyzer.json; the scope words among them are read first). */

@@ -31,12 +31,12 @@ export interface SearchTuning {
   namePrecisionShare: number;
   /**
    * Factor for an operation whose primary resource (last plain path segment) the request's object names.
-   * Measured and off (1): it helped GitLab/Kubernetes/holdout but cost Square and Slack (docs/SEARCH.md).
+   * Measured and off (1): it helped GitLab/Kubernetes/holdout but cost Square and Slack (docs/notes/SEARCH-ROUNDS.md).
    */
   primaryBoost: number;
   /**
    * Factor for an operation whose resource's head noun (`nodes` in `/nodebalancers/{id}/configs/{c}/nodes`) is the
-   * head noun of the request's object ("add nodebalancer backend node"). Measured in docs/SEARCH.md; 1 = off.
+   * head noun of the request's object ("add nodebalancer backend node"). Measured in docs/notes/SEARCH-ROUNDS.md; 1 = off.
    */
   headBoost: number;
   /**
@@ -50,7 +50,7 @@ export interface SearchTuning {
   keywordPrecision: boolean;
   /**
    * With a domain, operations of other domains whose path names the domain's resource rank too, their scores
-   * times this factor (0: the domain is a strict filter). widen.ts; measured in docs/SEARCH.md.
+   * times this factor (0: the domain is a strict filter). widen.ts; measured in docs/notes/SEARCH-ROUNDS.md.
    */
   domainReach: number;
   /**
