@@ -105,7 +105,9 @@ export interface IndexSource {
  */
 export function warmSearchIndex(set: CatalogSet, logger?: Logger): void {
   try {
-    void set.index;
+    const index = set.index;
+    // then, in idle time, what a first search would pay for: the typo reading's word lists, compiled code (search)
+    setTimeout(() => index.warm(), 100).unref();
   } catch (err) {
     logger?.log('error', { event: 'catalog_unreadable', message: err instanceof Error ? err.message : String(err) });
   }
