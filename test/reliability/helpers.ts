@@ -243,7 +243,7 @@ export function threadHandles<D extends Driver>(d: D): D {
     const h = target !== undefined ? handles.get(target) : undefined;
     const m = await rpc(method, h !== undefined && p?.arguments?.handle === undefined ? { ...p, arguments: { ...p?.arguments, handle: h } } : params);
     if (method === 'tools/call' && p?.name === 'describe_tools') {
-      for (const t of (envelope(m).value?.tools ?? []) as Array<{ name: string; handle?: string; example?: { arguments?: { handle?: string } } }>) {
+      for (const t of (envelope(m).value?.tools ?? []) as Array<{ name: string; handle?: string; example?: { handle?: string } }>) {
         remember(t.name, t.example?.handle ?? t.handle);
       }
     }

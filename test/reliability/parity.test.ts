@@ -57,7 +57,7 @@ async function flow(d: Driver): Promise<unknown[]> {
     const m: Message = await d.tool(name, handle !== undefined ? { ...args, handle } : args);
     const e = envelope(m);
     if (name === 'describe_tools' && e.success) {
-      for (const t of e.value.tools as Array<{ name: string; handle?: string; example?: { arguments?: { handle?: string } } }>) {
+      for (const t of e.value.tools as Array<{ name: string; handle?: string; example?: { handle?: string } }>) {
         const h = t.example?.handle ?? t.handle;
         if (h !== undefined) handles.set(t.name, h);
       }
