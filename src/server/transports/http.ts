@@ -400,6 +400,8 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     const done = new Promise<void>((resolve) => httpServer.close(() => resolve()));
     await Promise.all([legacy.closeAll(), modern.close()]);
     httpServer.closeIdleConnections();
+    // The grace is over: what is still open is cut now (a 2026-07-28 call is cancelled with its connection).
+    if (!finished) httpServer.closeAllConnections();
     const force = setTimeout(() => httpServer.closeAllConnections(), 2000);
     force.unref();
     await done;
