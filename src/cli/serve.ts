@@ -51,8 +51,8 @@ Several replicas: 2026-07-28 clients need no shared store, only the same API_CAT
 (or --state). --state redis://... is what legacy sessions need (any replica serves any session, no sticky
 routing), and it shares rate limits and stored large results between replicas. A principal is who authenticated
 a request (the API_CATALOG_HTTP_TOKEN holder, an OAuth subject, or "anonymous" on loopback); legacy sessions,
-handles and stored results are bound to it and rate limits count per principal. GET /healthz answers 200
-{"status":"ok"} or 503 {"status":"degraded"} when the state store is unreachable.
+handles and stored results are bound to it and rate limits count per principal. GET /readyz answers 503 with
+the reason while the state store is unreachable; --require-state refuses to start without --state.
 
 Catalog explorer (with --http): open http://<host>:<port>/ in a browser to see the domains, search with the
 agents' ranking and scores, read describe_tools at each level with its token count, dry-run a call, read the
