@@ -36,7 +36,7 @@ const readyz = async (r: Replica) => {
 };
 
 describe.each(ERAS)('%s client: SIGTERM while execute_tool is upstream', (era) => {
-  test('the call finishes and succeeds; meanwhile /readyz is 503, new requests get 503 Retry-After + Connection: close, /metrics answers; exit 0, nothing cancelled', async () => {
+  test('O1-O3: the call finishes and succeeds; meanwhile /readyz is 503, new requests get 503 Retry-After + Connection: close, /metrics answers; exit 0, nothing cancelled', async () => {
     const path = `/pets/${era === 'modern' ? 101 : 102}`;
     const hold = holdRoute(up, path);
     const r = await startReplica(ARGS, env());
@@ -84,7 +84,7 @@ describe.each(ERAS)('%s client: SIGTERM while execute_tool is upstream', (era) =
   });
 });
 
-test('a second SIGTERM exits at once (143) and says what it abandons', async () => {
+test('O4: a second SIGTERM exits at once (143) and says what it abandons', async () => {
   const hold = holdRoute(up, '/pets/103');
   const r = await startReplica(ARGS, env());
   try {
@@ -103,7 +103,7 @@ test('a second SIGTERM exits at once (143) and says what it abandons', async () 
   }
 });
 
-test('a call longer than --shutdown-grace is cancelled when the grace ends; the process exits 0 and logs it', async () => {
+test('O5: a call longer than --shutdown-grace is cancelled when the grace ends; the process exits 0 and logs it', async () => {
   const hold = holdRoute(up, '/pets/104');
   const r = await startReplica([...ARGS, '--shutdown-grace', '1'], env());
   try {
@@ -121,7 +121,7 @@ test('a call longer than --shutdown-grace is cancelled when the grace ends; the 
   }
 });
 
-test('stdio: SIGTERM refuses new requests, the call in flight finishes, then exit 0', async () => {
+test('O6: stdio: SIGTERM refuses new requests, the call in flight finishes, then exit 0', async () => {
   const hold = holdRoute(up, '/pets/105');
   const child = spawn(process.execPath, [builtCli(), 'serve', ...ARGS], { cwd: REPO_ROOT, env: { ...process.env, ...env() }, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';

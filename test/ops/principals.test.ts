@@ -47,7 +47,7 @@ afterAll(async () => {
 });
 
 describe('named tokens: each name is a principal', () => {
-  test('no token or an unknown one: 401; a read-only name gets 403 on execute_tool', async () => {
+  test('O13: no token or an unknown one: 401; a read-only name gets 403 on execute_tool', async () => {
     expect((await rpc(r.url, undefined, { jsonrpc: '2.0', id: 1, method: 'tools/list' })).status).toBe(401);
     const wrong = await rpc(r.url, undefined, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: 'Bearer act_not-a-real-token-000000000000000000000000000' });
     expect(wrong.status).toBe(401);
@@ -58,13 +58,13 @@ describe('named tokens: each name is a principal', () => {
     expect((await modernCall(r.url, 'search_tools', { query: 'pet' }, { headers: as(bob) })).envelope.success).toBe(true);
   });
 
-  test("a legacy session belongs to its name: another name presenting its id gets 404", async () => {
+  test("O13: a legacy session belongs to its name: another name presenting its id gets 404", async () => {
     const s = await openSession(r.url, r.url, as(alice));
     expect((await callTool(r.url, s, 'list_domains', {}, as(alice))).envelope.success).toBe(true);
     expect((await callTool(r.url, s, 'list_domains', {}, as(carol))).status).toBe(404);
   });
 
-  test("a describe handle belongs to its name; execute limits count per name", async () => {
+  test("O13: a describe handle belongs to its name; execute limits count per name", async () => {
     const d = await modernCall(r.url, 'describe_tools', { tool_names: ['pets.get'] }, { headers: as(alice) });
     const handle = d.envelope.value.tools[0].example.handle as string;
     const stolen = await modernCall(r.url, 'execute_tool', { tool_name: 'pets.get', args: { petId: 7 }, handle }, { headers: as(carol) });
@@ -83,7 +83,7 @@ describe('named tokens: each name is a principal', () => {
 });
 
 describe('the audit log', () => {
-  test('one line per execute_tool: principal, operation, path template, outcome, upstream status and request id; mode 0600; no argument values', () => {
+  test('O15: one line per execute_tool: principal, operation, path template, outcome, upstream status and request id; mode 0600; no argument values', () => {
     expect(statSync(auditFile).mode & 0o777).toBe(0o600);
     const lines = readFileSync(auditFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
     // bob's 403 never reached MCP; carol's stolen handle, alice's two calls and her limited one, carol's dry run.
@@ -114,7 +114,7 @@ describe('the audit log', () => {
     for (const t of [alice, carol]) expect(text).not.toContain(t.token);
   });
 
-  test('rotates to <file>.1 at its size limit (like the search log); without a file, lines go to the log stream', () => {
+  test('O15: rotates to <file>.1 at its size limit (like the search log); without a file, lines go to the log stream', () => {
     const file = join(dir, 'rotating.log');
     const logged: string[] = [];
     const audit = new AuditLog({ file, maxBytes: 4096, logger: createLogger({ write: (l) => logged.push(l) }) });
@@ -132,7 +132,7 @@ describe('the audit log', () => {
 });
 
 describe('/metrics', () => {
-  test('behind the same authentication; counts calls, upstream requests, refusals and sessions with bounded labels only', async () => {
+  test('O16: behind the same authentication; counts calls, upstream requests, refusals and sessions with bounded labels only', async () => {
     expect((await fetch(r.url.replace(/\/mcp$/, '/metrics'))).status).toBe(401);
     const res = await fetch(r.url.replace(/\/mcp$/, '/metrics'), { headers: as(bob) });
     expect(res.status).toBe(200);
@@ -159,7 +159,7 @@ describe('/metrics', () => {
 });
 
 describe('the token file is re-read on change', () => {
-  test('a new line works, a removed one is refused, a broken edit keeps the previous entries and names the line', async () => {
+  test('O14: a new line works, a removed one is refused, a broken edit keeps the previous entries and names the line', async () => {
     const list = (t: { token: string }) => rpc(r.url, undefined, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, as(t)).then((x) => x.status);
     expect(await list(dave)).toBe(401);
     writeFileSync(tokensFile, `${bob.line}\n${carol.line}\n${dave.line}\n`);

@@ -22,7 +22,7 @@ const probe = async (port: number, path: string) => {
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 };
 
-test('a ready replica: /healthz 200, /readyz 200 with the catalog version and the state store', async () => {
+test('O7: a ready replica: /healthz 200, /readyz 200 with the catalog version and the state store', async () => {
   const r = await startReplica(['--registry', fixtureRegistry('petstore')], {});
   try {
     expect(await probe(r.port, '/healthz')).toEqual({ status: 200, body: { status: 'ok' } });
@@ -37,7 +37,7 @@ test('a ready replica: /healthz 200, /readyz 200 with the catalog version and th
   }
 });
 
-test('mistyped --oauth-issuer: /readyz 503 names the issuer and what was tried, /healthz stays 200, logged once', async () => {
+test('O8: mistyped --oauth-issuer: /readyz 503 names the issuer and what was tried, /healthz stays 200, logged once', async () => {
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}/realms/agnets`;
   const r = await startReplica(['--registry', fixtureRegistry('petstore'), '--oauth-issuer', issuer], {}, { healthy: false });
@@ -60,7 +60,7 @@ test('mistyped --oauth-issuer: /readyz 503 names the issuer and what was tried, 
   }
 });
 
-test('issuer down after start: cached keys keep tokens working and the replica ready until they expire; then unready, and tokens get 503', async () => {
+test('O9: issuer down after start: cached keys keep tokens working and the replica ready until they expire; then unready, and tokens get 503', async () => {
   // Only Date is faked (jose's key cache and our checks read it); timers and I/O stay real.
   vi.useFakeTimers({ toFake: ['Date'] });
   const client = { id: 'agent', secret: 'agent-secret-5e2d7c1a9b', scope: 'catalog:read catalog:execute' };
@@ -101,7 +101,7 @@ test('issuer down after start: cached keys keep tokens working and the replica r
   }
 });
 
-test('--require-state without --state refuses to start with the reason and the fix', () => {
+test('O10: --require-state without --state refuses to start with the reason and the fix', () => {
   const r = spawnSync(process.execPath, [builtCli(), 'serve', '--http', '--port', '0', '--require-state', '--registry', fixtureRegistry('petstore')], {
     cwd: REPO_ROOT,
     encoding: 'utf8',

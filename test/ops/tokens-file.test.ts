@@ -12,7 +12,7 @@ import { REPO_ROOT, builtCli, fixtureRegistry } from '../helpers/mcp.js';
 const cli = (args: string[]) => spawnSync(process.execPath, [builtCli(), ...args], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 30_000 });
 const HASH = 'a'.repeat(64);
 
-test('token new prints the token and its file line (the hash only); names and scopes are checked', () => {
+test('O11: token new prints the token and its file line (the hash only); names and scopes are checked', () => {
   const r = cli(['token', 'new', 'ci-bot', '--scopes', 'catalog:read']);
   expect(r.status).toBe(0);
   const [token, line, rest] = r.stdout.split('\n');
@@ -34,7 +34,7 @@ test('token new prints the token and its file line (the hash only); names and sc
   expect(cli(['token', 'old', 'x']).stderr).toMatch(/unknown action "old"/);
 });
 
-test('parseTokenFile names the line of every mistake and never echoes a hash', () => {
+test('O12: parseTokenFile names the line of every mistake and never echoes a hash', () => {
   const bad = (text: string) => {
     try {
       parseTokenFile(text, 'tokens.txt');
@@ -55,7 +55,7 @@ test('parseTokenFile names the line of every mistake and never echoes a hash', (
   expect(bad('# nothing\n')).toMatch(/no entries/);
 });
 
-test('serve refuses to start on a malformed token file (naming the line) and on an unreadable one', () => {
+test('O12: serve refuses to start on a malformed token file (naming the line) and on an unreadable one', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ac-tokens-'));
   const file = join(dir, 'tokens.txt');
   writeFileSync(file, `alice catalog:read sha256:${HASH}\n# ok\nbob catalog:read sha256:xyz\n`, { mode: 0o600 });

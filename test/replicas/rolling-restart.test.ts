@@ -84,7 +84,7 @@ async function clientLoop(url: string, era: Era, n: number, tally: Tally, stoppe
 }
 
 describe.each(['nginx'] as const)('rolling restart behind %s', (kind) => {
-  test(`SIGTERM one replica, start it again, then the other, under ${CLIENTS_PER_ERA} legacy + ${CLIENTS_PER_ERA} modern clients: no call lost, no upstream request cancelled`, async () => {
+  test(`O17: SIGTERM one replica, start it again, then the other, under ${CLIENTS_PER_ERA} legacy + ${CLIENTS_PER_ERA} modern clients: no call lost, no upstream request cancelled`, async () => {
     const replicas: Replica[] = await Promise.all([0, 1].map(() => startReplica(ARGS, env())));
     const lb = await startBalancer(kind, replicas.map((r) => r.port));
     const tally: Tally = { calls: 0, executes: 0, errors: [] };
