@@ -34,7 +34,7 @@ import { searchTools } from './core/search.js';
 import { attachHandles } from './handles.js';
 import { registerResourceHandlers, TOOL_DESCRIPTIONS_URI } from './resources.js';
 import { ResultStore } from './results.js';
-import { toolCallRecord, type ToolCallObserver } from './ops/observe.js';
+import { notifyObserver, toolCallRecord, type ToolCallObserver } from './ops/observe.js';
 import type { SearchLog } from './search-log.js';
 import { SessionState, type RateBucket } from './session.js';
 import { DEFAULT_HANDLE_TTL_MS, Signer } from './signing.js';
@@ -393,23 +393,11 @@ export function createServer(deps: ServerDeps): CatalogServer {
     const traceparent = ctx.mcpReq._meta?.[TRACEPARENT_META_KEY];
     if (typeof traceparent === 'string') line.traceparent = traceparent.slice(0, 100);
     logger.log(envelope.success || pending !== undefined ? 'info' : 'warn', line as { event: string });
+    // Metrics and the audit log (src/server/ops): names, codes and the path template, never arguments.
     if (deps.observe !== undefined) {
-      const record = toolCallRecord(deps.catalogs, names, envelope, {
-        era,
-        principal,
-        ...(stateless ? {} : { session: tag() }),
-        tool,
-        outcome: pending !== undefined ? 'input_required' : envelope.success ? 'ok' : envelope.error.code,
-        durationMs: performance.now() - started,
-        target,
-        dispatched,
-        limitedBucket,
-      });
-      try {
-        deps.observe(record);
-      } catch (err) {
-        logger.log('error', { event: 'observer_failed', error: err instanceof Error ? err.name : 'error' });
-      }
+      const outcome = pending !== undefined ? 'input_required' : envelope.success ? 'ok' : envelope.error.code;
+      const facts = { era, principal, ...(stateless ? {} : { session: tag() }), tool, outcome, durationMs: performance.now() - started, target, dispatched, limitedBucket };
+      notifyObserver(deps.observe, toolCallRecord(deps.catalogs, names, envelope, facts), logger);
     }
     return pending ?? toCallToolResult(envelope);
   });

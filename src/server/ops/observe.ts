@@ -1,5 +1,6 @@
 // What one tool call looked like, for the metrics and the audit log: the server builds one record per tools/call
 // and hands it to the observers serve wires in (over stdio only the audit log). No library here.
+import type { Logger } from '../../logger.js';
 import type { CatalogSet } from '../core/catalogs.js';
 import type { Envelope } from '../core/envelope.js';
 import type { ToolNames } from '../core/names.js';
@@ -36,6 +37,15 @@ export interface ToolCallRecord {
 }
 
 export type ToolCallObserver = (record: ToolCallRecord) => void;
+
+/** Hands a record to the observer; an observer that throws is logged, never the caller's failure. */
+export function notifyObserver(observe: ToolCallObserver, record: ToolCallRecord, logger: Logger): void {
+  try {
+    observe(record);
+  } catch (err) {
+    logger.log('error', { event: 'observer_failed', error: err instanceof Error ? err.name : 'error' });
+  }
+}
 
 /** The upstream's request id among the headers shown to the agent, when it sent one. */
 function requestIdOf(headers: unknown): string | undefined {
