@@ -119,6 +119,11 @@ describe.each(['nginx'] as const)('rolling restart behind %s', (kind) => {
       expect(up.requests.filter((q) => q.aborted)).toEqual([]);
       expect(up.requests).toHaveLength(tally.executes);
       expect(tally.calls).toBeGreaterThan(200);
+      // The restarted replica's metrics: the Redis round trips it made are timed, none failed.
+      const scrape = await (await fetch(replicas[1]!.url.replace(/\/mcp$/, '/metrics'), { headers: { Authorization: `Bearer ${TOKEN}` } })).text();
+      expect(Number(/^api_catalog_state_store_duration_seconds_count\{operation="touchSession"\} (\d+)$/m.exec(scrape)?.[1])).toBeGreaterThan(0);
+      expect(scrape).not.toMatch(/^api_catalog_state_store_errors_total\{/m);
+      expect(Number(/^api_catalog_mcp_requests_total\{era="modern"\} (\d+)$/m.exec(scrape)?.[1])).toBeGreaterThan(0);
     } finally {
       stop = true;
       await lb.close();
