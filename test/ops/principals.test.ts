@@ -134,6 +134,7 @@ describe('the audit log', () => {
 describe('/metrics', () => {
   test('O16: behind the same authentication; counts calls, upstream requests, refusals and sessions with bounded labels only', async () => {
     expect((await fetch(r.url.replace(/\/mcp$/, '/metrics'))).status).toBe(401);
+    expect((await fetch(r.url.replace(/\/mcp$/, '/metrics'), { headers: { ...as(bob), origin: 'https://evil.example' } })).status).toBe(403);
     const res = await fetch(r.url.replace(/\/mcp$/, '/metrics'), { headers: as(bob) });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);

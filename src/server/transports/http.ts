@@ -239,6 +239,8 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     }
     if (!auth) return sendError(res, 503, -32000, 'Service Unavailable: starting', { 'Retry-After': '1' });
     if (pathname === '/metrics') {
+      // The same Origin and authentication checks as /mcp; answered during the drain too (Prometheus sees it).
+      if (req.headers.origin !== undefined && !allowedOrigin(req.headers.origin)) return sendError(res, 403, -32000, 'Forbidden: Origin not allowed');
       const authn = await auth.authenticate(req);
       if (!authn.ok) return sendRefusal(res, authn);
       if (await handleOpsEndpoint(pathname, req, res, { stage: 'metrics', readiness, drain, ...(options.metrics ? { metrics: options.metrics } : {}) })) return;
