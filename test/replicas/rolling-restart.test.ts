@@ -1,9 +1,9 @@
 // A rolling restart under load (issue 25 item 1): two real `serve --http --state redis://…` replicas behind nginx
-// with the shipped deploy/nginx.conf, one real redis-server, clients of both eras (the SDK client, many of each)
+// and HAProxy with the shipped configs (deploy/), one real redis-server, clients of both eras (the SDK client, many of each)
 // calling search -> describe -> execute_tool against a slow fake upstream. Each replica in turn gets SIGTERM, exits
 // 0 once its calls finished, and starts again on its port; then the other. No call fails, no upstream request is
 // cancelled, and the upstream saw exactly one request per successful execute_tool (no loss, no double). Needs
-// `npm run build`; fails when redis-server or nginx is missing. (HAProxy: docs/DEPLOY.md says what was seen.)
+// `npm run build`; fails when redis-server, nginx or haproxy is missing.
 import { createHash } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -83,7 +83,7 @@ async function clientLoop(url: string, era: Era, n: number, tally: Tally, stoppe
   }
 }
 
-describe.each(['nginx'] as const)('rolling restart behind %s', (kind) => {
+describe.each(['nginx', 'haproxy'] as const)('rolling restart behind %s', (kind) => {
   test(`O17: SIGTERM one replica, start it again, then the other, under ${CLIENTS_PER_ERA} legacy + ${CLIENTS_PER_ERA} modern clients: no call lost, no upstream request cancelled`, async () => {
     const replicas: Replica[] = await Promise.all([0, 1].map(() => startReplica(ARGS, env())));
     const lb = await startBalancer(kind, replicas.map((r) => r.port));

@@ -14,6 +14,7 @@ import { MemoryStateStore, type StateStore } from '../../state/index.js';
 import { createAuthenticator, type Authenticator, type AuthenticatorOptions, type AuthRefusal, type Principal } from '../auth/index.js';
 import type { OAuthVerifierOptions } from '../auth/oauth.js';
 import type { ServerDeps } from '../create-server.js';
+import { ConnectionCloser } from '../ops/connections.js';
 import { Drain } from '../ops/drain.js';
 import type { OpsMetrics } from '../ops/metrics.js';
 import { Readiness, type ReadinessCheck } from '../ops/readiness.js';
@@ -75,6 +76,9 @@ export interface HttpServeOptions {
   /** Facts added to the /readyz body (catalog versions, ...). */
   readinessInfo?: () => Record<string, unknown>;
 }
+
+/** At the end of a drain, how long connections already accepted may still bring a request (it gets a 503). */
+const CLOSE_WINDOW_MS = 1000;
 
 /** Default per-principal limit of list/search/describe calls per minute over HTTP (a shared server). */
 export const DEFAULT_HTTP_READ_RATE_LIMIT = 600;
@@ -343,12 +347,16 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
   const httpServer: Server = createHttpServer((req, res) => {
     // Work in flight, for the drain: every request but a legacy standalone GET stream (it stays open until the
     // session ends and is closed at the end of the drain) and the probes.
-    if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') res.once('close', drain.enter());
+    if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') {
+      res.once('close', drain.enter());
+      connections.track(res);
+    }
     handle(req, res).catch((error: unknown) => {
       logger.log('error', { event: 'http_internal_error', message: error instanceof Error ? error.message.slice(0, 300) : 'unknown' });
       sendError(res, 500, -32603, 'Internal error');
     });
   });
+  const connections = new ConnectionCloser(httpServer);
   httpServer.headersTimeout = options.headersTimeoutMs ?? 10_000;
   httpServer.requestTimeout = options.requestTimeoutMs ?? 120_000;
   httpServer.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
@@ -393,21 +401,20 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
 
   async function shutdown(graceMs: number): Promise<{ finished: boolean; abandoned: number }> {
     drain.start();
+    // Connections of the calls in flight end with their answer (no keep-alive into a closing process).
+    connections.closeAfterResponses();
     // Unready at once (logged), so that probes and balancers take this replica out while calls finish.
     void readiness.evaluate();
     const finished = await drain.idle(graceMs);
     const abandoned = drain.count;
     if (!finished) logger.log('warn', { event: 'drain_timeout', graceMs, abandoned, note: 'calls still in flight are cancelled now' });
     readiness.stop();
-    const done = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    const closed = connections.close(CLOSE_WINDOW_MS);
+    // Sessions end (legacy standalone streams close; a call left after the grace is aborted).
     await Promise.all([legacy.closeAll(), modern.close()]);
-    httpServer.closeIdleConnections();
     // The grace is over: what is still open is cut now (a 2026-07-28 call is cancelled with its connection).
     if (!finished) httpServer.closeAllConnections();
-    const force = setTimeout(() => httpServer.closeAllConnections(), 2000);
-    force.unref();
-    await done;
-    clearTimeout(force);
+    await closed;
     if (ownStore) await store.close();
     return { finished, abandoned };
   }
