@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // Rolling restart under load (issue 25 item 1): redis-server, 2 replicas (`serve --http --state ... --require-state`)
-// of the petstore fixture behind nginx with deploy/nginx.conf, a fake upstream that answers after 150 ms, and
+// of the petstore fixture behind nginx or HAProxy with the config in deploy/, a fake upstream that answers after 150 ms, and
 // clients of both eras (raw Streamable HTTP: legacy sessions and 2026-07-28 requests) looping search -> describe ->
 // execute_tool. After a few seconds each replica in turn gets SIGTERM, drains, exits, and starts again on its port.
 // Reports calls, errors, upstream requests cancelled (must be 0), exit codes, drain and restart times.
-// Run alone (after npm run build): node scripts/bench/rolling.mjs [--clients N] [--json]
+// Run alone (after npm run build): node scripts/bench/rolling.mjs [--balancer nginx|haproxy] [--clients N] [--json]
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -16,6 +16,9 @@ import { CLI, FIXTURES, ROOT, round } from './lib/common.mjs';
 const argv = process.argv.slice(2);
 const ci = argv.indexOf('--clients');
 const PER_ERA = ci >= 0 ? Number(argv[ci + 1]) : 10;
+const bi = argv.indexOf('--balancer');
+const BALANCER = bi >= 0 ? argv[bi + 1] : 'nginx';
+if (BALANCER !== 'nginx' && BALANCER !== 'haproxy') throw new Error('rolling: --balancer must be nginx or haproxy');
 const UPSTREAM_MS = 150;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const freePort = () => new Promise((resolve) => { const s = netServer(); s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); }); });
@@ -61,7 +64,7 @@ const upUrl = `http://127.0.0.1:${up.address().port}`;
 
 const dir = mkdtempSync(join(tmpdir(), 'ac-rolling-'));
 const procs = [];
-const result = { clientsPerEra: PER_ERA, calls: 0, executes: 0, errors: 0, errorKinds: {}, upstreamRequests: 0, cancelledUpstream: 0, exits: [], drainMs: [], restartToReadyMs: [] };
+const result = { balancer: BALANCER, clientsPerEra: PER_ERA, calls: 0, executes: 0, errors: 0, errorKinds: {}, upstreamRequests: 0, cancelledUpstream: 0, exits: [], drainMs: [], restartToReadyMs: [] };
 try {
   const redisPort = await freePort();
   procs.push(start(bin('redis-server'), ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir]));
@@ -72,12 +75,21 @@ try {
   procs.push(...replicas);
   for (const [i, r] of replicas.entries()) await waitReady(`http://127.0.0.1:${ports[i]}/readyz`, r);
   const lbPort = await freePort();
-  mkdirSync(join(dir, 'tmp'), { recursive: true });
-  let conf = readFileSync(join(ROOT, 'deploy', 'nginx.conf'), 'utf8').replace(/listen 127\.0\.0\.1:8080;/, `listen 127.0.0.1:${lbPort};`);
-  const m = /( *)server 127\.0\.0\.1:3001 ([^\n]*)\n *server 127\.0\.0\.1:3002 [^\n]*\n/.exec(conf);
-  conf = conf.replace(m[0], ports.map((p) => `${m[1]}server 127.0.0.1:${p} ${m[2]}\n`).join(''));
-  writeFileSync(join(dir, 'nginx.conf'), conf);
-  procs.push(start(bin('nginx'), ['-c', join(dir, 'nginx.conf'), '-p', dir + '/']));
+  if (BALANCER === 'nginx') {
+    mkdirSync(join(dir, 'tmp'), { recursive: true });
+    let conf = readFileSync(join(ROOT, 'deploy', 'nginx.conf'), 'utf8').replace(/listen 127\.0\.0\.1:8080;/, `listen 127.0.0.1:${lbPort};`);
+    const m = /( *)server 127\.0\.0\.1:3001 ([^\n]*)\n *server 127\.0\.0\.1:3002 [^\n]*\n/.exec(conf);
+    conf = conf.replace(m[0], ports.map((p) => `${m[1]}server 127.0.0.1:${p} ${m[2]}\n`).join(''));
+    writeFileSync(join(dir, 'nginx.conf'), conf);
+    procs.push(start(bin('nginx'), ['-c', join(dir, 'nginx.conf'), '-p', dir + '/']));
+  } else {
+    // Every backend's server lines (the read backend tracks the main one's).
+    let conf = readFileSync(join(ROOT, 'deploy', 'haproxy.cfg'), 'utf8').replace(/bind 127\.0\.0\.1:8080/, `bind 127.0.0.1:${lbPort}`);
+    const block = /( *)server r1 127\.0\.0\.1:3001 ([^\n]*)\n *server r2 127\.0\.0\.1:3002 [^\n]*\n/g;
+    conf = conf.replace(block, (_a, indent, params) => ports.map((p, i) => `${indent}server r${i + 1} 127.0.0.1:${p} ${params.replace('/r1', `/r${i + 1}`)}\n`).join(''));
+    writeFileSync(join(dir, 'haproxy.cfg'), conf);
+    procs.push(start(bin('haproxy'), ['-f', join(dir, 'haproxy.cfg'), '-db']));
+  }
   const url = `http://127.0.0.1:${lbPort}/mcp`;
   for (let i = 0; i < 100; i++) {
     try { await (await fetch(`http://127.0.0.1:${lbPort}/readyz`)).text(); break; } catch { await sleep(50); }
@@ -158,7 +170,7 @@ try {
 }
 if (argv.includes('--json')) console.log(JSON.stringify(result));
 else {
-  console.log(`rolling restart behind nginx (deploy/nginx.conf), 2 replicas + Redis, ${PER_ERA} legacy + ${PER_ERA} modern clients, upstream ${UPSTREAM_MS} ms`);
+  console.log(`rolling restart behind ${BALANCER} (deploy/${BALANCER === 'nginx' ? 'nginx.conf' : 'haproxy.cfg'}), 2 replicas + Redis, ${PER_ERA} legacy + ${PER_ERA} modern clients, upstream ${UPSTREAM_MS} ms`);
   console.log(`calls ${result.calls}, execute_tool ok ${result.executes}, errors ${result.errors}${result.errors ? ` ${JSON.stringify(result.errorKinds)}` : ''}`);
   console.log(`upstream requests ${result.upstreamRequests} (= execute_tool ok: ${result.upstreamRequests === result.executes}), cancelled upstream requests ${result.cancelledUpstream}`);
   console.log(`replica exits ${result.exits.join(', ')}; SIGTERM -> exit ${result.drainMs.join(' / ')} ms; start -> ready ${result.restartToReadyMs.join(' / ')} ms`);
