@@ -1,5 +1,5 @@
 // `serve --state` through the built CLI: a bad URL or --state without --http is a clear start-up error that
-// never echoes the password; a Redis that is down at start-up gives a degraded replica (/healthz 503, tool
+// never echoes the password; a Redis that is down at start-up gives an unready replica (/readyz 503, tool
 // calls STATE_UNAVAILABLE in both eras, the shared signing key fetched once Redis answers) that recovers when Redis
 // comes up, with no restart; --help documents the flags.
 import { spawnSync } from 'node:child_process';
@@ -36,23 +36,23 @@ test('--help documents --state, --rate-limit, --read-rate-limit and /healthz', (
   for (const s of ['--state <url>', 'API_CATALOG_STATE', '--rate-limit <n>', '--read-rate-limit <n>', 'API_CATALOG_READ_RATE_LIMIT', '/healthz']) expect(r.out).toContain(s);
 });
 
-test('B6 at start-up: Redis down -> the replica starts degraded (healthz 503, STATE_UNAVAILABLE, new sessions 503); Redis up -> it recovers with no restart', async () => {
+test('B6 at start-up: Redis down -> the replica starts unready (readyz 503, STATE_UNAVAILABLE, new sessions 503); Redis up -> it recovers with no restart', async () => {
   const port = await freePort();
   const url = `redis://:${PASSWORD}@127.0.0.1:${port}/0`;
   const replica = await startReplica(['--registry', fixtureRegistry('petstore')], { API_CATALOG_STATE: url }, { healthy: false });
   let redis: Awaited<ReturnType<typeof startRedis>> | undefined;
   try {
     const health = async () => {
-      const res = await fetch(`http://127.0.0.1:${replica.port}/healthz`);
+      const res = await fetch(`http://127.0.0.1:${replica.port}/readyz`);
       return { status: res.status, body: (await res.json()) as Record<string, unknown> };
     };
     const h = await health();
     expect(h.status).toBe(503);
-    expect(h.body).toMatchObject({ status: 'degraded', state: 'redis' });
+    expect(h.body).toMatchObject({ status: 'unready', state: 'redis', checks: ['state'] });
     const init = await rpc(replica.url, undefined, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
     expect(init.status).toBe(503);
     expect(init.msg.error.message).toMatch(/state store unavailable/);
-    expect(replica.stderr()).toMatch(/not reachable yet; serving degraded/);
+    expect(replica.stderr()).toMatch(/not reachable yet; serving degraded \(\/readyz 503\)/);
     // A 2026-07-28 request has no session to open, so it reaches the tool, which fails closed.
     const modern = await modernRpc(replica.url, 'tools/call', { name: 'search_tools', arguments: { query: 'pet' } });
     expect(modern.msg.result.structuredContent.error.code).toBe('STATE_UNAVAILABLE');
