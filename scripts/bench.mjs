@@ -71,6 +71,10 @@ results.others = {
     : {
         loadReplicas: runScript('scripts/load.mjs', ['--replicas', '2']),
         loadReplicasKill: runScript('scripts/load.mjs', ['--replicas', '2', '--kill-after', '5']),
+        // A rolling restart (SIGTERM, drain, start again; one replica after the other) under both eras behind nginx
+        // and HAProxy (issue 25): calls, errors and cancelled upstream requests, which must be 0.
+        rollingRestart: runScript('scripts/bench/rolling.mjs'),
+        rollingRestartHaproxy: runScript('scripts/bench/rolling.mjs', ['--balancer', 'haproxy']),
       }),
 };
 if (results.others.import) results.others.import.parsed = parseImport(results.others.import.stdout);

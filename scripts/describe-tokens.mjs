@@ -2,7 +2,7 @@
 // `node scripts/describe-tokens.mjs [--json] [--registry <dir>]` (after `npm run build`): o200k tokens of the
 // describe_tools answer at each level (summary, parameters = Level 2, full) for the GitHub operations of the dev
 // query set (test/fixtures/eval/queries-dev.jsonl), one operation per call, counted on the compact JSON a client
-// passes to the model; median / p90 (nearest rank) / max per level, and how many Level-2 parameters carry `from`.
+// passes to the model, with the describe handle the server adds from Level 2 up; median / p90 (nearest rank) / max per level, and how many Level-2 parameters carry `from`.
 // Issue 24 item 7's budget: Level 2 median <= 200, p90 <= 350. Printing only.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -26,6 +26,9 @@ const load = (rel) => import(pathToFileURL(join(dist, rel)).href);
 const { loadCatalogSet } = await load('server/index.js');
 const { describeTools } = await load('server/core/describe.js');
 const { toolNames } = await load('server/core/names.js');
+const { attachHandles } = await load('server/handles.js');
+const { Signer } = await load('server/signing.js');
+const { operationFingerprint } = await load('server/core/describe.js');
 const { Tiktoken } = await import('js-tiktoken/lite');
 const { default: o200k } = await import('js-tiktoken/ranks/o200k_base');
 const encoder = new Tiktoken(o200k);
@@ -40,6 +43,7 @@ const queries = readFileSync(join(root, 'test', 'fixtures', 'eval', 'queries-dev
   .filter((q) => q.catalog === 'github');
 const names = [...new Set(queries.map((q) => byOperationId.get(q.expect[0])).filter(Boolean))];
 const settings = { baseUrls: {}, readOnly: false, env: {} };
+const signer = Signer.random();
 
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.max(0, Math.ceil(xs.length * p) - 1)];
 const levels = {};
@@ -47,7 +51,10 @@ let withFrom = 0;
 let parameters = 0;
 for (const detail of ['summary', 'parameters', 'full']) {
   const rows = names.map((name) => {
+    // What an agent sees: the server adds a describe handle from Level 2 up (src/server/handles.ts)
     const { envelope } = describeTools(set, { tool_names: [name], detail }, toolNames(), { settings });
+    const op = set.byName.get(name).op;
+    attachHandles(envelope, () => signer.handle(name, operationFingerprint(op), 'anonymous', Date.now() + 3_600_000));
     if (detail === 'parameters') {
       for (const p of Object.values(envelope.value.tools[0].parameters)) {
         parameters++;

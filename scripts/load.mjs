@@ -144,9 +144,9 @@ function balancerConfig(kind, listenPort, ports) {
     return t.replace(m[0], ports.map((p) => `${m[1]}server 127.0.0.1:${p} ${m[2]}\n`).join(''));
   }
   let t = readFileSync(join(root, 'deploy', 'haproxy.cfg'), 'utf8').replace(/bind 127\.0\.0\.1:8080/, `bind 127.0.0.1:${listenPort}`);
-  const m = /( *)server r1 127\.0\.0\.1:3001 ([^\n]*)\n *server r2 127\.0\.0\.1:3002 [^\n]*\n/.exec(t);
-  if (!m) throw new Error('load: deploy/haproxy.cfg server lines changed');
-  return t.replace(m[0], ports.map((p, i) => `${m[1]}server r${i + 1} 127.0.0.1:${p} ${m[2]}\n`).join(''));
+  const block = /( *)server r1 127\.0\.0\.1:3001 ([^\n]*)\n *server r2 127\.0\.0\.1:3002 [^\n]*\n/g;
+  if (!block.test(t)) throw new Error('load: deploy/haproxy.cfg server lines changed');
+  return t.replace(block, (_all, indent, params) => ports.map((p, i) => `${indent}server r${i + 1} 127.0.0.1:${p} ${params.replace('/r1', `/r${i + 1}`)}\n`).join(''));
 }
 
 const serverEnv = (opts, canary) => ({
@@ -186,7 +186,7 @@ async function deployReplicas(opts, canary) {
       procs.push(r);
       replicas.push(r);
     }
-    for (const r of replicas) await waitFor(`http://127.0.0.1:${r.port}/healthz`, r, 'a replica', (s) => s === 200);
+    for (const r of replicas) await waitFor(`http://127.0.0.1:${r.port}/readyz`, r, 'a replica', (s) => s === 200);
     const lbPort = await freePort();
     let lb;
     if (opts.balancer === 'nginx') {

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Screenshots of the catalog explorer for docs/ (npm run screenshots): serves the embedded GitHub catalog from the
 // build (dist/) on a free loopback port with a search log that a real MCP client fills, then photographs the main
-// views in Debian's chromium (playwright-core) at 1280 px and one at phone width. Writes docs/explorer-*.png.
+// views in Debian's chromium (playwright-core) at 1280 x 800 and one at phone width (390 px): domains, search with
+// why each hit ranks, an operation, a dry run beside its form, the search log, the README walkthrough's fixed search
+// and SendGrid imported with display names (test/fixtures/overlays/sendgrid-names.yaml). Writes docs/explorer-*.png.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,12 +61,17 @@ try {
     await desktop.screenshot({ path: join(ROOT, 'docs', file) });
     console.log(`docs/${file}  ${path}`);
   }
+  await desktop.goto(`${base}/?q=create%20an%20issue`);
+  await desktop.locator('#explain summary').click();
+  await desktop.locator('#explain').scrollIntoViewIfNeeded();
+  await desktop.screenshot({ path: join(ROOT, 'docs', 'explorer-search-why.png') });
+  console.log('docs/explorer-search-why.png  /?q=create an issue, "Why these rank in this order" open');
   await desktop.goto(`${base}/?tool=issues_create`);
   await desktop.locator('#args').fill('{"owner": "octocat", "repo": "hello-world", "title": "Found a bug"}');
   await desktop.getByRole('button', { name: 'Dry run' }).click();
-  await desktop.locator('#dry-run-result').scrollIntoViewIfNeeded();
+  await desktop.waitForURL(/args=/);
   await desktop.screenshot({ path: join(ROOT, 'docs', 'explorer-dry-run.png') });
-  console.log('docs/explorer-dry-run.png  dry run of issues_create');
+  console.log(`docs/explorer-dry-run.png  ${desktop.url().slice(base.length)}`);
   const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true, deviceScaleFactor: 2 });
   await phone.goto(`${base}/?q=create%20an%20issue`);
   await phone.screenshot({ path: join(ROOT, 'docs', 'explorer-phone.png') });
@@ -80,6 +87,18 @@ try {
     console.log('docs/explorer-overlay-fixed.png  /?q=open a ticket on GitHub imported with test/fixtures/overlays/github-tickets.yaml');
   } finally {
     await curated.close();
+  }
+
+  // Names people can live with: SendGrid's spec says "Email Activity (beta)" and GET_mc-contats; the overlay renames.
+  const sendgrid = spawnSync(process.execPath, [join(ROOT, 'dist', 'cli', 'index.js'), 'import', join(ROOT, 'test', 'fixtures', 'real-specs', 'sendgrid.json'), '--overlay', join(ROOT, 'test', 'fixtures', 'overlays', 'sendgrid-names.yaml'), '--out', join(dir, 'named'), '--quiet'], { encoding: 'utf8' });
+  if (sendgrid.status !== 0) throw new Error(`screenshots: the SendGrid import failed: ${sendgrid.stderr}`);
+  const named = await serveHttp({ catalogs: loadCatalogSet([join(dir, 'named', 'sendgrid')]), settings: { baseUrls: {}, readOnly: false, env: {} } }, { port: 0, explorer: true });
+  try {
+    await desktop.goto(`http://127.0.0.1:${named.port}/?domain=contacts`);
+    await desktop.screenshot({ path: join(ROOT, 'docs', 'explorer-names.png') });
+    console.log('docs/explorer-names.png  /?domain=contacts on SendGrid imported with test/fixtures/overlays/sendgrid-names.yaml');
+  } finally {
+    await named.close();
   }
 } finally {
   await browser?.close();

@@ -52,6 +52,12 @@ export interface HttpConfig {
   maxSessions: number;
   /** Serve the catalog explorer page at `/` (default true; `--no-explorer`, env API_CATALOG_NO_EXPLORER=1). */
   explorer: boolean;
+  /** `--tokens <file>` (env API_CATALOG_TOKENS_FILE): named bearer tokens, each a principal. */
+  tokensFile?: string;
+  /** `--require-state`: refuse to start without `--state` (a replica of several). */
+  requireState: boolean;
+  /** How long the OAuth issuer's keys are used without a refetch (env API_CATALOG_OAUTH_KEYS_MAX_AGE_SECONDS). */
+  oauthKeysMaxAgeMs: number;
 }
 
 export interface ServerConfig {
@@ -107,6 +113,10 @@ export interface ServerConfig {
   embeddings?: { url?: string; model?: string; dimensions?: string };
   /** Least severe log level (env API_CATALOG_LOG_LEVEL, file serve.logLevel; default info). */
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** `--shutdown-grace <s>` (env API_CATALOG_SHUTDOWN_GRACE_SECONDS, default 25): how long calls in flight may finish. */
+  shutdownGraceMs: number;
+  /** `--audit-log <file>`: the audit log's own file; unset: audit lines go to the log stream. */
+  auditLog?: { file: string; maxBytes: number };
   /** Every option of SERVE_OPTIONS as resolved (flags > env > file > default); new options are read here. */
   options: ResolvedOptions;
 }
@@ -269,6 +279,7 @@ export function resolveServerConfig(flags: ServeFlags, env: Record<string, strin
     timeouts: { totalMs: o.timeoutMs },
     filters: { includeDomains: splitList(o.includeDomains), excludeDomains: splitList(o.excludeDomains), excludeTools: splitList(o.excludeTools) },
     logLevel: o.logLevel,
+    shutdownGraceMs: o.shutdownGraceSeconds * 1000,
     options: o,
   };
   const f = flags as Record<string, unknown>;
@@ -281,6 +292,10 @@ export function resolveServerConfig(flags: ServeFlags, env: Record<string, strin
   if (o.readRateLimitPerMinute !== undefined) config.readRateLimitPerMinute = o.readRateLimitPerMinute;
   if (o.http && o.stateUrl !== undefined) config.stateUrl = o.stateUrl;
   if (o.searchLog !== undefined) config.searchLog = { file: o.searchLog, maxBytes: o.searchLogMaxBytes };
+  if (f.auditLogMaxBytes !== undefined && o.auditLog === undefined) {
+    throw new AppError('CONFIG_INVALID', 'serve: --audit-log-max-bytes needs --audit-log <file> (or API_CATALOG_AUDIT_LOG)');
+  }
+  if (o.auditLog !== undefined) config.auditLog = { file: o.auditLog, maxBytes: o.auditLogMaxBytes };
   if (o.indexCache !== undefined) config.indexCache = o.indexCache;
   const embeddings = {
     ...(o.embeddingsUrl !== undefined ? { url: o.embeddingsUrl } : {}),
@@ -297,6 +312,14 @@ export function resolveServerConfig(flags: ServeFlags, env: Record<string, strin
     const authToken = o.authToken;
     const oauthIssuer = o.oauthIssuer;
     const publicUrl = o.publicUrl;
+    const tokensFile = o.tokensFile;
+    if (o.requireState && o.stateUrl === undefined) {
+      throw new AppError(
+        'CONFIG_INVALID',
+        'serve: --require-state (API_CATALOG_REQUIRE_STATE) is set but no --state is given: replicas must share legacy sessions and rate limits; ' +
+          "set API_CATALOG_STATE='redis://:<password>@<host>:6379/0' on every replica (docs/DEPLOY.md)",
+      );
+    }
     if (oauthIssuer !== undefined && publicUrl === undefined && !isLoopbackHost(host)) {
       throw new AppError(
         'CONFIG_INVALID',
@@ -311,12 +334,12 @@ export function resolveServerConfig(flags: ServeFlags, env: Record<string, strin
           '--allow-remote and set API_CATALOG_HTTP_TOKEN so that every client must authenticate',
       );
     }
-    if (allowRemote && authToken === undefined && oauthIssuer === undefined) {
+    if (allowRemote && authToken === undefined && oauthIssuer === undefined && tokensFile === undefined) {
       throw new AppError(
         'CONFIG_INVALID',
         'serve: --allow-remote needs authentication: set API_CATALOG_HTTP_TOKEN in the environment (e.g. ' +
           '`export API_CATALOG_HTTP_TOKEN=$(openssl rand -hex 32)`); clients then send `Authorization: Bearer <token>`. ' +
-          'Or accept OAuth access tokens with --oauth-issuer <url> --public-url <url>',
+          'Or give each client its own token with --tokens <file> (api-catalog token new <name>), or accept OAuth access tokens with --oauth-issuer <url> --public-url <url>',
       );
     }
     if (authToken !== undefined && (authToken.length < MIN_HTTP_TOKEN_LENGTH || !/^[\x21-\x7E]+$/.test(authToken))) {
@@ -342,6 +365,9 @@ export function resolveServerConfig(flags: ServeFlags, env: Record<string, strin
       keepAliveTimeoutMs: 5_000,
       maxSessions: o.maxSessions as number,
       explorer: o.explorer as boolean,
+      ...(tokensFile !== undefined ? { tokensFile } : {}),
+      requireState: o.requireState as boolean,
+      oauthKeysMaxAgeMs: (o.oauthKeysMaxAgeSeconds as number) * 1000,
     };
   }
   return config;

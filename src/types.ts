@@ -180,8 +180,13 @@ export interface CatalogMeta {
   formatVersion: 1;
   /** Catalog name, `[a-z0-9_-]+`, e.g. `github`. */
   name: string;
+  /**
+   * Display name: `import --title`, else the spec's `info.x-api-catalog-title` (set by the spec or an overlay),
+   * else `info.title`, else the catalog name. Shown by list_domains, the start banner and the explorer.
+   */
   title: string;
   version: string;
+  /** One paragraph: `import --description`, else `info.x-api-catalog-description`, else `info.description`'s first. */
   description: string;
   /** The spec's own version string, e.g. `2.0`, `3.0.3`, `3.1.0`. */
   specVersion: string;
@@ -205,6 +210,16 @@ export interface CatalogMeta {
   operationCount: number;
   /** Operations the spec or an overlay marked `x-api-catalog-hidden: true`, dropped at import; absent when none. */
   hiddenOperations?: number;
+  /**
+   * Operations renamed by `x-api-catalog-name`: the name each would have had -> its name, sorted. A call by the
+   * former name is answered UNKNOWN_TOOL with the new name as "did you mean". Absent when none.
+   */
+  renamed?: Record<string, string>;
+  /**
+   * The display name and description given to `import --title` / `--description` (as stored), recorded so that
+   * `import --check` re-applies them; `title` and `description` above hold what is shown. Absent when not given.
+   */
+  importArgs?: { title?: string; description?: string };
 }
 
 /** One overlay applied at import: where it is and the sha256 of its bytes. */

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Search benchmark (prints, never asserts): index build time vs loading a MiniSearch snapshot, memory,
-// and search latency p50/p99 on the GitHub catalog. Run after `npm run build`: node scripts/bench/search.mjs
+// Search benchmark (prints, never asserts): index build time vs loading a MiniSearch snapshot, memory, search latency
+// p50/p99 on the GitHub catalog in-process, and search_tools over stdio (the latency an agent's client sees, with its
+// tail). Run after `npm run build`: node scripts/bench/search.mjs [registry dir] [--stdio-only] [--rounds N]
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +17,14 @@ const ms = (x) => `${x.toFixed(2)} ms`;
 const mb = (x) => `${(x / 1024 / 1024).toFixed(1)} MB`;
 
 let t = performance.now();
-const catalog = loadCatalog(process.argv[2] ?? defaultCatalogDir());
+const args = process.argv.slice(2);
+const stdioOnly = args.includes('--stdio-only');
+const rounds = args.includes('--rounds') ? Number(args[args.indexOf('--rounds') + 1]) : 5;
+const catalogArg = args.find((a, k) => !a.startsWith('--') && args[k - 1] !== '--rounds');
+if (!stdioOnly) await inProcess();
+
+async function inProcess() {
+const catalog = loadCatalog(catalogArg ?? defaultCatalogDir());
 const loadMs = performance.now() - t;
 global.gc?.();
 const heapBefore = process.memoryUsage().heapUsed;
@@ -53,7 +61,7 @@ for (let k = 0; k < 5; k++) {
 addAlls.sort((a, b) => a - b);
 
 const queries = [];
-for (const file of [join(root, '..', 'shared', 'eval', 'queries-dev.jsonl'), join(root, 'test', 'fixtures', 'search', 'queries-holdout.jsonl')]) {
+for (const file of [join(root, 'test', 'fixtures', 'eval', 'queries-dev.jsonl'), join(root, 'test', 'fixtures', 'search', 'queries-holdout.jsonl')]) {
   try {
     for (const line of readFileSync(file, 'utf8').split('\n')) if (line.trim()) {
       const q = JSON.parse(line);
@@ -84,3 +92,44 @@ for (const [label, q] of [['1 MB query', 'x'.repeat(1 << 20)], ['regex metachara
   console.log(`hostile            ${label.padEnd(22)} ${ms(performance.now() - s)}`);
 }
 console.log(`rss                ${mb(process.memoryUsage().rss)}`);
+}
+
+// search_tools over stdio, as an agent's client sees it: the round trip of every call, its tail, and which
+// requests sit in it. The requests: every query of the repository's sets (test/fixtures/search, test/fixtures/eval)
+// sent to the embedded GitHub catalog, short agent calls and long requests in people's words alike, with their
+// keywords; each with typos too (src/search/gate.ts). The first round is reported apart (every typo is new to the
+// server then, and first calls compile code); the calls start a second after tools/list, as an agent's would.
+{
+  const { startStdio, pct: nearest } = await import('./lib/common.mjs');
+  const { readQuerySets } = await import(join(dist, 'search/gate-files.js'));
+  const { typoQueries } = await import(join(dist, 'search/gate.js'));
+  const calls = [];
+  for (const { queries } of readQuerySets(root)) {
+    for (const q of [...queries, ...typoQueries(queries)]) calls.push({ query: q.query, ...(q.keywords ? { keywords: q.keywords } : {}), limit: 8 });
+  }
+  const s = await startStdio(process.execPath, [join(root, 'dist', 'cli', 'index.js'), 'serve'], { env: { API_CATALOG_LOG_LEVEL: 'error', API_CATALOG_RATE_LIMIT: '0' } });
+  // an agent thinks before its first search: the server restores its index and warms it in that idle time
+  await new Promise((r) => setTimeout(r, 1000));
+  const times = [];
+  const first = [];
+  const slow = new Map();
+  try {
+    for (let r = 0; r < rounds; r++) {
+      for (const args of calls) {
+        const t0 = performance.now();
+        const res = await s.client.callTool({ name: 'search_tools', arguments: args });
+        const ms = performance.now() - t0;
+        if (res.isError) throw new Error(`search_tools failed for ${JSON.stringify(args.query)}: ${JSON.stringify(res.content).slice(0, 300)}`);
+        (r === 0 ? first : times).push(ms);
+        if (r > 0) slow.set(args.query, Math.max(slow.get(args.query) ?? 0, ms));
+      }
+    }
+  } finally {
+    await s.close();
+  }
+  const line = (label, xs) => console.log(`${label.padEnd(18)} p50 ${ms(nearest(xs, 0.5))}  p99 ${ms(nearest(xs, 0.99))}  p99.9 ${ms(nearest(xs, 0.999))}  max ${ms(Math.max(...xs))}  (${xs.length} calls)`);
+  console.log(`stdio search_tools  GitHub, ${calls.length} requests (every set's queries and their typos, keywords as sent), ${rounds} rounds`);
+  line('  first round', first);
+  line('  later rounds', times);
+  console.log(`  slowest requests (worst call after the first round): ${[...slow].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([q, t]) => `${ms(t)} ${JSON.stringify(q.slice(0, 60))}`).join('; ')}`);
+}

@@ -53,7 +53,7 @@ function ensureGlove() {
 // the held-out sets: round 5 (both styles) and the shared files (measured, never tuned to); then the earlier
 // fixture sets as extra evidence (their lexical rules were tuned on them, but the mix never saw any of them)
 const F = (f) => join(root, 'test', 'fixtures', 'search', f);
-const SHARED = (f) => join(root, '..', 'shared', 'eval', f);
+const SHARED = (f) => join(root, 'test', 'fixtures', 'eval', f); // the in-repo copies of ../shared/eval
 const ROUND5 = ['salesloft', 'zoom', 'xero', 'vercel', 'digitalocean', 'mailchimp'].flatMap((c) => [F(`queries-${c}.jsonl`), F(`queries-${c}-agent.jsonl`)]);
 const SHARED_SETS = [SHARED('queries-natural.jsonl'), SHARED('queries-natural-agent.jsonl')];
 const EARLIER = ['holdout', 'slack', 'twilio', 'asana', 'spotify', 'jira', 'increase', 'kubernetes', 'gitlab', 'square', 'google'].map((c) => F(`queries-${c}.jsonl`));

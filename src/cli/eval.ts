@@ -1,6 +1,7 @@
 // `api-catalog eval <queries.jsonl>...`: Recall@1, Recall@5 and MRR per set, per catalog, mean over sets and pooled;
 // --save / --baseline / --compare line two runs up. Finds each catalog in --registry dirs, registry/<c>,
-// .cache/registry/<c>, or imports ../shared/specs/<c>.json (or --spec c=path) with importSpec. Printing only.
+// .cache/registry/<c>, or imports openapi/<c>.json or test/fixtures/real-specs/<c>.json (or --spec c=path) with
+// importSpec. Printing only.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -41,8 +42,8 @@ A line is {"catalog": "github", "query": "...", "expect": ["operationId", ...]};
 agent sends after list_domains: "keywords": [...], "domain": "<a list_domains name>", and "request" (the
 user's words, not searched).
 A catalog is read from, in order: a --registry dir whose catalog has that name; registry/<catalog>;
-.cache/registry/<catalog> (if it matches the spec); else the spec (--spec, or ../shared/specs/<catalog>.json
-beside the package) is imported into .cache/registry/<catalog> first.
+.cache/registry/<catalog> (if it matches the spec); else the spec (--spec, or openapi/<catalog>.json or
+test/fixtures/real-specs/<catalog>.json in the package) is imported into .cache/registry/<catalog> first.
 
   --registry <dir>        a catalog folder (repeatable)
   --spec <catalog>=<file> the spec to import for a catalog without a registry (repeatable)
@@ -61,14 +62,19 @@ function sha256(path: string): string {
   return createHash('sha256').update(readFileSync(path)).digest('hex');
 }
 
-/** The spec for a catalog: --spec, else ../shared/specs/<catalog>.{json,yaml,yml} beside the package. */
+/** Where a catalog's spec may ship with the package or a checkout of it: openapi/, then the test fixtures. */
+const SPEC_FOLDERS = [['openapi'], ['test', 'fixtures', 'real-specs']];
+
+/** The spec for a catalog: --spec, else <catalog>.{json,yaml,yml} in one of SPEC_FOLDERS of the package. */
 function specFor(catalog: string, specs: Map<string, string>): string | undefined {
   const given = specs.get(catalog);
   if (given !== undefined) return resolve(given);
   const root = packageRoot();
-  for (const ext of ['json', 'yaml', 'yml']) {
-    const candidate = join(root, '..', 'shared', 'specs', `${catalog}.${ext}`);
-    if (existsSync(candidate)) return candidate;
+  for (const folder of SPEC_FOLDERS) {
+    for (const ext of ['json', 'yaml', 'yml']) {
+      const candidate = join(root, ...folder, `${catalog}.${ext}`);
+      if (existsSync(candidate)) return candidate;
+    }
   }
   return undefined;
 }
@@ -91,7 +97,7 @@ export async function openCatalog(catalog: string, registries: Catalog[], specs:
     throw new AppError(
       'REGISTRY_NOT_FOUND',
       `eval: no registry for catalog ${JSON.stringify(catalog)} (looked in registry/${catalog}, .cache/registry/${catalog}) ` +
-        `and no spec at ../shared/specs/${catalog}.json; pass --registry <dir> or --spec ${catalog}=<file>`,
+        `and no spec at openapi/${catalog}.json or test/fixtures/real-specs/${catalog}.json; pass --registry <dir> or --spec ${catalog}=<file>`,
     );
   }
   process.stderr.write(`eval: importing ${catalog} from ${spec} into ${cached}\n`);

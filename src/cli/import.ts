@@ -2,14 +2,16 @@
 // progress (stderr), a summary and the per-domain change report. Bad input ends in one clear line and exit 1.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
-import { AppError, isAppError } from '../errors.js';
+import { isAppError } from '../errors.js';
 import { catalogNameFor, checkRegistry, importSpec, writeRegistry } from '../importer/index.js';
 import type { DomainChange, ImportResult } from '../importer/index.js';
 import { MANIFEST_FILE, VECTORS_FILE } from '../embeddings/store.js';
-import type { CatalogMeta, OverlayRef } from '../types.js';
+import type { CatalogMeta } from '../types.js';
 import { searchSnapshotProblem, writeSearchSnapshot } from '../server/core/catalogs.js';
 import { isLoopbackHost } from '../net/address-policy.js';
 import { parseCommand, UsageError } from './args.js';
+import { shellLine } from './shell.js';
+import { displayLines, overlayLines, overlaysOf, readMeta, recordedDisplay, recordedOverlays } from './import-recorded.js';
 import { envPrefix } from '../execution/auth.js';
 
 const USAGE = `usage: api-catalog import <spec file or http(s) URL> [options]
@@ -21,9 +23,13 @@ options:
   --out <dir>       registry folder (default: registry)
   --overlay <file>  apply an OpenAPI Overlay 1.0 document (YAML or JSON) to the spec first; repeatable,
                     applied in order. Recorded in catalog.json (path relative to the catalog folder, sha256)
+  --title <text>    the catalog's display name for agents and people (list_domains, the start banner, the
+                    explorer), over the spec's info.x-api-catalog-title and info.title; recorded in catalog.json
+  --description <text>  the catalog's one-paragraph description, over info.x-api-catalog-description and
+                    info.description; recorded in catalog.json
   --check           write nothing; exit 1 when <out>/<catalog>/ differs from a fresh import or its
                     search.snapshot is missing or stale. Without --overlay it re-applies the overlays
-                    catalog.json records; with --overlay, exactly those
+                    catalog.json records; with --overlay, exactly those. Likewise --title and --description
   --no-snapshot     do not write <out>/<catalog>/search.snapshot (the server then builds the search
                     index in memory at start-up, with a warning)
   --strict          fail on any import warning, including an overlay target that matches nothing
@@ -64,10 +70,16 @@ function counts(result: ImportResult): { warnings: number; lint: Record<string, 
   return { warnings, lint };
 }
 
-/** The command that refreshes this registry, for messages. */
-function fixCommand(spec: string, name: string | undefined, out: string, overlays: string[] = []): string {
-  const opts = [name !== undefined ? `--name ${name}` : '', out !== 'registry' ? `--out ${out}` : '', ...overlays.map((o) => `--overlay ${o}`)].filter(Boolean).join(' ');
-  return `npm run import -- ${spec}${opts ? ' ' + opts : ''}`;
+/** The command that refreshes this registry, for messages (quoted for the shell). */
+function fixCommand(spec: string, name: string | undefined, out: string, overlays: string[] = [], display: CatalogMeta['importArgs'] = {}): string {
+  const opts = [
+    ...(name !== undefined ? ['--name', name] : []),
+    ...(out !== 'registry' ? ['--out', out] : []),
+    ...overlays.flatMap((o) => ['--overlay', o]),
+    ...(display.title !== undefined ? ['--title', display.title] : []),
+    ...(display.description !== undefined ? ['--description', display.description] : []),
+  ];
+  return `npm run import -- ${shellLine([spec, ...opts])}`;
 }
 
 /**
@@ -115,56 +127,9 @@ async function staleEmbeddings(dir: string, result: ImportResult, model: string 
   }
 }
 
-/** A recorded overlay path (relative to the catalog folder) as a path relative to the working directory. */
-function shownPath(catalogDir: string, ref: OverlayRef): string {
-  return relative(process.cwd(), resolve(catalogDir, ref.path)).split(sep).join('/') || '.';
-}
-
-/** The overlays a registry's catalog.json records ([] when none); undefined when there is no readable catalog.json. */
-function overlaysOf(metaPath: string): OverlayRef[] | undefined {
-  if (!existsSync(metaPath)) return undefined;
-  try {
-    const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as Partial<CatalogMeta>;
-    return Array.isArray(meta.overlays) ? meta.overlays.filter((r): r is OverlayRef => typeof r?.path === 'string' && typeof r?.sha256 === 'string') : [];
-  } catch {
-    return undefined; // an unreadable catalog.json: nothing to compare (and --check reports it stale)
-  }
-}
-
-/**
- * The overlays `import --check` re-applies when no --overlay is given: those the registry's catalog.json records,
- * read from where it says (relative to the catalog folder). A recorded file that is gone is an error naming it.
- */
-function recordedOverlays(catalogDir: string): Array<{ file: string; label: string }> {
-  const metaPath = resolve(catalogDir, 'catalog.json');
-  return (overlaysOf(metaPath) ?? []).map((ref) => {
-    const file = resolve(catalogDir, ref.path);
-    if (!existsSync(file)) {
-      throw new AppError(
-        'CONFIG_INVALID',
-        `import: ${relative(process.cwd(), metaPath)} records the overlay ${ref.path} (${shownPath(catalogDir, ref)}), which is missing; restore it, or pass the overlays to use with --overlay`,
-      );
-    }
-    return { file, label: ref.path };
-  });
-}
-
-/** One line per overlay difference between the previous import and this one. */
-function overlayLines(catalogDir: string, change: { before: OverlayRef[]; after: OverlayRef[] }): string[] {
-  const lines: string[] = [];
-  for (const ref of change.before) {
-    const now = change.after.find((a) => a.path === ref.path);
-    if (!now) lines.push(`overlay no longer applied: ${shownPath(catalogDir, ref)} (the previous import used it; pass --overlay to keep it)`);
-    else if (now.sha256 !== ref.sha256) lines.push(`overlay changed since the previous import: ${shownPath(catalogDir, ref)}`);
-  }
-  for (const ref of change.after) if (!change.before.some((b) => b.path === ref.path)) lines.push(`overlay newly applied: ${shownPath(catalogDir, ref)}`);
-  if (lines.length === 0) lines.push('overlays: the same files, applied in a different order');
-  return lines;
-}
-
 export async function run(argv: string[]): Promise<number> {
   let values: {
-    name?: string; out?: string; overlay?: string[]; check?: boolean; 'no-snapshot'?: boolean; strict?: boolean; timeout?: string; verbose?: boolean; quiet?: boolean; help?: boolean;
+    name?: string; out?: string; overlay?: string[]; title?: string; description?: string; check?: boolean; 'no-snapshot'?: boolean; strict?: boolean; timeout?: string; verbose?: boolean; quiet?: boolean; help?: boolean;
     'embeddings-url'?: string; 'embeddings-model'?: string; 'embeddings-dimensions'?: string;
   };
   let positionals: string[];
@@ -172,6 +137,8 @@ export async function run(argv: string[]): Promise<number> {
     name: { type: 'string' },
     out: { type: 'string' },
     overlay: { type: 'string', multiple: true },
+    title: { type: 'string' },
+    description: { type: 'string' },
     check: { type: 'boolean' },
     'no-snapshot': { type: 'boolean' },
     strict: { type: 'boolean' },
@@ -197,6 +164,11 @@ export async function run(argv: string[]): Promise<number> {
   if (timeoutS !== undefined && !(Number.isFinite(timeoutS) && timeoutS > 0)) {
     throw new UsageError(`import: --timeout must be a number of seconds > 0, got ${JSON.stringify(values.timeout)}`);
   }
+  for (const [flag, value] of [['--title', values.title], ['--description', values.description]] as const) {
+    if (value !== undefined && value.trim() === '') {
+      throw new UsageError(`import: ${flag} needs a non-empty value, e.g. ${flag === '--title' ? '--title "SendGrid v3"' : '--description "Send email and manage contacts."'}`);
+    }
+  }
   const out = values.out ?? 'registry';
   const quiet = values.quiet === true;
   const verbose = values.verbose === true;
@@ -216,6 +188,14 @@ export async function run(argv: string[]): Promise<number> {
     if (values.check && given.length === 0 && overlays.length > 0 && !quiet) {
       process.stderr.write(`import: re-applying the overlays catalog.json records: ${overlays.map((o) => relative(process.cwd(), o.file) || o.file).join(', ')}\n`);
     }
+    // --title / --description as given; --check without them re-applies what catalog.json records, like overlays.
+    const recorded = values.check ? recordedDisplay(resolve(catalogDir, 'catalog.json')) : {};
+    const title = values.title ?? recorded.title;
+    const description = values.description ?? recorded.description;
+    if (values.check && !quiet) {
+      const reapplied = [values.title === undefined && recorded.title !== undefined ? '--title' : '', values.description === undefined && recorded.description !== undefined ? '--description' : ''].filter(Boolean);
+      if (reapplied.length > 0) process.stderr.write(`import: re-applying the ${reapplied.join(' and ')} catalog.json records\n`);
+    }
     // Resolved before the import so that a bad embeddings setting fails fast; loaded only when configured.
     const embeddingsWanted = values['embeddings-url'] !== undefined || values['embeddings-model'] !== undefined || !!process.env.API_CATALOG_EMBEDDINGS_URL;
     const embeddings = embeddingsWanted ? await import('../embeddings/index.js') : undefined;
@@ -230,6 +210,8 @@ export async function run(argv: string[]): Promise<number> {
     const result = await importSpec(spec, {
       ...(values.name !== undefined ? { name: values.name } : {}),
       ...(overlays.length > 0 ? { overlays } : {}),
+      ...(title !== undefined ? { title } : {}),
+      ...(description !== undefined ? { description } : {}),
       ...(timeoutS !== undefined ? { timeoutMs: timeoutS * 1000 } : {}),
       strict: values.strict === true,
       onProgress: progress,
@@ -252,7 +234,7 @@ export async function run(argv: string[]): Promise<number> {
       }
       const used = overlays.map((o) => relative(process.cwd(), o.file).split(sep).join('/') || o.file);
       if (snapshotProblem !== undefined) {
-        process.stderr.write(`api-catalog import: ${dir}: ${snapshotProblem}; run \`${fixCommand(spec, values.name, out, used)}\` and commit the result\n`);
+        process.stderr.write(`api-catalog import: ${dir}: ${snapshotProblem}; run \`${fixCommand(spec, values.name, out, used, result.meta.importArgs)}\` and commit the result\n`);
         return 1;
       }
       const what = [
@@ -260,12 +242,13 @@ export async function run(argv: string[]): Promise<number> {
         report.missing.length > 0 ? `missing: ${list(report.missing)}` : '',
         report.extra.length > 0 ? `extra: ${list(report.extra)}` : '',
       ].filter(Boolean).join('; ');
-      process.stderr.write(`api-catalog import: ${dir} is stale (${what}); run \`${fixCommand(spec, values.name, out, used)}\` and commit the result\n`);
+      process.stderr.write(`api-catalog import: ${dir} is stale (${what}); run \`${fixCommand(spec, values.name, out, used, result.meta.importArgs)}\` and commit the result\n`);
       return 1;
     }
     // writeRegistry swaps the whole folder: keep the stored vectors across it (embedRegistry reuses unchanged rows).
     const kept = keepEmbeddings(join(out, result.meta.name));
     const previousOverlays = overlaysOf(resolve(catalogDir, 'catalog.json'));
+    const previousMeta = readMeta(resolve(catalogDir, 'catalog.json'));
     // The search index snapshot next to the registry: the server restores it instead of building the index. Written
     // into the new folder before it is swapped in, so a running server that reloads sees both together.
     let snap: ReturnType<typeof writeSearchSnapshot> | undefined;
@@ -337,6 +320,11 @@ export async function run(argv: string[]): Promise<number> {
     const overlaysNow = result.meta.overlays ?? [];
     if (previousOverlays !== undefined && JSON.stringify(previousOverlays) !== JSON.stringify(overlaysNow)) {
       lines.push(...overlayLines(catalogDir, { before: previousOverlays, after: overlaysNow }));
+    }
+    lines.push(...displayLines(previousMeta, result.meta));
+    if (result.meta.renamed) {
+      const pairs = Object.entries(result.meta.renamed).map(([from, to]) => `${from} -> ${to}`);
+      lines.push(`${pairs.length} operation(s) renamed (x-api-catalog-name): ${list(pairs, 3)}`);
     }
     if (result.meta.hiddenOperations) lines.push(`${result.meta.hiddenOperations} operation(s) hidden (x-api-catalog-hidden): not in the registry`);
     process.stdout.write(lines.join('\n') + '\n');

@@ -28,6 +28,7 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   call: { summary: "call an operation: api-catalog call <name> --args '{...}' [--dry-run]", load: () => import('./call.js') },
   embed: { summary: 'compute operation vectors with an embeddings endpoint: api-catalog embed --registry <dir>', load: () => import('./embed.js') },
   eval: { summary: 'measure search quality: api-catalog eval <queries.jsonl>', load: () => import('./eval.js') },
+  token: { summary: 'make a named bearer token for serve --tokens: api-catalog token new <name> [--scopes ...]', load: () => import('./token.js') },
   'suggest-overlay': { summary: 'propose overlay keywords for missed queries: --queries <file.jsonl>', load: () => import('./suggest-overlay.js') },
 };
 

@@ -111,7 +111,12 @@ export async function run(argv: string[]): Promise<number> {
   }
   const { dir } = rankingWeights();
   if (values.explain && dir !== undefined) process.stdout.write(`ranking weights: ${dir} (API_CATALOG_SEMANTIC_DIR)\n`);
-  if (result.reading !== undefined) process.stdout.write(`${readingLine(result.reading)}\n`);
+  if (result.reading !== undefined) {
+    // how each analysis unit read the query, then what each signal reads with the weights in use (src/search/units.ts, signals.ts)
+    process.stdout.write(`${readingLine(result.reading)}\n`);
+    for (const u of result.reading.units) process.stdout.write(`  ${u.unit.padEnd(18)}${u.reading}\n`);
+    if (result.signals !== undefined) process.stdout.write(`ranked by (weights in use):\n${result.signals.map((x) => `  ${x.name.padEnd(18)}${x.reads}\n`).join('')}`);
+  }
   if (result.total === 0) {
     const s = index.suggest(query);
     const lines = [`no operations match ${JSON.stringify(query)} in ${catalog.meta.name}`];

@@ -17,6 +17,6 @@ export async function reportStateAtStart(state: StateStore, where: string): Prom
   }
   const unreachable = problem.code === 'unreachable' || problem.code === 'timeout' || problem.code === 'connecting';
   process.stderr.write(
-    `api-catalog: warning: the state store ${where} ${unreachable ? `is not reachable yet (${problem.detail})` : `is not usable: ${problem.detail}`}; serving degraded (/healthz 503) and retrying\n`,
+    `api-catalog: warning: the state store ${where} ${unreachable ? `is not reachable yet (${problem.detail})` : `is not usable: ${problem.detail}`}; serving unready (/readyz 503) and retrying\n`,
   );
 }

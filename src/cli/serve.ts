@@ -10,7 +10,10 @@ import { loadCatalogSet, settingsFromConfig, warmSearchIndex, type CatalogSet, t
 import type { LiveCatalogs } from '../server/core/reload.js';
 import { knownVersion, startReloading, useEmbeddings } from './serve-reload.js';
 import { reportStateAtStart } from './serve-state.js';
-import { preloadExecutor, type ServerDeps } from '../server/create-server.js';
+import { preloadExecutor, SERVER_VERSION, type ServerDeps } from '../server/create-server.js';
+import { AuditLog } from '../server/ops/audit.js';
+import type { ToolCallObserver } from '../server/ops/observe.js';
+import { onShutdownSignals } from '../server/ops/signals.js';
 import { SearchLog } from '../server/search-log.js';
 import { Signer, resolveSigner } from '../server/signing.js';
 import { describeStateStore, openStateStore, type StateStore } from '../state/index.js';
@@ -51,16 +54,17 @@ Several replicas: 2026-07-28 clients need no shared store, only the same API_CAT
 (or --state). --state redis://... is what legacy sessions need (any replica serves any session, no sticky
 routing), and it shares rate limits and stored large results between replicas. A principal is who authenticated
 a request (the API_CATALOG_HTTP_TOKEN holder, an OAuth subject, or "anonymous" on loopback); legacy sessions,
-handles and stored results are bound to it and rate limits count per principal. GET /healthz answers 200
-{"status":"ok"} or 503 {"status":"degraded"} when the state store is unreachable.
+handles and stored results are bound to it and rate limits count per principal. GET /readyz answers 503 with
+the reason while the state store is unreachable; --require-state refuses to start without --state.
 State store URL: redis://[user:]password@host:port/db, or rediss://... for TLS (a private CA through
 NODE_EXTRA_CA_CERTS). The database number is selected and checked; a database Redis lacks, a Cluster node or a
 Sentinel stop the start; a wrong password (WRONGPASS/NOAUTH), a TLS problem or a read-only replica keep the
-replica degraded, named in the log and /healthz, until fixed. Run Redis with AOF (docs/DEPLOY.md).
+replica unready, named in the log and /readyz, until fixed. Run Redis with AOF (docs/DEPLOY.md).
 
 Registry updates: SIGHUP reloads the catalogs, and so does a change of a registry's catalog.json (unless
 --no-watch): the new version (operations, search index, settings) replaces the old one whole, or the old one goes
-on serving when the new one does not load (logged as catalog_reload_failed). list_domains shows catalogVersion.
+on serving when the new one does not load (logged as catalog_reload_failed). list_domains and /readyz show the
+catalog version.
 
 Catalog explorer (with --http): open http://<host>:<port>/ in a browser to see the domains, search with the
 agents' ranking and scores, read describe_tools at each level with its token count, dry-run a call, read the
@@ -74,7 +78,21 @@ not match the model, search answers lexically and says so.
 
 API_CATALOG_STARTUP_TRACE=1 prints one JSON line on stderr saying where start-up went (for npm run bench).
 A registry's search.snapshot (written by import) is used when it matches the registry; else the index is built.
-Exit codes: 0 after stdin EOF, SIGINT or SIGTERM; 1 when a stdio message exceeds 10 MiB or on a startup error.`;
+Operations (with --http): GET /healthz is liveness (200 while the process answers; it checks no dependency);
+GET /readyz is readiness (503 with every reason while the catalogs are not searchable, the state store is not
+reachable or authenticated, the OAuth issuer's keys are not fetched, or the replica drains); GET /metrics is
+Prometheus text (same authentication as /mcp). Each execute_tool writes one audit line (who, which operation,
+outcome, upstream status; never arguments) to the log stream, or to --audit-log <file>.
+
+Named tokens: --tokens <file> holds one "<name> <scopes> sha256:<hash>" line per client; \`api-catalog token new
+<name> [--scopes catalog:read,catalog:execute]\` prints a new token and its line. Each name is its own principal
+(sessions, handles, rate limits, audit lines); the file is re-read when it changes.
+
+Shutdown: on SIGTERM or SIGINT the server stops taking work (HTTP: /readyz 503, new requests 503 with Retry-After
+and Connection: close, which a balancer may retry elsewhere; stdio: new requests get an error), lets calls in
+flight finish for up to --shutdown-grace seconds (default 25), then exits 0. A second signal exits at once
+(130 for SIGINT, 143 for SIGTERM). See docs/DEPLOY.md.
+Exit codes: 0 after stdin EOF or a drain; 1 when a stdio message exceeds 10 MiB or on a startup error.`;
 
 /** Where the HTTP server's signing key came from, for the start-up banner (never the key). */
 const SIGNING_SOURCES = {
@@ -121,8 +139,10 @@ function traceStartup(set: CatalogSet): void {
   timer.unref();
 }
 
-function onSignals(handler: (signal: string) => void): void {
-  for (const s of ['SIGINT', 'SIGTERM'] as const) process.once(s, () => handler(s));
+/** The metrics and audit observers as one (each guarded by the server). */
+function observers(list: Array<ToolCallObserver | undefined>): ToolCallObserver | undefined {
+  const present = list.filter((o): o is ToolCallObserver => o !== undefined);
+  return present.length === 0 ? undefined : (r) => present.forEach((o) => o(r));
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -179,6 +199,8 @@ export async function run(argv: string[]): Promise<number> {
     const secrets = [...secretLookingEnv(process.env), process.env.API_CATALOG_HTTP_TOKEN ?? '', ...named].filter((v) => v !== '');
     deps.searchLog = new SearchLog({ file: config.searchLog.file, maxBytes: config.searchLog.maxBytes, logger, secrets });
   }
+  // One audit line per execute_tool: to its own file with --audit-log, else on the log stream.
+  const audit = new AuditLog({ ...(config.auditLog !== undefined ? { file: config.auditLog.file, maxBytes: config.auditLog.maxBytes } : {}), logger });
   // The operation count from catalog.json (recounted by the filters): the operations are read on first use, not here.
   const what = set.catalogs.map((c) => `${c.meta.title} (${c.meta.operationCount} operations)`).join(', ');
   mark('catalogs');
@@ -203,9 +225,18 @@ export async function run(argv: string[]): Promise<number> {
         // openStateStore reports the bad URL without echoing it.
       }
     }
-    const state: StateStore = await openStateStore(config.stateUrl, { logger });
-    await reportStateAtStart(state, describeStateStore(config.stateUrl));
+    // Named tokens are read before anything listens: an unreadable or malformed file stops the start, naming the line.
+    const { TokenFile } = await import('../server/auth/tokens.js');
+    const tokens = h.tokensFile !== undefined ? new TokenFile(h.tokensFile, logger) : undefined;
+    tokens?.watch();
+    const { OpsMetrics } = await import('../server/ops/metrics.js');
+    const metrics = new OpsMetrics({ version: SERVER_VERSION });
+    const opened = await openStateStore(config.stateUrl, { logger });
+    // a wrong password or a missing database is named now (the latter stops the start)
+    await reportStateAtStart(opened, describeStateStore(config.stateUrl));
+    const state: StateStore = metrics.instrumentStore(opened);
     deps.state = state;
+    deps.observe = observers([metrics.observe, audit.observe]);
     // Describe handles and confirmation state verify on any replica that has the same key: the env var, else one
     // generated once and shared through a shared store, else this process's own.
     const signing = resolveSigner(signingKey, state, logger);
@@ -224,7 +255,19 @@ export async function run(argv: string[]): Promise<number> {
       allowRemote: h.allowRemote,
       allowHosts: h.allowHosts,
       ...(h.authToken !== undefined ? { authToken: h.authToken } : {}),
-      ...(h.oauthIssuer !== undefined ? { oauth: { issuer: h.oauthIssuer } } : {}),
+      ...(h.oauthIssuer !== undefined ? { oauth: { issuer: h.oauthIssuer, keysMaxAgeMs: h.oauthKeysMaxAgeMs } } : {}),
+      ...(tokens !== undefined ? { tokens } : {}),
+      metrics,
+      readinessInfo: () => {
+        // Which registry content is served now (hot reload swaps it): the catalog version list_domains shows, and each
+        // catalog's content hash prefix, so replicas can be compared.
+        const served = live.current.catalogs;
+        return {
+          version: served.version,
+          catalogs: served.catalogs.map((c) => ({ name: c.meta.name, operations: c.meta.operationCount, version: c.contentHash?.slice(0, 12) })),
+          state: state.kind,
+        };
+      },
       ...(h.publicUrl !== undefined ? { publicUrl: h.publicUrl } : {}),
       maxBodyBytes: h.maxBodyBytes,
       headersTimeoutMs: h.headersTimeoutMs,
@@ -247,7 +290,10 @@ export async function run(argv: string[]): Promise<number> {
         ...(h.explorer ? [`  Catalog explorer: ${handle.url.replace(/\/mcp$/, '/')}`] : []),
         ...clientConfigLines(handle.url, headers),
         '  Upstream credential per session: send header X-Upstream-Token, or set the env vars describe_tools names.',
-        `  State: ${describeStateStore(config.stateUrl)}${state.shared ? ' (shared: replicas serve each other\'s legacy sessions and share rate limits)' : ' (this process only)'}; health: ${handle.url.replace(/\/mcp$/, '')}/healthz`,
+        `  State: ${describeStateStore(config.stateUrl)}${state.shared ? ' (shared: replicas serve each other\'s legacy sessions and share rate limits)' : ' (this process only)'}`,
+        `  Probes: ${handle.url.replace(/\/mcp$/, '')}/healthz (live), /readyz (ready), /metrics (Prometheus); shutdown grace ${config.shutdownGraceMs / 1000} s`,
+        ...(tokens !== undefined ? [`  Named tokens: ${tokens.size} from ${tokens.file} (re-read on change)`] : []),
+        `  Audit log: ${config.auditLog !== undefined ? config.auditLog.file : 'on the log stream (event "audit")'}`,
         `  Signing key: ${SIGNING_SOURCES[signing.source]}`,
         `  Catalog version: ${version ?? 'unknown'}; reloaded on SIGHUP${config.options.watch ? ' and when a registry\'s catalog.json changes' : ''}`,
         '  Stop with Ctrl-C.',
@@ -255,20 +301,31 @@ export async function run(argv: string[]): Promise<number> {
       ].join('\n'),
     );
     await new Promise<void>((resolve) => {
-      onSignals((signal) => {
-        logger.log('info', { event: 'shutdown', signal });
-        live.close();
-        void handle
-          .close()
-          .then(() => state.close())
-          .then(resolve, resolve);
-      });
+      onShutdownSignals(
+        logger,
+        () => {
+          live.close();
+          void handle
+            .shutdown(config.shutdownGraceMs)
+            .then((r) => logger.log('info', { event: 'exit', reason: 'shutdown', drained: r.finished, abandoned: r.abandoned, code: 0 }))
+            .then(() => state.close())
+            .finally(() => {
+              tokens?.close();
+              audit.close();
+              resolve();
+            });
+        },
+        () => handle.drain.count,
+      );
     });
+    // Nothing should be left to keep the process up; if a library left a handle open, it must not hold the exit.
+    setTimeout(() => process.exit(0), 1000).unref();
     return 0;
   }
 
   // stdio: one connection remembers its describes; the key (the env var's, else random) signs handles lazily.
   if (signingKey !== undefined) deps.signer = Signer.fromSecret(signingKey);
+  deps.observe = audit.observe;
   // The MCP SDK checks every message against zod schemas, which zod compiles to a fast path on first use. A stdio
   // server serves one client and meets each schema a few times, mostly while the client waits for its first
   // answers: interpreting them costs less than compiling them (measured: ~12 ms less to the first tools/list).
@@ -278,12 +335,16 @@ export async function run(argv: string[]): Promise<number> {
   const { serveStdio } = await import('../server/transports/stdio.js');
   const handle = await serveStdio(deps, { logger });
   mark('connected');
-  onSignals((signal) => {
-    logger.log('info', { event: 'shutdown', signal });
-    live.close();
-    void handle.close();
-  });
+  onShutdownSignals(
+    logger,
+    () => {
+      live.close();
+      void handle.shutdown(config.shutdownGraceMs);
+    },
+    () => handle.inFlight(),
+  );
   const reason = await handle.closed;
+  audit.close();
   const code = reason === 'overflow' ? 1 : 0;
   logger.log('info', { event: 'exit', reason, code });
   // In-flight upstream sockets were aborted; do not let keep-alive handles hold the process open.

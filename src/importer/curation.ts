@@ -1,17 +1,29 @@
-// The agent-facing `x-api-catalog-*` extensions a spec or an overlay may set on an operation: hidden, summary,
-// keywords, domain, destructive. Reads and checks them (a bad value is a warning and is ignored); the importer
-// applies them. Nothing here reads files or knows about overlays.
+// The agent-facing `x-api-catalog-*` extensions a spec or an overlay may set: on an operation hidden, name,
+// summary, keywords, domain, destructive; on `info` the catalog's display title and description. Reads and checks
+// them (a bad value is a warning and is ignored); the importer applies them. Nothing here reads files or knows
+// about overlays.
 import type { Diagnostic } from '../types.js';
 import { escapePointer, own } from './pointer.js';
-import { MAX_SUMMARY_WORDS, cleanLine, makeSummary, slug } from './text.js';
+import { MAX_NAME, MAX_SUMMARY_WORDS, cleanDescription, cleanLine, makeSummary, safeName, slug } from './text.js';
 
 export const EXT = {
   hidden: 'x-api-catalog-hidden',
+  name: 'x-api-catalog-name',
   summary: 'x-api-catalog-summary',
   keywords: 'x-api-catalog-keywords',
   domain: 'x-api-catalog-domain',
   destructive: 'x-api-catalog-destructive',
 } as const;
+
+/** The extensions on the Info Object: the catalog's display name and description. */
+export const INFO_EXT = {
+  title: 'x-api-catalog-title',
+  description: 'x-api-catalog-description',
+} as const;
+
+/** Longest catalog display title and description, in characters (as for `info.title` / `info.description`). */
+export const MAX_TITLE_CHARS = 200;
+export const MAX_CATALOG_DESCRIPTION_CHARS = 1000;
 
 /** At most this many keywords per operation, each at most MAX_KEYWORD_CHARS characters. */
 export const MAX_KEYWORDS = 32;
@@ -20,6 +32,8 @@ export const MAX_KEYWORD_CHARS = 60;
 /** What an operation's extensions ask for; a field is absent when the extension is absent or invalid. */
 export interface AgentExtensions {
   hidden: boolean;
+  /** The tool name agents use instead of the one derived from the operationId. */
+  name?: string;
   summary?: string;
   keywords?: string[];
   domain?: string;
@@ -39,6 +53,12 @@ export function readAgentExtensions(op: Record<string, unknown>, at: string, dia
   if (hidden !== undefined) {
     if (typeof hidden === 'boolean') out.hidden = hidden;
     else warn(EXT.hidden, `must be true or false (found ${JSON.stringify(hidden)})`);
+  }
+  const name = own(op, EXT.name);
+  if (name !== undefined) {
+    const problem = toolNameProblem(name);
+    if (problem !== undefined) warn(EXT.name, problem);
+    else out.name = name as string;
   }
   const summary = own(op, EXT.summary);
   if (summary !== undefined) {
@@ -85,4 +105,54 @@ export function readAgentExtensions(op: Record<string, unknown>, at: string, dia
     else warn(EXT.destructive, `must be true or false (found ${JSON.stringify(destructive)})`);
   }
   return out;
+}
+
+/**
+ * Why a value cannot be a tool name, or undefined when it can: a string of letters, digits, `_`, `.` and `-`, at
+ * most 64 characters, not starting or ending with `_`, `.` or `-` (what the importer's own names look like, so a
+ * rename never produces a name the registry contract forbids). The message suggests the nearest valid name.
+ */
+export function toolNameProblem(value: unknown): string | undefined {
+  if (typeof value !== 'string') return `must be a tool name such as "contacts_list" (found ${JSON.stringify(value)})`;
+  const safe = safeName(value);
+  if (value !== '' && value === safe && value.length <= MAX_NAME) return undefined;
+  const hint = safe !== '' && safe.length <= MAX_NAME ? `, e.g. ${JSON.stringify(safe)}` : '';
+  return `must be a tool name of letters, digits, _, . and - (at most ${MAX_NAME} characters, not starting or ending with _ . -)${hint}; found ${JSON.stringify(value.slice(0, 100))}`;
+}
+
+/** What the Info Object's extensions ask for; a field is absent when the extension is absent or invalid. */
+export interface CatalogExtensions {
+  title?: string;
+  description?: string;
+}
+
+/**
+ * Reads `x-api-catalog-title` and `x-api-catalog-description` from the spec's Info Object (`#/info`): the catalog's
+ * display name and description for agents and people, kept apart from the spec's own `info.title` (SendGrid's
+ * whole API is titled "Email Activity (beta)"). A value that is not a non-empty string is a warning and is ignored.
+ */
+export function readCatalogExtensions(info: unknown, diagnostics: Diagnostic[]): CatalogExtensions {
+  const out: CatalogExtensions = {};
+  const check = (ext: string, raw: unknown, clean: (v: string) => string): string | undefined => {
+    if (raw === undefined) return undefined;
+    const value = typeof raw === 'string' ? clean(raw) : '';
+    if (value !== '') return value;
+    diagnostics.push({ level: 'warning', code: 'EXTENSION_INVALID', pointer: `#/info/${escapePointer(ext)}`, message: `${ext} must be a non-empty string; ignored` });
+    return undefined;
+  };
+  const title = check(INFO_EXT.title, own(info, INFO_EXT.title), catalogTitle);
+  if (title !== undefined) out.title = title;
+  const description = check(INFO_EXT.description, own(info, INFO_EXT.description), catalogDescription);
+  if (description !== undefined) out.description = description;
+  return out;
+}
+
+/** A catalog title as stored: one plain line of at most {@link MAX_TITLE_CHARS} characters ('' when nothing is left). */
+export function catalogTitle(raw: unknown): string {
+  return cleanLine(raw, MAX_TITLE_CHARS);
+}
+
+/** A catalog description as stored: the first paragraph of the plain text, at most {@link MAX_CATALOG_DESCRIPTION_CHARS}. */
+export function catalogDescription(raw: unknown): string {
+  return cleanDescription(raw, MAX_CATALOG_DESCRIPTION_CHARS).split(/\n\s*\n/)[0] ?? '';
 }

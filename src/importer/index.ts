@@ -9,11 +9,11 @@ import { AppError } from '../errors.js';
 import { createAjv } from '../schema/ajv.js';
 import type { CatalogMeta, Diagnostic, Operation, SecurityRequirement, SecuritySchemeInfo } from '../types.js';
 import { buildExamples, specExampleValues } from './examples.js';
-import { readAgentExtensions, type AgentExtensions } from './curation.js';
+import { catalogDescription, catalogTitle, readAgentExtensions, readCatalogExtensions, type AgentExtensions } from './curation.js';
 import { lintOperations, LINT_CODES } from './lint.js';
 import { isUrl, loadSpec } from './load.js';
 import type { LoadedSpec } from './load.js';
-import { assignNames, buildDomains, domainOf, tagDescriptions, tagGroups } from './names.js';
+import { applyRenames, assignNames, buildDomains, domainOf, tagDescriptions, tagGroups } from './names.js';
 import { buildOperation, collectOperations, documentServers } from './operations.js';
 import type { RawOperation } from './operations.js';
 import { linkSources } from './sources.js';
@@ -21,7 +21,7 @@ import { applyOverlay, extendsMismatch, readOverlay } from './overlay.js';
 import type { BuildContext } from './operations.js';
 import { isObject, own, setOwn } from './pointer.js';
 import { SchemaConverter } from './schema.js';
-import { cleanDescription, cleanLine, slug } from './text.js';
+import { cleanLine, slug } from './text.js';
 
 export type { ImportResult, WriteReport, CheckReport, DomainChange, ChangesFile } from './write.js';
 export { writeRegistry, checkRegistry, renderRegistry, CHANGES_FILE } from './write.js';
@@ -39,6 +39,13 @@ export interface ImportOptions {
    * `label` is the path recorded in catalog.json (default: `file` as given).
    */
   overlays?: Array<{ file: string; label?: string }>;
+  /**
+   * The catalog's display name and description (`import --title` / `--description`), over the spec's
+   * `info.x-api-catalog-title` / `-description` and its `info.title` / `info.description`. Recorded in
+   * catalog.json (`importArgs`) so `import --check` re-applies them.
+   */
+  title?: string;
+  description?: string;
   /**
    * Give up (SPEC_TOO_LARGE) when the import runs longer than this, checked after parsing and between
    * operations, so a pathological spec cannot hold a CI job or a server start hostage. Default 300,000 ms
@@ -209,6 +216,7 @@ function checkSchemas(
 export async function importSpec(source: string, options: ImportOptions = {}): Promise<ImportResult> {
   const progress = options.onProgress ?? ((): void => {});
   const name = catalogNameFor(source, options.name);
+  const importArgs = displayArgs(options);
   const checkDeadline = deadline(options.timeoutMs ?? IMPORT_TIMEOUT_MS, source);
   // Overlays are read and validated before the spec, so a broken one fails fast and names itself.
   const overlays = (options.overlays ?? []).map((o) => readOverlay(o.file, o.label ?? o.file));
@@ -261,7 +269,8 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
   if (operations.length === 0) {
     throw new AppError('SPEC_NO_OPERATIONS', `import: none of the ${raws.length} operations in ${loaded.sourceLabel} could be imported (see the warnings); fix the spec`, { details: diagnostics });
   }
-  // Names are assigned with hidden operations still present, so hiding one never renames another.
+  // Names are assigned with hidden operations still present, so hiding one never renames another; the curators'
+  // renames (x-api-catalog-name) come after, among the operations kept.
   assignNames(operations, diagnostics);
   const hiddenOperations = operations.filter((op) => curated.get(op)?.hidden === true).length;
   if (hiddenOperations > 0) {
@@ -271,6 +280,12 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
       throw new AppError('SPEC_NO_OPERATIONS', `import: every operation of ${loaded.sourceLabel} is marked x-api-catalog-hidden; nothing to serve`);
     }
   }
+  const renames = new Map<Operation, string>();
+  for (const op of operations) {
+    const wanted = curated.get(op)?.name;
+    if (wanted !== undefined) renames.set(op, wanted);
+  }
+  const renamed = applyRenames(operations, renames);
   const groups = tagGroups(loaded.doc);
   for (const op of operations) op.domain = curated.get(op)?.domain ?? domainOf(op, groups);
 
@@ -282,12 +297,14 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
   operations.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const domains = buildDomains(operations, tagDescriptions(loaded.doc));
   const info = own(loaded.doc, 'info');
+  // The display name and description: import's own arguments, else the curators' info extensions, else the spec's.
+  const display = readCatalogExtensions(info, diagnostics);
   const meta: CatalogMeta = {
     formatVersion: 1,
     name,
-    title: cleanLine(own(info, 'title'), 200) || name,
+    title: importArgs.title ?? display.title ?? (catalogTitle(own(info, 'title')) || name),
     version: cleanLine(String(own(info, 'version') ?? ''), 60),
-    description: cleanDescription(own(info, 'description'), 1000).split(/\n\s*\n/)[0] ?? '',
+    description: importArgs.description ?? display.description ?? catalogDescription(own(info, 'description')),
     specVersion: loaded.specVersion,
     source: loaded.sourceLabel,
     sourceSha256: loaded.sha256,
@@ -298,6 +315,8 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
     domains,
     operationCount: operations.length,
     ...(hiddenOperations > 0 ? { hiddenOperations } : {}),
+    ...(Object.keys(renamed).length > 0 ? { renamed } : {}),
+    ...(Object.keys(importArgs).length > 0 ? { importArgs } : {}),
   };
   const all = [...diagnostics, ...lint].sort(compareDiagnostics);
   const unique = all.filter((d, i) => i === 0 || compareDiagnostics(d, all[i - 1] as Diagnostic) !== 0);
@@ -311,6 +330,22 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
   }
   progress(`imported ${operations.length} operations in ${domains.length} domains`);
   return { meta, operations, diagnostics: unique };
+}
+
+/**
+ * `title` / `description` import options as stored (cleaned like the spec's own); CONFIG_INVALID naming the
+ * option when nothing is left of a given value.
+ */
+function displayArgs(options: ImportOptions): NonNullable<CatalogMeta['importArgs']> {
+  const out: NonNullable<CatalogMeta['importArgs']> = {};
+  for (const [key, clean] of [['title', catalogTitle], ['description', catalogDescription]] as const) {
+    const raw = options[key];
+    if (raw === undefined) continue;
+    const value = clean(raw);
+    if (value === '') throw new AppError('CONFIG_INVALID', `import: --${key} is empty; give the catalog's display ${key === 'title' ? 'name, e.g. --title "SendGrid v3"' : 'description in a sentence'}`);
+    out[key] = value;
+  }
+  return out;
 }
 
 /** The distinct `security` lists of operations (in name order), first seen first (CatalogMeta.securityRequirements). */

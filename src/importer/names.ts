@@ -1,6 +1,8 @@
 // Operation names and domains. Names: the operationId made safe (or one synthesized from method + path),
 // unique across the catalog, collisions resolved by a rule that depends only on (path, method), so reordering
-// the spec's keys never renames anything. Domains: first tag, else the first meaningful path segment.
+// the spec's keys never renames anything; then the curators' `x-api-catalog-name` renames, checked for
+// collisions. Domains: first tag, else the first meaningful path segment.
+import { AppError } from '../errors.js';
 import type { Diagnostic, DomainInfo, Operation } from '../types.js';
 import { isObject } from './pointer.js';
 import { cleanDescription, firstSentence, limitWords, safeName, slug } from './text.js';
@@ -51,6 +53,54 @@ export function assignNames(ops: Operation[], diagnostics: Diagnostic[]): void {
       });
     }
   }
+}
+
+/** An operation as a person finds it in the spec: `GET /marketing/contacts (operationId GET_mc-contats)`. */
+function described(op: Operation): string {
+  return `${op.method.toUpperCase()} ${op.path} (${op.operationIdSynthesized ? 'no operationId' : `operationId ${op.operationId}`})`;
+}
+
+/**
+ * Gives operations the names their `x-api-catalog-name` asks for (`renames`: operation -> name), after the
+ * automatic names are assigned and hidden operations dropped, so a rename never renames another operation.
+ * Returns the former name -> new name of each operation whose name changed (sorted; catalog.json `renamed`).
+ * A name that two operations ask for, or that another operation already has, is SPEC_INVALID naming both
+ * operations and the fix: the import stops rather than quietly suffix a name a curator chose.
+ */
+export function applyRenames(ops: readonly Operation[], renames: ReadonlyMap<Operation, string>): Record<string, string> {
+  const wanted = new Map<string, Operation>();
+  for (const op of ops) {
+    const name = renames.get(op);
+    if (name === undefined) continue;
+    const other = wanted.get(name);
+    if (other !== undefined) {
+      const [a, b] = [other, op].sort(byPathMethod) as [Operation, Operation];
+      throw new AppError(
+        'SPEC_INVALID',
+        `import: x-api-catalog-name ${JSON.stringify(name)} is given to two operations, ${described(a)} and ${described(b)}; give each its own name`,
+      );
+    }
+    wanted.set(name, op);
+  }
+  // Every operation keeps its automatic name unless it is renamed: a wanted name must not be one of those.
+  const kept = new Map<string, Operation>();
+  for (const op of ops) if (!renames.has(op)) kept.set(op.name, op);
+  for (const [name, op] of wanted) {
+    const holder = kept.get(name);
+    if (holder !== undefined) {
+      throw new AppError(
+        'SPEC_INVALID',
+        `import: x-api-catalog-name ${JSON.stringify(name)} on ${described(op)} is already the name of ${described(holder)}; choose another name, or rename that operation too with x-api-catalog-name`,
+      );
+    }
+  }
+  const renamed: Array<[string, string]> = [];
+  for (const [name, op] of wanted) {
+    if (op.name !== name) renamed.push([op.name, name]);
+    op.name = name;
+  }
+  renamed.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return Object.fromEntries(renamed);
 }
 
 function suffixed(base: string, n: number): string {

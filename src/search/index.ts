@@ -10,13 +10,16 @@ import { computeFeatures, type FeatureTables } from './features.js';
 import { Candidates, LexicalRetriever } from './lexical.js';
 import { reciprocalRankFusion } from './fusion.js';
 import { Lexicon } from './lexicon.js';
-import { analyzeQuery, MAX_QUERY_CHARS, queryWords, readingOf, type QueryReading } from './query.js';
+import { readLiterals } from './literals.js';
+import { MAX_QUERY_CHARS, MAX_QUERY_TERMS, readingOf, type QueryReading } from './query.js';
+import { analyzeQuery } from './units.js';
 import { activeSignals, rankCandidates, type HitExplanation, type Ranked } from './rank.js';
 import { COVERAGE_POWER, DEFAULT_COVERAGE_POWER, type SignalContext } from './signals.js';
 import { decodeSnapshot, encodeSnapshot } from './snapshot.js';
 import { changedBuildKnob, defaultTuning, type SearchTuning } from './tuning.js';
 import { DomainReach } from './widen.js';
 import { stripNoise } from './text.js';
+import { loadEnglish } from './english.js';
 
 export { swapsNeighbours } from './lexicon.js';
 export { MAX_QUERY_CHARS, MAX_QUERY_TERMS } from './query.js';
@@ -59,6 +62,8 @@ export interface SearchResult {
   total: number;
   /** With `explain: true`: how the query was read. */
   reading?: QueryReading;
+  /** With `explain: true`: what the retrieval score and each signal that ranked read, with the weights in use. */
+  signals?: Array<{ name: string; reads: string }>;
 }
 
 /** Largest page. */
@@ -66,11 +71,19 @@ export const MAX_LIMIT = 50;
 export { MAX_KEYWORDS } from './query.js';
 /**
  * Below this best score an answer is a weak match. The best score is the share of the query's concepts the best
- * operation covers, so this is also "low coverage". Measured (docs/SEARCH.md): on the tuning sets in the user's
+ * operation covers, so this is also "low coverage". Measured (docs/notes/SEARCH-ROUNDS.md): on the tuning sets in the user's
  * words, queries under 0.4 have R@1 0.43 (0.68 above); on agent-style sets 4% fall under it, R@1 0.33 there.
  */
 export const LOW_CONFIDENCE_SCORE = 0.4;
 const DEFAULT_LIMIT = 10;
+/** What {@link SearchIndex.warm} searches: an agent's call with keywords, a request in people's words with typos, a
+ * question, a multi-step request, a literal value, and explain. Generic English, no API's words. */
+const WARM_UP: ReadonlyArray<[string, SearchOptions]> = [
+  ['list items', { keywords: ['entries', 'records'] }],
+  ['cancle the subscripton for my acount and then email bob@example.com', {}],
+  ['which files do we have in the shared folder?', { limit: 25 }],
+  ['get item', { explain: true }],
+];
 
 /** Sets `marks[id]` for each term with a title/name term id; returns the ids set (to clear them after the query). */
 function mark(terms: Iterable<string>, termIds: ReadonlyMap<string, number>, marks: Uint8Array): number[] {
@@ -146,7 +159,7 @@ export class SearchIndex {
 
   /**
    * Builds the index over a catalog's operations. `tuning` is for measurement only; the server uses the
-   * defaults. Cost: ~linear in the text size (see docs/SEARCH.md for GitHub's numbers).
+   * defaults. Cost: ~linear in the text size (see docs/notes/SEARCH-ROUNDS.md for GitHub's numbers).
    */
   static build(operations: readonly Operation[], domains: readonly DomainInfo[], tuning: Partial<SearchTuning> = {}): SearchIndex {
     // the learned weights of the build in use (semantic.ts: built in, or API_CATALOG_SEMANTIC_DIR)
@@ -189,6 +202,34 @@ export class SearchIndex {
     // build-time knobs are this build's (checked above), and query-time knobs are this build's defaults too: a
     // snapshot written by an older build must rank as a fresh build of this one would, not with the old weights
     return new SearchIndex({ ...parts, tuning: defaultTuning() });
+  }
+
+  /**
+   * Readies what a first search would otherwise pay for (the English word lists the typo reading loads on first use,
+   * and compiled code for every stage: a few searches of each kind, results thrown away). Call in idle time, e.g.
+   * after the index is restored; a search never needs it. About 30-60 ms.
+   */
+  warm(): void {
+    try {
+      loadEnglish();
+      const domain = this.domains[0]?.name;
+      for (const [query, options] of WARM_UP) {
+        this.search(query, options);
+        if (domain !== undefined) this.search(query, { ...options, domain });
+      }
+    } catch {
+      // nothing a later search needs: it reports its own errors
+    }
+  }
+
+  /**
+   * The same index ranking with other query-time knobs (units or signals left out, the mined weight...): for
+   * measurements (ablations, learning), without building it again. Build-time knobs are this index's.
+   */
+  withQueryTuning(tuning: Partial<Pick<SearchTuning, 'disabledUnits' | 'disabledSignals' | 'minedWeight' | 'familyWeight' | 'signalWeights' | 'rerank'>>): SearchIndex {
+    return new SearchIndex({
+      cards: this.cards, domains: this.domains, tuning: { ...this.tuning, ...tuning }, lexicon: this.lexicon, tables: this.tables, retriever: this.retriever,
+    });
   }
 
   /** Number of indexed operations. */
@@ -239,7 +280,24 @@ export class SearchIndex {
       return { total: all.length, results: all.slice(offset, offset + limit).map((i) => this.hit({ i, score: 1 })) };
     }
     const results = ranked.top.slice(offset, offset + limit).map((r) => this.hit(r));
-    return { total: ranked.total, results, ...(ranked.reading ? { reading: ranked.reading } : {}) };
+    return {
+      total: ranked.total, results, ...(ranked.reading ? { reading: ranked.reading, signals: this.signalsRead() } : {}),
+    };
+  }
+
+  /** The retrieval score and each active signal, as they read with this index's weights and knobs (explain). */
+  signalsRead(): Array<{ name: string; reads: string }> {
+    const t = this.tuning;
+    const w = t.signalWeights;
+    const tuning = {
+      precisionWeight: t.precisionWeight, namePrecisionShare: t.namePrecisionShare, primaryBoost: t.primaryBoost, headBoost: t.headBoost,
+      coveragePower: w[COVERAGE_POWER] ?? DEFAULT_COVERAGE_POWER,
+    };
+    const retrieval = w.retrieval ?? 1;
+    return [
+      { name: 'retrieval', reads: `BM25+ over the weighted fields, summed over the query's concepts${retrieval === 1 ? '' : `, ^${retrieval} (learned)`}` },
+      ...activeSignals(t.disabledSignals, t.rerank).map((s) => ({ name: s.name, reads: s.reads(w[s.name] ?? 1, tuning) })),
+    ];
   }
 
   private hit(r: Ranked): SearchHit {
@@ -281,9 +339,9 @@ export class SearchIndex {
     const signals = activeSignals(t.disabledSignals, t.rerank);
     const readObject = t.primaryBoost !== 1 && signals.some((s) => s.name === 'primary-resource');
     const plan = analyzeQuery(trimmed, this.lexicon, this.cards.length, {
-      familyWeight: t.familyWeight, fuzzyUnknown: t.fuzzyUnknown, readObject,
+      familyWeight: t.familyWeight, minedWeight: t.minedWeight, disabledUnits: t.disabledUnits, readObject,
       keywordMode: t.keywordMode === 'concepts' ? 'concepts' : 'concept', keywordWeight: t.keywordWeight, keywordPrecision: t.keywordPrecision,
-    }, keywords);
+    }, keywords, this.tables.scopes, explain);
     this.retriever.retrieve(plan.concepts, this.candidates);
     const { queryMarks, objectMarks, headMarks } = this;
     const termIds = this.tables.termIds;
@@ -291,7 +349,7 @@ export class SearchIndex {
     const objectIds = mark(plan.objectTerms, termIds, objectMarks);
     const headIds = mark(plan.headTerms, termIds, headMarks);
     const ctx: SignalContext = {
-      plan, features: this.tables.features, candidates: this.candidates, queryMarks, objectMarks, objectCount: objectIds.length,
+      plan, features: this.tables.features, scopes: this.tables.scopes, candidates: this.candidates, queryMarks, objectMarks, objectCount: objectIds.length,
       headMarks, headCount: headIds.length,
       tuning: {
         precisionWeight: t.precisionWeight, namePrecisionShare: t.namePrecisionShare, primaryBoost: t.primaryBoost, headBoost: t.headBoost,
@@ -320,7 +378,7 @@ export class SearchIndex {
    */
   suggest(query: string): { domains: string[]; didYouMean: string[] } {
     const lex = this.lexicon;
-    const words = queryWords(query.trim(), lex);
+    const words = lex.words(readLiterals(query.trim().slice(0, MAX_QUERY_CHARS)), MAX_QUERY_TERMS);
     const terms = new Set(words.flatMap((w) => lex.analyze(w)));
     const domains: Array<{ name: string; hits: number }> = [];
     for (const d of this.domains) {

@@ -29,7 +29,7 @@ export const HIT_ONLY_RETURNS = 2;
  * the query it explains): nothing; its BM25+ score (at the field's low boost) still counts. A response field says
  * what data comes back, weaker evidence of what the operation does than its own words: with any coverage credit
  * GitHub's "list open PRs" ranked the pull-request *stacks* (response fields `open`, `pull_requests`) above
- * pulls/list. Measured: docs/SEARCH.md.
+ * pulls/list. Measured: docs/notes/SEARCH-ROUNDS.md.
  */
 export const RETURNS_COVERAGE = 0;
 /** Cached term lookups; cleared when full (a bound, not an LRU: the common terms come right back). */
@@ -274,7 +274,8 @@ export class LexicalRetriever {
     // (standing in for a query word the API does not use) but are not part of the whole, so a missing keyword costs
     // nothing. In the whole, one rare keyword ("history" beside "list payments account") held a third of the weight,
     // and the operation matching every word of the query lost to one on notification *histories*. Measured in
-    // docs/SEARCH.md (round 8).
+    // docs/notes/SEARCH-ROUNDS.md (round 8).
+    const table = this.table;
     let totalIdf = 0;
     for (const x of concepts) if (!x.keyword) totalIdf += x.idf * x.weight;
     totalIdf ||= 1;
@@ -282,9 +283,15 @@ export class LexicalRetriever {
       const weight = concept.idf * concept.weight;
       let touchedCount = 0;
       for (const [term, w] of concept.terms) {
-        const hits = this.termHits(term);
+        // a restored index reads its posting table in place (no views, no cache: a search's terms cost no garbage
+        // and no long-lived objects for the collector to copy); a built one its cached hits
+        const row = table === undefined ? undefined : (this.rows as Map<string, number>).get(term);
+        if (table !== undefined && row === undefined) continue;
+        const hits = table === undefined ? this.termHits(term) : table;
+        const from = row === undefined ? 0 : (table as PostingTable).start[row] as number;
+        const to = row === undefined ? hits.ids.length : (table as PostingTable).start[row + 1] as number;
         const ww = w * concept.weight;
-        for (let h = 0; h < hits.ids.length; h++) {
+        for (let h = from; h < to; h++) {
           const i = hits.ids[h] as number;
           // each document once per concept, however many of its terms hit it: a hit that leaves best at 0 (a
           // response field only) must not list it again, or `touched` overflows and stale bests leak into the

@@ -2,9 +2,9 @@
 // words -> stem, plus what the catalog's own words teach (document frequencies, the typo dictionary, agent
 // nouns). Built once per index (or restored from a snapshot); reads no operation at query time, prints nothing.
 import { distance } from 'fastest-levenshtein';
-import { isCommonEnglish } from './english.js';
-import { STOP_WORDS, splitWords, stem, type StemMode } from './text.js';
-import { ABBREVIATIONS, FAMILIES, SCOPE_WORDS, VERB_METHODS } from './vocabulary.js';
+import { commonEnglishStarting, isCommonEnglish, isEnglish } from './english.js';
+import { splitWords, stem, type StemMode } from './text.js';
+import { ABBREVIATIONS, CALLER_WORDS, FAMILIES, STOP_WORDS, VERB_METHODS } from './words.js';
 
 /** Most words read from one field of one operation. */
 export const MAX_INDEX_WORDS = 2000;
@@ -136,8 +136,13 @@ export class Lexicon {
    * when both parts are words of the catalog's prose. At most `max` words.
    */
   words(text: string, max: number): string[] {
+    return this.compounds(splitWords(text), max);
+  }
+
+  /** `words` with each identifier compound followed by its parts (see {@link words}); at most `max` words. */
+  compounds(words: readonly string[], max: number): string[] {
     const out: string[] = [];
-    for (const w of splitWords(text)) {
+    for (const w of words) {
       if (out.length >= max) break;
       out.push(w);
       if (w.length >= 7 && !this.prose.has(w) && !/\d/.test(w)) {
@@ -168,26 +173,28 @@ export class Lexicon {
   /**
    * The closest indexed word for a query word the index does not know (a typo), else the word itself.
    * Bounded: same first letter, edit distance 1 (2 for words of 7+ letters); the most used word wins. Common
-   * English words are never typos.
+   * English words are never typos, and a typo one slip from a common English word, where the catalog has no word
+   * as close, is that word ("markeitng" is marketing, which the catalog may not use): read as it was meant, it
+   * reads the same as the spelt request.
    */
   correct(word: string): string {
     if (word.length < 4 || STOP_WORDS.has(word) || /\d/.test(word)) return word;
     // words of the API vocabulary are known English, not typos, even when this catalog lacks them
-    if (this.familyOf.has(word) || ABBREVIATIONS[word] || SCOPE_WORDS[word] || VERB_METHODS[word]) return word;
+    if (this.familyOf.has(word) || ABBREVIATIONS[word] || CALLER_WORDS.has(word) || VERB_METHODS[word]) return word;
     if (this.analyze(word).every((t) => this.docFreq.has(t))) return word;
-    // a common English word is the word the person meant, even where the catalog lacks it
+    // a common English word is the word the person meant, even where the catalog lacks it; a rarer one (`crate`,
+    // `sever`, `login`) is a typo only one slip from a word of the catalog (create, server)
     if (isCommonEnglish(word)) return word;
+    const rare = isEnglish(word);
     const cached = this.corrections.get(word);
     if (cached !== undefined) return cached;
-    const maxDistance = word.length >= 7 ? 2 : 1;
+    const maxDistance = rare ? 1 : word.length >= 7 ? 2 : 1;
     let best = word;
     let bestDistance = maxDistance + 1;
     let bestFreq = 0;
-    for (const { word: candidate, freq } of this.dictionary.get(word[0] as string) ?? []) {
-      // two edits are two slips within a word (`reposiotry`), never two letters more or fewer: `silence` is not `since`
-      if (Math.abs(candidate.length - word.length) > 1) continue;
-      // a swap of two neighbouring letters (`craete`, `serach`) is one slip, not two edits
-      const d = swapsNeighbours(word, candidate) ? 1 : distance(word, candidate);
+    const first = word[0] as string;
+    for (const { word: candidate, freq } of this.dictionary.get(first) ?? []) {
+      const d = slip(word, candidate, maxDistance);
       if (d > maxDistance) continue;
       if (d < bestDistance || (d === bestDistance && freq > bestFreq)) {
         best = candidate;
@@ -195,10 +202,26 @@ export class Lexicon {
         bestFreq = freq;
       }
     }
+    // a word no list knows, one slip from a common English word where the catalog has none as close, is that word
+    // (the first in alphabetical order): `markeitng` is marketing; two slips would read real words the lists lack
+    if (bestDistance > 1 && !rare) {
+      const meant = commonEnglishStarting(first).find((candidate) => slip(word, candidate, 1) === 1);
+      if (meant !== undefined) best = meant;
+    }
     if (this.corrections.size >= CORRECTION_CACHE_SIZE) this.corrections.clear();
     this.corrections.set(word, best);
     return best;
   }
+}
+
+/**
+ * The number of slips that turn `typed` into `candidate`, or more than `max` when it takes more: edits, with a swap
+ * of two neighbouring letters (`craete`, `serach`) one slip, and never two letters more or fewer (`silence` is not
+ * `since`).
+ */
+function slip(typed: string, candidate: string, max: number): number {
+  if (Math.abs(candidate.length - typed.length) > 1) return max + 1;
+  return swapsNeighbours(typed, candidate) ? 1 : distance(typed, candidate);
 }
 
 /** Stems a word with the plural-only stemmer (used to find a plural's family). */

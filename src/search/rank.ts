@@ -94,26 +94,6 @@ export interface RankRequest {
   reach?: { mask: Uint8Array; factor: number };
 }
 
-/**
- * A signal's factor raised to its learned weight: the same ranking as a weighted sum of log factors (weights.ts).
- * Most signals give a few distinct factors (a method fits or not, the head noun is there or not), so the last
- * power is reused while the factor repeats, and a factor of 1 stays 1.
- */
-function weighted(p: Prepared, w: number): Prepared {
-  if (w === 1) return p;
-  let lastIn = 1;
-  let lastOut = 1;
-  const factor = (i: number): number => {
-    const f = p.factor(i);
-    if (f !== lastIn) {
-      lastIn = f;
-      lastOut = f ** w;
-    }
-    return lastOut;
-  };
-  return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * factor(i); } } };
-}
-
 /** The signals minus those named in `disabled` (ablation measurements). */
 export function activeSignals(disabled: readonly string[], rerank: boolean): Signal[] {
   return rerank ? SIGNALS.filter((s) => !disabled.includes(s.name)) : [];
@@ -132,10 +112,11 @@ export function rankCandidates(req: RankRequest): { total: number; top: Ranked[]
   const names: string[] = [];
   const prepared: Prepared[] = [];
   for (const s of req.signals) {
-    const p = s.prepare(ctx);
+    // each factor raised to the signal's learned weight (weights.ts) by the signal itself
+    const p = s.prepare(ctx, weights[s.name] ?? 1);
     if (p) {
       names.push(s.name);
-      prepared.push(weighted(p, weights[s.name] ?? 1));
+      prepared.push(p);
     }
   }
   const { scores, coverage, final, matched } = c;

@@ -1,15 +1,17 @@
 // Stage 4, the re-ranking signals: each a small named unit that reads the query plan and one operation's
 // precomputed features and returns a multiplicative factor (1 = no opinion). They multiply in the order of
 // SIGNALS, so scores are bit-identical run to run. Measured effect of each: docs/SEARCH.md. No I/O.
-import { FLAG_DEPRECATED, FLAG_SPANS_ALL, METHOD_CODES, SCOPES, SHAPE_COLLECTION, SHAPE_ITEM, type Features } from './features.js';
+import { FLAG_DEPRECATED, FLAG_NARROW_SCOPE, FLAG_SPANS_ALL, METHOD_CODES, SHAPE_COLLECTION, SHAPE_ITEM, type Features } from './features.js';
 import type { Candidates } from './lexical.js';
 import type { QueryPlan } from './query.js';
-import { NARROW_SCOPES } from './vocabulary.js';
+import type { ScopeTable } from './scopes.js';
 
 /** What a signal may read for one query. */
 export interface SignalContext {
   plan: QueryPlan;
   features: Features;
+  /** The catalog's scopes (`features.scope` codes index them). */
+  scopes: ScopeTable;
   candidates: Candidates;
   /** `queryMarks[termId]` is 1 when the query (with families and self words) holds that title/name term. */
   queryMarks: Uint8Array;
@@ -39,8 +41,9 @@ export interface SignalTuning {
 export interface Prepared {
   factor(i: number): number;
   /**
-   * `out[i] *= factor(i)` for the first `n` documents of `list`. Each signal writes this loop itself, so the
-   * factor is inlined at a call site of its own (one shared loop over all signals' factors was ~1.5x slower).
+   * `out[i] *= factor(i)` for the first `n` documents of `list`. Each signal writes this loop itself with the factor
+   * computed inline: a call to `factor` per document returns a boxed number (a heap allocation per candidate, the
+   * search's garbage and its latency tail), and one shared loop over all signals' factors was ~1.5x slower.
    */
   apply(out: Float64Array, list: Uint32Array, n: number): void;
 }
@@ -48,15 +51,26 @@ export interface Prepared {
 export interface Signal {
   /** Stable name (explain output, ablations, docs/SEARCH.md). */
   readonly name: string;
-  /** What it reads and what it does, one line (shown by `api-catalog search --explain`). */
-  readonly reads: string;
-  /** The signal for this query, or undefined when it has nothing to say about it. */
-  prepare(ctx: SignalContext): Prepared | undefined;
+  /**
+   * What it reads and what it does, one line, with the factors it gives under learned weight `w` (each factor
+   * raised to it, as the ranking applies them) and these knobs: shown by `api-catalog search --explain`.
+   */
+  reads(w: number, tuning: SignalTuning): string;
+  /**
+   * The signal for this query, its factors raised to the learned weight `w` (the same ranking as a weighted sum of
+   * log factors, weights.ts), or undefined when it has nothing to say about it.
+   */
+  prepare(ctx: SignalContext, w: number): Prepared | undefined;
 }
+
+/** A factor raised to a learned weight, as text (`x1.749`). */
+const x = (factor: number, w: number): string => `x${(factor ** w).toFixed(3).replace(/\.?0+$/, '')}`;
+/** ` (weight 4)` when a learned weight applies. */
+const weighted = (w: number): string => (w === 1 ? '' : ` (learned weight ${w})`);
 
 /** The learned weight (weights.ts) that is the coverage factor's inner power rather than a factor's weight. */
 export const COVERAGE_POWER = 'coverage-power';
-/** That power when no build sets it (set by hand since round 2; learning it is not the default, docs/SEARCH.md). */
+/** That power when no build sets it (set by hand since round 2; learning it is not the default, docs/notes/SEARCH-ROUNDS.md). */
 export const DEFAULT_COVERAGE_POWER = 2;
 
 /** What the coverage factor keeps of an operation that matches none of the query's concepts' weight. */
@@ -67,66 +81,93 @@ export function coverageFactor(cov: number, p: number): number {
   return COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * (p === 1 ? cov : p === 2 ? cov * cov : cov ** p);
 }
 
+/** `factor ** w`, with the common weights exact and fast. */
+const pow = (factor: number, w: number): number => (w === 1 ? factor : factor ** w);
+
 /** Coverage: the share of the query's concepts an operation matches, to a learned power (weights.ts). */
 const coverage: Signal = {
   name: 'coverage',
-  reads: 'idf-weighted share of query concepts matched: x(0.25 + 0.75 cov^p), p learned (coverage-power)',
-  prepare: ({ candidates, tuning }) => {
+  reads: (w, t) => `idf-weighted share of the query's concepts matched: x(0.25 + 0.75 cov^${t.coveragePower})${w === 1 ? '' : `^${w}`}`,
+  prepare: ({ candidates, tuning }, w) => {
     const cov = candidates.coverage;
     const p = tuning.coveragePower;
-    // the hot loop: the usual power inlined, the general one (a learned power) through coverageFactor
-    const factor = p === DEFAULT_COVERAGE_POWER
-      ? (i: number): number => COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * (cov[i] as number) * (cov[i] as number)
-      : (i: number): number => coverageFactor(cov[i] as number, p);
-    return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * factor(i); } } };
+    // the usual power as the hot loop has always computed it ((0.75 c) c: the same double on every path)
+    const of = (c: number): number => (p === DEFAULT_COVERAGE_POWER ? COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * c * c : coverageFactor(c, p));
+    const factor = (i: number): number => pow(of(cov[i] as number), w);
+    // the hot loop: the usual power and weight inlined
+    if (p === DEFAULT_COVERAGE_POWER && w === 1) {
+      return {
+        factor,
+        apply: (out, list, n) => {
+          for (let m = 0; m < n; m++) {
+            const i = list[m] as number;
+            const c = cov[i] as number;
+            out[i] = (out[i] as number) * (COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * c * c);
+          }
+        },
+      };
+    }
+    return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * pow(of(cov[i] as number), w); } } };
   },
 };
 
 const titleCoverage: Signal = {
   name: 'title-coverage',
-  reads: 'the same share counted in name/operationId/summary only: x(1 + title cov)',
-  prepare: ({ candidates }) => {
+  reads: (w) => `the same share counted in name, operationId and summary only: x(1 + title cov)${w === 1 ? '' : `^${w}`}`,
+  prepare: ({ candidates }, w) => {
     const tcov = candidates.titleCoverage;
-    const factor = (i: number): number => 1 + (tcov[i] as number);
-    return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * factor(i); } } };
+    const factor = (i: number): number => pow(1 + (tcov[i] as number), w);
+    if (w === 1) return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * (1 + (tcov[i] as number)); } } };
+    return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * (1 + (tcov[i] as number)) ** w; } } };
   },
 };
+
+/** The share of document i's name (and name + summary) terms the query explains, as the precision factor. */
+function precisionOf(f: Features, marks: Uint8Array, i: number, nameShare: number, weight: number): number {
+  const n0 = f.nameStart[i] as number;
+  const n1 = f.nameStart[i + 1] as number;
+  let sharedName = 0;
+  for (let t = n0; t < n1; t++) sharedName += marks[f.nameIds[t] as number] as number;
+  const t0 = f.titleStart[i] as number;
+  const t1 = f.titleStart[i + 1] as number;
+  let sharedTitle = 0;
+  for (let t = t0; t < t1; t++) sharedTitle += marks[f.titleIds[t] as number] as number;
+  const p = nameShare * (sharedName / Math.max(1, n1 - n0)) + (1 - nameShare) * (sharedTitle / Math.max(1, t1 - t0));
+  return 1 - weight + weight * p;
+}
 
 /** Precision: how much of what the operation is (its name, then its title) the query explains. */
 const precision: Signal = {
   name: 'precision',
-  reads: 'share of the name (and name+summary) terms the query explains: the simplest fitting operation wins',
-  prepare: ({ features: f, queryMarks: marks, tuning }) => {
-    const { namePrecisionShare, precisionWeight } = tuning;
-    const factor = (i: number): number => {
-      const n0 = f.nameStart[i] as number;
-      const n1 = f.nameStart[i + 1] as number;
-      let sharedName = 0;
-      for (let t = n0; t < n1; t++) sharedName += marks[f.nameIds[t] as number] as number;
-      const t0 = f.titleStart[i] as number;
-      const t1 = f.titleStart[i + 1] as number;
-      let sharedTitle = 0;
-      for (let t = t0; t < t1; t++) sharedTitle += marks[f.titleIds[t] as number] as number;
-      const p = namePrecisionShare * (sharedName / Math.max(1, n1 - n0)) + (1 - namePrecisionShare) * (sharedTitle / Math.max(1, t1 - t0));
-      return 1 - precisionWeight + precisionWeight * p;
-    };
-    return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * factor(i); } } };
+  reads: (w, t) => `share p of the name (and name + summary) terms the query explains: x(${(1 - t.precisionWeight).toFixed(2)} + ${t.precisionWeight} p)${w === 1 ? '' : `^${w}`}; the simplest fitting operation wins`,
+  prepare: ({ features: f, queryMarks: marks, tuning }, w) => {
+    const { namePrecisionShare: share, precisionWeight: weight } = tuning;
+    const factor = (i: number): number => pow(precisionOf(f, marks, i, share, weight), w);
+    return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * pow(precisionOf(f, marks, i, share, weight), w); } } };
   },
 };
+
+/** A signal that gives document i one of a few factors: `table[code(i)]`, each factor already raised to the weight. */
+function tabled(table: Float64Array, codes: Uint8Array | Uint32Array): Prepared {
+  return {
+    factor: (i) => table[codes[i] as number] as number,
+    apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * (table[codes[i] as number] as number); } },
+  };
+}
 
 /** The request's object is what the operation acts on (its last plain path segment). Measured; off by default. */
 const primaryResource: Signal = {
   name: 'primary-resource',
-  reads: 'the request object names the last plain path segment: x primaryBoost (default 1 = off)',
-  prepare: ({ features: f, objectMarks, objectCount, tuning }) => {
+  reads: (w, t) => (t.primaryBoost === 1 ? 'off (primaryBoost 1): the request object names the last plain path segment' : `the request object names the last plain path segment: ${x(t.primaryBoost, w)}${weighted(w)}`),
+  prepare: ({ features: f, objectMarks, objectCount, tuning }, w) => {
     if (tuning.primaryBoost === 1 || objectCount === 0) return undefined;
-    const boost = tuning.primaryBoost;
-    const factor = (i: number): number => {
+    const boost = pow(tuning.primaryBoost, w);
+    const hits = (i: number): boolean => {
       const p1 = f.primaryStart[i + 1] as number;
-      for (let t = f.primaryStart[i] as number; t < p1; t++) if (objectMarks[f.primaryIds[t] as number] === 1) return boost;
-      return 1;
+      for (let t = f.primaryStart[i] as number; t < p1; t++) if (objectMarks[f.primaryIds[t] as number] === 1) return true;
+      return false;
     };
-    return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * factor(i); } } };
+    return { factor: (i) => (hits(i) ? boost : 1), apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; if (hits(i)) out[i] = (out[i] as number) * boost; } } };
   },
 };
 
@@ -136,15 +177,21 @@ const primaryResource: Signal = {
  */
 const headNoun: Signal = {
   name: 'head-noun',
-  reads: 'the head noun of the request object is the head noun of the operation resource: x headBoost (1.1)',
-  prepare: ({ features: f, headMarks, headCount, tuning }) => {
+  reads: (w, t) => `the head noun of the request's object is the head noun of the operation's resource: ${x(t.headBoost, w)}${weighted(w)}`,
+  prepare: ({ features: f, headMarks, headCount, tuning }, w) => {
     if (tuning.headBoost === 1 || headCount === 0) return undefined;
-    const boost = tuning.headBoost;
-    const factor = (i: number): number => {
-      const h = f.head[i] as number;
-      return h !== 0 && headMarks[h - 1] === 1 ? boost : 1;
+    const boost = pow(tuning.headBoost, w);
+    const head = f.head;
+    return {
+      factor: (i) => { const h = head[i] as number; return h !== 0 && headMarks[h - 1] === 1 ? boost : 1; },
+      apply: (out, list, n) => {
+        for (let m = 0; m < n; m++) {
+          const i = list[m] as number;
+          const h = head[i] as number;
+          if (h !== 0 && headMarks[h - 1] === 1) out[i] = (out[i] as number) * boost;
+        }
+      },
     };
-    return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * factor(i); } } };
   },
 };
 
@@ -154,61 +201,76 @@ export const READ_DELETE_FACTOR = 0.5;
 /** The HTTP method the leading verb suggests (list/get -> GET, create -> POST/PUT, delete -> DELETE). */
 const method: Signal = {
   name: 'method',
-  reads: 'HTTP method of the leading verb: x1.15 when it fits, x0.9 when not (a DELETE for a read x0.5)',
-  prepare: ({ plan, features: f }) => {
+  reads: (w) => `HTTP method of the leading verb: ${x(1.15, w)} when it fits, ${x(0.9, w)} when not, ${x(READ_DELETE_FACTOR, w)} a DELETE for a read${weighted(w)}`,
+  prepare: ({ plan, features: f }, w) => {
     const methods = plan.methods;
     if (!methods || methods.length === 0) return undefined;
     const table = new Float64Array(METHOD_CODES.length).fill(1);
-    METHOD_CODES.forEach((m, c) => (table[c] = methods.includes(m) ? 1.15 : 0.9));
-    if (methods.length === 1 && methods[0] === 'get') table[METHOD_CODES.indexOf('delete')] = READ_DELETE_FACTOR;
-    const factor = (i: number): number => table[f.method[i] as number] as number;
-    return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * factor(i); } } };
+    METHOD_CODES.forEach((m, c) => (table[c] = pow(methods.includes(m) ? 1.15 : 0.9, w)));
+    if (methods.length === 1 && methods[0] === 'get') table[METHOD_CODES.indexOf('delete')] = pow(READ_DELETE_FACTOR, w);
+    return tabled(table, f.method);
   },
 };
 
 /** REST shape: list/create act on collections (`/issues`), get/update/delete on items (`/issues/{n}`). */
 const shape: Signal = {
   name: 'rest-shape',
-  reads: 'collection vs item path for the leading verb (plural object after a read verb = collection): x1.1 / x0.9',
-  prepare: ({ plan, features: f }) => {
+  reads: (w) => `collection or item path for the leading verb (a read of a plural: collection): ${x(1.1, w)} when it fits, ${x(0.9, w)} when not${weighted(w)}`,
+  prepare: ({ plan, features: f }, w) => {
     if (!plan.shape) return undefined;
     const table = Float64Array.of(1, 1, 1);
-    table[SHAPE_ITEM] = plan.shape === 'item' ? 1.1 : 0.9;
-    table[SHAPE_COLLECTION] = plan.shape === 'collection' ? 1.1 : 0.9;
-    const factor = (i: number): number => table[f.shape[i] as number] as number;
-    return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * factor(i); } } };
+    table[SHAPE_ITEM] = pow(plan.shape === 'item' ? 1.1 : 0.9, w);
+    table[SHAPE_COLLECTION] = pow(plan.shape === 'collection' ? 1.1 : 0.9, w);
+    return tabled(table, f.shape);
   },
 };
 
-/** Scope: a scope the query names x1.2; a narrow scope it does not name (org, enterprise, team...) x0.85. */
+/**
+ * Scope: an operation whose scope the query names x1.2; one with a twin in a wider scope (scopes.ts: `/orgs/{org}/hooks`
+ * beside `/repos/{o}/{r}/hooks`) x0.85 unless the query names its scope, so without a scope word the widest comes first.
+ */
 const scope: Signal = {
   name: 'scope',
-  reads: 'operation scope (repository, org, enterprise, team, user, me) vs scope words in the query: x1.2 / x0.85',
-  prepare: ({ plan, features: f }) => {
-    const table = Float64Array.from([1, ...SCOPES.map((sc) => (plan.scopes.has(sc) ? 1.2 : NARROW_SCOPES.has(sc) ? 0.85 : 1))]);
-    const factor = (i: number): number => table[f.scope[i] as number] as number;
-    return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * factor(i); } } };
+  reads: (w) => `an operation's scope (read off the catalog's paths) named by the query ${x(1.2, w)}; one with a twin in a wider scope ${x(0.85, w)} unless named${weighted(w)}`,
+  prepare: ({ plan, features: f, scopes }, w) => {
+    const named = Uint8Array.from([0, ...scopes.names.map((sc) => (plan.scopes.has(sc) ? 1 : 0))]);
+    const up = pow(1.2, w);
+    const down = pow(0.85, w);
+    const code = f.scope;
+    const flags = f.flags;
+    const factor = (i: number): number => (named[code[i] as number] === 1 ? up : (flags[i] as number) & FLAG_NARROW_SCOPE ? down : 1);
+    return {
+      factor,
+      apply: (out, list, n) => {
+        for (let m = 0; m < n; m++) {
+          const i = list[m] as number;
+          if (named[code[i] as number] === 1) out[i] = (out[i] as number) * up;
+          else if ((flags[i] as number) & FLAG_NARROW_SCOPE) out[i] = (out[i] as number) * down;
+        }
+      },
+    };
   },
 };
+
+/** A signal that multiplies the documents with `flag` set by `by` (already raised to the weight). */
+function flagged(flags: Uint8Array, flag: number, by: number): Prepared {
+  return {
+    factor: (i) => ((flags[i] as number) & flag ? by : 1),
+    apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; if ((flags[i] as number) & flag) out[i] = (out[i] as number) * by; } },
+  };
+}
 
 /** "across all namespaces", "the whole account": the operation that spans everything, like a named scope. */
 const spansAll: Signal = {
   name: 'spans-all',
-  reads: 'all/every/whole/across in the query and all/every in the operation title: x1.2',
-  prepare: ({ plan, features: f }) => {
-    if (!plan.spanAll) return undefined;
-    const factor = (i: number): number => ((f.flags[i] as number) & FLAG_SPANS_ALL ? 1.2 : 1);
-    return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * factor(i); } } };
-  },
+  reads: (w) => `all/every/whole/across in the query and all/every in the operation's title: ${x(1.2, w)}${weighted(w)}`,
+  prepare: ({ plan, features: f }, w) => (plan.spanAll ? flagged(f.flags, FLAG_SPANS_ALL, pow(1.2, w)) : undefined),
 };
 
 const deprecated: Signal = {
   name: 'deprecated',
-  reads: 'deprecated operation: x0.6, so its replacement ranks above it',
-  prepare: ({ features: f }) => {
-    const factor = (i: number): number => ((f.flags[i] as number) & FLAG_DEPRECATED ? 0.6 : 1);
-    return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * factor(i); } } };
-  },
+  reads: (w) => `a deprecated operation: ${x(0.6, w)}, so its replacement ranks above it${weighted(w)}`,
+  prepare: ({ features: f }, w) => flagged(f.flags, FLAG_DEPRECATED, pow(0.6, w)),
 };
 
 /** The signals in the order they multiply. */

@@ -6,37 +6,31 @@ import { AppError } from '../errors.js';
 import type { DomainInfo } from '../types.js';
 import { DocCards, keyHash } from './cards.js';
 import type { Features, FeatureTables } from './features.js';
+import type { ScopeTable } from './scopes.js';
 import { LexicalRetriever, type PostingTable } from './lexical.js';
 import { Lexicon, type LexiconState } from './lexicon.js';
 import type { IndexParts } from './index.js';
 import type { SearchTuning } from './tuning.js';
-import { STOP_WORDS } from './text.js';
-import {
-  ABBREVIATIONS, FAMILIES, NARROW_SCOPES, PHRASES, SCOPE_WORDS, VERB_FAMILY_COUNT, VERB_METHODS, VERB_SHAPES, WHO_DID_READING,
-  WORD_READINGS,
-} from './vocabulary.js';
+import { WORD_LISTS } from './words.js';
 
 const MAGIC = 0x48435253; // "SRCH" read as a little-endian u32
 /**
  * Layout version: bump when the layout or anything the index derives at build changes (2: keywords indexed;
  * 3: the documents' cards, so a restored index needs no operations; 4: the response body's field names and the
  * verb a GET on a collection implies indexed; 5: the head noun of each operation's resource; 6: without a format
- * suffix such as `.json`).
+ * suffix such as `.json`; 7: the catalog's scopes, read off its paths).
  */
-export const SNAPSHOT_LAYOUT = 6;
+export const SNAPSHOT_LAYOUT = 7;
 
 let vocabulary: string | undefined;
 /**
- * A fingerprint of the search word lists (stop words, abbreviations, families, phrases, word readings, verb methods
- * and shapes, scope words): most of them shape what the index derives at build (an action segment, a head noun,
- * the typo dictionary), so a snapshot built with other lists is refused and rebuilt like one of another layout,
- * without anyone bumping it. All of them are in it, so no one has to know which are read at build.
+ * A fingerprint of the search word lists (every file of words/): most of them shape what the index derives at build
+ * (an action segment, a head noun, the typo dictionary), so a snapshot built with other lists is refused and rebuilt
+ * like one of another layout, without anyone bumping it. All of them are in it, so no one has to know which are
+ * read at build.
  */
 export function vocabularyFingerprint(): string {
-  vocabulary ??= keyHash(JSON.stringify([
-    [...STOP_WORDS], ABBREVIATIONS, FAMILIES, VERB_FAMILY_COUNT, PHRASES, WORD_READINGS, WHO_DID_READING, VERB_METHODS, VERB_SHAPES,
-    SCOPE_WORDS, [...NARROW_SCOPES],
-  ])).toString(16).padStart(8, '0');
+  vocabulary ??= keyHash(JSON.stringify(WORD_LISTS)).toString(16).padStart(8, '0');
   return vocabulary;
 }
 
@@ -61,6 +55,7 @@ interface Header {
   /** Title/name terms in id order. */
   terms: string[];
   domainList: string[];
+  scopes: ScopeTable;
   /** Element count of each section. */
   lengths: Record<string, number>;
 }
@@ -84,7 +79,7 @@ export function encodeSnapshot(parts: IndexParts): Uint8Array {
   for (const [name] of SECTIONS) lengths[name] = (arrays[name] as Typed).length;
   const header: Header = {
     layout: SNAPSHOT_LAYOUT, vocabulary: vocabularyFingerprint(), count: parts.cards.length, tuning: parts.tuning,
-    lexicon, terms: [...parts.tables.termIds.keys()], domainList: parts.tables.domainList, lengths,
+    lexicon, terms: [...parts.tables.termIds.keys()], domainList: parts.tables.domainList, scopes: parts.tables.scopes, lengths,
   };
   const head = new TextEncoder().encode(JSON.stringify(header));
   let size = align8(12 + head.length);
@@ -127,6 +122,7 @@ export function decodeSnapshot(bytes: Uint8Array, domains: readonly DomainInfo[]
   if (
     typeof header !== 'object' || header === null || header.layout !== layout || typeof header.lengths !== 'object' ||
     header.lengths === null || !Array.isArray(header.terms) || !Array.isArray(header.domainList) || typeof header.tuning !== 'object' ||
+    !Array.isArray(header.scopes?.names) || !Array.isArray(header.scopes?.keys) ||
     !Array.isArray(header.lexicon?.prose) || !Array.isArray(header.lexicon?.docFreq) || !Array.isArray(header.lexicon?.wordFreq)
   ) throw invalid('damaged header');
   if (typeof header.count !== 'number' || !Number.isInteger(header.count) || header.count < 0) throw invalid('damaged header');
@@ -162,7 +158,7 @@ export function decodeSnapshot(bytes: Uint8Array, domains: readonly DomainInfo[]
   );
   if (cards === undefined) throw invalid('damaged cards');
   const termIds = new Map(header.terms.map((t, k) => [t, k]));
-  const tables: FeatureTables = { features, termIds, domainList: header.domainList };
+  const tables: FeatureTables = { features, termIds, domainList: header.domainList, scopes: header.scopes };
   const retriever = LexicalRetriever.fromPostings(table, features, termIds, header.tuning.boosts);
   return { cards, domains, tuning: header.tuning, lexicon, tables, retriever };
 }

@@ -3,26 +3,11 @@
 // Pure functions, no I/O; the same pipeline runs at index time and at query time.
 import { stemmer } from 'stemmer';
 
-/** How words are reduced to index terms. `porter` won the measurement (see docs/SEARCH.md). */
+/** How words are reduced to index terms. `porter` won the measurement (see docs/notes/SEARCH-ROUNDS.md). */
 export type StemMode = 'porter' | 'plural' | 'none';
 
-/**
- * Words that carry no meaning as index terms. Scope words (`my`, `me`, `all`) are here too: the ranking
- * reads them from the raw query words (see vocabulary.ts) before stop words are dropped.
- */
-export const STOP_WORDS: ReadonlySet<string> = new Set([
-  'a', 'an', 'the', 'and', 'or', 'of', 'to', 'in', 'on', 'for', 'from', 'by', 'with', 'at', 'as', 'into', 'onto',
-  'is', 'are', 'was', 'were', 'be', 'been', 'being', 'am', 'do', 'does', 'did', 'can', 'could', 'should', 'would',
-  'will', 'shall', 'may', 'might', 'must', 'this', 'that', 'these', 'those', 'it', 'its', 'it\'s', 'i', 'we', 'you',
-  'your', 'our', 'their', 'them', 'they', 'he', 'she', 'his', 'her', 'there', 'here', 'then', 'than', 'so', 'if',
-  'about', 'via', 'using', 'use', 'please', 'want', 'need', 'like', 'some', 'any', 'just', 'also', 'which', 'what',
-  'when', 'where', 'while', 'up', 'out', 'only', 'given', 'specific', 'specified', 'particular', 'certain', 'way',
-  'e', 'g', 'eg', 'ie', 'etc', 's', 't', 'let', 'lets', 'me', 'my', 'mine', 'own', 'all', 'one', 'single', 'api',
-  'returns', 'information', 'details',
-  // question and filler words: "how much", "right now", "is there" carry the request, not its object
-  'how', 'much', 'many', 'right', 'already', 'able', 'possible', 'know', 'tell', 'anything', 'something',
-  'stuff', 'somehow', 'maybe', 'really', 'actually', 'still', 'again', 'ever',
-]);
+/** Words that carry no meaning as index terms (words/analyzer.json; the scope words among them are read first). */
+export { STOP_WORDS } from './words.js';
 
 const HTML_ENTITY = /&(?:[a-z]+|#\d+|#x[0-9a-f]+);/gi;
 

@@ -12,8 +12,13 @@ export interface SearchTuning {
   boosts: Record<IndexField, number>;
   /** Weight of a family member relative to the query word itself. */
   familyWeight: number;
-  /** Read query words the index does not know as the closest word it knows (typos). */
-  fuzzyUnknown: boolean;
+  /**
+   * Weight of a word's mined alternatives (words/mined.json, the `mined` unit); 0: off. Measured at 0.2 and 0.4: one
+   * tuning query up, two down, and no held-out change worth the noise (docs/SEARCH.md), so off.
+   */
+  minedWeight: number;
+  /** Analysis units (units.ts, by name) left out, for ablation measurements (`typos`, `families`, ...). */
+  disabledUnits: readonly string[];
   /** Words of the description that are indexed (long descriptions are mostly noise). */
   descriptionWords: number;
   /** Use the re-ranking signals (off = plain BM25 sum over concepts). */
@@ -26,12 +31,12 @@ export interface SearchTuning {
   namePrecisionShare: number;
   /**
    * Factor for an operation whose primary resource (last plain path segment) the request's object names.
-   * Measured and off (1): it helped GitLab/Kubernetes/holdout but cost Square and Slack (docs/SEARCH.md).
+   * Measured and off (1): it helped GitLab/Kubernetes/holdout but cost Square and Slack (docs/notes/SEARCH-ROUNDS.md).
    */
   primaryBoost: number;
   /**
    * Factor for an operation whose resource's head noun (`nodes` in `/nodebalancers/{id}/configs/{c}/nodes`) is the
-   * head noun of the request's object ("add nodebalancer backend node"). Measured in docs/SEARCH.md; 1 = off.
+   * head noun of the request's object ("add nodebalancer backend node"). Measured in docs/notes/SEARCH-ROUNDS.md; 1 = off.
    */
   headBoost: number;
   /**
@@ -45,7 +50,7 @@ export interface SearchTuning {
   keywordPrecision: boolean;
   /**
    * With a domain, operations of other domains whose path names the domain's resource rank too, their scores
-   * times this factor (0: the domain is a strict filter). widen.ts; measured in docs/SEARCH.md.
+   * times this factor (0: the domain is a strict filter). widen.ts; measured in docs/notes/SEARCH-ROUNDS.md.
    */
   domainReach: number;
   /**
@@ -61,7 +66,8 @@ export const DEFAULT_TUNING: SearchTuning = {
   stem: 'porter',
   boosts: { name: 3, summary: 3, path: 1.5, domain: 1, tags: 1, params: 0.5, description: 0.7, domainText: 0.3, keywords: 3, returns: 0.25, implied: 0.5 },
   familyWeight: 0.4,
-  fuzzyUnknown: true,
+  minedWeight: 0,
+  disabledUnits: [],
   descriptionWords: 120,
   rerank: true,
   disabledSignals: [],

@@ -3,7 +3,7 @@
 // GET /members/{id}/notifications is in `member`, Zoom's channel invitations in `chat-channels-account-level`.
 // A search with a domain also ranks, a little lower, the operations of the same catalog whose path names every
 // word of that domain, one of them below the root segment (a root names a scope: GitHub's /orgs/{org}/teams
-// is about teams, not orgs). Measured in docs/SEARCH.md ("A domain also reaches its resource's nested paths"). No I/O.
+// is about teams, not orgs). Measured in docs/notes/SEARCH-ROUNDS.md ("A domain also reaches its resource's nested paths"). No I/O.
 import type { DocCards } from './cards.js';
 import { isVersionSegment } from './features.js';
 import type { Lexicon } from './lexicon.js';

@@ -35,6 +35,7 @@ import { searchTools } from './core/search.js';
 import { attachHandles } from './handles.js';
 import { registerResourceHandlers, TOOL_DESCRIPTIONS_URI } from './resources.js';
 import { ResultStore } from './results.js';
+import { notifyObserver, toolCallRecord, type ToolCallObserver } from './ops/observe.js';
 import type { SearchLog } from './search-log.js';
 import { SessionState, type RateBucket } from './session.js';
 import { DEFAULT_HANDLE_TTL_MS, Signer } from './signing.js';
@@ -94,6 +95,8 @@ export interface ServerDeps {
   signer?: Signer;
   /** How long a describe handle is valid; default 60 min. */
   handleTtlMs?: number;
+  /** Sees one record per tool call (metrics, the audit log: src/server/ops/). */
+  observe?: ToolCallObserver;
 }
 
 export interface CatalogServer {
@@ -117,6 +120,10 @@ function packageVersion(): string {
   }
 }
 const VERSION = packageVersion();
+/** This package's version (build info in /metrics). */
+export const SERVER_VERSION = VERSION;
+
+
 
 // The SDK validates elicitation answers with Ajv and would build a new Ajv for every instance at construction;
 // one shared instance, built on the first use, keeps start-up and every per-request instance cheap. In the bundle,
@@ -307,11 +314,13 @@ export function createServer(deps: ServerDeps): CatalogServer {
     let target: string | undefined;
     let dispatched = false;
     let pending: InputRequiredResult | undefined;
+    let limitedBucket: RateBucket | undefined;
     try {
       if (!deps.touchedByTransport && !stateless) await session.touch();
       const bucket: RateBucket = tool === names.executeTool ? 'execute' : 'read';
       const rate = await session.takeToken(bucket);
       if (!rate.ok) {
+        limitedBucket = bucket;
         const seconds = Math.max(1, Math.ceil(rate.retryAfterMs / 1000));
         envelope = fail(
           tool,
@@ -395,6 +404,12 @@ export function createServer(deps: ServerDeps): CatalogServer {
     const traceparent = ctx.mcpReq._meta?.[TRACEPARENT_META_KEY];
     if (typeof traceparent === 'string') line.traceparent = traceparent.slice(0, 100);
     logger.log(envelope.success || pending !== undefined ? 'info' : 'warn', line as { event: string });
+    // Metrics and the audit log (src/server/ops): names, codes and the path template, never arguments.
+    if (deps.observe !== undefined) {
+      const outcome = pending !== undefined ? 'input_required' : envelope.success ? 'ok' : envelope.error.code;
+      const facts = { era, principal, ...(stateless ? {} : { session: tag() }), tool, outcome, durationMs: performance.now() - started, target, dispatched, limitedBucket };
+      notifyObserver(deps.observe, toolCallRecord(catalogs, names, envelope, facts), logger);
+    }
     return pending ?? toCallToolResult(envelope);
   });
 

@@ -5,8 +5,7 @@
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import { isAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { suggestNames } from '../registry/catalog.js';
-import type { CatalogEntry, CatalogSet, ExecutionSettings } from './core/catalogs.js';
+import { suggestToolNames, type CatalogEntry, type CatalogSet, type ExecutionSettings } from './core/catalogs.js';
 import { capSchema, levelTwo, type DescribeContext } from './core/describe.js';
 import { LIMITS, type ToolNames } from './core/names.js';
 import { cleanText, oneLine } from './core/text.js';
@@ -56,7 +55,7 @@ export function readToolDescriptions(set: CatalogSet, uri: string, names: ToolNa
   for (const name of selected) {
     const entry = set.byName.get(name);
     if (!entry) {
-      body[name.slice(0, LIMITS.nameMaxChars)] = { error: `Tool '${name.slice(0, 100)}' not found`, suggestions: suggestNames(name.slice(0, LIMITS.nameMaxChars), set.names) };
+      body[name.slice(0, LIMITS.nameMaxChars)] = { error: `Tool '${name.slice(0, 100)}' not found`, suggestions: suggestToolNames(set, name.slice(0, LIMITS.nameMaxChars)) };
       continue;
     }
     body[name] = fullDescription(entry, names, ctx);

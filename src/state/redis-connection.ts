@@ -226,7 +226,7 @@ export class RedisConnection {
     return this.currentProblem;
   }
 
-  /** Resolves once connected and checked, or false after `ms` (the server then starts degraded and keeps trying). */
+  /** Resolves once connected and checked, or false after `ms` (the server then starts unready and keeps trying). */
   async waitUntilReady(ms: number): Promise<boolean> {
     if (this.usable) return true;
     return new Promise((resolve) => {

@@ -117,7 +117,7 @@ export class RedisStateStore implements StateStore {
     return this.conn.waitForVerdict(ms);
   }
 
-  /** Resolves once connected and checked, or false after `ms` (the server then starts degraded and keeps trying). */
+  /** Resolves once connected and checked, or false after `ms` (the server then starts unready and keeps trying). */
   waitUntilReady(ms: number): Promise<boolean> {
     return this.conn.waitUntilReady(ms);
   }

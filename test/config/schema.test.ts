@@ -54,7 +54,12 @@ function samples(o: OptionSpec): [unknown, unknown] {
     case 'excludeTools':
       return [['a_*'], ['b_*']];
     case 'searchLog':
+    case 'auditLog':
       return ['a.log', 'b.log'];
+    case 'tokensFile':
+      return ['tokens-a.txt', 'tokens-b.txt'];
+    case 'shutdownGraceSeconds':
+      return [10, 20];
     case 'indexCache':
       return ['/var/cache/a', 'cache-b'];
     case 'stateUrl':
@@ -95,7 +100,13 @@ describe('one option table for flags, env, the config file and the defaults', ()
     for (const o of OPTIONS) {
       const [a, b] = samples(o);
       // --search-log-max-bytes alone is refused (it needs --search-log).
-      const base = { ...(o.http ? { http: true } : {}), ...(o.name === 'searchLogMaxBytes' ? { searchLog: 'x.log' } : {}) };
+      // --audit-log-max-bytes likewise; --require-state needs --state.
+      const base = {
+        ...(o.http ? { http: true } : {}),
+        ...(o.name === 'searchLogMaxBytes' ? { searchLog: 'x.log' } : {}),
+        ...(o.name === 'auditLogMaxBytes' ? { auditLog: 'x.log' } : {}),
+        ...(o.name === 'requireState' ? { state: 'redis://127.0.0.1:6379' } : {}),
+      };
       // --allow-remote is only accepted with authentication.
       const auth = o.name === 'allowRemote' ? { API_CATALOG_HTTP_TOKEN: 't'.repeat(20) } : {};
       const resolved = (argv: string[], env: Record<string, string>, file?: ReturnType<typeof fileWith>) =>

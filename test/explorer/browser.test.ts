@@ -1,7 +1,9 @@
 // The catalog explorer in a real headless browser: Debian's chromium driven by playwright-core against the real
-// Streamable HTTP transport serving the embedded GitHub catalog. Deep links, searching by typing, describe levels
-// with token counts checked against js-tiktoken on the same describe_tools answer, dry runs (never upstream),
-// the search log and import report, a phone viewport, JavaScript off, and the token login. Fails when chromium is missing.
+// Streamable HTTP transport serving the embedded GitHub catalog. Deep links, paged lists, searching by typing and why
+// each hit ranks, the tool page (parameters table, the agent's JSON behind a toggle with token counts checked against
+// js-tiktoken), dry runs at shareable addresses beside their form (never upstream, never a credential in the address),
+// display names and renames, the search log and import report, phone page heights, JavaScript off, and the token
+// login. Fails when chromium is missing.
 import { existsSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +14,7 @@ import o200k from 'js-tiktoken/ranks/o200k_base';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { importSpec, writeRegistry } from '../../src/importer/index.js';
+import { PAGE_SIZE } from '../../src/server/explorer/paging.js';
 import { loadCatalogSet, type CatalogSet, type ExecutionSettings } from '../../src/server/core/catalogs.js';
 import { describeTools, type DetailLevel } from '../../src/server/core/describe.js';
 import { toolNames } from '../../src/server/core/names.js';
@@ -28,6 +31,8 @@ const CHROMIUM = '/usr/bin/chromium';
 const CANARY = 'ghp_canaryExplorerToken0123456789abcdef';
 const LOGIN_TOKEN = 'explorer-login-token-5f0c2b7a9e';
 const NONSENSE = 'qqqxyzzy wibblefrotz';
+const THINGS_TITLE = 'Things for agents';
+const THINGS_DESCRIPTION = 'Everything a thing store does, for the tests.';
 
 let dir = '';
 let set: CatalogSet;
@@ -70,11 +75,14 @@ beforeAll(async () => {
   srv = await serveHttp({ catalogs: set, settings, searchLog, rateLimitPerMinute: 0 }, { port: 0, explorer: true });
   srvAuth = await serveHttp({ catalogs: set, settings, rateLimitPerMinute: 0 }, { port: 0, explorer: true, authToken: LOGIN_TOKEN });
 
-  // a small registry with an import warning and a re-import, for the import report
+  // a small registry with an import warning and a re-import, for the import report; with a display name and a
+  // renamed operation (x-api-catalog-name through an overlay)
   cpSync('test/fixtures/specs/oas30.yaml', join(dir, 'things.yaml'));
-  writeRegistry(await importSpec(join(dir, 'things.yaml')), join(dir, 'reg'));
+  writeFileSync(join(dir, 'names.yaml'), "overlay: 1.0.0\ninfo: { title: names, version: '1' }\nactions:\n  - target: $.paths['/things/{id}/tags'].post\n    update: { x-api-catalog-name: things_tag }\n");
+  const thingsOptions = { title: THINGS_TITLE, description: THINGS_DESCRIPTION, overlays: [{ file: join(dir, 'names.yaml') }] };
+  writeRegistry(await importSpec(join(dir, 'things.yaml'), thingsOptions), join(dir, 'reg'));
   writeFileSync(join(dir, 'things.yaml'), readFileSync(join(dir, 'things.yaml'), 'utf8').replace('summary: Replace a thing', 'summary: Replace a thing entirely'));
-  writeRegistry(await importSpec(join(dir, 'things.yaml')), join(dir, 'reg'));
+  writeRegistry(await importSpec(join(dir, 'things.yaml'), thingsOptions), join(dir, 'reg'));
   things = loadCatalogSet([join(dir, 'reg', 'things')]);
   srvThings = await serveHttp({ catalogs: things, settings: { baseUrls: {}, readOnly: false, env: {} } }, { port: 0, explorer: true });
 
@@ -100,33 +108,78 @@ afterAll(async () => {
 const base = (h: HttpHandle): string => `http://127.0.0.1:${h.port}`;
 
 describe('deep links', () => {
-  test('/ lists every domain with its count; security headers and no script', async () => {
+  test('/ names the API and lists its domains with their counts, a page at a time; security headers and no script', async () => {
     const res = await page.goto(`${base(srv)}/`);
     expect(res?.status()).toBe(200);
     const headers = res?.headers() ?? {};
     expect(headers['content-security-policy']).toContain("default-src 'none'");
     expect(headers['x-content-type-options']).toBe('nosniff');
-    const domains = await rows('#domains');
-    expect(domains).toHaveLength(set.domains.length);
-    const issues = domains.find((r) => r[0] === 'issues');
+    const github = set.catalogs[0]?.meta;
+    expect(await page.locator('#catalog-title').textContent()).toBe(github?.title);
+    const shown: string[][] = [];
+    for (;;) {
+      const domains = await rows('#domains');
+      expect(domains.length).toBeLessThanOrEqual(PAGE_SIZE);
+      shown.push(...domains);
+      const next = page.locator('.pager a[rel=next]');
+      if ((await next.count()) === 0) break;
+      await next.click();
+    }
+    expect(shown.map((r) => r[0])).toEqual(set.domains.map((d) => d.name));
+    const issues = shown.find((r) => r[0] === 'issues');
     expect(Number(issues?.[1])).toBe(set.domains.find((d) => d.name === 'issues')?.toolCount);
     expect(await page.locator('script').count()).toBe(0);
-    expect(await page.title()).toContain('Domains');
+    expect(await page.title()).toContain(github?.title);
   });
 
-  test('/?domain=issues lists that domain', async () => {
+  test('/?domain=issues lists that domain, paged; the pager walks every operation once', async () => {
     await page.goto(`${base(srv)}/?domain=issues`);
     expect(await page.locator('h1').textContent()).toContain('issues');
-    const ops = await rows('#operations');
-    expect(ops.map((r) => r[0]?.replace(/ destructive$/, ''))).toEqual(set.operations.filter((o) => o.domain === 'issues').map((o) => o.name));
+    const want = set.operations.filter((o) => o.domain === 'issues').map((o) => o.name);
+    expect(want.length).toBeGreaterThan(PAGE_SIZE);
+    const seen: string[] = [];
+    for (;;) {
+      seen.push(...(await rows('#operations')).map((r) => r[0]?.replace(/ destructive$/, '') as string));
+      const next = page.locator('.pager a[rel=next]');
+      if ((await next.count()) === 0) break;
+      await next.click();
+    }
+    expect(seen).toEqual(want);
+    // and back
+    await page.locator('.pager a[rel=prev]').click();
+    expect((await rows('#operations'))[0]?.[0]?.replace(/ destructive$/, '')).toBe(want[Math.floor((want.length - 1) / PAGE_SIZE) * PAGE_SIZE - PAGE_SIZE]);
   });
 
-  test('/?q= shows the agents’ ranking with the same scores', async () => {
+  test('/?q= shows the agents’ ranking with the same scores, and the next page', async () => {
     await page.goto(`${base(srv)}/?q=${encodeURIComponent('create an issue')}`);
     const shown = await rows('#results');
     const expected = await coreSearch('create an issue');
     expect(shown.map((r) => [r[2], Number(r[1])])).toEqual(expected.map((r) => [r.name, r.score]));
     expect(shown[0]?.[2]).toBe('issues_create');
+    await page.locator('.pager a[rel=next]').click();
+    await page.waitForURL(/offset=25/);
+    const next = await rows('#results');
+    const env = await searchTools(set, { query: 'create an issue', limit: 25, offset: 25 }, names);
+    if (!env.success) throw new Error('search failed');
+    expect(next.map((r) => [Number(r[0]), r[2]])).toEqual((env.value as { results: Array<{ name: string }> }).results.map((r, i) => [26 + i, r.name]));
+  });
+
+  test('why each hit ranks: the query reading and each hit’s factors, folded, from SearchIndex explain', async () => {
+    await page.goto(`${base(srv)}/?q=${encodeURIComponent('create an issue')}`);
+    expect(await page.locator('#explain').getAttribute('open')).toBeNull();
+    expect(await page.locator('#explain-table').isVisible()).toBe(false);
+    await page.locator('#explain summary').click();
+    const explained = set.index.search('create an issue', { limit: 25, explain: true });
+    const reading = await page.locator('#reading').textContent();
+    expect(reading).toContain(`Read as${explained.reading?.words}`);
+    expect(reading).toContain(`Head noun${explained.reading?.head}`);
+    const table = await rows('#explain-table');
+    expect(table.map((r) => r[1])).toEqual(explained.results.map((h) => h.name));
+    const top = explained.results[0]?.explain;
+    expect(table[0]?.[2]).toBe(`${top?.retrieval.toFixed(3)}${top?.retrievalWeight ?? ''}`);
+    expect(table[0]?.[3]).toBe(`${Math.round((top?.coverage ?? 0) * 100)}%`);
+    for (const s of top?.signals.filter((x) => x.factor !== 1) ?? []) expect(table[0]?.[4]).toContain(`${s.name} ×${s.factor.toFixed(3)}`);
+    expect(table[0]?.[5]).toBe(top?.reranked.toFixed(3));
   });
 
   test('/?tool= shows the operation; an unknown one is a 404 page', async () => {
@@ -143,11 +196,15 @@ describe('deep links', () => {
     expect(await page.locator('script').count()).toBe(0);
     expect(await page.locator('main img').count()).toBe(0);
     expect(await page.locator('h1').textContent()).toContain('<script>alert(1)</script>');
+    const hostile = '{"title": "</textarea><script>alert(1)</script>"}';
+    await page.goto(`${base(srv)}/?tool=issues_create&args=${encodeURIComponent(hostile)}`);
+    expect(await page.locator('script').count()).toBe(0);
+    expect(await page.locator('#args').inputValue()).toBe(hostile);
   });
 });
 
-describe('search, describe levels, dry run', () => {
-  test('search by typing, open a result, switch levels: the token count is the server’s count', async () => {
+describe('the tool page', () => {
+  test('search by typing, open a result: parameters as a table, the agent’s JSON behind a toggle with the server’s token count', async () => {
     await page.goto(`${base(srv)}/`);
     await page.locator('#q').pressSequentially('list pull requests');
     await page.keyboard.press('Enter');
@@ -158,9 +215,24 @@ describe('search, describe levels, dry run', () => {
     const first = expected[0]?.name as string;
     await page.locator('#results tbody tr').first().getByRole('link', { name: first }).click();
     await page.waitForURL(new RegExp(`\\?tool=${first}`));
+    // one row per argument: name, in, type, required as the registry has them
+    const op = set.byName.get(first)?.op;
+    const params = await rows('#parameters-table');
+    expect(params.map((r) => r[0])).toEqual(Object.keys(op?.inputSchema.properties ?? {}));
+    for (const r of params) {
+      const b = op?.bindings.find((x) => x.arg === r[0]);
+      expect(r[1], r[0]).toBe(b?.in);
+      expect(r[3], r[0]).toBe(op?.inputSchema.required?.includes(r[0] as string) ? 'required' : '');
+    }
+    // the describe_tools answer is folded away until asked for
+    expect(await page.locator('#agent-json').getAttribute('open')).toBeNull();
+    expect(await page.locator('#describe-output').isVisible()).toBe(false);
+    await page.locator('#agent-json summary').click();
     for (const [label, level] of [['Level 2 · parameters', 'parameters'], ['Level 3 · full', 'full'], ['Level 1 · summary', 'summary']] as const) {
       if (level !== 'parameters') await page.getByRole('link', { name: label }).click();
       await expect.poll(() => page.locator('.tabs [aria-current=page]').textContent()).toBe(label);
+      // a level picked explicitly keeps the toggle open
+      expect(await page.locator('#describe-output').isVisible()).toBe(true);
       const want = expectedTokens(first, level);
       expect(Number(await page.locator('#token-count').getAttribute('data-tokens'))).toBe(want.tokens);
       expect(await page.locator('#token-count').textContent()).toBe(`${want.tokens} tokens`);
@@ -168,25 +240,81 @@ describe('search, describe levels, dry run', () => {
     }
   });
 
-  test('dry run shows the exact request and curl with the credential redacted, and sends nothing', async () => {
+  test('a dry run answers beside its form, in the first viewport, at an address anyone can open; nothing is sent', async () => {
     up.clear();
     await page.goto(`${base(srv)}/?tool=issues_create`);
+    expect(await page.locator('#dry-run-result').textContent()).toContain('Press Dry run');
     await page.locator('#args').fill('{"owner": "octo", "repo": "hello", "title": "Bug"}');
     await page.getByRole('button', { name: 'Dry run' }).click();
+    await page.waitForURL(/\?tool=issues_create&args=.*#try$/);
     const request = JSON.parse((await page.locator('#dry-run-request').textContent()) as string) as { method: string; url: string; headers: Record<string, string>; body: string };
     expect(request).toMatchObject({ method: 'POST', url: `${up.url}/repos/octo/hello/issues`, body: '{"title":"Bug"}' });
     expect(request.headers.authorization).toBe('Bearer ***');
     expect(await page.locator('#dry-run-curl').textContent()).toMatch(/^curl -X POST '.*\/repos\/octo\/hello\/issues'/);
     expect(await page.content()).not.toContain(CANARY);
-    expect(up.requests).toHaveLength(0);
+    // the address is the dry run: opened afresh (no fragment, another browser context) it shows the same answer,
+    // beside the form and in the first 1280 x 800 viewport (a laptop; the screenshots' size)
+    const shared = page.url().replace(/#try$/, '');
+    expect(shared).not.toContain(CANARY);
+    const other = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const p = await other.newPage();
+      await p.goto(shared);
+      expect(JSON.parse((await p.locator('#dry-run-request').textContent()) as string)).toEqual(request);
+      const form = await p.locator('form.try-form').boundingBox();
+      const answer = await p.locator('#dry-run-result').boundingBox();
+      const ok = await p.locator('#dry-run-result .ok').boundingBox();
+      expect(form && answer && ok).toBeTruthy();
+      if (!form || !answer || !ok) return;
+      expect(answer.x).toBeGreaterThanOrEqual(form.x + form.width); // beside, to the right
+      expect(answer.y).toBeLessThan(form.y + form.height); // on the same band, not below it
+      expect(ok.y + ok.height).toBeLessThanOrEqual(800); // readable without scrolling
+      expect(await p.locator('#dry-run-link').getAttribute('href')).toBe(`${shared.slice(base(srv).length)}#try`);
+    } finally {
+      await other.close();
+    }
     // the form keeps what was typed; invalid arguments show execute_tool's own error
     await page.locator('#args').fill('{"owner": "octo"}');
     await page.getByRole('button', { name: 'Dry run' }).click();
-    expect(await page.locator('#dry-run-result [role=alert]').textContent()).toMatch(/^INVALID_ARGUMENTS: .*required property/);
+    await expect.poll(() => page.locator('#dry-run-result [role=alert]').textContent()).toMatch(/^INVALID_ARGUMENTS: .*required property/);
+    expect(await page.locator('#args').inputValue()).toBe('{"owner": "octo"}');
     await page.locator('#args').fill('{not json');
     await page.getByRole('button', { name: 'Dry run' }).click();
-    expect(await page.locator('#dry-run-error').textContent()).toContain('not valid JSON');
+    await expect.poll(() => page.locator('#dry-run-error').textContent()).toContain('not valid JSON');
     expect(up.requests).toHaveLength(0);
+  });
+
+  test('no credential ever stays in a dry run’s address: pasted tokens, credential-named arguments and the server’s own secret', async () => {
+    const pasted = 'ghp_R7fKq2Lm9Xw4Tz8Nc1Vb6Hy3Jd5Gs0Pa2Qe7';
+    for (const [args, gone] of [
+      [`{"owner": "octo", "repo": "hello", "title": "token ${pasted}"}`, pasted],
+      [`{"owner": "octo", "repo": "hello", "title": "Bug", "body": "${CANARY}"}`, CANARY],
+      ['{"owner": "octo", "repo": "hello", "title": "Bug", "password": "hunter2-is-not-safe"}', 'hunter2-is-not-safe'],
+    ] as const) {
+      await page.goto(`${base(srv)}/?tool=issues_create`);
+      await page.locator('#args').fill(args);
+      await page.getByRole('button', { name: 'Dry run' }).click();
+      await page.waitForURL(/redacted=1/);
+      expect(page.url()).not.toContain(encodeURIComponent(gone).slice(0, 12));
+      expect(decodeURIComponent(page.url())).toContain('[REDACTED]');
+      expect(await page.locator('#dry-run-redacted').textContent()).toContain('credential-shaped value was taken out');
+      expect(await page.content()).not.toContain(gone);
+      expect(await page.locator('#args').inputValue()).toContain('[REDACTED]');
+    }
+    // the form of earlier versions (a POST) is answered with the cleaned address
+    const posted = await rawHttp(srv.port, 'POST', '/explorer/dry-run', { origin: base(srv), 'content-type': 'application/x-www-form-urlencoded' }, `tool=issues_create&args=${encodeURIComponent(`{"title": "${pasted}"}`)}`);
+    expect(posted.status).toBe(303);
+    expect(posted.headers.location).toMatch(/^\/\?tool=issues_create&args=.*&redacted=1#try$/);
+    expect(decodeURIComponent(String(posted.headers.location))).not.toContain(pasted);
+  });
+
+  test('a catalog’s display name and description, and a renamed operation’s former name', async () => {
+    await page.goto(`${base(srvThings)}/`);
+    expect(await page.locator('#catalog-title').textContent()).toBe(THINGS_TITLE);
+    expect(await page.locator('.catalog-description').textContent()).toBe(THINGS_DESCRIPTION);
+    expect(await page.locator('header .brand').textContent()).toContain(THINGS_TITLE);
+    await page.goto(`${base(srvThings)}/?tool=things_tag`);
+    expect(await page.locator('#renamed-from').textContent()).toContain('Renamed from things_add-tags');
   });
 });
 
@@ -218,23 +346,32 @@ describe('operator views', () => {
 });
 
 describe('layout and access', () => {
-  test('readable on a phone: no horizontal scrolling on the main views', async () => {
+  test('on a phone: no horizontal scrolling, and pages of a reasonable height (they ran to 5,000-19,500 px)', async () => {
     const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
     const p = await phone.newPage();
+    const dry = `/?tool=issues_create&args=${encodeURIComponent('{"owner": "octo", "repo": "hello", "title": "Bug"}')}`;
     try {
-      for (const path of ['/', '/?q=create%20an%20issue', '/?tool=issues_create&level=full', '/?view=log']) {
+      // Before paging and compact rows (commit 450521a, 390 x 844): / 5,688 px, /?domain=repos 19,528,
+      // /?domain=issues 6,029, /?q=create an issue 5,214. A page now holds 25 rows of two or three lines.
+      for (const path of ['/', '/?domain=repos', '/?domain=issues', '/?q=create%20an%20issue', '/?tool=issues_create', '/?tool=issues_create&level=full', dry, '/?view=log']) {
         await p.goto(`${base(srv)}${path}`);
-        const { scroll, client } = await p.evaluate<{ scroll: number; client: number }>(
-          '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth })',
+        const { scroll, client, height } = await p.evaluate<{ scroll: number; client: number; height: number }>(
+          '({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth, height: document.documentElement.scrollHeight })',
         );
         expect(scroll, path).toBeLessThanOrEqual(client + 1);
+        expect(height, path).toBeLessThanOrEqual(3000);
       }
+      // the dry run's answer follows its form on a narrow screen
+      await p.goto(`${base(srv)}${dry}`);
+      const form = await p.locator('form.try-form').boundingBox();
+      const answer = await p.locator('#dry-run-result').boundingBox();
+      expect(form !== null && answer !== null && answer.y >= form.y + form.height).toBe(true);
     } finally {
       await phone.close();
     }
   });
 
-  test('works with JavaScript disabled', async () => {
+  test('works with JavaScript disabled: search, the toggles and a dry run', async () => {
     const noJs = await browser.newContext({ javaScriptEnabled: false });
     const p = await noJs.newPage();
     try {
@@ -243,6 +380,13 @@ describe('layout and access', () => {
       await p.keyboard.press('Enter');
       await p.waitForURL(/\?q=get\+a\+repository/);
       expect(await p.locator('#results tbody tr').count()).toBeGreaterThan(0);
+      await p.locator('#explain summary').click();
+      expect(await p.locator('#explain-table').isVisible()).toBe(true);
+      await p.goto(`${base(srv)}/?tool=repos_get`);
+      await p.locator('#args').fill('{"owner": "octo", "repo": "hello"}');
+      await p.getByRole('button', { name: 'Dry run' }).click();
+      await p.waitForURL(/args=/);
+      expect(JSON.parse((await p.locator('#dry-run-request').textContent()) as string)).toMatchObject({ method: 'GET', url: `${up.url}/repos/octo/hello` });
     } finally {
       await noJs.close();
     }
@@ -283,7 +427,8 @@ describe('layout and access', () => {
     const foreign = await rawHttp(srv.port, 'POST', '/explorer/dry-run', { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' }, form);
     expect(foreign.status).toBe(403);
     const sameOrigin = await rawHttp(srv.port, 'POST', '/explorer/dry-run', { origin: base(srv), 'content-type': 'application/x-www-form-urlencoded' }, form);
-    expect(sameOrigin.status).toBe(200);
+    expect(sameOrigin.status).toBe(303);
+    expect(sameOrigin.headers.location).toBe('/?tool=issues_create&args=%7B%7D#try');
     expect((await rawHttp(srv.port, 'DELETE', '/', {})).status).toBe(405);
     const login = (headers: Record<string, string>) =>
       rawHttp(srvAuth.port, 'POST', '/explorer/login', { 'content-type': 'application/x-www-form-urlencoded', ...headers }, `token=${LOGIN_TOKEN}&next=%2F%3Fview%3Dlog`);

@@ -45,10 +45,12 @@ export function nginxConfig(listenPort: number, replicaPorts: number[], sticky =
 export function haproxyConfig(listenPort: number, replicaPorts: number[]): string {
   let text = readFileSync(join(REPO_ROOT, 'deploy', 'haproxy.cfg'), 'utf8');
   text = text.replace(/bind 127\.0\.0\.1:8080/, `bind 127.0.0.1:${listenPort}`);
-  const servers = /( *)server r1 127\.0\.0\.1:3001 ([^\n]*)\n *server r2 127\.0\.0\.1:3002 [^\n]*\n/.exec(text);
-  if (!servers) throw new Error('deploy/haproxy.cfg: the server lines changed; update test/helpers/balancer.ts');
-  text = text.replace(servers[0], replicaPorts.map((p, i) => `${servers[1]}server r${i + 1} 127.0.0.1:${p} ${servers[2]}\n`).join(''));
-  return text;
+  // Every backend's server lines (the read backend tracks the main one's: `track replicas/r1` -> `replicas/r<n>`).
+  const block = /( *)server r1 127\.0\.0\.1:3001 ([^\n]*)\n *server r2 127\.0\.0\.1:3002 [^\n]*\n/g;
+  if (!block.test(text)) throw new Error('deploy/haproxy.cfg: the server lines changed; update test/helpers/balancer.ts');
+  return text.replace(block, (_all, indent: string, params: string) =>
+    replicaPorts.map((p, i) => `${indent}server r${i + 1} 127.0.0.1:${p} ${params.replace('/r1', `/r${i + 1}`)}\n`).join(''),
+  );
 }
 
 async function waitListening(port: number, child: ChildProcess, log: () => string): Promise<void> {
@@ -80,8 +82,8 @@ export async function startBalancer(kind: BalancerKind, replicaPorts: number[], 
   }
   const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout?.on('data', (d: Buffer) => (out = (out + d.toString('utf8')).slice(-8000)));
-  child.stderr?.on('data', (d: Buffer) => (out = (out + d.toString('utf8')).slice(-8000)));
+  child.stdout?.on('data', (d: Buffer) => (out = (out + d.toString('utf8')).slice(-200_000)));
+  child.stderr?.on('data', (d: Buffer) => (out = (out + d.toString('utf8')).slice(-200_000)));
   await waitListening(port, child, () => out);
   return {
     kind,

@@ -39,7 +39,7 @@ const SPECS = join(REPO_ROOT, 'test', 'fixtures', 'specs');
 const FLAGS = join(SPECS, 'coverage-flags.yaml');
 const REFS = join(SPECS, 'coverage-refs.yaml');
 const BAD = join(SPECS, 'coverage-bad.yaml');
-const GITHUB = join(REPO_ROOT, '..', 'shared', 'specs', 'github.json');
+const GITHUB = join(REPO_ROOT, 'openapi', 'github.json');
 
 function byId(result: ImportResult, operationId: string): Operation {
   const found = result.operations.find((o) => o.operationId === operationId);

@@ -129,8 +129,8 @@ test('npm install <tarball> in a clean folder: serve the embedded catalog (stdio
     while (!/URL: http:\/\/127\.0\.0\.1:\d+\/mcp/.test(banner) && http.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     const url = /URL: (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(banner)?.[1];
     expect(url, banner).toBeDefined();
-    const health = await fetch((url as string).replace(/\/mcp$/, '/healthz'));
-    expect(health.status).toBe(200);
+    const ready = await fetch((url as string).replace(/\/mcp$/, '/readyz'));
+    expect(ready.status).toBe(200);
     const { connectHttp } = await import('../helpers/mcp.js');
     const remote = await connectHttp(url as string, 'modern', { name: 'installed-http' });
     try {

@@ -71,7 +71,7 @@ async function flow(d: Driver): Promise<unknown[]> {
 const normalize = (v: unknown): string =>
   JSON.stringify(v)
     .replaceAll(`127.0.0.1:${up.port}`, '127.0.0.1:<port>')
-    .replace(/\b[0-9a-z]{5,11}\.[A-Za-z0-9_-]{22}\b/g, '<handle>');
+    .replace(/\b[0-9a-z]{5,11}\.[A-Za-z0-9_-]{16}\b/g, '<handle>');
 
 test.each(ERAS)('L3: stdio and Streamable HTTP give identical results for the same flow (%s era)', async (era) => {
   const args = ['--registry', fixtureRegistry('petstore'), '--registry', vaultDir];

@@ -1,20 +1,9 @@
 // A clone needs nothing beside it: no source, script or test reads ../shared (the specs and query sets are in the
-// repository: openapi/, test/fixtures/real-specs/, test/fixtures/eval/). A few files of other areas still do until
-// their owners move them (listed, with the owner); every other file is held to the rule.
+// repository: openapi/, test/fixtures/real-specs/, test/fixtures/eval/); every file is held to the rule.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/mcp.js';
-
-/** Files that still read ../shared, each moved by its owner (search: issue 26, describe: its importer tests). */
-const PENDING = new Set([
-  'src/cli/eval.ts', // search
-  'scripts/bench/search.mjs', // search
-  'scripts/experiments/glove-mix.mjs', // search (an experiment, not run by npm scripts)
-  'test/search/ranking.test.ts', // search
-  'test/search/snapshot.test.ts', // search
-  'test/importer/coverage.test.ts', // describe
-]);
 
 /** Code that builds a path into ../shared (comments that mention it are fine). */
 const READS_SHARED = /(['"`])\.\.\1\s*,\s*(['"`])shared\2|['"`](?:\.\.\/)+shared\//;
@@ -27,11 +16,11 @@ function files(dir: string): string[] {
 }
 
 describe('a self-contained repository', () => {
-  it('no source, script or test reads ../shared (besides the listed ones of other areas)', () => {
+  it('no source, script or test reads ../shared', () => {
     const offenders = ['src', 'scripts', 'test']
       .flatMap((d) => files(join(REPO_ROOT, d)))
       .map((f) => relative(REPO_ROOT, f))
-      .filter((f) => f !== 'test/repo/self-contained.test.ts' && !PENDING.has(f) && READS_SHARED.test(readFileSync(join(REPO_ROOT, f), 'utf8')));
+      .filter((f) => f !== 'test/repo/self-contained.test.ts' && READS_SHARED.test(readFileSync(join(REPO_ROOT, f), 'utf8')));
     expect(offenders).toEqual([]);
   });
 

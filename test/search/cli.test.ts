@@ -21,12 +21,20 @@ describe('api-catalog search', () => {
     c.restore();
     expect(code).toBe(0);
     const lines = c.out().split('\n');
-    expect(lines[0]).toBe('read as: list repository webhooks; head noun: webhooks; method: GET; shape: collection; scope: repository');
-    expect(lines[1]).toMatch(/^ {2}1\. 1\.000 {2}repos_list-webhooks/);
+    expect(lines[0]).toBe('read as: list repository webhooks; head noun: webhooks; method: GET; shape: collection; scope: repos');
+    // then each unit's reading, then what the signals read with the weights in use
+    expect(lines).toContain(`  ${'head-noun'.padEnd(18)}webhooks`);
+    expect(lines).toContain(`  ${'method'.padEnd(18)}GET (list)`);
+    expect(lines).toContain('ranked by (weights in use):');
+    const at = lines.findIndex((l) => /^ {2}1\. /.test(l));
+    expect(lines[at]).toMatch(/^ {2}1\. 1\.000 {2}repos_list-webhooks/);
+    const learned = (LEARNED_WEIGHTS.method ?? 1) === 1 ? '' : ` \\(learned weight ${LEARNED_WEIGHTS.method}\\)`;
+    const fits = (1.15 ** (LEARNED_WEIGHTS.method ?? 1)).toFixed(3).replace(/\.?0+$/, '').replace('.', '\\.');
+    expect(lines.find((l) => l.startsWith('  method ') && l.includes('HTTP method'))).toMatch(new RegExp(`x${fits} when it fits.*${learned}$`));
     // the learned weights (weights.ts): the retrieval score's power, and each factor already raised to its weight
     const power = LEARNED_WEIGHTS.retrieval === undefined ? '' : `\\^${LEARNED_WEIGHTS.retrieval}`;
     const method = (1.15 ** (LEARNED_WEIGHTS.method ?? 1)).toFixed(3).replace('.', '\\.');
-    expect(lines[2]).toMatch(new RegExp(`^ +bm25 \\d+\\.\\d{3}${power}, covers 100% \\| .*method x${method}.* = \\d+\\.\\d{3}$`));
+    expect(lines[at + 1]).toMatch(new RegExp(`^ +bm25 \\d+\\.\\d{3}${power}, covers 100% \\| .*method x${method}.* = \\d+\\.\\d{3}$`));
   });
 
   it('--explain says how the query was read: phrases, typos, a later step, the head noun', async () => {
@@ -53,7 +61,12 @@ describe('api-catalog search', () => {
     expect(parsed.results[0]?.name).toBe('users_block');
     expect(parsed.results[0]?.explain?.signals.length).toBeGreaterThan(0);
     // a word GitHub never uses, and no typo of one it does: read as typed (not as `since`)
-    expect(parsed.reading).toEqual({ words: 'silence a user', head: 'silence', methods: ['post', 'put', 'patch'], scopes: ['user'] });
+    expect(parsed.reading).toMatchObject({ words: 'silence a user', head: 'user', methods: ['post', 'put', 'patch'] });
+    // no unit corrected "silence"; the method came from it (an unknown verb before its object)
+    expect((parsed.reading as { units: Array<{ unit: string; reading: string }> }).units).toEqual(expect.arrayContaining([
+      { unit: 'method', reading: 'POST/PUT/PATCH (silence)' },
+    ]));
+    expect(JSON.stringify(parsed.reading)).not.toContain('typos');
   });
 
   it('explainLine names an exact match', () => {

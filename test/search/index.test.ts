@@ -42,10 +42,19 @@ describe('SearchIndex ranking', () => {
   });
 
   it('orders near-duplicates by the scope words of the query, most general first without one', () => {
-    expect(names('list organization webhooks')[0]).toBe('orgs_list-webhooks');
-    expect(names('list org hooks')[0]).toBe('orgs_list-webhooks');
-    expect(names('list enterprise webhooks')[0]).toBe('enterprise_list-webhooks');
-    expect(names('list webhooks')[0]).toBe('repos_list-webhooks');
+    // scopes are read off the catalog (scopes.ts): roots that repeat each other's nested paths; the repository has
+    // the most operations, so without a scope word its twin comes first
+    const nested = ['hooks', 'secrets', 'variables', 'runners', 'rulesets'];
+    const scoped = [...OPS, ...[['repos', '/repos/{owner}/{repo}', 'repository'], ['orgs', '/orgs/{org}', 'organization'], ['enterprise', '/enterprises/{enterprise}', 'enterprise']]
+      .flatMap(([prefix, path, word]) => nested.slice(1).map((n) => op({ name: `${prefix}_list-${n}`, domain: prefix!, path: `${path}/${n}`, summary: `List ${word} ${n}` })))];
+    const s = SearchIndex.build(scoped, domainsOf(scoped));
+    const first = (q: string): string | undefined => s.search(q).results[0]?.name;
+    expect(first('list organization webhooks')).toBe('orgs_list-webhooks');
+    expect(first('list org hooks')).toBe('orgs_list-webhooks');
+    expect(first('list enterprise webhooks')).toBe('enterprise_list-webhooks');
+    expect(first('list webhooks')).toBe('repos_list-webhooks');
+    expect(first('list runners')).toBe('repos_list-runners');
+    expect(first('list the runners of an org')).toBe('orgs_list-runners');
   });
 
   it('with "all"/"whole"/"across" prefers the operation that spans everything; without, the scoped one', () => {

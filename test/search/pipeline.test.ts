@@ -8,7 +8,7 @@ import { DEFAULT_TUNING, SearchIndex, SIGNALS } from '../../src/search/index.js'
 import { READ_DELETE_FACTOR } from '../../src/search/signals.js';
 import { Candidates, HIT_ONLY_RETURNS, LexicalRetriever } from '../../src/search/lexical.js';
 import { Lexicon } from '../../src/search/lexicon.js';
-import { analyzeQuery } from '../../src/search/query.js';
+import { analyzeQuery } from '../../src/search/units.js';
 import { laterStepStart } from '../../src/search/sentence.js';
 import { LEARNED_WEIGHTS } from '../../src/search/weights.js';
 import { domainsOf, op } from './helpers.js';
@@ -41,7 +41,9 @@ describe('analysis', () => {
     const lex = lexiconOf();
     lex.countDocument(new Set(['create', 'issue']), new Set(['creat', 'issu']));
     lex.finish();
-    const plan = analyzeQuery('add a new issue to my repo and then delete it', lex, OPS.length, { familyWeight: 0.4, fuzzyUnknown: true, readObject: true });
+    // the catalog's scopes: here the repository is one (scopes.ts derives them; see scopes.test.ts)
+    const scopes = { names: ['me', 'repos'], keys: ['', 'repositori'] };
+    const plan = analyzeQuery('add a new issue to my repo and then delete it', lex, OPS.length, { familyWeight: 0.4, readObject: true }, [], scopes);
     // add + new are one concept (one family); `issue` another; the later step weighs 0.3
     const add = plan.concepts.find((c) => c.terms.has('add'));
     expect(add?.terms.get('add')).toBe(1);
@@ -50,7 +52,7 @@ describe('analysis', () => {
     expect(plan.concepts.find((c) => c.terms.has('delet'))?.weight).toBe(0.3);
     expect(plan.methods).toEqual(['post', 'put']);
     expect(plan.shape).toBe('collection');
-    expect([...plan.scopes].sort()).toEqual(['me', 'repository']);
+    expect([...plan.scopes].sort()).toEqual(['me', 'repos']);
     expect(plan.objectTerms).toContain('issu');
     expect(laterStepStart(['find', 'songs', 'and', 'add', 'them'])).toBe(2);
   });
@@ -58,7 +60,7 @@ describe('analysis', () => {
   it('a request that opens with a question word asks to read, whatever verb follows', () => {
     const lex = lexiconOf();
     lex.finish();
-    const methods = (q: string): unknown => analyzeQuery(q, lex, OPS.length, { familyWeight: 0.4, fuzzyUnknown: true, readObject: true }).methods;
+    const methods = (q: string): unknown => analyzeQuery(q, lex, OPS.length, { familyWeight: 0.4, readObject: true }).methods;
     expect(methods('what webhooks do we have set up?')).toEqual(['get']);
     expect(methods('which issues are open')).toEqual(['get']);
     expect(methods('update a webhook')).toEqual(['patch', 'put', 'post']);
@@ -69,7 +71,7 @@ describe('analysis', () => {
   it('a verb that changes something asks for a change, also in an agent\'s call without an article', () => {
     const lex = lexiconOf();
     lex.finish();
-    const methods = (q: string): unknown => analyzeQuery(q, lex, OPS.length, { familyWeight: 0.4, fuzzyUnknown: true, readObject: true }).methods;
+    const methods = (q: string): unknown => analyzeQuery(q, lex, OPS.length, { familyWeight: 0.4, readObject: true }).methods;
     expect(methods('restore trashed file')).toEqual(['post', 'put', 'patch']);
     expect(methods('reopen issue')).toEqual(['post', 'put', 'patch']);
     expect(methods('move the card to Done')).toEqual(['post', 'put', 'patch']);
@@ -130,7 +132,7 @@ describe('lexical retrieval', () => {
     const tables = computeFeatures(sorted, lex);
     const r = LexicalRetriever.build(sorted, domainsOf(OPS), lex, tables.features, tables.termIds, DEFAULT_TUNING.boosts, 120);
     lex.finish();
-    const plan = analyzeQuery('list issues', lex, sorted.length, { familyWeight: 0.4, fuzzyUnknown: true, readObject: false });
+    const plan = analyzeQuery('list issues', lex, sorted.length, { familyWeight: 0.4, readObject: false });
     const c = new Candidates(sorted.length);
     r.retrieve(plan.concepts, c);
     const matched = [...c.matched.subarray(0, c.matchedCount)].map((i) => sorted[i]!.name).sort();
@@ -142,17 +144,17 @@ describe('lexical retrieval', () => {
     expect(c.matchedCount).toBe(0);
     expect(c.scores.every((x) => x === 0) && c.coverage.every((x) => x === 0)).toBe(true);
     // an agent's keyword the operation lacks costs it no coverage, however rare (high idf) the keyword is
-    const withKw = analyzeQuery('list issues', lex, sorted.length, { familyWeight: 0.4, fuzzyUnknown: true, readObject: false, keywordMode: 'concepts', keywordWeight: 0.5 }, ['zyzzyva']);
+    const withKw = analyzeQuery('list issues', lex, sorted.length, { familyWeight: 0.4, readObject: false, keywordMode: 'concepts', keywordWeight: 0.5 }, ['zyzzyva']);
     expect(withKw.concepts.filter((x) => x.keyword)).toHaveLength(1);
     r.retrieve(withKw.concepts, c);
     expect(c.coverage[best]).toBeCloseTo(1, 5);
     c.clear();
     // ...and one it has stands in for a query word it lacks: "list bugs" (no operation says bug) with keyword issue
-    const alone = analyzeQuery('list bugs', lex, sorted.length, { familyWeight: 0.4, fuzzyUnknown: false, readObject: false });
+    const alone = analyzeQuery('list bugs', lex, sorted.length, { familyWeight: 0.4, disabledUnits: ['typos'], readObject: false });
     r.retrieve(alone.concepts, c);
     const without = c.coverage[best] as number;
     c.clear();
-    const stand = analyzeQuery('list bugs', lex, sorted.length, { familyWeight: 0.4, fuzzyUnknown: false, readObject: false, keywordMode: 'concepts', keywordWeight: 0.5 }, ['issue']);
+    const stand = analyzeQuery('list bugs', lex, sorted.length, { familyWeight: 0.4, disabledUnits: ['typos'], readObject: false, keywordMode: 'concepts', keywordWeight: 0.5 }, ['issue']);
     r.retrieve(stand.concepts, c);
     expect(without).toBeLessThan(1);
     expect(c.coverage[best]).toBeGreaterThan(without);
@@ -195,7 +197,7 @@ describe('response fields (what an operation returns)', () => {
     const r = LexicalRetriever.build(sorted, domainsOf(ops), lex, tables.features, tables.termIds, DEFAULT_TUNING.boosts, 120);
     lex.finish();
     const c = new Candidates(sorted.length);
-    r.retrieve(analyzeQuery('opens', lex, sorted.length, { familyWeight: 0.4, fuzzyUnknown: true, readObject: false }).concepts, c);
+    r.retrieve(analyzeQuery('opens', lex, sorted.length, { familyWeight: 0.4, readObject: false }).concepts, c);
     const at = (name: string): number => sorted.findIndex((o) => o.name === name);
     expect(c.coverage[at('stats_get')]).toBeCloseTo(1, 5);
     expect(c.coverage[at('messages_get')]).toBe(0);
@@ -259,10 +261,21 @@ describe('the verb a REST shape implies', () => {
 });
 
 describe('signals and explain', () => {
-  it('every signal has a unique name and says what it reads', () => {
+  it('every signal has a unique name and says what it reads, with the factors of the weights in use', () => {
     const names = SIGNALS.map((s) => s.name);
     expect(new Set(names).size).toBe(names.length);
-    for (const s of SIGNALS) expect(s.reads.length).toBeGreaterThan(10);
+    const tuning = { precisionWeight: 0.7, namePrecisionShare: 0.5, primaryBoost: 1, headBoost: 1.1, coveragePower: 2 };
+    for (const s of SIGNALS) expect(s.reads(1, tuning).length).toBeGreaterThan(10);
+    const method = SIGNALS.find((s) => s.name === 'method')!;
+    expect(method.reads(1, tuning)).toContain('x1.15 when it fits, x0.9 when not');
+    // a learned weight raises every factor to it: 1.15^4 = 1.749
+    expect(method.reads(4, tuning)).toContain('x1.749 when it fits, x0.656 when not, x0.063 a DELETE for a read (learned weight 4)');
+    // a search with explain carries them as the index ranks: its learned weights
+    const index = SearchIndex.build(OPS, domainsOf(OPS), { signalWeights: { method: 2, retrieval: 0.5 } });
+    const read = index.search('list issues', { explain: true }).signals;
+    expect(read?.find((x) => x.name === 'method')?.reads).toContain(`x${(1.15 ** 2).toFixed(3).replace(/0+$/, '')} when it fits`);
+    expect(read?.find((x) => x.name === 'retrieval')?.reads).toContain('^0.5');
+    expect(index.search('list issues').signals).toBeUndefined();
   });
 
   it('explain: the retrieval score times every factor is the re-ranked score, and scores follow it', () => {

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { SearchIndex, swapsNeighbours } from '../../src/search/index.js';
 import { Lexicon } from '../../src/search/lexicon.js';
-import { APPENDED_WEIGHT, analyzeQuery, didAction } from '../../src/search/query.js';
+import { APPENDED_WEIGHT, didAction } from '../../src/search/query.js';
+import { analyzeQuery } from '../../src/search/units.js';
 import { readLiterals } from '../../src/search/literals.js';
 import { appendedStart, laterStepStart } from '../../src/search/sentence.js';
 import { domainsOf, firstHit, op, readAs } from './helpers.js';
@@ -170,7 +171,7 @@ describe('everyday phrasal verbs and words read as the API\'s verb (round 10)', 
   it('the phrase is read only when its two words are adjacent', () => {
     const lex = new Lexicon('porter');
     lex.finish();
-    const terms = (q: string): string[] => analyzeQuery(q, lex, 1, { familyWeight: 0.4, fuzzyUnknown: true, readObject: true })
+    const terms = (q: string): string[] => analyzeQuery(q, lex, 1, { familyWeight: 0.4, readObject: true })
       .concepts.flatMap((c) => [...c.terms.keys()]);
     expect(terms('bring back the file')).toContain('restor');
     expect(terms('bring the file back')).not.toContain('restor');
@@ -340,7 +341,7 @@ describe('synonyms an agent appended to its call (round 9)', () => {
   });
 
   it('are named apart in the reading explain returns', () => {
-    expect(hooks.search('list site hooks notifications alerts', { explain: true }).reading).toEqual({
+    expect(hooks.search('list site hooks notifications alerts', { explain: true }).reading).toMatchObject({
       words: 'list site hooks notifications', appended: 'alerts', head: 'notifications', methods: ['get'], shape: 'collection',
     });
     expect(hooks.search('list site hooks notifications alerts').reading).toBeUndefined();
@@ -349,7 +350,7 @@ describe('synonyms an agent appended to its call (round 9)', () => {
   it('still count toward an operation that has them, at a lower weight, outside the coverage whole', () => {
     const lex = new Lexicon('porter');
     lex.finish();
-    const read = (q: string) => analyzeQuery(q, lex, HOOKS.length, { familyWeight: 0.4, fuzzyUnknown: false, readObject: false }).concepts;
+    const read = (q: string) => analyzeQuery(q, lex, HOOKS.length, { familyWeight: 0.4, disabledUnits: ['typos'], readObject: false }).concepts;
     const call = read('list site hooks callbacks endpoints');
     const of = (t: string) => call.find((c) => c.terms.has(t));
     expect(of('site')).toMatchObject({ weight: 1 });

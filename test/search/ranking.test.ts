@@ -75,10 +75,10 @@ describe('GitHub ranking (registry/github)', () => {
   });
 });
 
-describe('Stripe ranking (imported from ../shared/specs/stripe.json)', () => {
+describe('Stripe ranking (imported from test/fixtures/real-specs/stripe.json)', () => {
   let top: (q: string) => string[] = () => [];
   beforeAll(async () => {
-    const result = await importSpec(join(ROOT, '..', 'shared', 'specs', 'stripe.json'), { name: 'stripe' });
+    const result = await importSpec(join(ROOT, 'test', 'fixtures', 'real-specs', 'stripe.json'), { name: 'stripe' });
     top = ranker(result.operations, SearchIndex.build(result.operations, result.meta.domains));
   });
 

@@ -14,7 +14,7 @@ import type { DomainInfo, Operation } from '../../src/types.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 const SETS = [
-  join(ROOT, '..', 'shared', 'eval', 'queries-dev.jsonl'),
+  join(ROOT, 'test', 'fixtures', 'eval', 'queries-dev.jsonl'),
   ...readdirSync(join(ROOT, 'test', 'fixtures', 'search')).filter((f) => f.endsWith('.jsonl')).map((f) => join(ROOT, 'test', 'fixtures', 'search', f)),
 ];
 
@@ -55,7 +55,7 @@ describe('search snapshot', () => {
   });
 
   it('Stripe (imported): every eval query ranks identically from a snapshot', async () => {
-    const result = await importSpec(join(ROOT, '..', 'shared', 'specs', 'stripe.json'), { name: 'stripe' });
+    const result = await importSpec(join(ROOT, 'test', 'fixtures', 'real-specs', 'stripe.json'), { name: 'stripe' });
     expectSameRankings(result.operations, result.meta.domains, queriesOf('stripe'));
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { splitWords, stem, stripNoise, stripPlural, STOP_WORDS } from '../../src/search/text.js';
-import { ABBREVIATIONS, FAMILIES, PHRASES, SCOPE_WORDS, VERB_FAMILY_COUNT, VERB_METHODS, VERB_SHAPES } from '../../src/search/vocabulary.js';
+import { ABBREVIATIONS, CALLER_WORDS, FAMILIES, PHRASES, VERB_FAMILY_COUNT, VERB_METHODS, VERB_SHAPES } from '../../src/search/words.js';
 
 describe('splitWords', () => {
   it.each([
@@ -100,13 +100,14 @@ describe('vocabulary', () => {
     }
     expect(PHRASES['logged in']).toEqual(['authenticated']);
   });
-  it('verbs map to HTTP methods and path shapes; scope words to scopes', () => {
+  it('verbs map to HTTP methods and path shapes; the caller\'s words name the caller', () => {
     expect(VERB_METHODS['create']).toContain('post');
     expect(VERB_METHODS['delete']).toEqual(['delete']);
     expect(VERB_METHODS['list']).toEqual(['get']);
     expect(VERB_SHAPES['list']).toBe('collection');
     expect(VERB_SHAPES['retrieve']).toBe('item');
-    expect(SCOPE_WORDS['org']).toBe('organization');
-    expect(SCOPE_WORDS['my']).toBe('me');
+    expect(CALLER_WORDS.has('my')).toBe(true);
+    // every other scope is read off a catalog's paths (scopes.ts): no API's scope words here
+    expect(CALLER_WORDS.has('org')).toBe(false);
   });
 });

@@ -63,7 +63,7 @@ describe.each(ERAS)('%s era', (era: Era) => {
       expect(Object.keys(body)).toEqual(['pets.get', 'pets.create']);
       const d = body['pets.create'];
       expect(Object.keys(d).sort()).toEqual(['description', 'error_guidance', 'examples', 'handle', 'inputSchema', 'name', 'usage_guidance']);
-      expect(d.handle).toMatch(/^[0-9a-z]+\.[A-Za-z0-9_-]{22}$/);
+      expect(d.handle).toMatch(/^[0-9a-z]+\.[A-Za-z0-9_-]{16}$/);
       expect(d.usage_guidance).toMatch(/"handle"/);
       expect(d.inputSchema.required).toEqual(['name']);
       expect(d.examples[0]).toEqual({ tool_name: 'pets.create', args: { name: 'Rex', status: 'available' } });

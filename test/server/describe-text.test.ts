@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { validateArguments } from '../../src/execution/validate.js';
-import { describeTools, typeLabel } from '../../src/server/core/describe.js';
+import { describeTools, operationFingerprint, typeLabel } from '../../src/server/core/describe.js';
+import { attachHandles } from '../../src/server/handles.js';
+import { Signer } from '../../src/server/signing.js';
 import { loadCatalogSet } from '../../src/server/core/catalogs.js';
 import { toolNames } from '../../src/server/core/names.js';
 import { sentences } from '../../src/server/core/text.js';
@@ -80,13 +82,18 @@ describe('Level 2 on the GitHub dev set: enough to call, within budget', () => {
     }
   });
 
-  test('tokens (o200k): Level 2 median <= 200 and p90 <= 350 (was 397 / 538); Level 1 unchanged', async () => {
+  test('tokens (o200k): Level 2 with its handle median <= 200 and p90 <= 350 (was 397 / 538); Level 1 unchanged', async () => {
     const { Tiktoken } = await import('js-tiktoken/lite');
     const { default: o200k } = await import('js-tiktoken/ranks/o200k_base');
     const enc = new Tiktoken(o200k);
     const count = (v: unknown): number => enc.encode(JSON.stringify(v)).length;
     const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.ceil(xs.length * p) - 1] as number;
-    const two = names.map((n) => count(describe2(n as string).envelope));
+    // what an agent sees: the server adds a describe handle (src/server/handles.ts); a fixed key and expiry keep
+    // the count the same from run to run
+    const signer = Signer.fromSecret('k'.repeat(64));
+    const withHandle = (n: string) =>
+      attachHandles(describe2(n).envelope, () => signer.handle(n, operationFingerprint(set.byName.get(n)?.op as Operation), 'anonymous', Date.UTC(2026, 11, 1)));
+    const two = names.map((n) => count(withHandle(n as string)));
     expect(pct(two, 0.5)).toBeLessThanOrEqual(200);
     expect(pct(two, 0.9)).toBeLessThanOrEqual(350);
     const one = names.map((n) => count(describeTools(set, { tool_names: [n as string], detail: 'summary' }, toolNames(), { settings: { baseUrls: {}, readOnly: false, env: {} } }).envelope));

@@ -14,7 +14,7 @@ import { modernRpc } from '../helpers/mcp-raw.js';
 import { call, catalogs, connectHttp, connectInMemory, describeHandle, fixtureRegistry, type Connected } from '../helpers/mcp.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
 
-const HANDLE = /^[0-9a-z]{6,11}\.[A-Za-z0-9_-]{22}$/;
+const HANDLE = /^[0-9a-z]{6,11}\.[A-Za-z0-9_-]{16}$/;
 
 describe('Signer', () => {
   const now = 1_800_000_000_000;

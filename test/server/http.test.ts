@@ -207,7 +207,7 @@ describe('Streamable HTTP: the 2026-07-28 path is stateless', () => {
     expect(gone.msg.error.data).toEqual({ uri: 'api-catalog://results/00000000-0000-4000-8000-000000000000' });
     const read = await modernRpc(srv.url, 'resources/read', { uri: 'resource:///tool_descriptions?tools=pets.get' });
     const body = JSON.parse(read.msg.result.contents[0].text);
-    expect(body['pets.get'].handle).toMatch(/^[0-9a-z]+\.[A-Za-z0-9_-]{22}$/);
+    expect(body['pets.get'].handle).toMatch(/^[0-9a-z]+\.[A-Za-z0-9_-]{16}$/);
     expect(read.msg.result).toMatchObject({ ttlMs: 0, cacheScope: 'private' });
     const c = await client('modern');
     expect((await call(c, 'execute_tool', { tool_name: 'pets.get', args: { petId: 8 }, handle: body['pets.get'].handle })).success).toBe(true);

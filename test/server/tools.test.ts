@@ -39,6 +39,7 @@ describe.each(ERAS)('%s era', (era: Era) => {
       const r = await call(client, 'list_domains', {});
       expect(r.success).toBe(true);
       expect(r.value).toEqual({
+        catalog: { name: 'petstore', title: 'Petstore', description: 'Petstore (test fixture)' },
         totalDomains: 2,
         totalTools: 6,
         domains: [
@@ -162,7 +163,7 @@ describe.each(ERAS)('%s era', (era: Era) => {
       expect(t.api_text).toBe('Create a pet. Adds a pet to the store. The name is required.');
       expect(t.parameters.name).toBe('string, required');
       expect(t.parameters.status).toBe('string (available|pending|sold)');
-      expect(t.example).toEqual({ tool_name: 'pets.create', args: { name: 'Rex', status: 'available' }, handle: expect.stringMatching(/^[0-9a-z]+\.[A-Za-z0-9_-]{22}$/) });
+      expect(t.example).toEqual({ tool_name: 'pets.create', args: { name: 'Rex', status: 'available' }, handle: expect.stringMatching(/^[0-9a-z]+\.[A-Za-z0-9_-]{16}$/) });
       expect(t.returns).toMatch(/^201 object: id, name/);
       expect(t.credentials).toBe('none'); // this operation declares no security
       expect(t.inputSchema).toBeUndefined();
@@ -185,8 +186,9 @@ describe.each(ERAS)('%s era', (era: Era) => {
       expect(t.errors).toEqual([{ status: '404', description: 'No such pet.' }]);
       expect(t.examples[0].args).toEqual({ petId: 1 });
       expect(t.destructive).toBe(true);
-      expect(t.notes.join(' ')).toMatch(/"confirm": "pets.delete"/);
-      expect(f.instruction).toMatch(/"confirm": "pets.delete"/);
+      expect(t.notes.join(' ')).toMatch(/user must confirm.*"confirm": "pets.delete" once the user has agreed/);
+      expect(f.instruction).toMatch(/^Only if the user asked for this destructive action/);
+      expect(f.instruction).not.toMatch(/confirm"/); // copying it must not skip the user
     });
 
     test('parameter: Level 3 for one parameter; unknown parameter -> error with closest', async () => {

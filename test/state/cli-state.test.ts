@@ -1,7 +1,7 @@
 // `serve --state` through the built CLI: a bad URL or --state without --http is a clear start-up error that
-// never echoes the password; a Redis that is down at start-up gives a degraded replica (/healthz 503, tool
+// never echoes the password; a Redis that is down at start-up gives an unready replica (/readyz 503, tool
 // calls STATE_UNAVAILABLE in both eras, the shared signing key fetched once Redis answers) that recovers when Redis
-// comes up, with no restart; a wrong password is named and keeps it degraded; a database Redis does not have stops
+// comes up, with no restart; a wrong password is named and keeps it unready; a database Redis does not have stops
 // the start; rediss:// works with the CA given through NODE_EXTRA_CA_CERTS, and each TLS mistake is named; --help
 // documents the flags.
 import { spawnSync } from 'node:child_process';
@@ -39,23 +39,23 @@ test('--help documents --state, --rate-limit, --read-rate-limit and /healthz', (
   for (const s of ['--state <url>', 'API_CATALOG_STATE', '--rate-limit <n>', '--read-rate-limit <n>', 'API_CATALOG_READ_RATE_LIMIT', '/healthz']) expect(r.out).toContain(s);
 });
 
-test('B6 at start-up: Redis down -> the replica starts degraded (healthz 503, STATE_UNAVAILABLE, new sessions 503); Redis up -> it recovers with no restart', async () => {
+test('B6 at start-up: Redis down -> the replica starts unready (readyz 503, STATE_UNAVAILABLE, new sessions 503); Redis up -> it recovers with no restart', async () => {
   const port = await freePort();
   const url = `redis://:${PASSWORD}@127.0.0.1:${port}/0`;
   const replica = await startReplica(['--registry', fixtureRegistry('petstore')], { API_CATALOG_STATE: url }, { healthy: false });
   let redis: Awaited<ReturnType<typeof startRedis>> | undefined;
   try {
     const health = async () => {
-      const res = await fetch(`http://127.0.0.1:${replica.port}/healthz`);
+      const res = await fetch(`http://127.0.0.1:${replica.port}/readyz`);
       return { status: res.status, body: (await res.json()) as Record<string, unknown> };
     };
     const h = await health();
     expect(h.status).toBe(503);
-    expect(h.body).toMatchObject({ status: 'degraded', state: 'redis' });
+    expect(h.body).toMatchObject({ status: 'unready', state: 'redis', checks: ['state'] });
     const init = await rpc(replica.url, undefined, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
     expect(init.status).toBe(503);
     expect(init.msg.error.message).toMatch(/state store unavailable/);
-    expect(replica.stderr()).toMatch(/is not reachable yet \(unreachable \(ECONNREFUSED\): nothing listens at the host and port of the state store URL\); serving degraded/);
+    expect(replica.stderr()).toMatch(/is not reachable yet \(unreachable \(ECONNREFUSED\): nothing listens at the host and port of the state store URL\); serving unready \(\/readyz 503\)/);
     // A 2026-07-28 request has no session to open, so it reaches the tool, which fails closed.
     const modern = await modernRpc(replica.url, 'tools/call', { name: 'search_tools', arguments: { query: 'pet' } });
     expect(modern.msg.result.structuredContent.error.code).toBe('STATE_UNAVAILABLE');
@@ -91,21 +91,21 @@ test('B6 at start-up: Redis down -> the replica starts degraded (healthz 503, ST
   expect(replica.stderr()).not.toContain(PASSWORD);
 });
 
-async function healthOf(port: number): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+async function readyOf(port: number): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`http://127.0.0.1:${port}/readyz`);
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-test('a wrong Redis password: the replica starts degraded and says why (WRONGPASS), never the password', async () => {
+test('a wrong Redis password: the replica starts unready and says why (WRONGPASS), never the password', async () => {
   const redis = await startRedis({ password: PASSWORD });
   const wrong = 'pw-Wrong-Guess-5511';
   const replica = await startReplica(['--registry', fixtureRegistry('petstore')], { API_CATALOG_STATE: redis.url.replace(PASSWORD, wrong) }, { healthy: false });
   try {
-    const h = await healthOf(replica.port);
+    const h = await readyOf(replica.port);
     expect(h.status).toBe(503);
-    expect(h.body).toMatchObject({ status: 'degraded', state: 'redis' });
-    expect(String(h.body.detail)).toMatch(/authentication failed \(WRONGPASS\)/);
-    expect(replica.stderr()).toMatch(/the state store redis:\/\/:\*\*\*@127\.0\.0\.1:\d+ is not usable: authentication failed \(WRONGPASS\)[^\n]*serving degraded/);
+    expect(h.body).toMatchObject({ status: 'unready', state: 'redis', checks: ['state'] });
+    expect(String(h.body.reasons)).toMatch(/state store \(redis\): state store unavailable \(authentication failed \(WRONGPASS\)/);
+    expect(replica.stderr()).toMatch(/the state store redis:\/\/:\*\*\*@127\.0\.0\.1:\d+ is not usable: authentication failed \(WRONGPASS\)[^\n]*serving unready/);
     expect(replica.stderr()).toMatch(/"event":"state_store_down".*"reason":"auth"/);
   } finally {
     await replica.stop();
@@ -134,7 +134,7 @@ describe('rediss:// (TLS)', () => {
     const redis = await startRedis({ password: PASSWORD, tls: certs });
     const replica = await startReplica(['--registry', fixtureRegistry('petstore')], { API_CATALOG_STATE: `${redis.tlsUrl}/0`, NODE_EXTRA_CA_CERTS: certs.ca });
     try {
-      expect(await healthOf(replica.port)).toMatchObject({ status: 200, body: { status: 'ok', state: 'redis' } });
+      expect(await readyOf(replica.port)).toMatchObject({ status: 200, body: { status: 'ready', state: 'redis', version: expect.stringMatching(/^[0-9a-f]{12}$/) } });
       expect(replica.stderr()).toMatch(/State: rediss:\/\/:\*\*\*@localhost:\d+\/0 \(shared/);
       for (const era of ERAS) {
         const client = await connectHttp(replica.url, era, { name: 'tls' });
@@ -167,9 +167,9 @@ describe('rediss:// (TLS)', () => {
       ] as const) {
         const replica = await startReplica(['--registry', fixtureRegistry('petstore')], { API_CATALOG_STATE: url }, { healthy: false });
         try {
-          const h = await healthOf(replica.port);
+          const h = await readyOf(replica.port);
           expect(h.status).toBe(503);
-          expect(String(h.body.detail)).toMatch(pattern);
+          expect(String(h.body.reasons)).toMatch(pattern);
           expect(replica.stderr()).toMatch(pattern);
         } finally {
           await replica.stop();

@@ -3,7 +3,7 @@
 // through Redis) and by their principal only; stored results are read anywhere by their principal only; rate
 // limits per principal. Legacy sessions: any replica serves any session,
 // sessions are bound to principals (B4), DELETE removes every Redis key (A16), TTLs (B5), Redis down or hung
-// -> "state store unavailable" fast and fail closed, /healthz degraded, recovery without restart (B6), no
+// -> "state store unavailable" fast and fail closed, /readyz unready, recovery without restart (B6), no
 // replay across sessions (B9), one transport per replica and session (B11), forged/tampered/expired/foreign
 // session ids refused (B12), rate limits per principal across replicas (A23). The spawned-process version
 // behind nginx/HAProxy is test/replicas/replicas.test.ts.
@@ -376,14 +376,14 @@ describe('one legacy session, two replicas, one Redis', () => {
 
 describe('B6: Redis down or hung', () => {
   async function health(url: string): Promise<{ status: number; body: any }> {
-    const res = await fetch(url.replace(/\/mcp$/, '/healthz'));
+    const res = await fetch(url.replace(/\/mcp$/, '/readyz'));
     return { status: res.status, body: await res.json() };
   }
 
-  test('stopped mid-session: every tool call answers STATE_UNAVAILABLE within 2 s, nothing executes, /healthz 503; back -> resumes without restart', async () => {
+  test('stopped mid-session: every tool call answers STATE_UNAVAILABLE within 2 s, nothing executes, /readyz 503; back -> resumes without restart', async () => {
     const s = await openSession(a.url, a.url, P1);
     await callTool(a.url, s, 'describe_tools', { tool_names: ['pets.get'] }, P1);
-    expect(await health(a.url)).toEqual({ status: 200, body: { status: 'ok', state: 'redis' } });
+    expect(await health(a.url)).toMatchObject({ status: 200, body: { status: 'ready', reasons: [] } });
     await redis.stop({ save: true });
     try {
       for (const [tool, args] of [
@@ -403,7 +403,8 @@ describe('B6: Redis down or hung', () => {
       expect(up.requests).toHaveLength(0);
       const h = await health(a.url);
       expect(h.status).toBe(503);
-      expect(h.body).toMatchObject({ status: 'degraded', state: 'redis' });
+      expect(h.body).toMatchObject({ status: 'unready', checks: ['state'] });
+      expect(h.body.reasons[0]).toMatch(/^state store \(redis\): /);
       // A replica that has no transport for the session cannot rebuild one: a clear 503, not a crash.
       const elsewhere = await callTool(b.url, { ...s }, 'search_tools', { query: 'x' }, P1);
       expect([200, 503]).toContain(elsewhere.status);

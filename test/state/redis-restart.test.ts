@@ -195,9 +195,9 @@ describe('Redis gone mid-call', () => {
     const next = await callTool(a.url, s, 'execute_tool', { tool_name: 'pets.get', args: { petId: 9 } });
     expect(next.envelope.error.code).toBe('STATE_UNAVAILABLE');
     expect(up.hits('/pets/9')).toHaveLength(1);
-    const h = await fetch(a.url.replace(/\/mcp$/, '/healthz'));
+    const h = await fetch(a.url.replace(/\/mcp$/, '/readyz'));
     expect(h.status).toBe(503);
-    expect(((await h.json()) as { detail: string }).detail).toMatch(/^state store unavailable \((unreachable \(ECONNREFUSED\)|the connection to Redis closed)/);
+    expect(String(((await h.json()) as { reasons: string[] }).reasons)).toMatch(/state store \(redis\): state store unavailable \((unreachable \(ECONNREFUSED\)|the connection to Redis closed)/);
     expect(await p.stores[0]?.health()).toMatchObject({ ok: false, reachable: false });
     await p.redis.start();
     expect(await p.stores[0]?.waitUntilReady(15_000)).toBe(true);

@@ -15,14 +15,16 @@ import {
   protectedResourceMetadataUrl,
 } from './metadata.js';
 import { OAuthVerifier, type OAuthVerifierOptions } from './oauth.js';
+import { tokenPrincipal } from './tokens.js';
 
 export { ALL_SCOPES, SCOPE_EXECUTE, SCOPE_READ, protectedResourceMetadataUrl } from './metadata.js';
 export { OAuthVerifier } from './oauth.js';
+export { TokenFile, newToken, parseScopes, parseTokenFile, readTokenFile, TOKEN_NAME_RE } from './tokens.js';
 
 /**
  * Who sent a request. `id` is stable per caller (sessions are bound to it): `oauth:<issuer>#<sub>` for a JWT,
- * `static-token` for API_CATALOG_HTTP_TOKEN, `anonymous` when no authentication is configured (loopback only).
- * `scopes` undefined means unrestricted (static token, anonymous).
+ * `token:<name>` for a named token of the --tokens file, `static-token` for API_CATALOG_HTTP_TOKEN, `anonymous`
+ * when no authentication is configured (loopback only). `scopes` undefined means unrestricted (static token, anonymous).
  */
 export interface Principal {
   id: string;
@@ -46,6 +48,8 @@ export interface AuthenticatorOptions {
   staticToken?: string;
   /** OAuth resource server: issuer + this server's canonical URL (the `resource`/audience). */
   oauth?: OAuthVerifierOptions;
+  /** Named static tokens (`--tokens <file>`): a match is the principal `token:<name>` with that entry's scopes. */
+  tokens?: { match(token: string): { name: string; scopes: string[] } | undefined };
   /** Tool-name prefix, to map tools/call names onto scopes. */
   toolPrefix?: string;
   /** The MCP endpoint path on this process (default `/mcp`): PRM is also served suffixed with it behind a proxy. */
@@ -69,6 +73,8 @@ export interface Authenticator {
   readonly resourceMetadataUrl?: string;
   /** OAuth only: discovers the AS now; resolves to an error message when that fails (the server still starts). */
   warmUp(): Promise<string | undefined>;
+  /** OAuth only: why the issuer's signing keys are not usable now (readiness); undefined when they are, or without OAuth. */
+  keysProblem(): Promise<string | undefined>;
 }
 
 /** Fixed-length digest so timingSafeEqual compares equal-length buffers whatever the input length. */
@@ -110,7 +116,8 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   function unauthorized(kind: 'missing' | 'malformed' | 'invalid', reason: string): AuthRefusal {
     if (verifier === undefined) {
       const challenge = kind === 'missing' ? bearerChallenge({}) : bearerChallenge({ error: 'invalid_token' });
-      return refusal(401, "Unauthorized: send the header Authorization: Bearer <token> (the server operator's API_CATALOG_HTTP_TOKEN)", challenge, reason);
+      const which = options.tokens !== undefined ? 'a token the server operator gave you' : "the server operator's API_CATALOG_HTTP_TOKEN";
+      return refusal(401, `Unauthorized: send the header Authorization: Bearer <token> (${which})`, challenge, reason);
     }
     // RFC 6750 §3.1: no error code when the request carried no credentials at all.
     const challenge = bearerChallenge({
@@ -133,7 +140,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
   }
 
   return {
-    required: tokenDigest !== undefined || verifier !== undefined,
+    required: tokenDigest !== undefined || verifier !== undefined || options.tokens !== undefined,
     ...(prmUrl !== undefined ? { resourceMetadataUrl: prmUrl } : {}),
 
     verifyStaticToken(token) {
@@ -141,7 +148,7 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     },
 
     async authenticate(req) {
-      if (tokenDigest === undefined && verifier === undefined) return { ok: true, principal: { id: 'anonymous' } };
+      if (tokenDigest === undefined && verifier === undefined && options.tokens === undefined) return { ok: true, principal: { id: 'anonymous' } };
       const header = req.headers.authorization;
       if (header === undefined || header === '') return unauthorized('missing', 'no Authorization header');
       const m = /^Bearer +([\x21-\x7E]+) *$/i.exec(header);
@@ -149,7 +156,9 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       const token = m[1];
       // The static token is checked first (constant time); anything else must be a valid JWT of the issuer.
       if (tokenDigest !== undefined && timingSafeEqual(digest(token), tokenDigest)) return { ok: true, principal: { id: 'static-token' } };
-      if (verifier === undefined) return unauthorized('invalid', 'the token is not the configured one');
+      const named = options.tokens?.match(token);
+      if (named !== undefined) return { ok: true, principal: { id: tokenPrincipal(named.name), scopes: named.scopes } };
+      if (verifier === undefined) return unauthorized('invalid', 'the token is not one of the configured ones');
       const result = await verifier.verify(token);
       if (result.ok) {
         return { ok: true, principal: { id: `oauth:${verifier.issuer}#${result.token.subject}`, scopes: result.token.scopes } };
@@ -195,6 +204,10 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
         res.end(method === 'GET' ? text : undefined);
       }
       return true;
+    },
+
+    keysProblem() {
+      return verifier === undefined ? Promise.resolve(undefined) : verifier.keysProblem();
     },
 
     async warmUp() {

@@ -18,6 +18,11 @@ export interface OAuthVerifierOptions {
   fetchTimeoutMs?: number;
   /** Clock (ms since epoch) for the checks; default Date.now. */
   now?: () => number;
+  /**
+   * How long fetched signing keys are used without asking the issuer again; default 600 s. When the issuer cannot
+   * be reached, tokens keep verifying against the cached keys until then; after that the replica is unready.
+   */
+  keysMaxAgeMs?: number;
 }
 
 export const DEFAULT_JWT_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
@@ -101,6 +106,7 @@ export class OAuthVerifier {
   private readonly toleranceSec: number;
   private readonly timeoutMs: number;
   private readonly now: () => number;
+  private readonly keysMaxAgeMs: number;
   private jwks?: ReturnType<typeof createRemoteJWKSet>;
   private pending?: Promise<ReturnType<typeof createRemoteJWKSet>>;
 
@@ -112,6 +118,7 @@ export class OAuthVerifier {
     this.toleranceSec = options.clockToleranceSec ?? 30;
     this.timeoutMs = options.fetchTimeoutMs ?? 5000;
     this.now = options.now ?? Date.now;
+    this.keysMaxAgeMs = options.keysMaxAgeMs ?? 600_000;
   }
 
   /**
@@ -141,7 +148,7 @@ export class OAuthVerifier {
         }
         if (typeof meta.jwks_uri !== 'string') throw new AppError('CONFIG_INVALID', `oauth: ${url} has no jwks_uri; the server needs the issuer's signing keys`);
         checkSecureUrl('jwks_uri', meta.jwks_uri);
-        this.jwks = createRemoteJWKSet(new URL(meta.jwks_uri), { timeoutDuration: this.timeoutMs, cooldownDuration: 30_000, cacheMaxAge: 600_000 });
+        this.jwks = createRemoteJWKSet(new URL(meta.jwks_uri), { timeoutDuration: this.timeoutMs, cooldownDuration: Math.min(30_000, this.keysMaxAgeMs), cacheMaxAge: this.keysMaxAgeMs });
         return this.jwks;
       }
       throw new AppError('CONFIG_INVALID', `oauth: no authorization server metadata for ${this.issuer}; tried ${tried.join(', ')}`);
@@ -153,6 +160,27 @@ export class OAuthVerifier {
       () => setTimeout(() => this.pending === p && (this.pending = undefined), 5000).unref(),
     );
     return p;
+  }
+
+  /**
+   * Readiness: undefined when the issuer's metadata is known and its signing keys were fetched less than
+   * keysMaxAgeMs ago (fetching them now if they are missing or older); else why not, naming the issuer.
+   */
+  async keysProblem(): Promise<string | undefined> {
+    let jwks: ReturnType<typeof createRemoteJWKSet>;
+    try {
+      jwks = await this.discover();
+    } catch (err) {
+      return err instanceof AppError ? err.message : `oauth: discovery of ${this.issuer} failed`;
+    }
+    if (jwks.fresh) return undefined;
+    try {
+      await jwks.reload();
+      return undefined;
+    } catch (err) {
+      const why = err instanceof Error ? err.name : 'error';
+      return `oauth: the signing keys of ${this.issuer} could not be fetched (${why}) and none younger than ${Math.round(this.keysMaxAgeMs / 1000)} s are cached; tokens cannot be checked until the issuer answers`;
+    }
   }
 
   /** Verifies one bearer token. Never throws; never includes the token in the result. */

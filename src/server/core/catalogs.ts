@@ -6,7 +6,7 @@ import { dirname } from 'node:path';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { mark } from '../../startup-marks.js';
-import { defaultCatalogDir, loadCatalog, type Catalog } from '../../registry/catalog.js';
+import { defaultCatalogDir, loadCatalog, suggestNames, type Catalog } from '../../registry/catalog.js';
 import { readSnapshot, writeSnapshot } from '../../registry/snapshot.js';
 import { SearchIndex } from '../../search/index.js';
 import { rankingWeights } from '../../search/semantic.js';
@@ -56,9 +56,10 @@ export interface CatalogSet {
   /** How the index was obtained, once it exists (for logs and the start-up trace). */
   readonly indexSource: IndexSource | undefined;
   /**
-   * The catalog version: the first 12 hex digits of a sha256 over each catalog's name and registry content hash
-   * (catalog.json and every operations file). Equal on two replicas = the same registry content. Taken from a
-   * verified snapshot's header when the index came from one, else hashed from the files (as they were loaded).
+   * The catalog version: the first 12 hex digits of the registry content hash (catalog.json and every operations
+   * file; with several catalogs, of a sha256 over each one's name and content hash). Equal on two replicas = the
+   * same registry content. Taken from a verified snapshot's (or index cache file's) header when the index came
+   * from one, else hashed from the files as they were loaded.
    */
   readonly version: string;
 }
@@ -78,6 +79,25 @@ export async function attachEmbeddings(set: CatalogSet, config: EmbeddingsConfig
   return set.embeddings;
 }
 
+/**
+ * "Did you mean" for a tool name nothing has: first the name an `x-api-catalog-name` gave the operation that had
+ * this name before (catalog.json `renamed`, so no operation is read), then the closest names.
+ */
+export function suggestToolNames(set: CatalogSet, name: string, max = 3): string[] {
+  const multi = set.catalogs.length > 1;
+  const close = suggestNames(name, set.names, max);
+  for (const c of set.catalogs) {
+    const p = multi ? `${c.meta.name}.` : '';
+    const renamed = c.meta.renamed;
+    const local = name.slice(p.length);
+    if (renamed === undefined || !name.startsWith(p) || !Object.hasOwn(renamed, local)) continue;
+    const now = p + (renamed[local] as string);
+    // a serve-time filter may have taken the renamed operation away: then it is not suggested either
+    if (set.byName.has(now)) return [now, ...close.filter((n) => n !== now)].slice(0, max);
+  }
+  return close;
+}
+
 /** Where the search index came from, and what it cost. */
 export interface IndexSource {
   /** snapshot: the registry's own; cache: the index cache's (index-cache.ts); built: from the operations. */
@@ -93,7 +113,9 @@ export interface IndexSource {
  */
 export function warmSearchIndex(set: CatalogSet, logger?: Logger): void {
   try {
-    void set.index;
+    const index = set.index;
+    // then, in idle time, what a first search would pay for: the typo reading's word lists, compiled code (search)
+    setTimeout(() => index.warm(), 100).unref();
   } catch (err) {
     logger?.log('error', { event: 'catalog_unreadable', message: err instanceof Error ? err.message : String(err) });
   }
@@ -235,12 +257,16 @@ export function buildCatalogSet(loaded: readonly Catalog[], options: CatalogSetO
       if (version !== undefined) return version;
       // a verified snapshot or cache file names the content without reading it again
       if (index === undefined) restored();
+      const hashOf = (c: Catalog): string => c.contentHash ?? sha256Hex(JSON.stringify(c.operations));
+      const only = catalogs.length === 1 ? (catalogs[0] as Catalog) : undefined;
       const combined =
-        verifiedHash !== undefined && indexSource?.kind === 'cache'
-          ? verifiedHash
-          : verifiedHash !== undefined && indexSource?.kind === 'snapshot' && catalogs.length === 1
-            ? setContentHash([[(catalogs[0] as Catalog).meta.name, verifiedHash]])
-            : setContentHash(catalogs.map((c) => [c.meta.name, c.contentHash ?? sha256Hex(JSON.stringify(c.operations))]));
+        only !== undefined
+          ? verifiedHash !== undefined && indexSource?.kind === 'snapshot'
+            ? verifiedHash
+            : hashOf(only)
+          : verifiedHash !== undefined && indexSource?.kind === 'cache'
+            ? verifiedHash
+            : setContentHash(catalogs.map((c) => [c.meta.name, hashOf(c)]));
       return (version = combined.slice(0, 12));
     },
     get operations() {

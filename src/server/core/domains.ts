@@ -1,4 +1,5 @@
-// list_domains: the map of the catalog(s) — domains with tool counts and one-line descriptions.
+// list_domains: the map of the catalog(s) — what each API is (display name, description), then domains with tool
+// counts and one-line descriptions.
 import { credentialStatus } from '../../execution/auth.js';
 import { suggestNames, type Catalog } from '../../registry/catalog.js';
 import type { Operation } from '../../types.js';
@@ -79,14 +80,19 @@ export function listDomains(
     );
   }
   const domains = set.domains.filter((d) => wanted === undefined || d.catalog === wanted);
-  const value: Record<string, unknown> = {
-    totalDomains: domains.length,
-    totalTools: domains.reduce((n, d) => n + d.toolCount, 0),
-    domains: domains.map((d) => ({ name: d.name, toolCount: d.toolCount, description: oneLine(d.description, 160) })),
-  };
-  if (set.catalogs.length > 1) {
-    value.catalogs = set.catalogs.map((c) => ({ name: c.meta.name, title: oneLine(c.meta.title, 80), toolCount: c.operations.length }));
-  }
+  // What the API is: its display name and description (import --title/--description or the spec's info).
+  const about = (c: Catalog) => ({
+    name: c.meta.name,
+    title: oneLine(c.meta.title, 80),
+    ...(c.meta.description !== '' ? { description: oneLine(c.meta.description, 200) } : {}),
+  });
+  const value: Record<string, unknown> =
+    set.catalogs.length > 1
+      ? { catalogs: set.catalogs.map((c) => ({ ...about(c), toolCount: c.operations.length })) }
+      : { catalog: about(set.catalogs[0] as Catalog) };
+  value.totalDomains = domains.length;
+  value.totalTools = domains.reduce((n, d) => n + d.toolCount, 0);
+  value.domains = domains.map((d) => ({ name: d.name, toolCount: d.toolCount, description: oneLine(d.description, 160) }));
   // D12: a registry whose import skipped operations says so, so an agent knows part of the API is missing.
   const incomplete = set.catalogs
     .filter((c) => (wanted === undefined || c.meta.name === wanted) && c.skipped.length > 0)

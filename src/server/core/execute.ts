@@ -1,9 +1,8 @@
 // execute_tool's flow, shared by the MCP tool and `api-catalog call`: lookup -> describe-before-execute ->
 // read-only -> validate -> dry run | confirm destructive -> execute. Every refusal happens before the network.
 import { executeOperation, prepareRequest, validateArguments } from '../../execution/index.js';
-import { suggestNames } from '../../registry/catalog.js';
 import type { Operation } from '../../types.js';
-import { executionConfigFor, type CatalogSet, type ExecutionSettings } from './catalogs.js';
+import { executionConfigFor, suggestToolNames, type CatalogSet, type ExecutionSettings } from './catalogs.js';
 import { operationFingerprint } from './describe.js';
 import { fail, failFromError, ok, type Envelope } from './envelope.js';
 import { parseMetaArgs } from './meta-args.js';
@@ -108,7 +107,7 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
   const args = parsed.value.args ?? {};
   const entry = set.byName.get(name);
   if (!entry) {
-    const close = suggestNames(name, set.names);
+    const close = suggestToolNames(set, name);
     return {
       dispatched: false,
       envelope: fail(

@@ -1,17 +1,20 @@
 // The explorer's one stylesheet, served at /explorer/style.css (no inline styles, so the CSP can forbid them).
-// Plain CSS: readable at 1280 px and on a phone (single column under 700 px), system fonts, visible focus.
+// Plain CSS: at 900 px and wider a dry run's answer sits beside its form; under 700 px every list turns into compact
+// rows of two or three lines (no horizontal scrolling), so a page of 25 stays short on a phone. System fonts,
+// visible focus.
 export const STYLE_CSS = `
-:root { --fg: #1b1f24; --muted: #57606a; --bg: #fff; --panel: #f6f8fa; --line: #d0d7de; --accent: #0a58ca; --bad: #b42318; --ok: #1a7f37; }
+:root { --fg: #1b1f24; --muted: #57606a; --bg: #fff; --panel: #f6f8fa; --line: #d0d7de; --accent: #0a58ca; --bad: #b42318; --ok: #1a7f37; --note: #fff8c5; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: var(--bg); }
 a { color: var(--accent); }
-a:focus, button:focus, input:focus, select:focus, textarea:focus, pre:focus { outline: 3px solid #ffbf47; outline-offset: 1px; }
+a:focus, button:focus, input:focus, select:focus, textarea:focus, pre:focus, summary:focus { outline: 3px solid #ffbf47; outline-offset: 1px; }
 .skip { position: absolute; left: -999px; }
 .skip:focus { left: 8px; top: 8px; background: var(--bg); padding: 4px 8px; z-index: 2; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 header { background: var(--panel); border-bottom: 1px solid var(--line); padding: 8px 24px; }
-header nav { display: flex; flex-wrap: wrap; align-items: center; gap: 8px 24px; }
+header nav { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 24px; }
 .brand { font-weight: 700; text-decoration: none; color: var(--fg); }
+.brand-sub { font-weight: 400; color: var(--muted); }
 header ul { display: flex; flex-wrap: wrap; gap: 4px 16px; list-style: none; margin: 0; padding: 0; }
 header a[aria-current="page"] { font-weight: 700; text-decoration-thickness: 3px; }
 .logout { margin-left: auto; }
@@ -20,9 +23,10 @@ form.search label[for="q"] { font-weight: 600; }
 form.search input { flex: 1 1 260px; min-width: 0; }
 input, select, textarea, button { font: inherit; padding: 6px 8px; border: 1px solid var(--line); border-radius: 6px; }
 button { background: var(--accent); color: #fff; border-color: var(--accent); cursor: pointer; }
-main { max-width: 1200px; margin: 0 auto; padding: 16px 24px 48px; }
+main { max-width: 1200px; margin: 0 auto; padding: 12px 24px 48px; }
 h1 { font-size: 1.6rem; margin: 8px 0 4px; word-break: break-word; }
-h2 { font-size: 1.2rem; margin-top: 28px; }
+h2 { font-size: 1.2rem; margin: 24px 0 8px; }
+p { margin: 6px 0; }
 .muted, footer { color: var(--muted); }
 footer { border-top: 1px solid var(--line); padding: 8px 24px; font-size: .9rem; }
 table { border-collapse: collapse; width: 100%; }
@@ -31,10 +35,12 @@ th { background: var(--panel); }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .table-wrap { overflow-x: auto; }
 code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .9rem; }
-pre { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 12px; overflow: auto; max-height: 70vh; white-space: pre-wrap; overflow-wrap: anywhere; }
+code { overflow-wrap: anywhere; }
+pre { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 12px; overflow: auto; max-height: 60vh; white-space: pre-wrap; overflow-wrap: anywhere; margin: 8px 0; }
 h1 code { font-size: inherit; }
 td.time { white-space: nowrap; }
 .method { font-weight: 700; font-family: ui-monospace, monospace; }
+.lead { font-size: 1.1rem; }
 .tabs { display: flex; flex-wrap: wrap; gap: 8px; list-style: none; padding: 0; margin: 12px 0; }
 .tabs a { display: inline-block; padding: 4px 12px; border: 1px solid var(--line); border-radius: 999px; text-decoration: none; }
 .tabs a[aria-current="page"] { background: var(--accent); color: #fff; border-color: var(--accent); }
@@ -43,15 +49,70 @@ td.time { white-space: nowrap; }
 .bad { color: var(--bad); }
 .ok { color: var(--ok); }
 .panel { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 12px 16px; }
-textarea { width: 100%; min-height: 8em; font-family: ui-monospace, monospace; }
+textarea { width: 100%; min-height: 5em; font-family: ui-monospace, monospace; font-size: .9rem; }
 .error { color: var(--bad); font-weight: 600; }
+.notice { background: var(--note); border: 1px solid #d4a72c; border-radius: 6px; padding: 6px 10px; }
+details { margin: 8px 0; }
+details > summary { cursor: pointer; color: var(--accent); }
+details.agent, details.why { border: 1px solid var(--line); border-radius: 6px; padding: 8px 12px; }
+details.agent > summary, details.why > summary { font-weight: 600; }
+.try-grid { display: grid; gap: 16px; }
+.try-form label { font-weight: 600; display: block; margin-bottom: 4px; }
+.answer { border: 1px solid var(--line); border-radius: 6px; padding: 8px 12px; min-width: 0; }
+.answer pre { max-height: 40vh; }
+.share { font-size: .9rem; }
+.pager { display: flex; flex-wrap: wrap; gap: 8px 24px; align-items: center; justify-content: center; margin: 16px 0; }
+.pager span:not([aria-hidden]) { color: var(--muted); }
+dl.reading { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 8px 0; }
+dl.reading dt { font-weight: 600; color: var(--muted); }
+dl.reading dd { margin: 0; }
+table.results td.name { white-space: nowrap; }
+.signal { white-space: nowrap; }
+table.params td.desc { min-width: 16em; }
+@media (min-width: 900px) {
+  .try-grid { grid-template-columns: minmax(0, 5fr) minmax(0, 7fr); align-items: start; }
+}
 @media (max-width: 700px) {
   header, main { padding-left: 12px; padding-right: 12px; }
   body { font-size: 15px; }
+  h1 { font-size: 1.35rem; }
+  .brand-sub { display: none; }
+  form.search label[for="q"] { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  form.search input { flex-basis: 100%; }
+  form.search select { flex: 1 1 0; min-width: 0; }
   table.stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
-  table.stack tr { display: block; border-bottom: 1px solid var(--line); padding: 6px 0; }
-  table.stack td { display: block; border: 0; padding: 2px 0; }
+  table.stack tr { display: block; border-bottom: 1px solid var(--line); padding: 5px 0; line-height: 1.35; }
+  table.stack td { display: block; border: 0; padding: 1px 0; }
+  table.stack td:empty { display: none; }
   table.stack td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; color: var(--muted); }
   table.stack td.num { text-align: left; }
+  /* compact rows: the label is the layout, not a word */
+  table.results td[data-label]::before, table.domains td[data-label]::before, table.ops td[data-label]::before, table.params td[data-label]::before { content: none; }
+  table.results tr { display: grid; grid-template-columns: auto auto minmax(0, 1fr); column-gap: 10px; }
+  table.results td.rank { grid-row: 1; grid-column: 1; color: var(--muted); }
+  table.results td.score { grid-row: 1; grid-column: 2; font-variant-numeric: tabular-nums; }
+  table.results td.name { grid-row: 1; grid-column: 3; white-space: normal; }
+  table.results td.summary { grid-row: 2; grid-column: 1 / -1; }
+  table.results td.domain { grid-row: 3; grid-column: 1 / 3; font-size: .85rem; }
+  table.results td.required { grid-row: 3; grid-column: 3; font-size: .85rem; color: var(--muted); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+  table.results td.required::before { content: "requires "; font-weight: 400; }
+  table.domains tr { display: grid; grid-template-columns: minmax(0, 1fr) auto; column-gap: 10px; }
+  table.domains td.count::after { content: " operations"; color: var(--muted); font-size: .85rem; }
+  table.domains td.desc { grid-column: 1 / -1; color: var(--muted); font-size: .85rem; display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 2; overflow: hidden; }
+  table.ops tr { display: grid; grid-template-columns: minmax(0, 1fr); }
+  table.ops td.summary { grid-row: 2; }
+  table.ops td.request { grid-row: 3; font-size: .85rem; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+  table.ops td.request code { overflow-wrap: normal; }
+  table.params tr { display: flex; flex-wrap: wrap; column-gap: 8px; align-items: baseline; }
+  table.params td.param, table.params td.in, table.params td.type, table.params td.req { display: inline-block; }
+  table.params td.in, table.params td.type { color: var(--muted); font-size: .9rem; }
+  table.params td.desc, table.params td.default, table.params td.example, table.params td.from { flex-basis: 100%; min-width: 0; font-size: .9rem; }
+  table.params td.default::before { content: "default "; color: var(--muted); font-weight: 400; }
+  table.params td.example::before { content: "e.g. "; color: var(--muted); font-weight: 400; }
+  table.params td.from::before { content: "from "; color: var(--muted); font-weight: 400; }
+  table.queries td.inline { display: inline-block; margin-right: 10px; font-size: .9rem; }
+  dl.reading { grid-template-columns: 1fr; }
+  dl.reading dd { margin-bottom: 4px; }
+  pre, .answer pre { max-height: 35vh; }
 }
 `;

@@ -40,6 +40,8 @@ export interface FrameOptions {
   query?: string;
   domain?: string;
   domains: readonly string[];
+  /** The catalog's display name, when one catalog is served. */
+  catalogTitle?: string;
   /** Which navigation entry is current. */
   current?: 'domains' | 'search' | 'import' | 'log';
   /** Show the logout button (a login cookie is in use). */
@@ -55,14 +57,14 @@ export function frame(options: FrameOptions, main: Html): Html {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${options.title} · api-catalog explorer</title>
+<title>${options.title}${options.catalogTitle !== undefined && options.catalogTitle !== options.title ? ` · ${options.catalogTitle}` : ''} · api-catalog explorer</title>
 <link rel="stylesheet" href="/explorer/style.css">
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header>
 <nav aria-label="Explorer">
-<a class="brand" href="/">api-catalog explorer</a>
+<a class="brand" href="/">${options.catalogTitle !== undefined ? html`${options.catalogTitle} <span class="brand-sub">· api-catalog explorer</span>` : 'api-catalog explorer'}</a>
 <ul>
 ${nav('domains', '/', 'Domains')}
 ${nav('import', '/?view=import', 'Import report')}

@@ -1,13 +1,18 @@
 // The catalog explorer's HTTP routing (served by the Streamable HTTP transport at `/` and `/explorer/*`, after
-// its Host/Origin checks): deep links, the stylesheet, dry-run and login forms, auth, security headers.
-// Read-only except dry runs, which never call upstream; it never touches MCP sessions.
+// its Host/Origin checks): deep links, the stylesheet, dry runs at shareable addresses (a GET; credentials taken out
+// of the address first), the login form, auth, security headers. Read-only: dry runs never call upstream; it never
+// touches MCP sessions.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { silentLogger, type Logger } from '../../logger.js';
 import { STYLE_CSS } from './assets.js';
-import { frame, html, type Html } from './html.js';
-import { domainPage, domainsPage, dryRun, operationPage, parseLevel, searchPage, type Page, type PageDeps } from './pages.js';
+import { frame, href, html, type Html } from './html.js';
+import { dryRun, operationPage, parseLevel } from './operation-page.js';
+import { domainPage, domainsPage, type Page, type PageDeps } from './pages.js';
+import { parseOffset } from './paging.js';
 import { importPage, logPage } from './report.js';
+import { searchPage } from './search-page.js';
+import { serverSecrets, shareableArgs } from './share.js';
 
 export interface ExplorerContext {
   deps: PageDeps & { searchLogFile?: string };
@@ -185,14 +190,26 @@ export async function handleExplorer(req: IncomingMessage, res: ServerResponse, 
 
   let page: Page;
   if (pathname === '/' && (method === 'GET' || head)) {
+    // A dry run's address may be shared: one that holds a credential is answered with the cleaned address instead.
+    const args = url.searchParams.get('args');
+    if (args !== null) {
+      const shared = shareableArgs(args.slice(0, MAX_FORM_BYTES), serverSecrets(ctx.deps.settings));
+      if (shared.changed) {
+        const params = new URLSearchParams(url.searchParams);
+        params.set('args', shared.text);
+        params.set('redacted', '1');
+        return redirect(res, `/?${params.toString()}#try`);
+      }
+    }
     page = await routePage(ctx, url.searchParams);
   } else if (pathname === '/explorer/dry-run' && method === 'POST') {
+    // The form of earlier versions: answered with the dry run's shareable address.
     const form = await readForm(req);
     if (!form.ok) return send(res, form.status, 'text/plain; charset=utf-8', form.message);
-    const tool = form.fields.get('tool') ?? '';
-    const argsText = (form.fields.get('args') ?? '').slice(0, MAX_FORM_BYTES);
-    const result = await dryRun(ctx.deps, tool, argsText);
-    page = await operationPage(ctx.deps, tool, parseLevel(form.fields.get('level')), { argsText, result });
+    const level = parseLevel(form.fields.get('level'));
+    const shared = shareableArgs((form.fields.get('args') ?? '').slice(0, MAX_FORM_BYTES), serverSecrets(ctx.deps.settings));
+    const to = href({ tool: form.fields.get('tool') ?? '', level: level === 'parameters' ? undefined : level, args: shared.text, redacted: shared.changed ? '1' : undefined });
+    return redirect(res, `${to}#try`);
   } else if (pathname === '/' || pathname === '/explorer/dry-run') {
     return send(res, 405, 'text/plain; charset=utf-8', 'Method Not Allowed', { Allow: pathname === '/' ? 'GET, HEAD' : 'POST' });
   } else {
@@ -204,6 +221,7 @@ export async function handleExplorer(req: IncomingMessage, res: ServerResponse, 
       ...(page.query !== undefined ? { query: page.query } : {}),
       ...(page.domain !== undefined ? { domain: page.domain } : {}),
       domains: ctx.deps.catalogs.domainNames,
+      ...(ctx.deps.catalogs.catalogs.length === 1 ? { catalogTitle: ctx.deps.catalogs.catalogs[0]?.meta.title } : {}),
       ...(page.current !== undefined ? { current: page.current } : {}),
       loggedIn: cookieOk && !ctx.headerAuthorized,
     },
@@ -212,19 +230,33 @@ export async function handleExplorer(req: IncomingMessage, res: ServerResponse, 
   send(res, page.status, 'text/html; charset=utf-8', doc.text, {}, head);
 }
 
-/** Deep links: `tool` (with `level`), then `q` (with `domain`, `offset`), `view`, `domain`, else the domains. */
+function redirect(res: ServerResponse, location: string): void {
+  res.writeHead(303, { ...SECURITY_HEADERS, Location: location, 'Content-Length': '0' });
+  res.end();
+}
+
+/**
+ * Deep links: `tool` (with `level`; `args` runs a dry run), then `q` (with `domain`, `offset`), `view`, `domain`
+ * (with `offset`), else the domains (with `offset`).
+ */
 async function routePage(ctx: ExplorerContext, params: URLSearchParams): Promise<Page> {
+  const offset = parseOffset(params.get('offset'));
   const tool = params.get('tool');
-  if (tool !== null && tool !== '') return operationPage(ctx.deps, tool, parseLevel(params.get('level')));
+  if (tool !== null && tool !== '') {
+    const level = parseLevel(params.get('level'));
+    const argsText = params.get('args')?.slice(0, MAX_FORM_BYTES) ?? null;
+    const dry =
+      argsText === null
+        ? undefined
+        : { argsText, result: await dryRun(ctx.deps, tool, argsText), ...(params.get('redacted') === '1' ? { redacted: true } : {}) };
+    return operationPage(ctx.deps, tool, level, dry, params.get('level') !== null);
+  }
   const domain = params.get('domain') || undefined;
   const q = (params.get('q') ?? '').trim();
-  if (q !== '') {
-    const offset = Math.min(10_000, Math.max(0, Math.floor(Number(params.get('offset') ?? 0)) || 0));
-    return searchPage(ctx.deps, q, domain, offset);
-  }
+  if (q !== '') return searchPage(ctx.deps, q, domain, offset);
   const view = params.get('view');
   if (view === 'import') return importPage(ctx.deps.catalogs);
-  if (view === 'log') return logPage(ctx.deps.searchLogFile);
-  if (domain !== undefined) return domainPage(ctx.deps, domain);
-  return domainsPage(ctx.deps);
+  if (view === 'log') return logPage(ctx.deps.searchLogFile, offset);
+  if (domain !== undefined) return domainPage(ctx.deps, domain, offset);
+  return domainsPage(ctx.deps, offset);
 }

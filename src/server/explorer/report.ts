@@ -9,9 +9,12 @@ import { redactSecretPatterns } from '../../logger.js';
 import { GOOD_SCORE, readSearchLog, summarizeQueries } from '../search-log.js';
 import { href, html, type Html } from './html.js';
 import type { Page } from './pages.js';
+import { pageOf, pager, rangeText } from './paging.js';
 
-/** Shown rows per table; the rest is counted. */
+/** Shown rows per import-report table; the rest is counted. */
 const MAX_ROWS = 300;
+/** Latest searches shown under the grouped queries. */
+const RECENT = 10;
 
 interface DiagnosticRow {
   level: string;
@@ -114,8 +117,8 @@ ${changesSection(c.meta.name, c.dir)}
   return { status: 200, title: 'Import report', current: 'import', body: html`<h1>Import report</h1>${sections}` };
 }
 
-/** `/?view=log`: queries grouped, poorly answered ones first, then the latest searches with their follow-ups. */
-export function logPage(file: string | undefined): Page {
+/** `/?view=log` (with `offset`): queries grouped, poorly answered ones first (paged), then the latest searches. */
+export function logPage(file: string | undefined, offset = 0): Page {
   const base = { status: 200, title: 'Search log', current: 'log' as const };
   if (file === undefined) {
     return {
@@ -127,22 +130,26 @@ export function logPage(file: string | undefined): Page {
   // Lines are redacted when written; a log from an older version (or edited by hand) may still hold a pasted token.
   const searches = readSearchLog(file).map((sl) => ({ ...sl, query: redactSecretPatterns(sl.query) }));
   const queries = summarizeQueries(searches);
-  const recent = searches.slice(0, 50);
+  const { rows, offset: at } = pageOf(queries, offset);
+  const recent = searches.slice(0, RECENT);
   return {
     ...base,
     body: html`<h1>Search log</h1>
 <p>${searches.length} searches, ${queries.length} distinct queries, ${queries.filter((q) => q.poor).length} without a good result
-(nothing found, best score under ${GOOD_SCORE}, or no agent went on to describe or execute a result). Those come first.</p>
+(nothing found, best score under ${GOOD_SCORE}, or no agent went on to describe or execute a result). Those come first${
+      queries.length > 0 ? `; showing ${rangeText(at, rows.length, queries.length)}` : ''
+    }.</p>
 ${
   queries.length === 0
     ? html`<p id="log-empty">No searches logged yet.</p>`
-    : html`<div class="table-wrap"><table class="stack" id="queries">
+    : html`<div class="table-wrap"><table class="stack queries" id="queries">
 <thead><tr><th scope="col">Query</th><th scope="col" class="num">Searches</th><th scope="col" class="num">Found</th><th scope="col" class="num">Best score</th><th scope="col" class="num">Used</th><th scope="col">Top results</th><th scope="col">Last</th></tr></thead>
-<tbody>${queries.slice(0, MAX_ROWS).map(
+<tbody>${rows.map(
         (q) => html`<tr${q.poor ? html` class="poor"` : ''}><td data-label="Query">${q.poor ? html`<span class="badge bad">no good result</span> ` : ''}<a href="${href({ q: q.query, domain: q.domain })}">${q.query}</a>${q.domain !== undefined ? html` <span class="muted">in ${q.domain}</span>` : ''}</td>
-<td class="num" data-label="Searches">${q.searches}</td><td class="num" data-label="Found">${q.total}</td><td class="num" data-label="Best score">${q.topScore.toFixed(3)}</td>
-<td class="num" data-label="Used">${q.followed}/${q.searches}</td><td data-label="Top results">${names(q.topResults.map((r) => r.name))}</td><td class="time" data-label="Last">${q.lastTime.replace('T', ' ').slice(0, 19)}</td></tr>`,
-      )}</tbody></table></div>`
+<td class="num inline" data-label="Searches">${q.searches}</td><td class="num inline" data-label="Found">${q.total}</td><td class="num inline" data-label="Best score">${q.topScore.toFixed(3)}</td>
+<td class="num inline" data-label="Used">${q.followed}/${q.searches}</td><td data-label="Top results">${names(q.topResults.map((r) => r.name))}</td><td class="time" data-label="Last">${q.lastTime.replace('T', ' ').slice(0, 19)}</td></tr>`,
+      )}</tbody></table></div>
+${pager(at, rows.length, queries.length, (o) => href({ view: 'log', offset: o || undefined }), 'Query pages')}`
 }
 ${
   recent.length > 0

@@ -1,8 +1,9 @@
 // Streamable HTTP transport on node:http (no Express): one endpoint (/mcp) for both protocol eras, behind our own
-// Host/Origin checks (A1–A5), authentication (static token or OAuth via ../auth: A6/A24) and scope checks, with
-// JSON-RPC error bodies for every refusal (A8–A10, A21), /healthz, a body cap, server timeouts and a graceful
-// close. Each request is then routed by era: a 2026-07-28 request (its _meta envelope) to the stateless modern
-// leg (http-modern.ts), anything else to the sessionful legacy leg (http-legacy.ts).
+// Host/Origin checks (A1–A5), authentication (static token, named tokens or OAuth via ../auth: A6/A24) and scope
+// checks, with JSON-RPC error bodies for every refusal (A8–A10, A21), a body cap, server timeouts, and the
+// operations endpoints and lifecycle of ../ops (/healthz, /readyz, /metrics, the graceful drain). Each request is
+// then routed by era: a 2026-07-28 request (its _meta envelope) to the stateless modern leg (http-modern.ts),
+// anything else to the sessionful legacy leg (http-legacy.ts).
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
@@ -10,9 +11,14 @@ import { DEFAULT_MAX_BODY_BYTES, MIN_HTTP_TOKEN_LENGTH, checkSecureUrl, isLoopba
 import { AppError } from '../../errors.js';
 import { silentLogger } from '../../logger.js';
 import { MemoryStateStore, type StateStore } from '../../state/index.js';
-import { createAuthenticator, type Authenticator, type AuthRefusal, type Principal } from '../auth/index.js';
+import { createAuthenticator, type Authenticator, type AuthenticatorOptions, type AuthRefusal, type Principal } from '../auth/index.js';
 import type { OAuthVerifierOptions } from '../auth/oauth.js';
 import type { ServerDeps } from '../create-server.js';
+import { ConnectionCloser } from '../ops/connections.js';
+import { Drain } from '../ops/drain.js';
+import type { OpsMetrics } from '../ops/metrics.js';
+import { Readiness, type ReadinessCheck } from '../ops/readiness.js';
+import { handleOpsEndpoint, readinessChecks, refuseDraining } from '../ops/http-endpoints.js';
 import { resolveSigner } from '../signing.js';
 import { isJsonContentType, readBody, sendError } from './http-errors.js';
 import { LegacySessions } from './http-legacy.js';
@@ -45,6 +51,8 @@ export interface HttpServeOptions {
    * static token (either may satisfy allowRemote). Scopes: catalog:read / catalog:execute.
    */
   oauth?: Omit<OAuthVerifierOptions, 'resource'>;
+  /** Named static tokens (`--tokens <file>`): each entry's name is a principal with the entry's scopes. */
+  tokens?: AuthenticatorOptions['tokens'];
   /**
    * This server's canonical URL as clients reach it (RFC 8707 resource, token audience, PRM `resource`), e.g.
    * `https://mcp.example.com/mcp`. Default: the bound loopback URL; required for OAuth on a non-loopback bind.
@@ -61,7 +69,16 @@ export interface HttpServeOptions {
    * false here (a library user opts in); `serve --http` turns it on unless `--no-explorer`.
    */
   explorer?: boolean;
+  /** `GET /metrics` (Prometheus text, same auth as /mcp); absent: no metrics endpoint (404). */
+  metrics?: OpsMetrics;
+  /** Readiness checks besides the transport's own (catalogs, state store, OAuth keys, draining). */
+  readinessChecks?: ReadinessCheck[];
+  /** Facts added to the /readyz body (catalog versions, ...). */
+  readinessInfo?: () => Record<string, unknown>;
 }
+
+/** At the end of a drain, how long connections already accepted may still bring a request (it gets a 503). */
+const CLOSE_WINDOW_MS = 1000;
 
 /** Default per-principal limit of list/search/describe calls per minute over HTTP (a shared server). */
 export const DEFAULT_HTTP_READ_RATE_LIMIT = 600;
@@ -89,7 +106,17 @@ export interface HttpHandle {
   /** OAuth only: the canonical URL (token audience) and its Protected Resource Metadata URL. */
   resource?: string;
   resourceMetadataUrl?: string;
-  /** Stops accepting, ends every session (aborting in-flight calls) and closes connections. */
+  /** What /readyz evaluates (also run in the background so that every change is logged). */
+  readiness: Readiness;
+  /** Requests in flight and the draining flag. */
+  drain: Drain;
+  /**
+   * Graceful shutdown: unready at once, new requests 503 (Retry-After, Connection: close: nothing was processed,
+   * so a balancer may retry them elsewhere), every request in flight finishes for up to `graceMs`; then the
+   * listener, the sessions (aborting what is left) and every connection close. Resolves with how it went.
+   */
+  shutdown(graceMs: number): Promise<{ finished: boolean; abandoned: number }>;
+  /** shutdown(0): stops accepting, ends every session (aborting in-flight calls) and closes connections. */
   close(): Promise<void>;
 }
 
@@ -116,12 +143,13 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
   const ownStore = deps.state === undefined;
   const store: StateStore = deps.state ?? new MemoryStateStore(now);
   let port = options.port ?? 3333;
-  let closing = false;
+  let shuttingDown: Promise<{ finished: boolean; abandoned: number }> | undefined;
+  const drain = new Drain();
   if (!isLoopbackHost(bare(host)) && !options.allowRemote) {
     throw new AppError('CONFIG_INVALID', `serveHttp: refusing to bind ${host}: a non-loopback address needs allowRemote and authToken`);
   }
-  if (options.allowRemote && options.authToken === undefined && options.oauth === undefined) {
-    throw new AppError('CONFIG_INVALID', 'serveHttp: allowRemote needs authToken (set API_CATALOG_HTTP_TOKEN) or oauth (--oauth-issuer); refusing to start');
+  if (options.allowRemote && options.authToken === undefined && options.oauth === undefined && options.tokens === undefined) {
+    throw new AppError('CONFIG_INVALID', 'serveHttp: allowRemote needs authToken (set API_CATALOG_HTTP_TOKEN), tokens (--tokens <file>) or oauth (--oauth-issuer); refusing to start');
   }
   if (options.oauth !== undefined && options.publicUrl === undefined && !isLoopbackHost(bare(host))) {
     throw new AppError('CONFIG_INVALID', `serveHttp: oauth on ${host} needs publicUrl (--public-url https://<name>${path}), the URL clients reach and tokens name as audience`);
@@ -192,6 +220,11 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
   };
   const legacy = new LegacySessions({ deps: legDeps, store, path, maxBodyBytes: maxBody, maxSessions, ttlMs, now, logger });
   const modern = createModernLeg(legDeps, logger);
+  const readiness = new Readiness(
+    [...readinessChecks({ catalogs: () => deps.live?.current.catalogs ?? deps.catalogs, store, keysProblem: () => auth?.keysProblem() ?? Promise.resolve(undefined), drain }), ...(options.readinessChecks ?? [])],
+    logger,
+    () => options.readinessInfo?.() ?? {},
+  );
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let pathname: string;
@@ -200,25 +233,34 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     } catch {
       return sendError(res, 400, -32600, 'Bad Request: invalid request target');
     }
-    if (pathname === '/healthz' && (req.method === 'GET' || req.method === 'HEAD')) {
-      // Before the Host check: load balancers probe with their own Host. It reads no session and changes nothing.
-      const h = await store.health();
-      const body = JSON.stringify({ status: h.ok ? 'ok' : 'degraded', state: h.kind, ...(h.detail !== undefined ? { detail: h.detail } : {}) });
-      res.writeHead(h.ok ? 200 : 503, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'no-store' });
-      res.end(req.method === 'HEAD' ? undefined : body);
-      return;
-    }
+    // /healthz and /readyz come before the Host check (balancers and kubelets probe with their own Host); /metrics
+    // after it and behind the same authentication as /mcp.
+    if (await handleOpsEndpoint(pathname, req, res, { stage: 'probe', readiness, drain, ...(options.metrics ? { metrics: options.metrics } : {}) })) return;
     if (!allowedHost(req.headers.host)) {
+      options.metrics?.refusal('host');
       logger.log('warn', { event: 'http_refused', reason: 'host', host: String(req.headers.host ?? '').slice(0, 100) });
       return sendError(res, 403, -32000, 'Forbidden: Host header not allowed (an operator can add it with --allow-host)');
     }
-    if (!auth) return sendError(res, 503, -32000, 'Service Unavailable: starting');
+    if (!auth) return sendError(res, 503, -32000, 'Service Unavailable: starting', { 'Retry-After': '1' });
+    if (pathname === '/metrics') {
+      // The same Origin and authentication checks as /mcp; answered during the drain too (Prometheus sees it).
+      if (req.headers.origin !== undefined && !allowedOrigin(req.headers.origin)) return sendError(res, 403, -32000, 'Forbidden: Origin not allowed');
+      const authn = await auth.authenticate(req);
+      if (!authn.ok) return sendRefusal(res, authn);
+      if (await handleOpsEndpoint(pathname, req, res, { stage: 'metrics', readiness, drain, ...(options.metrics ? { metrics: options.metrics } : {}) })) return;
+    }
+    // Draining: nothing new is processed (a balancer may send it to another replica); calls in flight finish.
+    if (drain.draining) {
+      options.metrics?.refusal('draining');
+      return refuseDraining(res);
+    }
     // Protected Resource Metadata (RFC 9728): public, no token, readable from any origin.
     if (auth.serveMetadata(pathname, req.method ?? 'GET', res)) return;
     const origin = req.headers.origin;
     const cors: Record<string, string> = {};
     if (origin !== undefined) {
       if (!allowedOrigin(origin)) {
+        options.metrics?.refusal('origin');
         logger.log('warn', { event: 'http_refused', reason: 'origin', origin: origin.slice(0, 100) });
         return sendError(res, 403, -32000, 'Forbidden: Origin not allowed');
       }
@@ -256,12 +298,12 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     const authn = await auth.authenticate(req);
     if (!authn.ok) {
       // Never log the header: a wrong token may be a near-miss of the real one.
+      options.metrics?.refusal('auth');
       logger.log('warn', { event: 'http_refused', reason: 'auth', status: authn.status, detail: authn.reason });
       return sendRefusal(res, authn);
     }
     // An embedding application's own authentication step, run before this handler, may have named the principal.
     const principal: Principal = (req as AuthenticatedRequest).principal ?? authn.principal;
-    if (closing) return sendError(res, 503, -32000, 'Service Unavailable: shutting down');
     const target = (req.url ?? path).startsWith('/') ? (req.url ?? path) : path;
     // GET (the legacy standalone stream) and DELETE (end a legacy session) have no body and no modern meaning.
     if (method !== 'POST') return legacy.serve(req, res, principal, target, undefined);
@@ -289,21 +331,33 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     // known from the body, and an execute_tool call without catalog:execute must never reach the upstream.
     const forbidden = auth.authorize(principal, parsed);
     if (forbidden !== undefined) {
+      options.metrics?.refusal('scope');
       logger.log('warn', { event: 'http_refused', reason: 'scope', status: forbidden.status, detail: forbidden.reason });
       return sendRefusal(res, forbidden);
     }
     // The SDK's own classification (the per-request _meta envelope claim, and the MCP-Protocol-Version header),
     // so this routing never disagrees with its modern handler.
-    if (await isLegacyRequest(toWebRequest(req, target), parsed)) return legacy.serve(req, res, principal, target, parsed);
+    if (await isLegacyRequest(toWebRequest(req, target), parsed)) {
+      options.metrics?.request('legacy');
+      return legacy.serve(req, res, principal, target, parsed);
+    }
+    options.metrics?.request('modern');
     return modern.serve(req, res, principal, target, parsed);
   }
 
   const httpServer: Server = createHttpServer((req, res) => {
+    // Work in flight, for the drain: every request but a legacy standalone GET stream (it stays open until the
+    // session ends and is closed at the end of the drain) and the probes.
+    if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') {
+      res.once('close', drain.enter());
+      connections.track(res);
+    }
     handle(req, res).catch((error: unknown) => {
       logger.log('error', { event: 'http_internal_error', message: error instanceof Error ? error.message.slice(0, 300) : 'unknown' });
       sendError(res, 500, -32603, 'Internal error');
     });
   });
+  const connections = new ConnectionCloser(httpServer);
   httpServer.headersTimeout = options.headersTimeoutMs ?? 10_000;
   httpServer.requestTimeout = options.requestTimeoutMs ?? 120_000;
   httpServer.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
@@ -331,6 +385,7 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
   auth = createAuthenticator({
     ...(options.authToken !== undefined ? { staticToken: options.authToken } : {}),
     ...(options.oauth !== undefined ? { oauth: { ...options.oauth, resource } } : {}),
+    ...(options.tokens !== undefined ? { tokens: options.tokens } : {}),
     ...(deps.toolPrefix !== undefined ? { toolPrefix: deps.toolPrefix } : {}),
     endpointPath: path,
   });
@@ -342,6 +397,29 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     });
   }
 
+  options.metrics?.attach({ sessions: () => legacy.size, inFlight: () => drain.count, draining: () => drain.draining });
+  readiness.watch(5000);
+
+  async function shutdown(graceMs: number): Promise<{ finished: boolean; abandoned: number }> {
+    drain.start();
+    // Connections of the calls in flight end with their answer (no keep-alive into a closing process).
+    connections.closeAfterResponses();
+    // Unready at once (logged), so that probes and balancers take this replica out while calls finish.
+    void readiness.evaluate();
+    const finished = await drain.idle(graceMs);
+    const abandoned = drain.count;
+    if (!finished) logger.log('warn', { event: 'drain_timeout', graceMs, abandoned, note: 'calls still in flight are cancelled now' });
+    readiness.stop();
+    const closed = connections.close(CLOSE_WINDOW_MS);
+    // Sessions end (legacy standalone streams close; a call left after the grace is aborted).
+    await Promise.all([legacy.closeAll(), modern.close()]);
+    // The grace is over: what is still open is cut now (a 2026-07-28 call is cancelled with its connection).
+    if (!finished) httpServer.closeAllConnections();
+    await closed;
+    if (ownStore) await store.close();
+    return { finished, abandoned };
+  }
+
   logger.log('info', { event: 'serve', transport: 'http', url: `http://${shownHost}:${port}${path}`, ...(options.oauth ? { resource } : {}) });
   return {
     url: `http://${shownHost}:${port}${path}`,
@@ -351,17 +429,13 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     sessionCount: () => legacy.size,
     state: store,
     ...(authenticator.resourceMetadataUrl !== undefined ? { resourceMetadataUrl: authenticator.resourceMetadataUrl, resource } : {}),
+    readiness,
+    drain,
+    shutdown(graceMs) {
+      return (shuttingDown ??= shutdown(graceMs));
+    },
     async close() {
-      if (closing) return;
-      closing = true;
-      const done = new Promise<void>((resolve) => httpServer.close(() => resolve()));
-      await Promise.all([legacy.closeAll(), modern.close()]);
-      httpServer.closeIdleConnections();
-      const force = setTimeout(() => httpServer.closeAllConnections(), 2000);
-      force.unref();
-      await done;
-      clearTimeout(force);
-      if (ownStore) await store.close();
+      await (shuttingDown ??= shutdown(0));
     },
   };
 }

@@ -1,0 +1,88 @@
+#!/usr/bin/env node
+// `npm run search:baseline` (this script with --write): measures every query set of the repository as the
+// search-quality gate does (src/search/gate.ts) and writes test/fixtures/search/gate/baseline.jsonl, whose git diff shows
+// every query that moved. Without --write it prints each run before -> after, the moved queries and what the gate
+// would say (exit 1 when it fails), a quick check while working. Run after `npm run build`. Options:
+//   --write          record this run as the baseline
+//   --sets <re>      only the sets whose name matches (no writing then)
+//   --moved          list every moved query, not only those of failing runs
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const { values: opts } = parseArgs({ options: { write: { type: 'boolean', default: false }, sets: { type: 'string' }, moved: { type: 'boolean', default: false } } });
+const dist = (p) => import(pathToFileURL(join(root, 'dist', p)).href);
+let gate, files, SearchIndex;
+try {
+  // SEARCH_GATE_DIST=<dist> ranks with another build's SearchIndex (an A/B against an older checkout's dist/)
+  const other = process.env.SEARCH_GATE_DIST;
+  [gate, files, { SearchIndex }] = await Promise.all([
+    dist('search/gate.js'), dist('search/gate-files.js'), other ? import(pathToFileURL(join(other, 'search/index.js')).href) : dist('search/index.js'),
+  ]);
+} catch {
+  process.stderr.write('search-gate: dist/ is missing or stale; run `npm run build` first\n');
+  process.exit(1);
+}
+if (opts.write && opts.sets !== undefined) {
+  process.stderr.write('search-gate: --write records every set; drop --sets\n');
+  process.exit(2);
+}
+const filter = opts.sets === undefined ? undefined : new RegExp(opts.sets);
+const indexes = new Map();
+const indexFor = (catalog) => {
+  let have = indexes.get(catalog);
+  if (!have) {
+    const { operations, domains } = files.readGateCatalog(root, catalog);
+    have = { index: SearchIndex.build(operations, domains), operations };
+    indexes.set(catalog, have);
+  }
+  return have;
+};
+const started = performance.now();
+const runs = files.readQuerySets(root).filter((s) => !filter || filter.test(s.set)).flatMap((s) => gate.gateRuns(s.set, s.queries));
+const results = runs.map((r) => gate.measureRun(r, indexFor));
+const file = join(root, files.BASELINE_FILE);
+if (opts.write) {
+  writeFileSync(file, gate.formatBaseline(results));
+  process.stderr.write(`search-gate: wrote ${files.BASELINE_FILE} (${results.length} runs, ${results.reduce((n, r) => n + r.queries.length, 0)} queries, ${((performance.now() - started) / 1000).toFixed(1)} s); \`git diff\` shows the queries that moved\n`);
+  process.exit(0);
+}
+let baseline;
+try {
+  baseline = gate.parseBaseline(readFileSync(file, 'utf8'));
+} catch (err) {
+  process.stderr.write(`search-gate: ${err.message}; record one with \`npm run search:baseline\`\n`);
+  process.exit(1);
+}
+const checks = results.map((r) => gate.checkRun(r, baseline.get(r.run)));
+const f3 = (x) => x.toFixed(3);
+const m = (x) => (x ? `${f3(x.r1)} / ${f3(x.r5)} / ${f3(x.mrr)}` : '-');
+const width = Math.max(...checks.map((c) => c.run.length));
+console.log(`${'run'.padEnd(width)}  baseline R@1 / R@5 / MRR  ->  now                    moved`);
+for (const c of checks) {
+  const up = c.moved.filter((x) => gate.reciprocalRank(x.after) > gate.reciprocalRank(x.before)).length;
+  console.log(`${c.run.padEnd(width)}  ${m(c.before).padEnd(23)}  ->  ${m(c.after).padEnd(23)}${c.moved.length ? `${up} up, ${c.moved.length - up} down` : ''}${c.failure ? '  FAILS' : ''}`);
+  if (opts.moved && c.moved.length > 0) console.log(gate.movedLines(c.moved).join('\n'));
+}
+// pooled by group: tuning or held-out (specs.json heldOut, and test/fixtures/eval), the user's words or agent calls
+const heldOut = files.heldOutCatalogs(root);
+const sets = new Map(files.readQuerySets(root).map((x) => [x.set, x]));
+const groupOf = (run) => files.gateGroup(sets.get(run.set), run.name, heldOut);
+const groups = new Map();
+runs.forEach((run, k) => {
+  const g = groupOf(run);
+  const entry = groups.get(g) ?? { before: [], after: [] };
+  entry.after.push(...results[k].queries);
+  entry.before.push(...(baseline.get(run.name) ?? []));
+  groups.set(g, entry);
+});
+console.log('');
+for (const [g, e] of [...groups].sort()) console.log(`${g.padEnd(width)}  ${m(gate.runMetrics(e.before)).padEnd(23)}  ->  ${m(gate.runMetrics(e.after))}  (${e.after.length})`);
+const overall = filter ? undefined : gate.checkOverall(checks, baseline, results);
+if (overall) console.log(`\nall runs: mean MRR@10 change ${overall.point.toFixed(4)} [${overall.lo.toFixed(4)}, ${overall.hi.toFixed(4)}]`);
+const failures = [...checks.map((c) => c.failure), overall?.failure].filter(Boolean);
+for (const f of failures) console.log(`\nFAIL ${f}`);
+process.stderr.write(`search-gate: ${results.length} runs in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+process.exit(failures.length > 0 ? 1 : 0);

@@ -1,0 +1,136 @@
+// Named static tokens (`serve --tokens <file>`): each line of the file is `<name> <scopes> sha256:<hex>`, the hash
+// of a token that only its holder has. A token's name is its principal (`token:<name>`): sessions, handles, rate
+// limits and audit lines are per name. Checked in constant time against every entry; the file is re-read when it
+// changes (a broken edit keeps the previous entries and is logged). `api-catalog token new` makes entries.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFileSync, unwatchFile, watchFile, type Stats } from 'node:fs';
+import { AppError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import { ALL_SCOPES } from './metadata.js';
+
+export interface TokenEntry {
+  name: string;
+  scopes: string[];
+  /** sha256 of the token. */
+  hash: Buffer;
+}
+
+/** Token names: what audit lines and metrics-free logs show; also the principal id `token:<name>`. */
+export const TOKEN_NAME_RE = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
+/** Tokens this command makes: a recognizable prefix (secret scanners, our own redaction) and 256 random bits. */
+export const TOKEN_PREFIX = 'act_';
+
+export function tokenHash(token: string): Buffer {
+  return createHash('sha256').update(token, 'utf8').digest();
+}
+
+/** The principal id of a named token. */
+export function tokenPrincipal(name: string): string {
+  return `token:${name}`;
+}
+
+/** Checks a scope list (`catalog:read,catalog:execute`); returns the error text or the scopes. */
+export function parseScopes(text: string): string[] | string {
+  const scopes = text.split(',').map((s) => s.trim()).filter(Boolean);
+  if (scopes.length === 0) return `no scope given; use ${ALL_SCOPES.join(', ')}`;
+  for (const s of scopes) if (!ALL_SCOPES.includes(s)) return `unknown scope ${JSON.stringify(s.slice(0, 40))}; the scopes are ${ALL_SCOPES.join(', ')}`;
+  return [...new Set(scopes)];
+}
+
+/**
+ * Parses a token file. Throws CONFIG_INVALID naming the file and the line (never the line's hash) for a line that
+ * is not `<name> <scopes> sha256:<64 hex>`, a duplicate name, an unknown scope, or a file with no entry.
+ */
+export function parseTokenFile(text: string, file: string): TokenEntry[] {
+  const entries: TokenEntry[] = [];
+  const seen = new Map<string, number>();
+  const lines = text.split(/\r?\n/);
+  const bad = (n: number, why: string) =>
+    new AppError('CONFIG_INVALID', `--tokens ${file} line ${n}: ${why}; each line is "<name> <scopes> sha256:<hex>" (make one with \`api-catalog token new <name>\`)`);
+  lines.forEach((raw, i) => {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) return;
+    const n = i + 1;
+    const parts = line.split(/\s+/);
+    if (parts.length !== 3) throw bad(n, `expected 3 fields, found ${parts.length}`);
+    const [name, scopeText, hashText] = parts as [string, string, string];
+    if (!TOKEN_NAME_RE.test(name)) throw bad(n, `the name ${JSON.stringify(name.slice(0, 70))} must be 1-64 characters of letters, digits, . _ @ - (starting with a letter or digit)`);
+    const first = seen.get(name);
+    if (first !== undefined) throw bad(n, `the name ${name} is already used on line ${first}; names must be unique (each is a principal)`);
+    const scopes = parseScopes(scopeText);
+    if (typeof scopes === 'string') throw bad(n, scopes);
+    const m = /^sha256:([0-9a-f]{64})$/.exec(hashText);
+    if (!m) throw bad(n, 'the third field must be sha256: followed by 64 lower-case hex digits (the hash of the token, never the token)');
+    seen.set(name, n);
+    entries.push({ name, scopes, hash: Buffer.from(m[1] as string, 'hex') });
+  });
+  if (entries.length === 0) throw new AppError('CONFIG_INVALID', `--tokens ${file}: no entries; add one with \`api-catalog token new <name> >> ${file}\``);
+  return entries;
+}
+
+/** Reads and parses the file; CONFIG_INVALID (naming the file and the reason) when it cannot be read. */
+export function readTokenFile(file: string): TokenEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    throw new AppError('CONFIG_INVALID', `--tokens ${file}: cannot read it (${typeof code === 'string' ? code : 'error'}); give a readable file (mode 0600, owned by the server's user)`);
+  }
+  return parseTokenFile(text, file);
+}
+
+/** A new token and its file line. */
+export function newToken(name: string, scopes: string[]): { token: string; line: string } {
+  const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
+  return { token, line: `${name} ${scopes.join(',')} sha256:${tokenHash(token).toString('hex')}` };
+}
+
+/** The live token set of a file, re-read when the file changes. */
+export class TokenFile {
+  private entries: TokenEntry[];
+
+  /** Throws CONFIG_INVALID (naming the line) when the file is unreadable or malformed: the server must not start. */
+  constructor(
+    readonly file: string,
+    private readonly logger: Logger,
+  ) {
+    this.entries = readTokenFile(file);
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  /** The entry whose hash matches; every entry is compared (constant time each, no early exit). */
+  match(token: string): { name: string; scopes: string[] } | undefined {
+    const h = tokenHash(token);
+    let found: TokenEntry | undefined;
+    for (const e of this.entries) if (timingSafeEqual(h, e.hash) && found === undefined) found = e;
+    return found && { name: found.name, scopes: [...found.scopes] };
+  }
+
+  /** Re-reads the file now: new entries on success; on failure the previous ones stay and the reason is logged. */
+  reload(): boolean {
+    try {
+      this.entries = readTokenFile(this.file);
+      this.logger.log('info', { event: 'tokens_reloaded', file: this.file, entries: this.entries.length });
+      return true;
+    } catch (err) {
+      this.logger.log('error', { event: 'tokens_reload_failed', message: err instanceof Error ? err.message : 'error', note: 'the previous entries stay in force' });
+      return false;
+    }
+  }
+
+  /** Polls the file's stat (robust to editors that replace the file) and reloads on a change. */
+  watch(intervalMs = 500): void {
+    watchFile(this.file, { interval: intervalMs, persistent: false }, (cur: Stats, prev: Stats) => {
+      if (cur.mtimeMs === prev.mtimeMs && cur.size === prev.size && cur.ino === prev.ino) return;
+      this.reload();
+    });
+  }
+
+  close(): void {
+    unwatchFile(this.file);
+  }
+}

@@ -1,0 +1,151 @@
+// The audit log: one JSON line per execute_tool call (dry runs and refusals included, marked), saying who called
+// which operation, how it ended and what the upstream answered. Never argument values, bodies or credentials. To
+// the log stream (event "audit") or, with --audit-log <file>, to its own file (mode 0600, rotated to <file>.1).
+import { closeSync, fchmodSync, fstatSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
+import { AppError } from '../../errors.js';
+import type { Logger } from '../../logger.js';
+import type { ToolCallRecord } from './observe.js';
+
+export const DEFAULT_AUDIT_LOG_MAX_BYTES = 10 * 1024 * 1024;
+
+/** One audit line. */
+export interface AuditLine {
+  type: 'audit';
+  time: string;
+  principal: string;
+  /** The legacy session's log tag (a hash, never the id); absent for 2026-07-28 requests over HTTP. */
+  session?: string;
+  era: 'legacy' | 'modern';
+  /** The operation named by the call (absent when it named none that exists). */
+  tool?: string;
+  catalog?: string;
+  method?: string;
+  /** The path template, never the filled-in path (path parameters are argument values). */
+  path?: string;
+  /** `ok`, `input_required` (waiting for the user's confirmation), or the error code. */
+  outcome: string;
+  dry_run: boolean;
+  /** A request went upstream. */
+  dispatched: boolean;
+  upstream_status?: number;
+  duration_ms: number;
+  upstream_request_id?: string;
+}
+
+export function auditLine(r: ToolCallRecord, now: Date): AuditLine {
+  return {
+    type: 'audit',
+    time: now.toISOString(),
+    principal: r.principal,
+    ...(r.session !== undefined ? { session: r.session } : {}),
+    era: r.era,
+    ...(r.operation !== undefined ? { tool: r.operation } : {}),
+    ...(r.catalog !== undefined ? { catalog: r.catalog } : {}),
+    ...(r.method !== undefined ? { method: r.method } : {}),
+    ...(r.path !== undefined ? { path: r.path } : {}),
+    outcome: r.outcome,
+    dry_run: r.dryRun === true,
+    dispatched: r.dispatched === true,
+    ...(r.upstreamStatus !== undefined ? { upstream_status: r.upstreamStatus } : {}),
+    duration_ms: Math.round(r.durationMs * 10) / 10,
+    ...(r.requestId !== undefined ? { upstream_request_id: r.requestId.slice(0, 200) } : {}),
+  };
+}
+
+export interface AuditLogOptions {
+  /** Its own file; absent: lines go to the logger as `{"event":"audit", ...}`. */
+  file?: string;
+  maxBytes?: number;
+  logger: Logger;
+  now?: () => Date;
+}
+
+/** Appends audit lines. With a file, construction opens it (CONFIG_INVALID naming the file when it cannot). */
+export class AuditLog {
+  readonly file: string | undefined;
+  private readonly maxBytes: number;
+  private readonly logger: Logger;
+  private readonly now: () => Date;
+  private fd: number | undefined;
+  private size = 0;
+  private warned = false;
+
+  constructor(options: AuditLogOptions) {
+    this.file = options.file;
+    this.maxBytes = options.maxBytes ?? DEFAULT_AUDIT_LOG_MAX_BYTES;
+    this.logger = options.logger;
+    this.now = options.now ?? (() => new Date());
+    if (this.file !== undefined) {
+      try {
+        this.open();
+      } catch (err) {
+        const code = (err as { code?: unknown }).code;
+        throw new AppError('CONFIG_INVALID', `--audit-log: cannot open ${this.file} for appending (${typeof code === 'string' ? code : 'error'}); give a writable file path`);
+      }
+    }
+  }
+
+  /** The observer: execute_tool calls only. */
+  observe = (r: ToolCallRecord): void => {
+    if (r.kind !== 'execute_tool') return;
+    const line = auditLine(r, this.now());
+    if (this.file === undefined) {
+      this.logger.log('info', { event: 'audit', ...line, type: undefined });
+      return;
+    }
+    this.write(JSON.stringify(line) + '\n');
+  };
+
+  private open(): void {
+    this.fd = openSync(this.file as string, 'a', 0o600);
+    // An existing file keeps its mode on open: the audit log is never readable by others.
+    fchmodSync(this.fd, 0o600);
+    this.size = fstatSync(this.fd).size;
+  }
+
+  private closeFd(): void {
+    if (this.fd === undefined) return;
+    try {
+      closeSync(this.fd);
+    } catch {
+      /* already closed */
+    }
+    this.fd = undefined;
+  }
+
+  /** Synchronous append (a few hundred bytes): nothing queued to lose at exit; rotation followed like the search log. */
+  private write(text: string): void {
+    const file = this.file as string;
+    const bytes = Buffer.byteLength(text);
+    try {
+      if (this.fd !== undefined) {
+        let current: number | undefined;
+        try {
+          current = statSync(file).ino;
+        } catch {
+          current = undefined;
+        }
+        if (current !== fstatSync(this.fd).ino) this.closeFd();
+      }
+      if (this.fd === undefined) this.open();
+      if (this.size > 0 && this.size + bytes > this.maxBytes) {
+        this.closeFd();
+        renameSync(file, `${file}.1`);
+        this.open();
+      }
+      writeSync(this.fd as number, text);
+      this.size += bytes;
+    } catch (err) {
+      this.closeFd();
+      if (!this.warned) {
+        this.warned = true;
+        const code = (err as { code?: unknown }).code;
+        this.logger.log('error', { event: 'audit_log_write_failed', file, error: typeof code === 'string' ? code : 'error', note: 'calls go on; further failures are not reported' });
+      }
+    }
+  }
+
+  close(): void {
+    this.closeFd();
+  }
+}

@@ -1,0 +1,61 @@
+// Closing an HTTP server at the end of a drain without cutting a request: Node's server.close() also destroys
+// every connection it counts as idle, which includes a connection a balancer has just opened and sent a request on
+// that is not parsed yet, so that request would die unanswered (a balancer cannot tell it was never processed).
+// Here the listener stops, responses in flight close their connection when they end, and connections already
+// accepted get a short window to bring their request (it gets the drain's 503, safe to re-send) before the rest go.
+import { Server as NetServer, type Socket } from 'node:net';
+import type { Server, ServerResponse } from 'node:http';
+
+export class ConnectionCloser {
+  private readonly sockets = new Set<Socket>();
+  private readonly responses = new Set<ServerResponse>();
+
+  constructor(private readonly server: Server) {
+    server.on('connection', (s: Socket) => {
+      this.sockets.add(s);
+      s.once('close', () => this.sockets.delete(s));
+    });
+  }
+
+  /** A response in flight; once the drain starts, its connection is closed when it ends. */
+  track(res: ServerResponse): void {
+    this.responses.add(res);
+    res.once('close', () => this.responses.delete(res));
+  }
+
+  /** Every response in flight that has not started answers with Connection: close (its connection ends with it). */
+  closeAfterResponses(): void {
+    for (const res of this.responses) if (!res.headersSent) res.setHeader('Connection', 'close');
+  }
+
+  /**
+   * Stops accepting connections, then waits up to `windowMs` for the accepted ones to end (a request arriving on
+   * one is answered by the caller, with Connection: close), destroys what is left, and resolves once closed.
+   */
+  async close(windowMs: number): Promise<void> {
+    // net.Server's own close: stop listening, keep the connections (http.Server.close would cut idle-looking ones).
+    const closed = new Promise<void>((resolve) => (NetServer.prototype.close as (this: NetServer, cb: () => void) => NetServer).call(this.server, () => resolve()));
+    if (this.sockets.size > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, windowMs);
+        timer.unref();
+        const check = () => {
+          if (this.sockets.size === 0) done();
+        };
+        const listeners = [...this.sockets].map((s) => {
+          s.once('close', check);
+          return s;
+        });
+        function done() {
+          clearTimeout(timer);
+          for (const s of listeners) s.off('close', check);
+          resolve();
+        }
+      });
+    }
+    for (const s of this.sockets) s.destroy();
+    await closed;
+    // Clears http.Server's connection-checking timer (the listener is already closed; the error is expected).
+    this.server.close(() => undefined);
+  }
+}

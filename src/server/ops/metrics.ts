@@ -1,0 +1,171 @@
+// `GET /metrics` (Prometheus text format, prom-client): tool calls by tool and outcome, latency per tool, upstream
+// calls by catalog, method and status class, search answers by confidence, rate-limit refusals, state-store errors
+// and latency, legacy sessions open, requests by era, readiness, build info and the process's own metrics. Every
+// label comes from a bounded set: never a query, an argument, a principal or a secret. Loaded only by `serve --http`.
+import client from 'prom-client';
+import type { StateStore } from '../../state/index.js';
+import type { ToolCallRecord } from './observe.js';
+
+const PREFIX = 'api_catalog_';
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE']);
+/** Error codes are a closed set in our code; anything else (a future code) still stays one bounded value. */
+const OUTCOME_RE = /^[A-Z_]{2,40}$|^ok$|^input_required$/;
+
+function statusClass(status: number | undefined): string {
+  return status === undefined ? 'none' : `${Math.floor(status / 100)}xx`;
+}
+
+export interface MetricsSources {
+  version: string;
+  /** Legacy sessions this process holds. */
+  sessions?: () => number;
+  /** Requests in flight and whether the process drains. */
+  inFlight?: () => number;
+  draining?: () => boolean;
+}
+
+export class OpsMetrics {
+  readonly registry = new client.Registry();
+  readonly contentType = client.Registry.PROMETHEUS_CONTENT_TYPE;
+  private readonly toolCalls: client.Counter<'tool' | 'outcome'>;
+  private readonly toolSeconds: client.Histogram<'tool'>;
+  private readonly upstreamCalls: client.Counter<'catalog' | 'method' | 'status_class'>;
+  private readonly upstreamSeconds: client.Histogram<'catalog' | 'method'>;
+  private readonly searches: client.Counter<'confidence'>;
+  private readonly rateLimited: client.Counter<'bucket'>;
+  private readonly storeErrors: client.Counter<'operation'>;
+  private readonly storeSeconds: client.Histogram<'operation'>;
+  private readonly requests: client.Counter<'era'>;
+  private readonly refused: client.Counter<'reason'>;
+  private readonly readyGauge: client.Gauge;
+  private sources: MetricsSources;
+
+  constructor(sources: MetricsSources) {
+    this.sources = sources;
+    const registers = [this.registry];
+    client.collectDefaultMetrics({ register: this.registry, prefix: PREFIX });
+    const buckets = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+    this.toolCalls = new client.Counter({ name: `${PREFIX}tool_calls_total`, help: 'MCP tool calls by meta-tool and outcome (ok, input_required, or the error code)', labelNames: ['tool', 'outcome'], registers });
+    this.toolSeconds = new client.Histogram({ name: `${PREFIX}tool_call_duration_seconds`, help: 'Time to answer a tool call, by meta-tool', labelNames: ['tool'], buckets, registers });
+    this.upstreamCalls = new client.Counter({ name: `${PREFIX}upstream_requests_total`, help: 'execute_tool calls that went upstream, by catalog, method and status class (none: no response)', labelNames: ['catalog', 'method', 'status_class'], registers });
+    this.upstreamSeconds = new client.Histogram({ name: `${PREFIX}upstream_request_duration_seconds`, help: 'Time of execute_tool calls that went upstream (retries included), by catalog and method', labelNames: ['catalog', 'method'], buckets, registers });
+    this.searches = new client.Counter({ name: `${PREFIX}search_answers_total`, help: 'search_tools answers by confidence (low: a weak match)', labelNames: ['confidence'], registers });
+    this.rateLimited = new client.Counter({ name: `${PREFIX}rate_limited_total`, help: 'Tool calls refused by the per-principal rate limit, by bucket (execute, read)', labelNames: ['bucket'], registers });
+    this.storeErrors = new client.Counter({ name: `${PREFIX}state_store_errors_total`, help: 'State store operations that failed (unreachable, timed out, refused)', labelNames: ['operation'], registers });
+    this.storeSeconds = new client.Histogram({ name: `${PREFIX}state_store_duration_seconds`, help: 'State store operation latency', labelNames: ['operation'], buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers });
+    this.requests = new client.Counter({ name: `${PREFIX}mcp_requests_total`, help: 'MCP requests over HTTP by protocol era (legacy: handshake revisions; modern: 2026-07-28)', labelNames: ['era'], registers });
+    this.refused = new client.Counter({ name: `${PREFIX}http_refused_total`, help: 'HTTP requests refused before MCP, by reason (draining, auth, scope, host, origin)', labelNames: ['reason'], registers });
+    // Known series start at 0, so that rate() and alerts see them before the first event.
+    for (const tool of ['list_domains', 'search_tools', 'describe_tools', 'execute_tool']) this.toolCalls.inc({ tool, outcome: 'ok' }, 0);
+    for (const confidence of ['low', 'normal']) this.searches.inc({ confidence }, 0);
+    for (const bucket of ['execute', 'read']) this.rateLimited.inc({ bucket }, 0);
+    for (const reason of ['draining', 'auth', 'scope']) this.refused.inc({ reason }, 0);
+    for (const era of ['legacy', 'modern']) this.requests.inc({ era }, 0);
+    const self = this;
+    new client.Gauge({
+      name: `${PREFIX}legacy_sessions_open`,
+      help: 'Legacy (handshake-era) MCP sessions this process holds a transport for',
+      registers,
+      collect() {
+        this.set(self.sources.sessions?.() ?? 0);
+      },
+    });
+    new client.Gauge({
+      name: `${PREFIX}requests_in_flight`,
+      help: 'MCP requests being answered now',
+      registers,
+      collect() {
+        this.set(self.sources.inFlight?.() ?? 0);
+      },
+    });
+    new client.Gauge({
+      name: `${PREFIX}draining`,
+      help: '1 from SIGTERM/SIGINT until exit',
+      registers,
+      collect() {
+        this.set(self.sources.draining?.() === true ? 1 : 0);
+      },
+    });
+    this.readyGauge = new client.Gauge({ name: `${PREFIX}ready`, help: '1 when the last readiness evaluation was ready', registers });
+    new client.Gauge({ name: `${PREFIX}build_info`, help: 'The running version', labelNames: ['version', 'node_version'], registers }).set({ version: sources.version, node_version: process.version }, 1);
+  }
+
+  /** Adds sources known only once the transport is up (sessions, in-flight, draining). */
+  attach(sources: Partial<MetricsSources>): void {
+    this.sources = { ...this.sources, ...sources };
+  }
+
+  observe = (r: ToolCallRecord): void => {
+    const outcome = OUTCOME_RE.test(r.outcome) ? r.outcome : 'other';
+    this.toolCalls.inc({ tool: r.kind, outcome });
+    this.toolSeconds.observe({ tool: r.kind }, r.durationMs / 1000);
+    if (r.kind === 'search_tools' && r.outcome === 'ok') this.searches.inc({ confidence: r.lowConfidence === true ? 'low' : 'normal' });
+    if (r.rateLimited !== undefined) this.rateLimited.inc({ bucket: r.rateLimited });
+    if (r.dispatched === true) {
+      const method = r.method !== undefined && METHODS.has(r.method) ? r.method : 'OTHER';
+      const catalog = r.catalog ?? 'unknown';
+      this.upstreamCalls.inc({ catalog, method, status_class: statusClass(r.upstreamStatus) });
+      this.upstreamSeconds.observe({ catalog, method }, r.durationMs / 1000);
+    }
+  };
+
+  /** One MCP request over HTTP, by era. */
+  request(era: 'legacy' | 'modern'): void {
+    this.requests.inc({ era });
+  }
+
+  /** A request refused before MCP (reason from a fixed list). */
+  refusal(reason: 'draining' | 'auth' | 'scope' | 'host' | 'origin'): void {
+    this.refused.inc({ reason });
+  }
+
+  ready(value: boolean): void {
+    this.readyGauge.set(value ? 1 : 0);
+  }
+
+  /**
+   * The store with every operation timed and its failures counted. Reads and writes pass through unchanged;
+   * `health` and `close` are not counted (probes would swamp the latency of real work).
+   */
+  instrumentStore(store: StateStore): StateStore {
+    const errors = this.storeErrors;
+    const seconds = this.storeSeconds;
+    return new Proxy(store, {
+      get(target, prop, receiver) {
+        const value: unknown = Reflect.get(target, prop, receiver);
+        if (typeof value !== 'function' || typeof prop !== 'string' || prop === 'health' || prop === 'close' || prop === 'onRecovered' || prop === 'constructor') return value;
+        const fn = value as (...args: unknown[]) => unknown;
+        return (...args: unknown[]) => {
+          const end = seconds.startTimer({ operation: prop });
+          let result: unknown;
+          try {
+            result = fn.apply(target, args);
+          } catch (err) {
+            end();
+            errors.inc({ operation: prop });
+            throw err;
+          }
+          if (result instanceof Promise) {
+            return result.then(
+              (v) => {
+                end();
+                return v;
+              },
+              (err: unknown) => {
+                end();
+                errors.inc({ operation: prop });
+                throw err;
+              },
+            );
+          }
+          end();
+          return result;
+        };
+      },
+    });
+  }
+
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+}

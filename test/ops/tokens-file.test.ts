@@ -1,0 +1,72 @@
+// Named token files and `api-catalog token new` (RELIABILITY O10-O11): the command prints a token and a line that
+// holds only its hash; a malformed or unreadable file stops `serve` with the file, the line and the fix.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from 'vitest';
+import { parseTokenFile } from '../../src/server/auth/tokens.js';
+import { REPO_ROOT, builtCli, fixtureRegistry } from '../helpers/mcp.js';
+
+const cli = (args: string[]) => spawnSync(process.execPath, [builtCli(), ...args], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 30_000 });
+const HASH = 'a'.repeat(64);
+
+test('O11: token new prints the token and its file line (the hash only); names and scopes are checked', () => {
+  const r = cli(['token', 'new', 'ci-bot', '--scopes', 'catalog:read']);
+  expect(r.status).toBe(0);
+  const [token, line, rest] = r.stdout.split('\n');
+  expect(token).toMatch(/^act_[A-Za-z0-9_-]{43}$/);
+  expect(line).toBe(`ci-bot catalog:read sha256:${createHash('sha256').update(token as string).digest('hex')}`);
+  expect(rest).toBe('');
+  expect(r.stderr).not.toContain(token);
+  expect(parseTokenFile(`${line}\n`, 'f')).toHaveLength(1);
+  const both = cli(['token', 'new', 'agent-1']);
+  expect(both.stdout.split('\n')[1]).toMatch(/^agent-1 catalog:read,catalog:execute sha256:[0-9a-f]{64}$/);
+  expect(both.stdout.split('\n')[0]).not.toBe(token);
+
+  const badName = cli(['token', 'new', 'no spaces/here']);
+  expect(badName.status).toBe(2);
+  expect(badName.stderr).toMatch(/token new: the name "no spaces\/here" must be/);
+  const badScope = cli(['token', 'new', 'x', '--scopes', 'catalog:admin']);
+  expect(badScope.status).toBe(2);
+  expect(badScope.stderr).toMatch(/unknown scope "catalog:admin"; the scopes are catalog:read, catalog:execute/);
+  expect(cli(['token', 'old', 'x']).stderr).toMatch(/unknown action "old"/);
+});
+
+test('O12: parseTokenFile names the line of every mistake and never echoes a hash', () => {
+  const bad = (text: string) => {
+    try {
+      parseTokenFile(text, 'tokens.txt');
+    } catch (err) {
+      return (err as Error).message;
+    }
+    throw new Error('accepted');
+  };
+  expect(parseTokenFile(`# comment\n\nalice catalog:read,catalog:execute sha256:${HASH}\n`, 'tokens.txt')).toEqual([
+    { name: 'alice', scopes: ['catalog:read', 'catalog:execute'], hash: Buffer.from(HASH, 'hex') },
+  ]);
+  expect(bad(`alice catalog:read sha256:${HASH}\nbob catalog:read\n`)).toMatch(/^--tokens tokens\.txt line 2: expected 3 fields, found 2; each line is/);
+  expect(bad(`alice catalog:read sha256:${HASH}\nalice catalog:read sha256:${HASH}\n`)).toMatch(/line 2: the name alice is already used on line 1/);
+  expect(bad(`alice catalog:write sha256:${HASH}\n`)).toMatch(/line 1: unknown scope "catalog:write"/);
+  const plain = bad('alice catalog:read my-plain-token-value\n');
+  expect(plain).toMatch(/line 1: the third field must be sha256:/);
+  expect(plain).not.toContain('my-plain-token-value');
+  expect(bad('# nothing\n')).toMatch(/no entries/);
+});
+
+test('O12: serve refuses to start on a malformed token file (naming the line) and on an unreadable one', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ac-tokens-'));
+  const file = join(dir, 'tokens.txt');
+  writeFileSync(file, `alice catalog:read sha256:${HASH}\n# ok\nbob catalog:read sha256:xyz\n`, { mode: 0o600 });
+  const base = ['serve', '--http', '--port', '0', '--registry', fixtureRegistry('petstore')];
+  const malformed = cli([...base, '--tokens', file]);
+  expect(malformed.status).toBe(1);
+  expect(malformed.stderr).toContain(`--tokens ${file} line 3: the third field must be sha256:`);
+  const missing = cli([...base, '--tokens', join(dir, 'nope.txt')]);
+  expect(missing.status).toBe(1);
+  expect(missing.stderr).toContain(`--tokens ${join(dir, 'nope.txt')}: cannot read it (ENOENT)`);
+  const folder = cli([...base, '--tokens', dir]);
+  expect(folder.status).toBe(1);
+  expect(folder.stderr).toMatch(/cannot read it \(EISDIR\)/);
+});

@@ -1,0 +1,89 @@
+// Scopes read off a catalog's own paths (src/search/scopes.ts): roots that repeat each other's nested paths, the
+// caller's own scope, which operations are narrow, and the query words that name a scope. No API's names in the code.
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { loadCatalog } from '../../src/registry/catalog.js';
+import { readGateCatalog } from '../../src/search/gate-files.js';
+import { SearchIndex } from '../../src/search/index.js';
+import { Lexicon } from '../../src/search/lexicon.js';
+import { CALLER, deriveScopes, scopeNamedBy, SCOPE_SHARED_PATHS } from '../../src/search/scopes.js';
+import { domainsOf, op } from './helpers.js';
+
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** Each operation's scope name and narrow flag, by name. */
+function scoped(ops: Parameters<typeof deriveScopes>[0]): Record<string, string> {
+  const lex = new Lexicon('porter');
+  const { table, codes, narrow } = deriveScopes(ops, lex);
+  return Object.fromEntries(ops.map((o, i) => [o.name, codes[i] === 0 ? '-' : `${table.names[(codes[i] as number) - 1]}${narrow[i] ? ' narrow' : ''}`]));
+}
+
+describe('scopes read off the catalog', () => {
+  const nested = ['hooks', 'secrets', 'variables', 'runners', 'rulesets'];
+  const under = (prefix: string, path: string, n = nested) => n.map((x) => op({ name: `${prefix}-${x}`, path: `${path}/${x}` }));
+
+  it(`a root is a scope when it repeats ${SCOPE_SHARED_PATHS} nested paths of another; the one with most operations is the widest`, () => {
+    const ops = [...under('repo', '/repos/{o}/{r}', [...nested, 'issues', 'pulls']), ...under('org', '/orgs/{org}'), ...under('hook', '/hooks/{id}', ['deliveries'])];
+    const s = scoped(ops);
+    expect(s['repo-hooks']).toBe('repos');
+    expect(s['org-hooks']).toBe('orgs narrow');
+    // a path only the repository has is not narrow; a root that repeats nothing is no scope
+    expect(s['repo-issues']).toBe('repos');
+    expect(s['hook-deliveries']).toBe('-');
+    // fewer shared paths: a sub-resource many resources have, no scope
+    expect(scoped([...under('repo', '/repos/{o}/{r}', nested.slice(0, SCOPE_SHARED_PATHS - 1)), ...under('org', '/orgs/{org}', nested.slice(0, SCOPE_SHARED_PATHS - 1))])['org-hooks']).toBe('-');
+  });
+
+  it('the caller: /me/... paths, summaries about the authenticated user, and a singular root beside its plural with a parameter', () => {
+    const ops = [
+      ...under('user', '/users/{username}'), ...under('org', '/orgs/{org}'),
+      op({ name: 'my-hooks', path: '/user/hooks' }), op({ name: 'me-videos', path: '/me/videos' }),
+      op({ name: 'self', path: '/accounts/{id}/keys', summary: 'List keys of the authenticated user' }),
+      op({ name: 'user-by-id', path: '/user/{account_id}' }),
+    ];
+    const s = scoped(ops);
+    expect([s['my-hooks'], s['me-videos'], s['self']]).toEqual([CALLER, CALLER, CALLER]);
+    // the caller's twin under another scope is narrow: without a scope word, the caller's own comes first
+    expect(s['user-hooks']).toBe('users narrow');
+    // /user/{account_id} takes a parameter: in the users scope, not the caller's
+    expect(s['user-by-id']).toBe('users');
+  });
+
+  it('an action root is no scope: /search/... repeats nested paths without being a resource', () => {
+    const ops = [...under('repo', '/repos/{o}/{r}'), ...under('org', '/orgs/{org}'), ...under('search', '/search')];
+    expect(scoped(ops)['search-hooks']).toBe('-');
+  });
+
+  it('GitHub\'s scopes come from its paths: repository, organization, enterprise, team, user, the caller', () => {
+    const c = loadCatalog(join(REPO_ROOT, 'registry', 'github'));
+    const index = SearchIndex.build(c.operations, c.meta.domains);
+    const search = (q: string): string | undefined => index.search(q).results[0]?.name;
+    const reading = (q: string): string[] | undefined => index.search(q, { explain: true }).reading?.scopes;
+    expect(reading('list repository webhooks')).toEqual(['repos']);
+    expect(reading('list org webhooks')).toEqual(['orgs']);
+    expect(reading('list my repos')).toEqual(['me']);
+    expect(search('list webhooks')).toBe('repos_list-webhooks');
+    expect(search('list organization webhooks')).toBe('orgs_list-webhooks');
+    expect(search('list my repositories')).toBe('repos_list-for-authenticated-user');
+    expect(reading('create an enterprise team')).toEqual(['enterprises']);
+  });
+
+  it('Stripe\'s /v1/account beside /v1/accounts/{account} is the caller\'s own account', () => {
+    const { operations, domains } = readGateCatalog(REPO_ROOT, 'stripe');
+    const index = SearchIndex.build(operations, domains);
+    const r = index.search('retrieve my account', { explain: true, limit: 10 });
+    expect(r.reading?.scopes).toEqual([CALLER]);
+    const scope = (name: string): number | undefined => r.results.find((h) => h.name === name)?.explain?.signals.find((x) => x.name === 'scope')?.factor;
+    expect(scope('GetAccount')).toBeGreaterThan(1);
+    expect(scope('GetAccountsAccount') ?? 1).toBe(1);
+  });
+
+  it('a word names a scope when it analyzes to the scope\'s root; the caller\'s words name the caller', () => {
+    const lex = new Lexicon('porter');
+    const table = { names: [CALLER, 'repos', 'orgs'], keys: ['', 'repositori', 'organ'] };
+    expect(['repo', 'repository', 'repos', 'org', 'organizations', 'my', 'issue'].map((w) => scopeNamedBy(table, lex, w)))
+      .toEqual(['repos', 'repos', 'repos', 'orgs', 'orgs', CALLER, undefined]);
+    void domainsOf;
+  });
+});
