@@ -7,6 +7,7 @@ import { config as zodConfig } from 'zod';
 import { mark, marked, markTimes } from '../startup-marks.js';
 import { createLogger, type Logger } from '../logger.js';
 import { attachEmbeddings, loadCatalogSet, settingsFromConfig, warmSearchIndex, type CatalogSet } from '../server/core/catalogs.js';
+import { defaultIndexCacheDir } from '../server/core/index-cache.js';
 import { preloadExecutor, type ServerDeps } from '../server/create-server.js';
 import { SearchLog } from '../server/search-log.js';
 import { Signer, resolveSigner } from '../server/signing.js';
@@ -131,7 +132,9 @@ export async function run(argv: string[]): Promise<number> {
     const v = process.env[name];
     if (v !== undefined && v !== '') logger.addSecret(v);
   }
-  const set = loadCatalogSet(config.registries, { filters: config.filters, logger, ...(config.indexCache !== undefined ? { indexCache: config.indexCache } : {}) });
+  // the index of several (or filtered) catalogs is cached by default (index-cache.ts); `--index-cache off`: never
+  const indexCache = config.indexCache === false ? undefined : (config.indexCache ?? defaultIndexCacheDir());
+  const set = loadCatalogSet(config.registries, { filters: config.filters, logger, ...(indexCache !== undefined ? { indexCache } : {}) });
   const filteredOut = set.catalogs.reduce((n, c) => n + (c.filteredOut ?? 0), 0);
   if (filteredOut > 0) process.stderr.write(`api-catalog: --include-domains/--exclude-domains/--exclude-tools leave out ${filteredOut} operation(s)\n`);
   for (const c of set.catalogs) {

@@ -6,7 +6,7 @@
 // unchanged: when every registry file has the size and modification time recorded at import (the stat
 // signature), its content is not read again; otherwise (a fresh clone, a copy, an edit) the content hash decides.
 // At 100k operations that skips reading and hashing ~560 MB on every start.
-import { sha256Hex } from '../crypto.js';
+import { randomHex, sha256Hex } from '../crypto.js';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -139,11 +139,16 @@ export function writeSnapshot(dir: string, payload: Uint8Array, info: SnapshotIn
   return writeSnapshotFile(join(dir, SNAPSHOT_FILE), payload, info);
 }
 
-/** Writes a snapshot file at any path, atomically (temporary file in the same folder, then a rename). */
-export function writeSnapshotFile(path: string, payload: Uint8Array, info: SnapshotInfo): string {
-  const tmp = `${path}.${process.pid}.tmp`;
+/**
+ * Writes a snapshot file at any path, atomically (temporary file in the same folder, then a rename). The temporary
+ * name is random as well as the pid's, so writers on other machines or containers sharing the folder (each may be
+ * pid 1) never write into one file; the last rename wins, and every reader sees one whole file. `mode` applies to
+ * a new file (default 0644, as for a registry's own snapshot).
+ */
+export function writeSnapshotFile(path: string, payload: Uint8Array, info: SnapshotInfo, mode?: number): string {
+  const tmp = `${path}.${process.pid}-${randomHex(6)}.tmp`;
   try {
-    writeFileSync(tmp, encodeSnapshot(payload, info));
+    writeFileSync(tmp, encodeSnapshot(payload, info), mode === undefined ? undefined : { mode });
     renameSync(tmp, path);
   } finally {
     rmSync(tmp, { force: true });

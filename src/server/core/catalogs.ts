@@ -345,7 +345,8 @@ function cacheIndex(entry: SetCacheEntry, index: SearchIndex, logger?: Logger): 
     writeSetCache(entry, index.toSnapshot(), 'api-catalog serve');
     logger?.log('info', { event: 'index_cached', file: entry.path, ms: Math.round(performance.now() - t0) });
   } catch (err) {
-    logger?.log('warn', { event: 'index_cache_unwritable', file: entry.path, message: err instanceof Error ? err.message : String(err) });
+    const fix = 'every start builds this index until it can be kept: pass --index-cache <a writable folder> (or off)';
+    logger?.log('warn', { event: 'index_cache_unwritable', file: entry.path, message: err instanceof Error ? err.message : String(err), fix });
   }
 }
 

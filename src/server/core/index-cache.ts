@@ -1,12 +1,13 @@
-// The index cache (`serve --index-cache <dir>`): the search index of a set that no registry's own snapshot
-// describes — several catalogs in one namespace, or one narrowed by serve-time filters — written after it is
-// built and restored by later starts and by other replicas that share the folder. At 22 catalogs / 52k operations
-// that build takes ~10-17 s per start. One file per set (`set-<identity>.snapshot`, the identity being the
-// catalog names, their order of prefixes and the filters), tied like a registry snapshot to the content of every
-// registry in the set: their stat signatures first, else their content hashes. A stale file is rebuilt and
-// replaced, never trusted.
+// The index cache: the search index of a set that no registry's own snapshot describes — several catalogs in one
+// namespace, or one narrowed by serve-time filters — written after it is built and restored by later starts and by
+// other replicas that share the folder. At 22 catalogs / 52k operations that build takes ~15 s and ~740 MB per
+// start; a restore ~0.5 s and ~140 MB. On by default in the user's cache folder (`defaultIndexCacheDir`). One file
+// per set (`set-<identity>.snapshot`, the identity being the registries' folders and names in prefix order and
+// the filters), tied like a registry snapshot to the content of every registry in the set: their stat signatures
+// first, else their content hashes. A stale file is rebuilt and replaced, never trusted.
+import envPaths from 'env-paths';
 import { sha256Hex } from '../../crypto.js';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Catalog } from '../../registry/catalog.js';
 import { readSnapshotFile, writeSnapshotFile, type SnapshotRead } from '../../registry/snapshot.js';
@@ -21,7 +22,25 @@ export interface SetCacheEntry {
   registryHash: () => string;
 }
 
+/** A set file nobody restored or wrote for this long is deleted by the next write into the folder. */
+export const UNUSED_SET_MS = 30 * 24 * 3600_000;
+/** A writer's temporary file this old was left by a crash (a write takes well under a second). */
+const ABANDONED_TMP_MS = 3600_000;
+
 const sha = (parts: readonly string[]): string => sha256Hex(parts.join('\n'));
+
+/**
+ * Where `serve` keeps set indexes when `--index-cache` is not given: the user's cache folder
+ * (`$XDG_CACHE_HOME/api-catalog/index`, else `~/.cache/api-catalog/index`; `~/Library/Caches/api-catalog/index` on
+ * macOS, `%LOCALAPPDATA%\api-catalog\Cache\index` on Windows). Undefined when no home folder can be found.
+ */
+export function defaultIndexCacheDir(): string | undefined {
+  try {
+    return join(envPaths('api-catalog', { suffix: '' }).cache, 'index');
+  } catch {
+    return undefined;
+  }
+}
 
 /** Where the set's cached index lives in `dir`, and how to check it. */
 export function setCacheEntry(dir: string, catalogs: readonly Catalog[], filters: CatalogFilters | undefined): SetCacheEntry | undefined {
@@ -32,7 +51,9 @@ export function setCacheEntry(dir: string, catalogs: readonly Catalog[], filters
     exclude: [...(filters?.excludeDomains ?? [])].sort(),
     tools: [...(filters?.excludeTools ?? [])].sort(),
   };
-  const identity = sha([JSON.stringify(catalogs.map((c) => c.meta.name)), JSON.stringify(normalized)]).slice(0, 24);
+  // the folders too: two checkouts with catalogs of the same names share the user's cache folder without taking
+  // turns at finding each other's file stale
+  const identity = sha([JSON.stringify(catalogs.map((c) => [c.meta.name, resolve(c.dir)])), JSON.stringify(normalized)]).slice(0, 24);
   return {
     path: join(resolve(dir), `set-${identity}.snapshot`),
     statSignature: () => sha(catalogs.map((c) => `${c.meta.name} ${c.statSignature?.() ?? ''}`)),
@@ -40,13 +61,53 @@ export function setCacheEntry(dir: string, catalogs: readonly Catalog[], filters
   };
 }
 
-/** Reads and verifies the set's cached index (a missing file is a refusal, as for a registry snapshot). */
+/**
+ * Reads and verifies the set's cached index (a missing file is a refusal, as for a registry snapshot). A file
+ * that verifies gets its modification time refreshed (best effort: a read-only folder is fine), which is how the
+ * pruning in {@link writeSetCache} tells a file in use from one left behind.
+ */
 export function readSetCache(entry: SetCacheEntry): SnapshotRead {
-  return readSnapshotFile(entry.path, { registryHash: entry.registryHash, statSignature: entry.statSignature });
+  const read = readSnapshotFile(entry.path, { registryHash: entry.registryHash, statSignature: entry.statSignature });
+  if (read.ok) {
+    try {
+      const now = new Date();
+      utimesSync(entry.path, now, now);
+    } catch {
+      // a read-only cache (an image's, a shared volume mounted read-only) is used as it is
+    }
+  }
+  return read;
 }
 
-/** Writes the set's index into the cache folder (created if needed); throws on I/O errors (the caller logs them). */
+/**
+ * Writes the set's index into the cache folder (created, private to the user, if needed), atomically and safe
+ * against other replicas writing the same file at once (writeSnapshotFile); then deletes set files unused for
+ * {@link UNUSED_SET_MS} and temporary files a crashed writer left. Throws on I/O errors (the caller logs them).
+ */
 export function writeSetCache(entry: SetCacheEntry, payload: Uint8Array, writer: string): void {
-  mkdirSync(join(entry.path, '..'), { recursive: true });
-  writeSnapshotFile(entry.path, payload, { registryHash: entry.registryHash(), statSignature: entry.statSignature(), writer });
+  const dir = join(entry.path, '..');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  writeSnapshotFile(entry.path, payload, { registryHash: entry.registryHash(), statSignature: entry.statSignature(), writer }, 0o600);
+  pruneSetCache(dir, Date.now());
+}
+
+/** Deletes what nobody uses in a cache folder (best effort; only files this module names). */
+export function pruneSetCache(dir: string, now: number): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const set = /^set-[0-9a-f]{24}\.snapshot$/.test(name);
+    const tmp = /^set-[0-9a-f]{24}\.snapshot\.[0-9]+-[0-9a-f]+\.tmp$/.test(name);
+    if (!set && !tmp) continue;
+    try {
+      const age = now - statSync(join(dir, name)).mtimeMs;
+      if (age > (set ? UNUSED_SET_MS : ABANDONED_TMP_MS)) rmSync(join(dir, name), { force: true });
+    } catch {
+      // gone already (another replica pruned it) or not ours to delete
+    }
+  }
 }
