@@ -14,7 +14,7 @@ import type { DomainInfo, Operation } from '../../types.js';
 import type { EmbeddingsConfig } from '../../embeddings/config.js';
 import type { SemanticOptions, SemanticSearch } from '../../embeddings/semantic.js';
 import { filterCatalogs, hasFilters, type CatalogFilters } from './filters.js';
-import { readSetCache, setCacheEntry, writeSetCache, type SetCacheEntry } from './index-cache.js';
+import { readSetCache, setCacheEntry, verifiedSignatures, writeSetCache, type SetCacheEntry } from './index-cache.js';
 
 /** One operation as exposed: `op.name`/`op.domain` are the public (possibly catalog-prefixed) names. */
 export interface CatalogEntry {
@@ -121,7 +121,8 @@ export interface CatalogSetOptions {
   filters?: CatalogFilters;
   /**
    * A folder for the index of a set no registry snapshot describes (several catalogs, or filters): restored from
-   * it when it matches, else built and written there (`serve --index-cache`, index-cache.ts). Absent: built.
+   * it when it matches, else built and written there (`serve --index-cache`, index-cache.ts). Absent: built. One
+   * catalog's verified stat signature is kept there too (no content hash at every start of a fresh clone).
    */
   indexCache?: string;
 }
@@ -182,7 +183,7 @@ export function buildCatalogSet(loaded: readonly Catalog[], options: CatalogSetO
   const restored = (): boolean => {
     if (index !== undefined) return indexSource?.kind !== 'built';
     if (restoreFailure !== undefined) return false;
-    const r = restoreIndex(catalogs, domains, cacheEntry, options.logger);
+    const r = restoreIndex(catalogs, domains, cacheEntry, options.indexCache, options.logger);
     if ('reason' in r) {
       restoreFailure = r;
       return false;
@@ -267,6 +268,7 @@ function restoreIndex(
   catalogs: readonly Catalog[],
   domains: ReadonlyArray<DomainInfo & { catalog: string }>,
   cache: SetCacheEntry | undefined,
+  cacheDir: string | undefined,
   logger?: Logger,
 ): { index: SearchIndex; source: IndexSource } | { reason: string; only: Catalog | undefined } {
   const t0 = performance.now();
@@ -295,7 +297,8 @@ function restoreIndex(
   }
   // a catalog read from a folder has both; the stat signature spares reading the files when they are untouched
   if (only.statSignature === undefined) return { reason: 'catalog assembled in memory', only };
-  const read = readSnapshot(only.dir, { registryHash: () => only.contentHash ?? '', statSignature: () => only.statSignature?.() });
+  const verified = cacheDir === undefined ? {} : { verified: verifiedSignatures(cacheDir, only.dir) };
+  const read = readSnapshot(only.dir, { registryHash: () => only.contentHash ?? '', statSignature: () => only.statSignature?.(), ...verified });
   if (!read.ok) return { reason: read.reason === 'missing' ? 'no search snapshot' : `search snapshot refused (${read.reason}): ${read.message}`, only };
   try {
     return opened(read.payload, 'snapshot', {});

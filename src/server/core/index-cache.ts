@@ -4,13 +4,15 @@
 // start; a restore ~0.5 s and ~140 MB. On by default in the user's cache folder (`defaultIndexCacheDir`). One file
 // per set (`set-<identity>.snapshot`, the identity being the registries' folders and names in prefix order and
 // the filters), tied like a registry snapshot to the content of every registry in the set: their stat signatures
-// first, else their content hashes. A stale file is rebuilt and replaced, never trusted.
+// first, else their content hashes. A stale file is rebuilt and replaced, never trusted. The same folder remembers,
+// per registry, the stat signature its files were last verified with (`verified-<id>.json`), so that a fresh
+// clone or an installed package hashes its registry once, not at every start.
 import envPaths from 'env-paths';
-import { sha256Hex } from '../../crypto.js';
-import { mkdirSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { randomHex, sha256Hex } from '../../crypto.js';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { Catalog } from '../../registry/catalog.js';
-import { readSnapshotFile, writeSnapshotFile, type SnapshotRead } from '../../registry/snapshot.js';
+import { readSnapshotFile, writeSnapshotFile, type SnapshotRead, type VerifiedSignatures } from '../../registry/snapshot.js';
 import type { CatalogFilters } from './filters.js';
 
 /** The cache file of a set, and what its content is checked against; undefined for catalogs assembled in memory. */
@@ -91,6 +93,35 @@ export function writeSetCache(entry: SetCacheEntry, payload: Uint8Array, writer:
   pruneSetCache(dir, Date.now());
 }
 
+/**
+ * The stat signatures of the registry at `registryDir` that an earlier start verified against its content hash,
+ * kept in the cache folder `dir` (the latest one: a registry has one state at a time). Best effort both ways: an
+ * unreadable or damaged file is no entry, an unwritable folder remembers nothing (the next start hashes again).
+ */
+export function verifiedSignatures(dir: string, registryDir: string): VerifiedSignatures {
+  const file = join(resolve(dir), `verified-${sha([resolve(registryDir)]).slice(0, 24)}.json`);
+  return {
+    lookup(statSignature) {
+      try {
+        const entry = JSON.parse(readFileSync(file, 'utf8')) as { statSignature?: unknown; registryHash?: unknown };
+        return entry.statSignature === statSignature && typeof entry.registryHash === 'string' ? entry.registryHash : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    remember(statSignature, registryHash) {
+      const tmp = `${file}.${process.pid}-${randomHex(6)}.tmp`;
+      try {
+        mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+        writeFileSync(tmp, JSON.stringify({ registry: resolve(registryDir), statSignature, registryHash }) + '\n', { mode: 0o600 });
+        renameSync(tmp, file);
+      } catch {
+        rmSync(tmp, { force: true });
+      }
+    },
+  };
+}
+
 /** Deletes what nobody uses in a cache folder (best effort; only files this module names). */
 export function pruneSetCache(dir: string, now: number): void {
   let names: string[];
@@ -100,8 +131,8 @@ export function pruneSetCache(dir: string, now: number): void {
     return;
   }
   for (const name of names) {
-    const set = /^set-[0-9a-f]{24}\.snapshot$/.test(name);
-    const tmp = /^set-[0-9a-f]{24}\.snapshot\.[0-9]+-[0-9a-f]+\.tmp$/.test(name);
+    const set = /^(?:set-[0-9a-f]{24}\.snapshot|verified-[0-9a-f]{24}\.json)$/.test(name);
+    const tmp = /^(?:set-[0-9a-f]{24}\.snapshot|verified-[0-9a-f]{24}\.json)\.[0-9]+-[0-9a-f]+\.tmp$/.test(name);
     if (!set && !tmp) continue;
     try {
       const age = now - statSync(join(dir, name)).mtimeMs;
