@@ -8,6 +8,7 @@ import { mark, marked, markTimes } from '../startup-marks.js';
 import { createLogger, type Logger } from '../logger.js';
 import { attachEmbeddings, loadCatalogSet, settingsFromConfig, warmSearchIndex, type CatalogSet } from '../server/core/catalogs.js';
 import { defaultIndexCacheDir } from '../server/core/index-cache.js';
+import { serveInput } from './probe.js';
 import { preloadExecutor, type ServerDeps } from '../server/create-server.js';
 import { SearchLog } from '../server/search-log.js';
 import { Signer, resolveSigner } from '../server/signing.js';
@@ -261,7 +262,9 @@ export async function run(argv: string[]): Promise<number> {
   zodConfig({ jitless: true });
   process.stderr.write(`api-catalog: serving ${what} over stdio\n`);
   const { serveStdio } = await import('../server/transports/stdio.js');
-  const handle = await serveStdio(deps, { logger });
+  // (what the entry read while looking for a probe comes first: probe.ts)
+  const input = serveInput();
+  const handle = await serveStdio(deps, { logger, ...(input !== undefined ? { stdin: input } : {}) });
   mark('connected');
   onSignals((signal) => {
     logger.log('info', { event: 'shutdown', signal });
