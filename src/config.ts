@@ -102,8 +102,11 @@ export interface ServerConfig {
    * file would pass `maxBytes` (`--search-log-max-bytes`, env API_CATALOG_SEARCH_LOG_MAX_BYTES, default 10 MiB).
    */
   searchLog?: { file: string; maxBytes: number };
-  /** `--index-cache <dir>` (env API_CATALOG_INDEX_CACHE): where the index of several or filtered registries is kept. */
-  indexCache?: string;
+  /**
+   * `--index-cache <dir>` (env API_CATALOG_INDEX_CACHE): where the index of several or filtered registries is kept;
+   * false for `off` (always build); absent: the user's cache folder (serve resolves it: defaultIndexCacheDir).
+   */
+  indexCache?: string | false;
   /**
    * Serve-time filters: `--include-domains`, `--exclude-domains`, `--exclude-tools` (repeatable or comma-separated;
    * env API_CATALOG_INCLUDE_DOMAINS, API_CATALOG_EXCLUDE_DOMAINS, API_CATALOG_EXCLUDE_TOOLS). Empty lists: no filter.
@@ -296,7 +299,7 @@ export function resolveServerConfig(flags: ServeFlags, env: Record<string, strin
     throw new AppError('CONFIG_INVALID', 'serve: --audit-log-max-bytes needs --audit-log <file> (or API_CATALOG_AUDIT_LOG)');
   }
   if (o.auditLog !== undefined) config.auditLog = { file: o.auditLog, maxBytes: o.auditLogMaxBytes };
-  if (o.indexCache !== undefined) config.indexCache = o.indexCache;
+  if (o.indexCache !== undefined) config.indexCache = o.indexCache === 'off' ? false : o.indexCache;
   const embeddings = {
     ...(o.embeddingsUrl !== undefined ? { url: o.embeddingsUrl } : {}),
     ...(o.embeddingsModel !== undefined ? { model: o.embeddingsModel } : {}),

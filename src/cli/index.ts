@@ -5,6 +5,7 @@
 import module from 'node:module';
 import { AppError } from '../errors.js';
 import { mark } from '../startup-marks.js';
+import { answerProbe, probeEligible } from './probe.js';
 
 // Node >= 22.1 can keep V8's compiled code of the bundle's chunks on disk (in the OS temp folder) and reuse it on
 // the next spawn: desktop clients start the server for every session. Node 20 has no such API, so this does
@@ -75,6 +76,10 @@ async function main(argv: string[]): Promise<number> {
       if (err.code === 'EPIPE') process.exit(0);
       throw err;
     });
+  }
+  // a v2 client's stdio probe (server/discover, then disposed of) is answered before the server loads (probe.ts)
+  if (name === 'serve' && process.stdin.isTTY !== true && probeEligible(args, process.env)) {
+    if ((await answerProbe(process.stdin, process.stdout)) === 'answered') process.exit(0);
   }
   // another learned ranking build (npm run learn -- --out <dir>) for every command that searches
   const semanticDir = process.env['API_CATALOG_SEMANTIC_DIR'];

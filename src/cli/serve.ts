@@ -14,6 +14,8 @@ import { preloadExecutor, SERVER_VERSION, type ServerDeps } from '../server/crea
 import { AuditLog } from '../server/ops/audit.js';
 import type { ToolCallObserver } from '../server/ops/observe.js';
 import { onShutdownSignals } from '../server/ops/signals.js';
+import { defaultIndexCacheDir } from '../server/core/index-cache.js';
+import { serveInput } from './probe.js';
 import { SearchLog } from '../server/search-log.js';
 import { Signer, resolveSigner } from '../server/signing.js';
 import { describeStateStore, openStateStore, type StateStore } from '../state/index.js';
@@ -162,12 +164,14 @@ export async function run(argv: string[]): Promise<number> {
     const v = process.env[name];
     if (v !== undefined && v !== '') logger.addSecret(v);
   }
+  // the index of several (or filtered) catalogs is cached by default (index-cache.ts); `--index-cache off`: never
+  const indexCache = config.indexCache === false ? undefined : (config.indexCache ?? defaultIndexCacheDir());
   // Hot reload (serve-reload.ts): an old version that finds one of its files changed asks for the new one.
   let live: LiveCatalogs | undefined;
   const loadOptions: CatalogSetOptions = {
     filters: config.filters,
     logger,
-    ...(config.indexCache !== undefined ? { indexCache: config.indexCache } : {}),
+    ...(indexCache !== undefined ? { indexCache } : {}),
     onChanged: (dir) => live?.changed(dir),
   };
   const set = loadCatalogSet(config.registries, loadOptions);
@@ -333,7 +337,9 @@ export async function run(argv: string[]): Promise<number> {
   zodConfig({ jitless: true });
   process.stderr.write(`api-catalog: serving ${what} over stdio\n`);
   const { serveStdio } = await import('../server/transports/stdio.js');
-  const handle = await serveStdio(deps, { logger });
+  // (what the entry read while looking for a probe comes first: probe.ts)
+  const input = serveInput();
+  const handle = await serveStdio(deps, { logger, ...(input !== undefined ? { stdin: input } : {}) });
   mark('connected');
   onShutdownSignals(
     logger,

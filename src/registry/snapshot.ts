@@ -6,7 +6,7 @@
 // unchanged: when every registry file has the size and modification time recorded at import (the stat
 // signature), its content is not read again; otherwise (a fresh clone, a copy, an edit) the content hash decides.
 // At 100k operations that skips reading and hashing ~560 MB on every start.
-import { sha256Hex } from '../crypto.js';
+import { randomHex, sha256Hex } from '../crypto.js';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -54,6 +54,20 @@ export interface SnapshotInfo {
 export interface SnapshotExpectation {
   registryHash: string | (() => string);
   statSignature?: () => string | undefined;
+  /**
+   * Stat signatures an earlier start already checked against a content hash (kept outside the registry, which
+   * may be read-only or committed: a fresh clone or an installed package never has the stat signature the import
+   * recorded, so without this every start hashes every file). A signature found here with the snapshot's registry
+   * hash counts as unchanged; one that had to be hashed and matched is remembered.
+   */
+  verified?: VerifiedSignatures;
+}
+
+/** Where stat signatures checked against a content hash are remembered (src/server/core/index-cache.ts keeps them). */
+export interface VerifiedSignatures {
+  /** The registry hash that `statSignature` was verified to have, if any. */
+  lookup(statSignature: string): string | undefined;
+  remember(statSignature: string, registryHash: string): void;
 }
 
 /** Frames a payload: magic, u32 header length (little-endian), header JSON, payload. */
@@ -100,9 +114,14 @@ export function decodeSnapshot(bytes: Uint8Array, expect: SnapshotExpectation): 
   if (header.formatVersion !== SNAPSHOT_FORMAT_VERSION) {
     return refuse('version', `format version ${String(header.formatVersion)}, this build reads ${SNAPSHOT_FORMAT_VERSION}`);
   }
-  const unchanged = header.statSignature !== undefined && expect.statSignature !== undefined && expect.statSignature() === header.statSignature;
-  if (!unchanged && header.registryHash !== (typeof expect.registryHash === 'function' ? expect.registryHash() : expect.registryHash)) {
-    return refuse('stale', 'built from other registry content (the catalog was re-imported or edited since)');
+  const signature = header.statSignature !== undefined || expect.verified !== undefined ? expect.statSignature?.() : undefined;
+  const unchanged = signature !== undefined && (signature === header.statSignature || expect.verified?.lookup(signature) === header.registryHash);
+  if (!unchanged) {
+    if (header.registryHash !== (typeof expect.registryHash === 'function' ? expect.registryHash() : expect.registryHash)) {
+      return refuse('stale', 'built from other registry content (the catalog was re-imported or edited since)');
+    }
+    // the files as they are now hash to what the snapshot was built from: the next start need not hash them
+    if (signature !== undefined) expect.verified?.remember(signature, header.registryHash);
   }
   const payload = buf.subarray(start + headerBytes);
   if (payload.length !== header.payloadBytes) {
@@ -139,11 +158,16 @@ export function writeSnapshot(dir: string, payload: Uint8Array, info: SnapshotIn
   return writeSnapshotFile(join(dir, SNAPSHOT_FILE), payload, info);
 }
 
-/** Writes a snapshot file at any path, atomically (temporary file in the same folder, then a rename). */
-export function writeSnapshotFile(path: string, payload: Uint8Array, info: SnapshotInfo): string {
-  const tmp = `${path}.${process.pid}.tmp`;
+/**
+ * Writes a snapshot file at any path, atomically (temporary file in the same folder, then a rename). The temporary
+ * name is random as well as the pid's, so writers on other machines or containers sharing the folder (each may be
+ * pid 1) never write into one file; the last rename wins, and every reader sees one whole file. `mode` applies to
+ * a new file (default 0644, as for a registry's own snapshot).
+ */
+export function writeSnapshotFile(path: string, payload: Uint8Array, info: SnapshotInfo, mode?: number): string {
+  const tmp = `${path}.${process.pid}-${randomHex(6)}.tmp`;
   try {
-    writeFileSync(tmp, encodeSnapshot(payload, info));
+    writeFileSync(tmp, encodeSnapshot(payload, info), mode === undefined ? undefined : { mode });
     renameSync(tmp, path);
   } finally {
     rmSync(tmp, { force: true });

@@ -113,13 +113,13 @@ export interface StartupTrace {
  * `api-catalog serve <args>` (the built CLI) over stdio with the start-up trace on, connected to a real SDK
  * client; `trace()` waits (up to 5 s) for the line the server prints once its index is ready and tools/list answered.
  */
-export async function connectTracedServe(args: string[]): Promise<{ client: Client; stderr: () => string; trace: () => Promise<StartupTrace> }> {
+export async function connectTracedServe(args: string[], env: Record<string, string> = {}): Promise<{ client: Client; stderr: () => string; trace: () => Promise<StartupTrace> }> {
   const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [builtCli(), 'serve', ...args],
     cwd: REPO_ROOT,
-    env: { ...process.env, API_CATALOG_LOG_LEVEL: 'info', API_CATALOG_STARTUP_TRACE: '1' } as Record<string, string>,
+    env: { ...process.env, API_CATALOG_LOG_LEVEL: 'info', API_CATALOG_STARTUP_TRACE: '1', ...env } as Record<string, string>,
     stderr: 'pipe',
   });
   let stderr = '';

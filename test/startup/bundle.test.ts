@@ -1,7 +1,7 @@
 // The bundled CLI's start-up path (what a client spawning `api-catalog serve` loads before its first tools/list):
 // the entry, the serve chunk and the stdio transport chunk with everything they import statically. Ajv, MiniSearch,
 // picomatch, the executor, node:crypto and node:perf_hooks are loaded on first use, never on that path (each costs
-// every spawn a few ms).
+// every spawn a few ms). The entry alone, which answers a v2 client's stdio probe, loads none of the server.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -37,6 +37,7 @@ describe('bundled start-up path', () => {
   test('reaches the MCP SDK and the search modules', () => {
     expect(all).toContain('notifications/initialized');
     expect(all).toContain('search snapshot');
+    expect(all).toMatch(/\$ZodType|_zod/); // the marker the probe path is checked with below
   });
 
   test('loads no Ajv, MiniSearch, picomatch or executor', () => {
@@ -45,6 +46,14 @@ describe('bundled start-up path', () => {
     expect(all).not.toContain('MiniSearch: '); // MiniSearch (required from node_modules on the first build)
     expect(all).not.toContain('Expected pattern to be a non-empty string'); // picomatch
     expect(all).not.toMatch(/undici/); // the executor's HTTP client
+  });
+
+  test('the entry alone (what answers a stdio probe\'s server/discover) loads no MCP SDK, zod or search', () => {
+    const probePath = [...staticClosure([entry]).values()].join('\n');
+    expect(probePath).toContain('server/discover');
+    expect(probePath).not.toContain('notifications/initialized'); // the MCP SDK
+    expect(probePath).not.toMatch(/\$ZodType|_zod/); // zod
+    expect(probePath).not.toContain('search snapshot'); // src/search
   });
 
   test('imports no node:crypto or node:perf_hooks (loaded on first use: src/crypto.ts, src/startup-marks.ts)', () => {

@@ -92,4 +92,25 @@ describe('search snapshot file', () => {
     writeFileSync(join(dir, SNAPSHOT_FILE), readFileSync(join(dir, SNAPSHOT_FILE)).subarray(0, 30));
     expect(readSnapshot(dir, { registryHash: HASH })).toMatchObject({ ok: false, reason: 'truncated' });
   });
+
+  test('verified stat signatures: a remembered one with the snapshot\'s hash skips hashing; a hashed match is remembered', () => {
+    const bytes = encodeSnapshot(payload, { registryHash: HASH, statSignature: 'recorded-at-import' });
+    const memory = new Map<string, string>();
+    const verified = { lookup: (sig: string) => memory.get(sig), remember: (sig: string, hash: string) => void memory.set(sig, hash) };
+    let hashed = 0;
+    const hash = (value: string) => () => (hashed++, value);
+    // another signature (a clone): hashed, matches, remembered
+    expect(decodeSnapshot(bytes, { registryHash: hash(HASH), statSignature: () => 'clone', verified }).ok).toBe(true);
+    expect([hashed, memory.get('clone')]).toEqual([1, HASH]);
+    // the same signature again: not hashed
+    expect(decodeSnapshot(bytes, { registryHash: hash(HASH), statSignature: () => 'clone', verified }).ok).toBe(true);
+    expect(hashed).toBe(1);
+    // a signature remembered with another registry hash does not vouch for this snapshot
+    memory.set('other', 'b'.repeat(64));
+    expect(decodeSnapshot(bytes, { registryHash: hash('c'.repeat(64)), statSignature: () => 'other', verified })).toMatchObject({ ok: false, reason: 'stale' });
+    expect(hashed).toBe(2);
+    // a stale snapshot remembers nothing
+    expect(decodeSnapshot(bytes, { registryHash: hash('c'.repeat(64)), statSignature: () => 'edited', verified })).toMatchObject({ ok: false, reason: 'stale' });
+    expect(memory.has('edited')).toBe(false);
+  });
 });

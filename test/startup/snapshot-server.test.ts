@@ -157,6 +157,34 @@ describe('a snapshot that does not fit is rebuilt in memory with a warning', () 
     expect(set.catalogs[0]?.contentHash).not.toBe(JSON.parse(readFileSync(join(dir, SNAPSHOT_FILE)).subarray(12, 12 + readFileSync(join(dir, SNAPSHOT_FILE)).readUInt32LE(8)).toString()).registryHash);
   });
 
+  test('a fresh copy is hashed once: the verified stat signature is kept in the cache folder and the next start reads no file', () => {
+    const dir = copy();
+    const cache = mkdtempSync(join(out, 'verified-'));
+    const file = join(dir, 'operations', 'issues.json');
+    // a whole-second time, so that it can be put back exactly below (a Date has no nanoseconds)
+    const when = new Date('2026-02-03T04:05:06Z');
+    utimesSync(file, when, when);
+    const start = (withCache: boolean) => {
+      const { logger } = captured();
+      const set = loadCatalogSet([dir], { logger, ...(withCache ? { indexCache: cache } : {}) });
+      void set.index;
+      return set.indexSource?.kind;
+    };
+    // new modification times (a clone, an install): the content hash decides, and the signature is remembered
+    expect(start(true)).toBe('snapshot');
+    expect(readdirSync(cache)).toEqual([expect.stringMatching(/^verified-[0-9a-f]{24}\.json$/)]);
+    // shown by the one edit a stat signature cannot see (size kept, time put back): no hashing on this start...
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, text.replace('"Create an issue"', '"Create an ISSUE"'));
+    utimesSync(file, when, when);
+    expect(start(true)).toBe('snapshot');
+    // ...while a start without the folder hashes the files and sees it
+    expect(start(false)).toBe('built');
+    // a real edit changes the signature: hashed again, stale, built (and nothing stale is remembered)
+    writeFileSync(file, text.replace('"Create an issue"', '"Open a zebra ticket"'));
+    expect(start(true)).toBe('built');
+  });
+
   test('damaged: one flipped payload byte fails the checksum', () => {
     const dir = copy();
     const bytes = readFileSync(join(dir, SNAPSHOT_FILE));

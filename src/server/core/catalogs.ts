@@ -14,7 +14,7 @@ import type { DomainInfo, Operation } from '../../types.js';
 import type { EmbeddingsConfig } from '../../embeddings/config.js';
 import type { SemanticOptions, SemanticSearch } from '../../embeddings/semantic.js';
 import { filterCatalogs, hasFilters, type CatalogFilters } from './filters.js';
-import { readSetCache, setCacheEntry, setContentHash, writeSetCache, type SetCacheEntry } from './index-cache.js';
+import { readSetCache, setCacheEntry, setContentHash, verifiedSignatures, writeSetCache, type SetCacheEntry } from './index-cache.js';
 import { sha256Hex } from '../../crypto.js';
 
 /** One operation as exposed: `op.name`/`op.domain` are the public (possibly catalog-prefixed) names. */
@@ -129,7 +129,8 @@ export interface CatalogSetOptions {
   filters?: CatalogFilters;
   /**
    * A folder for the index of a set no registry snapshot describes (several catalogs, or filters): restored from
-   * it when it matches, else built and written there (`serve --index-cache`, index-cache.ts). Absent: built.
+   * it when it matches, else built and written there (`serve --index-cache`, index-cache.ts). Absent: built. One
+   * catalog's verified stat signature is kept there too (no content hash at every start of a fresh clone).
    */
   indexCache?: string;
   /** Told when a registry file read after loading changed on disk since (loadCatalog's onChanged). */
@@ -194,7 +195,7 @@ export function buildCatalogSet(loaded: readonly Catalog[], options: CatalogSetO
   const restored = (): boolean => {
     if (index !== undefined) return indexSource?.kind !== 'built';
     if (restoreFailure !== undefined) return false;
-    const r = restoreIndex(catalogs, domains, cacheEntry, options.logger);
+    const r = restoreIndex(catalogs, domains, cacheEntry, options.indexCache, options.logger);
     if ('reason' in r) {
       restoreFailure = r;
       return false;
@@ -297,6 +298,7 @@ function restoreIndex(
   catalogs: readonly Catalog[],
   domains: ReadonlyArray<DomainInfo & { catalog: string }>,
   cache: SetCacheEntry | undefined,
+  cacheDir: string | undefined,
   logger?: Logger,
 ): { index: SearchIndex; source: IndexSource; registryHash: string } | { reason: string; only: Catalog | undefined } {
   const t0 = performance.now();
@@ -325,7 +327,8 @@ function restoreIndex(
   }
   // a catalog read from a folder has both; the stat signature spares reading the files when they are untouched
   if (only.statSignature === undefined) return { reason: 'catalog assembled in memory', only };
-  const read = readSnapshot(only.dir, { registryHash: () => only.contentHash ?? '', statSignature: () => only.statSignature?.() });
+  const verified = cacheDir === undefined ? {} : { verified: verifiedSignatures(cacheDir, only.dir) };
+  const read = readSnapshot(only.dir, { registryHash: () => only.contentHash ?? '', statSignature: () => only.statSignature?.(), ...verified });
   if (!read.ok) return { reason: read.reason === 'missing' ? 'no search snapshot' : `search snapshot refused (${read.reason}): ${read.message}`, only };
   try {
     return opened(read.payload, read.header.registryHash, 'snapshot', {});
@@ -375,7 +378,8 @@ function cacheIndex(entry: SetCacheEntry, index: SearchIndex, logger?: Logger): 
     writeSetCache(entry, index.toSnapshot(), 'api-catalog serve');
     logger?.log('info', { event: 'index_cached', file: entry.path, ms: Math.round(performance.now() - t0) });
   } catch (err) {
-    logger?.log('warn', { event: 'index_cache_unwritable', file: entry.path, message: err instanceof Error ? err.message : String(err) });
+    const fix = 'every start builds this index until it can be kept: pass --index-cache <a writable folder> (or off)';
+    logger?.log('warn', { event: 'index_cache_unwritable', file: entry.path, message: err instanceof Error ? err.message : String(err), fix });
   }
 }
 
