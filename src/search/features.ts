@@ -121,6 +121,19 @@ export function resourceHead(path: string): string | undefined {
   return words[k];
 }
 
+/**
+ * The last part of an identifier compound whose parts are words of the catalog's prose (`creditmemos` -> memos,
+ * `billingplans` -> plans), else the word: English puts a compound's head last.
+ */
+export function compoundHead(word: string, lexicon: Lexicon): string {
+  if (word.length < 7 || /\d/.test(word)) return word;
+  for (let k = 3; k <= word.length - 3; k++) {
+    const right = word.slice(k);
+    if (lexicon.prose.has(word.slice(0, k)) && (lexicon.prose.has(right) || lexicon.prose.has(stripPlural(right)))) return right;
+  }
+  return word;
+}
+
 export function pathKey(method: string, path: string): string {
   return `${method.toLowerCase()} ${path.toLowerCase().replace(/\{[^}]*\}/g, '{}')}`;
 }
@@ -153,7 +166,8 @@ export function computeFeatures(ops: readonly Operation[], lexicon: Lexicon): Fe
     for (const t of new Set(lexicon.terms(primaryResource(op.path)))) primaries.push(termId(t));
     f.primaryStart[i + 1] = primaries.length;
     const head = resourceHead(op.path);
-    const headTerm = head === undefined ? undefined : lexicon.analyze(head)[0];
+    // an identifier compound's head is its last part (`creditmemos` -> memo), as the query's words are split
+    const headTerm = head === undefined ? undefined : lexicon.analyze(compoundHead(head, lexicon))[0];
     f.head[i] = headTerm === undefined ? 0 : termId(headTerm) + 1;
     f.method[i] = Math.max(0, METHOD_CODES.indexOf(op.method));
     const shape = shapeOf(op.path);

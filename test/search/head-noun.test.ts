@@ -139,6 +139,18 @@ describe('ranking with the head noun', () => {
     expect(factor('deleteUserSignature')).toBe(1);
   });
 
+  it('an identifier compound\'s head is its last part: "create credit memo" is about /creditmemos', () => {
+    const ops = [
+      op({ name: 'createCreditMemo', domain: 'memos', method: 'post', path: '/v1/creditmemos', summary: 'Create a credit memo from a charge' }),
+      op({ name: 'emailCreditMemo', domain: 'memos', method: 'post', path: '/v1/creditmemos/{id}/emails', summary: 'Email a credit memo' }),
+    ];
+    const { results } = SearchIndex.build(ops, domainsOf(ops), { signalWeights: {} }).search('create credit memo', { explain: true });
+    const factor = (name: string): number | undefined =>
+      results.find((r) => r.name === name)?.explain?.signals.find((x) => x.name === 'head-noun')?.factor;
+    expect(factor('createCreditMemo')).toBe(1.1);
+    expect(factor('emailCreditMemo')).toBe(1);
+  });
+
   it('a restored snapshot reads the same head nouns', () => {
     const small = SearchIndex.build(OPS, domainsOf(OPS));
     const restored = SearchIndex.fromSnapshot(small.toSnapshot(), OPS, domainsOf(OPS));
