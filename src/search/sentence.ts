@@ -79,6 +79,9 @@ const hasDigit = (w: string): boolean => /\d/.test(w);
 const isValue = (words: readonly string[], k: number): boolean =>
   hasDigit(words[k] as string) || (VALUE_LABELS.has(words[k] as string) && hasDigit(words[k + 1] ?? ''));
 
+/** A regular past participle (`directed`, `shared`, `assigned`): six letters or more, so not `need`, `feed`, `bed`. */
+const isParticiple = (w: string): boolean => w.length >= 6 && w.endsWith('ed');
+
 /** What the head-noun reading needs to know of the words: which name a scope, and the question kind. */
 export interface HeadContext {
   lex: Lexicon;
@@ -129,6 +132,8 @@ export function objectHead(words: readonly string[], cx: HeadContext, lead = lat
       continue;
     }
     if ((head ?? scopeHead) !== undefined && PREPOSITIONS.has(w)) break;
+    // a participle after the object starts what is said of it ("movies directed by ...", "files shared with ...")
+    if (head !== undefined && isParticiple(w) && PREPOSITIONS.has(words[k + 1] ?? '')) break;
     const scope = cx.scopeOf(w);
     if (scope !== undefined && scope !== CALLER && cx.lex.analyze(w).length > 0) scopeHead = w;
     if (isAction(w) || scope !== undefined || QUESTION_WORDS.has(w) || isValue(words, k)) continue;

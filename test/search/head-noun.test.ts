@@ -66,6 +66,14 @@ describe('the head noun of a request\'s object', () => {
     expect(head('move the Design folder into Archive')).toBe('folder');
   });
 
+  it('ends before a participle that starts what is said of the object ("movies directed by ...")', () => {
+    expect(head('list the movies directed by Sofia Coppola')).toBe('movies');
+    expect(head('show files shared with the design team')).toBe('files');
+    expect(head('download the PDF attached to the invoice email')).toBe('pdf');
+    // a short -ed word is no participle
+    expect(head('list the feed for a node')).toBe('feed');
+  });
+
   it('is never a value the request carries: an id, a year, a number', () => {
     expect(head('delete the old trailer node, id Xk02bLm8')).toBe('node');
     expect(head('cancel node 4Fz9kQ01')).toBe('node');
