@@ -228,7 +228,7 @@ export const UNITS: readonly AnalysisUnit[] = [
   },
   {
     name: 'mined',
-    reads: 'a resource word also matches the words other APIs use for it, mined from a corpus of API descriptions (words/mined.json), at a low weight',
+    reads: 'a word also matches the words other APIs use for it, mined from a corpus of API descriptions (words/mined.json: similar resource words, aligned names), at a low weight',
     apply: (r, cx) => {
       const weight = cx.tuning.minedWeight ?? 0;
       if (weight === 0) return;
