@@ -134,6 +134,17 @@ export function compoundHead(word: string, lexicon: Lexicon): string {
   return word;
 }
 
+/**
+ * The index terms that are some operation's resource head: a request whose head noun is none of them asks for a
+ * datum, which the operations that return it as a field give (the returns-head signal).
+ */
+export function resourceHeadTerms(tables: Pick<FeatureTables, 'features' | 'termIds'>): Set<string> {
+  const byId = [...tables.termIds.keys()];
+  const out = new Set<string>();
+  for (const h of tables.features.head) if (h !== 0) out.add(byId[h - 1] as string);
+  return out;
+}
+
 export function pathKey(method: string, path: string): string {
   return `${method.toLowerCase()} ${path.toLowerCase().replace(/\{[^}]*\}/g, '{}')}`;
 }
