@@ -74,6 +74,13 @@ describe('the head noun of a request\'s object', () => {
     expect(head('list the feed for a node')).toBe('feed');
   });
 
+  it('is never an adverb made of an adjective ("currently", "recently"); -ly nouns stay nouns', () => {
+    expect(head('show a node recently directed by Ann')).toBe('node');
+    expect(head('list the nodes currently on the config')).toBe('nodes');
+    expect(head('show the family')).toBe('family');
+    expect(head('order a supply')).toBe('supply');
+  });
+
   it('is never a value the request carries: an id, a year, a number', () => {
     expect(head('delete the old trailer node, id Xk02bLm8')).toBe('node');
     expect(head('cancel node 4Fz9kQ01')).toBe('node');
