@@ -63,7 +63,6 @@ for (const s of SIGNALS) {
   process.stderr.write(`search-ablation: without signal ${s.name} ...\n`);
   rows.push({ kind: 'signal', name: s.name, m: measure({ disabledSignals: [s.name] }) });
 }
-rows.push({ kind: 'off', name: 'the mined unit on (weight 0.3)', m: measure({ minedWeight: 0.3 }) });
 
 const f3 = (x) => x.toFixed(3);
 const delta = (x) => (Math.abs(x) < 0.0005 ? '·' : `${x > 0 ? '+' : ''}${x.toFixed(3)}`);

@@ -154,3 +154,85 @@ export function mineMappings(apis, { minApis = 8, minSimilarity = 0.35, maxToget
   }
   return { mappings: out, resources: kept.length };
 }
+
+/**
+ * One API's alignments of the words its operations are described with to the names its paths use: for each
+ * operation, every content word of its summary, operationId and description (`text`, the first `textWords`) that is
+ * not a word of its own path, paired with its path's resource (the last literal segment's head); and every content
+ * word of a query or path parameter's description paired with the parameter's name, when that name is no word of the
+ * path (`prefix`: "only objects in this folder"). `ignore` holds what never names a thing. Returns
+ * { pairs: Set<"word\tname">, words: Set<word>, names: Set<name> }, each counted once per API by alignMappings.
+ */
+export function apiAlignments(doc, ignore, { textWords = 80, paramWords = 30 } = {}) {
+  const pairs = new Set();
+  const said = new Set();
+  const named = new Set();
+  const content = (text, max) => [...new Set(words(text).slice(0, max).map(singular))].filter((w) => !ignore.has(w));
+  for (const [path, item] of Object.entries(doc?.paths ?? {})) {
+    if (item === null || typeof item !== 'object') continue;
+    const literals = path.split('/').filter((s) => s !== '' && !s.includes('{') && !/^v\d/i.test(s));
+    const pathWords = new Set(literals.flatMap((s) => words(s).map(singular)));
+    const last = literals.length > 0 ? words(literals[literals.length - 1]).map(singular).filter((w) => !ignore.has(w)) : [];
+    const head = last[last.length - 1];
+    const shared = Array.isArray(item.parameters) ? item.parameters : [];
+    for (const method of METHODS) {
+      const op = item[method];
+      if (op === null || typeof op !== 'object') continue;
+      if (head !== undefined) {
+        named.add(head);
+        const text = `${op.summary ?? ''} ${op.operationId ?? ''} ${String(op.description ?? '').slice(0, textWords * 12)}`;
+        for (const w of content(text, textWords)) {
+          if (pathWords.has(w) || w === head) continue;
+          pairs.add(`${w}\t${head}`);
+          said.add(w);
+        }
+      }
+      for (const raw of [...shared, ...(Array.isArray(op.parameters) ? op.parameters : [])]) {
+        const p = deref(doc, raw);
+        if (p === null || typeof p !== 'object' || (p.in !== 'path' && p.in !== 'query')) continue;
+        const nameWords = words(p.name ?? '').map(singular).filter((w) => !ignore.has(w));
+        const name = nameWords[nameWords.length - 1];
+        if (name === undefined || pathWords.has(name)) continue;
+        named.add(name);
+        for (const w of content(String(p.description ?? '').slice(0, paramWords * 12), paramWords)) {
+          if (w === name || nameWords.includes(w) || pathWords.has(w)) continue;
+          pairs.add(`${w}\t${name}`);
+          said.add(w);
+        }
+      }
+    }
+  }
+  return { pairs, words: said, names: named };
+}
+
+/**
+ * The aligned mappings: a word people use (`folder`) to the names APIs give the thing (`path`, `parent`), where the
+ * pair is seen in at least `minApis` APIs and `lift` = pair APIs x all APIs / (APIs describing with the word x APIs
+ * naming with the name) is at least `minLift` (far above chance, so not a word every description has); best first
+ * by lift x ln(pair APIs), at most `perWord`. `apis` is an array of apiAlignments() results.
+ */
+export function alignMappings(apis, { minApis = 5, minLift = 4, perWord = 3, exclude = () => false } = {}) {
+  const pairCount = new Map();
+  const wordCount = new Map();
+  const nameCount = new Map();
+  for (const api of apis) {
+    for (const p of api.pairs) pairCount.set(p, (pairCount.get(p) ?? 0) + 1);
+    for (const w of api.words) wordCount.set(w, (wordCount.get(w) ?? 0) + 1);
+    for (const n of api.names) nameCount.set(n, (nameCount.get(n) ?? 0) + 1);
+  }
+  const byWord = new Map();
+  for (const [p, n] of pairCount) {
+    if (n < minApis) continue;
+    const [w, name] = p.split('\t');
+    if (w === name || w.startsWith(name) || name.startsWith(w) || exclude(w, name)) continue;
+    const lift = (n * apis.length) / ((wordCount.get(w) ?? 1) * (nameCount.get(name) ?? 1));
+    if (lift < minLift) continue;
+    (byWord.get(w) ?? byWord.set(w, []).get(w)).push({ name, lift, n });
+  }
+  const out = {};
+  for (const w of [...byWord.keys()].sort()) {
+    const list = byWord.get(w).sort((a, b) => b.lift * Math.log(b.n) - a.lift * Math.log(a.n) || (a.name < b.name ? -1 : 1));
+    out[w] = list.slice(0, perWord).map((x) => [x.name, Math.round(x.lift * 100) / 100]);
+  }
+  return out;
+}

@@ -128,6 +128,8 @@ export interface ObjectSite {
   inList: boolean;
   /** The response body itself. */
   root: boolean;
+  /** Levels below the response body (an array's items and an object's properties each one). */
+  depth: number;
 }
 
 /** Every object of a response, bounded (MAX_NODES objects, MAX_DEPTH levels). */
@@ -175,6 +177,7 @@ export function responseObjects(schema: unknown, doc: Record<string, unknown>, p
       primary: at.primary,
       inList: at.inList,
       root: at.root,
+      depth: at.depth,
     };
     out.push(site);
     for (const field of Object.keys(props)) {

@@ -17,6 +17,11 @@ export const MAX_SOURCES = 3;
 const SEARCH_PARAMS = new Set(['q', 'query', 'search', 'term', 'terms', 'keyword', 'keywords']);
 /** A producer scoring this much below the best one for a parameter is not offered. */
 const WEAKER_BY = 7;
+/**
+ * How deep in its answer (levels below the body) a value may sit for its producer to be offered as another way in:
+ * a list's items (`[{id}]`: 1), or a wrapped list's or a field's items (`{cast: [{id}]}`: 2).
+ */
+const SHALLOW_DEPTH = 2;
 
 interface Producer {
   op: Operation;
@@ -225,9 +230,12 @@ function rankProducers(
   // the words of the path that lead to the parameter (what comes after it is what the operation returns)
   const mine = staticsOf(parent ?? op.path);
   const best = new Map<Producer, number>();
+  // producers whose value sits near the top of their answer (a list's items, a field of its items)
+  const shallow = new Set<Operation>();
   const consider = (p: Producer, o: ObjectSite, score: number): void => {
     const s = score + (o.primary ? 4 : 0) + (o.inList ? 2 : 0);
     if (s > (best.get(p) ?? -1)) best.set(p, s);
+    if (o.depth <= SHALLOW_DEPTH) shallow.add(p.op);
   };
   if (entity.exact !== entity.attribute) {
     for (const c of byField.get(entity.exact) ?? []) if (!entity.integer || c.integer) consider(c.p, c.o, 8);
@@ -253,5 +261,33 @@ function rankProducers(
   // far below the best, a match is more likely another thing of the same name (a room's devices for an H.323
   // device): a wrong entry costs the agent a call, so weak ones are left out
   const top = scored[0]?.score ?? 0;
-  return scored.filter((s) => s.score >= top - WEAKER_BY).map((s) => s.op);
+  const kept = scored.filter((s) => s.score >= top - WEAKER_BY).map((s) => s.op);
+  return routes(kept, shallow);
+}
+
+/**
+ * The producers in the order offered, from their rank: when the best three are all collections at the top of the
+ * API (a search, root lists: popular, top rated, airing today), they are one way in offered three times, so the third
+ * place goes to the best producer reached from another entity (`/person/{id}/tv_credits` gives the TV shows of a
+ * person), when one is close enough to be kept at all.
+ */
+function routes(ranked: readonly Operation[], shallow: ReadonlySet<Operation>): Operation[] {
+  // a collection at the top of the API (`/search/movie`, `/movie/popular`): called with nothing in hand
+  const free = (p: Operation): boolean => !p.path.includes('{');
+  if (ranked.length <= MAX_SOURCES || !ranked.slice(0, MAX_SOURCES).every(free)) return [...ranked];
+  // another entity's list: a collection under one of its items (`/person/{person_id}/tv_credits`), its value near
+  // the top of the answer; a value met deep inside another thing's answer (the teams of a notification's
+  // repository's transfer) is no way in, nor is a lookup that wants ids as its input (`?id[]=...`)
+  const other = ranked.find((p) => nestedUnderEntity(p) && shallow.has(p));
+  if (other === undefined) return [...ranked];
+  const head = [...ranked.slice(0, MAX_SOURCES - 1), other];
+  return [...head, ...ranked.filter((p) => !head.includes(p))];
+}
+
+/** Whether an operation lists a collection under an item of an entity: a required path entity, then a literal. */
+function nestedUnderEntity(op: Operation): boolean {
+  const segments = op.path.split('/').filter(Boolean);
+  const last = segments[segments.length - 1];
+  if (last === undefined || last.startsWith('{')) return false;
+  return op.bindings.some((b) => b.required && b.in === 'path' && entityOf(op, b.name, 'path', op.inputSchema.properties[b.arg], undefined) !== undefined);
 }

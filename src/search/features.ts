@@ -121,6 +121,30 @@ export function resourceHead(path: string): string | undefined {
   return words[k];
 }
 
+/**
+ * The last part of an identifier compound whose parts are words of the catalog's prose (`creditmemos` -> memos,
+ * `billingplans` -> plans), else the word: English puts a compound's head last.
+ */
+export function compoundHead(word: string, lexicon: Lexicon): string {
+  if (word.length < 7 || /\d/.test(word)) return word;
+  for (let k = 3; k <= word.length - 3; k++) {
+    const right = word.slice(k);
+    if (lexicon.prose.has(word.slice(0, k)) && (lexicon.prose.has(right) || lexicon.prose.has(stripPlural(right)))) return right;
+  }
+  return word;
+}
+
+/**
+ * The index terms that are some operation's resource head: a request whose head noun is none of them asks for a
+ * datum, which the operations that return it as a field give (the returns-head signal).
+ */
+export function resourceHeadTerms(tables: Pick<FeatureTables, 'features' | 'termIds'>): Set<string> {
+  const byId = [...tables.termIds.keys()];
+  const out = new Set<string>();
+  for (const h of tables.features.head) if (h !== 0) out.add(byId[h - 1] as string);
+  return out;
+}
+
 export function pathKey(method: string, path: string): string {
   return `${method.toLowerCase()} ${path.toLowerCase().replace(/\{[^}]*\}/g, '{}')}`;
 }
@@ -153,7 +177,8 @@ export function computeFeatures(ops: readonly Operation[], lexicon: Lexicon): Fe
     for (const t of new Set(lexicon.terms(primaryResource(op.path)))) primaries.push(termId(t));
     f.primaryStart[i + 1] = primaries.length;
     const head = resourceHead(op.path);
-    const headTerm = head === undefined ? undefined : lexicon.analyze(head)[0];
+    // an identifier compound's head is its last part (`creditmemos` -> memo), as the query's words are split
+    const headTerm = head === undefined ? undefined : lexicon.analyze(compoundHead(head, lexicon))[0];
     f.head[i] = headTerm === undefined ? 0 : termId(headTerm) + 1;
     f.method[i] = Math.max(0, METHOD_CODES.indexOf(op.method));
     const shape = shapeOf(op.path);

@@ -6,7 +6,7 @@ import { AppError } from '../errors.js';
 import { suggestNames } from '../registry/catalog.js';
 import type { DomainInfo, Operation } from '../types.js';
 import { DocCards } from './cards.js';
-import { computeFeatures, type FeatureTables } from './features.js';
+import { computeFeatures, resourceHeadTerms, type FeatureTables } from './features.js';
 import { Candidates, LexicalRetriever } from './lexical.js';
 import { reciprocalRankFusion } from './fusion.js';
 import { Lexicon } from './lexicon.js';
@@ -137,6 +137,10 @@ export class SearchIndex {
   private readonly queryMarks: Uint8Array;
   private readonly objectMarks: Uint8Array;
   private readonly headMarks: Uint8Array;
+  /** `returnsMarks[doc]` is 1 while a query's head noun is only among that operation's response fields. */
+  private readonly returnsMarks: Uint8Array;
+  /** The index terms that are some operation's resource head, built on first use. */
+  private headTermSet: ReadonlySet<string> | undefined;
   /** Operations a domain reaches beyond itself (widen.ts). */
   private readonly reach: DomainReach;
 
@@ -153,6 +157,7 @@ export class SearchIndex {
     this.queryMarks = new Uint8Array(parts.tables.termIds.size);
     this.objectMarks = new Uint8Array(parts.tables.termIds.size);
     this.headMarks = new Uint8Array(parts.tables.termIds.size);
+    this.returnsMarks = new Uint8Array(parts.cards.length);
     const { features, domainList } = parts.tables;
     this.reach = new DomainReach(parts.cards, parts.lexicon, (i) => domainList[features.domain[i] as number] as string);
   }
@@ -348,9 +353,10 @@ export class SearchIndex {
     const marked = mark(plan.queryTerms, termIds, queryMarks);
     const objectIds = mark(plan.objectTerms, termIds, objectMarks);
     const headIds = mark(plan.headTerms, termIds, headMarks);
+    const returnsIds = this.markReturns(plan.headTerms[0]);
     const ctx: SignalContext = {
       plan, features: this.tables.features, scopes: this.tables.scopes, candidates: this.candidates, queryMarks, objectMarks, objectCount: objectIds.length,
-      headMarks, headCount: headIds.length,
+      headMarks, headCount: headIds.length, returnsMarks: this.returnsMarks, returnsCount: returnsIds.length,
       tuning: {
         precisionWeight: t.precisionWeight, namePrecisionShare: t.namePrecisionShare, primaryBoost: t.primaryBoost, headBoost: t.headBoost,
         coveragePower: t.signalWeights[COVERAGE_POWER] ?? DEFAULT_COVERAGE_POWER,
@@ -366,9 +372,16 @@ export class SearchIndex {
       for (const id of marked) queryMarks[id] = 0;
       for (const id of objectIds) objectMarks[id] = 0;
       for (const id of headIds) headMarks[id] = 0;
+      for (const i of returnsIds) this.returnsMarks[i] = 0;
       reached?.clear();
       this.candidates.clear();
     }
+  }
+
+  /** Marks the operations whose response has the request's head noun as a datum (features.ts, returnsDatum). */
+  private markReturns(head: string | undefined): number[] {
+    this.headTermSet ??= resourceHeadTerms(this.tables);
+    return head === undefined || this.headTermSet.has(head) ? [] : this.retriever.markReturnsOnly(head, this.returnsMarks);
   }
 
   /**

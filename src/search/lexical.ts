@@ -264,6 +264,29 @@ export class LexicalRetriever {
   }
 
   /**
+   * Marks in `marks` the documents that have `term` only among their response's field names (what they return, not
+   * what they are): the ids marked, for clearing.
+   */
+  markReturnsOnly(term: string, marks: Uint8Array): number[] {
+    const out: number[] = [];
+    const table = this.table;
+    const row = table === undefined ? undefined : (this.rows as Map<string, number>).get(term);
+    if (table !== undefined && row === undefined) return out;
+    const hits = table === undefined ? this.termHits(term) : table;
+    const from = row === undefined ? 0 : (table as PostingTable).start[row] as number;
+    const to = row === undefined ? hits.ids.length : (table as PostingTable).start[row + 1] as number;
+    for (let h = from; h < to; h++) {
+      if (((hits.title[h] as number) & HIT_ONLY_RETURNS) === 0) continue;
+      const i = hits.ids[h] as number;
+      if (marks[i] === 0) {
+        marks[i] = 1;
+        out.push(i);
+      }
+    }
+    return out;
+  }
+
+  /**
    * Accumulates the concepts into `c`: every document matching any term of any concept is matched; its score
    * is the weighted BM25+ sum, its coverage the idf-weighted share of concepts matched by their best reading.
    */

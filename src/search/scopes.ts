@@ -93,6 +93,7 @@ export function deriveScopes(
   const tails = new Map<string, Set<string>>();
   const count = new Map<string, number>();
   const tailOf: Array<string | undefined> = [];
+  const items = new Map<string, Set<string>>();
   ops.forEach((op, i) => {
     const s = segs[i] as string[];
     const caller = (callerAt[i] as number) >= 0;
@@ -104,16 +105,29 @@ export function deriveScopes(
     const tail = tailAfter(op.method, s, caller ? (callerAt[i] as number) : 0, key);
     tailOf[i] = tail;
     if (tail !== undefined) tails.set(k, (tails.get(k) ?? new Set<string>()).add(tail));
+    // an owned collection's items: the nested path goes on to an item (`/orgs/{org}/hooks/{hook_id}`)
+    if (tail !== undefined && isParam(s[s.length - 1] as string)) items.set(k, (items.get(k) ?? new Set<string>()).add(tail));
   });
   // a scope repeats at least `shared` nested paths of another root (or of the caller's)
   const scopeKeys = [...tails.keys()].filter((a) => {
     // a scope is a resource, never an action (`/search/repositories` is a search, not a scope of repositories)
     if (a === CALLER_KEY || [...(spellings.get(a)?.keys() ?? [])].some(isAction)) return false;
     const mine = tails.get(a) as Set<string>;
+    const myItems = items.get(a);
     for (const [b, theirs] of tails) {
       if (a === b) continue;
+      // a scope owns things as the other root does: a collection of items (`/orgs/{org}/hooks/{hook_id}` beside
+      // `/repos/{o}/{r}/hooks/{hook_id}`) or something to change (`PATCH .../settings`); read-only facets two kinds
+      // of item have alike (`GET /movie/{id}/images`, `GET /tv/{id}/images`) make neither a scope
+      const theirItems = items.get(b);
+      let owns = myItems !== undefined && theirItems !== undefined && [...myItems].some((t) => theirItems.has(t));
       let n = 0;
-      for (const t of mine) if (theirs.has(t) && ++n >= shared) return true;
+      for (const t of mine) {
+        if (!theirs.has(t)) continue;
+        n++;
+        if (!t.startsWith('get ')) owns = true;
+        if (n >= shared && owns) return true;
+      }
     }
     return false;
   }).sort();

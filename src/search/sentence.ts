@@ -2,6 +2,7 @@
 // units.ts): where a later step of a multi-step request starts, where the synonyms an agent appended to its call
 // start, whether it is a question, and the head noun of its object. English grammar over the word lists of
 // words.ts, not any API's words; query.ts weighs the concepts by them.
+import { isCommonEnglish } from './english.js';
 import type { Lexicon } from './lexicon.js';
 import { CALLER } from './scopes.js';
 import {
@@ -79,6 +80,15 @@ const hasDigit = (w: string): boolean => /\d/.test(w);
 const isValue = (words: readonly string[], k: number): boolean =>
   hasDigit(words[k] as string) || (VALUE_LABELS.has(words[k] as string) && hasDigit(words[k + 1] ?? ''));
 
+/**
+ * An adverb made of an adjective (`currently`, `recently`, `quickly`): never the head noun. The adjective must be a
+ * common English word of 4+ letters, so `reply`, `supply`, `family` stay nouns.
+ */
+const isAdverb = (w: string): boolean => w.length >= 6 && w.endsWith('ly') && isCommonEnglish(w.slice(0, -2));
+
+/** A regular past participle (`directed`, `shared`, `assigned`): six letters or more, so not `need`, `feed`, `bed`. */
+const isParticiple = (w: string): boolean => w.length >= 6 && w.endsWith('ed');
+
 /** What the head-noun reading needs to know of the words: which name a scope, and the question kind. */
 export interface HeadContext {
   lex: Lexicon;
@@ -103,7 +113,7 @@ function questionHead(words: readonly string[], lead: number, cx: HeadContext): 
       k++;
       continue;
     }
-    if (isAction(w) || cx.scopeOf(w) !== undefined || isValue(words, k)) continue;
+    if (isAction(w) || cx.scopeOf(w) !== undefined || isValue(words, k) || isAdverb(w)) continue;
     if (cx.lex.analyze(w).length > 0) head = w;
   }
   return head;
@@ -129,9 +139,11 @@ export function objectHead(words: readonly string[], cx: HeadContext, lead = lat
       continue;
     }
     if ((head ?? scopeHead) !== undefined && PREPOSITIONS.has(w)) break;
+    // a participle after the object starts what is said of it ("movies directed by ...", "files shared with ...")
+    if (head !== undefined && isParticiple(w) && PREPOSITIONS.has(words[k + 1] ?? '')) break;
     const scope = cx.scopeOf(w);
     if (scope !== undefined && scope !== CALLER && cx.lex.analyze(w).length > 0) scopeHead = w;
-    if (isAction(w) || scope !== undefined || QUESTION_WORDS.has(w) || isValue(words, k)) continue;
+    if (isAction(w) || scope !== undefined || QUESTION_WORDS.has(w) || isValue(words, k) || isAdverb(w)) continue;
     if (cx.lex.analyze(w).length > 0) head = w;
   }
   return head ?? scopeHead;

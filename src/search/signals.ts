@@ -21,6 +21,9 @@ export interface SignalContext {
   /** `headMarks[termId]` is 1 when the head noun of the request's object (or its family) is that term. */
   headMarks: Uint8Array;
   headCount: number;
+  /** `returnsMarks[doc]` is 1 when the request's head noun is a datum only that operation's response has; `returnsCount` of them. */
+  returnsMarks: Uint8Array;
+  returnsCount: number;
   tuning: SignalTuning;
 }
 
@@ -195,6 +198,26 @@ const headNoun: Signal = {
   },
 };
 
+/** What the returns-head signal gives an operation whose response has the datum the request asks for. */
+export const RETURNS_HEAD_FACTOR = 1.2;
+
+/**
+ * The datum asked for: "the birthday of ...", "the homepage of ...": when no operation's resource is the request's
+ * head noun but some operations return it as a field, those are where the answer is.
+ */
+const returnsHead: Signal = {
+  name: 'returns-head',
+  reads: (w) => `the request's head noun names no resource but is a field of the operation's response: ${x(RETURNS_HEAD_FACTOR, w)}${weighted(w)}`,
+  prepare: ({ returnsMarks, returnsCount }, w) => {
+    if (returnsCount === 0) return undefined;
+    const boost = pow(RETURNS_HEAD_FACTOR, w);
+    return {
+      factor: (i) => (returnsMarks[i] === 1 ? boost : 1),
+      apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; if (returnsMarks[i] === 1) out[i] = (out[i] as number) * boost; } },
+    };
+  },
+};
+
 /** What the method signal gives a DELETE when the request only reads (list, get, show, a question): reading never deletes. */
 export const READ_DELETE_FACTOR = 0.5;
 
@@ -274,4 +297,4 @@ const deprecated: Signal = {
 };
 
 /** The signals in the order they multiply. */
-export const SIGNALS: readonly Signal[] = [coverage, titleCoverage, precision, primaryResource, headNoun, method, shape, scope, spansAll, deprecated];
+export const SIGNALS: readonly Signal[] = [coverage, titleCoverage, precision, primaryResource, headNoun, returnsHead, method, shape, scope, spansAll, deprecated];

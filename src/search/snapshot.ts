@@ -18,9 +18,10 @@ const MAGIC = 0x48435253; // "SRCH" read as a little-endian u32
  * Layout version: bump when the layout or anything the index derives at build changes (2: keywords indexed;
  * 3: the documents' cards, so a restored index needs no operations; 4: the response body's field names and the
  * verb a GET on a collection implies indexed; 5: the head noun of each operation's resource; 6: without a format
- * suffix such as `.json`; 7: the catalog's scopes, read off its paths).
+ * suffix such as `.json`; 7: the catalog's scopes, read off its paths; 8: an identifier compound's head noun is its
+ * last part, and a scope owns what it repeats).
  */
-export const SNAPSHOT_LAYOUT = 7;
+export const SNAPSHOT_LAYOUT = 8;
 
 let vocabulary: string | undefined;
 /**

@@ -4,6 +4,7 @@
 // stages can be left out (SearchTuning.disabledUnits) and is measured that way (scripts/search-ablation.mjs,
 // docs/SEARCH.md). Typos are corrected before any unit reads a word, so a misspelt request reads as the spelt one.
 import type { HttpMethod } from '../types.js';
+import { compoundHead } from './features.js';
 import type { Lexicon } from './lexicon.js';
 import { readLiterals } from './literals.js';
 import {
@@ -227,7 +228,7 @@ export const UNITS: readonly AnalysisUnit[] = [
   },
   {
     name: 'mined',
-    reads: 'a resource word also matches the words other APIs use for it, mined from a corpus of API descriptions (words/mined.json), at a low weight',
+    reads: 'a word also matches the words other APIs use for it, mined from a corpus of API descriptions (words/mined.json: similar resource words, aligned names), at a low weight',
     apply: (r, cx) => {
       const weight = cx.tuning.minedWeight ?? 0;
       if (weight === 0) return;
@@ -302,7 +303,9 @@ export const UNITS: readonly AnalysisUnit[] = [
       const lead = r.words.slice(0, r.appended);
       r.head = objectHead(lead, { lex: cx.lex, scopeOf: callerOf, question: r.question }, cx.on('steps') ? laterStepStart(lead) : lead.length);
       if (r.head === undefined) return;
-      r.headTerms = [r.head, ...r.family(r.head)].flatMap((v) => cx.lex.analyze(v));
+      // read as the operations' heads are (features.ts): an identifier compound by its last part
+      const last = compoundHead(r.head, cx.lex);
+      r.headTerms = [...(last !== r.head ? [last] : []), r.head, ...r.family(r.head)].flatMap((v) => cx.lex.analyze(v));
       note(r, 'head-noun', () => r.head as string);
     },
   },

@@ -87,9 +87,21 @@ export const FORMAT_SUFFIXES: readonly string[] = headNoun.formatSuffixes;
 export const BROAD_WORDS: ReadonlySet<string> = set(breadth.broad);
 export const LIST_WORDS: ReadonlySet<string> = set(breadth.list);
 
-// mined (scripts/learn-mappings.mjs): a word's alternatives in other APIs, best first
+// mined (scripts/learn-mappings.mjs): a word's alternatives in other APIs, best first — the similar resource words,
+// then the names the aligned descriptions give it
+type MinedTable = Record<string, Array<[string, number]>>;
+function minedAlternatives(...tables: MinedTable[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const t of tables) {
+    for (const [w, list] of Object.entries(t)) {
+      const have = (out[w] ??= []);
+      for (const [b] of list) if (!have.includes(b)) have.push(b);
+    }
+  }
+  return out;
+}
 export const MINED: Readonly<Record<string, readonly string[]>> = table(
-  Object.fromEntries(Object.entries(mined.mappings as unknown as Record<string, Array<[string, number]>>).map(([w, list]) => [w, list.map(([b]) => b)])),
+  minedAlternatives(mined.mappings as unknown as MinedTable, (mined as { aligned?: unknown }).aligned as MinedTable ?? {}),
 );
 
 // scopes

@@ -175,3 +175,49 @@ describe('from, best first', () => {
     expect(ops.get('listWidgets')?.paramSources).toBeUndefined();
   });
 });
+
+describe('from offers more than one way in', () => {
+  const films = (props: Record<string, unknown> = {}) => ({ type: 'object', properties: { results: { type: 'array', items: { type: 'object', properties: { id: { type: 'integer' }, title: { type: 'string' }, ...props } } } } });
+  const q = { name: 'query', in: 'query', required: true, schema: { type: 'string' } };
+  /** Films found by a search and three top-level lists, by a person's credits, and deep inside a note's subject. */
+  const FILMS = {
+    openapi: '3.0.3',
+    info: { title: 'Films', version: '1' },
+    paths: {
+      '/search/film': { get: { operationId: 'searchFilms', parameters: [q], responses: ok(films()) } },
+      '/film/popular': { get: { operationId: 'popularFilms', responses: ok(films()) } },
+      '/film/top_rated': { get: { operationId: 'topRatedFilms', responses: ok(films()) } },
+      '/film/upcoming': { get: { operationId: 'upcomingFilms', responses: ok(films()) } },
+      '/film/{film_id}': { get: { operationId: 'getFilm', parameters: [path('film_id')], responses: ok({ type: 'object', properties: { id: { type: 'integer' }, title: { type: 'string' } } }) } },
+      '/film/{film_id}/credits': { get: { operationId: 'getFilmCredits', parameters: [path('film_id')], responses: ok({ type: 'object', properties: { id: { type: 'integer' } } }) } },
+      '/person/{person_id}': { get: { operationId: 'getPerson', parameters: [path('person_id')], responses: ok({ type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string' } } }) } },
+      '/person/{person_id}/film_credits': {
+        get: { operationId: 'getPersonFilmCredits', parameters: [path('person_id')], responses: ok({ type: 'object', properties: { id: { type: 'integer' }, cast: { type: 'array', items: { $ref: '#/components/schemas/Film' } } } }) },
+      },
+      '/notes/{note_id}': {
+        get: {
+          operationId: 'getNote', parameters: [path('note_id')],
+          responses: ok({ type: 'object', properties: { id: { type: 'integer' }, subject: { type: 'object', properties: { id: { type: 'integer' }, owner: { type: 'object', properties: { id: { type: 'integer' }, films: { type: 'array', items: { $ref: '#/components/schemas/Film' } } } } } } } }),
+        },
+      },
+    },
+    components: { schemas: { Film: { type: 'object', properties: { id: { type: 'integer' }, title: { type: 'string' } } } } },
+  };
+  let filmOps: Map<string, Operation>;
+  beforeAll(async () => {
+    writeFileSync(join(dir, 'films.json'), JSON.stringify(FILMS));
+    filmOps = new Map((await importSpec(join(dir, 'films.json'))).operations.map((o) => [o.operationId, o]));
+  });
+
+  test('when the best three are top-level lists of the same things, the third place goes to another entity\'s list', () => {
+    const sources = filmOps.get('getFilmCredits')?.paramSources?.['film_id'];
+    expect(sources).toHaveLength(3);
+    expect(sources?.[0]).toBe('searchFilms');
+    // a person's credits give films: another way in than a third top-level list
+    expect(sources?.[2]).toBe('getPersonFilmCredits');
+  });
+
+  test('a value met deep inside another thing\'s answer is not offered as that way in', () => {
+    expect(filmOps.get('getFilmCredits')?.paramSources?.['film_id']).not.toContain('getNote');
+  });
+});

