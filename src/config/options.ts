@@ -36,7 +36,7 @@ export interface OptionSpec {
   http?: boolean;
   /** Never echo the value in an error. */
   secret?: boolean;
-  /** One line for --help, the README table and the JSON Schema description. */
+  /** One line for --help, the table in docs/CONFIGURATION.md and the JSON Schema description. */
   help: string;
   /** The value's name in --help (`--state <url>`); default `n` for integers, `v` otherwise. */
   metavar?: string;
@@ -87,8 +87,8 @@ const allowedHost = z
   .regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/, { error: 'must be a host name or host:port, e.g. mcp.example.com or mcp.example.com:443' });
 
 /**
- * Every `serve` option. Order is the order of --help and the README table. The config file's `serve` section and
- * docs/config.schema.json are generated from the entries with a `file` key.
+ * Every `serve` option. Order is the order of --help and the table in docs/CONFIGURATION.md. The config file's
+ * `serve` section and docs/config.schema.json are generated from the entries with a `file` key.
  */
 export const SERVE_OPTIONS = [
   { name: 'registries', metavar: 'dir', type: 'list', schema: stringList(z.string().min(1)), default: [], flag: '--registry', env: 'API_CATALOG_REGISTRY', separator: ':', file: 'serve.registries', help: 'registry folders to serve (default: the embedded GitHub catalog)' },
@@ -193,7 +193,7 @@ export function optionsHelp(): string {
   return rows.join('\n');
 }
 
-/** The option table as a Markdown table (README "Configuration"). */
+/** The option table as a Markdown table (docs/CONFIGURATION.md). */
 export function optionsMarkdown(): string {
   const code = (v: string | undefined): string => (v === undefined ? '' : `\`${v}\``);
   const lines = ['| option | flag | environment | config file | default |', '|---|---|---|---|---|'];

@@ -1,5 +1,5 @@
 // The configuration schema (src/config/): one option table drives flags, env, the config file, --help and the
-// README; docs/config.schema.json is generated from the zod schema and must be current; the shipped example
+// option table in docs/CONFIGURATION.md; docs/config.schema.json is generated from the zod schema and must be current; the shipped example
 // validates against it with a real JSON Schema validator; precedence is flag > env > file > default.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -160,19 +160,19 @@ describe('one option table for flags, env, the config file and the defaults', ()
     expect(c.http).toMatchObject({ port: 4001, allowHosts: ['b.example', 'a.example'] });
   });
 
-  test('--help and the README list every option from the same table', () => {
+  test('--help and docs/CONFIGURATION.md list every option from the same table', () => {
     const help = optionsHelp();
-    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    const readme = readFileSync(join(REPO_ROOT, 'docs', 'CONFIGURATION.md'), 'utf8');
     for (const o of OPTIONS) {
       for (const v of [o.flag, o.env, o.file]) {
         if (v === undefined) continue;
         expect(help, `${o.name} in --help`).toContain(v);
-        expect(readme, `${o.name} in README`).toContain(`\`${v}\``);
+        expect(readme, `${o.name} in docs/CONFIGURATION.md`).toContain(`\`${v}\``);
       }
     }
     const block = /<!-- options:start[^\n]*-->\n([\s\S]*?)<!-- options:end -->/.exec(readme);
-    expect(block, 'README.md has the generated option table').not.toBeNull();
-    expect(block![1], 'README option table is stale: run `npm run config-schema`').toBe(`${optionsMarkdown()}\n`);
+    expect(block, 'docs/CONFIGURATION.md has the generated option table').not.toBeNull();
+    expect(block![1], 'the option table in docs/CONFIGURATION.md is stale: run `npm run config-schema`').toBe(`${optionsMarkdown()}\n`);
   });
 });
 

@@ -1,5 +1,5 @@
-// The README's curation walkthrough, end to end on the real GitHub spec: "open a ticket" misses issues_create on the
-// embedded catalog; the overlay in test/fixtures/overlays/github-tickets.yaml (the one the README shows) adds the
+// The curation walkthrough of docs/CURATION.md, end to end on the real GitHub spec: "open a ticket" misses issues_create on the
+// embedded catalog; the overlay in test/fixtures/overlays/github-tickets.yaml (the one the page shows) adds the
 // word people use as x-api-catalog-keywords; after `import --overlay` the same search, through a real MCP client,
 // ranks issues_create first.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -25,7 +25,7 @@ async function rankOf(c: Connected, query: string, name: string): Promise<number
 
 beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), 'ac-walkthrough-'));
-  // `api-catalog import openapi/github.json --overlay <file> --out <dir>`, the README's command, in-process.
+  // `api-catalog import openapi/github.json --overlay <file> --out <dir>`, the page's command, in-process.
   const o = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
   const e = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
   let code: number;
@@ -46,7 +46,7 @@ afterAll(async () => {
   rmSync(out, { recursive: true, force: true });
 });
 
-describe('README walkthrough: fixing a search miss with an overlay (GitHub)', () => {
+describe('docs/CURATION.md walkthrough: fixing a search miss with an overlay (GitHub)', () => {
   test('before: the words people use miss issues_create on the embedded catalog (not in the top 5)', async () => {
     for (const q of QUERIES) {
       const rank = await rankOf(before, q, 'issues_create');
@@ -68,8 +68,8 @@ describe('README walkthrough: fixing a search miss with an overlay (GitHub)', ()
     for (const q of QUERIES) expect(await rankOf(after, q, 'issues_create'), q).toBe(1);
   });
 
-  test('the README shows exactly this overlay and this query', () => {
-    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+  test('docs/CURATION.md shows exactly this overlay and this query', () => {
+    const readme = readFileSync(join(REPO_ROOT, 'docs', 'CURATION.md'), 'utf8');
     const overlay = readFileSync(join(REPO_ROOT, OVERLAY), 'utf8');
     const body = overlay.slice(overlay.indexOf('overlay: 1.0.0'));
     expect(readme).toContain(body.trimEnd());
