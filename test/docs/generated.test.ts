@@ -46,6 +46,7 @@ describe('generated blocks', () => {
         'docs/CURATION.md: api-catalog search "open a ticket" --limit 3',
         'docs/CURATION.md: api-catalog search "open a ticket" --registry .cache/curated/github --limit 3',
         'docs/CLI.md: api-catalog --help',
+        'docs/SEARCH-LOG.md: node scripts/docs/search-log.mjs',
       ]),
     );
   });
@@ -70,7 +71,7 @@ describe('generated blocks', () => {
     expect(names.filter((c) => !page.includes(`api-catalog ${c} --help`))).toEqual([]);
   });
 
-  test.each(['README.md', 'docs/CLI.md', 'docs/CURATION.md'])('%s: every block is what its command prints now (`npm run docs` rewrites it)', (file) => {
+  test.each(['README.md', 'docs/CLI.md', 'docs/CURATION.md', 'docs/SEARCH-LOG.md'])('%s: every block is what its command prints now (`npm run docs` rewrites it)', (file) => {
     const r = lib.regenerate(read(file));
     expect(r.count).toBeGreaterThan(0);
     const stale = r.stale.map((s) => `${s.command}\n--- in ${file}:\n${s.was}+++ now:\n${s.now}`);
@@ -79,7 +80,7 @@ describe('generated blocks', () => {
 
   test('no other document has blocks this test does not run', () => {
     const withBlocks = lib.docFiles().filter((f) => lib.findBlocks(read(f)).length > 0);
-    expect(withBlocks.sort()).toEqual(['README.md', 'docs/CLI.md', 'docs/CURATION.md']);
+    expect(withBlocks.sort()).toEqual(['README.md', 'docs/CLI.md', 'docs/CURATION.md', 'docs/SEARCH-LOG.md']);
   });
 });
 
