@@ -34,7 +34,10 @@ async function step(tool, args) {
   lines.push(`agent → ${tool} ${JSON.stringify(args).replace(handle ?? '\0', '<signed handle>')}`);
   const r = await client.callTool({ name: tool, arguments: args });
   const answer = r.structuredContent;
-  lines.push(`      ← ${JSON.stringify(shorten(answer))}`);
+  // one line per top-level field after success and tool, so that value, error and instruction each start a line
+  const { success, tool: name, ...rest } = shorten(answer);
+  const fields = Object.entries(rest).map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`);
+  lines.push(`      ← {"success":${success},"tool":${JSON.stringify(name)},\n        ${fields.join(',\n        ')}}`);
   return answer;
 }
 
