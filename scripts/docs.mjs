@@ -10,7 +10,7 @@ let stale = 0;
 for (const file of docFiles()) {
   const path = join(ROOT, file);
   const text = readFileSync(path, 'utf8');
-  const r = regenerate(text);
+  const r = await regenerate(text);
   if (r.count === 0) continue;
   for (const s of r.stale) console.log(`${file}: stale: ${s.command}`);
   stale += r.stale.length;

@@ -6,11 +6,12 @@
 // seen by the next block) that links to the repository's files, with `api-catalog` meaning the built CLI and an
 // environment that holds no credentials. Durations ("in 2.1 s", "35 ms") vary from run to run: they are compared
 // as <time>, and a block whose only change is a duration keeps its text.
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -63,12 +64,14 @@ export function workspace() {
   };
   return {
     cwd: work,
-    /** The command's stdout (bash -o pipefail); a failure throws with its stderr. */
-    run(command) {
+    /** The command's stdout (bash -o pipefail); a failure throws with its stderr. Asynchronous: a test runner's
+     * worker must keep answering while a command runs. */
+    async run(command) {
       try {
-        return execFileSync('bash', ['-o', 'pipefail', '-c', command], { cwd: work, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+        const { stdout } = await promisify(execFile)('bash', ['-o', 'pipefail', '-c', command], { cwd: work, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+        return stdout;
       } catch (e) {
-        throw new Error(`docs: \`${command}\` failed (exit ${e.status}): ${String(e.stderr ?? e.message).trim().slice(-2000)}`);
+        throw new Error(`docs: \`${command}\` failed (exit ${e.code}): ${String(e.stderr ?? e.message).trim().slice(-2000)}`);
       }
     },
     close() {
@@ -81,7 +84,7 @@ export function workspace() {
  * Runs every block of one document; returns the new text and the stale blocks. A block whose output differs from
  * its text only in durations keeps its text.
  */
-export function regenerate(text) {
+export async function regenerate(text) {
   const blocks = findBlocks(text);
   if (blocks.length === 0) return { text, stale: [], count: 0 };
   const ws = workspace();
@@ -90,7 +93,7 @@ export function regenerate(text) {
   let at = 0;
   try {
     for (const b of blocks) {
-      const fresh = render(b, ws.run(b.command));
+      const fresh = render(b, await ws.run(b.command));
       const body = masked(fresh) === masked(b.body) ? b.body : fresh;
       if (body !== b.body) stale.push({ command: b.command, was: b.body, now: fresh });
       const head = text.slice(b.index, b.index + b.length).split('\n')[0];

@@ -2,10 +2,11 @@
 // (<!-- generated: <command> --> ... <!-- end -->, scripts/lib/doc-blocks.mjs) and is what the command prints now;
 // docs/CLI.md has the --help of every command the CLI lists; every `api-catalog <command> --flag` the docs mention
 // names a command and a flag the built CLI has. `npm run docs` rewrites stale blocks.
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { REPO_ROOT, builtCli } from '../helpers/mcp.js';
 
@@ -17,12 +18,13 @@ interface Block {
 interface Blocks {
   docFiles(): string[];
   findBlocks(text: string): Block[];
-  regenerate(text: string): { text: string; count: number; stale: Array<{ command: string; was: string; now: string }> };
+  regenerate(text: string): Promise<{ text: string; count: number; stale: Array<{ command: string; was: string; now: string }> }>;
 }
 
 let lib: Blocks;
 const read = (file: string) => readFileSync(join(REPO_ROOT, file), 'utf8');
-const cli = (args: string[]) => execFileSync(process.execPath, [builtCli(), ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+/** The built CLI's stdout (asynchronous, so the test worker keeps answering its runner meanwhile). */
+const cli = async (args: string[]) => (await promisify(execFile)(process.execPath, [builtCli(), ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } })).stdout;
 
 beforeAll(async () => {
   builtCli();
@@ -30,8 +32,8 @@ beforeAll(async () => {
 });
 
 /** The CLI's commands, read from its own usage text. */
-function commands(): string[] {
-  const usage = cli(['--help']);
+async function commands(): Promise<string[]> {
+  const usage = await cli(['--help']);
   const list = usage.slice(usage.indexOf('commands:\n') + 'commands:\n'.length, usage.indexOf('\n\n', usage.indexOf('commands:\n')));
   return list.split('\n').map((l) => l.trim().split(/\s+/)[0] as string);
 }
@@ -64,15 +66,15 @@ describe('generated blocks', () => {
     expect(loose, 'show command output through <!-- generated: <command> --> ... <!-- end --> and run `npm run docs`').toEqual([]);
   });
 
-  test('docs/CLI.md shows the --help of every command the CLI lists', () => {
+  test('docs/CLI.md shows the --help of every command the CLI lists', async () => {
     const page = lib.findBlocks(read('docs/CLI.md')).map((b) => b.command);
-    const names = commands();
+    const names = await commands();
     expect(names).toContain('serve');
     expect(names.filter((c) => !page.includes(`api-catalog ${c} --help`))).toEqual([]);
   });
 
-  test.each(['README.md', 'docs/CLI.md', 'docs/CURATION.md', 'docs/SEARCH-LOG.md'])('%s: every block is what its command prints now (`npm run docs` rewrites it)', (file) => {
-    const r = lib.regenerate(read(file));
+  test.each(['README.md', 'docs/CLI.md', 'docs/CURATION.md', 'docs/SEARCH-LOG.md'])('%s: every block is what its command prints now (`npm run docs` rewrites it)', async (file) => {
+    const r = await lib.regenerate(read(file));
     expect(r.count).toBeGreaterThan(0);
     const stale = r.stale.map((s) => `${s.command}\n--- in ${file}:\n${s.was}+++ now:\n${s.now}`);
     expect(stale, `stale blocks in ${file}: run \`npm run docs\``).toEqual([]);
@@ -85,9 +87,10 @@ describe('generated blocks', () => {
 });
 
 describe('the commands the docs mention', () => {
-  test('every `api-catalog <command> --flag` names a command and a flag the built CLI has', () => {
-    const names = commands();
-    const help = new Map(names.map((c) => [c, cli([c, '--help'])]));
+  test('every `api-catalog <command> --flag` names a command and a flag the built CLI has', async () => {
+    const names = await commands();
+    const help = new Map<string, string>();
+    for (const c of names) help.set(c, await cli([c, '--help']));
     const wrong: string[] = [];
     for (const f of lib.docFiles()) {
       // code only (fenced blocks and inline spans); a mention runs to the end of its span or line
