@@ -79,6 +79,13 @@ export interface HttpServeOptions {
 
 /** At the end of a drain, how long connections already accepted may still bring a request (it gets a 503). */
 const CLOSE_WINDOW_MS = 1000;
+/**
+ * The listener closes once no request but probes has arrived for this long (within the grace): the balancer has
+ * taken the replica out (HAProxy's check every 1 s, nginx's 503 `fail_timeout`), so no connection is reset unread.
+ */
+const DRAIN_QUIET_MS = 1000;
+/** Paths a balancer does not route (probes, scrapes): they do not keep a draining listener open. */
+const PROBE_PATH = /^\/(?:healthz|readyz|metrics)(?:[?#]|$)/;
 
 /** Default per-principal limit of list/search/describe calls per minute over HTTP (a shared server). */
 export const DEFAULT_HTTP_READ_RATE_LIMIT = 600;
@@ -346,6 +353,7 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
   }
 
   const httpServer: Server = createHttpServer((req, res) => {
+    if (!PROBE_PATH.test(req.url ?? '/')) connections.noteTraffic();
     // Work in flight, for the drain: every request but a legacy standalone GET stream (it stays open until the
     // session ends and is closed at the end of the drain) and the probes.
     if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') {
@@ -406,9 +414,12 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     connections.closeAfterResponses();
     // Unready at once (logged), so that probes and balancers take this replica out while calls finish.
     void readiness.evaluate();
+    const deadline = Date.now() + graceMs;
     const finished = await drain.idle(graceMs);
     const abandoned = drain.count;
     if (!finished) logger.log('warn', { event: 'drain_timeout', graceMs, abandoned, note: 'calls still in flight are cancelled now' });
+    // Listening (and answering 503) until the balancer stopped routing here, within the grace (none: close()).
+    else if (graceMs > 0 && !(await connections.quiet(DRAIN_QUIET_MS, deadline))) logger.log('warn', { event: 'drain_still_routed', quietMs: DRAIN_QUIET_MS, note: 'requests kept arriving until the grace ended: is the balancer health-checking /readyz?' });
     readiness.stop();
     const closed = connections.close(CLOSE_WINDOW_MS);
     // Sessions end (legacy standalone streams close; a call left after the grace is aborted).
