@@ -23,21 +23,31 @@ function watch(p: Promise<boolean>): { outcome: () => boolean | undefined } {
 describe('ConnectionCloser.quiet: close the listener only once the balancer stopped routing here', () => {
   test('waits until no request has arrived for the quiet period, counted from the last one', async () => {
     const closer = new ConnectionCloser(createServer());
-    closer.noteTraffic();
+    closer.noteRequest('/mcp');
     const q = watch(closer.quiet(1000, Date.now() + 20_000));
     await vi.advanceTimersByTimeAsync(900);
     expect(q.outcome()).toBeUndefined();
     // A request at 900 ms (the balancer has not taken the replica out yet): quiet again from here.
-    closer.noteTraffic();
+    closer.noteRequest('/mcp');
     await vi.advanceTimersByTimeAsync(900);
     expect(q.outcome()).toBeUndefined();
     await vi.advanceTimersByTimeAsync(100);
     expect(q.outcome()).toBe(true);
   });
 
+  test('probes and scrapes (/healthz, /readyz, /metrics) come straight, not via the balancer: they do not count', async () => {
+    const closer = new ConnectionCloser(createServer());
+    closer.noteRequest('/mcp');
+    const q = watch(closer.quiet(1000, Date.now() + 20_000));
+    await vi.advanceTimersByTimeAsync(500);
+    for (const target of ['/readyz', '/healthz', '/metrics', '/readyz?verbose=1']) closer.noteRequest(target);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(q.outcome()).toBe(true);
+  });
+
   test('no request for the quiet period already: resolves at once', async () => {
     const closer = new ConnectionCloser(createServer());
-    closer.noteTraffic();
+    closer.noteRequest('/mcp');
     await vi.advanceTimersByTimeAsync(5000);
     const q = watch(closer.quiet(1000, Date.now() + 20_000));
     await vi.advanceTimersByTimeAsync(0);
@@ -46,10 +56,10 @@ describe('ConnectionCloser.quiet: close the listener only once the balancer stop
 
   test('requests that never stop: gives up at the deadline (the grace) and says so', async () => {
     const closer = new ConnectionCloser(createServer());
-    closer.noteTraffic();
+    closer.noteRequest('/mcp');
     const q = watch(closer.quiet(1000, Date.now() + 3000));
     for (let t = 0; t < 3000; t += 500) {
-      closer.noteTraffic();
+      closer.noteRequest('/mcp');
       await vi.advanceTimersByTimeAsync(500);
     }
     expect(q.outcome()).toBe(false);

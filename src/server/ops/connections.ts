@@ -8,6 +8,14 @@
 import { Server as NetServer, type Socket } from 'node:net';
 import type { Server, ServerResponse } from 'node:http';
 
+/**
+ * The listener closes once no request but probes has arrived for this long (within the grace): the balancer has
+ * taken the replica out (HAProxy's check every 1 s, nginx's 503 `fail_timeout`), so no connection is reset unread.
+ */
+export const DRAIN_QUIET_MS = 1000;
+/** Paths a balancer does not route (probes, scrapes come straight): they do not keep a draining listener open. */
+const PROBE_PATH = /^\/(?:healthz|readyz|metrics)(?:[?#]|$)/;
+
 export class ConnectionCloser {
   private readonly sockets = new Set<Socket>();
   private readonly responses = new Set<ServerResponse>();
@@ -26,9 +34,9 @@ export class ConnectionCloser {
     res.once('close', () => this.responses.delete(res));
   }
 
-  /** A request routed here (anything but a probe or a metrics scrape, which come straight, not via a balancer). */
-  noteTraffic(now = Date.now()): void {
-    this.lastTrafficAt = now;
+  /** A request arrived (its target, e.g. `/mcp`): all but probes and scrapes count as routed here by a balancer. */
+  noteRequest(target: string | undefined, now = Date.now()): void {
+    if (!PROBE_PATH.test(target ?? '/')) this.lastTrafficAt = now;
   }
 
   /**

@@ -14,7 +14,7 @@ import { MemoryStateStore, type StateStore } from '../../state/index.js';
 import { createAuthenticator, type Authenticator, type AuthenticatorOptions, type AuthRefusal, type Principal } from '../auth/index.js';
 import type { OAuthVerifierOptions } from '../auth/oauth.js';
 import type { ServerDeps } from '../create-server.js';
-import { ConnectionCloser } from '../ops/connections.js';
+import { ConnectionCloser, DRAIN_QUIET_MS } from '../ops/connections.js';
 import { Drain } from '../ops/drain.js';
 import type { OpsMetrics } from '../ops/metrics.js';
 import { Readiness, type ReadinessCheck } from '../ops/readiness.js';
@@ -79,13 +79,6 @@ export interface HttpServeOptions {
 
 /** At the end of a drain, how long connections already accepted may still bring a request (it gets a 503). */
 const CLOSE_WINDOW_MS = 1000;
-/**
- * The listener closes once no request but probes has arrived for this long (within the grace): the balancer has
- * taken the replica out (HAProxy's check every 1 s, nginx's 503 `fail_timeout`), so no connection is reset unread.
- */
-const DRAIN_QUIET_MS = 1000;
-/** Paths a balancer does not route (probes, scrapes): they do not keep a draining listener open. */
-const PROBE_PATH = /^\/(?:healthz|readyz|metrics)(?:[?#]|$)/;
 
 /** Default per-principal limit of list/search/describe calls per minute over HTTP (a shared server). */
 export const DEFAULT_HTTP_READ_RATE_LIMIT = 600;
@@ -353,7 +346,7 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
   }
 
   const httpServer: Server = createHttpServer((req, res) => {
-    if (!PROBE_PATH.test(req.url ?? '/')) connections.noteTraffic();
+    connections.noteRequest(req.url);
     // Work in flight, for the drain: every request but a legacy standalone GET stream (it stays open until the
     // session ends and is closed at the end of the drain) and the probes.
     if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') {
@@ -418,8 +411,9 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     const finished = await drain.idle(graceMs);
     const abandoned = drain.count;
     if (!finished) logger.log('warn', { event: 'drain_timeout', graceMs, abandoned, note: 'calls still in flight are cancelled now' });
-    // Listening (and answering 503) until the balancer stopped routing here, within the grace (none: close()).
-    else if (graceMs > 0 && !(await connections.quiet(DRAIN_QUIET_MS, deadline))) logger.log('warn', { event: 'drain_still_routed', quietMs: DRAIN_QUIET_MS, note: 'requests kept arriving until the grace ended: is the balancer health-checking /readyz?' });
+    // Listening (and answering 503) until the balancer stopped routing here, within the grace (close(): no wait).
+    const unrouted = finished && graceMs > 0 ? await connections.quiet(DRAIN_QUIET_MS, deadline) : true;
+    if (!unrouted) logger.log('warn', { event: 'drain_still_routed', quietMs: DRAIN_QUIET_MS, note: 'requests kept arriving until the grace ended: is the balancer health-checking /readyz?' });
     readiness.stop();
     const closed = connections.close(CLOSE_WINDOW_MS);
     // Sessions end (legacy standalone streams close; a call left after the grace is aborted).
