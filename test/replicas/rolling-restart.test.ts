@@ -2,8 +2,9 @@
 // and HAProxy with the shipped configs (deploy/), one real redis-server, clients of both eras (the SDK client, many of each)
 // calling search -> describe -> execute_tool against a slow fake upstream. Each replica in turn gets SIGTERM, exits
 // 0 once its calls finished, and starts again on its port; then the other. No call fails, no upstream request is
-// cancelled, and the upstream saw exactly one request per successful execute_tool (no loss, no double). Needs
-// `npm run build`; fails when redis-server, nginx or haproxy is missing.
+// cancelled, and the upstream saw exactly one request per successful execute_tool (no loss, no double). A failure
+// names the time it happened, to match against the replicas' drain (a call lost behind HAProxy is not in its log).
+// Needs `npm run build`; fails when redis-server, nginx or haproxy is missing.
 import { createHash } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -18,6 +19,11 @@ const TOKEN = `tok-${createHash('sha256').update(String(Math.random())).digest('
 const CLIENTS_PER_ERA = 6;
 /** Upstream think time: long enough that every SIGTERM lands while calls are upstream. */
 const UPSTREAM_MS = 150;
+/**
+ * A deadline for the whole run, not a timing target: four replica starts, two drains and the calls between them
+ * take ~15 s on an idle machine and several times that on a busy 2-core one (the suite's 30 s default is too short).
+ */
+const ROLLING_TIMEOUT_MS = 240_000;
 
 let redis: TestRedis;
 let up: Upstream;
@@ -77,7 +83,7 @@ async function clientLoop(url: string, era: Era, n: number, tally: Tally, stoppe
       else tally.errors.push(`${era}#${n} execute: ${JSON.stringify(r.error).slice(0, 300)}`);
     }
   } catch (err) {
-    tally.errors.push(`${era}#${n} threw: ${err instanceof Error ? err.message.slice(0, 300) + ' ' + String((err as { cause?: unknown }).cause ?? '') : String(err)}`);
+    tally.errors.push(`${new Date().toISOString()} ${era}#${n} threw: ${err instanceof Error ? err.message.slice(0, 300) + ' ' + String((err as { cause?: unknown }).cause ?? '') : String(err)}`);
   } finally {
     await client?.close().catch(() => undefined);
   }
@@ -129,5 +135,5 @@ describe.each(['nginx', 'haproxy'] as const)('rolling restart behind %s', (kind)
       await lb.close();
       for (const r of replicas) await r.stop();
     }
-  });
+  }, ROLLING_TIMEOUT_MS);
 });

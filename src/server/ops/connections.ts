@@ -1,14 +1,25 @@
 // Closing an HTTP server at the end of a drain without cutting a request: Node's server.close() also destroys
 // every connection it counts as idle, which includes a connection a balancer has just opened and sent a request on
 // that is not parsed yet, so that request would die unanswered (a balancer cannot tell it was never processed).
-// Here the listener stops, responses in flight close their connection when they end, and connections already
-// accepted get a short window to bring their request (it gets the drain's 503, safe to re-send) before the rest go.
+// Closing the listener resets the connections the kernel accepted that Node has not taken yet (the same death), so
+// it waits until the balancer has stopped routing here (no request but probes for a quiet period). Then the
+// listener stops, and connections already accepted get a short window to bring their request (it gets the drain's
+// 503, safe to re-send) before the rest go. Responses in flight close their connection when they end.
 import { Server as NetServer, type Socket } from 'node:net';
 import type { Server, ServerResponse } from 'node:http';
+
+/**
+ * The listener closes once no request but probes has arrived for this long (within the grace): the balancer has
+ * taken the replica out (HAProxy's check every 1 s, nginx's 503 `fail_timeout`), so no connection is reset unread.
+ */
+export const DRAIN_QUIET_MS = 1000;
+/** Paths a balancer does not route (probes, scrapes come straight): they do not keep a draining listener open. */
+const PROBE_PATH = /^\/(?:healthz|readyz|metrics)(?:[?#]|$)/;
 
 export class ConnectionCloser {
   private readonly sockets = new Set<Socket>();
   private readonly responses = new Set<ServerResponse>();
+  private lastTrafficAt = 0;
 
   constructor(private readonly server: Server) {
     server.on('connection', (s: Socket) => {
@@ -21,6 +32,26 @@ export class ConnectionCloser {
   track(res: ServerResponse): void {
     this.responses.add(res);
     res.once('close', () => this.responses.delete(res));
+  }
+
+  /** A request arrived (its target, e.g. `/mcp`): all but probes and scrapes count as routed here by a balancer. */
+  noteRequest(target: string | undefined, now = Date.now()): void {
+    if (!PROBE_PATH.test(target ?? '/')) this.lastTrafficAt = now;
+  }
+
+  /**
+   * Resolves true once no routed request has arrived for `quietMs` (the balancer has taken this replica out: its
+   * health check saw the drain, or the 503s did), false if `deadline` (epoch ms) comes first. Closing the listener
+   * while a balancer still opens connections here would reset the ones waiting in the kernel's accept queue.
+   */
+  async quiet(quietMs: number, deadline: number): Promise<boolean> {
+    for (;;) {
+      const now = Date.now();
+      const left = this.lastTrafficAt + quietMs - now;
+      if (left <= 0) return true;
+      if (now >= deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(left, deadline - now)));
+    }
   }
 
   /** Every response in flight that has not started answers with Connection: close (its connection ends with it). */

@@ -14,7 +14,7 @@ import { MemoryStateStore, type StateStore } from '../../state/index.js';
 import { createAuthenticator, type Authenticator, type AuthenticatorOptions, type AuthRefusal, type Principal } from '../auth/index.js';
 import type { OAuthVerifierOptions } from '../auth/oauth.js';
 import type { ServerDeps } from '../create-server.js';
-import { ConnectionCloser } from '../ops/connections.js';
+import { ConnectionCloser, DRAIN_QUIET_MS } from '../ops/connections.js';
 import { Drain } from '../ops/drain.js';
 import type { OpsMetrics } from '../ops/metrics.js';
 import { Readiness, type ReadinessCheck } from '../ops/readiness.js';
@@ -346,6 +346,7 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
   }
 
   const httpServer: Server = createHttpServer((req, res) => {
+    connections.noteRequest(req.url);
     // Work in flight, for the drain: every request but a legacy standalone GET stream (it stays open until the
     // session ends and is closed at the end of the drain) and the probes.
     if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'OPTIONS') {
@@ -406,9 +407,13 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     connections.closeAfterResponses();
     // Unready at once (logged), so that probes and balancers take this replica out while calls finish.
     void readiness.evaluate();
+    const deadline = Date.now() + graceMs;
     const finished = await drain.idle(graceMs);
     const abandoned = drain.count;
     if (!finished) logger.log('warn', { event: 'drain_timeout', graceMs, abandoned, note: 'calls still in flight are cancelled now' });
+    // Listening (and answering 503) until the balancer stopped routing here, within the grace (close(): no wait).
+    const unrouted = finished && graceMs > 0 ? await connections.quiet(DRAIN_QUIET_MS, deadline) : true;
+    if (!unrouted) logger.log('warn', { event: 'drain_still_routed', quietMs: DRAIN_QUIET_MS, note: 'requests kept arriving until the grace ended: is the balancer health-checking /readyz?' });
     readiness.stop();
     const closed = connections.close(CLOSE_WINDOW_MS);
     // Sessions end (legacy standalone streams close; a call left after the grace is aborted).
