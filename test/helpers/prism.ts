@@ -28,8 +28,12 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Starts Prism on `spec` (absolute or repo-relative); rejects after `timeoutMs` (default 90 s) without "listening". */
-export async function startPrism(spec: string, timeoutMs = 90_000): Promise<Prism> {
+/**
+ * Starts Prism on `spec` (absolute or repo-relative); rejects after `timeoutMs` (default 5 min) without "listening".
+ * Generous on purpose: Prism reads GitHub's 13 MB spec in ~20 s on a quiet machine and took over 90 s while a second
+ * copy of the suite ran beside it; the limit only turns a hang into a named failure.
+ */
+export async function startPrism(spec: string, timeoutMs = 300_000): Promise<Prism> {
   const specPath = resolve(repoRoot, spec);
   if (!existsSync(specPath)) throw new Error(`prism helper: spec not found: ${specPath}`);
   const bin = join(repoRoot, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
