@@ -1,4 +1,4 @@
-// Registry changes under a running server (issue 25 item 7), in process with a real MCP client and a recording
+// Registry changes under a running server (issue 25 item 7), in process with a real MCP client of each era and a recording
 // upstream. The re-import scenario of the issue: an overlay hides an operation and the catalog is re-imported;
 // after the reload search, describe and execute agree it is gone, and the search index came with the new
 // registry (its snapshot, written before the folder swap). A changed definition voids earlier describes (remembered
