@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { ERAS, builtCli, fixtureRegistry, newClient, REPO_ROOT } from '../helpers/mcp.js';
 import { rawHttp } from '../helpers/raw-http.js';
+import { until } from '../helpers/timing.js';
 
 let dir = '';
 beforeEach(() => {
@@ -29,7 +30,7 @@ async function serve(args: string[]): Promise<{ url: string; port: number; stder
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  for (let i = 0; i < 400 && !/URL: (\S+)/.test(err); i++) await new Promise((r) => setTimeout(r, 25));
+  await until(() => /URL: (\S+)/.test(err) || child.exitCode !== null, 'the serve banner', 60_000, 25).catch(() => undefined);
   const url = /URL: (\S+)/.exec(err)?.[1];
   if (url === undefined) {
     child.kill('SIGKILL');
