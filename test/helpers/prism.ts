@@ -75,6 +75,18 @@ export async function startPrism(spec: string, timeoutMs = 300_000): Promise<Pri
         rej(new Error(`prism helper: prism exited with ${String(code)}\n${output.slice(-2000)}`));
       });
     });
+    // "listening" is not "answering": on a loaded machine the first requests right after it were reset
+    // (ECONNRESET). Wait until Prism answers one request (any status), then hand it out.
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        await (await fetch(`http://127.0.0.1:${port}/`)).text();
+        break;
+      } catch (err) {
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`prism helper: listening but not answering: ${String(err)}\n${output.slice(-2000)}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
   } catch (err) {
     await close();
     throw err;
