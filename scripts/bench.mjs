@@ -65,6 +65,9 @@ results.others = {
   import: runScript('scripts/bench/import.mjs'),
   search: runScript('scripts/bench/search.mjs'),
   execute: runScript('scripts/bench/execute.mjs', [quick ? '500' : '2000']),
+  // The reliability checklist's time budgets (E3, K1, I3, C5, I13, B6, the entity-model import): the tests prove
+  // each behaviour without a clock, the numbers and their targets are printed here.
+  budgets: runScript('scripts/bench/budgets.mjs', quick ? ['--runs', '3'] : []),
   load: runScript('scripts/load.mjs', quick ? ['--sessions', '20', '--calls', '20'] : []),
   // The same load over 2 replicas + Redis + the nginx round robin from deploy/ (issue 10): once as it is, once with
   // one replica killed mid-run (only the calls in flight on it may fail; every session goes on).

@@ -11,16 +11,18 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { resolveServerConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { serveHttp, type HttpHandle } from '../../src/server/transports/http.js';
-import { REPO_ROOT, builtCli, call, catalogs, fixtureRegistry } from '../helpers/mcp.js';
+import { ERAS, REPO_ROOT, builtCli, call, catalogs, describeHandle, fixtureRegistry, newClient, type Era } from '../helpers/mcp.js';
 import { rawHttp, type RawResponse } from '../helpers/raw-http.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
+import { until } from '../helpers/timing.js';
 import { startProvider, type TestClient, type TestProvider } from './provider.js';
 
 const BOTH = 'catalog:read catalog:execute';
 const AGENT_A: TestClient = { id: 'agent-a', secret: 'agent-a-secret-7d1e0c2b9f', scope: BOTH };
 const AGENT_B: TestClient = { id: 'agent-b', secret: 'agent-b-secret-3c8a61f0e4', scope: BOTH };
 const READER: TestClient = { id: 'reader', secret: 'reader-secret-0b5d2e9a71', scope: 'catalog:read' };
-const SHORT: TestClient = { id: 'short-lived', secret: 'short-secret-9e4f1a6c2d', scope: BOTH, ttl: 2 };
+// 6 s: long enough that its first use comes before expiry on a loaded machine, short enough to wait out.
+const SHORT: TestClient = { id: 'short-lived', secret: 'short-secret-9e4f1a6c2d', scope: BOTH, ttl: 6 };
 const STATIC = 'static-token-canary-2b7e91c4d05f';
 
 let provider: TestProvider;
@@ -41,7 +43,7 @@ beforeAll(async () => {
       rateLimitPerMinute: 0,
       logger: createLogger({ write: (line) => logs.push(line), minLevel: 'debug' }),
     },
-    // No clock leeway here, so the 2-second token of SHORT is expired a second later.
+    // No clock leeway here, so the short-lived token of SHORT is refused as soon as it has expired.
     { port: 0, oauth: { issuer: provider.issuer, clockToleranceSec: 0 }, authToken: STATIC },
   );
 });
@@ -62,9 +64,9 @@ async function token(client: TestClient, scope = client.scope, resource = srv.ur
   return t;
 }
 
-/** A real MCP client sending a fixed bearer token. */
-async function connectWith(bearer: string): Promise<Client> {
-  const c = new Client({ name: 'oauth-test', version: '1.0.0' });
+/** A real MCP client of an era (2026-07-28 or legacy) sending a fixed bearer token. */
+async function connectWith(bearer: string, era: Era): Promise<Client> {
+  const c = newClient(era, {}, 'oauth-test');
   await c.connect(new StreamableHTTPClientTransport(new URL(srv.url), { requestInit: { headers: { Authorization: `Bearer ${bearer}` } } }));
   clients.push(c);
   return c;
@@ -144,8 +146,8 @@ describe('discovery: Protected Resource Metadata (RFC 9728) and the 401 challeng
     expect(provider.hits.some((h) => h.startsWith('GET /.well-known/openid-configuration'))).toBe(true);
   });
 
-  test('a real MCP client with only client credentials: 401 -> PRM -> token for this resource -> tools work', async () => {
-    const c = new Client({ name: 'oauth-cc', version: '1.0.0' });
+  test.each(ERAS)('a real MCP client with only client credentials: 401 -> PRM -> token for this resource -> tools work (%s client)', async (era) => {
+    const c = newClient(era, {}, 'oauth-cc');
     const authProvider = new ClientCredentialsProvider({ clientId: AGENT_A.id, clientSecret: AGENT_A.secret, scope: BOTH, expectedIssuer: provider.issuer });
     await c.connect(new StreamableHTTPClientTransport(new URL(srv.url), { authProvider }));
     clients.push(c);
@@ -159,13 +161,14 @@ describe('discovery: Protected Resource Metadata (RFC 9728) and the 401 challeng
 });
 
 describe('tokens: the right one works, everything else is refused', () => {
-  test('a token for this resource: list/search/describe/execute work; the token never reaches the upstream or the logs', async () => {
+  test.each(ERAS)('a token for this resource: list/search/describe/execute work; the token never reaches the upstream or the logs (%s client)', async (era) => {
     const t = await token(AGENT_A);
-    const c = await connectWith(t);
+    const c = await connectWith(t, era);
     expect((await call(c, 'list_domains', {})).success).toBe(true);
     expect((await call(c, 'search_tools', { query: 'find pet by id' })).success).toBe(true);
-    await call(c, 'describe_tools', { tool_names: ['pets.get'] });
-    const r = await call(c, 'execute_tool', { tool_name: 'pets.get', args: { petId: 3 } });
+    // over HTTP a 2026-07-28 call is stateless: execute carries the describe's handle
+    const handle = await describeHandle(c, 'pets.get');
+    const r = await call(c, 'execute_tool', { tool_name: 'pets.get', args: { petId: 3 }, handle });
     expect(r.success).toBe(true);
     expect(up.requests).toHaveLength(1);
     expect(up.requests[0]!.headers.authorization).toBeUndefined();
@@ -174,20 +177,21 @@ describe('tokens: the right one works, everything else is refused', () => {
     expect(JSON.stringify(r)).not.toContain(t);
   });
 
-  test('wrong audience: a token the provider issued for another resource -> 401 invalid_token', async () => {
+  test.each(ERAS)('wrong audience: a token the provider issued for another resource -> 401 invalid_token (%s client)', async (era) => {
     const t = await token(AGENT_A, BOTH, 'https://other.example/mcp');
     expectInvalidToken(await post({ authorization: `Bearer ${t}` }, INIT), /another resource \(aud\)/);
     // The SDK client gives up as well (no auth provider to get a new token).
-    await expect(connectWith(t)).rejects.toThrow();
+    await expect(connectWith(t, era)).rejects.toThrow();
   });
 
-  test('expired: a 2-second token works, then is refused once it has expired', async () => {
+  test('expired: a short-lived token works, then is refused once it has expired', async () => {
     const t = await token(SHORT);
     const first = await post({ authorization: `Bearer ${t}` }, INIT);
     expect(first.status).toBe(200);
-    const { exp } = JSON.parse(Buffer.from(t.split('.')[1]!, 'base64url').toString()) as { exp: number };
-    await new Promise((r) => setTimeout(r, Math.max(0, exp * 1000 - Date.now()) + 50));
-    expectInvalidToken(await post({ authorization: `Bearer ${t}` }, INIT), /expired/);
+    // Await the expiry (no fixed sleep): retry until the server refuses it; only the deadline is on the clock.
+    let last = first;
+    await until(async () => (last = await post({ authorization: `Bearer ${t}` }, INIT)).status === 401, 'the token to expire', 20_000, 200);
+    expectInvalidToken(last, /expired/);
     const id = first.headers['mcp-session-id'] as string;
     const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
     expectInvalidToken(await post({ authorization: `Bearer ${t}`, 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' }, list), /expired/);
@@ -220,18 +224,18 @@ describe('tokens: the right one works, everything else is refused', () => {
     }
   });
 
-  test('the static API_CATALOG_HTTP_TOKEN is accepted as well (fixed principal, every scope); a wrong static token is not', async () => {
-    const c = await connectWith(STATIC);
-    await call(c, 'describe_tools', { tool_names: ['pets.get'] });
-    expect((await call(c, 'execute_tool', { tool_name: 'pets.get', args: { petId: 4 } })).success).toBe(true);
+  test.each(ERAS)('the static API_CATALOG_HTTP_TOKEN is accepted as well (fixed principal, every scope); a wrong static token is not (%s client)', async (era) => {
+    const c = await connectWith(STATIC, era);
+    const handle = await describeHandle(c, 'pets.get');
+    expect((await call(c, 'execute_tool', { tool_name: 'pets.get', args: { petId: 4 }, handle })).success).toBe(true);
     expectInvalidToken(await post({ authorization: `Bearer ${STATIC}x` }, INIT), /not a JWT/);
   });
 });
 
 describe('scopes: catalog:read and catalog:execute', () => {
-  test('a catalog:read token lists, searches and describes; execute_tool -> 403 insufficient_scope and no upstream request', async () => {
+  test.each(ERAS)('a catalog:read token lists, searches and describes; execute_tool -> 403 insufficient_scope and no upstream request (%s client)', async (era) => {
     const t = await token(READER, 'catalog:read');
-    const c = await connectWith(t);
+    const c = await connectWith(t, era);
     expect((await call(c, 'list_domains', {})).success).toBe(true);
     expect((await call(c, 'search_tools', { query: 'pets' })).success).toBe(true);
     expect((await call(c, 'describe_tools', { tool_names: ['pets.get'] })).success).toBe(true);

@@ -1,5 +1,5 @@
 // Serve-time filters (`serve --include-domains/--exclude-domains/--exclude-tools` and their env vars), through a real
-// MCP client: a filtered operation is never listed, searched, described, executed or suggested; bad filters stop the
+// MCP client of each era (2026-07-28 and legacy): a filtered operation is never listed, searched, described, executed or suggested; bad filters stop the
 // start with a clear message (did-you-mean for domains). Also the hidden count list_domains reports.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { resolveServerConfig } from '../../src/config.js';
 import { importSpec, writeRegistry } from '../../src/importer/index.js';
 import { loadCatalogSet } from '../../src/server/core/catalogs.js';
 import type { CatalogFilters } from '../../src/server/core/filters.js';
-import { builtCli, call, connectInMemory, fixtureRegistry, type Connected } from '../helpers/mcp.js';
+import { ERAS, builtCli, call, connectInMemory, fixtureRegistry, type Connected, type Era } from '../helpers/mcp.js';
 import { errorOf } from '../helpers/errors.js';
 
 const FIXTURES = 'test/fixtures/overlays';
@@ -28,91 +28,93 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-async function connect(dirs: string[], filters?: CatalogFilters): Promise<Connected> {
-  return connectInMemory({ catalogs: loadCatalogSet(dirs, { filters }) });
+async function connect(era: Era, dirs: string[], filters?: CatalogFilters): Promise<Connected> {
+  return connectInMemory({ catalogs: loadCatalogSet(dirs, { filters }) }, { era });
 }
 
-describe('filtered operations behave like nonexistent ones', () => {
-  test('--exclude-domains and --exclude-tools: not listed, searched, described, executed or suggested', async () => {
-    const c = await connect([plain], { excludeDomains: ['customers'], excludeTools: ['orders_delete'] });
-    try {
-      const domains = await call(c.client, 'list_domains', {});
-      expect(domains.value.domains.map((d: { name: string; toolCount: number }) => [d.name, d.toolCount])).toEqual([['admin', 1], ['orders', 4]]);
-      expect(domains.value.totalTools).toBe(5);
-      expect(domains.value.hiddenTools).toBe(4);
-      expect(JSON.stringify(domains)).not.toMatch(/customers_|orders_delete/);
+describe.each(ERAS)('%s era', (era: Era) => {
+  describe('filtered operations behave like nonexistent ones', () => {
+    test('--exclude-domains and --exclude-tools: not listed, searched, described, executed or suggested', async () => {
+      const c = await connect(era, [plain], { excludeDomains: ['customers'], excludeTools: ['orders_delete'] });
+      try {
+        const domains = await call(c.client, 'list_domains', {});
+        expect(domains.value.domains.map((d: { name: string; toolCount: number }) => [d.name, d.toolCount])).toEqual([['admin', 1], ['orders', 4]]);
+        expect(domains.value.totalTools).toBe(5);
+        expect(domains.value.hiddenTools).toBe(4);
+        expect(JSON.stringify(domains)).not.toMatch(/customers_|orders_delete/);
 
-      const search = await call(c.client, 'search_tools', { query: 'delete', limit: 25 });
-      const names = search.value.results.map((r: { name: string }) => r.name);
-      expect(names).toContain('admin_purge-cache');
-      expect(names).not.toContain('orders_delete');
-      expect(names.some((n: string) => n.startsWith('customers_'))).toBe(false);
+        const search = await call(c.client, 'search_tools', { query: 'delete', limit: 25 });
+        const names = search.value.results.map((r: { name: string }) => r.name);
+        expect(names).toContain('admin_purge-cache');
+        expect(names).not.toContain('orders_delete');
+        expect(names.some((n: string) => n.startsWith('customers_'))).toBe(false);
 
-      const browse = await call(c.client, 'search_tools', { domain: 'customers' });
-      expect(browse.error?.code).toBe('UNKNOWN_DOMAIN');
+        const browse = await call(c.client, 'search_tools', { domain: 'customers' });
+        expect(browse.error?.code).toBe('UNKNOWN_DOMAIN');
 
-      const described = await call(c.client, 'describe_tools', { tool_names: ['orders_delete'] });
-      expect(described.error?.code).toBe('UNKNOWN_TOOL');
-      const suggested = (e: typeof described): string[] => e.error?.details.tools.flatMap((t: { error: { suggestions: string[] } }) => t.error.suggestions);
-      expect(suggested(described)).not.toContain('orders_delete');
-      expect(suggested(described)).not.toContain('customers_delete');
-      const nearly = await call(c.client, 'describe_tools', { tool_names: ['customers_delet'] });
-      expect(nearly.error?.code).toBe('UNKNOWN_TOOL');
-      expect(suggested(nearly)).not.toContain('customers_delete');
-      // the same misspelling of a kept operation is suggested, so the check above can fail
-      expect(suggested(await call(c.client, 'describe_tools', { tool_names: ['orders_gett'] }))).toContain('orders_get');
+        const described = await call(c.client, 'describe_tools', { tool_names: ['orders_delete'] });
+        expect(described.error?.code).toBe('UNKNOWN_TOOL');
+        const suggested = (e: typeof described): string[] => e.error?.details.tools.flatMap((t: { error: { suggestions: string[] } }) => t.error.suggestions);
+        expect(suggested(described)).not.toContain('orders_delete');
+        expect(suggested(described)).not.toContain('customers_delete');
+        const nearly = await call(c.client, 'describe_tools', { tool_names: ['customers_delet'] });
+        expect(nearly.error?.code).toBe('UNKNOWN_TOOL');
+        expect(suggested(nearly)).not.toContain('customers_delete');
+        // the same misspelling of a kept operation is suggested, so the check above can fail
+        expect(suggested(await call(c.client, 'describe_tools', { tool_names: ['orders_gett'] }))).toContain('orders_get');
 
-      const executed = await call(c.client, 'execute_tool', { tool_name: 'orders_delete', args: { id: '1' } });
-      expect(executed.error?.code).toBe('UNKNOWN_TOOL');
-      expect(JSON.stringify(executed.error?.details?.suggestions ?? [])).not.toMatch(/orders_delete|customers_delete/);
+        const executed = await call(c.client, 'execute_tool', { tool_name: 'orders_delete', args: { id: '1' } });
+        expect(executed.error?.code).toBe('UNKNOWN_TOOL');
+        expect(JSON.stringify(executed.error?.details?.suggestions ?? [])).not.toMatch(/orders_delete|customers_delete/);
 
-      const kept = await call(c.client, 'describe_tools', { tool_names: ['orders_get'] });
-      expect(kept.success).toBe(true);
-    } finally {
-      await c.close();
-    }
-  });
+        const kept = await call(c.client, 'describe_tools', { tool_names: ['orders_get'] });
+        expect(kept.success).toBe(true);
+      } finally {
+        await c.close();
+      }
+    });
 
-  test('--include-domains keeps only those; globs match operationIds too', async () => {
-    const c = await connect([plain], { includeDomains: ['orders'], excludeTools: ['orders/refund', 'orders_*e*te'] });
-    try {
-      const domains = await call(c.client, 'list_domains', {});
-      expect(domains.value.domains.map((d: { name: string }) => d.name)).toEqual(['orders']);
-      const all = await call(c.client, 'search_tools', { domain: 'orders', limit: 25 });
-      expect(all.value.results.map((r: { name: string }) => r.name).sort()).toEqual(['orders_get', 'orders_list']);
-    } finally {
-      await c.close();
-    }
-  });
+    test('--include-domains keeps only those; globs match operationIds too', async () => {
+      const c = await connect(era, [plain], { includeDomains: ['orders'], excludeTools: ['orders/refund', 'orders_*e*te'] });
+      try {
+        const domains = await call(c.client, 'list_domains', {});
+        expect(domains.value.domains.map((d: { name: string }) => d.name)).toEqual(['orders']);
+        const all = await call(c.client, 'search_tools', { domain: 'orders', limit: 25 });
+        expect(all.value.results.map((r: { name: string }) => r.name).sort()).toEqual(['orders_get', 'orders_list']);
+      } finally {
+        await c.close();
+      }
+    });
 
-  test('operations hidden at import (x-api-catalog-hidden) are counted by list_domains, never named', async () => {
-    const c = await connect([curated]);
-    try {
-      const domains = await call(c.client, 'list_domains', {});
-      expect(domains.value.hiddenTools).toBe(1);
-      expect(JSON.stringify(domains)).not.toMatch(/purge/);
-      expect((await call(c.client, 'describe_tools', { tool_names: ['admin_purge-cache'] })).error?.code).toBe('UNKNOWN_TOOL');
-    } finally {
-      await c.close();
-    }
-    const unfiltered = await connect([plain]);
-    try {
-      expect((await call(unfiltered.client, 'list_domains', {})).value.hiddenTools).toBeUndefined();
-    } finally {
-      await unfiltered.close();
-    }
-  });
+    test('operations hidden at import (x-api-catalog-hidden) are counted by list_domains, never named', async () => {
+      const c = await connect(era, [curated]);
+      try {
+        const domains = await call(c.client, 'list_domains', {});
+        expect(domains.value.hiddenTools).toBe(1);
+        expect(JSON.stringify(domains)).not.toMatch(/purge/);
+        expect((await call(c.client, 'describe_tools', { tool_names: ['admin_purge-cache'] })).error?.code).toBe('UNKNOWN_TOOL');
+      } finally {
+        await c.close();
+      }
+      const unfiltered = await connect(era, [plain]);
+      try {
+        expect((await call(unfiltered.client, 'list_domains', {})).value.hiddenTools).toBeUndefined();
+      } finally {
+        await unfiltered.close();
+      }
+    });
 
-  test('with several catalogs the filters use the public (prefixed) names', async () => {
-    const c = await connect([plain, fixtureRegistry('petstore')], { includeDomains: ['shop.orders'], excludeTools: ['shop.orders_delete'] });
-    try {
-      const domains = await call(c.client, 'list_domains', {});
-      expect(domains.value.domains.map((d: { name: string }) => d.name)).toEqual(['shop.orders']);
-      const search = await call(c.client, 'search_tools', { domain: 'shop.orders', limit: 25 });
-      expect(search.value.results.map((r: { name: string }) => r.name)).not.toContain('shop.orders_delete');
-    } finally {
-      await c.close();
-    }
+    test('with several catalogs the filters use the public (prefixed) names', async () => {
+      const c = await connect(era, [plain, fixtureRegistry('petstore')], { includeDomains: ['shop.orders'], excludeTools: ['shop.orders_delete'] });
+      try {
+        const domains = await call(c.client, 'list_domains', {});
+        expect(domains.value.domains.map((d: { name: string }) => d.name)).toEqual(['shop.orders']);
+        const search = await call(c.client, 'search_tools', { domain: 'shop.orders', limit: 25 });
+        expect(search.value.results.map((r: { name: string }) => r.name)).not.toContain('shop.orders_delete');
+      } finally {
+        await c.close();
+      }
+    });
   });
 });
 

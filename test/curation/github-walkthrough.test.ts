@@ -1,20 +1,20 @@
 // The curation walkthrough of docs/CURATION.md, end to end on the real GitHub spec: "open a ticket" misses issues_create on the
 // embedded catalog; the overlay in test/fixtures/overlays/github-tickets.yaml (the one the page shows) adds the
-// word people use as x-api-catalog-keywords; after `import --overlay` the same search, through a real MCP client,
-// ranks issues_create first.
+// word people use as x-api-catalog-keywords; after `import --overlay` the same search, through a real MCP client
+// of each era, ranks issues_create first.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { run as importCli } from '../../src/cli/import.js';
 import { loadCatalogSet } from '../../src/server/core/catalogs.js';
-import { REPO_ROOT, call, connectInMemory, type Connected } from '../helpers/mcp.js';
+import { ERAS, REPO_ROOT, call, connectInMemory, type Connected, type Era } from '../helpers/mcp.js';
 
 const OVERLAY = 'test/fixtures/overlays/github-tickets.yaml';
 const QUERIES = ['open a ticket'];
 let out = '';
-let before: Connected;
-let after: Connected;
+/** A connection of each era (2026-07-28 and legacy) to the embedded catalog and to the re-imported one. */
+const conns = new Map<Era, { before: Connected; after: Connected }>();
 
 async function rankOf(c: Connected, query: string, name: string): Promise<number | null> {
   const r = await call(c.client, 'search_tools', { query, limit: 25 });
@@ -36,43 +36,57 @@ beforeAll(async () => {
     e.mockRestore();
   }
   expect(code).toBe(0);
-  before = await connectInMemory({ catalogs: loadCatalogSet([]) });
-  after = await connectInMemory({ catalogs: loadCatalogSet([join(out, 'github')]) });
+  for (const era of ERAS) {
+    conns.set(era, {
+      before: await connectInMemory({ catalogs: loadCatalogSet([]) }, { era }),
+      after: await connectInMemory({ catalogs: loadCatalogSet([join(out, 'github')]) }, { era }),
+    });
+  }
 }, 120_000);
 
 afterAll(async () => {
-  await before?.close();
-  await after?.close();
+  for (const c of conns.values()) {
+    await c.before.close();
+    await c.after.close();
+  }
   rmSync(out, { recursive: true, force: true });
 });
 
-describe('docs/CURATION.md walkthrough: fixing a search miss with an overlay (GitHub)', () => {
-  test('before: the words people use miss issues_create on the embedded catalog (not in the top 5)', async () => {
-    for (const q of QUERIES) {
-      const rank = await rankOf(before, q, 'issues_create');
-      expect(rank === null || rank > 5, `"${q}" ranks issues_create ${rank}`).toBe(true);
-    }
+describe.each(ERAS)('%s era', (era: Era) => {
+  let before: Connected;
+  let after: Connected;
+  beforeAll(() => {
+    ({ before, after } = conns.get(era)!);
   });
 
-  test('the overlay only adds keywords: issues_create keeps its summary, and nothing else changes', async () => {
-    const d = await call(after.client, 'describe_tools', { tool_names: ['issues_create'], detail: 'summary' });
-    expect(d.value.tools[0]).toMatchObject({ name: 'issues_create', summary: 'Create an issue', method: 'POST', path: '/repos/{owner}/{repo}/issues' });
-    const set = loadCatalogSet([join(out, 'github')]);
-    const embedded = loadCatalogSet([]);
-    expect(set.byName.get('issues_create')?.op.keywords).toEqual(['ticket', 'bug report']);
-    expect(set.operations.filter((op) => op.keywords !== undefined).map((op) => op.name)).toEqual(['issues_create']);
-    expect(set.operations.length).toBe(embedded.operations.length);
-  });
+  describe('docs/CURATION.md walkthrough: fixing a search miss with an overlay (GitHub)', () => {
+    test('before: the words people use miss issues_create on the embedded catalog (not in the top 5)', async () => {
+      for (const q of QUERIES) {
+        const rank = await rankOf(before, q, 'issues_create');
+        expect(rank === null || rank > 5, `"${q}" ranks issues_create ${rank}`).toBe(true);
+      }
+    });
 
-  test('after: the same searches rank issues_create first, through a real MCP client', async () => {
-    for (const q of QUERIES) expect(await rankOf(after, q, 'issues_create'), q).toBe(1);
-  });
+    test('the overlay only adds keywords: issues_create keeps its summary, and nothing else changes', async () => {
+      const d = await call(after.client, 'describe_tools', { tool_names: ['issues_create'], detail: 'summary' });
+      expect(d.value.tools[0]).toMatchObject({ name: 'issues_create', summary: 'Create an issue', method: 'POST', path: '/repos/{owner}/{repo}/issues' });
+      const set = loadCatalogSet([join(out, 'github')]);
+      const embedded = loadCatalogSet([]);
+      expect(set.byName.get('issues_create')?.op.keywords).toEqual(['ticket', 'bug report']);
+      expect(set.operations.filter((op) => op.keywords !== undefined).map((op) => op.name)).toEqual(['issues_create']);
+      expect(set.operations.length).toBe(embedded.operations.length);
+    });
 
-  test('docs/CURATION.md shows exactly this overlay and this query', () => {
-    const readme = readFileSync(join(REPO_ROOT, 'docs', 'CURATION.md'), 'utf8');
-    const overlay = readFileSync(join(REPO_ROOT, OVERLAY), 'utf8');
-    const body = overlay.slice(overlay.indexOf('overlay: 1.0.0'));
-    expect(readme).toContain(body.trimEnd());
-    expect(readme).toContain(`api-catalog search "${QUERIES[0]}"`);
+    test('after: the same searches rank issues_create first, through a real MCP client', async () => {
+      for (const q of QUERIES) expect(await rankOf(after, q, 'issues_create'), q).toBe(1);
+    });
+
+    test('docs/CURATION.md shows exactly this overlay and this query', () => {
+      const readme = readFileSync(join(REPO_ROOT, 'docs', 'CURATION.md'), 'utf8');
+      const overlay = readFileSync(join(REPO_ROOT, OVERLAY), 'utf8');
+      const body = overlay.slice(overlay.indexOf('overlay: 1.0.0'));
+      expect(readme).toContain(body.trimEnd());
+      expect(readme).toContain(`api-catalog search "${QUERIES[0]}"`);
+    });
   });
 });

@@ -1,5 +1,5 @@
 // The embeddings option end to end against a local OpenAI-compatible endpoint on loopback: import stores the
-// vectors, search_tools through a real MCP client finds a paraphrase lexical search misses, and every failure of
+// vectors, search_tools through a real MCP client of each era finds a paraphrase lexical search misses, and every failure of
 // the endpoint (stall, refused, garbage, wrong model, texts changed) answers lexically and says so.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +10,7 @@ import { run as embedCli } from '../../src/cli/embed.js';
 import { resolveEmbeddingsConfig, type EmbeddingsConfig } from '../../src/embeddings/index.js';
 import { createLogger } from '../../src/logger.js';
 import { attachEmbeddings, loadCatalogSet } from '../../src/server/core/catalogs.js';
-import { call, connectInMemory, fixtureRegistry } from '../helpers/mcp.js';
+import { ERAS, call, connectInMemory, fixtureRegistry, type Era } from '../helpers/mcp.js';
 import { closedPortUrl, startEmbeddingsServer, type FakeEmbeddingsServer } from '../helpers/embeddings-server.js';
 import { runCaptured } from '../helpers/cli.js';
 
@@ -148,246 +148,248 @@ describe('import time', () => {
   });
 });
 
-describe('search time through a real MCP client', () => {
-  const lines: string[] = [];
-  const logger = createLogger({ write: (l) => lines.push(l), minLevel: 'debug' });
+describe.each(ERAS)('%s era', (era: Era) => {
+  describe('search time through a real MCP client', () => {
+    const lines: string[] = [];
+    const logger = createLogger({ write: (l) => lines.push(l), minLevel: 'debug' });
 
-  async function connect(c: EmbeddingsConfig, options: { cooldownMs?: number } = {}) {
-    const set = loadCatalogSet([dir]);
-    const semantic = await attachEmbeddings(set, c, { logger, ...options });
-    const conn = await connectInMemory({ catalogs: set, logger });
-    return { set, semantic, conn };
-  }
-
-  test('hybrid search finds the paraphrase that lexical search misses; exact names stay first; the key never shows', async () => {
-    const lexicalOnly = await connectInMemory({ catalogs: loadCatalogSet([dir]) });
-    const lex = await call(lexicalOnly.client, 'search_tools', { query: 'hibernate my membership' });
-    await lexicalOnly.close();
-    expect(lex.value.results.map((r: { name: string }) => r.name)).not.toContain('suspendSubscription');
-    expect(lex.value.mode).toBeUndefined();
-
-    const { conn, semantic } = await connect(config());
-    try {
-      const hit = await call(conn.client, 'search_tools', { query: 'hibernate my membership' });
-      expect(hit.success).toBe(true);
-      expect(hit.value.mode).toBe('hybrid (gated)');
-      expect(hit.value.results[0].name).toBe('suspendSubscription');
-      expect(hit.value.results[0].score).toBeGreaterThan(0);
-      expect(hit.value.results[0].score).toBeLessThanOrEqual(1);
-      const domains = await call(conn.client, 'list_domains', {});
-      expect(domains.value.search).toBe('hybrid (lexical + embeddings from fake-embed, gated)');
-      // exact name and METHOD /path queries keep their operation first
-      const exactName = hit.value.results[2].name as string;
-      const exact = await call(conn.client, 'search_tools', { query: exactName });
-      expect(exact.value.results[0]).toMatchObject({ name: exactName, score: 1 });
-      const byPath = await call(conn.client, 'search_tools', { query: 'GET /customers/42/notes' });
-      expect(byPath.value.results[0].name).toMatch(/listCustomerNotes$/);
-      // domain filter and paging hold
-      const inDomain = await call(conn.client, 'search_tools', { query: 'hibernate my membership', domain: 'invoices', limit: 1 });
-      expect(inDomain.value.results.map((r: { domain: string }) => r.domain)).toEqual(['invoices']);
-      const page2 = await call(conn.client, 'search_tools', { query: 'hibernate my membership', limit: 3, offset: 3 });
-      const page1 = await call(conn.client, 'search_tools', { query: 'hibernate my membership', limit: 3 });
-      const names = [...page1.value.results, ...page2.value.results].map((r: { name: string }) => r.name);
-      expect(new Set(names).size).toBe(6);
-      expect(page1.value.total).toBe(page2.value.total);
-      expect(semantic.usable).toBe(true);
-    } finally {
-      await conn.close();
+    async function connect(c: EmbeddingsConfig, options: { cooldownMs?: number } = {}) {
+      const set = loadCatalogSet([dir]);
+      const semantic = await attachEmbeddings(set, c, { logger, ...options });
+      const conn = await connectInMemory({ catalogs: set, logger }, { era });
+      return { set, semantic, conn };
     }
-    expect(lines.join('')).not.toContain(CANARY);
-  });
 
-  test('cache: a repeated query does not call the endpoint again', async () => {
-    const { conn, semantic } = await connect(config());
-    try {
-      const before = fake.requests;
-      await call(conn.client, 'search_tools', { query: 'hibernate my membership' });
-      await call(conn.client, 'search_tools', { query: 'hibernate my membership' });
-      await call(conn.client, 'search_tools', { query: '  hibernate   my membership ' });
-      expect(fake.requests - before).toBe(1);
-      expect(semantic.queryRequests).toBe(1);
-    } finally {
-      await conn.close();
-    }
-  });
+    test('hybrid search finds the paraphrase that lexical search misses; exact names stay first; the key never shows', async () => {
+      const lexicalOnly = await connectInMemory({ catalogs: loadCatalogSet([dir]) }, { era });
+      const lex = await call(lexicalOnly.client, 'search_tools', { query: 'hibernate my membership' });
+      await lexicalOnly.close();
+      expect(lex.value.results.map((r: { name: string }) => r.name)).not.toContain('suspendSubscription');
+      expect(lex.value.mode).toBeUndefined();
 
-  test('timeout: a stalled endpoint costs at most the query timeout, then the answer is lexical and says so', async () => {
-    fake.behaviour = 'stall';
-    const { conn } = await connect(config({ queryTimeoutMs: 300, ...ASK_EVERY_QUERY }), { cooldownMs: 0 });
-    try {
-      // The endpoint never answers: an answer at all means the query timeout ended the wait (no clock assertion).
-      const r = await call(conn.client, 'search_tools', { query: 'list invoices' });
-      expect(r.success).toBe(true);
-      expect(r.value.results[0].name).toMatch(/listInvoices$/);
-      expect(r.value.mode).toMatch(/^lexical \(embeddings unavailable: .*did not answer within 300 ms/);
-    } finally {
-      await conn.close();
-    }
-  });
-
-  test('after a failure the endpoint is skipped for the cool-down, so later searches do not wait', async () => {
-    fake.behaviour = 'stall';
-    const { conn } = await connect(config({ queryTimeoutMs: 300, ...ASK_EVERY_QUERY }), { cooldownMs: 60_000 });
-    try {
-      await call(conn.client, 'search_tools', { query: 'list customers' });
-      const requests = fake.requests;
-      // Skipped, not waited for: the endpoint gets no request at all during the cool-down.
-      const r = await call(conn.client, 'search_tools', { query: 'create a customer' });
-      expect(r.value.mode).toMatch(/^lexical \(embeddings unavailable/);
-      expect(fake.requests).toBe(requests);
-    } finally {
-      await conn.close();
-    }
-  });
-
-  test('gated (the default): a confident lexical answer never asks the endpoint; an unsure one does, and falls back when it is down', async () => {
-    const up = await connect(config());
-    try {
-      const before = fake.requests;
-      const sure = await call(up.conn.client, 'search_tools', { query: 'list invoices' });
-      expect(sure.value.mode).toBe('lexical (confident)');
-      expect(sure.value.results[0].name).toMatch(/listInvoices$/);
-      expect(fake.requests).toBe(before);
-      const unsure = await call(up.conn.client, 'search_tools', { query: 'hibernate my membership' });
-      expect(unsure.value.mode).toBe('hybrid (gated)');
-      expect(fake.requests).toBe(before + 1);
-    } finally {
-      await up.conn.close();
-    }
-    lines.length = 0;
-    const down = await connect(config({ url: `${await closedPortUrl()}/embeddings` }), { cooldownMs: 0 });
-    try {
-      const sure = await call(down.conn.client, 'search_tools', { query: 'list invoices' });
-      expect(sure.value.mode).toBe('lexical (confident)');
-      expect(lines.some((l) => l.includes('"embeddings_fallback"'))).toBe(false);
-      const unsure = await call(down.conn.client, 'search_tools', { query: 'hibernate my membership' });
-      expect(unsure.success).toBe(true);
-      expect(unsure.value.mode).toMatch(/^lexical \(embeddings unavailable: cannot reach /);
-      expect(lines.filter((l) => l.includes('"embeddings_fallback"'))).toHaveLength(1);
-    } finally {
-      await down.conn.close();
-    }
-  });
-
-  test('endpoint down (connection refused): lexical answer, a rate-limited warning naming the endpoint', async () => {
-    lines.length = 0;
-    const { conn } = await connect(config({ url: `${await closedPortUrl()}/embeddings`, ...ASK_EVERY_QUERY }), { cooldownMs: 0 });
-    try {
-      const a = await call(conn.client, 'search_tools', { query: 'list invoices' });
-      const b = await call(conn.client, 'search_tools', { query: 'list customers' });
-      for (const r of [a, b]) {
-        expect(r.success).toBe(true);
-        expect(r.value.mode).toMatch(/^lexical \(embeddings unavailable: cannot reach http:\/\/127\.0\.0\.1:\d+\/v1\/embeddings/);
-      }
-      expect(a.value.results[0].name).toMatch(/listInvoices$/);
-      const warnings = lines.filter((l) => l.includes('"embeddings_fallback"'));
-      expect(warnings).toHaveLength(1);
-      expect(warnings[0]).toContain('ECONNREFUSED');
-    } finally {
-      await conn.close();
-    }
-  });
-
-  test.each(['garbage', 'wrong-count', 'not-json', 'error500'] as const)('a bad answer (%s) falls back to lexical', async (behaviour) => {
-    fake.behaviour = behaviour;
-    const { conn } = await connect(config(ASK_EVERY_QUERY), { cooldownMs: 0 });
-    try {
-      const r = await call(conn.client, 'search_tools', { query: 'retrieve an invoice' });
-      expect(r.success).toBe(true);
-      expect(r.value.results[0].name).toMatch(/getInvoice$/);
-      expect(r.value.mode).toMatch(/^lexical \(embeddings unavailable: /);
-    } finally {
-      await conn.close();
-    }
-  });
-
-  test('model mismatch: reported at load, in list_domains and in every answer; lexical; the endpoint is not called', async () => {
-    lines.length = 0;
-    const before = fake.requests;
-    const { conn, semantic } = await connect(config({ model: 'fake-embed-small' }));
-    try {
-      expect(semantic.usable).toBe(false);
-      expect(semantic.catalogs[0]?.problem).toMatch(/made with model "fake-embed", the configured model is "fake-embed-small".*api-catalog embed --registry/);
-      expect(lines.some((l) => l.includes('"embeddings_mismatch"'))).toBe(true);
-      const d = await call(conn.client, 'list_domains', {});
-      expect(d.value.search).toMatch(/^lexical \(embeddings not usable: club: the registry's vectors were made with model "fake-embed"/);
-      const r = await call(conn.client, 'search_tools', { query: 'hibernate my membership' });
-      expect(r.success).toBe(true);
-      expect(r.value.mode).toMatch(/^lexical \(embeddings not usable: /);
-      expect(fake.requests).toBe(before);
-    } finally {
-      await conn.close();
-    }
-  });
-
-  test('dimensions mismatch and missing vectors are reported the same way', async () => {
-    const dims = await connect(config({ dimensions: 32 }));
-    expect(dims.semantic.catalogs[0]?.problem).toMatch(/have 64 dimensions, the configured dimensions are 32/);
-    await dims.conn.close();
-    const bare = mkdtempSync(join(tmpdir(), 'ac-embed-bare-'));
-    try {
-      expect((await cli(importCli, [SPEC, '--name', 'club', '--out', bare])).code).toBe(0);
-      const set = loadCatalogSet([join(bare, 'club')]);
-      const s = await attachEmbeddings(set, config());
-      expect(s.describe()).toMatch(/^lexical \(embeddings not usable: club: the registry has no operation vectors; run `api-catalog embed/);
-    } finally {
-      rmSync(bare, { recursive: true, force: true });
-    }
-  });
-
-  test('vectors made with requested dimensions need the same setting; a model swapped under the same name is caught at the first query', async () => {
-    const other = mkdtempSync(join(tmpdir(), 'ac-embed-48-'));
-    try {
-      const r = await cli(importCli, [SPEC, '--name', 'club', '--out', other, '--embeddings-url', fake.url, '--embeddings-model', 'fake-embed', '--embeddings-dimensions', '48'], { API_CATALOG_EMBEDDINGS_KEY: CANARY });
-      expect(r.code, r.stderr).toBe(0);
-      const without = await attachEmbeddings(loadCatalogSet([join(other, 'club')]), config());
-      expect(without.catalogs[0]?.problem).toMatch(/made with 48 dimensions requested; configure --embeddings-dimensions 48/);
-      expect((await attachEmbeddings(loadCatalogSet([join(other, 'club')]), config({ dimensions: 48 }))).usable).toBe(true);
-
-      // vectors from a 32-dimension model whose manifest names the 64-dimension one: only the first query can tell
-      const swapped = await cli(importCli, [SPEC, '--name', 'club', '--out', other, '--embeddings-url', fake.url, '--embeddings-model', 'fake-embed-small'], { API_CATALOG_EMBEDDINGS_KEY: CANARY });
-      expect(swapped.code, swapped.stderr).toBe(0);
-      const manifestPath = join(other, 'club', 'embeddings.json');
-      writeFileSync(manifestPath, readFileSync(manifestPath, 'utf8').replace('"model": "fake-embed-small"', '"model": "fake-embed"'));
-      const set = loadCatalogSet([join(other, 'club')]);
-      expect((await attachEmbeddings(set, config(ASK_EVERY_QUERY))).usable).toBe(true);
-      const conn = await connectInMemory({ catalogs: set });
+      const { conn, semantic } = await connect(config());
       try {
-        const a = await call(conn.client, 'search_tools', { query: 'list invoices' });
-        expect(a.value.mode).toMatch(/^lexical \(embeddings unavailable: the endpoint returned 64 dimensions, the registry's vectors have 32; re-embed/);
-        expect(a.value.results[0].name).toBe('listInvoices');
+        const hit = await call(conn.client, 'search_tools', { query: 'hibernate my membership' });
+        expect(hit.success).toBe(true);
+        expect(hit.value.mode).toBe('hybrid (gated)');
+        expect(hit.value.results[0].name).toBe('suspendSubscription');
+        expect(hit.value.results[0].score).toBeGreaterThan(0);
+        expect(hit.value.results[0].score).toBeLessThanOrEqual(1);
+        const domains = await call(conn.client, 'list_domains', {});
+        expect(domains.value.search).toBe('hybrid (lexical + embeddings from fake-embed, gated)');
+        // exact name and METHOD /path queries keep their operation first
+        const exactName = hit.value.results[2].name as string;
+        const exact = await call(conn.client, 'search_tools', { query: exactName });
+        expect(exact.value.results[0]).toMatchObject({ name: exactName, score: 1 });
+        const byPath = await call(conn.client, 'search_tools', { query: 'GET /customers/42/notes' });
+        expect(byPath.value.results[0].name).toMatch(/listCustomerNotes$/);
+        // domain filter and paging hold
+        const inDomain = await call(conn.client, 'search_tools', { query: 'hibernate my membership', domain: 'invoices', limit: 1 });
+        expect(inDomain.value.results.map((r: { domain: string }) => r.domain)).toEqual(['invoices']);
+        const page2 = await call(conn.client, 'search_tools', { query: 'hibernate my membership', limit: 3, offset: 3 });
+        const page1 = await call(conn.client, 'search_tools', { query: 'hibernate my membership', limit: 3 });
+        const names = [...page1.value.results, ...page2.value.results].map((r: { name: string }) => r.name);
+        expect(new Set(names).size).toBe(6);
+        expect(page1.value.total).toBe(page2.value.total);
+        expect(semantic.usable).toBe(true);
       } finally {
         await conn.close();
       }
-    } finally {
-      rmSync(other, { recursive: true, force: true });
-    }
-  });
+      expect(lines.join('')).not.toContain(CANARY);
+    });
 
-  test('several catalogs: prefixed names map to their vectors; a catalog without vectors stays lexical and is named', async () => {
-    const set = loadCatalogSet([dir, fixtureRegistry('petstore')]);
-    const semantic = await attachEmbeddings(set, config(), { logger });
-    expect(semantic.describe()).toBe('hybrid (lexical + embeddings from fake-embed, gated; lexical only for petstore)');
-    const conn = await connectInMemory({ catalogs: set });
-    try {
-      const r = await call(conn.client, 'search_tools', { query: 'hibernate my membership' });
-      expect(r.value.results[0].name).toBe('club.suspendSubscription');
-      expect(r.value.results[0].domain).toBe('club.subscriptions');
-      const pets = await call(conn.client, 'search_tools', { query: 'create a pet' });
-      expect(pets.value.results[0].name).toBe('petstore.pets.create');
-      const inDomain = await call(conn.client, 'search_tools', { query: 'hibernate my membership', domain: 'club.invoices' });
-      expect(inDomain.value.results.every((h: { domain: string }) => h.domain === 'club.invoices')).toBe(true);
-    } finally {
-      await conn.close();
-    }
-  });
+    test('cache: a repeated query does not call the endpoint again', async () => {
+      const { conn, semantic } = await connect(config());
+      try {
+        const before = fake.requests;
+        await call(conn.client, 'search_tools', { query: 'hibernate my membership' });
+        await call(conn.client, 'search_tools', { query: 'hibernate my membership' });
+        await call(conn.client, 'search_tools', { query: '  hibernate   my membership ' });
+        expect(fake.requests - before).toBe(1);
+        expect(semantic.queryRequests).toBe(1);
+      } finally {
+        await conn.close();
+      }
+    });
 
-  test('the key is registered as a logger secret: a log line that carries it is redacted', async () => {
-    const out: string[] = [];
-    const l = createLogger({ write: (x) => out.push(x) });
-    await attachEmbeddings(loadCatalogSet([dir]), config(), { logger: l });
-    l.log('warn', { event: 'x', note: `endpoint said ${CANARY}` });
-    expect(out.join('')).not.toContain(CANARY);
-    expect(out.join('')).toContain('[REDACTED]');
+    test('timeout: a stalled endpoint costs at most the query timeout, then the answer is lexical and says so', async () => {
+      fake.behaviour = 'stall';
+      const { conn } = await connect(config({ queryTimeoutMs: 300, ...ASK_EVERY_QUERY }), { cooldownMs: 0 });
+      try {
+        // The endpoint never answers: an answer at all means the query timeout ended the wait (no clock assertion).
+        const r = await call(conn.client, 'search_tools', { query: 'list invoices' });
+        expect(r.success).toBe(true);
+        expect(r.value.results[0].name).toMatch(/listInvoices$/);
+        expect(r.value.mode).toMatch(/^lexical \(embeddings unavailable: .*did not answer within 300 ms/);
+      } finally {
+        await conn.close();
+      }
+    });
+
+    test('after a failure the endpoint is skipped for the cool-down, so later searches do not wait', async () => {
+      fake.behaviour = 'stall';
+      const { conn } = await connect(config({ queryTimeoutMs: 300, ...ASK_EVERY_QUERY }), { cooldownMs: 60_000 });
+      try {
+        await call(conn.client, 'search_tools', { query: 'list customers' });
+        const requests = fake.requests;
+        // Skipped, not waited for: the endpoint gets no request at all during the cool-down.
+        const r = await call(conn.client, 'search_tools', { query: 'create a customer' });
+        expect(r.value.mode).toMatch(/^lexical \(embeddings unavailable/);
+        expect(fake.requests).toBe(requests);
+      } finally {
+        await conn.close();
+      }
+    });
+
+    test('gated (the default): a confident lexical answer never asks the endpoint; an unsure one does, and falls back when it is down', async () => {
+      const up = await connect(config());
+      try {
+        const before = fake.requests;
+        const sure = await call(up.conn.client, 'search_tools', { query: 'list invoices' });
+        expect(sure.value.mode).toBe('lexical (confident)');
+        expect(sure.value.results[0].name).toMatch(/listInvoices$/);
+        expect(fake.requests).toBe(before);
+        const unsure = await call(up.conn.client, 'search_tools', { query: 'hibernate my membership' });
+        expect(unsure.value.mode).toBe('hybrid (gated)');
+        expect(fake.requests).toBe(before + 1);
+      } finally {
+        await up.conn.close();
+      }
+      lines.length = 0;
+      const down = await connect(config({ url: `${await closedPortUrl()}/embeddings` }), { cooldownMs: 0 });
+      try {
+        const sure = await call(down.conn.client, 'search_tools', { query: 'list invoices' });
+        expect(sure.value.mode).toBe('lexical (confident)');
+        expect(lines.some((l) => l.includes('"embeddings_fallback"'))).toBe(false);
+        const unsure = await call(down.conn.client, 'search_tools', { query: 'hibernate my membership' });
+        expect(unsure.success).toBe(true);
+        expect(unsure.value.mode).toMatch(/^lexical \(embeddings unavailable: cannot reach /);
+        expect(lines.filter((l) => l.includes('"embeddings_fallback"'))).toHaveLength(1);
+      } finally {
+        await down.conn.close();
+      }
+    });
+
+    test('endpoint down (connection refused): lexical answer, a rate-limited warning naming the endpoint', async () => {
+      lines.length = 0;
+      const { conn } = await connect(config({ url: `${await closedPortUrl()}/embeddings`, ...ASK_EVERY_QUERY }), { cooldownMs: 0 });
+      try {
+        const a = await call(conn.client, 'search_tools', { query: 'list invoices' });
+        const b = await call(conn.client, 'search_tools', { query: 'list customers' });
+        for (const r of [a, b]) {
+          expect(r.success).toBe(true);
+          expect(r.value.mode).toMatch(/^lexical \(embeddings unavailable: cannot reach http:\/\/127\.0\.0\.1:\d+\/v1\/embeddings/);
+        }
+        expect(a.value.results[0].name).toMatch(/listInvoices$/);
+        const warnings = lines.filter((l) => l.includes('"embeddings_fallback"'));
+        expect(warnings).toHaveLength(1);
+        expect(warnings[0]).toContain('ECONNREFUSED');
+      } finally {
+        await conn.close();
+      }
+    });
+
+    test.each(['garbage', 'wrong-count', 'not-json', 'error500'] as const)('a bad answer (%s) falls back to lexical', async (behaviour) => {
+      fake.behaviour = behaviour;
+      const { conn } = await connect(config(ASK_EVERY_QUERY), { cooldownMs: 0 });
+      try {
+        const r = await call(conn.client, 'search_tools', { query: 'retrieve an invoice' });
+        expect(r.success).toBe(true);
+        expect(r.value.results[0].name).toMatch(/getInvoice$/);
+        expect(r.value.mode).toMatch(/^lexical \(embeddings unavailable: /);
+      } finally {
+        await conn.close();
+      }
+    });
+
+    test('model mismatch: reported at load, in list_domains and in every answer; lexical; the endpoint is not called', async () => {
+      lines.length = 0;
+      const before = fake.requests;
+      const { conn, semantic } = await connect(config({ model: 'fake-embed-small' }));
+      try {
+        expect(semantic.usable).toBe(false);
+        expect(semantic.catalogs[0]?.problem).toMatch(/made with model "fake-embed", the configured model is "fake-embed-small".*api-catalog embed --registry/);
+        expect(lines.some((l) => l.includes('"embeddings_mismatch"'))).toBe(true);
+        const d = await call(conn.client, 'list_domains', {});
+        expect(d.value.search).toMatch(/^lexical \(embeddings not usable: club: the registry's vectors were made with model "fake-embed"/);
+        const r = await call(conn.client, 'search_tools', { query: 'hibernate my membership' });
+        expect(r.success).toBe(true);
+        expect(r.value.mode).toMatch(/^lexical \(embeddings not usable: /);
+        expect(fake.requests).toBe(before);
+      } finally {
+        await conn.close();
+      }
+    });
+
+    test('dimensions mismatch and missing vectors are reported the same way', async () => {
+      const dims = await connect(config({ dimensions: 32 }));
+      expect(dims.semantic.catalogs[0]?.problem).toMatch(/have 64 dimensions, the configured dimensions are 32/);
+      await dims.conn.close();
+      const bare = mkdtempSync(join(tmpdir(), 'ac-embed-bare-'));
+      try {
+        expect((await cli(importCli, [SPEC, '--name', 'club', '--out', bare])).code).toBe(0);
+        const set = loadCatalogSet([join(bare, 'club')]);
+        const s = await attachEmbeddings(set, config());
+        expect(s.describe()).toMatch(/^lexical \(embeddings not usable: club: the registry has no operation vectors; run `api-catalog embed/);
+      } finally {
+        rmSync(bare, { recursive: true, force: true });
+      }
+    });
+
+    test('vectors made with requested dimensions need the same setting; a model swapped under the same name is caught at the first query', async () => {
+      const other = mkdtempSync(join(tmpdir(), 'ac-embed-48-'));
+      try {
+        const r = await cli(importCli, [SPEC, '--name', 'club', '--out', other, '--embeddings-url', fake.url, '--embeddings-model', 'fake-embed', '--embeddings-dimensions', '48'], { API_CATALOG_EMBEDDINGS_KEY: CANARY });
+        expect(r.code, r.stderr).toBe(0);
+        const without = await attachEmbeddings(loadCatalogSet([join(other, 'club')]), config());
+        expect(without.catalogs[0]?.problem).toMatch(/made with 48 dimensions requested; configure --embeddings-dimensions 48/);
+        expect((await attachEmbeddings(loadCatalogSet([join(other, 'club')]), config({ dimensions: 48 }))).usable).toBe(true);
+
+        // vectors from a 32-dimension model whose manifest names the 64-dimension one: only the first query can tell
+        const swapped = await cli(importCli, [SPEC, '--name', 'club', '--out', other, '--embeddings-url', fake.url, '--embeddings-model', 'fake-embed-small'], { API_CATALOG_EMBEDDINGS_KEY: CANARY });
+        expect(swapped.code, swapped.stderr).toBe(0);
+        const manifestPath = join(other, 'club', 'embeddings.json');
+        writeFileSync(manifestPath, readFileSync(manifestPath, 'utf8').replace('"model": "fake-embed-small"', '"model": "fake-embed"'));
+        const set = loadCatalogSet([join(other, 'club')]);
+        expect((await attachEmbeddings(set, config(ASK_EVERY_QUERY))).usable).toBe(true);
+        const conn = await connectInMemory({ catalogs: set }, { era });
+        try {
+          const a = await call(conn.client, 'search_tools', { query: 'list invoices' });
+          expect(a.value.mode).toMatch(/^lexical \(embeddings unavailable: the endpoint returned 64 dimensions, the registry's vectors have 32; re-embed/);
+          expect(a.value.results[0].name).toBe('listInvoices');
+        } finally {
+          await conn.close();
+        }
+      } finally {
+        rmSync(other, { recursive: true, force: true });
+      }
+    });
+
+    test('several catalogs: prefixed names map to their vectors; a catalog without vectors stays lexical and is named', async () => {
+      const set = loadCatalogSet([dir, fixtureRegistry('petstore')]);
+      const semantic = await attachEmbeddings(set, config(), { logger });
+      expect(semantic.describe()).toBe('hybrid (lexical + embeddings from fake-embed, gated; lexical only for petstore)');
+      const conn = await connectInMemory({ catalogs: set }, { era });
+      try {
+        const r = await call(conn.client, 'search_tools', { query: 'hibernate my membership' });
+        expect(r.value.results[0].name).toBe('club.suspendSubscription');
+        expect(r.value.results[0].domain).toBe('club.subscriptions');
+        const pets = await call(conn.client, 'search_tools', { query: 'create a pet' });
+        expect(pets.value.results[0].name).toBe('petstore.pets.create');
+        const inDomain = await call(conn.client, 'search_tools', { query: 'hibernate my membership', domain: 'club.invoices' });
+        expect(inDomain.value.results.every((h: { domain: string }) => h.domain === 'club.invoices')).toBe(true);
+      } finally {
+        await conn.close();
+      }
+    });
+
+    test('the key is registered as a logger secret: a log line that carries it is redacted', async () => {
+      const out: string[] = [];
+      const l = createLogger({ write: (x) => out.push(x) });
+      await attachEmbeddings(loadCatalogSet([dir]), config(), { logger: l });
+      l.log('warn', { event: 'x', note: `endpoint said ${CANARY}` });
+      expect(out.join('')).not.toContain(CANARY);
+      expect(out.join('')).toContain('[REDACTED]');
+    });
   });
 });

@@ -1,15 +1,16 @@
-// The embeddings option in the built CLI (build first): `serve` over stdio with an endpoint configured by env
-// (hybrid answers, the mode on stderr, a clear warning for a model mismatch, the key nowhere), and `search`.
+// The embeddings option in the built CLI (build first): `serve` over stdio with an endpoint configured by env,
+// through a client of each era (hybrid answers, the mode on stderr, a clear warning for a model mismatch, the key
+// nowhere), and `search`.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import { Client } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { run as importCli } from '../../src/cli/import.js';
-import { REPO_ROOT, builtCli } from '../helpers/mcp.js';
+import { ERAS, REPO_ROOT, builtCli, newClient, type Era } from '../helpers/mcp.js';
 import { startEmbeddingsServer, type FakeEmbeddingsServer } from '../helpers/embeddings-server.js';
 
 const SPEC = join(import.meta.dirname, 'fixtures', 'club.yaml');
@@ -40,7 +41,7 @@ function childEnv(extra: Record<string, string>): Record<string, string> {
   return { ...env, ...extra };
 }
 
-async function serve(model: string): Promise<{ client: Client; stderr: () => string; close: () => Promise<void> }> {
+async function serve(model: string, era: Era): Promise<{ client: Client; stderr: () => string; close: () => Promise<void> }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [builtCli(), 'serve', '--registry', join(root, 'club')],
@@ -51,7 +52,7 @@ async function serve(model: string): Promise<{ client: Client; stderr: () => str
   let err = '';
   // A generous query timeout: this checks the hybrid path on a loaded CI machine; timeouts are tested in-process.
   (transport.stderr as Readable | null)?.on('data', (d: Buffer) => (err += d.toString('utf8')));
-  const client = new Client({ name: 'embeddings-serve', version: '1' });
+  const client = newClient(era, {}, 'embeddings-serve');
   await client.connect(transport);
   return { client, stderr: () => err, close: () => client.close() };
 }
@@ -62,32 +63,34 @@ async function search(client: Client, query: string): Promise<{ value: { results
 }
 
 describe('serve with an embeddings endpoint (spawned, stdio)', () => {
-  test('hybrid answers; the mode is on stderr at start; the key appears nowhere', async () => {
-    const s = await serve('fake-embed');
-    try {
-      const r = await search(s.client, 'hibernate my membership');
-      expect(r.value.mode).toBe('hybrid (gated)');
-      expect(r.value.results[0]?.name).toBe('suspendSubscription');
-      expect(JSON.stringify(r)).not.toContain(CANARY);
-    } finally {
-      await s.close();
-    }
-    expect(s.stderr()).toContain('api-catalog: search: hybrid (lexical + embeddings from fake-embed, gated)');
-    expect(s.stderr()).not.toContain(CANARY);
-    expect(fake.authHeaders.at(-1)).toBe(`Bearer ${CANARY}`);
-  });
+  describe.each(ERAS)('a %s client', (era: Era) => {
+    test('hybrid answers; the mode is on stderr at start; the key appears nowhere', async () => {
+      const s = await serve('fake-embed', era);
+      try {
+        const r = await search(s.client, 'hibernate my membership');
+        expect(r.value.mode).toBe('hybrid (gated)');
+        expect(r.value.results[0]?.name).toBe('suspendSubscription');
+        expect(JSON.stringify(r)).not.toContain(CANARY);
+      } finally {
+        await s.close();
+      }
+      expect(s.stderr()).toContain('api-catalog: search: hybrid (lexical + embeddings from fake-embed, gated)');
+      expect(s.stderr()).not.toContain(CANARY);
+      expect(fake.authHeaders.at(-1)).toBe(`Bearer ${CANARY}`);
+    });
 
-  test('a model change is reported at start with the fix, and search answers lexically', async () => {
-    const s = await serve('fake-embed-small');
-    try {
-      const r = await search(s.client, 'list invoices');
-      expect(r.value.results[0]?.name).toBe('listInvoices');
-      expect(r.value.mode).toMatch(/^lexical \(embeddings not usable: /);
-    } finally {
-      await s.close();
-    }
-    expect(s.stderr()).toMatch(/api-catalog: warning: embeddings for club: the registry's vectors were made with model "fake-embed", the configured model is "fake-embed-small".*api-catalog embed --registry/);
-    expect(s.stderr()).toMatch(/"event":"embeddings_mismatch"/);
+    test('a model change is reported at start with the fix, and search answers lexically', async () => {
+      const s = await serve('fake-embed-small', era);
+      try {
+        const r = await search(s.client, 'list invoices');
+        expect(r.value.results[0]?.name).toBe('listInvoices');
+        expect(r.value.mode).toMatch(/^lexical \(embeddings not usable: /);
+      } finally {
+        await s.close();
+      }
+      expect(s.stderr()).toMatch(/api-catalog: warning: embeddings for club: the registry's vectors were made with model "fake-embed", the configured model is "fake-embed-small".*api-catalog embed --registry/);
+      expect(s.stderr()).toMatch(/"event":"embeddings_mismatch"/);
+    });
   });
 
   test('api-catalog search --embeddings-url: hybrid table, the mode on stderr', async () => {

@@ -14,7 +14,7 @@ let gh: Catalog;
 beforeAll(async () => {
   gh = loadCatalog(join(repoRoot, 'registry', 'github'));
   prism = await startPrism('openapi/github.json');
-}, 150_000);
+}, 330_000);
 afterAll(async () => {
   await prism?.close();
 });

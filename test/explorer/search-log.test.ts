@@ -1,6 +1,6 @@
-// The search log (serve --search-log): lines written through a real MCP client session, follow-ups joined to
-// their search, no arguments or credentials in the file, rotation at a size, write failures that never break a
-// search, the reader's "no good result first" order, and the serve flags.
+// The search log (serve --search-log): lines written through a real MCP client session of each era (2026-07-28 and
+// legacy), follow-ups joined to their search, no arguments or credentials in the file, rotation at a size, write
+// failures that never break a search, the reader's "no good result first" order, and the serve flags.
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { resolveServerConfig } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { sessionTag } from '../../src/server/create-server.js';
 import { readSearchLog, SearchLog, summarizeQueries, type FollowUpLine, type SearchLine } from '../../src/server/search-log.js';
-import { call, catalogs, connectInMemory, fixtureRegistry, type Connected } from '../helpers/mcp.js';
+import { ERAS, call, catalogs, connectInMemory, fixtureRegistry, type Connected, type Era } from '../helpers/mcp.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
 
 let dir = '';
@@ -33,100 +33,102 @@ function lines(file: string): Array<SearchLine | FollowUpLine> {
 
 const CANARY_TOKEN = 'canary-upstream-token-7c1f9e2d';
 
-async function session(log: SearchLog): Promise<Connected> {
+async function session(log: SearchLog, era: Era): Promise<Connected> {
   up ??= await startUpstream();
   const c = await connectInMemory({
     catalogs: catalogs(fixtureRegistry('petstore')),
     settings: { baseUrls: { petstore: up.url }, readOnly: false, env: { PETSTORE_TOKEN: CANARY_TOKEN } },
     rateLimitPerMinute: 0,
     searchLog: log,
-  });
+  }, { era });
   open.push(c);
   return c;
 }
 
-describe('search log lines', () => {
-  test('a search, then describe, dry run and execute of a result: joined by the search id, with the hashed session', async () => {
-    const file = join(dir, 'search.jsonl');
-    const log = new SearchLog({ file });
-    const c = await session(log);
-    const found = await call(c.client, 'search_tools', { query: 'list pets', limit: 3 });
-    expect(found.success).toBe(true);
-    const top = found.value.results[0].name as string;
-    expect((await call(c.client, 'describe_tools', { tool_names: [top] })).success).toBe(true);
-    const args = { status: 'pending', limit: 3 };
-    const dry = await call(c.client, 'execute_tool', { tool_name: top, args, dry_run: true });
-    expect(dry.success).toBe(true);
-    up.route('/pets', { kind: 'status', status: 200, body: [{ id: 1, name: 'response-data-canary' }] });
-    const run = await call(c.client, 'execute_tool', { tool_name: top, args });
-    expect(run.success).toBe(true);
-    // a second describe of the same tool is not logged twice
-    await call(c.client, 'describe_tools', { tool_names: [top] });
-    log.close();
+describe.each(ERAS)('%s era', (era: Era) => {
+  describe('search log lines', () => {
+    test('a search, then describe, dry run and execute of a result: joined by the search id, with the hashed session', async () => {
+      const file = join(dir, 'search.jsonl');
+      const log = new SearchLog({ file });
+      const c = await session(log, era);
+      const found = await call(c.client, 'search_tools', { query: 'list pets', limit: 3 });
+      expect(found.success).toBe(true);
+      const top = found.value.results[0].name as string;
+      expect((await call(c.client, 'describe_tools', { tool_names: [top] })).success).toBe(true);
+      const args = { status: 'pending', limit: 3 };
+      const dry = await call(c.client, 'execute_tool', { tool_name: top, args, dry_run: true });
+      expect(dry.success).toBe(true);
+      up.route('/pets', { kind: 'status', status: 200, body: [{ id: 1, name: 'response-data-canary' }] });
+      const run = await call(c.client, 'execute_tool', { tool_name: top, args });
+      expect(run.success).toBe(true);
+      // a second describe of the same tool is not logged twice
+      await call(c.client, 'describe_tools', { tool_names: [top] });
+      log.close();
 
-    const all = lines(file);
-    expect(all.map((l) => l.type)).toEqual(['search', 'follow_up', 'follow_up', 'follow_up']);
-    const search = all[0] as SearchLine;
-    expect(search).toMatchObject({ type: 'search', catalog: 'petstore', query: 'list pets', total: found.value.total });
-    expect(search.results).toEqual(found.value.results.map((r: { name: string; score: number }) => ({ name: r.name, score: r.score })));
-    expect(search.session).toBe(sessionTag(c.app.session.id));
-    expect(search.id).toMatch(/^[0-9a-f]{12}$/);
-    expect(Date.parse(search.time)).not.toBeNaN();
-    const follow = all.slice(1) as FollowUpLine[];
-    expect(follow.map((f) => [f.action, f.tool, f.rank, f.search])).toEqual([
-      ['describe', top, 1, search.id],
-      ['dry_run', top, 1, search.id],
-      ['execute', top, 1, search.id],
-    ]);
-    expect(follow[2]?.ok).toBe(true);
-    const text = readFileSync(file, 'utf8');
-    for (const secret of ['pending', '"limit"', '"args"', CANARY_TOKEN, 'response-data-canary', c.app.session.id]) expect(text).not.toContain(secret);
-    // the reader joins them
-    const joined = readSearchLog(file);
-    expect(joined).toHaveLength(1);
-    expect(joined[0]?.followUps.map((f) => f.action)).toEqual(['describe', 'dry_run', 'execute']);
-  });
+      const all = lines(file);
+      expect(all.map((l) => l.type)).toEqual(['search', 'follow_up', 'follow_up', 'follow_up']);
+      const search = all[0] as SearchLine;
+      expect(search).toMatchObject({ type: 'search', catalog: 'petstore', query: 'list pets', total: found.value.total });
+      expect(search.results).toEqual(found.value.results.map((r: { name: string; score: number }) => ({ name: r.name, score: r.score })));
+      expect(search.session).toBe(sessionTag(c.app.session.id));
+      expect(search.id).toMatch(/^[0-9a-f]{12}$/);
+      expect(Date.parse(search.time)).not.toBeNaN();
+      const follow = all.slice(1) as FollowUpLine[];
+      expect(follow.map((f) => [f.action, f.tool, f.rank, f.search])).toEqual([
+        ['describe', top, 1, search.id],
+        ['dry_run', top, 1, search.id],
+        ['execute', top, 1, search.id],
+      ]);
+      expect(follow[2]?.ok).toBe(true);
+      const text = readFileSync(file, 'utf8');
+      for (const secret of ['pending', '"limit"', '"args"', CANARY_TOKEN, 'response-data-canary', c.app.session.id]) expect(text).not.toContain(secret);
+      // the reader joins them
+      const joined = readSearchLog(file);
+      expect(joined).toHaveLength(1);
+      expect(joined[0]?.followUps.map((f) => f.action)).toEqual(['describe', 'dry_run', 'execute']);
+    });
 
-  test('a follow-up points at the latest search that returned the tool; tools never searched get no line', async () => {
-    const file = join(dir, 'search.jsonl');
-    const log = new SearchLog({ file });
-    const c = await session(log);
-    await call(c.client, 'search_tools', { query: 'list pets' });
-    const second = await call(c.client, 'search_tools', { query: 'pets', limit: 25 });
-    const name = second.value.results[0].name as string;
-    const other = c.app.names.listDomains; // not an operation: no follow-up
-    await call(c.client, 'describe_tools', { tool_names: [name] });
-    await call(c.client, 'describe_tools', { tool_names: [other] });
-    log.close();
-    const all = lines(file);
-    const searches = all.filter((l): l is SearchLine => l.type === 'search');
-    const follow = all.filter((l): l is FollowUpLine => l.type === 'follow_up');
-    expect(searches).toHaveLength(2);
-    expect(follow).toEqual([expect.objectContaining({ search: searches[1]?.id, tool: name, action: 'describe' })]);
-  });
+    test('a follow-up points at the latest search that returned the tool; tools never searched get no line', async () => {
+      const file = join(dir, 'search.jsonl');
+      const log = new SearchLog({ file });
+      const c = await session(log, era);
+      await call(c.client, 'search_tools', { query: 'list pets' });
+      const second = await call(c.client, 'search_tools', { query: 'pets', limit: 25 });
+      const name = second.value.results[0].name as string;
+      const other = c.app.names.listDomains; // not an operation: no follow-up
+      await call(c.client, 'describe_tools', { tool_names: [name] });
+      await call(c.client, 'describe_tools', { tool_names: [other] });
+      log.close();
+      const all = lines(file);
+      const searches = all.filter((l): l is SearchLine => l.type === 'search');
+      const follow = all.filter((l): l is FollowUpLine => l.type === 'follow_up');
+      expect(searches).toHaveLength(2);
+      expect(follow).toEqual([expect.objectContaining({ search: searches[1]?.id, tool: name, action: 'describe' })]);
+    });
 
-  test('reading resource:///tool_descriptions for a result counts as describing it', async () => {
-    const file = join(dir, 'search.jsonl');
-    const log = new SearchLog({ file });
-    const c = await session(log);
-    const found = await call(c.client, 'search_tools', { query: 'get a pet' });
-    const name = found.value.results[0].name as string;
-    await c.client.readResource({ uri: `resource:///tool_descriptions?tools=${encodeURIComponent(name)}` });
-    log.close();
-    const [search, follow] = lines(file);
-    expect(follow).toMatchObject({ type: 'follow_up', search: (search as SearchLine).id, action: 'describe', tool: name, rank: 1 });
-  });
+    test('reading resource:///tool_descriptions for a result counts as describing it', async () => {
+      const file = join(dir, 'search.jsonl');
+      const log = new SearchLog({ file });
+      const c = await session(log, era);
+      const found = await call(c.client, 'search_tools', { query: 'get a pet' });
+      const name = found.value.results[0].name as string;
+      await c.client.readResource({ uri: `resource:///tool_descriptions?tools=${encodeURIComponent(name)}` });
+      log.close();
+      const [search, follow] = lines(file);
+      expect(follow).toMatchObject({ type: 'follow_up', search: (search as SearchLine).id, action: 'describe', tool: name, rank: 1 });
+    });
 
-  test('credentials pasted into a query are redacted', async () => {
-    const file = join(dir, 'search.jsonl');
-    const log = new SearchLog({ file, secrets: [CANARY_TOKEN] });
-    const c = await session(log);
-    await call(c.client, 'search_tools', { query: `list pets ${CANARY_TOKEN} Bearer abcdefgh12345678` });
-    log.close();
-    const text = readFileSync(file, 'utf8');
-    expect(text).not.toContain(CANARY_TOKEN);
-    expect(text).not.toContain('abcdefgh12345678');
-    expect((lines(file)[0] as SearchLine).query).toBe('list pets [REDACTED] Bearer [REDACTED]');
+    test('credentials pasted into a query are redacted', async () => {
+      const file = join(dir, 'search.jsonl');
+      const log = new SearchLog({ file, secrets: [CANARY_TOKEN] });
+      const c = await session(log, era);
+      await call(c.client, 'search_tools', { query: `list pets ${CANARY_TOKEN} Bearer abcdefgh12345678` });
+      log.close();
+      const text = readFileSync(file, 'utf8');
+      expect(text).not.toContain(CANARY_TOKEN);
+      expect(text).not.toContain('abcdefgh12345678');
+      expect((lines(file)[0] as SearchLine).query).toBe('list pets [REDACTED] Bearer [REDACTED]');
+    });
   });
 });
 
@@ -147,7 +149,7 @@ describe('rotation and failures', () => {
     expect(read.every((s, i) => i === 0 || Number(s.query.split(' ')[1]) < Number(read[i - 1]?.query.split(' ')[1]))).toBe(true);
   });
 
-  test('a write failure never breaks a search and is reported once', async () => {
+  test.each(ERAS)('a write failure never breaks a search and is reported once (%s era)', async (era) => {
     const sub = join(dir, 'gone');
     const { mkdirSync } = await import('node:fs');
     mkdirSync(sub);
@@ -155,7 +157,7 @@ describe('rotation and failures', () => {
     const warnings: string[] = [];
     const logger = createLogger({ write: (l) => warnings.push(l), minLevel: 'warn' });
     const log = new SearchLog({ file, logger });
-    const c = await session(log);
+    const c = await session(log, era);
     expect((await call(c.client, 'search_tools', { query: 'list pets' })).success).toBe(true);
     rmSync(sub, { recursive: true, force: true });
     for (let i = 0; i < 3; i++) {

@@ -1,15 +1,15 @@
 // `api-catalog serve` wiring for the explorer and the search log, through the built CLI as a real process: the page
-// at / next to /mcp, --search-log writing lines for a real client's searches, --no-explorer, --help, and a clear
+// at / next to /mcp, --search-log writing lines for a real client's searches (each era), --no-explorer, --help, and a clear
 // start-up error for a search log that cannot be opened.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { builtCli, fixtureRegistry, REPO_ROOT } from '../helpers/mcp.js';
+import { ERAS, builtCli, fixtureRegistry, newClient, REPO_ROOT } from '../helpers/mcp.js';
 import { rawHttp } from '../helpers/raw-http.js';
+import { until } from '../helpers/timing.js';
 
 let dir = '';
 beforeEach(() => {
@@ -30,7 +30,7 @@ async function serve(args: string[]): Promise<{ url: string; port: number; stder
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  for (let i = 0; i < 400 && !/URL: (\S+)/.test(err); i++) await new Promise((r) => setTimeout(r, 25));
+  await until(() => /URL: (\S+)/.test(err) || child.exitCode !== null, 'the serve banner', 60_000, 25).catch(() => undefined);
   const url = /URL: (\S+)/.exec(err)?.[1];
   if (url === undefined) {
     child.kill('SIGKILL');
@@ -48,7 +48,7 @@ async function serve(args: string[]): Promise<{ url: string; port: number; stder
 }
 
 describe('serve --http with the explorer and --search-log', () => {
-  test('serves the page at / beside /mcp and logs a real client’s searches', async () => {
+  test.each(ERAS)('serves the page at / beside /mcp and logs a real client’s searches (%s client)', async (era) => {
     const file = join(dir, 'search.jsonl');
     const srv = await serve(['--search-log', file]);
     try {
@@ -57,7 +57,7 @@ describe('serve --http with the explorer and --search-log', () => {
       expect(page.status).toBe(200);
       expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
       expect(page.body).toContain('<a href="/?tool=pets.list">pets.list</a>');
-      const client = new Client({ name: 'serve-explorer', version: '1' });
+      const client = newClient(era, {}, 'serve-explorer');
       await client.connect(new StreamableHTTPClientTransport(new URL(srv.url)));
       await client.callTool({ name: 'search_tools', arguments: { query: 'list pets' } });
       await client.callTool({ name: 'describe_tools', arguments: { tool_names: ['pets.list'] } });

@@ -8,6 +8,7 @@ import { Client, InMemoryTransport, type ClientCapabilities } from '@modelcontex
 import type { CatalogServer, ServerDeps } from '../../src/server/create-server.js';
 import { loadCatalogSet, type CatalogSet } from '../../src/server/core/catalogs.js';
 import { serveConnection } from '../../src/server/transports/stdio.js';
+import { until } from './timing.js';
 
 /** The two protocol eras every MCP-level test runs in. */
 export type Era = 'modern' | 'legacy';
@@ -111,7 +112,8 @@ export interface StartupTrace {
 
 /**
  * `api-catalog serve <args>` (the built CLI) over stdio with the start-up trace on, connected to a real SDK
- * client; `trace()` waits (up to 5 s) for the line the server prints once its index is ready and tools/list answered.
+ * client; `trace()` waits for the line the server prints once its index is ready and tools/list answered (a
+ * generous deadline: building GitHub's index took over 5 s with a second copy of the suite on the machine).
  */
 export async function connectTracedServe(args: string[], env: Record<string, string> = {}): Promise<{ client: Client; stderr: () => string; trace: () => Promise<StartupTrace> }> {
   const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
@@ -127,7 +129,7 @@ export async function connectTracedServe(args: string[], env: Record<string, str
   const client = newClient('legacy', {}, 'startup-test');
   await client.connect(transport);
   const trace = async (): Promise<StartupTrace> => {
-    for (let i = 0; i < 100 && !stderr.includes('startup_trace'); i++) await new Promise((r) => setTimeout(r, 50));
+    await until(() => stderr.includes('startup_trace'), 'the startup_trace line', 60_000, 50).catch(() => undefined);
     const line = stderr.split('\n').find((l) => l.includes('"startup_trace"'));
     if (line === undefined) throw new Error(`no startup_trace line from serve:\n${stderr.slice(-1000)}`);
     return JSON.parse(line) as StartupTrace;

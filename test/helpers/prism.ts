@@ -28,8 +28,12 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Starts Prism on `spec` (absolute or repo-relative); rejects after `timeoutMs` (default 90 s) without "listening". */
-export async function startPrism(spec: string, timeoutMs = 90_000): Promise<Prism> {
+/**
+ * Starts Prism on `spec` (absolute or repo-relative); rejects after `timeoutMs` (default 5 min) without "listening".
+ * Generous on purpose: Prism reads GitHub's 13 MB spec in ~20 s on a quiet machine and took over 90 s while a second
+ * copy of the suite ran beside it; the limit only turns a hang into a named failure.
+ */
+export async function startPrism(spec: string, timeoutMs = 300_000): Promise<Prism> {
   const specPath = resolve(repoRoot, spec);
   if (!existsSync(specPath)) throw new Error(`prism helper: spec not found: ${specPath}`);
   const bin = join(repoRoot, 'node_modules', '@stoplight', 'prism-cli', 'dist', 'index.js');
@@ -71,6 +75,18 @@ export async function startPrism(spec: string, timeoutMs = 90_000): Promise<Pris
         rej(new Error(`prism helper: prism exited with ${String(code)}\n${output.slice(-2000)}`));
       });
     });
+    // "listening" is not "answering": on a loaded machine the first requests right after it were reset
+    // (ECONNRESET). Wait until Prism answers one request (any status), then hand it out.
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        await (await fetch(`http://127.0.0.1:${port}/`)).text();
+        break;
+      } catch (err) {
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`prism helper: listening but not answering: ${String(err)}\n${output.slice(-2000)}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
   } catch (err) {
     await close();
     throw err;

@@ -73,7 +73,7 @@ export function portOpen(port: number): Promise<boolean> {
   });
 }
 
-async function waitForPort(port: number, up: boolean, ms = 10_000): Promise<void> {
+async function waitForPort(port: number, up: boolean, ms = 30_000): Promise<void> {
   const until = Date.now() + ms;
   for (;;) {
     const open = await portOpen(port);

@@ -153,7 +153,8 @@ export async function httpDriver(
       await (await fetch(url, { method: 'GET' })).text();
       break;
     } catch {
-      if (i > 200 || child.exitCode !== null) throw new Error(`HTTP server did not start: ${capture.stderr}`);
+      // a generous deadline (about a minute): a loaded machine starts the server slowly, a hang still fails
+      if (i > 1200 || child.exitCode !== null) throw new Error(`HTTP server did not start: ${capture.stderr}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   }

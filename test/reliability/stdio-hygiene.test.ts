@@ -61,7 +61,8 @@ test('C8: tools/list before initialize is answered (SDK behaviour, kept), and a 
   child.stdout.on('data', (b: Buffer) => (out += b.toString('utf8')));
   const exited = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
   const waitFor = async (id: number): Promise<Message> => {
-    for (let i = 0; i < 500; i++) {
+    // up to ~30 s: a deadline for a hang, generous for a loaded machine
+    for (let i = 0; i < 3000; i++) {
       const hit = out
         .split('\n')
         .filter((l) => l !== '')

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { REPO_ROOT, builtCli, call, connectHttp, newClient } from '../helpers/mcp.js';
+import { ERAS, REPO_ROOT, builtCli, call, connectHttp, newClient } from '../helpers/mcp.js';
 import { startReplica, type Replica } from '../helpers/replicas.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
 
@@ -106,7 +106,7 @@ test('two replicas on one registry folder reload on their own after a re-import 
   }
 }, 120_000);
 
-test('stdio with --no-watch: a re-import is not picked up until SIGHUP, then it is', async () => {
+test.each(ERAS)('stdio with --no-watch: a re-import is not picked up until SIGHUP, then it is (%s client)', async (era) => {
   const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -117,7 +117,7 @@ test('stdio with --no-watch: a re-import is not picked up until SIGHUP, then it 
   });
   let stderr = '';
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  const client = newClient('legacy', {}, 'stdio-reload');
+  const client = newClient(era, {}, 'stdio-reload');
   await client.connect(transport);
   try {
     const v1 = (await call(client, 'list_domains', {})).value.catalogVersion as string;

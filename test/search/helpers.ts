@@ -1,6 +1,8 @@
-// Builds minimal but complete Operation objects for search tests (the index reads only a few fields).
+// Builds minimal but complete Operation objects for search tests (the index reads only a few fields), and measures
+// how much of an input the search reads (longestInputSeen: the clock-free bound behind K1).
 import { SearchIndex } from '../../src/search/index.js';
 import type { DomainInfo, HttpMethod, Operation } from '../../src/types.js';
+import { vi } from 'vitest';
 
 export function op(
   fields: Partial<Operation> & { name: string; path: string; method?: HttpMethod },
@@ -44,4 +46,25 @@ export function readAs(ops: readonly Operation[]): (query: string) => string | u
 export function firstHit(ops: readonly Operation[]): (query: string) => string | undefined {
   const index = SearchIndex.build(ops, domainsOf(ops));
   return (query) => index.search(query).results[0]?.name;
+}
+
+/**
+ * The longest string any text-processing method (String.prototype's case, split, replace, search and character
+ * methods; RegExp exec/test) was applied to while `fn` ran: a clock-free measure of how much of an input is read.
+ * `slice` and `trim` are left out: they are how the input is cut to its prefix.
+ */
+export function longestInputSeen(fn: () => void): number {
+  const methods = ['toLowerCase', 'toUpperCase', 'normalize', 'split', 'replace', 'replaceAll', 'match', 'matchAll', 'includes', 'indexOf', 'charCodeAt', 'codePointAt', 'localeCompare'] as const;
+  const spies = methods.map((m) => vi.spyOn(String.prototype as unknown as Record<string, (...a: unknown[]) => unknown>, m));
+  const regex = [vi.spyOn(RegExp.prototype, 'exec'), vi.spyOn(RegExp.prototype, 'test')];
+  try {
+    fn();
+    return Math.max(
+      0,
+      ...spies.flatMap((s) => s.mock.contexts.map((x) => String(x).length)),
+      ...regex.flatMap((s) => s.mock.calls.map((a) => String(a[0]).length)),
+    );
+  } finally {
+    for (const s of [...spies, ...regex]) s.mockRestore();
+  }
 }

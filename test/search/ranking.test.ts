@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { importSpec } from '../../src/importer/index.js';
 import { defaultCatalogDir, loadCatalog } from '../../src/registry/catalog.js';
-import { SearchIndex } from '../../src/search/index.js';
+import { MAX_QUERY_CHARS, SearchIndex } from '../../src/search/index.js';
 import type { Operation } from '../../src/types.js';
-import { fastestMs } from '../helpers/timing.js';
+import { longestInputSeen } from './helpers.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
 
@@ -68,9 +68,11 @@ describe('GitHub ranking (registry/github)', () => {
     expect(strict.search('list webhooks', { domain: 'orgs', limit: 50 }).results.every((h) => h.domain === 'orgs')).toBe(true);
   });
 
-  it('hostile queries stay under 100 ms on the full catalog (K1)', () => {
+  it('hostile queries do bounded work on the full catalog: only their first MAX_QUERY_CHARS characters count (K1)', () => {
+    // The K1 number (< 100 ms) is measured by `npm run bench` (scripts/bench/search.mjs, "hostile" lines).
     for (const q of ['x'.repeat(1 << 20), '(.*)+'.repeat(200_000), '🎉'.repeat(100_000), '']) {
-      expect(fastestMs(() => index.search(q)).ms).toBeLessThan(100);
+      expect(longestInputSeen(() => index.search(q))).toBeLessThanOrEqual(MAX_QUERY_CHARS);
+      expect(index.search(q)).toEqual(index.search(q.slice(0, MAX_QUERY_CHARS)));
     }
   });
 });

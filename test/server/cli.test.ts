@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ERAS, REPO_ROOT, builtCli, connectHttp, fixtureRegistry } from '../helpers/mcp.js';
+import { until } from '../helpers/timing.js';
 
 function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [builtCli(), ...args], { cwd: REPO_ROOT, encoding: 'utf8', env: { ...process.env, PETSTORE_BASE_URL: '' } });
@@ -100,7 +101,7 @@ describe('cli', () => {
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    for (let i = 0; i < 200 && !/URL: (\S+)/.test(err); i++) await new Promise((r) => setTimeout(r, 25));
+    await until(() => /URL: (\S+)/.test(err) || child.exitCode !== null, 'the serve banner', 60_000, 25).catch(() => undefined);
     const url = /URL: (\S+)/.exec(err)?.[1] as string;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     expect(err).toContain(JSON.stringify({ mcpServers: { 'api-catalog': { type: 'http', url } } }));

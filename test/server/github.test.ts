@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadCatalogSet } from '../../src/server/core/catalogs.js';
 import { LIMITS } from '../../src/server/core/names.js';
+import { MAX_QUERY_CHARS } from '../../src/search/index.js';
 import { call, connectInMemory, type Connected } from '../helpers/mcp.js';
 
 let c: Connected;
@@ -78,10 +79,12 @@ describe('embedded GitHub catalog', () => {
     expect(Buffer.byteLength(JSON.stringify(five))).toBeLessThan(5 * (LIMITS.fullDescribeBytes + 6000));
   });
 
-  test('K1: a 1 MB query over 1,223 operations answers quickly', async () => {
-    const t = performance.now();
-    const r = await call(c.client, 'search_tools', { query: 'create issue '.repeat(90_000) });
+  test('K1: a 1 MB query over 1,223 operations does bounded work: its answer is that of its first MAX_QUERY_CHARS characters', async () => {
+    // K1's "< 100 ms" is measured by `npm run bench` (scripts/bench/search.mjs); here the property behind it.
+    const query = 'create issue '.repeat(90_000);
+    const r = await call(c.client, 'search_tools', { query });
     expect(r.isError).toBe(false);
-    expect(performance.now() - t).toBeLessThan(1000);
+    expect(r.value.results.map((h: { name: string }) => h.name)).toContain('issues_create');
+    expect(r.value).toEqual((await call(c.client, 'search_tools', { query: query.slice(0, MAX_QUERY_CHARS) })).value);
   });
 });

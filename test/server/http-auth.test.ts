@@ -23,7 +23,8 @@ beforeAll(async () => {
   srv = await serveHttp(
     {
       catalogs: catalogs(fixtureRegistry('petstore')),
-      settings: { baseUrls: { petstore: up.url }, readOnly: false, env: {} },
+      // Upstream timeouts far past any wait below: a stalled upstream request ends only when the client cancels.
+      settings: { baseUrls: { petstore: up.url }, readOnly: false, env: {}, timeouts: { totalMs: 3_600_000 } },
       rateLimitPerMinute: 0,
       logger: createLogger({ write: (line) => logs.push(line), minLevel: 'debug' }),
     },
@@ -66,9 +67,10 @@ function expect401(r: RawResponse): void {
   expect(r.body).not.toContain(TOKEN);
 }
 
-async function until(cond: () => boolean, ms: number): Promise<boolean> {
-  const end = performance.now() + ms;
-  while (!cond() && performance.now() < end) await new Promise((r) => setTimeout(r, 10));
+/** Polls `cond` until it holds or a generous deadline passes (a deadline for a hang, not a speed check). */
+async function until(cond: () => boolean, ms = 20_000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
   return cond();
 }
 
@@ -196,7 +198,7 @@ describe('A6/A24 through the CLI (built dist)', () => {
   test('with the token in the env: 401 without it, 200 with it; the token is never printed', async () => {
     const p = spawnServe(['--http', '--host', '127.0.0.1', '--port', '0', '--allow-remote'], { API_CATALOG_HTTP_TOKEN: TOKEN });
     try {
-      expect(await until(() => /URL: http:\/\/127\.0\.0\.1:\d+\/mcp/.test(p.stderr()), 10_000)).toBe(true);
+      expect(await until(() => /URL: http:\/\/127\.0\.0\.1:\d+\/mcp/.test(p.stderr()))).toBe(true);
       const port = Number(/URL: http:\/\/127\.0\.0\.1:(\d+)\/mcp/.exec(p.stderr())![1]);
       expect401(await raw(port, 'POST', JSON_HEADERS, INIT));
       expect401(await raw(port, 'POST', { ...JSON_HEADERS, authorization: 'Bearer not-the-token-000000' }, INIT));
@@ -213,12 +215,14 @@ describe('A6/A24 through the CLI (built dist)', () => {
 });
 
 describe.each(ERAS)('I13: client cancellation reaches the upstream socket (%s client)', (era: Era) => {
-  test('in memory: aborting callTool aborts the stalled upstream request within 1 s', async () => {
+  // I13's "within 1 s" is a number for `npm run bench` (server.mjs); here the cause and effect: with upstream
+  // timeouts of an hour, the stalled request is aborted only because the client cancelled.
+  test('in memory: aborting callTool aborts the stalled upstream request', async () => {
     up.route('/pets/55', { kind: 'stall' });
     const c = await connectInMemory(
       {
         catalogs: catalogs(fixtureRegistry('petstore')),
-        settings: { baseUrls: { petstore: up.url }, readOnly: false, env: {} },
+        settings: { baseUrls: { petstore: up.url }, readOnly: false, env: {}, timeouts: { totalMs: 3_600_000 } },
         rateLimitPerMinute: 0,
       },
       { era },
@@ -228,13 +232,11 @@ describe.each(ERAS)('I13: client cancellation reaches the upstream socket (%s cl
       const ac = new AbortController();
       const pending = c.client.callTool({ name: 'execute_tool', arguments: { tool_name: 'pets.get', args: { petId: 55 } } }, { signal: ac.signal });
       const settled = pending.then(() => 'resolved', () => 'rejected');
-      expect(await until(() => up.hits('/pets/55').length === 1, 5000)).toBe(true);
+      expect(await until(() => up.hits('/pets/55').length === 1)).toBe(true);
       expect(up.hits('/pets/55')[0]!.aborted).toBe(false);
-      const t = performance.now();
       ac.abort();
       expect(await settled).toBe('rejected');
-      expect(await until(() => up.hits('/pets/55')[0]!.aborted, 1000)).toBe(true);
-      expect(performance.now() - t).toBeLessThan(1000);
+      expect(await until(() => up.hits('/pets/55')[0]!.aborted)).toBe(true);
       // The server is healthy for the next call.
       up.route('/pets/55', { kind: 'echo' });
       expect((await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 55 } })).success).toBe(true);
@@ -243,7 +245,7 @@ describe.each(ERAS)('I13: client cancellation reaches the upstream socket (%s cl
     }
   });
 
-  test('over Streamable HTTP: the cancellation (legacy: a notification; 2026-07-28: closing the request) aborts the upstream request within 1 s', async () => {
+  test('over Streamable HTTP: the cancellation (legacy: a notification; 2026-07-28: closing the request) aborts the upstream request', async () => {
     up.route('/pets/56', { kind: 'stall' });
     const c = await client(era);
     const handle = await describeHandle(c, 'pets.get');
@@ -251,12 +253,11 @@ describe.each(ERAS)('I13: client cancellation reaches the upstream socket (%s cl
     const settled = c
       .callTool({ name: 'execute_tool', arguments: { tool_name: 'pets.get', args: { petId: 56 }, handle } }, { signal: ac.signal })
       .then(() => 'resolved', () => 'rejected');
-    expect(await until(() => up.hits('/pets/56').length === 1, 5000)).toBe(true);
-    const t = performance.now();
+    expect(await until(() => up.hits('/pets/56').length === 1)).toBe(true);
+    expect(up.hits('/pets/56')[0]!.aborted).toBe(false);
     ac.abort();
     expect(await settled).toBe('rejected');
-    expect(await until(() => up.hits('/pets/56')[0]!.aborted, 1000)).toBe(true);
-    expect(performance.now() - t).toBeLessThan(1000);
+    expect(await until(() => up.hits('/pets/56')[0]!.aborted)).toBe(true);
     up.route('/pets/56', { kind: 'echo' });
     expect((await call(c, 'execute_tool', { tool_name: 'pets.get', args: { petId: 56 }, handle })).success).toBe(true);
   });

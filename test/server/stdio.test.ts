@@ -7,6 +7,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
+import { until } from '../helpers/timing.js';
 import { ERAS, MODERN_VERSION, REPO_ROOT, builtCli, call, describeHandle, fixtureRegistry, newClient, type Era } from '../helpers/mcp.js';
 
 let up: Upstream;
@@ -18,10 +19,10 @@ afterAll(async () => {
 });
 afterEach(() => up.clear());
 
-function env(): Record<string, string> {
+function env(extra: Record<string, string> = {}): Record<string, string> {
   const e: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) e[k] = v;
-  return { ...e, PETSTORE_BASE_URL: up.url, API_CATALOG_RATE_LIMIT: '0' };
+  return { ...e, PETSTORE_BASE_URL: up.url, API_CATALOG_RATE_LIMIT: '0', ...extra };
 }
 
 interface Proc {
@@ -34,8 +35,8 @@ interface Proc {
   response(id: number): Promise<Record<string, any>>;
 }
 
-function spawnServer(): Proc {
-  const child = spawn(process.execPath, [builtCli(), 'serve', '--registry', fixtureRegistry('petstore')], { cwd: REPO_ROOT, env: env() });
+function spawnServer(extraEnv: Record<string, string> = {}): Proc {
+  const child = spawn(process.execPath, [builtCli(), 'serve', '--registry', fixtureRegistry('petstore')], { cwd: REPO_ROOT, env: env(extraEnv) });
   const lines: string[] = [];
   let buf = '';
   let err = '';
@@ -143,49 +144,50 @@ describe.each(ERAS)('stdio, %s opening', (era: Era) => {
       expect(logs.some((l) => l.event === 'authorize' && l.tools.includes('pets.get'))).toBe(true);
     });
 
-    test('C5: closing stdin exits 0 within about a second', async () => {
+    // C5's "within about a second" / "within 2 s" is a number for `npm run bench` (server.mjs, "stdin EOF -> exit");
+    // here the behaviour: EOF alone ends the process, with exit 0, and does not wait for the call in flight.
+    test('C5: closing stdin exits 0', async () => {
       const p = spawnServer();
       await initialize(p);
-      const t = performance.now();
       p.child.stdin.end();
       const { code } = await p.exited;
       expect(code).toBe(0);
-      expect(performance.now() - t).toBeLessThan(3000);
     });
 
-    test('C5: closing stdin while execute_tool waits on a stalled upstream exits within 2 s and aborts the upstream request', async () => {
+    test('C5: closing stdin while execute_tool waits on a stalled upstream exits 0 at once, without waiting for the call, and aborts the upstream request', async () => {
       up.route('/pets/78', { kind: 'stall' });
-      const p = spawnServer();
+      // Upstream timeouts far beyond the test's: the only way out of the stalled call is the EOF.
+      const p = spawnServer({ API_CATALOG_TIMEOUT_MS: '3600000' });
       await initialize(p);
       p.send(tool(2, 'describe_tools', { tool_names: ['pets.get'] }));
       await p.response(2);
       p.send(tool(3, 'execute_tool', { tool_name: 'pets.get', args: { petId: 78 } }));
-      for (let i = 0; i < 100 && up.hits('/pets/78').length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      await until(() => up.hits('/pets/78').length > 0, 'the upstream request');
       expect(up.hits('/pets/78')).toHaveLength(1);
       expect(up.hits('/pets/78')[0]?.aborted).toBe(false);
-      const t = performance.now();
       p.child.stdin.end();
       const { code } = await p.exited;
-      const elapsed = performance.now() - t;
       expect(code).toBe(0);
-      expect(elapsed).toBeLessThan(2000);
-      for (let i = 0; i < 50 && !up.hits('/pets/78')[0]?.aborted; i++) await new Promise((r) => setTimeout(r, 20));
-      expect(up.hits('/pets/78')[0]?.aborted).toBe(true);
+      // the call never answered: the process ended on the EOF, not on an upstream answer or timeout
+      expect(p.lines.map((l) => JSON.parse(l) as Record<string, any>).some((m) => m.id === 3)).toBe(false);
+      await until(() => up.hits('/pets/78')[0]?.aborted === true, 'the upstream request to be aborted');
     });
 
     test('C6: SIGTERM during a slow upstream call aborts it and exits 0', async () => {
       up.route('/pets/77', { kind: 'stall' });
-      const p = spawnServer();
+      // A short drain grace: the call stalls for ever, so the grace runs out and the call is aborted (the
+      // default 25 s grace would only make the test wait; test/ops covers the drain itself).
+      const p = spawnServer({ API_CATALOG_SHUTDOWN_GRACE_SECONDS: '1' });
       await initialize(p);
       p.send(tool(2, 'describe_tools', { tool_names: ['pets.get'] }));
       await p.response(2);
       p.send(tool(3, 'execute_tool', { tool_name: 'pets.get', args: { petId: 77 } }));
-      for (let i = 0; i < 100 && up.hits('/pets/77').length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      await until(() => up.hits('/pets/77').length > 0, 'the upstream request');
       expect(up.hits('/pets/77')).toHaveLength(1);
       p.child.kill('SIGTERM');
       const { code } = await p.exited;
       expect(code).toBe(0);
-      for (let i = 0; i < 100 && !up.hits('/pets/77')[0]?.aborted; i++) await new Promise((r) => setTimeout(r, 20));
+      await until(() => up.hits('/pets/77')[0]?.aborted === true, 'the upstream request to be aborted');
       expect(up.hits('/pets/77')[0]?.aborted).toBe(true);
     });
 

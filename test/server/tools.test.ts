@@ -7,6 +7,7 @@ import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
 import { ERAS, call, catalogs, connectInMemory, fixtureRegistry, type Connected, type Envelope, type Era } from '../helpers/mcp.js';
 import type { ServerDeps } from '../../src/server/create-server.js';
+import { MAX_QUERY_CHARS } from '../../src/search/index.js';
 
 let up: Upstream;
 const open: Connected[] = [];
@@ -141,13 +142,14 @@ describe.each(ERAS)('%s era', (era: Era) => {
       expect(none.error?.code).toBe('INVALID_ARGUMENTS');
     });
 
-    test('K1: a 1 MB query, regex metacharacters and emoji stay bounded', async () => {
+    test('K1: a 1 MB query, regex metacharacters and emoji do bounded work (only the first MAX_QUERY_CHARS characters count)', async () => {
+      // Clock-free: the answer to the whole query is the answer to its prefix. K1's "< 100 ms" is `npm run bench`'s.
       const { client } = await connect();
-      for (const query of ['a'.repeat(1_000_000), '(.*)+(a+)+$[', '🐶🐱 pets', '']) {
-        const t = performance.now();
+      for (const query of ['a'.repeat(1_000_000), '(.*)+(a+)+$['.repeat(1000), '🐶🐱 pets'.repeat(20_000), '']) {
         const r = await call(client, 'search_tools', { query, domain: 'pets' });
-        expect(performance.now() - t).toBeLessThan(2000);
         expect(r.isError === false || r.error?.code === 'INVALID_ARGUMENTS').toBe(true);
+        const prefix = await call(client, 'search_tools', { query: query.slice(0, MAX_QUERY_CHARS), domain: 'pets' });
+        expect(r.isError ? r.error : r.value).toEqual(prefix.isError ? prefix.error : prefix.value);
       }
     });
   });

