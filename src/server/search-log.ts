@@ -2,9 +2,10 @@
 // describe or execute of one of that search's results), joined by a search id; rotates at a size, keeping one
 // `.1` file. Records names, scores and hashed session tags only: never arguments, credentials or response data.
 import { randomHex } from '../crypto.js';
-import { closeSync, fstatSync, openSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { AppError } from '../errors.js';
 import { redact, silentLogger, type Logger } from '../logger.js';
+import { RotatingFile } from './rotating-file.js';
 
 /** Default rotation size: 10 MiB (the live file and one `.1` file: at most about twice this on disk). */
 export const DEFAULT_SEARCH_LOG_MAX_BYTES = 10 * 1024 * 1024;
@@ -73,9 +74,7 @@ export class SearchLog {
   private readonly logger: Logger;
   private readonly secrets: string[];
   private readonly now: () => Date;
-  private fd: number | undefined;
-  private size = 0;
-  private warned = false;
+  private readonly out: RotatingFile;
   /** sessionTag -> its last few searches (insertion order = age, for the bound). */
   private readonly recent = new Map<string, RecentSearch[]>();
 
@@ -86,7 +85,18 @@ export class SearchLog {
     this.secrets = [...(options.secrets ?? [])].filter((s) => s.length >= 4);
     this.now = options.now ?? (() => new Date());
     try {
-      this.open();
+      this.out = new RotatingFile(this.file, {
+        maxBytes: this.maxBytes,
+        onFirstFailure: (err) => {
+          const code = (err as { code?: unknown }).code;
+          this.logger.log('warn', {
+            event: 'search_log_write_failed',
+            file: this.file,
+            error: typeof code === 'string' ? code : err instanceof Error ? err.name : 'error',
+            note: 'searches go on; further failures are not reported',
+          });
+        },
+      });
     } catch (err) {
       const code = (err as { code?: unknown }).code;
       throw new AppError(
@@ -148,57 +158,12 @@ export class SearchLog {
   }
 
   close(): void {
-    if (this.fd !== undefined) {
-      try {
-        closeSync(this.fd);
-      } catch {
-        /* already closed */
-      }
-      this.fd = undefined;
-    }
-  }
-
-  private open(): void {
-    this.fd = openSync(this.file, 'a', 0o600);
-    this.size = fstatSync(this.fd).size;
+    this.out.close();
   }
 
   /** Synchronous append of one short line (a few hundred bytes): no queue to lose on exit, no reordering. */
   private write(line: SearchLogLine): void {
-    const text = JSON.stringify(line) + '\n';
-    const bytes = Buffer.byteLength(text);
-    try {
-      // Another process (a replica sharing the file, logrotate) may have rotated it: follow the name.
-      if (this.fd !== undefined) {
-        let current: number | undefined;
-        try {
-          current = statSync(this.file).ino;
-        } catch {
-          current = undefined;
-        }
-        if (current !== fstatSync(this.fd).ino) this.close();
-      }
-      if (this.fd === undefined) this.open();
-      if (this.size > 0 && this.size + bytes > this.maxBytes) {
-        this.close();
-        renameSync(this.file, `${this.file}.1`);
-        this.open();
-      }
-      writeSync(this.fd as number, text);
-      this.size += bytes;
-    } catch (err) {
-      this.close();
-      if (!this.warned) {
-        this.warned = true;
-        const code = (err as { code?: unknown }).code;
-        this.logger.log('warn', {
-          event: 'search_log_write_failed',
-          file: this.file,
-          error: typeof code === 'string' ? code : err instanceof Error ? err.name : 'error',
-          note: 'searches go on; further failures are not reported',
-        });
-      }
-    }
+    this.out.append(JSON.stringify(line) + '\n');
   }
 }
 

@@ -1,10 +1,10 @@
 // The audit log: one JSON line per execute_tool call (dry runs and refusals included, marked), saying who called
 // which operation, how it ended and what the upstream answered. Never argument values, bodies or credentials. To
 // the log stream (event "audit") or, with --audit-log <file>, to its own file (mode 0600, rotated to <file>.1).
-import { closeSync, fchmodSync, fstatSync, openSync, renameSync, statSync, writeSync } from 'node:fs';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { ToolCallRecord } from './observe.js';
+import { RotatingFile } from '../rotating-file.js';
 
 export const DEFAULT_AUDIT_LOG_MAX_BYTES = 10 * 1024 * 1024;
 
@@ -63,21 +63,26 @@ export interface AuditLogOptions {
 /** Appends audit lines. With a file, construction opens it (CONFIG_INVALID naming the file when it cannot). */
 export class AuditLog {
   readonly file: string | undefined;
-  private readonly maxBytes: number;
   private readonly logger: Logger;
   private readonly now: () => Date;
-  private fd: number | undefined;
-  private size = 0;
-  private warned = false;
+  private readonly out: RotatingFile | undefined;
 
   constructor(options: AuditLogOptions) {
     this.file = options.file;
-    this.maxBytes = options.maxBytes ?? DEFAULT_AUDIT_LOG_MAX_BYTES;
     this.logger = options.logger;
     this.now = options.now ?? (() => new Date());
     if (this.file !== undefined) {
+      const file = this.file;
       try {
-        this.open();
+        // an existing file keeps its mode on open: ownerOnly makes the audit log never readable by others
+        this.out = new RotatingFile(file, {
+          maxBytes: options.maxBytes ?? DEFAULT_AUDIT_LOG_MAX_BYTES,
+          ownerOnly: true,
+          onFirstFailure: (err) => {
+            const code = (err as { code?: unknown }).code;
+            this.logger.log('error', { event: 'audit_log_write_failed', file, error: typeof code === 'string' ? code : 'error', note: 'calls go on; further failures are not reported' });
+          },
+        });
       } catch (err) {
         const code = (err as { code?: unknown }).code;
         throw new AppError('CONFIG_INVALID', `--audit-log: cannot open ${this.file} for appending (${typeof code === 'string' ? code : 'error'}); give a writable file path`);
@@ -89,63 +94,15 @@ export class AuditLog {
   observe = (r: ToolCallRecord): void => {
     if (r.kind !== 'execute_tool') return;
     const line = auditLine(r, this.now());
-    if (this.file === undefined) {
+    if (this.out === undefined) {
       this.logger.log('info', { event: 'audit', ...line, type: undefined });
       return;
     }
-    this.write(JSON.stringify(line) + '\n');
+    // synchronous append (a few hundred bytes): nothing queued to lose at exit
+    this.out.append(JSON.stringify(line) + '\n');
   };
 
-  private open(): void {
-    this.fd = openSync(this.file as string, 'a', 0o600);
-    // An existing file keeps its mode on open: the audit log is never readable by others.
-    fchmodSync(this.fd, 0o600);
-    this.size = fstatSync(this.fd).size;
-  }
-
-  private closeFd(): void {
-    if (this.fd === undefined) return;
-    try {
-      closeSync(this.fd);
-    } catch {
-      /* already closed */
-    }
-    this.fd = undefined;
-  }
-
-  /** Synchronous append (a few hundred bytes): nothing queued to lose at exit; rotation followed like the search log. */
-  private write(text: string): void {
-    const file = this.file as string;
-    const bytes = Buffer.byteLength(text);
-    try {
-      if (this.fd !== undefined) {
-        let current: number | undefined;
-        try {
-          current = statSync(file).ino;
-        } catch {
-          current = undefined;
-        }
-        if (current !== fstatSync(this.fd).ino) this.closeFd();
-      }
-      if (this.fd === undefined) this.open();
-      if (this.size > 0 && this.size + bytes > this.maxBytes) {
-        this.closeFd();
-        renameSync(file, `${file}.1`);
-        this.open();
-      }
-      writeSync(this.fd as number, text);
-      this.size += bytes;
-    } catch (err) {
-      this.closeFd();
-      if (!this.warned) {
-        this.warned = true;
-        const code = (err as { code?: unknown }).code;
-        this.logger.log('error', { event: 'audit_log_write_failed', file, error: typeof code === 'string' ? code : 'error', note: 'calls go on; further failures are not reported' });
-      }
-    }
-  }
-
   close(): void {
-    this.closeFd();
+    this.out?.close();
   }
 }
