@@ -14,6 +14,7 @@ import { preloadExecutor, SERVER_VERSION, type ServerDeps } from '../server/crea
 import { AuditLog } from '../server/ops/audit.js';
 import type { ToolCallObserver } from '../server/ops/observe.js';
 import { onShutdownSignals } from '../server/ops/signals.js';
+import { tuneCollectorForServing } from '../server/ops/collector.js';
 import { defaultIndexCacheDir } from '../server/core/index-cache.js';
 import { serveInput } from './probe.js';
 import { SearchLog } from '../server/search-log.js';
@@ -153,6 +154,7 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   mark('serve-module');
+  tuneCollectorForServing();
   const { config, file } = loadServerConfig(parseServeArgs(argv), process.env);
   const logger = createLogger({ write: (line) => process.stderr.write(line), minLevel: config.logLevel });
   for (const secret of secretLookingEnv(process.env)) logger.addSecret(secret);
