@@ -208,6 +208,12 @@ function checkSchemas(
 }
 
 /**
+ * Lets the event loop run between the phases of an import (a large spec's phases take seconds each): a server or a
+ * test worker that imports in process keeps answering its timers and messages meanwhile.
+ */
+const breathe = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
  * Imports a Swagger 2.0 / OpenAPI 3.0 / 3.1 spec (JSON or YAML file, or http(s) URL) into registry entries.
  * Usable operations are imported with warnings for the rest; with `strict`, any warning fails the import.
  * Throws AppError (SPEC_UNREADABLE, SPEC_INVALID, SPEC_UNSUPPORTED_VERSION, SPEC_NO_OPERATIONS, SPEC_TOO_LARGE,
@@ -232,6 +238,7 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
   });
   checkDeadline('parsing');
   progress(`parsed ${loaded.sourceLabel} (${loaded.kind === 'swagger2' ? 'Swagger' : 'OpenAPI'} ${loaded.specVersion})`);
+  await breathe();
   const diagnostics: Diagnostic[] = [...loaded.diagnostics];
   const ctx: BuildContext = {
     doc: loaded.doc,
@@ -249,7 +256,7 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
   const rawText = new Map<Operation, string[]>();
   const curated = new Map<Operation, AgentExtensions>();
   const rawOf = new Map<Operation, RawOperation>();
-  raws.forEach((raw, i) => {
+  for (const [i, raw] of raws.entries()) {
     checkDeadline('building operations', i, raws.length);
     const op = buildOperation(raw, ctx);
     if (op) {
@@ -264,8 +271,11 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
       hadText.set(op, t(raw.op.summary) || t(raw.op.description));
       rawText.set(op, [raw.op.summary, raw.op.description].filter((v): v is string => typeof v === 'string').map((v) => v.slice(0, 20_000)));
     }
-    if ((i + 1) % 250 === 0) progress(`built ${i + 1}/${raws.length} operations`);
-  });
+    if ((i + 1) % 250 === 0) {
+      progress(`built ${i + 1}/${raws.length} operations`);
+      await breathe();
+    }
+  }
   if (operations.length === 0) {
     throw new AppError('SPEC_NO_OPERATIONS', `import: none of the ${raws.length} operations in ${loaded.sourceLabel} could be imported (see the warnings); fix the spec`, { details: diagnostics });
   }
@@ -289,9 +299,12 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
   const groups = tagGroups(loaded.doc);
   for (const op of operations) op.domain = curated.get(op)?.domain ?? domainOf(op, groups);
 
+  await breathe();
   checkSchemas(operations, diagnostics, progress, checkDeadline);
+  await breathe();
   checkDeadline('matching parameters to the responses that give them');
   linkSources(operations, rawOf, ctx);
+  await breathe();
 
   const lint = lintOperations(operations, hadText, rawText);
   operations.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -1,7 +1,6 @@
 // Start-up path end to end: registries imported with the built CLI (which writes search.snapshot), served from the
 // snapshot with lazily read operations, rank every query of every eval set exactly as an index built from scratch;
 // a missing, stale, damaged or unreadable snapshot is rebuilt in memory with a warning, never trusted.
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +14,7 @@ import { buildCatalogSet, loadCatalogSet, settingsFromConfig, writeSearchSnapsho
 import { listDomains } from '../../src/server/core/domains.js';
 import { toolNames } from '../../src/server/core/names.js';
 import { builtCli, connectTracedServe, REPO_ROOT } from '../helpers/mcp.js';
+import { runProcess } from '../helpers/run.js';
 
 const FIXTURES = join(REPO_ROOT, 'test', 'fixtures');
 /** Every query text of every eval set: the search fixtures and the held-out sets copied into test/fixtures/eval. */
@@ -37,10 +37,10 @@ const QUERIES = [
 const SPECS: Array<[string, string]> = ['stripe', 'vimeo', 'sendgrid', 'launchdarkly'].map((name) => [name, join(FIXTURES, 'real-specs', `${name}.json`)]);
 
 let out: string;
-beforeAll(() => {
+beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), 'startup-snapshot-'));
   for (const [name, spec] of SPECS) {
-    const r = spawnSync(process.execPath, [builtCli(), 'import', spec, '--name', name, '--out', out], { cwd: REPO_ROOT, encoding: 'utf8' });
+    const r = await runProcess(process.execPath, [builtCli(), 'import', spec, '--name', name, '--out', out], { cwd: REPO_ROOT });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`search index snapshot: .*${name}/search\\.snapshot`));
   }
@@ -77,13 +77,13 @@ describe('search snapshot on the start-up path', () => {
     expectIdenticalRankings(set, join(out, name));
   });
 
-  test('import --check passes with the written snapshot and fails when it is missing', () => {
-    const check = () => spawnSync(process.execPath, [builtCli(), 'import', SPECS[3]![1], '--name', 'launchdarkly', '--out', out, '--check'], { cwd: REPO_ROOT, encoding: 'utf8' });
-    expect(check().status).toBe(0);
+  test('import --check passes with the written snapshot and fails when it is missing', async () => {
+    const check = () => runProcess(process.execPath, [builtCli(), 'import', SPECS[3]![1], '--name', 'launchdarkly', '--out', out, '--check'], { cwd: REPO_ROOT });
+    expect((await check()).status).toBe(0);
     const dir = join(out, 'launchdarkly');
     const saved = readFileSync(join(dir, SNAPSHOT_FILE));
     rmSync(join(dir, SNAPSHOT_FILE));
-    const r = check();
+    const r = await check();
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/search\.snapshot is missing; run `npm run import -- .*launchdarkly\.json --name launchdarkly --out/);
     writeFileSync(join(dir, SNAPSHOT_FILE), saved);
