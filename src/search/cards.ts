@@ -18,6 +18,9 @@ export interface DocCard {
   requiredParams: string[];
 }
 
+/** How many decoded cards {@link DocCards.at} keeps. */
+const DECODED_CARDS = 2048;
+
 /** Fields per document, in storage order. */
 const FIELDS = 7;
 const NAME = 0;
@@ -49,6 +52,7 @@ export function keyHash(s: string): number {
 /** The cards of all documents, in document (name) order. */
 export class DocCards {
   private readonly text: Buffer;
+  private readonly decoded = new Map<number, DocCard>();
 
   private constructor(private readonly parts: CardParts) {
     this.text = Buffer.from(parts.bytes.buffer, parts.bytes.byteOffset, parts.bytes.byteLength);
@@ -128,17 +132,27 @@ export class DocCards {
     return this.field(i, PATH);
   }
 
+  /**
+   * Document i's card. Searches return the same operations again and again, and decoding seven fields for each
+   * result was a fifth of a search's garbage (the collector's pauses are search_tools' latency tail), so recent
+   * cards are kept decoded: frozen, shared by every caller, a bound cleared when full.
+   */
   at(i: number): DocCard {
+    const hit = this.decoded.get(i);
+    if (hit !== undefined) return hit;
     const required = this.field(i, REQUIRED);
-    return {
+    const card: DocCard = Object.freeze({
       name: this.field(i, NAME),
       operationId: this.field(i, OPERATION_ID),
       method: this.field(i, METHOD),
       path: this.field(i, PATH),
       domain: this.field(i, DOMAIN),
       summary: this.field(i, SUMMARY),
-      requiredParams: required === '' ? [] : required.split(SEP),
-    };
+      requiredParams: Object.freeze(required === '' ? [] : required.split(SEP)) as string[],
+    });
+    if (this.decoded.size >= DECODED_CARDS) this.decoded.clear();
+    this.decoded.set(i, card);
+    return card;
   }
 
   /** All names, in document order. */

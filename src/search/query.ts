@@ -176,6 +176,13 @@ export interface ConceptReading {
   laterStep: number;
 }
 
+/** The least of `word` and `others` in code-unit order (what `[word, ...others].sort()[0]` is, without the arrays). */
+function firstInOrder(word: string, others: readonly string[]): string {
+  let least = word;
+  for (const w of others) if (w < least) least = w;
+  return least;
+}
+
 /** Concepts of the query words; `n` is the number of documents (for idf). */
 export function concepts(words: readonly string[], lex: Lexicon, n: number, familyWeight: number, r: ConceptReading): Concept[] {
   const byKey = new Map<string, Concept>();
@@ -184,7 +191,7 @@ export function concepts(words: readonly string[], lex: Lexicon, n: number, fami
     const weight = k >= r.laterStep ? LATER_STEP_WEIGHT : k >= r.appended ? APPENDED_WEIGHT : 1;
     const family = r.family(word);
     // two words of one family ("add a new customer") are one request, not two
-    const familyKey = family.length > 0 ? `family:${[word, ...family].sort()[0] ?? word}` : undefined;
+    const familyKey = family.length > 0 ? `family:${firstInOrder(word, family)}` : undefined;
     const sibling = familyKey === undefined ? undefined : byKey.get(familyKey);
     if (sibling) {
       for (const t of lex.analyze(word)) sibling.terms.set(t, 1);

@@ -60,12 +60,18 @@ export class TopK {
       if (ps > score || (ps === score && (ids[at - 1] as number) < i)) break;
       at--;
     }
-    ids.splice(at, 0, i);
-    scores.splice(at, 0, score);
-    if (ids.length > this.k) {
-      ids.pop();
-      scores.pop();
+    // insert at `at` by shifting (splice would allocate the array of removed elements at every offer)
+    let j = ids.length;
+    if (j < this.k) {
+      ids.push(i);
+      scores.push(score);
+    } else j--;
+    for (; j > at; j--) {
+      ids[j] = ids[j - 1] as number;
+      scores[j] = scores[j - 1] as number;
     }
+    ids[at] = i;
+    scores[at] = score;
   }
 
   sorted(): Ranked[] {
