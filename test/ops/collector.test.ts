@@ -3,15 +3,15 @@
 // setting, V8 pretenures those allocation sites after ~1,000 searches on the GitHub catalog: docs/SEARCH.md,
 // "Latency"). Checked in a child process that may ask V8 where an object lives (--allow-natives-syntax).
 // Needs `npm run build`.
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, test } from 'vitest';
 import { REPO_ROOT } from '../helpers/mcp.js';
+import { runProcess } from '../helpers/run.js';
 
 const dist = (p: string) => pathToFileURL(join(REPO_ROOT, 'dist', p)).href;
 
-test('serving keeps per-search objects in the young generation after 4,000 searches', () => {
+test('serving keeps per-search objects in the young generation after 4,000 searches', async () => {
   const script = `
     const { tuneCollectorForServing } = await import(${JSON.stringify(dist('server/ops/collector.js'))});
     tuneCollectorForServing();
@@ -26,7 +26,7 @@ test('serving keeps per-search objects in the young generation after 4,000 searc
     const young = (o) => %InYoungGeneration(o);
     console.log(JSON.stringify({ concepts: plan.concepts.length, words: young(plan.words), concept: plan.concepts.every(young), terms: plan.concepts.every((c) => young(c.terms)) }));
   `;
-  const r = spawnSync(process.execPath, ['--allow-natives-syntax', '--input-type=module', '-e', script], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000 });
+  const r = await runProcess(process.execPath, ['--allow-natives-syntax', '--input-type=module', '-e', script], { cwd: REPO_ROOT });
   expect(r.stderr).toBe('');
   expect(r.status).toBe(0);
   const out = JSON.parse(r.stdout.trim());
