@@ -3,11 +3,13 @@
 // Pure functions of the operations and the lexicon; prints nothing.
 import type { HttpMethod, Operation } from '../types.js';
 import type { Lexicon } from './lexicon.js';
-import { splitWords, stripPlural } from './text.js';
+import { isPlural, splitWords, stripPlural } from './text.js';
+import { buildTitleTable } from './titles.js';
 import { deriveScopes, type ScopeTable } from './scopes.js';
 import { FORMAT_SUFFIXES, isAction, VERB_FAMILY_WORDS, VERB_METHODS } from './words.js';
 
 export { isAction, VERB_FAMILY_WORDS } from './words.js';
+export { isPlural } from './text.js';
 
 export const METHOD_CODES: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 export const SHAPE_ITEM = 1;
@@ -44,6 +46,9 @@ export interface Features {
   flags: Uint8Array;
   /** Index into the index's domain names (`domainList`). */
   domain: Uint32Array;
+  /** The exact-title table (titles.ts): each summary's title-key hash, ascending, and its document. */
+  titleKeyHash: Uint32Array;
+  titleKeyDoc: Uint32Array;
 }
 
 /** Features plus the tables built with them: term ids of title/name terms, domains in code order. */
@@ -55,11 +60,6 @@ export interface FeatureTables {
   domainList: string[];
   /** The catalog's scopes (`features.scope[i]` indexes them), derived from its paths. */
   scopes: ScopeTable;
-}
-
-/** A plural English noun (`pictures`, `endpoints`, `replies`), not a word that merely ends in s (`status`). */
-export function isPlural(word: string): boolean {
-  return word.length > 3 && stripPlural(word) !== word && !/(?:ss|us|is|ics|news)$/.test(word);
 }
 
 export function shapeOf(path: string): 'item' | 'collection' | 'other' {
@@ -166,7 +166,7 @@ export function computeFeatures(ops: readonly Operation[], lexicon: Lexicon): Fe
     titleStart: new Uint32Array(n + 1), titleIds: new Uint32Array(0), nameStart: new Uint32Array(n + 1),
     nameIds: new Uint32Array(0), primaryStart: new Uint32Array(n + 1), primaryIds: new Uint32Array(0), head: new Uint32Array(n),
     method: new Uint8Array(n), shape: new Uint8Array(n), scope: new Uint8Array(n), flags: new Uint8Array(n),
-    domain: new Uint32Array(n),
+    domain: new Uint32Array(n), titleKeyHash: new Uint32Array(0), titleKeyDoc: new Uint32Array(0),
   };
   for (let i = 0; i < n; i++) {
     const op = ops[i] as Operation;
@@ -195,5 +195,6 @@ export function computeFeatures(ops: readonly Operation[], lexicon: Lexicon): Fe
   f.titleIds = Uint32Array.from(titles);
   f.nameIds = Uint32Array.from(names);
   f.primaryIds = Uint32Array.from(primaries);
+  Object.assign(f, buildTitleTable(ops.map((op) => op.summary), lexicon));
   return { features: f, termIds, domainList: [...domainCodes.keys()], scopes: scopes.table };
 }

@@ -19,6 +19,7 @@ import { decodeSnapshot, encodeSnapshot } from './snapshot.js';
 import { changedBuildKnob, defaultTuning, type SearchTuning } from './tuning.js';
 import { DomainReach } from './widen.js';
 import { stripNoise } from './text.js';
+import { summaryKey, titleDocs, titleKey } from './titles.js';
 import { loadEnglish } from './english.js';
 
 export { swapsNeighbours } from './lexicon.js';
@@ -139,6 +140,8 @@ export class SearchIndex {
   private readonly headMarks: Uint8Array;
   /** `returnsMarks[doc]` is 1 while a query's head noun is only among that operation's response fields. */
   private readonly returnsMarks: Uint8Array;
+  /** `titleMarks[doc]` is 1 while the query says that operation's summary word for word. */
+  private readonly titleMarks: Uint8Array;
   /** The index terms that are some operation's resource head, built on first use. */
   private headTermSet: ReadonlySet<string> | undefined;
   /** Operations a domain reaches beyond itself (widen.ts). */
@@ -158,6 +161,7 @@ export class SearchIndex {
     this.objectMarks = new Uint8Array(parts.tables.termIds.size);
     this.headMarks = new Uint8Array(parts.tables.termIds.size);
     this.returnsMarks = new Uint8Array(parts.cards.length);
+    this.titleMarks = new Uint8Array(parts.cards.length);
     const { features, domainList } = parts.tables;
     this.reach = new DomainReach(parts.cards, parts.lexicon, (i) => domainList[features.domain[i] as number] as string);
   }
@@ -295,7 +299,7 @@ export class SearchIndex {
     const t = this.tuning;
     const w = t.signalWeights;
     const tuning = {
-      precisionWeight: t.precisionWeight, namePrecisionShare: t.namePrecisionShare, primaryBoost: t.primaryBoost, headBoost: t.headBoost,
+      precisionWeight: t.precisionWeight, namePrecisionShare: t.namePrecisionShare, primaryBoost: t.primaryBoost, headBoost: t.headBoost, exactTitleBoost: t.exactTitleBoost,
       coveragePower: w[COVERAGE_POWER] ?? DEFAULT_COVERAGE_POWER,
     };
     const retrieval = w.retrieval ?? 1;
@@ -354,11 +358,13 @@ export class SearchIndex {
     const objectIds = mark(plan.objectTerms, termIds, objectMarks);
     const headIds = mark(plan.headTerms, termIds, headMarks);
     const returnsIds = this.markReturns(plan.headTerms[0]);
+    const titleIds = this.markTitles(plan.words);
     const ctx: SignalContext = {
       plan, features: this.tables.features, scopes: this.tables.scopes, candidates: this.candidates, queryMarks, objectMarks, objectCount: objectIds.length,
       headMarks, headCount: headIds.length, returnsMarks: this.returnsMarks, returnsCount: returnsIds.length,
+      titleMarks: this.titleMarks, titleCount: titleIds.length,
       tuning: {
-        precisionWeight: t.precisionWeight, namePrecisionShare: t.namePrecisionShare, primaryBoost: t.primaryBoost, headBoost: t.headBoost,
+        precisionWeight: t.precisionWeight, namePrecisionShare: t.namePrecisionShare, primaryBoost: t.primaryBoost, headBoost: t.headBoost, exactTitleBoost: t.exactTitleBoost,
         coveragePower: t.signalWeights[COVERAGE_POWER] ?? DEFAULT_COVERAGE_POWER,
       },
     };
@@ -373,9 +379,19 @@ export class SearchIndex {
       for (const id of objectIds) objectMarks[id] = 0;
       for (const id of headIds) headMarks[id] = 0;
       for (const i of returnsIds) this.returnsMarks[i] = 0;
+      for (const i of titleIds) this.titleMarks[i] = 0;
       reached?.clear();
       this.candidates.clear();
     }
+  }
+
+  /** Marks the operations whose summary the query's words say (titles.ts): the ids marked, for clearing. */
+  private markTitles(words: readonly string[]): readonly number[] {
+    if (this.tuning.exactTitleBoost === 1) return [];
+    const lexicon = this.lexicon;
+    const docs = titleDocs(this.tables.features, titleKey(words, lexicon), (i) => summaryKey(this.cards.at(i).summary, lexicon));
+    for (const i of docs) this.titleMarks[i] = 1;
+    return docs;
   }
 
   /** Marks the operations whose response has the request's head noun as a datum (features.ts, returnsDatum). */

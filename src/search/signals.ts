@@ -24,6 +24,9 @@ export interface SignalContext {
   /** `returnsMarks[doc]` is 1 when the request's head noun is a datum only that operation's response has; `returnsCount` of them. */
   returnsMarks: Uint8Array;
   returnsCount: number;
+  /** `titleMarks[doc]` is 1 when the query says that operation's summary word for word (titles.ts); `titleCount` of them. */
+  titleMarks: Uint8Array;
+  titleCount: number;
   tuning: SignalTuning;
 }
 
@@ -38,6 +41,8 @@ export interface SignalTuning {
   headBoost: number;
   /** Power of the covered share in the coverage factor (learned; 2 before round 11). */
   coveragePower: number;
+  /** Factor for an operation whose summary the query says word for word (1 = off). */
+  exactTitleBoost: number;
 }
 
 /** A signal ready for one query: its factor for one document, and the same applied to every candidate. */
@@ -297,4 +302,22 @@ const deprecated: Signal = {
 };
 
 /** The signals in the order they multiply. */
-export const SIGNALS: readonly Signal[] = [coverage, titleCoverage, precision, primaryResource, headNoun, returnsHead, method, shape, scope, spansAll, deprecated];
+/**
+ * The agent named the operation by its summary ("create repository" for "Create a repository"): articles, word
+ * order and the verb's -s aside, the query and the summary are the same words. Retrieval sums every field, so a
+ * longer operation that also says them ("Create a repository using a template") could outscore the one they name.
+ */
+const exactTitle: Signal = {
+  name: 'exact-title',
+  reads: (w, t) => `the query is the operation's summary word for word (articles, order and a verb's -s aside): ${x(t.exactTitleBoost, w)}${weighted(w)}`,
+  prepare: ({ titleMarks, titleCount, tuning }, w) => {
+    if (tuning.exactTitleBoost === 1 || titleCount === 0) return undefined;
+    const boost = pow(tuning.exactTitleBoost, w);
+    return {
+      factor: (i) => (titleMarks[i] === 1 ? boost : 1),
+      apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; if (titleMarks[i] === 1) out[i] = (out[i] as number) * boost; } },
+    };
+  },
+};
+
+export const SIGNALS: readonly Signal[] = [coverage, titleCoverage, precision, primaryResource, headNoun, returnsHead, method, shape, scope, spansAll, deprecated, exactTitle];

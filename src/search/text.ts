@@ -44,6 +44,11 @@ export function splitWords(text: string): string[] {
   return out;
 }
 
+/** A plural English noun (`pictures`, `endpoints`, `replies`), not a word that merely ends in s (`status`). */
+export function isPlural(word: string): boolean {
+  return word.length > 3 && stripPlural(word) !== word && !/(?:ss|us|is|ics|news)$/.test(word);
+}
+
 /** Light plural stripping: `repositories` -> repository, `branches` -> branch, `issues` -> issue. */
 export function stripPlural(word: string): string {
   if (word.length <= 3) return word;

@@ -41,6 +41,11 @@ export interface SearchTuning {
    */
   headBoost: number;
   /**
+   * Factor for an operation whose summary the query says word for word (titles.ts, the `exact-title` signal). Chosen
+   * on the tuning sets: 1.2 gained 2 agent calls, 1.5 and 2 the same 5, nothing down (docs/SEARCH.md); 1 = off.
+   */
+  exactTitleBoost: number;
+  /**
    * How `SearchOptions.keywords` join the query: `concept` one low-weight concept of alternatives, `concepts`
    * one low-weight concept per keyword term, `fuse` a second retrieval fused by reciprocal rank.
    */
@@ -76,6 +81,7 @@ export const DEFAULT_TUNING: SearchTuning = {
   namePrecisionShare: 0.5,
   primaryBoost: 1,
   headBoost: 1.1,
+  exactTitleBoost: 1.5,
   keywordMode: 'concepts',
   keywordWeight: 0.5,
   keywordPrecision: false,
