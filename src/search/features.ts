@@ -6,7 +6,7 @@ import type { Lexicon } from './lexicon.js';
 import { isPlural, splitWords, stripPlural } from './text.js';
 import { buildTitleTable } from './titles.js';
 import { deriveScopes, type ScopeTable } from './scopes.js';
-import { FORMAT_SUFFIXES, isAction, VERB_FAMILY_WORDS, VERB_METHODS } from './words.js';
+import { ADMIN_SEGMENTS, ADMIN_SUMMARY, BULK_OPERATION_WORDS, FORMAT_SUFFIXES, isAction, VERB_FAMILY_WORDS, VERB_METHODS } from './words.js';
 
 export { isAction, VERB_FAMILY_WORDS } from './words.js';
 export { isPlural } from './text.js';
@@ -18,6 +18,10 @@ export const FLAG_SPANS_ALL = 1;
 export const FLAG_DEPRECATED = 2;
 /** The operation has a twin in a wider scope (scopes.ts): lowered unless the query names its scope. */
 export const FLAG_NARROW_SCOPE = 4;
+/** On the administrator's side: under an admin root (`/admin/users/{u}/keys`) or "on behalf of" someone. */
+export const FLAG_ADMIN = 8;
+/** The variant for many at once: its name or summary says bulk, batch or multiple. */
+export const FLAG_BULK = 16;
 
 /**
  * What the re-ranking reads of each operation, precomputed at build as flat typed arrays indexed by document
@@ -145,6 +149,17 @@ export function resourceHeadTerms(tables: Pick<FeatureTables, 'features' | 'term
   return out;
 }
 
+/**
+ * An operation of the administrator's side: the first word of its path's first segment (after a version) is an
+ * admin root (`/admin/users/{u}/keys`, Slack-style `/admin.users.list`), or its summary acts on behalf of someone.
+ */
+export function isAdminSide(op: Pick<Operation, 'path' | 'summary'>): boolean {
+  const first = op.path.split('/').find((s) => s.length > 0 && !isVersionSegment(s));
+  if (first !== undefined && ADMIN_SEGMENTS.has(splitWords(first)[0] ?? '')) return true;
+  const summary = (op.summary ?? '').toLowerCase();
+  return ADMIN_SUMMARY.some((p) => summary.includes(p));
+}
+
 export function pathKey(method: string, path: string): string {
   return `${method.toLowerCase()} ${path.toLowerCase().replace(/\{[^}]*\}/g, '{}')}`;
 }
@@ -183,8 +198,10 @@ export function computeFeatures(ops: readonly Operation[], lexicon: Lexicon): Fe
     f.method[i] = Math.max(0, METHOD_CODES.indexOf(op.method));
     const shape = shapeOf(op.path);
     f.shape[i] = shape === 'item' ? SHAPE_ITEM : shape === 'collection' ? SHAPE_COLLECTION : 0;
-    const spansAll = splitWords(`${op.name} ${op.operationId} ${op.summary}`).some((w) => w === 'all' || w === 'every');
-    f.flags[i] = (spansAll ? FLAG_SPANS_ALL : 0) | (op.deprecated ? FLAG_DEPRECATED : 0);
+    const titleWords = splitWords(`${op.name} ${op.operationId} ${op.summary}`);
+    const spansAll = titleWords.some((w) => w === 'all' || w === 'every');
+    const bulk = titleWords.some((w) => BULK_OPERATION_WORDS.has(w));
+    f.flags[i] = (spansAll ? FLAG_SPANS_ALL : 0) | (op.deprecated ? FLAG_DEPRECATED : 0) | (isAdminSide(op) ? FLAG_ADMIN : 0) | (bulk ? FLAG_BULK : 0);
     let d = domainCodes.get(op.domain);
     if (d === undefined) domainCodes.set(op.domain, (d = domainCodes.size));
     f.domain[i] = d;

@@ -52,6 +52,10 @@ export interface QueryPlan {
   scopes: Set<string>;
   /** The request asks for everything at once (all, every, across...). */
   spanAll: boolean;
+  /** The request asks for several things at once (bulk, batch, multiple, several): a bulk variant fits. */
+  asksMany: boolean;
+  /** The request says admin (administrator...): an operation of the administrator's side fits. */
+  asksAdmin: boolean;
   /** The request's object: lead-step words before the first preposition, without action words (with families). */
   objectTerms: string[];
   /** The head noun of the request's object with its family, as index terms; empty when none. */

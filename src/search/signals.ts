@@ -1,7 +1,7 @@
 // Stage 4, the re-ranking signals: each a small named unit that reads the query plan and one operation's
 // precomputed features and returns a multiplicative factor (1 = no opinion). They multiply in the order of
 // SIGNALS, so scores are bit-identical run to run. Measured effect of each: docs/SEARCH.md. No I/O.
-import { FLAG_DEPRECATED, FLAG_NARROW_SCOPE, FLAG_SPANS_ALL, METHOD_CODES, SHAPE_COLLECTION, SHAPE_ITEM, type Features } from './features.js';
+import { FLAG_ADMIN, FLAG_BULK, FLAG_DEPRECATED, FLAG_NARROW_SCOPE, FLAG_SPANS_ALL, METHOD_CODES, SHAPE_COLLECTION, SHAPE_ITEM, type Features } from './features.js';
 import type { Candidates } from './lexical.js';
 import type { QueryPlan } from './query.js';
 import type { ScopeTable } from './scopes.js';
@@ -301,6 +301,26 @@ const deprecated: Signal = {
   prepare: ({ features: f }, w) => flagged(f.flags, FLAG_DEPRECATED, pow(0.6, w)),
 };
 
+/** What an admin or bulk variant keeps when the request does not ask for it. */
+export const VARIANT_FACTOR = 0.9;
+
+/**
+ * The administrator's variant of an operation everyone has ("Add a public key on behalf of a user" beside "Create a
+ * public key"): lowered unless the request says admin. Chosen on the tuning sets (docs/SEARCH.md).
+ */
+const adminVariant: Signal = {
+  name: 'admin-variant',
+  reads: (w) => `an operation of the administrator's side (an admin root, "on behalf of") when the request does not say admin: ${x(VARIANT_FACTOR, w)}${weighted(w)}`,
+  prepare: ({ plan, features: f }, w) => (plan.asksAdmin ? undefined : flagged(f.flags, FLAG_ADMIN, pow(VARIANT_FACTOR, w))),
+};
+
+/** The variant for many at once ("Create multiple mappers" beside "Create a mapper"): lowered unless the request asks for many. */
+const bulkVariant: Signal = {
+  name: 'bulk-variant',
+  reads: (w) => `an operation for many at once (bulk, batch, multiple) when the request does not ask for several: ${x(VARIANT_FACTOR, w)}${weighted(w)}`,
+  prepare: ({ plan, features: f }, w) => (plan.asksMany ? undefined : flagged(f.flags, FLAG_BULK, pow(VARIANT_FACTOR, w))),
+};
+
 /** The signals in the order they multiply. */
 /**
  * The agent named the operation by its summary ("create repository" for "Create a repository"): articles, word
@@ -320,4 +340,4 @@ const exactTitle: Signal = {
   },
 };
 
-export const SIGNALS: readonly Signal[] = [coverage, titleCoverage, precision, primaryResource, headNoun, returnsHead, method, shape, scope, spansAll, deprecated, exactTitle];
+export const SIGNALS: readonly Signal[] = [coverage, titleCoverage, precision, primaryResource, headNoun, returnsHead, method, shape, scope, spansAll, deprecated, exactTitle, adminVariant, bulkVariant];

@@ -14,8 +14,8 @@ import {
 import { appendedStart, laterStepStart, objectHead, questionKind, type QuestionKind } from './sentence.js';
 import { splitWords, stripPlural as singularOf } from './text.js';
 import {
-  BROAD_WORDS, isAction, LIST_WORDS, MESSAGE_VERBS, MINED, OBJECT_WORDS, PHRASES, PREPOSITIONS, RECEIVER_VERBS, SELF_WORDS,
-  WHO_DID_READING, WORD_READINGS,
+  ADMIN_WORDS, BROAD_WORDS, isAction, LIST_WORDS, MANY_WORDS, MESSAGE_VERBS, MINED, OBJECT_WORDS, PHRASES, PREPOSITIONS, RECEIVER_VERBS,
+  SELF_WORDS, WHO_DID_READING, WORD_READINGS,
 } from './words.js';
 import { CALLER, CALLER_ONLY, scopeNamedBy, type ScopeTable } from './scopes.js';
 import { CALLER_WORDS } from './words.js';
@@ -242,11 +242,13 @@ export const UNITS: readonly AnalysisUnit[] = [
   },
   {
     name: 'breadth',
-    reads: 'all/every/whole/across ask for everything (the spans-all signal); all/every also for a list and a collection',
+    reads: 'all/every/whole/across ask for everything (the spans-all signal); all/every also for a list and a collection; bulk/multiple/several ask for many at once (the bulk-variant signal)',
     apply: (r) => {
       r.listAll = r.words.some((w) => LIST_WORDS.has(w));
       r.spanAll = r.words.some((w) => BROAD_WORDS.has(w));
+      r.asksMany = r.words.some((w) => MANY_WORDS.has(w));
       if (r.spanAll) note(r, 'breadth', () => r.listAll ? 'everything, as a list' : 'everything');
+      if (r.asksMany) note(r, 'breadth', () => 'many at once');
     },
   },
   {
@@ -311,7 +313,7 @@ export const UNITS: readonly AnalysisUnit[] = [
   },
   {
     name: 'scopes',
-    reads: "words that name one of the catalog's scopes (repos, orgs... read off its paths), not as the head noun or a verb, or the caller (my, me); \"me\" after show/tell is the receiver",
+    reads: "words that name one of the catalog's scopes (repos, orgs... read off its paths), not as the head noun or a verb, or the caller (my, me); \"me\" after show/tell is the receiver; admin words ask for the administrator's side (the admin-variant signal)",
     apply: (r, cx) => {
       r.words.forEach((w, at) => {
         // the thing acted on is no scope ("what cards are assigned to me"), nor is a verb ("list my boards")
@@ -321,6 +323,8 @@ export const UNITS: readonly AnalysisUnit[] = [
         if (s) r.scopes.add(s);
       });
       if (r.scopes.size > 0) note(r, 'scopes', () => [...r.scopes].sort().join(', '));
+      r.asksAdmin = r.words.some((w) => ADMIN_WORDS.has(w));
+      if (r.asksAdmin) note(r, 'scopes', () => 'the administrator\'s side');
     },
   },
   {
@@ -366,7 +370,7 @@ export function analyzeQuery(
   };
   const r: Reading = {
     text: query.slice(0, MAX_QUERY_CHARS), words: [], concepts: [] as Concept[], queryTerms: new Set(), methods: undefined as readonly HttpMethod[] | undefined,
-    shape: undefined, scopes: new Set(), spanAll: false, objectTerms: [], headTerms: [], laterStep: Number.MAX_SAFE_INTEGER,
+    shape: undefined, scopes: new Set(), spanAll: false, asksMany: false, asksAdmin: false, objectTerms: [], headTerms: [], laterStep: Number.MAX_SAFE_INTEGER,
     // steps and appended: none (the word count, set at the end) unless their units find one
     appended: Number.MAX_SAFE_INTEGER, head: undefined, notes: [], question: undefined, family: NO_FAMILY, derived: NO_DERIVED, listAll: false, names: NO_NAMES, explain, mined: NO_FAMILY, minedWeight: 0,
   };

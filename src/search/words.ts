@@ -86,6 +86,9 @@ export const VALUE_LABELS: ReadonlySet<string> = set(headNoun.valueLabels);
 export const FORMAT_SUFFIXES: readonly string[] = headNoun.formatSuffixes;
 export const BROAD_WORDS: ReadonlySet<string> = set(breadth.broad);
 export const LIST_WORDS: ReadonlySet<string> = set(breadth.list);
+/** Words that ask for several things at once; words that mark an operation as the variant for many (bulk-variant). */
+export const MANY_WORDS: ReadonlySet<string> = set(breadth.many);
+export const BULK_OPERATION_WORDS: ReadonlySet<string> = set(breadth.bulkOperation);
 
 // mined (scripts/learn-mappings.mjs): a word's alternatives in other APIs, best first — the similar resource words,
 // then the names the aligned descriptions give it
@@ -111,6 +114,10 @@ export const RECEIVER_VERBS: ReadonlySet<string> = set(scopes.receiverVerbs);
 export const SELF_WORDS: readonly string[] = scopes.selfWords;
 export const CALLER_SEGMENTS: ReadonlySet<string> = set(scopes.callerSegments);
 export const CALLER_SUMMARY: readonly string[] = scopes.callerSummary;
+/** The administrator's side of an API: words a request says it with, path roots and summary phrases that put an operation there. */
+export const ADMIN_WORDS: ReadonlySet<string> = set(scopes.admin);
+export const ADMIN_SEGMENTS: ReadonlySet<string> = set(scopes.adminSegments);
+export const ADMIN_SUMMARY: readonly string[] = scopes.adminSummary;
 
 /** A word that names an action: a verb family member or a verb with an HTTP method or path shape. */
 export function isAction(word: string): boolean {
