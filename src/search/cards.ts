@@ -49,6 +49,18 @@ export function keyHash(s: string): number {
   return h >>> 0;
 }
 
+/** The first index of `h` in ascending `hashes` (where it would go when absent): a table sorted by key hash. */
+export function firstOfHash(hashes: Uint32Array, h: number): number {
+  let lo = 0;
+  let hi = hashes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((hashes[mid] as number) < h) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** The cards of all documents, in document (name) order. */
 export class DocCards {
   private readonly text: Buffer;
@@ -183,15 +195,8 @@ export class DocCards {
   exact(key: string): number | undefined {
     const { exactHash, exactDoc } = this.parts;
     const h = keyHash(key);
-    let lo = 0;
-    let hi = exactHash.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((exactHash[mid] as number) < h) lo = mid + 1;
-      else hi = mid;
-    }
     // entries of one hash are in document order: the first whose keys really hold `key` wins
-    for (let k = lo; k < exactHash.length && exactHash[k] === h; k++) {
+    for (let k = firstOfHash(exactHash, h); k < exactHash.length && exactHash[k] === h; k++) {
       const i = exactDoc[k] as number;
       if (exactKeys(this.field(i, NAME), this.field(i, OPERATION_ID), this.field(i, METHOD), this.field(i, PATH)).includes(key)) return i;
     }

@@ -2,7 +2,7 @@
 // repository" for "create repository"). Built once per index as a hash table sorted by hash (two flat arrays,
 // stored in the snapshot); a query looks its key up and checks each hit's summary, so a hash collision never
 // counts. Pure functions of the lexicon and the text; prints nothing.
-import { keyHash } from './cards.js';
+import { firstOfHash, keyHash } from './cards.js';
 import type { Lexicon } from './lexicon.js';
 import { isPlural, splitWords } from './text.js';
 
@@ -67,15 +67,8 @@ export function titleDocs(t: TitleTable, key: string, keyOf: (doc: number) => st
   if (key === '') return NONE;
   const { titleKeyHash: hash, titleKeyDoc: doc } = t;
   const h = keyHash(key);
-  let lo = 0;
-  let hi = hash.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((hash[mid] as number) < h) lo = mid + 1;
-    else hi = mid;
-  }
   let out: number[] | undefined;
-  for (let k = lo; k < hash.length && hash[k] === h; k++) {
+  for (let k = firstOfHash(hash, h); k < hash.length && hash[k] === h; k++) {
     const i = doc[k] as number;
     if (keyOf(i) === key) (out ??= []).push(i);
   }
