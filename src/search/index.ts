@@ -10,8 +10,8 @@ import { computeFeatures, resourceHeadTerms, type FeatureTables } from './featur
 import { Candidates, LexicalRetriever } from './lexical.js';
 import { reciprocalRankFusion } from './fusion.js';
 import { Lexicon } from './lexicon.js';
-import { readLiterals } from './literals.js';
-import { MAX_QUERY_CHARS, MAX_QUERY_TERMS, readingOf, type QueryReading } from './query.js';
+import { MAX_QUERY_CHARS, readingOf, type QueryReading } from './query.js';
+import { suggestFor } from './suggest.js';
 import { analyzeQuery } from './units.js';
 import { activeSignals, rankCandidates, type HitExplanation, type Ranked } from './rank.js';
 import { COVERAGE_POWER, DEFAULT_COVERAGE_POWER, type SignalContext } from './signals.js';
@@ -401,32 +401,11 @@ export class SearchIndex {
   }
 
   /**
-   * Help for "no results": domains whose name or description share words with the query, and
-   * spelling corrections (the query with unknown words replaced by the closest indexed word) or, for
-   * a name-like query, the closest operation names.
+   * Help for "no results": domains whose name or description share words with the query, and spelling
+   * corrections or, for a name-like query, the closest operation names (suggest.ts).
    */
   suggest(query: string): { domains: string[]; didYouMean: string[] } {
-    const lex = this.lexicon;
-    const words = lex.words(readLiterals(query.trim().slice(0, MAX_QUERY_CHARS)), MAX_QUERY_TERMS);
-    const terms = new Set(words.flatMap((w) => lex.analyze(w)));
-    const domains: Array<{ name: string; hits: number }> = [];
-    for (const d of this.domains) {
-      const dterms = new Set(lex.terms(`${d.name} ${d.description}`));
-      let hits = 0;
-      for (const t of terms) if (dterms.has(t)) hits++;
-      if (hits > 0) domains.push({ name: d.name, hits });
-    }
-    domains.sort((a, b) => b.hits - a.hits || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const didYouMean: string[] = [];
-    const trimmed = query.trim().slice(0, 128);
-    if (trimmed !== '' && !/\s/.test(trimmed)) {
-      didYouMean.push(...suggestNames(trimmed, this.cards.names()));
-    }
-    const corrected = words.map((w) => lex.correct(w));
-    if (corrected.some((c, k) => c !== words[k])) {
-      const text = corrected.join(' ');
-      if (!didYouMean.includes(text)) didYouMean.push(text);
-    }
-    return { domains: domains.slice(0, 5).map((d) => d.name), didYouMean: didYouMean.slice(0, 5) };
+    return suggestFor(query, this.lexicon, this.domains, () => this.cards.names());
   }
+
 }
