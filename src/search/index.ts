@@ -407,5 +407,4 @@ export class SearchIndex {
   suggest(query: string): { domains: string[]; didYouMean: string[] } {
     return suggestFor(query, this.lexicon, this.domains, () => this.cards.names());
   }
-
 }

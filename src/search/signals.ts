@@ -301,6 +301,24 @@ const deprecated: Signal = {
   prepare: ({ features: f }, w) => flagged(f.flags, FLAG_DEPRECATED, pow(0.6, w)),
 };
 
+/**
+ * The agent named the operation by its summary ("create repository" for "Create a repository"): articles, word
+ * order and the verb's -s aside, the query and the summary are the same words. Retrieval sums every field, so a
+ * longer operation that also says them ("Create a repository using a template") could outscore the one they name.
+ */
+const exactTitle: Signal = {
+  name: 'exact-title',
+  reads: (w, t) => `the query is the operation's summary word for word (articles, order and a verb's -s aside): ${x(t.exactTitleBoost, w)}${weighted(w)}`,
+  prepare: ({ titleMarks, titleCount, tuning }, w) => {
+    if (tuning.exactTitleBoost === 1 || titleCount === 0) return undefined;
+    const boost = pow(tuning.exactTitleBoost, w);
+    return {
+      factor: (i) => (titleMarks[i] === 1 ? boost : 1),
+      apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; if (titleMarks[i] === 1) out[i] = (out[i] as number) * boost; } },
+    };
+  },
+};
+
 /** What an admin or bulk variant keeps when the request does not ask for it. */
 export const VARIANT_FACTOR = 0.9;
 
@@ -322,22 +340,4 @@ const bulkVariant: Signal = {
 };
 
 /** The signals in the order they multiply. */
-/**
- * The agent named the operation by its summary ("create repository" for "Create a repository"): articles, word
- * order and the verb's -s aside, the query and the summary are the same words. Retrieval sums every field, so a
- * longer operation that also says them ("Create a repository using a template") could outscore the one they name.
- */
-const exactTitle: Signal = {
-  name: 'exact-title',
-  reads: (w, t) => `the query is the operation's summary word for word (articles, order and a verb's -s aside): ${x(t.exactTitleBoost, w)}${weighted(w)}`,
-  prepare: ({ titleMarks, titleCount, tuning }, w) => {
-    if (tuning.exactTitleBoost === 1 || titleCount === 0) return undefined;
-    const boost = pow(tuning.exactTitleBoost, w);
-    return {
-      factor: (i) => (titleMarks[i] === 1 ? boost : 1),
-      apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; if (titleMarks[i] === 1) out[i] = (out[i] as number) * boost; } },
-    };
-  },
-};
-
 export const SIGNALS: readonly Signal[] = [coverage, titleCoverage, precision, primaryResource, headNoun, returnsHead, method, shape, scope, spansAll, deprecated, exactTitle, adminVariant, bulkVariant];
