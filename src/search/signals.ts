@@ -206,6 +206,14 @@ const headNoun: Signal = {
 /** What the returns-head signal gives an operation whose response has the datum the request asks for. */
 export const RETURNS_HEAD_FACTOR = 1.2;
 
+/** A signal that gives the documents marked 1 in `marks` (one query's) the factor `by`, the rest 1. */
+function marked(marks: Uint8Array, by: number): Prepared {
+  return {
+    factor: (i) => (marks[i] === 1 ? by : 1),
+    apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; if (marks[i] === 1) out[i] = (out[i] as number) * by; } },
+  };
+}
+
 /**
  * The datum asked for: "the birthday of ...", "the homepage of ...": when no operation's resource is the request's
  * head noun but some operations return it as a field, those are where the answer is.
@@ -213,14 +221,7 @@ export const RETURNS_HEAD_FACTOR = 1.2;
 const returnsHead: Signal = {
   name: 'returns-head',
   reads: (w) => `the request's head noun names no resource but is a field of the operation's response: ${x(RETURNS_HEAD_FACTOR, w)}${weighted(w)}`,
-  prepare: ({ returnsMarks, returnsCount }, w) => {
-    if (returnsCount === 0) return undefined;
-    const boost = pow(RETURNS_HEAD_FACTOR, w);
-    return {
-      factor: (i) => (returnsMarks[i] === 1 ? boost : 1),
-      apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; if (returnsMarks[i] === 1) out[i] = (out[i] as number) * boost; } },
-    };
-  },
+  prepare: ({ returnsMarks, returnsCount }, w) => (returnsCount === 0 ? undefined : marked(returnsMarks, pow(RETURNS_HEAD_FACTOR, w))),
 };
 
 /** What the method signal gives a DELETE when the request only reads (list, get, show, a question): reading never deletes. */
@@ -309,14 +310,8 @@ const deprecated: Signal = {
 const exactTitle: Signal = {
   name: 'exact-title',
   reads: (w, t) => `the query is the operation's summary word for word (articles, order and a verb's -s aside): ${x(t.exactTitleBoost, w)}${weighted(w)}`,
-  prepare: ({ titleMarks, titleCount, tuning }, w) => {
-    if (tuning.exactTitleBoost === 1 || titleCount === 0) return undefined;
-    const boost = pow(tuning.exactTitleBoost, w);
-    return {
-      factor: (i) => (titleMarks[i] === 1 ? boost : 1),
-      apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; if (titleMarks[i] === 1) out[i] = (out[i] as number) * boost; } },
-    };
-  },
+  prepare: ({ titleMarks, titleCount, tuning }, w) =>
+    (tuning.exactTitleBoost === 1 || titleCount === 0 ? undefined : marked(titleMarks, pow(tuning.exactTitleBoost, w))),
 };
 
 /** What an admin or bulk variant keeps when the request does not ask for it. */
