@@ -9,7 +9,6 @@ import { deriveScopes, type ScopeTable } from './scopes.js';
 import { ADMIN_SEGMENTS, ADMIN_SUMMARY, BULK_OPERATION_WORDS, FORMAT_SUFFIXES, isAction, VERB_FAMILY_WORDS, VERB_METHODS } from './words.js';
 
 export { isAction, VERB_FAMILY_WORDS } from './words.js';
-export { isPlural } from './text.js';
 
 export const METHOD_CODES: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 export const SHAPE_ITEM = 1;

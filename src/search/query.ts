@@ -2,7 +2,7 @@
 // signals read — concepts (a word with its vocabulary family, idf, step weight), the agent's keywords, the method
 // and REST shape the leading verb asks for — and how it was read, for people. Touches no operation, prints nothing.
 import type { HttpMethod } from '../types.js';
-import { isPlural } from './features.js';
+import { isPlural } from './text.js';
 import type { Lexicon } from './lexicon.js';
 import type { QuestionKind } from './sentence.js';
 import {
