@@ -58,6 +58,10 @@ function changeLine(c: DomainChange): string {
   return `  ${c.domain}: ${parts.join(' ')}`;
 }
 
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
 function counts(result: ImportResult): { warnings: number; lint: Record<string, number> } {
   const lint: Record<string, number> = { 'instruction-like': 0, 'near-duplicate': 0, 'no description': 0 };
   let warnings = 0;
@@ -289,7 +293,7 @@ export async function run(argv: string[]): Promise<number> {
     const c = counts(result);
     const lint = Object.entries(c.lint).map(([k, v]) => `${v} ${k}`).join(', ');
     const lines = [
-      `imported ${result.operations.length} operations in ${result.meta.domains.length} domains from ${result.meta.source} into ${dir} in ${secs} s`,
+      `imported ${plural(result.operations.length, 'operation')} in ${plural(result.meta.domains.length, 'domain')} from ${result.meta.source} into ${dir} in ${secs} s`,
       `${c.warnings} warning(s); lint: ${lint}${result.diagnostics.length > 0 ? ` (details: ${dir}/diagnostics.json)` : ''}`,
     ];
     const shown = verbose ? result.diagnostics : result.diagnostics.filter((d) => !d.code.startsWith('LINT_')).slice(0, 5);
@@ -327,6 +331,7 @@ export async function run(argv: string[]): Promise<number> {
       lines.push(`${pairs.length} operation(s) renamed (x-api-catalog-name): ${list(pairs, 3)}`);
     }
     if (result.meta.hiddenOperations) lines.push(`${result.meta.hiddenOperations} operation(s) hidden (x-api-catalog-hidden): not in the registry`);
+    if (!report.hadPrevious) lines.push(`serve it: api-catalog serve --registry ${dir}   (or try: api-catalog search "<request>" --registry ${dir})`);
     process.stdout.write(lines.join('\n') + '\n');
     return 0;
   } catch (err) {

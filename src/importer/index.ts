@@ -341,7 +341,7 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
       throw new AppError('SPEC_INVALID', `import: --strict and ${warnings.length} warning(s); first: ${first.code} at ${first.pointer}: ${first.message}`, { details: warnings });
     }
   }
-  progress(`imported ${operations.length} operations in ${domains.length} domains`);
+  progress(`imported ${operations.length} operation${operations.length === 1 ? '' : 's'} in ${domains.length} domain${domains.length === 1 ? '' : 's'}`);
   return { meta, operations, diagnostics: unique };
 }
 

@@ -85,12 +85,7 @@ export function defaultCatalogDir(): string {
 export function loadCatalog(dir: string, options: LoadCatalogOptions = {}): Catalog {
   const abs = resolve(dir);
   const metaPath = join(abs, 'catalog.json');
-  if (!existsSync(metaPath)) {
-    throw new AppError(
-      'REGISTRY_NOT_FOUND',
-      `catalog: no catalog.json in ${abs}; build one with \`api-catalog import <spec> --out <registry dir>\``,
-    );
-  }
+  if (!existsSync(metaPath)) throw new AppError('REGISTRY_NOT_FOUND', missingCatalogMessage(abs));
   const [metaBytes, metaPin] = readWithStat(metaPath);
   let meta: CatalogMeta;
   try {
@@ -193,6 +188,34 @@ export function loadCatalog(dir: string, options: LoadCatalogOptions = {}): Cata
 }
 
 /** The operations files of a registry folder, in the order they are read and hashed. */
+/**
+ * Why `abs` is no catalog, and what to pass instead. `import --out <dir>` writes <dir>/<catalog>/, so the
+ * likeliest mistake is naming that registry folder: then the catalogs inside it are the answer.
+ */
+function missingCatalogMessage(abs: string): string {
+  if (!existsSync(abs)) {
+    return `catalog: ${abs} does not exist; build a catalog with \`api-catalog import <spec> --out <registry dir>\`, then pass <registry dir>/<catalog>`;
+  }
+  let inside: string[] = [];
+  try {
+    inside = readdirSync(abs, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && existsSync(join(abs, e.name, 'catalog.json')))
+      .map((e) => e.name)
+      .sort();
+  } catch {
+    // Not a readable folder: the plain message below says what is missing.
+  }
+  if (inside.length > 0) {
+    const shown = inside.slice(0, 5).map((name) => join(abs, name));
+    const more = inside.length > 5 ? ` (and ${inside.length - 5} more)` : '';
+    return (
+      `catalog: ${abs} is a registry folder, not a catalog: it holds ${inside.length === 1 ? 'the catalog' : 'the catalogs'} ` +
+      `${inside.slice(0, 5).join(', ')}${more}; pass ${shown.length === 1 ? 'its folder' : 'one folder each'}: ${shown.join(', ')}`
+    );
+  }
+  return `catalog: no catalog.json in ${abs}; build one with \`api-catalog import <spec> --out <registry dir>\`, then pass <registry dir>/<catalog>`;
+}
+
 function operationFiles(abs: string): string[] {
   return readdirSync(join(abs, 'operations')).filter((f) => f.endsWith('.json')).sort();
 }

@@ -158,7 +158,7 @@ describe('broken references (coverage-refs.yaml)', () => {
     expect(existsSync(out)).toBe(false);
     const lax = cli([REFS, '--out', out]);
     expect(lax.code).toBe(0);
-    expect(lax.stdout).toMatch(/^imported 1 operations in 1 domains from /);
+    expect(lax.stdout).toMatch(/^imported 1 operation in 1 domain from /);
     expect(lax.stdout).toContain('\n4 warning(s); lint: 0 instruction-like, 0 near-duplicate, 0 no description');
     expect(existsSync(join(out, 'coverage-refs', 'catalog.json'))).toBe(true);
   });

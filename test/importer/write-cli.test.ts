@@ -71,7 +71,9 @@ describe('api-catalog import', () => {
     const out = join(dir, 'reg');
     const first = await cli([join(dir, 'things.yaml'), '--out', out]);
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/^imported 5 operations in 1 domains from .*things.yaml into .*things in \d+\.\d s\n1 warning\(s\); lint: 0 instruction-like, 0 near-duplicate, 0 no description/);
+    expect(first.stdout).toMatch(/^imported 5 operations in 1 domain from .*things.yaml into .*things in \d+\.\d s\n1 warning\(s\); lint: 0 instruction-like, 0 near-duplicate, 0 no description/);
+    // A first import ends with the folder to pass on: `--out` names the registry, the catalog is one level down.
+    expect(first.stdout).toMatch(/\nserve it: api-catalog serve --registry \S*reg\/things {3}\(or try: api-catalog search "<request>" --registry \S*reg\/things\)\n$/);
     expect((await cli([join(dir, 'things.yaml'), '--out', out, '--check'])).code).toBe(0);
     writeFileSync(join(dir, 'things.yaml'), readFileSync(join(dir, 'things.yaml'), 'utf8').replace('List things', 'List all things'));
     const stale = await cli([join(dir, 'things.yaml'), '--out', out, '--check']);
@@ -79,6 +81,7 @@ describe('api-catalog import', () => {
     expect(stale.stderr).toMatch(/things is stale \(changed: catalog.json, operations\/things.json\); run `npm run import -- .*things.yaml --out .*` and commit the result\n$/);
     const again = await cli([join(dir, 'things.yaml'), '--out', out]);
     expect(again.stdout).toContain('changes per domain (+added -removed ~changed):\n  things: ~1 (things_list)');
+    expect(again.stdout).not.toContain('serve it:');
   });
 
   test('a broken spec is one error line, exit 1, and leaves the previous registry byte-identical', async () => {
