@@ -5,6 +5,7 @@
 // schemas are read only when describe or execute asks) and a 100k-operation catalog opens without building a
 // 300k-entry map.
 import type { Operation } from '../types.js';
+import { BoundedMap } from './bounded-map.js';
 import { pathKey } from './features.js';
 
 /** One document's card. */
@@ -64,7 +65,7 @@ export function firstOfHash(hashes: Uint32Array, h: number): number {
 /** The cards of all documents, in document (name) order. */
 export class DocCards {
   private readonly text: Buffer;
-  private readonly decoded = new Map<number, DocCard>();
+  private readonly decoded = new BoundedMap<number, DocCard>(DECODED_CARDS);
 
   private constructor(private readonly parts: CardParts) {
     this.text = Buffer.from(parts.bytes.buffer, parts.bytes.byteOffset, parts.bytes.byteLength);
@@ -162,9 +163,7 @@ export class DocCards {
       summary: this.field(i, SUMMARY),
       requiredParams: Object.freeze(required === '' ? [] : required.split(SEP)) as string[],
     });
-    if (this.decoded.size >= DECODED_CARDS) this.decoded.clear();
-    this.decoded.set(i, card);
-    return card;
+    return this.decoded.remember(i, card);
   }
 
   /** All names, in document order. */

@@ -4,6 +4,7 @@
 import { createRequire } from 'node:module';
 import type MiniSearch from 'minisearch';
 import type { DomainInfo, Operation } from '../types.js';
+import { BoundedMap } from './bounded-map.js';
 import { METHOD_CODES, SHAPE_COLLECTION, type Features } from './features.js';
 import { MAX_INDEX_WORDS, type Lexicon } from './lexicon.js';
 import type { Concept } from './query.js';
@@ -137,7 +138,7 @@ function miniSearch(): typeof MiniSearch {
 }
 
 export class LexicalRetriever {
-  private readonly hitCache = new Map<string, TermHits>();
+  private readonly hitCache = new BoundedMap<string, TermHits>(HIT_CACHE_SIZE);
   /** Term -> its row in `table` (index restored from a snapshot: no MiniSearch). */
   private readonly rows: Map<string, number> | undefined;
 
@@ -231,10 +232,7 @@ export class LexicalRetriever {
     }
     const cached = this.hitCache.get(term);
     if (cached) return cached;
-    const hits = this.compute(term);
-    if (this.hitCache.size >= HIT_CACHE_SIZE) this.hitCache.clear();
-    this.hitCache.set(term, hits);
-    return hits;
+    return this.hitCache.remember(term, this.compute(term));
   }
 
   private compute(term: string): TermHits {

@@ -2,6 +2,7 @@
 // words -> stem, plus what the catalog's own words teach (document frequencies, the typo dictionary, agent
 // nouns). Built once per index (or restored from a snapshot); reads no operation at query time, prints nothing.
 import { distance } from 'fastest-levenshtein';
+import { BoundedMap } from './bounded-map.js';
 import { commonEnglishStarting, isCommonEnglish, isEnglish } from './english.js';
 import { splitWords, stem, type StemMode } from './text.js';
 import { ABBREVIATIONS, CALLER_WORDS, FAMILIES, STOP_WORDS, VERB_METHODS } from './words.js';
@@ -72,7 +73,7 @@ export class Lexicon {
   readonly derived = new Map<string, string[]>();
   /** Indexed words by first letter, with how many documents use them: the dictionary for typos. */
   private readonly dictionary = new Map<string, Array<{ word: string; freq: number }>>();
-  private readonly corrections = new Map<string, string>();
+  private readonly corrections = new BoundedMap<string, string>(CORRECTION_CACHE_SIZE);
 
   constructor(mode: StemMode) {
     this.analyze = makeAnalyzer(mode);
@@ -208,9 +209,7 @@ export class Lexicon {
       const meant = commonEnglishStarting(first).find((candidate) => slip(word, candidate, 1) === 1);
       if (meant !== undefined) best = meant;
     }
-    if (this.corrections.size >= CORRECTION_CACHE_SIZE) this.corrections.clear();
-    this.corrections.set(word, best);
-    return best;
+    return this.corrections.remember(word, best);
   }
 }
 

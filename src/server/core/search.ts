@@ -2,6 +2,7 @@
 // keywords, and what helps next when nothing or little matches (domains to browse, a rephrasing hint).
 // Bounded input (K1): long queries and keyword lists are cut, limits capped.
 import { suggestNames } from '../../registry/catalog.js';
+import { BoundedMap } from '../../search/bounded-map.js';
 import { LOW_CONFIDENCE_SCORE, MAX_KEYWORDS } from '../../search/index.js';
 import type { CatalogSet } from './catalogs.js';
 import { fail, ok, type Envelope } from './envelope.js';
@@ -15,15 +16,9 @@ import { oneLine } from './text.js';
  * call: the collector's pauses are the search_tools latency tail). A bound, cleared when full.
  */
 const SUMMARY_LINES_SIZE = 4096;
-const summaryLines = new Map<string, string>();
+const summaryLines = new BoundedMap<string, string>(SUMMARY_LINES_SIZE);
 function summaryLine(summary: string): string {
-  let line = summaryLines.get(summary);
-  if (line === undefined) {
-    line = oneLine(summary, 120);
-    if (summaryLines.size >= SUMMARY_LINES_SIZE) summaryLines.clear();
-    summaryLines.set(summary, line);
-  }
-  return line;
+  return summaryLines.get(summary) ?? summaryLines.remember(summary, oneLine(summary, 120));
 }
 
 export interface SearchToolsInput {
