@@ -15,6 +15,9 @@ import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { usage } from './lib/usage.mjs';
+
+usage(import.meta.url, null);
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const MODERN = '2026-07-28';
@@ -34,7 +37,10 @@ function parseArgs(argv) {
     else if (a === '--baseline-modern') o.baselineModern = true;
     else if (a === '--skip-tokens') o.tokens = false;
     else if (a === '--json') o.json = true;
-    else throw new Error(`bench-eras: unknown option ${a}`);
+    else {
+      process.stderr.write(`bench-eras: unknown option ${a}; --help says what it takes\n`);
+      process.exit(2);
+    }
   }
   if (!Number.isInteger(o.runs) || o.runs < 1) throw new Error('bench-eras: --runs must be a positive integer');
   for (const f of [o.cli, o.baseline].filter(Boolean)) if (!existsSync(f)) throw new Error(`bench-eras: ${f} is missing; run npm run build`);

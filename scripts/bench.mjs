@@ -17,6 +17,12 @@ if (argv.includes('--help') || argv.includes('-h')) {
   console.log('usage: npm run bench [-- --quick] [--write] [--no-scale] [--no-peer] [--no-replicas] [--scale-only | --replicas-only] [--scale-max N] [--collect-budget S]');
   process.exit(0);
 }
+const FLAGS = ['--quick', '--write', '--no-scale', '--no-peer', '--no-replicas', '--scale-only', '--replicas-only', '--scale-max', '--collect-budget'];
+const unknownFlag = argv.find((a) => a.startsWith('-') && !FLAGS.includes(a));
+if (unknownFlag !== undefined) {
+  console.error(`bench: unknown option ${unknownFlag}; --help lists the options`);
+  process.exit(2);
+}
 const quick = argv.includes('--quick');
 const write = !quick || argv.includes('--write');
 const maxIdx = argv.indexOf('--scale-max');

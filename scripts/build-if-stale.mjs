@@ -7,6 +7,9 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { usage } from './lib/usage.mjs';
+
+usage(import.meta.url, ['--check']);
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUTPUT = join(ROOT, 'dist', 'cli', 'index.js');

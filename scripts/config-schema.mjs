@@ -1,9 +1,12 @@
 // Writes docs/config.schema.json (the editor schema of the config file) and the option table in
 // docs/CONFIGURATION.md (between the `options:start` / `options:end` markers) from src/config/, via the build.
-// `npm run config-schema`; test/config/schema.test.ts fails when either is stale.
+// `npm run config-schema` (npm run docs runs it too); test/config/schema.test.ts fails when either is stale.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { configJsonSchema } from '../dist/config/schema.js';
 import { optionsMarkdown } from '../dist/config/options.js';
+import { usage } from './lib/usage.mjs';
+
+usage(import.meta.url);
 
 const schemaFile = new URL('../docs/config.schema.json', import.meta.url);
 writeFileSync(schemaFile, JSON.stringify(configJsonSchema(), null, 2) + '\n');

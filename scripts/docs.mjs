@@ -4,6 +4,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, docFiles, regenerate } from './lib/doc-blocks.mjs';
+import { usage } from './lib/usage.mjs';
+
+usage(import.meta.url, ['--check']);
 
 const check = process.argv.includes('--check');
 let stale = 0;

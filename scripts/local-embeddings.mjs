@@ -198,5 +198,6 @@ async function main() {
 
 main().catch((err) => {
   log(err instanceof Error ? err.message : String(err));
-  process.exit(1);
+  // a mistyped option is a usage error (2), like every script's
+  process.exit(err?.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' ? 2 : 1);
 });

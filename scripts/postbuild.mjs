@@ -6,6 +6,9 @@
 import { build } from 'esbuild';
 import { chmodSync, existsSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { usage } from './lib/usage.mjs';
+
+usage(import.meta.url);
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = fileURLToPath(new URL('../dist/cli/', import.meta.url));

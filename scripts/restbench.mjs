@@ -22,8 +22,9 @@ const DATASETS = ['tmdb', 'spotify'];
 const args = process.argv.slice(2);
 const json = args.includes('--json');
 const showMisses = args.includes('--misses');
-const unknown = args.filter((a) => a !== '--json' && a !== '--misses');
+const unknown = args.filter((a) => a !== '--json' && a !== '--misses' && a !== '--help');
 if (unknown.length > 0 || args.includes('--help')) {
+  if (unknown.length > 0) process.stderr.write(`restbench: unknown option ${unknown[0]}\n`);
   process.stderr.write(`usage: node scripts/restbench.mjs [--json] [--misses]   (run after npm run build)\n`);
   process.exit(unknown.length > 0 ? 2 : 0);
 }

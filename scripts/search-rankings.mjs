@@ -6,6 +6,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { usage } from './lib/usage.mjs';
+
+usage(import.meta.url, ['--dist', '--registry', '--snapshot']);
 
 const args = process.argv.slice(2);
 let dist = 'dist';

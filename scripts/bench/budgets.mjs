@@ -11,6 +11,9 @@ import { createServer as createNetServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, DIST, FIXTURES, median } from './lib/common.mjs';
+import { usage } from '../lib/usage.mjs';
+
+usage(import.meta.url, ['--only', '--runs']);
 
 const args = process.argv.slice(2);
 const only = args.includes('--only') ? new Set(args[args.indexOf('--only') + 1].split(',')) : undefined;
