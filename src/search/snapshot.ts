@@ -20,9 +20,10 @@ const MAGIC = 0x48435253; // "SRCH" read as a little-endian u32
  * 3: the documents' cards, so a restored index needs no operations; 4: the response body's field names and the
  * verb a GET on a collection implies indexed; 5: the head noun of each operation's resource; 6: without a format
  * suffix such as `.json`; 7: the catalog's scopes, read off its paths; 8: an identifier compound's head noun is its
- * last part, and a scope owns what it repeats; 9: the exact-title table of the summaries, and the admin and bulk flags).
+ * last part, and a scope owns what it repeats; 9: the exact-title table of the summaries, and the admin and bulk flags;
+ * 10: a singular that ends in s keeps it as a term, `status` like `statuses`).
  */
-export const SNAPSHOT_LAYOUT = 9;
+export const SNAPSHOT_LAYOUT = 10;
 
 let vocabulary: string | undefined;
 /**

@@ -2,6 +2,8 @@
 // (camelCase, snake_case, kebab-case, dotted, slashed) into words, drops stop words and stems.
 // Pure functions, no I/O; the same pipeline runs at index time and at query time.
 import { stemmer } from 'stemmer';
+import { BoundedMap } from './bounded-map.js';
+import { isEnglish } from './english.js';
 
 /** How words are reduced to index terms. `porter` won the measurement (see docs/notes/SEARCH-ROUNDS.md). */
 export type StemMode = 'porter' | 'plural' | 'none';
@@ -46,7 +48,27 @@ export function splitWords(text: string): string[] {
 
 /** A plural English noun (`pictures`, `endpoints`, `replies`), not a word that merely ends in s (`status`). */
 export function isPlural(word: string): boolean {
-  return word.length > 3 && stripPlural(word) !== word && !/(?:ss|us|is|ics|news)$/.test(word);
+  return word.length > 3 && stripPlural(word) !== word && !/(?:ss|us|is|ias|ics|news)$/.test(word);
+}
+
+/**
+ * Whether the s that ends `word` is part of it: `status`, `alias`, `canvas`, `analysis`, `lens` are English words
+ * and `statu`, `alia`, `canva` are not (`menus`, `statuses`, `libraries` are plurals of words; `skus` is no word at all). Porter cuts that s (status -> statu) while the plural keeps it (statuses -> status), so a query's
+ * `status` would never meet a path's `statuses`: such a word is its own term. Decided once per word.
+ */
+function ownS(word: string): boolean {
+  let own = OWN_S.get(word);
+  if (own === undefined) own = OWN_S.remember(word, isEnglish(word) && !singularCandidates(word).some(isEnglish));
+  return own;
+}
+const OWN_S = new BoundedMap<string, boolean>(4096);
+
+/** What `word` would be the plural of: less its s (`menus`), its es (`statuses`), its ies for y (`libraries`). */
+function singularCandidates(word: string): string[] {
+  const out = [word.slice(0, -1)];
+  if (word.endsWith('es')) out.push(word.slice(0, -2));
+  if (word.endsWith('ies')) out.push(`${word.slice(0, -3)}y`);
+  return out;
 }
 
 /** Light plural stripping: `repositories` -> repository, `branches` -> branch, `issues` -> issue. */
@@ -54,7 +76,7 @@ export function stripPlural(word: string): string {
   if (word.length <= 3) return word;
   if (word.endsWith('ies') && word.length > 4) return word.slice(0, -3) + 'y';
   if (/(?:ches|shes|sses|xes|zes)$/.test(word)) return word.slice(0, -2);
-  if (word.endsWith('ss') || word.endsWith('us') || word.endsWith('is')) return word;
+  if (word.endsWith('ss') || word.endsWith('us') || word.endsWith('is') || word.endsWith('ias')) return word;
   if (word.endsWith('s')) return word.slice(0, -1);
   return word;
 }
@@ -63,5 +85,6 @@ export function stripPlural(word: string): string {
 export function stem(word: string, mode: StemMode = 'porter'): string {
   if (mode === 'none' || /\d/.test(word)) return word;
   if (mode === 'plural') return stripPlural(word);
+  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') && ownS(word)) return word;
   return stemmer(word);
 }

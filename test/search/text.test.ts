@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitWords, stem, stripNoise, stripPlural, STOP_WORDS } from '../../src/search/text.js';
+import { isPlural, splitWords, stem, stripNoise, stripPlural, STOP_WORDS } from '../../src/search/text.js';
 import { ABBREVIATIONS, CALLER_WORDS, FAMILIES, PHRASES, VERB_FAMILY_COUNT, VERB_METHODS, VERB_SHAPES } from '../../src/search/words.js';
 
 describe('splitWords', () => {
@@ -34,6 +34,18 @@ describe('stemming', () => {
     expect(stem('starred')).toBe(stem('star'));
     expect(stem('repositories')).toBe(stem('repository'));
     expect(stem('invitation')).toBe(stem('invite'));
+  });
+  it('a singular that ends in s meets its plural: Porter alone reads status as statu and statuses as status', () => {
+    for (const [one, many] of [['status', 'statuses'], ['alias', 'aliases'], ['canvas', 'canvases'], ['bonus', 'bonuses'], ['lens', 'lenses'], ['virus', 'viruses']]) {
+      expect(stem(one), one).toBe(stem(many as string));
+    }
+  });
+  it('...and a plural still meets its singular, whatever its ending', () => {
+    for (const [one, many] of [['menu', 'menus'], ['sku', 'skus'], ['schema', 'schemas'], ['library', 'libraries'], ['address', 'addresses'], ['cause', 'causes'], ['box', 'boxes'], ['area', 'areas']]) {
+      expect(stem(one), many).toBe(stem(many as string));
+    }
+    expect(isPlural('alias')).toBe(false);
+    expect(isPlural('aliases')).toBe(true);
   });
   it('plural mode only strips plurals; none keeps words', () => {
     expect(stripPlural('branches')).toBe('branch');
