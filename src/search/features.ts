@@ -49,6 +49,11 @@ export interface Features {
   flags: Uint8Array;
   /** Index into the index's domain names (`domainList`). */
   domain: Uint32Array;
+  /**
+   * 1 + the term id of the operation's action word: its path's trailing action (`/accounts/{id}/unsuspend`), else its
+   * summary's first word ("Reject a follow request"); 0 none. The opposite-action signal reads it.
+   */
+  action: Uint32Array;
   /** The exact-title table (titles.ts): each summary's title-key hash, ascending, and its document. */
   titleKeyHash: Uint32Array;
   titleKeyDoc: Uint32Array;
@@ -103,14 +108,30 @@ export function primaryResource(path: string): string {
   if (k < 0) return '';
   // a format suffix (`/admin/badges.json`, `/Calls.json`) is not part of the resource's name
   const last = (segs[k] as string).replace(FORMAT_SUFFIX, '');
-  const words = splitWords(last);
-  const one = words.length === 1 ? (words[0] as string) : undefined;
-  const afterParam = k > 0 && isParam(segs[k - 1] as string);
-  const action = one !== undefined && (VERB_FAMILY_WORDS.has(one) || VERB_METHODS[one] !== undefined || (afterParam && !isPlural(one)));
-  if (!action) return last;
+  if (actionOf(segs, k) === undefined) return last;
   let j = k - 1;
   while (j >= 0 && (isParam(segs[j] as string) || isVersionSegment(segs[j] as string))) j--;
   return j >= 0 ? `${segs[j] as string} ${last}` : last;
+}
+
+/** The one-word action that ends a path (`/pipelines/{id}/retry`, `/customers/search`), if it ends in one. */
+export function trailingAction(path: string): string | undefined {
+  const segs = path.split('/').filter((s) => s.length > 0);
+  let k = segs.length - 1;
+  while (k >= 0 && (segs[k] as string).includes('{')) k--;
+  return k < 0 ? undefined : actionOf(segs, k);
+}
+
+/**
+ * Segment k as a one-word action: a verb the lists know, or a singular word right after a parameter
+ * (`/transfers/{id}/approve`); undefined for a resource.
+ */
+function actionOf(segs: readonly string[], k: number): string | undefined {
+  const words = splitWords((segs[k] as string).replace(FORMAT_SUFFIX, ''));
+  const one = words.length === 1 ? (words[0] as string) : undefined;
+  if (one === undefined) return undefined;
+  const afterParam = k > 0 && (segs[k - 1] as string).includes('{');
+  return VERB_FAMILY_WORDS.has(one) || VERB_METHODS[one] !== undefined || (afterParam && !isPlural(one)) ? one : undefined;
 }
 
 /**
@@ -180,7 +201,7 @@ export function computeFeatures(ops: readonly Operation[], lexicon: Lexicon): Fe
     titleStart: new Uint32Array(n + 1), titleIds: new Uint32Array(0), nameStart: new Uint32Array(n + 1),
     nameIds: new Uint32Array(0), primaryStart: new Uint32Array(n + 1), primaryIds: new Uint32Array(0), head: new Uint32Array(n),
     method: new Uint8Array(n), shape: new Uint8Array(n), scope: new Uint8Array(n), flags: new Uint8Array(n),
-    domain: new Uint32Array(n), titleKeyHash: new Uint32Array(0), titleKeyDoc: new Uint32Array(0),
+    domain: new Uint32Array(n), action: new Uint32Array(n), titleKeyHash: new Uint32Array(0), titleKeyDoc: new Uint32Array(0),
   };
   for (let i = 0; i < n; i++) {
     const op = ops[i] as Operation;
@@ -195,6 +216,8 @@ export function computeFeatures(ops: readonly Operation[], lexicon: Lexicon): Fe
     const headTerm = head === undefined ? undefined : lexicon.analyze(compoundHead(head, lexicon))[0];
     f.head[i] = headTerm === undefined ? 0 : termId(headTerm) + 1;
     f.method[i] = Math.max(0, METHOD_CODES.indexOf(op.method));
+    const actionTerm = lexicon.analyze(trailingAction(op.path) ?? splitWords(op.summary)[0] ?? '')[0];
+    f.action[i] = actionTerm === undefined ? 0 : termId(actionTerm) + 1;
     const shape = shapeOf(op.path);
     f.shape[i] = shape === 'item' ? SHAPE_ITEM : shape === 'collection' ? SHAPE_COLLECTION : 0;
     const titleWords = splitWords(`${op.name} ${op.operationId} ${op.summary}`);

@@ -138,6 +138,8 @@ export class SearchIndex {
   private readonly queryMarks: Uint8Array;
   private readonly objectMarks: Uint8Array;
   private readonly headMarks: Uint8Array;
+  /** `oppositeMarks[id]` is 1 while title/name term `id` is an action opposite to the query's verb. */
+  private readonly oppositeMarks: Uint8Array;
   /** `returnsMarks[doc]` is 1 while a query's head noun is only among that operation's response fields. */
   private readonly returnsMarks: Uint8Array;
   /** `titleMarks[doc]` is 1 while the query says that operation's summary word for word. */
@@ -160,6 +162,7 @@ export class SearchIndex {
     this.queryMarks = new Uint8Array(parts.tables.termIds.size);
     this.objectMarks = new Uint8Array(parts.tables.termIds.size);
     this.headMarks = new Uint8Array(parts.tables.termIds.size);
+    this.oppositeMarks = new Uint8Array(parts.tables.termIds.size);
     this.returnsMarks = new Uint8Array(parts.cards.length);
     this.titleMarks = new Uint8Array(parts.cards.length);
     const { features, domainList } = parts.tables;
@@ -357,12 +360,13 @@ export class SearchIndex {
     const marked = mark(plan.queryTerms, termIds, queryMarks);
     const objectIds = mark(plan.objectTerms, termIds, objectMarks);
     const headIds = mark(plan.headTerms, termIds, headMarks);
+    const oppositeIds = mark(plan.opposites, termIds, this.oppositeMarks);
     const returnsIds = this.markReturns(plan.headTerms[0]);
     const titleIds = this.markTitles(plan.words);
     const ctx: SignalContext = {
       plan, features: this.tables.features, scopes: this.tables.scopes, candidates: this.candidates, queryMarks, objectMarks, objectCount: objectIds.length,
       headMarks, headCount: headIds.length, returnsMarks: this.returnsMarks, returnsCount: returnsIds.length,
-      titleMarks: this.titleMarks, titleCount: titleIds.length,
+      titleMarks: this.titleMarks, titleCount: titleIds.length, oppositeMarks: this.oppositeMarks, oppositeCount: oppositeIds.length,
       tuning: {
         precisionWeight: t.precisionWeight, namePrecisionShare: t.namePrecisionShare, primaryBoost: t.primaryBoost, headBoost: t.headBoost, exactTitleBoost: t.exactTitleBoost,
         coveragePower: t.signalWeights[COVERAGE_POWER] ?? DEFAULT_COVERAGE_POWER,
@@ -378,6 +382,7 @@ export class SearchIndex {
       for (const id of marked) queryMarks[id] = 0;
       for (const id of objectIds) objectMarks[id] = 0;
       for (const id of headIds) headMarks[id] = 0;
+      for (const id of oppositeIds) this.oppositeMarks[id] = 0;
       for (const i of returnsIds) this.returnsMarks[i] = 0;
       for (const i of titleIds) this.titleMarks[i] = 0;
       reached?.clear();

@@ -48,6 +48,9 @@ export interface QueryPlan {
   methods: readonly HttpMethod[] | undefined;
   /** REST shape the leading verb suggests. */
   shape: 'item' | 'collection' | undefined;
+  /** The leading verb the method unit read ("suspend"), and the index terms of actions opposite to it (unsuspend, enable...). */
+  verb: string | undefined;
+  opposites: string[];
   /** Scopes the request names (the catalog's scope names, scopes.ts; `me` for the caller). */
   scopes: Set<string>;
   /** The request asks for everything at once (all, every, across...). */

@@ -27,6 +27,9 @@ export interface SignalContext {
   /** `titleMarks[doc]` is 1 when the query says that operation's summary word for word (titles.ts); `titleCount` of them. */
   titleMarks: Uint8Array;
   titleCount: number;
+  /** `oppositeMarks[termId]` is 1 when that term is an action opposite to the request's verb; `oppositeCount` of them. */
+  oppositeMarks: Uint8Array;
+  oppositeCount: number;
   tuning: SignalTuning;
 }
 
@@ -334,5 +337,28 @@ const bulkVariant: Signal = {
   prepare: ({ plan, features: f }, w) => (plan.asksMany ? undefined : flagged(f.flags, FLAG_BULK, pow(VARIANT_FACTOR, w))),
 };
 
+/** What an operation keeps whose action undoes or opposes the one the request asks for. */
+export const OPPOSITE_FACTOR = 0.7;
+
+/**
+ * The opposite action: "suspend an account" is not `/accounts/{id}/unsuspend` ("Unsuspend a currently suspended
+ * account" says suspend too), "accept a follow request" not `.../reject`. An operation whose action word (its path's
+ * trailing action, else its summary's first word) is opposite to the request's verb (the opposites unit) is lowered.
+ */
+const oppositeAction: Signal = {
+  name: 'opposite-action',
+  reads: (w) => `the operation's action undoes or opposes the request's verb (unsuspend for suspend, reject for accept): ${x(OPPOSITE_FACTOR, w)}${weighted(w)}`,
+  prepare: ({ features: f, oppositeMarks, oppositeCount }, w) => {
+    if (oppositeCount === 0) return undefined;
+    const by = pow(OPPOSITE_FACTOR, w);
+    const action = f.action;
+    const hit = (i: number): boolean => { const a = action[i] as number; return a !== 0 && oppositeMarks[a - 1] === 1; };
+    return {
+      factor: (i) => (hit(i) ? by : 1),
+      apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; if (hit(i)) out[i] = (out[i] as number) * by; } },
+    };
+  },
+};
+
 /** The signals in the order they multiply. */
-export const SIGNALS: readonly Signal[] = [coverage, titleCoverage, precision, primaryResource, headNoun, returnsHead, method, shape, scope, spansAll, deprecated, exactTitle, adminVariant, bulkVariant];
+export const SIGNALS: readonly Signal[] = [coverage, titleCoverage, precision, primaryResource, headNoun, returnsHead, method, shape, scope, spansAll, deprecated, exactTitle, adminVariant, bulkVariant, oppositeAction];

@@ -21,7 +21,7 @@ const MAGIC = 0x48435253; // "SRCH" read as a little-endian u32
  * verb a GET on a collection implies indexed; 5: the head noun of each operation's resource; 6: without a format
  * suffix such as `.json`; 7: the catalog's scopes, read off its paths; 8: an identifier compound's head noun is its
  * last part, and a scope owns what it repeats; 9: the exact-title table of the summaries, and the admin and bulk flags;
- * 10: a singular that ends in s keeps it as a term, `status` like `statuses`).
+ * 10: a singular that ends in s keeps it as a term, `status` like `statuses`; each operation's action word).
  */
 export const SNAPSHOT_LAYOUT = 10;
 
@@ -43,7 +43,7 @@ type Kind = keyof typeof KINDS;
 /** Sections in file order: per-document features, then the posting table. */
 const SECTIONS: ReadonlyArray<[string, Kind]> = [
   ['titleStart', 'u32'], ['titleIds', 'u32'], ['nameStart', 'u32'], ['nameIds', 'u32'], ['primaryStart', 'u32'],
-  ['primaryIds', 'u32'], ['head', 'u32'], ['domain', 'u32'], ['titleKeyHash', 'u32'], ['titleKeyDoc', 'u32'], ['method', 'u8'], ['shape', 'u8'], ['scope', 'u8'], ['flags', 'u8'],
+  ['primaryIds', 'u32'], ['head', 'u32'], ['domain', 'u32'], ['titleKeyHash', 'u32'], ['titleKeyDoc', 'u32'], ['method', 'u8'], ['shape', 'u8'], ['scope', 'u8'], ['flags', 'u8'], ['action', 'u32'],
   ['postStart', 'u32'], ['postIds', 'u32'], ['postScores', 'f64'], ['postTitle', 'u8'], ['cardStarts', 'u32'], ['cardBytes', 'u8'],
   ['exactHash', 'u32'], ['exactDoc', 'u32'],
 ];
@@ -154,7 +154,7 @@ export function decodeSnapshot(bytes: Uint8Array, domains: readonly DomainInfo[]
   };
   if (table.start.length !== postTerms.length + 1 || table.start[postTerms.length] !== table.ids.length) throw invalid('damaged postings');
   for (const name of ['titleStart', 'nameStart', 'primaryStart']) if ((arrays[name] as Typed).length !== count + 1) throw invalid(`damaged ${name}`);
-  for (const name of ['head', 'method', 'shape', 'scope', 'flags', 'domain']) if ((arrays[name] as Typed).length !== count) throw invalid(`damaged ${name}`);
+  for (const name of ['head', 'method', 'shape', 'scope', 'flags', 'domain', 'action']) if ((arrays[name] as Typed).length !== count) throw invalid(`damaged ${name}`);
   if (!validTitleTable(features, count)) throw invalid('damaged titleKeyHash');
   const cards = DocCards.restore(
     { bytes: arrays.cardBytes as Uint8Array, starts: arrays.cardStarts as Uint32Array, exactHash: arrays.exactHash as Uint32Array, exactDoc: arrays.exactDoc as Uint32Array },

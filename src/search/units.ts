@@ -14,8 +14,8 @@ import {
 import { appendedStart, laterStepStart, objectHead, questionKind, type QuestionKind } from './sentence.js';
 import { splitWords, stripPlural as singularOf } from './text.js';
 import {
-  ADMIN_WORDS, BROAD_WORDS, isAction, LIST_WORDS, MANY_WORDS, MESSAGE_VERBS, MINED, OBJECT_WORDS, PHRASES, PREPOSITIONS, RECEIVER_VERBS,
-  SELF_WORDS, WHO_DID_READING, WORD_READINGS,
+  ADMIN_WORDS, BROAD_WORDS, FAMILIES, isAction, LIST_WORDS, MANY_WORDS, MESSAGE_VERBS, MINED, OBJECT_WORDS, PHRASES, PREPOSITIONS, RECEIVER_VERBS,
+  OPPOSITE_FAMILIES, SELF_WORDS, VERB_FAMILY_COUNT, WHO_DID_READING, WORD_READINGS,
 } from './words.js';
 import { CALLER, CALLER_ONLY, scopeNamedBy, type ScopeTable } from './scopes.js';
 import { CALLER_WORDS } from './words.js';
@@ -341,8 +341,19 @@ export const UNITS: readonly AnalysisUnit[] = [
     apply: (r, cx) => {
       const m = verbMethods(r.words, cx.lex, r.question, (w) => callerOf(w) !== undefined);
       r.methods = m.methods;
+      r.verb = m.methods === undefined || m.from === 'how' ? undefined : m.from;
       const methods = m.methods;
       if (methods !== undefined) note(r, 'method', () => `${methods.join('/').toUpperCase()} (${m.from as string})`);
+    },
+  },
+  {
+    name: 'opposites',
+    reads: 'the actions opposite to the leading verb: its un-/dis-/de- twin (suspend: unsuspend) and the words of its opposite family (accept: reject)',
+    apply: (r, cx) => {
+      if (r.verb === undefined || r.question === 'question') return;
+      const words = oppositeActions(r.verb);
+      r.opposites = [...new Set(words.flatMap((w) => cx.lex.analyze(w)))];
+      if (r.opposites.length > 0) note(r, 'opposites', () => words.slice(0, 6).join('/'));
     },
   },
   {
@@ -355,6 +366,27 @@ export const UNITS: readonly AnalysisUnit[] = [
     },
   },
 ];
+
+/** Prefixes that undo a verb: suspend / unsuspend, connect / disconnect, activate / deactivate. */
+const UNDO_PREFIXES = ['un', 'dis', 'de'];
+
+/** The actions opposite to `verb`: its undo-prefixed twin (either way) and every word of an opposite verb family. */
+export function oppositeActions(verb: string): string[] {
+  const out: string[] = [];
+  for (const p of UNDO_PREFIXES) {
+    out.push(p + verb);
+    if (verb.startsWith(p) && verb.length > p.length + 2) out.push(verb.slice(p.length));
+  }
+  const family = FAMILIES.slice(0, VERB_FAMILY_COUNT).find((f) => f.includes(verb));
+  if (family !== undefined) {
+    for (const [a, b] of OPPOSITE_FAMILIES) {
+      const other = family[0] === a ? b : family[0] === b ? a : undefined;
+      const words = other === undefined ? undefined : FAMILIES.slice(0, VERB_FAMILY_COUNT).find((f) => f[0] === other);
+      if (words !== undefined) out.push(...words);
+    }
+  }
+  return out;
+}
 
 /** Names of the units that can be left out. */
 export const SWITCHABLE_UNITS: readonly string[] = UNITS.filter((u) => u.core !== true).map((u) => u.name);
@@ -370,7 +402,7 @@ export function analyzeQuery(
   };
   const r: Reading = {
     text: query.slice(0, MAX_QUERY_CHARS), words: [], concepts: [] as Concept[], queryTerms: new Set(), methods: undefined as readonly HttpMethod[] | undefined,
-    shape: undefined, scopes: new Set(), spanAll: false, asksMany: false, asksAdmin: false, objectTerms: [], headTerms: [], laterStep: Number.MAX_SAFE_INTEGER,
+    shape: undefined, verb: undefined, opposites: [], scopes: new Set(), spanAll: false, asksMany: false, asksAdmin: false, objectTerms: [], headTerms: [], laterStep: Number.MAX_SAFE_INTEGER,
     // steps and appended: none (the word count, set at the end) unless their units find one
     appended: Number.MAX_SAFE_INTEGER, head: undefined, notes: [], question: undefined, family: NO_FAMILY, derived: NO_DERIVED, listAll: false, names: NO_NAMES, explain, mined: NO_FAMILY, minedWeight: 0,
   };
