@@ -140,7 +140,7 @@ describe.each(ERAS)('%s era', (era: Era) => {
         (dir: string) => writeFileSync(join(dir, 'operations', 'orders.json'), '[{"name": "orders_get"'),
         /operations\/orders\.json is not valid JSON; re-run the import/,
       ],
-      ['the folder is gone', (dir: string) => rmSync(dir, { recursive: true, force: true }), /no catalog\.json in .*shop/],
+      ['the folder is gone', (dir: string) => rmSync(dir, { recursive: true, force: true }), /reg\/shop does not exist; build a catalog with `api-catalog import/],
     ] as const)('%s', async (what, breakIt, reason) => {
       const { live, c, log } = await serve(era);
       try {
