@@ -50,7 +50,7 @@ export interface QueryPlan {
   shape: 'item' | 'collection' | undefined;
   /** The leading verb the method unit read ("suspend"), and the index terms of actions opposite to it (unsuspend, enable...). */
   verb: string | undefined;
-  opposites: string[];
+  opposites: readonly string[];
   /** Scopes the request names (the catalog's scope names, scopes.ts; `me` for the caller). */
   scopes: Set<string>;
   /** The request asks for everything at once (all, every, across...). */

@@ -352,7 +352,7 @@ export const UNITS: readonly AnalysisUnit[] = [
     apply: (r, cx) => {
       if (r.verb === undefined || r.question === 'question') return;
       const words = oppositeActions(r.verb);
-      r.opposites = [...new Set(words.flatMap((w) => cx.lex.analyze(w)))];
+      r.opposites = oppositeTerms(r.verb, words, cx.lex);
       if (r.opposites.length > 0) note(r, 'opposites', () => words.slice(0, 6).join('/'));
     },
   },
@@ -370,8 +370,31 @@ export const UNITS: readonly AnalysisUnit[] = [
 /** Prefixes that undo a verb: suspend / unsuspend, connect / disconnect, activate / deactivate. */
 const UNDO_PREFIXES = ['un', 'dis', 'de'];
 
+/** A verb's opposite actions, and their index terms per lexicon: the same few verbs lead most queries. */
+const OPPOSITES = new Map<string, readonly string[]>();
+const OPPOSITE_TERMS = new WeakMap<Lexicon, Map<string, string[]>>();
+
+function oppositeTerms(verb: string, words: readonly string[], lex: Lexicon): string[] {
+  let byVerb = OPPOSITE_TERMS.get(lex);
+  if (byVerb === undefined) OPPOSITE_TERMS.set(lex, (byVerb = new Map()));
+  let terms = byVerb.get(verb);
+  if (terms === undefined) {
+    terms = [...new Set(words.flatMap((w) => lex.analyze(w)))];
+    if (byVerb.size < 4096) byVerb.set(verb, terms);
+  }
+  return terms;
+}
+
 /** The actions opposite to `verb`: its undo-prefixed twin (either way) and every word of an opposite verb family. */
-export function oppositeActions(verb: string): string[] {
+export function oppositeActions(verb: string): readonly string[] {
+  const known = OPPOSITES.get(verb);
+  if (known !== undefined) return known;
+  const out = computeOpposites(verb);
+  if (OPPOSITES.size < 4096) OPPOSITES.set(verb, out);
+  return out;
+}
+
+function computeOpposites(verb: string): string[] {
   const out: string[] = [];
   for (const p of UNDO_PREFIXES) {
     out.push(p + verb);
