@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { AppError } from '../errors.js';
 import type { DomainInfo, HttpMethod, Operation } from '../types.js';
+import { nestedFields, schemaFromFields } from './fields.js';
 
 /** The `format` field of a fixture file. */
 export const SEARCH_FIXTURE_FORMAT = 'api-catalog-search-fixture/1';
@@ -25,6 +26,8 @@ export interface FixtureOperation {
   deprecated?: true;
   /** Names of the input schema's properties, in order; `required` those the schema requires. */
   params: string[];
+  /** Dotted paths of the fields nested in object parameters (fields.ts), when there are any. */
+  nested?: string[];
   required: string[];
   /** Top-level field names of the success response (`ResponseInfo.fields`). */
   returns: string[];
@@ -70,6 +73,7 @@ export function toFixture(catalog: string, source: FixtureSource, domains: reado
       ...(op.keywords && op.keywords.length > 0 ? { keywords: [...op.keywords] } : {}),
       ...(op.deprecated ? { deprecated: true as const } : {}),
       params: Object.keys(op.inputSchema.properties),
+      ...(nestedFields(op.inputSchema).length > 0 ? { nested: nestedFields(op.inputSchema) } : {}),
       required: [...(op.inputSchema.required ?? [])],
       returns: [...(op.response?.fields ?? [])],
     })),
@@ -96,7 +100,7 @@ export function fixtureOperations(fixture: SearchFixture): Operation[] {
       readOnly: f.method === 'get' || f.method === 'head',
       servers: [],
       security: [],
-      inputSchema: { type: 'object', properties: Object.fromEntries(f.params.map((p) => [p, {}])), required: f.required },
+      inputSchema: { type: 'object', properties: schemaFromFields(f.params, f.nested ?? []), required: f.required },
       bindings: [],
       errors: [],
       examples: [],

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import type MiniSearch from 'minisearch';
 import type { DomainInfo, Operation } from '../types.js';
 import { BoundedMap } from './bounded-map.js';
+import { nestedFieldNames } from './fields.js';
 import { METHOD_CODES, SHAPE_COLLECTION, type Features } from './features.js';
 import { MAX_INDEX_WORDS, type Lexicon } from './lexicon.js';
 import type { Concept } from './query.js';
@@ -107,7 +108,7 @@ function record(op: Operation, id: number, f: Features, descriptionWords: number
     path: op.path,
     domain: op.domain,
     tags: op.tags.join(' '),
-    params: Object.keys(op.inputSchema.properties).join(' '),
+    params: [...Object.keys(op.inputSchema.properties), ...nestedFieldNames(op.inputSchema)].join(' '),
     description: stripNoise(op.description).split(/\s+/).slice(0, descriptionWords).join(' '),
     domainText,
     keywords: (op.keywords ?? []).join(' '),

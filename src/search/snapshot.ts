@@ -21,9 +21,10 @@ const MAGIC = 0x48435253; // "SRCH" read as a little-endian u32
  * verb a GET on a collection implies indexed; 5: the head noun of each operation's resource; 6: without a format
  * suffix such as `.json`; 7: the catalog's scopes, read off its paths; 8: an identifier compound's head noun is its
  * last part, and a scope owns what it repeats; 9: the exact-title table of the summaries, and the admin and bulk flags;
- * 10: a singular that ends in s keeps it as a term, `status` like `statuses`; each operation's action word).
+ * 10: a singular that ends in s keeps it as a term, `status` like `statuses`; each operation's action word; 11: the
+ * field names nested in object parameters, `data.attributes.expired`, indexed with the parameters).
  */
-export const SNAPSHOT_LAYOUT = 10;
+export const SNAPSHOT_LAYOUT = 11;
 
 let vocabulary: string | undefined;
 /**
