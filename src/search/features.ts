@@ -103,8 +103,7 @@ const FORMAT_SUFFIX = new RegExp(`\\.(?:${FORMAT_SUFFIXES.join('|')})$`, 'i');
 export function primaryResource(path: string): string {
   const segs = path.split('/').filter((s) => s.length > 0);
   const isParam = (s: string): boolean => s.includes('{');
-  let k = segs.length - 1;
-  while (k >= 0 && isParam(segs[k] as string)) k--;
+  const k = lastPlain(segs);
   if (k < 0) return '';
   // a format suffix (`/admin/badges.json`, `/Calls.json`) is not part of the resource's name
   const last = (segs[k] as string).replace(FORMAT_SUFFIX, '');
@@ -117,9 +116,15 @@ export function primaryResource(path: string): string {
 /** The one-word action that ends a path (`/pipelines/{id}/retry`, `/customers/search`), if it ends in one. */
 export function trailingAction(path: string): string | undefined {
   const segs = path.split('/').filter((s) => s.length > 0);
+  const k = lastPlain(segs);
+  return k < 0 ? undefined : actionOf(segs, k);
+}
+
+/** The index of a path's last segment that is no parameter, -1 when all are. */
+function lastPlain(segs: readonly string[]): number {
   let k = segs.length - 1;
   while (k >= 0 && (segs[k] as string).includes('{')) k--;
-  return k < 0 ? undefined : actionOf(segs, k);
+  return k;
 }
 
 /**

@@ -61,22 +61,25 @@ export function toFixture(catalog: string, source: FixtureSource, domains: reado
     catalog,
     source,
     domains: domains.map((d) => ({ name: d.name, description: d.description, toolCount: d.toolCount })),
-    operations: ops.map((op) => ({
-      name: op.name,
-      ...(op.operationId !== op.name ? { operationId: op.operationId } : {}),
-      domain: op.domain,
-      method: op.method,
-      path: op.path,
-      summary: op.summary,
-      description: op.description,
-      tags: [...op.tags],
-      ...(op.keywords && op.keywords.length > 0 ? { keywords: [...op.keywords] } : {}),
-      ...(op.deprecated ? { deprecated: true as const } : {}),
-      params: Object.keys(op.inputSchema.properties),
-      ...(nestedFields(op.inputSchema).length > 0 ? { nested: nestedFields(op.inputSchema) } : {}),
-      required: [...(op.inputSchema.required ?? [])],
-      returns: [...(op.response?.fields ?? [])],
-    })),
+    operations: ops.map((op) => {
+      const nested = nestedFields(op.inputSchema);
+      return {
+        name: op.name,
+        ...(op.operationId !== op.name ? { operationId: op.operationId } : {}),
+        domain: op.domain,
+        method: op.method,
+        path: op.path,
+        summary: op.summary,
+        description: op.description,
+        tags: [...op.tags],
+        ...(op.keywords && op.keywords.length > 0 ? { keywords: [...op.keywords] } : {}),
+        ...(op.deprecated ? { deprecated: true as const } : {}),
+        params: Object.keys(op.inputSchema.properties),
+        ...(nested.length > 0 ? { nested } : {}),
+        required: [...(op.inputSchema.required ?? [])],
+        returns: [...(op.response?.fields ?? [])],
+      };
+    }),
   };
 }
 

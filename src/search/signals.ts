@@ -189,22 +189,21 @@ const primaryResource: Signal = {
 const headNoun: Signal = {
   name: 'head-noun',
   reads: (w, t) => `the head noun of the request's object is the head noun of the operation's resource: ${x(t.headBoost, w)}${weighted(w)}`,
-  prepare: ({ features: f, headMarks, headCount, tuning }, w) => {
-    if (tuning.headBoost === 1 || headCount === 0) return undefined;
-    const boost = pow(tuning.headBoost, w);
-    const head = f.head;
-    return {
-      factor: (i) => { const h = head[i] as number; return h !== 0 && headMarks[h - 1] === 1 ? boost : 1; },
-      apply: (out, list, n) => {
-        for (let m = 0; m < n; m++) {
-          const i = list[m] as number;
-          const h = head[i] as number;
-          if (h !== 0 && headMarks[h - 1] === 1) out[i] = (out[i] as number) * boost;
-        }
-      },
-    };
-  },
+  prepare: ({ features: f, headMarks, headCount, tuning }, w) =>
+    (tuning.headBoost === 1 || headCount === 0 ? undefined : termMarked(f.head, headMarks, pow(tuning.headBoost, w))),
 };
+
+/**
+ * A signal that multiplies by `by` the documents whose term (`terms[doc]`: 1 + a term id, 0 none) the query marked
+ * in `marks` (by term id): the head noun's, the action word's.
+ */
+function termMarked(terms: Uint32Array, marks: Uint8Array, by: number): Prepared {
+  const hit = (i: number): boolean => { const t = terms[i] as number; return t !== 0 && marks[t - 1] === 1; };
+  return {
+    factor: (i) => (hit(i) ? by : 1),
+    apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; if (hit(i)) out[i] = (out[i] as number) * by; } },
+  };
+}
 
 /** What the returns-head signal gives an operation whose response has the datum the request asks for. */
 export const RETURNS_HEAD_FACTOR = 1.2;
@@ -348,16 +347,8 @@ export const OPPOSITE_FACTOR = 0.7;
 const oppositeAction: Signal = {
   name: 'opposite-action',
   reads: (w) => `the operation's action undoes or opposes the request's verb (unsuspend for suspend, reject for accept): ${x(OPPOSITE_FACTOR, w)}${weighted(w)}`,
-  prepare: ({ features: f, oppositeMarks, oppositeCount }, w) => {
-    if (oppositeCount === 0) return undefined;
-    const by = pow(OPPOSITE_FACTOR, w);
-    const action = f.action;
-    const hit = (i: number): boolean => { const a = action[i] as number; return a !== 0 && oppositeMarks[a - 1] === 1; };
-    return {
-      factor: (i) => (hit(i) ? by : 1),
-      apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; if (hit(i)) out[i] = (out[i] as number) * by; } },
-    };
-  },
+  prepare: ({ features: f, oppositeMarks, oppositeCount }, w) =>
+    (oppositeCount === 0 ? undefined : termMarked(f.action, oppositeMarks, pow(OPPOSITE_FACTOR, w))),
 };
 
 /** The signals in the order they multiply. */

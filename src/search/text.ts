@@ -53,8 +53,9 @@ export function isPlural(word: string): boolean {
 
 /**
  * Whether the s that ends `word` is part of it: `status`, `alias`, `canvas`, `analysis`, `lens` are English words
- * and `statu`, `alia`, `canva` are not (`menus`, `statuses`, `libraries` are plurals of words; `skus` is no word at all). Porter cuts that s (status -> statu) while the plural keeps it (statuses -> status), so a query's
- * `status` would never meet a path's `statuses`: such a word is its own term. Decided once per word.
+ * and `statu`, `alia`, `canva` are not (`menus`, `statuses`, `libraries` are plurals of words; `skus` is no word at
+ * all). Porter cuts that s (status -> statu) while the plural keeps it (statuses -> status), so a query's `status`
+ * would never meet a path's `statuses`: such a word is its own term. Decided once per word.
  */
 function ownS(word: string): boolean {
   let own = OWN_S.get(word);

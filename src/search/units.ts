@@ -12,6 +12,7 @@ import {
   type QueryTuning,
 } from './query.js';
 import { appendedStart, laterStepStart, objectHead, questionKind, type QuestionKind } from './sentence.js';
+import { BoundedMap } from './bounded-map.js';
 import { splitWords, stripPlural as singularOf } from './text.js';
 import {
   ADMIN_WORDS, BROAD_WORDS, FAMILIES, isAction, LIST_WORDS, MANY_WORDS, MESSAGE_VERBS, MINED, OBJECT_WORDS, PHRASES, PREPOSITIONS, RECEIVER_VERBS,
@@ -370,28 +371,21 @@ export const UNITS: readonly AnalysisUnit[] = [
 /** Prefixes that undo a verb: suspend / unsuspend, connect / disconnect, activate / deactivate. */
 const UNDO_PREFIXES = ['un', 'dis', 'de'];
 
-/** A verb's opposite actions, and their index terms per lexicon: the same few verbs lead most queries. */
-const OPPOSITES = new Map<string, readonly string[]>();
-const OPPOSITE_TERMS = new WeakMap<Lexicon, Map<string, string[]>>();
+const VERB_FAMILIES = FAMILIES.slice(0, VERB_FAMILY_COUNT);
 
-function oppositeTerms(verb: string, words: readonly string[], lex: Lexicon): string[] {
+/** A verb's opposite actions, and their index terms per lexicon: the same few verbs lead most queries. */
+const OPPOSITES = new BoundedMap<string, readonly string[]>(4096);
+const OPPOSITE_TERMS = new WeakMap<Lexicon, BoundedMap<string, readonly string[]>>();
+
+function oppositeTerms(verb: string, words: readonly string[], lex: Lexicon): readonly string[] {
   let byVerb = OPPOSITE_TERMS.get(lex);
-  if (byVerb === undefined) OPPOSITE_TERMS.set(lex, (byVerb = new Map()));
-  let terms = byVerb.get(verb);
-  if (terms === undefined) {
-    terms = [...new Set(words.flatMap((w) => lex.analyze(w)))];
-    if (byVerb.size < 4096) byVerb.set(verb, terms);
-  }
-  return terms;
+  if (byVerb === undefined) OPPOSITE_TERMS.set(lex, (byVerb = new BoundedMap(4096)));
+  return byVerb.get(verb) ?? byVerb.remember(verb, [...new Set(words.flatMap((w) => lex.analyze(w)))]);
 }
 
 /** The actions opposite to `verb`: its undo-prefixed twin (either way) and every word of an opposite verb family. */
 export function oppositeActions(verb: string): readonly string[] {
-  const known = OPPOSITES.get(verb);
-  if (known !== undefined) return known;
-  const out = computeOpposites(verb);
-  if (OPPOSITES.size < 4096) OPPOSITES.set(verb, out);
-  return out;
+  return OPPOSITES.get(verb) ?? OPPOSITES.remember(verb, computeOpposites(verb));
 }
 
 function computeOpposites(verb: string): string[] {
@@ -400,11 +394,11 @@ function computeOpposites(verb: string): string[] {
     out.push(p + verb);
     if (verb.startsWith(p) && verb.length > p.length + 2) out.push(verb.slice(p.length));
   }
-  const family = FAMILIES.slice(0, VERB_FAMILY_COUNT).find((f) => f.includes(verb));
+  const family = VERB_FAMILIES.find((f) => f.includes(verb));
   if (family !== undefined) {
     for (const [a, b] of OPPOSITE_FAMILIES) {
       const other = family[0] === a ? b : family[0] === b ? a : undefined;
-      const words = other === undefined ? undefined : FAMILIES.slice(0, VERB_FAMILY_COUNT).find((f) => f[0] === other);
+      const words = other === undefined ? undefined : VERB_FAMILIES.find((f) => f[0] === other);
       if (words !== undefined) out.push(...words);
     }
   }
