@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
 import { isAppError } from '../errors.js';
-import { catalogNameFor, checkRegistry, importSpec, writeRegistry } from '../importer/index.js';
+import { catalogNameFor, checkRegistry, importedCounts, importSpec, writeRegistry } from '../importer/index.js';
 import type { DomainChange, ImportResult } from '../importer/index.js';
 import { MANIFEST_FILE, VECTORS_FILE } from '../embeddings/store.js';
 import type { CatalogMeta } from '../types.js';
@@ -56,10 +56,6 @@ function changeLine(c: DomainChange): string {
   if (c.removed.length > 0) parts.push(`-${c.removed.length} (${list(c.removed)})`);
   if (c.changed.length > 0) parts.push(`~${c.changed.length} (${list(c.changed)})`);
   return `  ${c.domain}: ${parts.join(' ')}`;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function counts(result: ImportResult): { warnings: number; lint: Record<string, number> } {
@@ -293,7 +289,7 @@ export async function run(argv: string[]): Promise<number> {
     const c = counts(result);
     const lint = Object.entries(c.lint).map(([k, v]) => `${v} ${k}`).join(', ');
     const lines = [
-      `imported ${plural(result.operations.length, 'operation')} in ${plural(result.meta.domains.length, 'domain')} from ${result.meta.source} into ${dir} in ${secs} s`,
+      `${importedCounts(result.operations.length, result.meta.domains.length)} from ${result.meta.source} into ${dir} in ${secs} s`,
       `${c.warnings} warning(s); lint: ${lint}${result.diagnostics.length > 0 ? ` (details: ${dir}/diagnostics.json)` : ''}`,
     ];
     const shown = verbose ? result.diagnostics : result.diagnostics.filter((d) => !d.code.startsWith('LINT_')).slice(0, 5);

@@ -219,6 +219,12 @@ const breathe = (): Promise<void> => new Promise((resolve) => setImmediate(resol
  * Throws AppError (SPEC_UNREADABLE, SPEC_INVALID, SPEC_UNSUPPORTED_VERSION, SPEC_NO_OPERATIONS, SPEC_TOO_LARGE,
  * SPEC_REF_REFUSED) with one line naming the problem and where.
  */
+/** "imported 5 operations in 1 domain": the summary of an import, for its progress and the CLI's report. */
+export function importedCounts(operations: number, domains: number): string {
+  const count = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+  return `imported ${count(operations, 'operation')} in ${count(domains, 'domain')}`;
+}
+
 export async function importSpec(source: string, options: ImportOptions = {}): Promise<ImportResult> {
   const progress = options.onProgress ?? ((): void => {});
   const name = catalogNameFor(source, options.name);
@@ -341,7 +347,7 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
       throw new AppError('SPEC_INVALID', `import: --strict and ${warnings.length} warning(s); first: ${first.code} at ${first.pointer}: ${first.message}`, { details: warnings });
     }
   }
-  progress(`imported ${operations.length} operation${operations.length === 1 ? '' : 's'} in ${domains.length} domain${domains.length === 1 ? '' : 's'}`);
+  progress(importedCounts(operations.length, domains.length));
   return { meta, operations, diagnostics: unique };
 }
 
