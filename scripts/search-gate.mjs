@@ -28,6 +28,15 @@ try {
   process.stderr.write('search-gate: dist/ is missing or stale; run `npm run build` first\n');
   process.exit(1);
 }
+// API_CATALOG_SEMANTIC_DIR=<dir> ranks with a learned build (npm run learn -- --out <dir>), as every command does
+if (process.env.API_CATALOG_SEMANTIC_DIR) {
+  try {
+    (await dist('search/semantic.js')).useSemanticDir(process.env.API_CATALOG_SEMANTIC_DIR);
+  } catch (err) {
+    process.stderr.write(`search-gate: ${err.message}\n`);
+    process.exit(1);
+  }
+}
 if (opts.write && opts.sets !== undefined) {
   process.stderr.write('search-gate: --write records every set; drop --sets\n');
   process.exit(2);
