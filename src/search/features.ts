@@ -6,7 +6,7 @@ import type { Lexicon } from './lexicon.js';
 import { isPlural, splitWords, stripPlural } from './text.js';
 import { buildTitleTable } from './titles.js';
 import { deriveScopes, type ScopeTable } from './scopes.js';
-import { ADMIN_SEGMENTS, ADMIN_SUMMARY, BULK_OPERATION_WORDS, FORMAT_SUFFIXES, isAction, VERB_FAMILY_WORDS, VERB_METHODS } from './words.js';
+import { ADMIN_SEGMENTS, ADMIN_SUMMARY, BULK_OPERATION_WORDS, FORMAT_SUFFIXES, isAction, TUNNEL_QUALIFIERS, VERB_FAMILY_WORDS, VERB_METHODS } from './words.js';
 
 export { isAction, VERB_FAMILY_WORDS } from './words.js';
 
@@ -39,7 +39,7 @@ export interface Features {
   primaryIds: Uint32Array;
   /** 1 + the term id of the primary resource's head noun (`nodes` in `/nodebalancers/{id}/configs/{c}/nodes`); 0 none. */
   head: Uint32Array;
-  /** Index into METHOD_CODES. */
+  /** Index into METHOD_CODES: the method it acts with (effectiveMethod: a POST to `/x/delete` deletes). */
   method: Uint8Array;
   /** 0 other, SHAPE_ITEM (path ends in a parameter), SHAPE_COLLECTION (a plain segment after one or at the root). */
   shape: Uint8Array;
@@ -118,6 +118,23 @@ export function trailingAction(path: string): string | undefined {
   const segs = path.split('/').filter((s) => s.length > 0);
   const k = lastPlain(segs);
   return k < 0 ? undefined : actionOf(segs, k);
+}
+
+/**
+ * The method an operation acts with: its HTTP method, except a POST whose path ends in a verb that never POSTs
+ * (`POST /orgs/{id}/secrets/delete`, `POST /coupons/deleteByCodes`, `POST /customers/search`): it tunnels that
+ * verb's method (DELETE, GET) through POST.
+ */
+export function effectiveMethod(op: Pick<Operation, 'method' | 'path'>): HttpMethod {
+  if (op.method !== 'post') return op.method;
+  const segs = op.path.split('/').filter((s) => s.length > 0);
+  const k = lastPlain(segs);
+  if (k < 0) return op.method;
+  const words = splitWords((segs[k] as string).replace(FORMAT_SUFFIX, ''));
+  // a one-word action, or a verb and its qualifier (`deleteByCodes`; not `removeMembers`, which unlinks members)
+  const verb = words.length === 1 ? actionOf(segs, k) : TUNNEL_QUALIFIERS.has(words[1] as string) ? words[0] : undefined;
+  const tunneled = verb === undefined ? undefined : VERB_METHODS[verb];
+  return tunneled !== undefined && !tunneled.includes('post') ? (tunneled[0] as HttpMethod) : op.method;
 }
 
 /** The index of a path's last segment that is no parameter, -1 when all are. */
@@ -220,7 +237,7 @@ export function computeFeatures(ops: readonly Operation[], lexicon: Lexicon): Fe
     // an identifier compound's head is its last part (`creditmemos` -> memo), as the query's words are split
     const headTerm = head === undefined ? undefined : lexicon.analyze(compoundHead(head, lexicon))[0];
     f.head[i] = headTerm === undefined ? 0 : termId(headTerm) + 1;
-    f.method[i] = Math.max(0, METHOD_CODES.indexOf(op.method));
+    f.method[i] = Math.max(0, METHOD_CODES.indexOf(effectiveMethod(op)));
     const actionTerm = lexicon.analyze(trailingAction(op.path) ?? splitWords(op.summary)[0] ?? '')[0];
     f.action[i] = actionTerm === undefined ? 0 : termId(actionTerm) + 1;
     const shape = shapeOf(op.path);

@@ -60,6 +60,8 @@ export const FILE_EXTENSIONS: readonly string[] = literals.fileExtensions;
 const methods = (list: readonly string[]): readonly HttpMethod[] => list as readonly HttpMethod[];
 export const CHANGE_METHODS: readonly HttpMethod[] = methods(method.changeMethods);
 export const UNDO_METHODS: readonly HttpMethod[] = methods(method.undoMethods);
+/** Words that follow a verb in a path segment that still acts on the resource before it (`deleteByCodes`). */
+export const TUNNEL_QUALIFIERS: ReadonlySet<string> = set(method.tunnelQualifiers);
 /** HTTP methods a leading verb suggests: the change verbs' (POST/PUT/PATCH), then the others'. */
 export const VERB_METHODS: Readonly<Record<string, readonly HttpMethod[]>> = table({
   ...Object.fromEntries(method.change.map((w): [string, readonly HttpMethod[]] => [w, CHANGE_METHODS])),
