@@ -71,7 +71,7 @@ export interface FeatureTables {
 }
 
 export function shapeOf(path: string): 'item' | 'collection' | 'other' {
-  const segs = path.split('/').filter((s) => s.length > 0);
+  const segs = withoutVersionPrefix(path.split('/').filter((s) => s.length > 0));
   const last = segs[segs.length - 1] ?? '';
   if (last.startsWith('{')) return 'item';
   // a plain segment right after the root or after a parameter names a collection (`/repos/{o}/{r}/issues`);
@@ -84,6 +84,15 @@ export function shapeOf(path: string): 'item' | 'collection' | 'other' {
     if ((segs[segs.length - 2] ?? '').startsWith('{') && !isPlural(tail)) return 'other';
   }
   return segs.length <= 2 || (segs[segs.length - 2] ?? '').startsWith('{') ? 'collection' : 'other';
+}
+
+/**
+ * A path's segments after its version prefix (`/api/v1/blocks` -> blocks, `/rest/api/3/project` -> project): the
+ * segments up to a version among the first three say which API, not which resource.
+ */
+function withoutVersionPrefix(segs: string[]): string[] {
+  for (let i = 0; i < Math.min(3, segs.length - 1); i++) if (isVersionSegment(segs[i] as string) || /^\d+(?:\.\d+)*$/.test(segs[i] as string)) return segs.slice(i + 1);
+  return segs;
 }
 
 /** A path segment that names an API version (`v2`, `v2.1`, `v1beta1`), not a resource. */

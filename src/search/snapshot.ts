@@ -23,9 +23,10 @@ const MAGIC = 0x48435253; // "SRCH" read as a little-endian u32
  * last part, and a scope owns what it repeats; 9: the exact-title table of the summaries, and the admin and bulk flags;
  * 10: a singular that ends in s keeps it as a term, `status` like `statuses`; each operation's action word; 11: the
  * field names nested in object parameters, `data.attributes.expired`, indexed with the parameters; 12: a POST to a
- * path that ends in a verb that never POSTs acts with that verb's method, `POST /secrets/delete` deletes).
+ * path that ends in a verb that never POSTs acts with that verb's method, `POST /secrets/delete` deletes; 13: a path's
+ * shape read after its version prefix, `/api/v1/blocks` a collection).
  */
-export const SNAPSHOT_LAYOUT = 12;
+export const SNAPSHOT_LAYOUT = 13;
 
 let vocabulary: string | undefined;
 /**

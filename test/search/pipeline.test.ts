@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultCatalogDir, loadCatalog } from '../../src/registry/catalog.js';
 import { DocCards } from '../../src/search/cards.js';
-import { computeFeatures, SHAPE_COLLECTION, SHAPE_ITEM, FLAG_DEPRECATED } from '../../src/search/features.js';
+import { computeFeatures, SHAPE_COLLECTION, SHAPE_ITEM, FLAG_DEPRECATED, shapeOf } from '../../src/search/features.js';
 import { DEFAULT_TUNING, SearchIndex, SIGNALS } from '../../src/search/index.js';
 import { READ_DELETE_FACTOR } from '../../src/search/signals.js';
 import { Candidates, HIT_ONLY_RETURNS, LexicalRetriever } from '../../src/search/lexical.js';
@@ -257,6 +257,22 @@ describe('the verb a REST shape implies', () => {
       index.search('list invoices', { explain: true }).results.find((r) => r.name === name)?.explain?.signals.find((x) => x.name === 'title-coverage')?.factor;
     expect(titleFactor('getInvoices')).toBeCloseTo(2, 5);
     expect(titleFactor('getInvoiceHistory')).toBeLessThan(2);
+  });
+
+  it('a collection after a version prefix is a collection at the root (`/api/v1/blocks`)', () => {
+    expect(shapeOf('/api/v1/blocks')).toBe('collection');
+    expect(shapeOf('/rest/api/3/project')).toBe('collection');
+    expect(shapeOf('/api/v1/accounts/{id}')).toBe('item');
+    // without a version the segments all count: two plain ones in a row end in an action or a part
+    expect(shapeOf('/api/blocks/export')).toBe('other');
+    expect(shapeOf('/api/v1/lists/{id}/accounts')).toBe('collection');
+    const ops = [
+      op({ name: 'get_api_v1_blocks', domain: 'blocks', path: '/api/v1/blocks', summary: 'Get blocked users' }),
+      op({ name: 'get_api_v1_lists_id_accounts', domain: 'lists', path: '/api/v1/lists/{id}/accounts', summary: 'View accounts in List' }),
+    ];
+    const index = SearchIndex.build(ops, domainsOf(ops));
+    const shape = index.search('list blocked accounts', { explain: true }).results.find((r) => r.name === 'get_api_v1_blocks')?.explain?.signals.find((x) => x.name === 'rest-shape');
+    expect(shape?.factor).toBeGreaterThan(1);
   });
 });
 
