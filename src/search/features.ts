@@ -50,8 +50,8 @@ export interface Features {
   /** Index into the index's domain names (`domainList`). */
   domain: Uint32Array;
   /**
-   * 1 + the term id of the operation's action word: its path's trailing action (`/accounts/{id}/unsuspend`), else its
-   * summary's first word ("Reject a follow request"); 0 none. The opposite-action signal reads it.
+   * 1 + the term id of the operation's action word: its path's trailing action when a verb (`/accounts/{id}/unsuspend`),
+   * else its summary's first word ("Reject a follow request", "Download DICOM" for `/instances/{id}/file`); 0 none. The opposite-action signal reads it.
    */
   action: Uint32Array;
   /** The exact-title table (titles.ts): each summary's title-key hash, ascending, and its document. */
@@ -247,7 +247,11 @@ export function computeFeatures(ops: readonly Operation[], lexicon: Lexicon): Fe
     const headTerm = head === undefined ? undefined : lexicon.analyze(compoundHead(head, lexicon))[0];
     f.head[i] = headTerm === undefined ? 0 : termId(headTerm) + 1;
     f.method[i] = Math.max(0, METHOD_CODES.indexOf(effectiveMethod(op)));
-    const actionTerm = lexicon.analyze(trailingAction(op.path) ?? splitWords(op.summary)[0] ?? '')[0];
+    // the path's trailing action when it is a verb (`/unsuspend`), else the summary's first word: `/instances/{id}/file`
+    // ends in a part of one item, and its summary says what it does ("Download DICOM")
+    const trailing = trailingAction(op.path);
+    const actionWord = trailing !== undefined && isAction(trailing) ? trailing : splitWords(op.summary)[0];
+    const actionTerm = lexicon.analyze(actionWord ?? '')[0];
     f.action[i] = actionTerm === undefined ? 0 : termId(actionTerm) + 1;
     const shape = shapeOf(op.path);
     f.shape[i] = shape === 'item' ? SHAPE_ITEM : shape === 'collection' ? SHAPE_COLLECTION : 0;

@@ -24,9 +24,10 @@ const MAGIC = 0x48435253; // "SRCH" read as a little-endian u32
  * 10: a singular that ends in s keeps it as a term, `status` like `statuses`; each operation's action word; 11: the
  * field names nested in object parameters, `data.attributes.expired`, indexed with the parameters; 12: a POST to a
  * path that ends in a verb that never POSTs acts with that verb's method, `POST /secrets/delete` deletes; 13: a path's
- * shape read after its version prefix, `/api/v1/blocks` a collection).
+ * shape read after its version prefix, `/api/v1/blocks` a collection; 14: a path's trailing action is the action word
+ * only when it is a verb, `/instances/{id}/file` takes its summary's "Download").
  */
-export const SNAPSHOT_LAYOUT = 13;
+export const SNAPSHOT_LAYOUT = 14;
 
 let vocabulary: string | undefined;
 /**

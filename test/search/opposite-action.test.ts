@@ -55,6 +55,17 @@ describe('the opposite-action signal', () => {
     expect(index.search('reject follow request').results[0]?.name).toBe('rejectFollow');
   });
 
+  it('reads the summary when the path ends in a part of one item, not an action', () => {
+    const parts = [
+      op({ name: 'get_instances_id_file', domain: 'instances', path: '/instances/{id}/file', summary: 'Download DICOM' }),
+      op({ name: 'post_instances', domain: 'instances', method: 'post', path: '/instances', summary: 'Upload DICOM instances' }),
+    ];
+    const files = SearchIndex.build(parts, domainsOf(parts));
+    // `file` after the instance's id is no verb: the summary's "Download" is what it does, the opposite of upload
+    expect(factor(files, 'upload dicom file', 'get_instances_id_file')).toBe(OPPOSITE_FACTOR);
+    expect(factor(files, 'download dicom file', 'get_instances_id_file')).toBe(1);
+  });
+
   it('has no opinion on a question or a request without a verb, reads the same from a snapshot, and explains itself', () => {
     expect(index.search('which accounts are suspended?', { explain: true }).reading?.units.some((u) => u.unit === 'opposites')).toBe(false);
     const restored = SearchIndex.fromSnapshot(index.toSnapshot(), OPS, domainsOf(OPS));
