@@ -346,7 +346,6 @@ export class SearchIndex {
   private rank(query: string, k: number, domain: string | undefined, explain: boolean, keywords: readonly string[] = []): RankedPage {
     const trimmed = query.slice(0, MAX_QUERY_CHARS).trim();
     if (trimmed === '' && keywords.length === 0) return { total: 0, top: [] };
-    const exactIndex = this.cards.match(trimmed);
     const t = this.tuning;
     const signals = activeSignals(t.disabledSignals, t.rerank);
     const readObject = t.primaryBoost !== 1 && signals.some((s) => s.name === 'primary-resource');
@@ -354,6 +353,8 @@ export class SearchIndex {
       familyWeight: t.familyWeight, minedWeight: t.minedWeight, disabledUnits: t.disabledUnits, readObject,
       keywordMode: t.keywordMode === 'concepts' ? 'concepts' : 'concept', keywordWeight: t.keywordWeight, keywordPrecision: t.keywordPrecision,
     }, keywords, this.tables.scopes, explain);
+    // an exact name, as typed or as the typos unit spelt it ("creeate personal list" names "Create personal list")
+    const exactIndex = this.cards.match(trimmed) ?? (plan.corrected !== undefined ? this.cards.match(plan.corrected) : undefined);
     this.retriever.retrieve(plan.concepts, this.candidates);
     const { queryMarks, objectMarks, headMarks } = this;
     const termIds = this.tables.termIds;

@@ -41,6 +41,8 @@ export interface Concept {
 export interface QueryPlan {
   /** The words as read: after literals, typo corrections, phrases and the other rewriting units. */
   words: string[];
+  /** The request's words as the typos unit spelt them, when it corrected one (an exact name is looked up with them too). */
+  corrected: string | undefined;
   concepts: Concept[];
   /** Every index term of every concept, plus the caller's self words when the request says "my". */
   queryTerms: Set<string>;

@@ -116,7 +116,10 @@ export const UNITS: readonly AnalysisUnit[] = [
         out.push(c);
       });
       r.words = out;
-      if (fixed.length > 0) note(r, 'typos', () => fixed.join(', '));
+      if (fixed.length > 0) {
+        r.corrected = out.join(' ');
+        note(r, 'typos', () => fixed.join(', '));
+      }
     },
   },
   {
@@ -418,7 +421,7 @@ export function analyzeQuery(
     lex, n, tuning, keywords, scopes, scopeOf: (w) => scopeNamedBy(scopes, lex, w), on: (u) => !off.has(u),
   };
   const r: Reading = {
-    text: query.slice(0, MAX_QUERY_CHARS), words: [], concepts: [] as Concept[], queryTerms: new Set(), methods: undefined as readonly HttpMethod[] | undefined,
+    text: query.slice(0, MAX_QUERY_CHARS), words: [], corrected: undefined, concepts: [] as Concept[], queryTerms: new Set(), methods: undefined as readonly HttpMethod[] | undefined,
     shape: undefined, verb: undefined, opposites: [], scopes: new Set(), spanAll: false, asksMany: false, asksAdmin: false, objectTerms: [], headTerms: [], laterStep: Number.MAX_SAFE_INTEGER,
     // steps and appended: none (the word count, set at the end) unless their units find one
     appended: Number.MAX_SAFE_INTEGER, head: undefined, notes: [], question: undefined, family: NO_FAMILY, derived: NO_DERIVED, listAll: false, names: NO_NAMES, explain, mined: NO_FAMILY, minedWeight: 0,

@@ -40,6 +40,22 @@ describe('SearchIndex ranking', () => {
     expect(names('PostCustomersCustomerSources')[0]).toBe('PostCustomersCustomerSources');
   });
 
+  it('an exact name misspelt is the name the typos unit reads it as (one reading for one meaning)', () => {
+    // operationIds that are sentences (Trakt's "Create personal list") are named by what an agent types
+    const sentences = [
+      op({ name: 'Create_personal_list', operationId: 'Create personal list', domain: 'users', method: 'post', path: '/users/{id}/lists', summary: 'Create personal list' }),
+      op({ name: 'Update_personal_list', operationId: 'Update personal list', domain: 'users', method: 'put', path: '/users/{id}/lists/{list_id}', summary: 'Update personal list' }),
+    ];
+    const lists = SearchIndex.build(sentences, domainsOf(sentences));
+    for (const q of ['create personal list', 'creeate personal list', 'create pesronal list']) {
+      const r = lists.search(q, { explain: true });
+      expect(r.results[0]?.score, q).toBe(1);
+      expect(r.results[0]?.explain?.exact, q).toBe(true);
+    }
+    // a correction that names nothing exactly stays a search
+    expect(lists.search('creeate personal lists', { explain: true }).results[0]?.explain?.exact).toBeUndefined();
+  });
+
   it('orders near-duplicates by the scope words of the query, most general first without one', () => {
     // scopes are read off the catalog (scopes.ts): roots that repeat each other's nested paths; the repository has
     // the most operations, so without a scope word its twin comes first; each scope owns its collections' items
