@@ -2,6 +2,7 @@
 // signals read — concepts (a word with its vocabulary family, idf, step weight), the agent's keywords, the method
 // and REST shape the leading verb asks for — and how it was read, for people. Touches no operation, prints nothing.
 import type { HttpMethod } from '../types.js';
+import { isEnglish } from './english.js';
 import { isPlural } from './text.js';
 import type { Lexicon } from './lexicon.js';
 import type { QuestionKind } from './sentence.js';
@@ -274,7 +275,19 @@ export function verbMethods(
       lex.analyze(first).length > 0 && !isScope(first) && !isPlural(first)) {
     return { methods: first.startsWith('un') ? UNDO_METHODS : CHANGE_METHODS, from: first };
   }
+  // an agent drops the article ("rate movie", "protect patient", "retweet tweet"): a first word English inflects as a
+  // verb (rated, protected) before a singular word is the verb; before a plural it is a noun's modifier ("account
+  // followers", "cluster nodes")
+  if (first !== undefined && second !== undefined && !isAction(first) && lex.analyze(first).length > 0 && !isScope(first) &&
+      !isPlural(first) && !isPlural(second) && hasPastTense(first)) {
+    return { methods: first.startsWith('un') ? UNDO_METHODS : CHANGE_METHODS, from: first };
+  }
   return { methods: undefined };
+}
+
+/** Whether English has the word's regular past tense (rate: rated, protect: protected, ship: shipped): it can be a verb. */
+function hasPastTense(w: string): boolean {
+  return w.endsWith('e') ? isEnglish(`${w}d`) : isEnglish(`${w}ed`) || isEnglish(`${w}${w.at(-1) as string}ed`);
 }
 
 export { CHANGE_METHODS, UNDO_METHODS };

@@ -341,7 +341,7 @@ export const UNITS: readonly AnalysisUnit[] = [
   },
   {
     name: 'method',
-    reads: 'the HTTP methods the leading verb asks for (a question reads; an unknown verb before its object changes)',
+    reads: 'the HTTP methods the leading verb asks for (a question reads; an unknown verb before its object changes, as does a first word with an English past tense before a singular)',
     apply: (r, cx) => {
       const m = verbMethods(r.words, cx.lex, r.question, (w) => callerOf(w) !== undefined);
       r.methods = m.methods;

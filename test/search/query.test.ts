@@ -56,6 +56,19 @@ describe('imperative, scope and phrases', () => {
     expect(a?.score).toBeGreaterThan(b?.score ?? 1);
   });
 
+  it('an agent\'s "rate movie" (no article): a first word with a past tense before a singular is a verb, before a plural a modifier', () => {
+    const lex = new Lexicon();
+    for (const w of ['rate', 'movie', 'protect', 'patient', 'account', 'followers', 'commit']) lex.addProse(w);
+    lex.finish();
+    const methods = (q: string) => analyzeQuery(q, lex, 10, {}).methods;
+    expect(methods('rate movie')).toEqual(['post', 'put', 'patch']);
+    expect(methods('protect patient')).toEqual(['post', 'put', 'patch']);
+    // "account followers" lists an account's followers: a plural after the first word makes it the object's modifier
+    expect(methods('account followers')).toBeUndefined();
+    // no second word, no object to act on
+    expect(methods('rate')).toBeUndefined();
+  });
+
   it('"my" prefers operations on /me paths; "show me" alone does not', () => {
     expect(first('show my playlists')).toBe('get-my-playlists');
     expect(first('show me a playlist')).toBe('get-playlist');
