@@ -13,6 +13,7 @@ import { catalogDescription, catalogTitle, readAgentExtensions, readCatalogExten
 import { lintOperations, LINT_CODES } from './lint.js';
 import { isUrl, loadSpec } from './load.js';
 import type { LoadedSpec } from './load.js';
+import { splitDominantDomain } from './domains.js';
 import { applyRenames, assignNames, buildDomains, domainOf, tagDescriptions, tagGroups } from './names.js';
 import { buildOperation, collectOperations, documentServers } from './operations.js';
 import type { RawOperation } from './operations.js';
@@ -304,6 +305,10 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
   const renamed = applyRenames(operations, renames);
   const groups = tagGroups(loaded.doc);
   for (const op of operations) op.domain = curated.get(op)?.domain ?? domainOf(op, groups);
+  const split = splitDominantDomain(operations, (op) => curated.get(op)?.domain !== undefined);
+  if (split !== undefined) {
+    progress(`domain "${split.domain}" held ${split.operations} of ${operations.length} operations: grouped them by path into ${split.parts} domains (a map of one domain tells an agent nothing)`);
+  }
 
   await breathe();
   checkSchemas(operations, diagnostics, progress, checkDeadline);

@@ -1,7 +1,7 @@
 // Operation names and domains. Names: the operationId made safe (or one synthesized from method + path),
 // unique across the catalog, collisions resolved by a rule that depends only on (path, method), so reordering
 // the spec's keys never renames anything; then the curators' `x-api-catalog-name` renames, checked for
-// collisions. Domains: first tag, else the first meaningful path segment.
+// collisions. Domains: first tag, else the first meaningful path segment (domains.ts splits one that holds most of a catalog).
 import { AppError } from '../errors.js';
 import type { Diagnostic, DomainInfo, Operation } from '../types.js';
 import { isObject } from './pointer.js';
@@ -109,7 +109,7 @@ function suffixed(base: string, n: number): string {
 }
 
 /** Path segments that say nothing about the resource: versions, `api`, `rest`, parameters. */
-function isPrefixSegment(seg: string): boolean {
+export function isPrefixSegment(seg: string): boolean {
   return seg === '' || /^\{.*\}$/.test(seg) || /^v\d+([._-]\d+)*(beta|alpha)?\d*$/i.test(seg) || /^(api|apis|rest|services?|public|latest)$/i.test(seg) || /^\d+(\.\d+)*$/.test(seg);
 }
 
