@@ -268,18 +268,14 @@ export function verbMethods(
     if (m) return { methods: m, from: w };
   }
   if (howTo) return { methods: ['get'], from: 'how' };
-  // an imperative whose verb the vocabulary does not know ("pin an item", "label a task", "text someone"):
-  // a word that starts the request and is followed by its object changes something, so it is not a GET
+  // an imperative whose verb the vocabulary does not know: a word that starts the request and is followed by its
+  // object changes something, so it is not a GET. The object is marked by an article or pronoun ("pin an item",
+  // "label a task", "text someone"), or, as agents drop the article ("rate movie", "protect patient", "retweet
+  // tweet"), the first word is one English inflects as a verb (rated, protected) and a singular follows it; before a
+  // plural it is a noun's modifier ("account followers", "cluster nodes")
   const [first, second] = words;
-  if (first !== undefined && second !== undefined && OBJECT_WORDS.has(second) && !isAction(first) &&
-      lex.analyze(first).length > 0 && !isScope(first) && !isPlural(first)) {
-    return { methods: first.startsWith('un') ? UNDO_METHODS : CHANGE_METHODS, from: first };
-  }
-  // an agent drops the article ("rate movie", "protect patient", "retweet tweet"): a first word English inflects as a
-  // verb (rated, protected) before a singular word is the verb; before a plural it is a noun's modifier ("account
-  // followers", "cluster nodes")
   if (first !== undefined && second !== undefined && !isAction(first) && lex.analyze(first).length > 0 && !isScope(first) &&
-      !isPlural(first) && !isPlural(second) && hasPastTense(first)) {
+      !isPlural(first) && (OBJECT_WORDS.has(second) || (!isPlural(second) && hasPastTense(first)))) {
     return { methods: first.startsWith('un') ? UNDO_METHODS : CHANGE_METHODS, from: first };
   }
   return { methods: undefined };
