@@ -3,8 +3,7 @@
 // When one domain holds most of a catalog that needs a map, its operations are grouped by their paths instead: the
 // first segment after the path prefix they all share (`/gmail/v1/users/{userId}/messages` -> messages). Pure: no I/O.
 import type { Operation } from '../types.js';
-import { isPrefixSegment } from './names.js';
-import { slug } from './text.js';
+import { firstResourceSegment } from './names.js';
 
 /** A catalog with fewer operations than this is small enough to browse whole: never split. */
 export const SPLIT_MIN_OPERATIONS = 40;
@@ -39,8 +38,9 @@ export function splitDominantDomain(operations: Operation[], fixed: (op: Operati
   const shared = sharedPrefix(members.map((op) => segmentsOf(op.path)));
   const parts = new Map<Operation, string>();
   for (const op of members) {
-    const part = partOf(segmentsOf(op.path).slice(shared));
-    if (part !== undefined) parts.set(op, part);
+    // the first segment after the shared prefix that names something (no version, prefix or parameter)
+    const part = firstResourceSegment(segmentsOf(op.path).slice(shared));
+    if (part !== '') parts.set(op, part);
   }
   const distinct = new Set(parts.values());
   // groups of one each are no map either: the paths name operations, not areas
@@ -59,14 +59,4 @@ function sharedPrefix(paths: readonly string[][]): number {
   let k = 0;
   while (k < first.length && paths.every((p) => p.length > k + 1 && p[k] === first[k])) k++;
   return k;
-}
-
-/** The group of a path's rest: its first segment that names something (no version, prefix or parameter). */
-function partOf(rest: readonly string[]): string | undefined {
-  for (const seg of rest) {
-    if (isPrefixSegment(seg)) continue;
-    const part = slug(seg.replace(/\.[a-z]+$/i, ''));
-    return part === '' ? undefined : part;
-  }
-  return undefined;
 }

@@ -214,18 +214,18 @@ function checkSchemas(
  */
 const breathe = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-/**
- * Imports a Swagger 2.0 / OpenAPI 3.0 / 3.1 spec (JSON or YAML file, or http(s) URL) into registry entries.
- * Usable operations are imported with warnings for the rest; with `strict`, any warning fails the import.
- * Throws AppError (SPEC_UNREADABLE, SPEC_INVALID, SPEC_UNSUPPORTED_VERSION, SPEC_NO_OPERATIONS, SPEC_TOO_LARGE,
- * SPEC_REF_REFUSED) with one line naming the problem and where.
- */
 /** "imported 5 operations in 1 domain": the summary of an import, for its progress and the CLI's report. */
 export function importedCounts(operations: number, domains: number): string {
   const count = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
   return `imported ${count(operations, 'operation')} in ${count(domains, 'domain')}`;
 }
 
+/**
+ * Imports a Swagger 2.0 / OpenAPI 3.0 / 3.1 spec (JSON or YAML file, or http(s) URL) into registry entries.
+ * Usable operations are imported with warnings for the rest; with `strict`, any warning fails the import.
+ * Throws AppError (SPEC_UNREADABLE, SPEC_INVALID, SPEC_UNSUPPORTED_VERSION, SPEC_NO_OPERATIONS, SPEC_TOO_LARGE,
+ * SPEC_REF_REFUSED) with one line naming the problem and where.
+ */
 export async function importSpec(source: string, options: ImportOptions = {}): Promise<ImportResult> {
   const progress = options.onProgress ?? ((): void => {});
   const name = catalogNameFor(source, options.name);

@@ -109,14 +109,19 @@ function suffixed(base: string, n: number): string {
 }
 
 /** Path segments that say nothing about the resource: versions, `api`, `rest`, parameters. */
-export function isPrefixSegment(seg: string): boolean {
+function isPrefixSegment(seg: string): boolean {
   return seg === '' || /^\{.*\}$/.test(seg) || /^v\d+([._-]\d+)*(beta|alpha)?\d*$/i.test(seg) || /^(api|apis|rest|services?|public|latest)$/i.test(seg) || /^\d+(\.\d+)*$/.test(seg);
+}
+
+/** The slug of the first segment that is not a version, prefix or parameter (without a `.json` suffix); '' when none is. */
+export function firstResourceSegment(segments: readonly string[]): string {
+  for (const seg of segments) if (!isPrefixSegment(seg)) return slug(seg.replace(/\.[a-z]+$/i, ''));
+  return '';
 }
 
 /** The domain from a path: its first segment that is not a version, prefix or parameter. */
 export function domainFromPath(path: string): string {
-  for (const seg of path.split('/')) if (!isPrefixSegment(seg)) return slug(seg.replace(/\.[a-z]+$/i, '')) || 'default';
-  return 'default';
+  return firstResourceSegment(path.split('/')) || 'default';
 }
 
 /**
