@@ -15,7 +15,7 @@ import { appendedStart, laterStepStart, objectHead, questionKind, type QuestionK
 import { BoundedMap } from './bounded-map.js';
 import { splitWords, stripPlural as singularOf } from './text.js';
 import {
-  ADMIN_WORDS, BROAD_WORDS, FAMILIES, isAction, LIST_WORDS, MANY_WORDS, MESSAGE_VERBS, MINED, OBJECT_WORDS, PHRASES, PREPOSITIONS, RECEIVER_VERBS,
+  ADMIN_WORDS, BROAD_WORDS, FAMILIES, isAction, LIST_WORDS, MANY_WORDS, MESSAGE_VERBS, NOT_MANY_AFTER, MINED, OBJECT_WORDS, PHRASES, PREPOSITIONS, RECEIVER_VERBS,
   OPPOSITE_FAMILIES, SELF_WORDS, VERB_FAMILY_COUNT, WHO_DID_READING, WORD_READINGS,
 } from './words.js';
 import { CALLER, CALLER_ONLY, scopeNamedBy, type ScopeTable } from './scopes.js';
@@ -250,7 +250,7 @@ export const UNITS: readonly AnalysisUnit[] = [
     apply: (r) => {
       r.listAll = r.words.some((w) => LIST_WORDS.has(w));
       r.spanAll = r.words.some((w) => BROAD_WORDS.has(w));
-      r.asksMany = r.words.some((w) => MANY_WORDS.has(w));
+      r.asksMany = r.words.some((w, i) => MANY_WORDS.has(w) && !NOT_MANY_AFTER.has(r.words[i - 1] ?? ''));
       if (r.spanAll) note(r, 'breadth', () => r.listAll ? 'everything, as a list' : 'everything');
       if (r.asksMany) note(r, 'breadth', () => 'many at once');
     },
@@ -364,7 +364,9 @@ export const UNITS: readonly AnalysisUnit[] = [
     name: 'shape',
     reads: 'the REST shape the leading verb asks for: list/create a collection, get/change/delete an item; a read of a plural lists',
     apply: (r, cx) => {
-      const s = verbShape(r.words, cx.lex, r.listAll);
+      // many at once ("delete several tags", "update multiple records") acts on the collection, whatever the verb
+      const many = r.asksMany ? r.words.find((w, i) => MANY_WORDS.has(w) && !NOT_MANY_AFTER.has(r.words[i - 1] ?? '')) : undefined;
+      const s = many !== undefined ? { shape: 'collection' as const, from: many } : verbShape(r.words, cx.lex, r.listAll);
       r.shape = s.shape;
       if (s.shape !== undefined) note(r, 'shape', () => `${s.shape} (${s.from as string})`);
     },

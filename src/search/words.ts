@@ -90,6 +90,8 @@ export const BROAD_WORDS: ReadonlySet<string> = set(breadth.broad);
 export const LIST_WORDS: ReadonlySet<string> = set(breadth.list);
 /** Words that ask for several things at once; words that mark an operation as the variant for many (bulk-variant). */
 export const MANY_WORDS: ReadonlySet<string> = set(breadth.many);
+/** Words before a many word that make it no request for many at once ("how many", "too many"). */
+export const NOT_MANY_AFTER: ReadonlySet<string> = set(breadth.notManyAfter);
 export const BULK_OPERATION_WORDS: ReadonlySet<string> = set(breadth.bulkOperation);
 
 // mined (scripts/learn-mappings.mjs): a word's alternatives in other APIs, best first — the similar resource words,

@@ -58,6 +58,24 @@ describe('the variant signals', () => {
     expect(index.search('create multiple protocol mappers').results[0]?.name).toBe('addMappers');
   });
 
+  it('many at once acts on the collection: "update several records" is the collection PATCH, not one item\'s', () => {
+    const ops = [
+      op({ name: 'patchRecord', domain: 'records', method: 'patch', path: '/entities/{entity}/records/{code}', summary: 'Update/create a record of a given entity' }),
+      op({ name: 'patchRecords', domain: 'records', method: 'patch', path: '/entities/{entity}/records', summary: 'Update/create several entity records' }),
+    ];
+    const ix = SearchIndex.build(ops, domainsOf(ops));
+    const shape = (q: string) => ix.search(q, { explain: true }).reading?.units.find((u) => u.unit === 'shape')?.reading;
+    expect(shape('update several entity records')).toBe('collection (several)');
+    expect(shape('update entity record')).toBe('item (update)');
+    expect(ix.search('update several entity records').results[0]?.name).toBe('patchRecords');
+    expect(ix.search('update multiple records of an entity').results[0]?.name).toBe('patchRecords');
+    // "how many" counts and "too many" describes: neither asks for many at once
+    const breadth = (q: string) => index.search(q, { explain: true }).reading?.units.filter((u) => u.unit === 'breadth');
+    expect(breadth('how many clients are there')).toEqual([]);
+    expect(breadth('the client failed too many logins, unlock it')).toEqual([]);
+    expect(breadth('so many mappers, delete several')).toEqual([{ unit: 'breadth', reading: 'many at once' }]);
+  });
+
   it('read the same from a snapshot, and explain says what they read', () => {
     const restored = SearchIndex.fromSnapshot(index.toSnapshot(), OPS, domainsOf(OPS));
     for (const q of ['add ssh public key', 'create protocol mapper', 'admin add public key for a user']) {
