@@ -232,5 +232,8 @@ describe('hostile and empty queries (RELIABILITY K1, K4)', () => {
     expect(index.suggest('')).toEqual({ domains: [], didYouMean: [] });
     // vocabulary words are not typos even when this catalog never uses them
     expect(index.suggest('look at customers').didYouMean).toEqual([]);
+    // upsert (update or create) is API vocabulary, not a slip of the English "upset"
+    expect(index.search('upsert customers', { explain: true }).reading?.units.find((u) => u.unit === 'typos')).toBeUndefined();
+    expect(index.suggest('upsert customers').didYouMean).toEqual([]);
   });
 });
