@@ -5,7 +5,7 @@ import { distance } from 'fastest-levenshtein';
 import { BoundedMap } from './bounded-map.js';
 import { commonEnglishStarting, isCommonEnglish, isEnglish } from './english.js';
 import { splitWords, stem, type StemMode } from './text.js';
-import { ABBREVIATIONS, CALLER_WORDS, FAMILIES, STOP_WORDS, VERB_METHODS } from './words.js';
+import { ABBREVIATIONS, CALLER_WORDS, FAMILIES, STOP_WORDS, VERB_FAMILY_COUNT, VERB_METHODS } from './words.js';
 
 /** Most words read from one field of one operation. */
 export const MAX_INDEX_WORDS = 2000;
@@ -29,9 +29,9 @@ export function makeAnalyzer(mode: StemMode): (word: string) => string[] {
 }
 
 /** Vocabulary families as word -> the other members (a word in two families gets both). */
-export function familyTable(): Map<string, string[]> {
+export function familyTable(families: readonly (readonly string[])[] = FAMILIES): Map<string, string[]> {
   const familyOf = new Map<string, string[]>();
-  for (const family of FAMILIES) {
+  for (const family of families) {
     for (const word of family) {
       const list = familyOf.get(word) ?? [];
       for (const other of family) if (other !== word && !list.includes(other)) list.push(other);
@@ -64,6 +64,8 @@ export interface LexiconState {
 export class Lexicon {
   readonly analyze: (word: string) => string[];
   readonly familyOf = familyTable();
+  /** The verb families alone: what a request's leading verb matches (list ~ browse, not the noun family history ~ list). */
+  readonly verbFamilyOf = familyTable(FAMILIES.slice(0, VERB_FAMILY_COUNT));
   /** Words seen in prose (summaries, descriptions): the dictionary for splitting compounds. */
   readonly prose = new Set<string>();
   readonly docFreq = new Map<string, number>();
@@ -158,6 +160,11 @@ export class Lexicon {
       }
     }
     return out;
+  }
+
+  /** The other words of a verb's verb families, else none. */
+  verbFamily(word: string): readonly string[] {
+    return this.verbFamilyOf.get(word) ?? [];
   }
 
   /** The other words of a word's vocabulary family (its plural's when the word has none), else none. */

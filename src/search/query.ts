@@ -177,6 +177,8 @@ export function isUndo(word: string, lex: Lexicon): boolean {
 /** How the concept builder reads families, agent-noun links and step weights (from the units; see units.ts). */
 export interface ConceptReading {
   family: (word: string) => readonly string[];
+  /** The family of the request's first word when it is a verb: its verb families only (the families unit). */
+  leadFamily: (word: string) => readonly string[];
   /** The mined alternatives of a word (the `mined` unit), added at `minedWeight`. */
   mined: (word: string) => readonly string[];
   minedWeight: number;
@@ -199,7 +201,9 @@ export function concepts(words: readonly string[], lex: Lexicon, n: number, fami
   for (let k = 0; k < words.length; k++) {
     const word = words[k] as string;
     const weight = k >= r.laterStep ? LATER_STEP_WEIGHT : k >= r.appended ? APPENDED_WEIGHT : 1;
-    const family = r.family(word);
+    // a leading verb is a verb: "list folder contents" matches list's verb family, not the noun family history ~ list
+    const lead = k === 0 ? r.leadFamily(word) : [];
+    const family = lead.length > 0 ? lead : r.family(word);
     // two words of one family ("add a new customer") are one request, not two
     const familyKey = family.length > 0 ? `family:${firstInOrder(word, family)}` : undefined;
     const sibling = familyKey === undefined ? undefined : byKey.get(familyKey);

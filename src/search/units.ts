@@ -30,6 +30,7 @@ export interface Reading extends QueryPlan {
   text: string;
   question: QuestionKind | undefined;
   family: (word: string) => readonly string[];
+  leadFamily: (word: string) => readonly string[];
   derived: ReadonlyMap<string, readonly string[]>;
   /** "all" or "every": the request asks for a list of everything. */
   listAll: boolean;
@@ -219,6 +220,7 @@ export const UNITS: readonly AnalysisUnit[] = [
     reads: 'a word also matches its vocabulary family at the family weight (cancel ~ stop/abort...); two of one family are one concept',
     apply: (r, cx) => {
       r.family = (w) => cx.lex.family(w);
+      r.leadFamily = (w) => cx.lex.verbFamily(w);
       const read = (): string[] => [...new Set(r.words)].filter((w) => r.family(w).length > 0).map((w) => `${w} ~ ${r.family(w).slice(0, 3).join('/')}`);
       if (r.explain && read().length > 0) note(r, 'families', () => read().join(', '));
     },
@@ -426,7 +428,7 @@ export function analyzeQuery(
     text: query.slice(0, MAX_QUERY_CHARS), words: [], corrected: undefined, concepts: [] as Concept[], queryTerms: new Set(), methods: undefined as readonly HttpMethod[] | undefined,
     shape: undefined, verb: undefined, opposites: [], scopes: new Set(), spanAll: false, asksMany: false, asksAdmin: false, objectTerms: [], headTerms: [], laterStep: Number.MAX_SAFE_INTEGER,
     // steps and appended: none (the word count, set at the end) unless their units find one
-    appended: Number.MAX_SAFE_INTEGER, head: undefined, notes: [], question: undefined, family: NO_FAMILY, derived: NO_DERIVED, listAll: false, names: NO_NAMES, explain, mined: NO_FAMILY, minedWeight: 0,
+    appended: Number.MAX_SAFE_INTEGER, head: undefined, notes: [], question: undefined, family: NO_FAMILY, leadFamily: NO_FAMILY, derived: NO_DERIVED, listAll: false, names: NO_NAMES, explain, mined: NO_FAMILY, minedWeight: 0,
   };
   for (const unit of UNITS) {
     if (unit.core !== true && off.has(unit.name)) continue;

@@ -375,6 +375,24 @@ describe('synonyms an agent appended to its call (round 9)', () => {
   });
 });
 
+describe('a leading verb is a verb', () => {
+  it('matches its verb family only; the same word later in the request keeps its noun family too (history ~ list)', () => {
+    const lex = new Lexicon('porter');
+    lex.finish();
+    const read = (q: string) => analyzeQuery(q, lex, 10, { familyWeight: 0.4, disabledUnits: ['typos'], readObject: false }).concepts;
+    const listOf = (q: string) => [...(read(q).find((c) => c.terms.has('list'))?.terms.keys() ?? [])];
+    // "list folder contents" lists: browse and enumerate, never the history of a folder
+    expect(listOf('list folder contents')).toEqual(expect.arrayContaining(['brows', 'enumer']));
+    expect(listOf('list folder contents')).not.toContain('histori');
+    // "call history" and "recent events" still reach the list operations through the noun family
+    expect([...(read('show the call history').find((c) => c.terms.has('histori'))?.terms.keys() ?? [])]).toContain('list');
+    expect([...(read('recent events in a namespace').find((c) => c.terms.has('recent'))?.terms.keys() ?? [])]).toContain('list');
+    // left out with the families unit
+    expect(analyzeQuery('list folder contents', lex, 10, { familyWeight: 0.4, disabledUnits: ['typos', 'families'], readObject: false })
+      .concepts.find((c) => c.terms.has('list'))?.terms.size).toBe(1);
+  });
+});
+
 describe('literal values: links, email addresses and file names (round 12)', () => {
   it.each([
     ['upload Q3-report.pdf to my Marketing folder', 'upload  file  to my Marketing folder'],
