@@ -18,7 +18,7 @@ import type { SpecKind } from './load.js';
 import { getPointer, isObject, own, pointer, setOwn } from './pointer.js';
 import { MAX_DEFS_CHARS, SchemaError, addNull } from './schema.js';
 import type { SchemaConverter } from './schema.js';
-import { MAX_SCHEMA_DESCRIPTION, cleanDescription, cleanLine, firstSentence, makeSummary, stripInvisible } from './text.js';
+import { MAX_SCHEMA_DESCRIPTION, cleanDescription, cleanLine, firstSentence, makeSummary, saysDeprecated, stripInvisible } from './text.js';
 
 export const METHODS: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -369,18 +369,20 @@ export function buildOperation(raw: RawOperation, ctx: BuildContext): Operation 
 
     const rawOpId = typeof op.operationId === 'string' && op.operationId.trim() !== '' ? op.operationId : undefined;
     const description = cleanDescription(op.description);
+    const summary = makeSummary(op.summary, description);
     const extDestructive = Object.keys(op).some((k) => k.startsWith('x-') && /destructive|dangerous/i.test(k) && op[k] === true);
     const operation: Operation = {
       name: '',
       operationId: rawOpId !== undefined ? stripInvisible(rawOpId).slice(0, 256) : `${method}_${path}`,
       ...(rawOpId === undefined ? { operationIdSynthesized: true } : {}),
       domain: '',
-      summary: makeSummary(op.summary, description),
+      summary,
       description,
       method,
       path,
       tags: Array.isArray(op.tags) ? op.tags.filter((t): t is string => typeof t === 'string').map((t) => cleanLine(t, 80)) : [],
-      deprecated: op.deprecated === true,
+      // a spec that says so in the summary ("[OBSOLETE] Do not use...") means it as much as `deprecated: true`
+      deprecated: op.deprecated === true || saysDeprecated(summary),
       destructive: method === 'delete' || extDestructive,
       readOnly: method === 'get' || method === 'head',
       servers: effectiveServers(raw, ctx),

@@ -123,6 +123,15 @@ export function makeSummary(summary: unknown, description: string): string {
   return limitWords(base).replace(/\.$/, '');
 }
 
+/**
+ * Whether a summary says its operation is deprecated, for specs that say so in words instead of `deprecated: true`:
+ * "[OBSOLETE] Do not use this...", "(Deprecated) Search editorial content", "DEPRECATED: Create", "Deprecating: ...".
+ * Only at the start: "Lists deprecated versions" is not.
+ */
+export function saysDeprecated(summary: string): boolean {
+  return /^\W*(?:deprecated|deprecating|obsolete)\b/i.test(summary);
+}
+
 /** Characters allowed in operation names (MCP tool-name alphabet). */
 export const SAFE_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 

@@ -71,4 +71,19 @@ describe('import', () => {
     expect([...new Set(result.operations.map((o) => o.domain))].sort()).toEqual(['accounts', 'contacts', 'invoices', 'items', 'payments']);
     expect(said.some((m) => m.includes('domain "accounting" held 45 of 45 operations') && m.includes('5 domains'))).toBe(true);
   });
+
+  test('an operation whose summary says it is deprecated is imported as deprecated, as with `deprecated: true`', async () => {
+    const ok = { '200': { description: 'OK' } };
+    const spec = join(scratch, 'users.json');
+    writeFileSync(spec, JSON.stringify({
+      openapi: '3.0.3', info: { title: 'Users', version: '1' }, servers: [{ url: 'https://users.example' }],
+      paths: {
+        '/users/search/prefix/{p}': { get: { operationId: 'searchByPrefix', summary: '[OBSOLETE] Do not use this to search users', responses: ok } },
+        '/users/search': { post: { operationId: 'searchUsers', summary: 'Search users by name', responses: ok } },
+        '/users/old': { get: { operationId: 'oldUsers', summary: 'List users', deprecated: true, responses: ok } },
+      },
+    }));
+    const { operations } = await importSpec(spec);
+    expect(Object.fromEntries(operations.map((o) => [o.name, o.deprecated]))).toEqual({ searchByPrefix: true, searchUsers: false, oldUsers: true });
+  });
 });

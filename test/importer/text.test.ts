@@ -6,6 +6,7 @@ import {
   makeSummary,
   MAX_DESCRIPTION,
   safeName,
+  saysDeprecated,
   slug,
   stripInvisible,
   toPlainText,
@@ -151,5 +152,20 @@ describe('looksLikeInstruction (J1)', () => {
     ['device flow (trakt.tv)', 'Poll at the `interval` to check if the user has authorized you app.'],
   ])('does not flag %s', (_label, text) => {
     expect(looksLikeInstruction(text)).toBe(false);
+  });
+});
+
+describe('saysDeprecated: a summary that says its operation is deprecated', () => {
+  test.each([
+    ['[OBSOLETE] Do not use this to search users, use SearchByGlobalNamePost', true],
+    ['(Deprecated) Search editorial content', true],
+    ['[DEPRECATED - use /share-invite-monetary-account-response] Create a share', true],
+    ['Deprecated: Use `drives.create` instead', true],
+    ['DEPRECATING: Create', true],
+    ['Lists deprecated API versions', false],
+    ['Obsolescence report', false],
+    ['', false],
+  ])('%j -> %s', (summary, says) => {
+    expect(saysDeprecated(summary)).toBe(says);
   });
 });
