@@ -16,7 +16,7 @@ import { BoundedMap } from './bounded-map.js';
 import { splitWords, stripPlural as singularOf } from './text.js';
 import {
   ADMIN_WORDS, BROAD_WORDS, FAMILIES, isAction, LIST_WORDS, MANY_WORDS, MESSAGE_VERBS, NOT_MANY_AFTER, MINED, OBJECT_WORDS, PHRASES, PREPOSITIONS, RECEIVER_VERBS,
-  OPPOSITE_FAMILIES, SELF_WORDS, VERB_FAMILY_COUNT, WHO_DID_READING, WORD_READINGS,
+  OPPOSITE_FAMILIES, SELF_WORDS, VERB_METHODS, VERB_FAMILY_COUNT, WHO_DID_READING, WORD_READINGS,
 } from './words.js';
 import { CALLER, CALLER_ONLY, scopeNamedBy, type ScopeTable } from './scopes.js';
 import { CALLER_WORDS } from './words.js';
@@ -250,7 +250,9 @@ export const UNITS: readonly AnalysisUnit[] = [
     name: 'breadth',
     reads: 'all/every/whole/across ask for everything (the spans-all signal); all/every also for a list and a collection; bulk/multiple/several ask for many at once (the bulk-variant signal)',
     apply: (r) => {
-      r.listAll = r.words.some((w) => LIST_WORDS.has(w));
+      // all / every ask for a list, unless a verb that writes leads ("approve all pending members" approves them)
+      const lead = r.words.slice(0, 4).map((w) => VERB_METHODS[w]).find((m) => m !== undefined);
+      r.listAll = r.words.some((w) => LIST_WORDS.has(w)) && (lead === undefined || lead.includes('get'));
       r.spanAll = r.words.some((w) => BROAD_WORDS.has(w));
       r.asksMany = r.words.some((w, i) => MANY_WORDS.has(w) && !NOT_MANY_AFTER.has(r.words[i - 1] ?? ''));
       if (r.spanAll) note(r, 'breadth', () => r.listAll ? 'everything, as a list' : 'everything');

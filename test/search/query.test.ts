@@ -393,6 +393,20 @@ describe('a leading verb is a verb', () => {
   });
 });
 
+describe('all / every ask for a list unless a verb that writes leads', () => {
+  it('"show all members" lists; "approve all pending members" approves them, it asks for no list', () => {
+    const lex = new Lexicon('porter');
+    lex.finish();
+    const read = (q: string) => analyzeQuery(q, lex, 10, { familyWeight: 0.4, disabledUnits: ['typos'], readObject: false });
+    const asksList = (q: string) => read(q).concepts.some((c) => c.terms.has('list'));
+    expect(asksList('show all members')).toBe(true);
+    expect(asksList('all pending members')).toBe(true);
+    expect(read('show all members').shape).toBe('collection');
+    expect(asksList('approve all pending members')).toBe(false);
+    expect(asksList('delete every expired token')).toBe(false);
+  });
+});
+
 describe('literal values: links, email addresses and file names (round 12)', () => {
   it.each([
     ['upload Q3-report.pdf to my Marketing folder', 'upload  file  to my Marketing folder'],
