@@ -7,6 +7,7 @@
 import type { DocCards } from './cards.js';
 import { isVersionSegment } from './features.js';
 import type { Lexicon } from './lexicon.js';
+import { CALLER_SEGMENTS } from './words.js';
 
 /** Most path words read per operation (paths are short; K1). */
 const MAX_PATH_WORDS = 64;
@@ -59,7 +60,11 @@ export class DomainReach {
         for (const segment of this.cards.path(i).split('/')) {
           if (segment === '' || segment.startsWith('{')) continue;
           const terms = termsOf(segment);
-          if (terms.length === 0) continue;
+          // the caller's root (`/my/conversations`, `/me/...`) is a scope like any root, though its word is no term
+          if (terms.length === 0) {
+            if (first && CALLER_SEGMENTS.has(segment.toLowerCase())) first = false;
+            continue;
+          }
           for (const t of terms) (first ? root : nested).add(t);
           first = false;
         }

@@ -66,6 +66,17 @@ describe('a domain reaches its resource in other domains\' paths', () => {
     expect(names(versioned, 'list project teams', 'teams')).toContain('listProjectTeams');
   });
 
+  it('the caller\'s root is a root too: /my/conversations (in `my`) is about conversations', () => {
+    const ops = [
+      op({ name: 'offerInConversation', domain: 'conversations', method: 'post', path: '/conversations/{id}/offer', summary: 'Make an offer in the conversation' }),
+      op({ name: 'getMyConversations', domain: 'my', path: '/my/conversations', summary: 'Get a list of your conversations' }),
+      op({ name: 'getMyOrders', domain: 'my', path: '/my/orders', summary: 'Get your orders' }),
+    ];
+    const mine = SearchIndex.build(ops, domainsOf(ops));
+    expect(names(mine, 'list my conversations', 'conversations')).toContain('getMyConversations');
+    expect(names(mine, 'list my conversations', 'conversations')).not.toContain('getMyOrders');
+  });
+
   it('browsing a domain (no query) lists the domain alone', () => {
     const { results, total } = index.search('', { domain: 'board' });
     expect(results.map((r) => r.name).sort()).toEqual(['addBoard', 'getBoard', 'getBoardLists']);
