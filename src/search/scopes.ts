@@ -38,9 +38,14 @@ function segmentsOf(path: string): string[] {
 
 const isParam = (s: string): boolean => s.includes('{');
 
+/** Where a caller's segment is among a path's first two (`/me/...`, `/users/self/...`; not before a parameter: `/account/{id}`), else -1. */
+function callerSegmentAt(segments: readonly string[]): number {
+  return segments.slice(0, 2).findIndex((x, k) => CALLER_SEGMENTS.has(x.toLowerCase()) && !isParam(segments[k + 1] ?? ''));
+}
+
 /** Whether an operation acts on the caller: `/me/...`, `/users/self/...` or a summary about the authenticated user. */
 function callerByWords(op: Operation, segments: readonly string[]): boolean {
-  if (segments.slice(0, 2).some((s) => CALLER_SEGMENTS.has(s.toLowerCase()))) return true;
+  if (callerSegmentAt(segments) >= 0) return true;
   const summary = ` ${splitWords(op.summary).join(' ')} `;
   return CALLER_SUMMARY.some((phrase) => summary.includes(` ${phrase} `));
 }
@@ -81,7 +86,7 @@ export function deriveScopes(
   // the caller's operations: by their words (`/me/...`, "the authenticated user"), or under a singular root that takes
   // no parameter beside its plural that does (`/user/repos` beside `/users/{username}/repos`)
   const callerAt = segs.map((s, i): number => {
-    const marked = s.slice(0, 2).findIndex((x) => CALLER_SEGMENTS.has(x.toLowerCase()));
+    const marked = callerSegmentAt(s);
     if (marked >= 0) return marked;
     const root = s[0]?.toLowerCase();
     const singular = root !== undefined && !isParam(root) && !isParam(s[1] ?? '') &&

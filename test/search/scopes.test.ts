@@ -52,6 +52,15 @@ describe('scopes read off the catalog', () => {
     expect(s['user-by-id']).toBe('users');
   });
 
+  it('/account/... is the caller\'s own account; /account/{id} names another', () => {
+    const s = scoped([
+      op({ name: 'my-collections', path: '/account/collections' }), op({ name: 'public-collections', path: '/collections' }),
+      op({ name: 'versioned', path: '/v2/account/keys' }), op({ name: 'someone', path: '/account/{account_id}/keys' }),
+    ]);
+    expect([s['my-collections'], s['versioned']]).toEqual([CALLER, CALLER]);
+    expect([s['public-collections'], s['someone']]).toEqual(['-', '-']);
+  });
+
   it('a scope owns what it repeats: read-only facets two kinds of item share make neither a scope; a setting to change does', () => {
     const facets = ['images', 'credits', 'reviews', 'keywords', 'videos', 'similar'];
     const read = (prefix: string, path: string) => facets.map((x) => op({ name: `${prefix}-${x}`, path: `${path}/${x}` }));
