@@ -6,7 +6,7 @@ import type { Lexicon } from './lexicon.js';
 import { isPlural, splitWords, stripPlural } from './text.js';
 import { buildTitleTable } from './titles.js';
 import { deriveScopes, type ScopeTable } from './scopes.js';
-import { ADMIN_SEGMENTS, ADMIN_SUMMARY, BULK_OPERATION_WORDS, FORMAT_SUFFIXES, isAction, TUNNEL_QUALIFIERS, VERB_FAMILY_WORDS, VERB_METHODS } from './words.js';
+import { ADMIN_SEGMENTS, ADMIN_SUMMARY, BULK_OPERATION_WORDS, FORMAT_SUFFIXES, isAction, SEARCH_SEGMENTS, TUNNEL_QUALIFIERS, VERB_FAMILY_WORDS, VERB_METHODS } from './words.js';
 
 export { isAction, VERB_FAMILY_WORDS } from './words.js';
 
@@ -143,7 +143,11 @@ export function effectiveMethod(op: Pick<Operation, 'method' | 'path'>): HttpMet
   // a one-word action, or a verb and its qualifier (`deleteByCodes`; not `removeMembers`, which unlinks members)
   const verb = words.length === 1 ? actionOf(segs, k) : TUNNEL_QUALIFIERS.has(words[1] as string) ? words[0] : undefined;
   const tunneled = verb === undefined ? undefined : VERB_METHODS[verb];
-  return tunneled !== undefined && !tunneled.includes('post') ? (tunneled[0] as HttpMethod) : op.method;
+  if (tunneled !== undefined && !tunneled.includes('post')) return tunneled[0] as HttpMethod;
+  // a search with a body: a whole segment says search and no collection follows it (`POST /User/Search/GlobalName/{page}`;
+  // not `POST /tweets/search/stream/rules`, which adds a rule)
+  const at = segs.findIndex((s) => SEARCH_SEGMENTS.has(s.toLowerCase()));
+  return at >= 0 && !segs.slice(at + 1).some((s) => !s.includes('{') && isPlural(s.replace(FORMAT_SUFFIX, ''))) ? 'get' : op.method;
 }
 
 /** The index of a path's last segment that is no parameter, -1 when all are. */

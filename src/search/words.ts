@@ -62,6 +62,8 @@ export const CHANGE_METHODS: readonly HttpMethod[] = methods(method.changeMethod
 export const UNDO_METHODS: readonly HttpMethod[] = methods(method.undoMethods);
 /** Words that follow a verb in a path segment that still acts on the resource before it (`deleteByCodes`). */
 export const TUNNEL_QUALIFIERS: ReadonlySet<string> = set(method.tunnelQualifiers);
+/** Path segments that make a POST a search with a body, which reads (`POST /search/users`). */
+export const SEARCH_SEGMENTS: ReadonlySet<string> = set(method.searchSegments);
 /** HTTP methods a leading verb suggests: the change verbs' (POST/PUT/PATCH), then the others'. */
 export const VERB_METHODS: Readonly<Record<string, readonly HttpMethod[]>> = table({
   ...Object.fromEntries(method.change.map((w): [string, readonly HttpMethod[]] => [w, CHANGE_METHODS])),

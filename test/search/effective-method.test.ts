@@ -18,6 +18,14 @@ describe('effectiveMethod', () => {
     expect(effectiveMethod({ method: 'post', path: '/V1/items/get-by-ids' })).toBe('get');
   });
 
+  it('reads a search with a body: a search segment with no collection after it (words/method.json searchSegments)', () => {
+    expect(effectiveMethod({ method: 'post', path: '/User/Search/GlobalName/{page}/' })).toBe('get');
+    expect(effectiveMethod({ method: 'post', path: '/api/lookup/by-email' })).toBe('get');
+    // a collection after it: the POST adds to it
+    expect(effectiveMethod({ method: 'post', path: '/2/tweets/search/stream/rules' })).toBe('post');
+    expect(effectiveMethod({ method: 'post', path: '/searches' })).toBe('post');
+  });
+
   it('keeps the HTTP method otherwise', () => {
     // a verb and its object unlinks that object: a change of the resource before it, not its deletion
     expect(effectiveMethod({ method: 'post', path: '/projects/{project_gid}/removeMembers' })).toBe('post');
