@@ -52,11 +52,22 @@ export function loadEnglish(): void {
   commonEnglishStarting('a');
 }
 
-/** The common English words (3+ letters, no digits) that start with `letter`, sorted: what a typo may have meant. */
+let core: Set<string> | undefined;
+
+/** Whether `word` is among the most common English words (SCOWL size 10): of two a typo may have meant, the likelier. */
+export function isCoreEnglish(word: string): boolean {
+  return (core ??= new Set(sizes(['10']).flat())).has(word);
+}
+
+/**
+ * The common English words (3+ letters, no digits) that start with `letter`, sorted: what a typo may have meant. The
+ * most common (size 10) come first, so that of two one slip away the likelier wins ("seling": selling, not sealing).
+ */
 export function commonEnglishStarting(letter: string): readonly string[] {
   if (byLetter === undefined) {
     byLetter = new Map();
-    for (const w of [...load()].sort()) {
+    const all = [...load()].sort();
+    for (const w of [...all.filter(isCoreEnglish), ...all.filter((w) => !isCoreEnglish(w))]) {
       if (w.length < 3 || !/^[a-z]+$/.test(w)) continue;
       const list = byLetter.get(w[0] as string) ?? [];
       list.push(w);

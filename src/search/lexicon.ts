@@ -199,22 +199,30 @@ export class Lexicon {
     const maxDistance = rare ? 1 : word.length >= 7 ? 2 : 1;
     let best = word;
     let bestDistance = maxDistance + 1;
+    let bestKind = 0;
     let bestFreq = 0;
     const first = word[0] as string;
     for (const { word: candidate, freq } of this.dictionary.get(first) ?? []) {
       const d = slip(word, candidate, maxDistance);
       if (d > maxDistance) continue;
-      if (d < bestDistance || (d === bestDistance && freq > bestFreq)) {
+      const kind = d === 1 ? slipKind(word, candidate) : 0;
+      if (d < bestDistance || (d === bestDistance && (kind < bestKind || (kind === bestKind && freq > bestFreq)))) {
         best = candidate;
         bestDistance = d;
+        bestKind = kind;
         bestFreq = freq;
       }
     }
     // a word no list knows, one slip from a common English word where the catalog has none as close, is that word
-    // (the first in alphabetical order): `markeitng` is marketing; two slips would read real words the lists lack
+    // (the likeliest slip, then the most common word: `markeitng` is marketing, `loking` looking, not liking); two
+    // slips would read real words the lists lack
     if (bestDistance > 1 && !rare) {
-      const meant = commonEnglishStarting(first).find((candidate) => slip(word, candidate, 1) === 1);
-      if (meant !== undefined) best = meant;
+      let kind = 4;
+      for (const candidate of commonEnglishStarting(first)) {
+        if (slip(word, candidate, 1) !== 1) continue;
+        const k = slipKind(word, candidate);
+        if (k < kind) [best, kind] = [candidate, k];
+      }
     }
     return this.corrections.remember(word, best);
   }
@@ -228,6 +236,16 @@ export class Lexicon {
 function slip(typed: string, candidate: string, max: number): number {
   if (Math.abs(candidate.length - typed.length) > 1) return max + 1;
   return swapsNeighbours(typed, candidate) ? 1 : distance(typed, candidate);
+}
+
+/**
+ * How likely a one-slip typo is, 0 the likeliest: people swap two letters or leave one out (`calss` is class,
+ * `loking` looking) more often than they type one too many (1) or a wrong one (2), so of two words one slip from a
+ * typo the likelier slip wins.
+ */
+function slipKind(typed: string, candidate: string): number {
+  if (candidate.length === typed.length + 1 || swapsNeighbours(typed, candidate)) return 0;
+  return candidate.length === typed.length - 1 ? 1 : 2;
 }
 
 /** Stems a word with the plural-only stemmer (used to find a plural's family). */

@@ -287,6 +287,21 @@ describe('typos', () => {
     // a word no dictionary has is still read as the catalog's
     expect(read('signnig requests')).toBe('signing requests');
   });
+
+  it('of two words one slip away, the likelier slip wins: a swap or a letter left out before a wrong letter', () => {
+    const read = readAs([
+      op({ name: 'calls_list', domain: 'calls', path: '/calls', summary: 'List calls' }),
+      op({ name: 'classes_get', domain: 'classes', path: '/classes/{id}', summary: 'Get a class' }),
+      op({ name: 'events_list', domain: 'events', path: '/events', summary: 'List events' }),
+    ]);
+    // catalog words: "calss" is class (two letters swapped), not calls (one letter wrong)
+    expect(read('list calss members')).toBe('list class members');
+    // common English where the catalog has nothing as close: a letter left out (selling, tonight, looking or
+    // locking), not one wrong (sealing or seeing, tight, liking)
+    expect(read('events seling tickets')).toBe('events selling tickets');
+    expect(read('events toight')).toBe('events tonight');
+    expect(read('events loking')).not.toBe('events liking');
+  });
 });
 
 describe('round 4: cross-API nouns and the primary-resource knob', () => {
