@@ -52,7 +52,10 @@ export interface SearchTuning {
   keywordMode: 'concept' | 'concepts' | 'fuse';
   /** Weight of the keywords (the query's own words weigh 1). */
   keywordWeight: number;
-  /** Keyword terms also explain an operation's name for the precision signal. */
+  /**
+   * Keyword terms also explain an operation's name for the precision signal: an agent's "private" explains
+   * `private_article_files_list` beside its public twin. On since stop 33 (off when 280 agent calls could not tell).
+   */
   keywordPrecision: boolean;
   /**
    * With a domain, operations of other domains whose path names the domain's resource rank too, their scores
@@ -84,7 +87,7 @@ export const DEFAULT_TUNING: SearchTuning = {
   exactTitleBoost: 1.5,
   keywordMode: 'concepts',
   keywordWeight: 0.5,
-  keywordPrecision: false,
+  keywordPrecision: true,
   domainReach: 0.8,
   signalWeights: LEARNED_WEIGHTS,
 };

@@ -174,6 +174,30 @@ describe('SearchIndex options', () => {
   });
 });
 
+describe('keywords explain an operation for the precision signal', () => {
+  // Figshare's shape: a public and a private twin with one summary; the agent's keyword says which
+  const twins = [
+    op({ name: 'article_files', domain: 'articles', path: '/articles/{article_id}/files', summary: 'List article files' }),
+    op({ name: 'private_article_files_list', domain: 'articles', path: '/account/articles/{article_id}/files', summary: 'List article files' }),
+  ];
+  const ix = SearchIndex.build(twins, domainsOf(twins));
+  const precision = (name: string, keywords?: string[]) =>
+    ix.search('list article files', { keywords, explain: true }).results.find((r) => r.name === name)?.explain?.signals.find((x) => x.name === 'precision')?.factor ?? 1;
+
+  it('"private" explains the private twin\'s name, so it ranks first; without it the plainer name does', () => {
+    expect(ix.search('list article files').results[0]?.name).toBe('article_files');
+    expect(precision('private_article_files_list')).toBeLessThan(1);
+    expect(precision('private_article_files_list', ['private'])).toBeGreaterThan(precision('private_article_files_list'));
+    expect(ix.search('list article files', { keywords: ['private'] }).results[0]?.name).toBe('private_article_files_list');
+    // left off, keywords explain nothing: the private twin's name keeps its unexplained word
+    const off = SearchIndex.build(twins, domainsOf(twins), { keywordPrecision: false });
+    const offFactor = off.search('list article files', { keywords: ['private'], explain: true }).results
+      .find((r) => r.name === 'private_article_files_list')?.explain?.signals.find((x) => x.name === 'precision')?.factor;
+    expect(offFactor).toBe(precision('private_article_files_list'));
+    expect(precision('private_article_files_list', ['private'])).toBe(1);
+  });
+});
+
 describe('hostile and empty queries (RELIABILITY K1, K4)', () => {
   it.each([
     ['1 MB', 'issue '.repeat(180_000)],
