@@ -217,7 +217,7 @@ export const UNITS: readonly AnalysisUnit[] = [
   },
   {
     name: 'families',
-    reads: 'a word also matches its vocabulary family at the family weight (cancel ~ stop/abort...); two of one family are one concept',
+    reads: 'a word also matches its vocabulary family at the family weight (cancel ~ stop/abort...); two of one family are one concept; a leading verb matches its verb families only (list ~ browse, not history)',
     apply: (r, cx) => {
       r.family = (w) => cx.lex.family(w);
       r.leadFamily = (w) => cx.lex.verbFamily(w);
@@ -248,13 +248,13 @@ export const UNITS: readonly AnalysisUnit[] = [
   },
   {
     name: 'breadth',
-    reads: 'all/every/whole/across ask for everything (the spans-all signal); all/every also for a list and a collection; bulk/multiple/several ask for many at once (the bulk-variant signal)',
+    reads: 'all/every/whole/across ask for everything (the spans-all signal); all/every also for a list and a collection, unless a verb that writes leads; bulk/multiple/several ask for many at once (the bulk-variant signal), not after how/too/so',
     apply: (r) => {
       // all / every ask for a list, unless a verb that writes leads ("approve all pending members" approves them)
       const lead = r.words.slice(0, 4).map((w) => VERB_METHODS[w]).find((m) => m !== undefined);
       r.listAll = r.words.some((w) => LIST_WORDS.has(w)) && (lead === undefined || lead.includes('get'));
       r.spanAll = r.words.some((w) => BROAD_WORDS.has(w));
-      r.asksMany = r.words.some((w, i) => MANY_WORDS.has(w) && !NOT_MANY_AFTER.has(r.words[i - 1] ?? ''));
+      r.asksMany = manyWord(r.words) !== undefined;
       if (r.spanAll) note(r, 'breadth', () => r.listAll ? 'everything, as a list' : 'everything');
       if (r.asksMany) note(r, 'breadth', () => 'many at once');
     },
@@ -366,16 +366,21 @@ export const UNITS: readonly AnalysisUnit[] = [
   },
   {
     name: 'shape',
-    reads: 'the REST shape the leading verb asks for: list/create a collection, get/change/delete an item; a read of a plural lists',
+    reads: 'the REST shape the leading verb asks for: list/create a collection, get/change/delete an item; a read of a plural lists; many at once acts on the collection',
     apply: (r, cx) => {
       // many at once ("delete several tags", "update multiple records") acts on the collection, whatever the verb
-      const many = r.asksMany ? r.words.find((w, i) => MANY_WORDS.has(w) && !NOT_MANY_AFTER.has(r.words[i - 1] ?? '')) : undefined;
+      const many = r.asksMany ? manyWord(r.words) : undefined;
       const s = many !== undefined ? { shape: 'collection' as const, from: many } : verbShape(r.words, cx.lex, r.listAll);
       r.shape = s.shape;
       if (s.shape !== undefined) note(r, 'shape', () => `${s.shape} (${s.from as string})`);
     },
   },
 ];
+
+/** The word that asks for many at once (several, bulk...), not after how / too / so ("how many", "too many logins"). */
+function manyWord(words: readonly string[]): string | undefined {
+  return words.find((w, i) => MANY_WORDS.has(w) && !NOT_MANY_AFTER.has(words[i - 1] ?? ''));
+}
 
 /** Prefixes that undo a verb: suspend / unsuspend, connect / disconnect, activate / deactivate. */
 const UNDO_PREFIXES = ['un', 'dis', 'de'];
