@@ -5,7 +5,7 @@ import { distance } from 'fastest-levenshtein';
 import { BoundedMap } from './bounded-map.js';
 import { commonEnglishStarting, isCommonEnglish, isEnglish } from './english.js';
 import { splitWords, stem, type StemMode } from './text.js';
-import { ABBREVIATIONS, CALLER_WORDS, FAMILIES, STOP_WORDS, VERB_FAMILY_COUNT, VERB_METHODS } from './words.js';
+import { ABBREVIATIONS, CALLER_WORDS, FAMILIES, STOP_WORDS, VERB_FAMILIES, VERB_METHODS } from './words.js';
 
 /** Most words read from one field of one operation. */
 export const MAX_INDEX_WORDS = 2000;
@@ -65,7 +65,7 @@ export class Lexicon {
   readonly analyze: (word: string) => string[];
   readonly familyOf = familyTable();
   /** The verb families alone: what a request's leading verb matches (list ~ browse, not the noun family history ~ list). */
-  readonly verbFamilyOf = familyTable(FAMILIES.slice(0, VERB_FAMILY_COUNT));
+  readonly verbFamilyOf = familyTable(VERB_FAMILIES);
   /** Words seen in prose (summaries, descriptions): the dictionary for splitting compounds. */
   readonly prose = new Set<string>();
   readonly docFreq = new Map<string, number>();

@@ -41,6 +41,8 @@ export const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = table(
 /** Verb families first, then noun families; {@link VERB_FAMILY_COUNT} of them are verb families (derived). */
 export const FAMILIES: readonly (readonly string[])[] = [...families.actions, ...families.things];
 export const VERB_FAMILY_COUNT = families.actions.length;
+/** The verb families alone (the first {@link VERB_FAMILY_COUNT} of {@link FAMILIES}). */
+export const VERB_FAMILIES: readonly (readonly string[])[] = FAMILIES.slice(0, VERB_FAMILY_COUNT);
 /** Pairs of verb families (by first word) that mean opposite things. */
 export const OPPOSITE_FAMILIES: readonly (readonly [string, string])[] = families.opposites.map(([a, b]) => [a as string, b as string] as const);
 /** Words of the verb families. */
