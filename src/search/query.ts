@@ -267,10 +267,8 @@ export function verbMethods(
   // "how do I create an issue", "how can we delete a site", "how to add a member" ask how to do the verb's action;
   // "how many", "how much" (and a "how do I" without a known verb) ask to read
   const howTo = question === 'how-to';
-  for (const w of words.slice(howTo ? 1 : 0, 4)) {
-    const m = VERB_METHODS[w];
-    if (m) return { methods: m, from: w };
-  }
+  const lead = leadingVerb(words, howTo ? 1 : 0);
+  if (lead !== undefined) return { methods: lead.methods, from: lead.word };
   if (howTo) return { methods: ['get'], from: 'how' };
   // an imperative whose verb the vocabulary does not know: a word that starts the request and is followed by its
   // object changes something, so it is not a GET. The object is marked by an article or pronoun ("pin an item",
@@ -283,6 +281,15 @@ export function verbMethods(
     return { methods: first.startsWith('un') ? UNDO_METHODS : CHANGE_METHODS, from: first };
   }
   return { methods: undefined };
+}
+
+/** The first of a request's first four words (from index `from`) that the verb lists know, with the methods it asks for. */
+export function leadingVerb(words: readonly string[], from = 0): { word: string; methods: readonly HttpMethod[] } | undefined {
+  for (const w of words.slice(from, 4)) {
+    const m = VERB_METHODS[w];
+    if (m) return { word: w, methods: m };
+  }
+  return undefined;
 }
 
 /** Whether English has the word's regular past tense (rate: rated, protect: protected, ship: shipped): it can be a verb. */

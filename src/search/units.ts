@@ -8,15 +8,15 @@ import { compoundHead } from './features.js';
 import type { Lexicon } from './lexicon.js';
 import { readLiterals } from './literals.js';
 import {
-  concepts, didAction, isUndo, keywordTerms, MAX_QUERY_CHARS, MAX_QUERY_TERMS, verbMethods, verbShape, type Concept, type QueryPlan,
+  concepts, didAction, isUndo, keywordTerms, leadingVerb, MAX_QUERY_CHARS, MAX_QUERY_TERMS, verbMethods, verbShape, type Concept, type QueryPlan,
   type QueryTuning,
 } from './query.js';
 import { appendedStart, laterStepStart, objectHead, questionKind, type QuestionKind } from './sentence.js';
 import { BoundedMap } from './bounded-map.js';
 import { splitWords, stripPlural as singularOf } from './text.js';
 import {
-  ADMIN_WORDS, BROAD_WORDS, FAMILIES, isAction, LIST_WORDS, MANY_WORDS, MESSAGE_VERBS, NOT_MANY_AFTER, MINED, OBJECT_WORDS, PHRASES, PREPOSITIONS, RECEIVER_VERBS,
-  OPPOSITE_FAMILIES, SELF_WORDS, VERB_METHODS, VERB_FAMILY_COUNT, WHO_DID_READING, WORD_READINGS,
+  ADMIN_WORDS, BROAD_WORDS, isAction, LIST_WORDS, MANY_WORDS, MESSAGE_VERBS, NOT_MANY_AFTER, MINED, OBJECT_WORDS, PHRASES, PREPOSITIONS, RECEIVER_VERBS,
+  OPPOSITE_FAMILIES, SELF_WORDS, VERB_FAMILIES, WHO_DID_READING, WORD_READINGS,
 } from './words.js';
 import { CALLER, CALLER_ONLY, scopeNamedBy, type ScopeTable } from './scopes.js';
 import { CALLER_WORDS } from './words.js';
@@ -251,8 +251,8 @@ export const UNITS: readonly AnalysisUnit[] = [
     reads: 'all/every/whole/across ask for everything (the spans-all signal); all/every also for a list and a collection, unless a verb that writes leads; bulk/multiple/several ask for many at once (the bulk-variant signal), not after how/too/so',
     apply: (r) => {
       // all / every ask for a list, unless a verb that writes leads ("approve all pending members" approves them)
-      const lead = r.words.slice(0, 4).map((w) => VERB_METHODS[w]).find((m) => m !== undefined);
-      r.listAll = r.words.some((w) => LIST_WORDS.has(w)) && (lead === undefined || lead.includes('get'));
+      const lead = leadingVerb(r.words);
+      r.listAll = r.words.some((w) => LIST_WORDS.has(w)) && (lead === undefined || lead.methods.includes('get'));
       r.spanAll = r.words.some((w) => BROAD_WORDS.has(w));
       r.asksMany = manyWord(r.words) !== undefined;
       if (r.spanAll) note(r, 'breadth', () => r.listAll ? 'everything, as a list' : 'everything');
@@ -384,8 +384,6 @@ function manyWord(words: readonly string[]): string | undefined {
 
 /** Prefixes that undo a verb: suspend / unsuspend, connect / disconnect, activate / deactivate. */
 const UNDO_PREFIXES = ['un', 'dis', 'de'];
-
-const VERB_FAMILIES = FAMILIES.slice(0, VERB_FAMILY_COUNT);
 
 /** A verb's opposite actions, and their index terms per lexicon: the same few verbs lead most queries. */
 const OPPOSITES = new BoundedMap<string, readonly string[]>(4096);
