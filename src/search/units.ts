@@ -321,7 +321,7 @@ export const UNITS: readonly AnalysisUnit[] = [
   },
   {
     name: 'scopes',
-    reads: "words that name one of the catalog's scopes (repos, orgs... read off its paths), not as the head noun or a verb, or the caller (my, me); \"me\" after show/tell is the receiver; admin words ask for the administrator's side (the admin-variant signal)",
+    reads: "words that name one of the catalog's scopes (repos, orgs... read off its paths), not as the head noun or a verb, or the caller (my, me); \"me\" after show/tell is the receiver; the agent's keywords name scopes too, not the caller; admin words ask for the administrator's side (the admin-variant signal)",
     apply: (r, cx) => {
       r.words.forEach((w, at) => {
         // the thing acted on is no scope ("what cards are assigned to me"), nor is a verb ("list my boards")
@@ -330,6 +330,15 @@ export const UNITS: readonly AnalysisUnit[] = [
         if (s === CALLER && w === 'me' && at > 0 && RECEIVER_VERBS.has(r.words[at - 1] as string)) return;
         if (s) r.scopes.add(s);
       });
+      // the agent's keywords say where too ("generate client key", keywords "company"), but neither the thing acted
+      // on ("create repository", keywords "new repo") nor the caller (a keyword "me" has no sentence to read it in);
+      // words as typed, so a field name ("idList") names no scope
+      for (const k of cx.keywords) for (const raw of k.toLowerCase().split(/\s+/)) {
+        const w = cx.on('typos') ? cx.lex.correct(raw) : raw;
+        if (CALLER_WORDS.has(w) || cx.lex.analyze(w).some((t) => r.headTerms.includes(t))) continue;
+        const s = cx.scopeOf(w);
+        if (s !== undefined && s !== CALLER) r.scopes.add(s);
+      }
       if (r.scopes.size > 0) note(r, 'scopes', () => [...r.scopes].sort().join(', '));
       r.asksAdmin = r.words.some((w) => ADMIN_WORDS.has(w));
       if (r.asksAdmin) note(r, 'scopes', () => 'the administrator\'s side');

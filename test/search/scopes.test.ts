@@ -91,6 +91,20 @@ describe('scopes read off the catalog', () => {
     expect(reading('create an enterprise team')).toEqual(['enterprises']);
   });
 
+  it('the agent\'s keywords name a scope too, but not the thing acted on, the caller or a field name', () => {
+    const c = loadCatalog(join(REPO_ROOT, 'registry', 'github'));
+    const index = SearchIndex.build(c.operations, c.meta.domains);
+    const read = (q: string, keywords: string[]) => index.search(q, { keywords, explain: true, limit: 3 });
+    const org = read('list webhooks', ['organization', 'hooks']);
+    expect(org.reading?.scopes).toEqual(['orgs']);
+    expect(org.results[0]?.name).toBe('orgs_list-webhooks');
+    expect(read('list webhooks', ['hooks']).results[0]?.name).toBe('repos_list-webhooks');
+    // "repo" is what "create repository" acts on; "me" has no sentence to read it in; "idOrg" is a field's name
+    expect(read('create repository', ['new repo', 'private']).reading?.scopes ?? []).toEqual([]);
+    expect(read('list webhooks', ['me']).reading?.scopes ?? []).toEqual([]);
+    expect(read('list webhooks', ['idOrg']).reading?.scopes ?? []).toEqual([]);
+  });
+
   it('Stripe\'s /v1/account beside /v1/accounts/{account} is the caller\'s own account', () => {
     const { operations, domains } = readGateCatalog(REPO_ROOT, 'stripe');
     const index = SearchIndex.build(operations, domains);
