@@ -18,7 +18,7 @@ import type { SpecKind } from './load.js';
 import { getPointer, isObject, own, pointer, setOwn } from './pointer.js';
 import { MAX_DEFS_CHARS, SchemaError, addNull } from './schema.js';
 import type { SchemaConverter } from './schema.js';
-import { MAX_SCHEMA_DESCRIPTION, cleanDescription, cleanLine, firstSentence, makeSummary, saysDeprecated, stripInvisible } from './text.js';
+import { MAX_SCHEMA_DESCRIPTION, cleanDescription, cleanLine, deletesThroughPath, firstSentence, makeSummary, saysDeprecated, stripInvisible } from './text.js';
 
 export const METHODS: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -383,7 +383,8 @@ export function buildOperation(raw: RawOperation, ctx: BuildContext): Operation 
       tags: Array.isArray(op.tags) ? op.tags.filter((t): t is string => typeof t === 'string').map((t) => cleanLine(t, 80)) : [],
       // a spec that says so in the summary ("[OBSOLETE] Do not use...") means it as much as `deprecated: true`
       deprecated: op.deprecated === true || saysDeprecated(summary),
-      destructive: method === 'delete' || extDestructive,
+      // a POST to `/tags/delete.json` deletes as much as a DELETE does
+      destructive: method === 'delete' || extDestructive || deletesThroughPath(method, path, summary),
       readOnly: method === 'get' || method === 'head',
       servers: effectiveServers(raw, ctx),
       security: effectiveSecurity(op, ctx),

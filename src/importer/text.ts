@@ -132,6 +132,30 @@ export function saysDeprecated(summary: string): boolean {
   return /^\W*(?:deprecated|deprecating|obsolete)\b/i.test(summary);
 }
 
+/** The verbs a path's action segment deletes with, whatever the HTTP method. */
+const DELETE_ACTIONS: ReadonlySet<string> = new Set(['delete', 'remove', 'destroy', 'purge', 'erase']);
+/** A summary led by one of these makes or reads something, whatever its path says (`Create a remove token`). */
+const MAKE_OR_READ: ReadonlySet<string> = new Set(['create', 'get', 'list', 'retrieve', 'generate', 'fetch', 'return', 'show', 'read', 'add', 'issue', 'request']);
+
+/**
+ * Whether a POST, PUT or PATCH deletes through its path: its last plain segment is an action led by a delete verb
+ * (`POST /tags/delete.json`, `POST /orgs/{id}/secrets/delete`, `POST /coupons/deleteByCodes`, Slack-style
+ * `POST /chat.delete`, `POST /members/remove_from_group`). RPC-style APIs delete that way, and such an operation
+ * deserves the same confirmation as a DELETE. A resource named by a noun (`/removals`, `/deleted_items`) is not one,
+ * nor is a path whose summary says it makes or reads something (`POST /runners/remove-token`: "Create a remove token").
+ */
+export function deletesThroughPath(method: string, path: string, summary = ''): boolean {
+  if (method !== 'post' && method !== 'put' && method !== 'patch') return false;
+  const lead = (summary.trim().split(/\s+/)[0] ?? '').toLowerCase().replace(/[^a-z]/g, '');
+  if (MAKE_OR_READ.has(lead) || MAKE_OR_READ.has(lead.replace(/e?s$/, '')) || MAKE_OR_READ.has(lead.replace(/s$/, ''))) return false;
+  const plain = path.split('/').filter((s) => s !== '' && !s.includes('{'));
+  const last = plain[plain.length - 1];
+  if (last === undefined) return false;
+  const action = last.replace(/\.(?:json|xml)$/i, '').split('.').pop() ?? '';
+  const first = action.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[\s_-]+/)[0]?.toLowerCase();
+  return first !== undefined && DELETE_ACTIONS.has(first);
+}
+
 /** Characters allowed in operation names (MCP tool-name alphabet). */
 export const SAFE_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 

@@ -86,4 +86,20 @@ describe('import', () => {
     const { operations } = await importSpec(spec);
     expect(Object.fromEntries(operations.map((o) => [o.name, o.deprecated]))).toEqual({ searchByPrefix: true, searchUsers: false, oldUsers: true });
   });
+
+  test('an operation that deletes through a POST is destructive, as a DELETE is; the curation extension still decides', async () => {
+    const ok = { '200': { description: 'OK' } };
+    const spec = join(scratch, 'tags.json');
+    writeFileSync(spec, JSON.stringify({
+      openapi: '3.0.3', info: { title: 'Tags', version: '1' }, servers: [{ url: 'https://tags.example' }],
+      paths: {
+        '/tags/delete.json': { post: { operationId: 'deleteTag', summary: 'Deletes a tag permanently', responses: ok } },
+        '/tags/info.json': { post: { operationId: 'tagInfo', summary: 'Information about a tag', responses: ok } },
+        '/tags/purge-cache.json': { post: { operationId: 'purgeCache', summary: 'Purge the cache', 'x-api-catalog-destructive': false, responses: ok } },
+        '/tags/{id}': { delete: { operationId: 'removeTag', summary: 'Remove a tag', responses: ok } },
+      },
+    }));
+    const { operations } = await importSpec(spec);
+    expect(Object.fromEntries(operations.map((o) => [o.name, o.destructive]))).toEqual({ deleteTag: true, tagInfo: false, purgeCache: false, removeTag: true });
+  });
 });

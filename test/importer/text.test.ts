@@ -6,6 +6,7 @@ import {
   makeSummary,
   MAX_DESCRIPTION,
   safeName,
+  deletesThroughPath,
   saysDeprecated,
   slug,
   stripInvisible,
@@ -167,5 +168,40 @@ describe('saysDeprecated: a summary that says its operation is deprecated', () =
     ['', false],
   ])('%j -> %s', (summary, says) => {
     expect(saysDeprecated(summary)).toBe(says);
+  });
+});
+
+describe('deletesThroughPath: a POST, PUT or PATCH that deletes through its path', () => {
+  test.each([
+    ['post', '/tags/delete.json', true],
+    ['post', '/orgs/{org}/secrets/delete', true],
+    ['post', '/coupons/deleteByCodes', true],
+    ['post', '/chat.delete', true],
+    ['post', '/files.remote.remove', true],
+    ['post', '/members/remove_from_group', true],
+    ['post', '/#X-Amz-Target=SageMaker.DeleteEndpoint', true],
+    ['put', '/lists/{id}/remove', true],
+    ['post', '/teams/{id}/schedules/deleteRange', true],
+    ['delete', '/tags/delete.json', false],
+    ['get', '/tags/delete.json', false],
+    ['post', '/removals', false],
+    ['post', '/deleted_items', false],
+    ['post', '/deletions', false],
+    ['post', '/repos/{o}/{r}/issues', false],
+    ['post', '/{id}', false],
+  ])('%s %s -> %s', (method, path, deletes) => {
+    expect(deletesThroughPath(method, path)).toBe(deletes);
+  });
+
+  test.each([
+    ['Create a remove token for an organization', false],
+    ['Retrieves table statistics of columns.', false],
+    ['Generates a delete link', false],
+    ['Deletes a tag permanently', true],
+    ['Bulk remove team members', true],
+    ['Delete attestations in bulk', true],
+    ['', true],
+  ])('with the summary %j -> %s', (summary, deletes) => {
+    expect(deletesThroughPath('post', '/runners/remove-token', summary)).toBe(deletes);
   });
 });
