@@ -135,7 +135,7 @@ export function saysDeprecated(summary: string): boolean {
 /** The verbs a path's action segment deletes with, whatever the HTTP method. */
 const DELETE_ACTIONS: ReadonlySet<string> = new Set(['delete', 'remove', 'destroy', 'purge', 'erase']);
 /** A summary led by one of these makes or reads something, whatever its path says (`Create a remove token`). */
-const MAKE_OR_READ: ReadonlySet<string> = new Set(['create', 'get', 'list', 'retrieve', 'generate', 'fetch', 'return', 'show', 'read', 'add', 'issue', 'request']);
+const MAKE_OR_READ: ReadonlySet<string> = new Set(['create', 'get', 'list', 'retrieve', 'generate', 'fetch', 'return', 'show', 'read', 'add', 'issue']);
 
 /**
  * Whether a POST, PUT or PATCH deletes through its path: its last plain segment is an action led by a delete verb

@@ -200,6 +200,7 @@ describe('deletesThroughPath: a POST, PUT or PATCH that deletes through its path
     ['Deletes a tag permanently', true],
     ['Bulk remove team members', true],
     ['Delete attestations in bulk', true],
+    ['Request the deletion of the account', true],
     ['', true],
   ])('with the summary %j -> %s', (summary, deletes) => {
     expect(deletesThroughPath('post', '/runners/remove-token', summary)).toBe(deletes);
