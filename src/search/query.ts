@@ -126,7 +126,12 @@ export interface QueryTuning {
 
 /** Most keywords read, and most words over all of them (K1). */
 export const MAX_KEYWORDS = 16;
-const MAX_KEYWORD_WORDS = 24;
+export const MAX_KEYWORD_WORDS = 24;
+
+/** The keywords as far as a search reads them (RELIABILITY K1): the first MAX_KEYWORDS, each cut to MAX_QUERY_CHARS. */
+export function readKeywords(keywords: readonly string[]): string[] {
+  return keywords.slice(0, MAX_KEYWORDS).map((k) => k.slice(0, MAX_QUERY_CHARS));
+}
 
 /**
  * The agent's keywords as index terms not already in the query's concepts (each at most once): words the API
@@ -137,8 +142,8 @@ export function keywordTerms(keywords: readonly string[], lex: Lexicon, query: r
   for (const c of query) for (const [t, w] of c.terms) if (w === 1) have.add(t);
   const out: string[] = [];
   let words = 0;
-  for (const k of keywords.slice(0, MAX_KEYWORDS)) {
-    for (const w of lex.words(k.slice(0, MAX_QUERY_CHARS), MAX_KEYWORD_WORDS)) {
+  for (const k of readKeywords(keywords)) {
+    for (const w of lex.words(k, MAX_KEYWORD_WORDS)) {
       if (words++ >= MAX_KEYWORD_WORDS) return out;
       for (const t of lex.analyze(correct(w))) {
         if (!have.has(t)) {

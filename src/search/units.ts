@@ -8,7 +8,7 @@ import { compoundHead } from './features.js';
 import type { Lexicon } from './lexicon.js';
 import { readLiterals } from './literals.js';
 import {
-  concepts, didAction, isUndo, keywordTerms, leadingVerb, MAX_QUERY_CHARS, MAX_QUERY_TERMS, verbMethods, verbShape, type Concept, type QueryPlan,
+  concepts, didAction, isUndo, keywordTerms, leadingVerb, MAX_KEYWORD_WORDS, MAX_QUERY_CHARS, MAX_QUERY_TERMS, readKeywords, verbMethods, verbShape, type Concept, type QueryPlan,
   type QueryTuning,
 } from './query.js';
 import { appendedStart, laterStepStart, objectHead, questionKind, type QuestionKind } from './sentence.js';
@@ -333,7 +333,8 @@ export const UNITS: readonly AnalysisUnit[] = [
       // the agent's keywords say where too ("generate client key", keywords "company"), but neither the thing acted
       // on ("create repository", keywords "new repo") nor the caller (a keyword "me" has no sentence to read it in);
       // words as typed, so a field name ("idList") names no scope
-      for (const k of cx.keywords) for (const raw of k.toLowerCase().split(/\s+/)) {
+      const typed = readKeywords(cx.keywords).flatMap((k) => k.toLowerCase().split(/\s+/)).slice(0, MAX_KEYWORD_WORDS);
+      for (const raw of typed) {
         const w = cx.on('typos') ? cx.lex.correct(raw) : raw;
         if (CALLER_WORDS.has(w) || cx.lex.analyze(w).some((t) => r.headTerms.includes(t))) continue;
         const s = cx.scopeOf(w);

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadCatalog } from '../../src/registry/catalog.js';
 import { readGateCatalog } from '../../src/search/gate-files.js';
-import { SearchIndex } from '../../src/search/index.js';
+import { MAX_KEYWORDS, SearchIndex } from '../../src/search/index.js';
 import { Lexicon } from '../../src/search/lexicon.js';
 import { CALLER, deriveScopes, scopeNamedBy, SCOPE_SHARED_PATHS } from '../../src/search/scopes.js';
 import { domainsOf, op } from './helpers.js';
@@ -103,6 +103,10 @@ describe('scopes read off the catalog', () => {
     expect(read('create repository', ['new repo', 'private']).reading?.scopes ?? []).toEqual([]);
     expect(read('list webhooks', ['me']).reading?.scopes ?? []).toEqual([]);
     expect(read('list webhooks', ['idOrg']).reading?.scopes ?? []).toEqual([]);
+    // read within the keywords' bounds (K1): a scope named past the MAX_KEYWORDS-th keyword is not read
+    const filler = Array.from({ length: MAX_KEYWORDS }, () => 'hooks');
+    expect(read('list webhooks', [...filler.slice(1), 'organization']).reading?.scopes).toEqual(['orgs']);
+    expect(read('list webhooks', [...filler, 'organization']).reading?.scopes ?? []).toEqual([]);
   });
 
   it('Stripe\'s /v1/account beside /v1/accounts/{account} is the caller\'s own account', () => {
