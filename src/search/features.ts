@@ -6,7 +6,7 @@ import type { Lexicon } from './lexicon.js';
 import { isPlural, splitWords, stripPlural } from './text.js';
 import { buildTitleTable } from './titles.js';
 import { deriveScopes, type ScopeTable } from './scopes.js';
-import { ADMIN_SEGMENTS, ADMIN_SUMMARY, BULK_OPERATION_WORDS, FORMAT_SUFFIXES, isAction, SEARCH_SEGMENTS, TUNNEL_QUALIFIERS, VERB_FAMILY_WORDS, VERB_METHODS } from './words.js';
+import { ADMIN_SEGMENTS, ADMIN_SUMMARY, BULK_OPERATION_WORDS, FORMAT_SUFFIXES, isAction, PREPOSITIONS, SEARCH_SEGMENTS, TUNNEL_QUALIFIERS, VERB_FAMILY_WORDS, VERB_METHODS } from './words.js';
 
 export { isAction, VERB_FAMILY_WORDS } from './words.js';
 
@@ -171,10 +171,15 @@ function actionOf(segs: readonly string[], k: number): string | undefined {
 
 /**
  * The head noun of an operation's resource: the last word of its primary resource, or the word before a trailing
- * action (`/invoices/{id}/pay` -> invoices). `/nodebalancers/{id}/configs/{c}/nodes` -> nodes.
+ * action (`/invoices/{id}/pay` -> invoices), or a plural before a preposition (`/listPadsOfAuthor` -> pads).
+ * `/nodebalancers/{id}/configs/{c}/nodes` -> nodes.
  */
 export function resourceHead(path: string): string | undefined {
   const words = splitWords(primaryResource(path));
+  // a plural before a preposition heads the name, as it heads a request ("list pads of author"): `/listPadsOfAuthor`
+  // is about pads, `/GetRewardsForUser/{id}` about rewards, `/roles-by-id/{id}` about roles
+  const p = words.findIndex((w, i) => i > 0 && PREPOSITIONS.has(w.toLowerCase()));
+  if (p > 0 && isPlural(words[p - 1] as string) && !isAction(words[p - 1] as string)) return words[p - 1];
   let k = words.length - 1;
   if (k > 0 && isAction(words[k] as string)) k--;
   return words[k];

@@ -26,9 +26,10 @@ const MAGIC = 0x48435253; // "SRCH" read as a little-endian u32
  * path that ends in a verb that never POSTs acts with that verb's method, `POST /secrets/delete` deletes; 13: a path's
  * shape read after its version prefix, `/api/v1/blocks` a collection; 14: a path's trailing action is the action word
  * only when it is a verb, `/instances/{id}/file` takes its summary's "Download"; 15: a POST with a search segment and
- * no collection after it reads, `POST /User/Search/GlobalName/{page}`).
+ * no collection after it reads, `POST /User/Search/GlobalName/{page}`; 16: a plural before a preposition heads a
+ * resource's name, `/listPadsOfAuthor` is about pads).
  */
-export const SNAPSHOT_LAYOUT = 15;
+export const SNAPSHOT_LAYOUT = 16;
 
 let vocabulary: string | undefined;
 /**

@@ -42,6 +42,16 @@ describe('the head noun of an operation\'s resource', () => {
     expect(resourceHead('/user-badges/{username}.json')).toBe('badges');
   });
 
+  it('is a plural before a preposition, as in a request ("list pads of author")', () => {
+    expect(resourceHead('/listPadsOfAuthor')).toBe('pads');
+    expect(resourceHead('/listAuthorsOfPad')).toBe('authors');
+    expect(resourceHead('/Tokens/Rewards/GetRewardsForUser/{membershipId}/')).toBe('rewards');
+    expect(resourceHead('/{realm}/roles-by-id/{role-id}')).toBe('roles');
+    // not a singular before it (`oneToManyNatRules` is about rules), nor a verb (`/users/AuthenticateByName`)
+    expect(resourceHead('/networks/{id}/oneToManyNatRules')).toBe('rules');
+    expect(resourceHead('/Users/AuthenticateByName')).toBe('name');
+  });
+
   it('is undefined for the root', () => {
     expect(resourceHead('/')).toBeUndefined();
     expect(resourceHead('/{id}')).toBeUndefined();
@@ -164,6 +174,20 @@ describe('ranking with the head noun', () => {
       results.find((r) => r.name === name)?.explain?.signals.find((x) => x.name === 'head-noun')?.factor;
     expect(factor('createCreditMemo')).toBe(1.1);
     expect(factor('emailCreditMemo')).toBe(1);
+  });
+
+  it('a name with a preposition is about the plural before it: "list pads of author" is /listPadsOfAuthor, not /listAuthorsOfPad', () => {
+    const ops = [
+      op({ name: 'listPadsOfAuthor', domain: 'author', path: '/listPadsOfAuthor', summary: 'returns an array of all pads this author contributed to' }),
+      op({ name: 'listAuthorsOfPad', domain: 'pad', path: '/listAuthorsOfPad', summary: 'returns an array of authors who contributed to this pad' }),
+    ];
+    const index = SearchIndex.build(ops, domainsOf(ops), { signalWeights: {} });
+    const factor = (q: string, name: string): number | undefined =>
+      index.search(q, { explain: true }).results.find((r) => r.name === name)?.explain?.signals.find((x) => x.name === 'head-noun')?.factor;
+    expect(factor('list pads of author', 'listPadsOfAuthor')).toBe(1.1);
+    expect(factor('list pads of author', 'listAuthorsOfPad')).toBe(1);
+    expect(factor('list authors of pad', 'listAuthorsOfPad')).toBe(1.1);
+    expect(factor('list authors of pad', 'listPadsOfAuthor')).toBe(1);
   });
 
   it('a restored snapshot reads the same head nouns', () => {
