@@ -3,7 +3,7 @@
 // Build time only; pure functions of the spec.
 import pluralize from 'pluralize';
 import type { Operation } from '../types.js';
-import type { BuildContext, RawOperation } from './operations.js';
+import type { BuildContext, RawOperation } from './context.js';
 import { getPointer, isObject, own } from './pointer.js';
 
 /** The last word of a parameter name that makes it an entity reference, and the field it is read from. */

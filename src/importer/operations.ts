@@ -1,24 +1,16 @@
 // One OpenAPI operation -> one registry Operation (without its final name and domain, which need all operations):
 // parameters and request body flattened into one argument schema with bindings back to the wire, the success
-// response and documented errors summarized, effective servers and security, executability checks.
+// response and documented errors summarized (responses.ts), effective servers and security (servers.ts),
+// executability checks.
 // @see https://spec.openapis.org/oas/v3.1.0#operation-object and https://swagger.io/specification/v2/
-import type {
-  ArgBinding,
-  Diagnostic,
-  ErrorInfo,
-  HttpMethod,
-  JsonSchema,
-  Operation,
-  RequestBodyInfo,
-  ResponseInfo,
-  SecurityRequirement,
-  ServerInfo,
-} from '../types.js';
-import type { SpecKind } from './load.js';
+import type { ArgBinding, HttpMethod, JsonSchema, Operation, RequestBodyInfo } from '../types.js';
+import { type BuildContext, type RawOperation, warn } from './context.js';
 import { getPointer, isObject, own, pointer, setOwn } from './pointer.js';
+import { responseInfo, sortMediaTypes } from './responses.js';
 import { MAX_DEFS_CHARS, SchemaError, addNull } from './schema.js';
 import type { SchemaConverter } from './schema.js';
-import { MAX_SCHEMA_DESCRIPTION, cleanDescription, cleanLine, deletesThroughPath, firstSentence, makeSummary, saysDeprecated, stripInvisible } from './text.js';
+import { effectiveSecurity, effectiveServers } from './servers.js';
+import { MAX_SCHEMA_DESCRIPTION, cleanDescription, cleanLine, deletesThroughPath, makeSummary, saysDeprecated, stripInvisible } from './text.js';
 
 export const METHODS: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -26,24 +18,6 @@ export const METHODS: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', '
 const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization', 'cookie', 'host', 'content-length', 'transfer-encoding', 'connection']);
 const LOCATIONS = ['path', 'query', 'header', 'cookie'] as const;
 type ParamLocation = (typeof LOCATIONS)[number];
-
-export interface BuildContext {
-  doc: Record<string, unknown>;
-  kind: SpecKind;
-  conv: SchemaConverter;
-  diagnostics: Diagnostic[];
-  /** For URL specs: relative server URLs resolve against it. */
-  baseUrl?: string;
-}
-
-export interface RawOperation {
-  path: string;
-  method: HttpMethod;
-  op: Record<string, unknown>;
-  pathItem: Record<string, unknown>;
-  /** JSON pointer of the operation object. */
-  at: string;
-}
 
 /** Every operation in document order (path items behind a local `$ref` are followed). */
 export function collectOperations(ctx: BuildContext): RawOperation[] {
@@ -69,10 +43,6 @@ export function collectOperations(ctx: BuildContext): RawOperation[] {
     }
   }
   return out;
-}
-
-function warn(ctx: BuildContext, code: string, at: string, message: string): void {
-  ctx.diagnostics.push({ level: 'warning', code, pointer: at, message });
 }
 
 interface ParamEntry {
@@ -124,25 +94,6 @@ function exampleValues(holder: Record<string, unknown>, ctx: BuildContext): unkn
     }
   }
   return out;
-}
-
-const MEDIA_PREFERENCE: Array<(mt: string) => boolean> = [
-  (mt) => mt === 'application/json',
-  (mt) => /^application\/[^;]*\+json\b/.test(mt) || /^application\/json\b/.test(mt),
-  (mt) => mt.startsWith('application/x-www-form-urlencoded'),
-  (mt) => mt.startsWith('multipart/form-data'),
-  (mt) => mt.startsWith('multipart/'),
-  (mt) => mt.startsWith('text/'),
-  (mt) => mt.startsWith('application/octet-stream'),
-];
-
-/** Media types sorted by preference (JSON first ... octet-stream), others after in spec order. */
-export function sortMediaTypes(types: string[]): string[] {
-  const rank = (mt: string): number => {
-    const i = MEDIA_PREFERENCE.findIndex((f) => f(mt.toLowerCase()));
-    return i === -1 ? MEDIA_PREFERENCE.length : i;
-  };
-  return types.map((t, i) => ({ t, i, r: rank(t) })).sort((a, b) => a.r - b.r || a.i - b.i).map((x) => x.t);
 }
 
 interface BodyInfo {
@@ -470,168 +421,4 @@ function objectView(node: unknown, at: string, conv: SchemaConverter): { props: 
   // A map-like object (additionalProperties schema, no properties) is sent whole.
   if (props.length === 0) return undefined;
   return { props, required };
-}
-
-function serverInfo(node: unknown, ctx: BuildContext): ServerInfo | undefined {
-  if (!isObject(node) || typeof node.url !== 'string') return undefined;
-  let url = stripInvisible(node.url).trim();
-  if (ctx.baseUrl && !/^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !url.includes('{')) {
-    try {
-      url = new URL(url, ctx.baseUrl).toString().replace(/\/$/, '');
-    } catch {
-      /* keep as written */
-    }
-  }
-  const info: ServerInfo = { url };
-  const desc = cleanLine(node.description, 200);
-  if (desc !== '') info.description = desc;
-  if (isObject(node.variables)) {
-    const vars: NonNullable<ServerInfo['variables']> = {};
-    for (const name of Object.keys(node.variables)) {
-      const v = node.variables[name];
-      if (!isObject(v)) continue;
-      const entry: { default: string; enum?: string[]; description?: string } = { default: String(v.default ?? '') };
-      if (Array.isArray(v.enum)) entry.enum = v.enum.map(String);
-      const d = cleanLine(v.description, 200);
-      if (d !== '') entry.description = d;
-      setOwn(vars, name, entry);
-    }
-    info.variables = vars;
-  }
-  return info;
-}
-
-/** Document servers (Swagger 2.0: scheme + host + basePath, https preferred). */
-export function documentServers(ctx: BuildContext): ServerInfo[] {
-  const doc = ctx.doc;
-  if (ctx.kind === 'swagger2') {
-    const schemes = Array.isArray(doc.schemes) ? doc.schemes.filter((s): s is string => typeof s === 'string') : [];
-    const scheme = schemes.length === 0 || schemes.includes('https') ? 'https' : (schemes[0] as string);
-    const basePath = typeof doc.basePath === 'string' ? doc.basePath.replace(/\/$/, '') : '';
-    if (typeof doc.host === 'string' && doc.host !== '') return [{ url: `${scheme}://${stripInvisible(doc.host)}${basePath}` }];
-    if (ctx.baseUrl) return [{ url: new URL(basePath || '/', ctx.baseUrl).toString().replace(/\/$/, '') }];
-    return basePath ? [{ url: basePath }] : [];
-  }
-  const list = Array.isArray(doc.servers) ? doc.servers : [];
-  return list.map((s) => serverInfo(s, ctx)).filter((s): s is ServerInfo => s !== undefined);
-}
-
-function effectiveServers(raw: RawOperation, ctx: BuildContext): ServerInfo[] {
-  if (ctx.kind === 'swagger2') return [];
-  for (const holder of [raw.op, raw.pathItem]) {
-    if (Array.isArray(holder.servers) && holder.servers.length > 0) {
-      return holder.servers.map((s) => serverInfo(s, ctx)).filter((s): s is ServerInfo => s !== undefined);
-    }
-  }
-  return [];
-}
-
-function normalizeSecurity(list: unknown): SecurityRequirement[] {
-  if (!Array.isArray(list)) return [];
-  const out: SecurityRequirement[] = [];
-  for (const req of list) {
-    if (!isObject(req)) continue;
-    const r: SecurityRequirement = {};
-    for (const name of Object.keys(req)) {
-      const scopes = req[name];
-      setOwn(r, name, Array.isArray(scopes) ? scopes.filter((s): s is string => typeof s === 'string') : []);
-    }
-    out.push(r);
-  }
-  return out;
-}
-
-function effectiveSecurity(op: Record<string, unknown>, ctx: BuildContext): SecurityRequirement[] {
-  return Object.hasOwn(op, 'security') ? normalizeSecurity(op.security) : normalizeSecurity(ctx.doc.security);
-}
-
-function statusRank(code: string): number {
-  if (/^2\d\d$/.test(code)) return Number(code);
-  if (/^2XX$/i.test(code)) return 300;
-  if (code === 'default') return 400;
-  return 1000;
-}
-
-function responseInfo(op: Record<string, unknown>, at: string, ctx: BuildContext): { response?: ResponseInfo; errors: ErrorInfo[] } {
-  const responses = own(op, 'responses');
-  const errors: ErrorInfo[] = [];
-  if (!isObject(responses)) return { errors };
-  const codes = Object.keys(responses).filter((c) => !c.startsWith('x-'));
-  let response: ResponseInfo | undefined;
-  const success = codes.filter((c) => statusRank(c) < 1000).sort((a, b) => statusRank(a) - statusRank(b))[0];
-  const hasTwoXX = codes.some((c) => /^2/.test(c));
-  for (const code of codes) {
-    const rAt = `${at}/responses/${code}`;
-    let r: unknown;
-    try {
-      r = ctx.conv.deref(responses[code], rAt).node;
-    } catch (err) {
-      if (!(err instanceof SchemaError)) throw err;
-      warn(ctx, 'REF_BROKEN', err.pointer, `response ${code}: ${err.message}; summarized without it`);
-      continue;
-    }
-    if (!isObject(r)) continue;
-    const description = cleanLine(firstSentence(cleanDescription(r.description, 600)), 200);
-    if (/^[45]/.test(code) || (code === 'default' && hasTwoXX)) {
-      errors.push({ status: code, description });
-      continue;
-    }
-    if (code !== success) continue;
-    let schemaNode: unknown;
-    let mediaType: string | undefined;
-    if (ctx.kind === 'swagger2') {
-      schemaNode = r.schema;
-      const produces = Array.isArray(op.produces) ? op.produces : Array.isArray(ctx.doc.produces) ? ctx.doc.produces : [];
-      const mt = sortMediaTypes(produces.filter((x): x is string => typeof x === 'string'))[0];
-      if (mt && schemaNode !== undefined) mediaType = mt;
-    } else if (isObject(r.content)) {
-      const mt = sortMediaTypes(Object.keys(r.content))[0];
-      if (mt !== undefined) {
-        mediaType = mt;
-        schemaNode = own(r.content[mt], 'schema');
-      }
-    }
-    response = { status: code, description, ...(mediaType !== undefined ? { mediaType } : {}), fields: [] };
-    if (schemaNode !== undefined) {
-      try {
-        const shape = shapeOf(schemaNode, rAt, ctx.conv);
-        if (shape.type !== undefined) response.type = shape.type;
-        response.fields = shape.fields;
-      } catch (err) {
-        if (!(err instanceof SchemaError)) throw err;
-        warn(ctx, 'REF_BROKEN', err.pointer, `response ${code}: ${err.message}; fields not listed`);
-      }
-    }
-  }
-  errors.sort((a, b) => (a.status < b.status ? -1 : a.status > b.status ? 1 : 0));
-  return response ? { response, errors } : { errors };
-}
-
-const MAX_FIELDS = 20;
-
-/** Type and top-level field names of a response schema (for arrays: of the items). */
-function shapeOf(node: unknown, at: string, conv: SchemaConverter): { type?: string; fields: string[] } {
-  const { node: s } = conv.deref(node, at);
-  if (!isObject(s)) return { fields: [] };
-  let type = typeof s.type === 'string' ? s.type : Array.isArray(s.type) ? (s.type.find((t) => t !== 'null') as string | undefined) : undefined;
-  let target: Record<string, unknown> = s;
-  if (type === 'array' || (type === undefined && s.items !== undefined)) {
-    type = 'array';
-    const items = conv.deref(s.items, `${at}/items`).node;
-    target = isObject(items) ? items : {};
-  }
-  const fields: string[] = [];
-  const collect = (o: Record<string, unknown>, depth: number): void => {
-    if (depth > 8) return;
-    if (isObject(o.properties)) for (const k of Object.keys(o.properties)) if (!fields.includes(k)) fields.push(k);
-    if (Array.isArray(o.allOf)) {
-      for (const part of o.allOf) {
-        const p = conv.deref(part, at).node;
-        if (isObject(p)) collect(p, depth + 1);
-      }
-    }
-  };
-  collect(target, 0);
-  if (type === undefined && fields.length > 0) type = 'object';
-  return { ...(type !== undefined ? { type } : {}), fields: fields.slice(0, MAX_FIELDS).map((f) => stripInvisible(f)) };
 }

@@ -8,7 +8,7 @@ import {
   derefOnce, entityOf, headOf, knownResources, names, pathNames, responseObjects, singular, successSchema,
   type EntityRef, type ObjectSite,
 } from './entities.js';
-import type { BuildContext, RawOperation } from './operations.js';
+import type { BuildContext, RawOperation } from './context.js';
 import { isObject, own } from './pointer.js';
 
 /** At most this many producers per parameter. */

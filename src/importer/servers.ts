@@ -1,0 +1,80 @@
+// The servers and security requirements of an operation: the document's own (Swagger 2.0's scheme, host and
+// basePath; OAS 3's servers with their variables), overridden by a path item's or an operation's. No I/O.
+// @see https://spec.openapis.org/oas/v3.1.0#server-object and https://spec.openapis.org/oas/v3.1.0#security-requirement-object
+import type { SecurityRequirement, ServerInfo } from '../types.js';
+import type { BuildContext, RawOperation } from './context.js';
+import { isObject, setOwn } from './pointer.js';
+import { cleanLine, stripInvisible } from './text.js';
+
+function serverInfo(node: unknown, ctx: BuildContext): ServerInfo | undefined {
+  if (!isObject(node) || typeof node.url !== 'string') return undefined;
+  let url = stripInvisible(node.url).trim();
+  if (ctx.baseUrl && !/^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !url.includes('{')) {
+    try {
+      url = new URL(url, ctx.baseUrl).toString().replace(/\/$/, '');
+    } catch {
+      /* keep as written */
+    }
+  }
+  const info: ServerInfo = { url };
+  const desc = cleanLine(node.description, 200);
+  if (desc !== '') info.description = desc;
+  if (isObject(node.variables)) {
+    const vars: NonNullable<ServerInfo['variables']> = {};
+    for (const name of Object.keys(node.variables)) {
+      const v = node.variables[name];
+      if (!isObject(v)) continue;
+      const entry: { default: string; enum?: string[]; description?: string } = { default: String(v.default ?? '') };
+      if (Array.isArray(v.enum)) entry.enum = v.enum.map(String);
+      const d = cleanLine(v.description, 200);
+      if (d !== '') entry.description = d;
+      setOwn(vars, name, entry);
+    }
+    info.variables = vars;
+  }
+  return info;
+}
+
+/** Document servers (Swagger 2.0: scheme + host + basePath, https preferred). */
+export function documentServers(ctx: BuildContext): ServerInfo[] {
+  const doc = ctx.doc;
+  if (ctx.kind === 'swagger2') {
+    const schemes = Array.isArray(doc.schemes) ? doc.schemes.filter((s): s is string => typeof s === 'string') : [];
+    const scheme = schemes.length === 0 || schemes.includes('https') ? 'https' : (schemes[0] as string);
+    const basePath = typeof doc.basePath === 'string' ? doc.basePath.replace(/\/$/, '') : '';
+    if (typeof doc.host === 'string' && doc.host !== '') return [{ url: `${scheme}://${stripInvisible(doc.host)}${basePath}` }];
+    if (ctx.baseUrl) return [{ url: new URL(basePath || '/', ctx.baseUrl).toString().replace(/\/$/, '') }];
+    return basePath ? [{ url: basePath }] : [];
+  }
+  const list = Array.isArray(doc.servers) ? doc.servers : [];
+  return list.map((s) => serverInfo(s, ctx)).filter((s): s is ServerInfo => s !== undefined);
+}
+
+export function effectiveServers(raw: RawOperation, ctx: BuildContext): ServerInfo[] {
+  if (ctx.kind === 'swagger2') return [];
+  for (const holder of [raw.op, raw.pathItem]) {
+    if (Array.isArray(holder.servers) && holder.servers.length > 0) {
+      return holder.servers.map((s) => serverInfo(s, ctx)).filter((s): s is ServerInfo => s !== undefined);
+    }
+  }
+  return [];
+}
+
+function normalizeSecurity(list: unknown): SecurityRequirement[] {
+  if (!Array.isArray(list)) return [];
+  const out: SecurityRequirement[] = [];
+  for (const req of list) {
+    if (!isObject(req)) continue;
+    const r: SecurityRequirement = {};
+    for (const name of Object.keys(req)) {
+      const scopes = req[name];
+      setOwn(r, name, Array.isArray(scopes) ? scopes.filter((s): s is string => typeof s === 'string') : []);
+    }
+    out.push(r);
+  }
+  return out;
+}
+
+export function effectiveSecurity(op: Record<string, unknown>, ctx: BuildContext): SecurityRequirement[] {
+  return Object.hasOwn(op, 'security') ? normalizeSecurity(op.security) : normalizeSecurity(ctx.doc.security);
+}
