@@ -11,12 +11,12 @@ import {
   concepts, didAction, isUndo, keywordTerms, leadingVerb, MAX_KEYWORD_WORDS, MAX_QUERY_CHARS, MAX_QUERY_TERMS, readKeywords, verbMethods, verbShape, type Concept, type QueryPlan,
   type QueryTuning,
 } from './query.js';
+import { oppositeActions, oppositeTerms } from './opposites.js';
 import { appendedStart, laterStepStart, objectHead, questionKind, type QuestionKind } from './sentence.js';
-import { BoundedMap } from './bounded-map.js';
 import { splitWords, stripPlural as singularOf } from './text.js';
 import {
   ADMIN_WORDS, BROAD_WORDS, isAction, LIST_WORDS, MANY_WORDS, MESSAGE_VERBS, NOT_MANY_AFTER, MINED, OBJECT_WORDS, PHRASES, PREPOSITIONS, RECEIVER_VERBS,
-  OPPOSITE_FAMILIES, SELF_WORDS, VERB_FAMILIES, WHO_DID_READING, WORD_READINGS,
+  SELF_WORDS, WHO_DID_READING, WORD_READINGS,
 } from './words.js';
 import { CALLER, CALLER_ONLY, scopeNamedBy, type ScopeTable } from './scopes.js';
 import { CALLER_WORDS } from './words.js';
@@ -390,41 +390,6 @@ export const UNITS: readonly AnalysisUnit[] = [
 /** The word that asks for many at once (several, bulk...), not after how / too / so ("how many", "too many logins"). */
 function manyWord(words: readonly string[]): string | undefined {
   return words.find((w, i) => MANY_WORDS.has(w) && !NOT_MANY_AFTER.has(words[i - 1] ?? ''));
-}
-
-/** Prefixes that undo a verb: suspend / unsuspend, connect / disconnect, activate / deactivate. */
-const UNDO_PREFIXES = ['un', 'dis', 'de'];
-
-/** A verb's opposite actions, and their index terms per lexicon: the same few verbs lead most queries. */
-const OPPOSITES = new BoundedMap<string, readonly string[]>(4096);
-const OPPOSITE_TERMS = new WeakMap<Lexicon, BoundedMap<string, readonly string[]>>();
-
-function oppositeTerms(verb: string, words: readonly string[], lex: Lexicon): readonly string[] {
-  let byVerb = OPPOSITE_TERMS.get(lex);
-  if (byVerb === undefined) OPPOSITE_TERMS.set(lex, (byVerb = new BoundedMap(4096)));
-  return byVerb.get(verb) ?? byVerb.remember(verb, [...new Set(words.flatMap((w) => lex.analyze(w)))]);
-}
-
-/** The actions opposite to `verb`: its undo-prefixed twin (either way) and every word of an opposite verb family. */
-export function oppositeActions(verb: string): readonly string[] {
-  return OPPOSITES.get(verb) ?? OPPOSITES.remember(verb, computeOpposites(verb));
-}
-
-function computeOpposites(verb: string): string[] {
-  const out: string[] = [];
-  for (const p of UNDO_PREFIXES) {
-    out.push(p + verb);
-    if (verb.startsWith(p) && verb.length > p.length + 2) out.push(verb.slice(p.length));
-  }
-  const family = VERB_FAMILIES.find((f) => f.includes(verb));
-  if (family !== undefined) {
-    for (const [a, b] of OPPOSITE_FAMILIES) {
-      const other = family[0] === a ? b : family[0] === b ? a : undefined;
-      const words = other === undefined ? undefined : VERB_FAMILIES.find((f) => f[0] === other);
-      if (words !== undefined) out.push(...words);
-    }
-  }
-  return out;
 }
 
 /** Names of the units that can be left out. */

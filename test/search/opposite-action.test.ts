@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { trailingAction } from '../../src/search/features.js';
 import { SearchIndex } from '../../src/search/index.js';
 import { OPPOSITE_FACTOR } from '../../src/search/signals.js';
-import { oppositeActions } from '../../src/search/units.js';
+import { oppositeActions } from '../../src/search/opposites.js';
 import { domainsOf, op } from './helpers.js';
 
 const OPS = [
