@@ -105,15 +105,8 @@ export function readConfigFile(file: string): ConfigFile {
   return parseConfigFile(text, file);
 }
 
-/** What execution needs from the config file for one catalog (mirrors ExecutionConfig's fields). */
-export interface CatalogExecutionOptions {
-  credentials?: CredentialNamesConfig;
-  idempotencyHeader?: string;
-  allowedOrigins?: string[];
-  blockPrivateAddresses?: boolean;
-  allowHttpCredentials?: boolean;
-  credentialPrefix?: string;
-}
+/** What execution needs from the config file for one catalog: its section but the base URL (mirrors ExecutionConfig's fields). */
+export type CatalogExecutionOptions = Omit<CatalogFileConfig, 'baseUrl'>;
 
 /**
  * Per-catalog execution options from the config file for the loaded catalogs (`allowHttpCredentials`, the

@@ -178,7 +178,7 @@ export function resourceHead(path: string): string | undefined {
   const words = splitWords(primaryResource(path));
   // a plural before a preposition heads the name, as it heads a request ("list pads of author"): `/listPadsOfAuthor`
   // is about pads, `/GetRewardsForUser/{id}` about rewards, `/roles-by-id/{id}` about roles
-  const p = words.findIndex((w, i) => i > 0 && PREPOSITIONS.has(w.toLowerCase()));
+  const p = words.findIndex((w, i) => i > 0 && PREPOSITIONS.has(w));
   if (p > 0 && isPlural(words[p - 1] as string) && !isAction(words[p - 1] as string)) return words[p - 1];
   let k = words.length - 1;
   if (k > 0 && isAction(words[k] as string)) k--;

@@ -273,8 +273,7 @@ export const UNITS: readonly AnalysisUnit[] = [
     reads: "the agent's keywords: one low-weight concept per new term, adding to coverage without being part of it",
     apply: (r, cx) => {
       if (cx.keywords.length === 0) return;
-      const correct = cx.on('typos') ? (w: string): string => cx.lex.correct(w) : (w: string): string => w;
-      const extra = keywordTerms(cx.keywords, cx.lex, r.concepts, correct);
+      const extra = keywordTerms(cx.keywords, cx.lex, r.concepts, (w) => keywordAsSpelt(w, cx));
       if (extra.length === 0) return;
       const { lex, n, tuning } = cx;
       if (tuning.keywordPrecision) for (const t of extra) r.queryTerms.add(t);
@@ -335,7 +334,7 @@ export const UNITS: readonly AnalysisUnit[] = [
       // words as typed, so a field name ("idList") names no scope
       const typed = readKeywords(cx.keywords).flatMap((k) => k.toLowerCase().split(/\s+/)).slice(0, MAX_KEYWORD_WORDS);
       for (const raw of typed) {
-        const w = cx.on('typos') ? cx.lex.correct(raw) : raw;
+        const w = keywordAsSpelt(raw, cx);
         if (CALLER_WORDS.has(w) || cx.lex.analyze(w).some((t) => r.headTerms.includes(t))) continue;
         const s = cx.scopeOf(w);
         if (s !== undefined && s !== CALLER) r.scopes.add(s);
@@ -386,6 +385,14 @@ export const UNITS: readonly AnalysisUnit[] = [
     },
   },
 ];
+
+/**
+ * A word of the agent's keywords as the typos unit would spell it (as typed when that unit is off): the keywords
+ * are read outside the request's words, by the keywords and scopes units.
+ */
+function keywordAsSpelt(word: string, cx: AnalysisContext): string {
+  return cx.on('typos') ? cx.lex.correct(word) : word;
+}
 
 /** The word that asks for many at once (several, bulk...), not after how / too / so ("how many", "too many logins"). */
 function manyWord(words: readonly string[]): string | undefined {
