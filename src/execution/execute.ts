@@ -7,7 +7,7 @@ import { DEFAULTS, parseRetryAfter, send } from './http.js';
 import { buildRequest, originOf, type BuiltRequest } from './request.js';
 import { policyInstruction } from './policy.js';
 import { Redactor } from './redact.js';
-import { apiErrorMessage, decodeBody, instructionFor, paginationHint, project, selectHeaders, truncate } from './shape.js';
+import { apiErrorMessage, checkFields, decodeBody, instructionFor, paginationHint, project, selectHeaders, truncate } from './shape.js';
 import type { ExecuteOptions, ExecutionConfig, ExecutionOutcome } from './types.js';
 import { validateArguments } from './validate.js';
 
@@ -76,6 +76,7 @@ export async function executeOperation(op: Operation, args: unknown, config: Exe
   }
   let req: BuiltRequest;
   try {
+    if (options.fields !== undefined) checkFields(options.fields);
     req = buildRequest(op, validation.args, config);
   } catch (err) {
     return fromError(err, early, op);

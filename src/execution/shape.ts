@@ -116,15 +116,35 @@ function pick(v: unknown, paths: string[][]): unknown {
   return Object.setPrototypeOf(out, Object.prototype) as unknown;
 }
 
+/** The library's parser, which its type declarations leave out (jmespath 0.16 exports compile beside search). */
+const compileJmesPath = (jmespath as unknown as { compile(expression: string): unknown }).compile;
+
+function invalidFields(fields: string, err: unknown): AppError {
+  return new AppError('INVALID_ARGUMENTS', `fields: ${JSON.stringify(fields)} is not a valid JMESPath expression (${err instanceof Error ? err.message : String(err)}); use e.g. "items[].{id: id, name: name}" or a list of dotted paths`, {
+    details: { errors: [{ path: '/fields', message: 'invalid JMESPath expression' }] },
+  });
+}
+
+/**
+ * Throws INVALID_ARGUMENTS when `fields` is a JMESPath expression that does not parse: checked before the request
+ * is sent, so a bad projection never costs a call (a POST answered, then reported as invalid, would be retried).
+ */
+export function checkFields(fields: string[] | string): void {
+  if (typeof fields !== 'string') return;
+  try {
+    compileJmesPath(fields);
+  } catch (err) {
+    throw invalidFields(fields, err);
+  }
+}
+
 /** Projection: a list of dotted paths (`id`, `user.login`, `items.name`) or a JMESPath expression. */
 export function project(data: unknown, fields: string[] | string): unknown {
   if (typeof fields === 'string') {
     try {
       return jmespath.search(data as never, fields) as unknown;
     } catch (err) {
-      throw new AppError('INVALID_ARGUMENTS', `fields: ${JSON.stringify(fields)} is not a valid JMESPath expression (${err instanceof Error ? err.message : String(err)}); use e.g. "items[].{id: id, name: name}" or a list of dotted paths`, {
-        details: { errors: [{ path: '/fields', message: 'invalid JMESPath expression' }] },
-      });
+      throw invalidFields(fields, err);
     }
   }
   if (fields.length === 0) return data;

@@ -331,6 +331,15 @@ describe('shaping', () => {
     expect(fail(await executeOperation(list, {}, cfg, { fields: '[[[' })).code).toBe('INVALID_ARGUMENTS');
   });
 
+  it('a JMESPath projection that does not parse is refused before anything is sent (a create is never sent twice)', async () => {
+    up.route('/issues', { kind: 'status', status: 201, body: { id: 1 } });
+    const create = op({ path: '/issues', method: 'post' });
+    const out = fail(await executeOperation(create, {}, cfg, { fields: 'a,,b' }));
+    expect(out.code).toBe('INVALID_ARGUMENTS');
+    expect(out.message).toMatch(/not a valid JMESPath expression/);
+    expect(up.hits('/issues')).toEqual([]);
+  });
+
   it('gives pagination hints from Link headers and cursor fields', async () => {
     up.route('/items', { kind: 'status', status: 200, body: [{ id: 1 }], headers: { link: `<${up.url}/items?per_page=1&page=2>; rel="next", <${up.url}/items?page=9>; rel="last"` } });
     expect(okay(await executeOperation(list, { per_page: 1 }, cfg)).pagination).toEqual({ source: 'link', hasMore: true, next: `${up.url}/items?per_page=1&page=2`, nextArgs: { per_page: 1, page: 2 } });
