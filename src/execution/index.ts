@@ -20,6 +20,7 @@ export type {
 export { validateArguments, ARG_LIMITS } from './validate.js';
 export { credentialEnvNames, credentialStatus, envPrefix } from './auth.js';
 export { executeOperation } from './execute.js';
+export { checkFields } from './shape.js';
 export { policyInstruction } from './policy.js';
 
 /**

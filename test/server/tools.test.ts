@@ -294,6 +294,11 @@ describe.each(ERAS)('%s era', (era: Era) => {
       const unknown = await call(client, 'execute_tool', { tool_name: 'pets.creat', args: {} });
       expect(unknown.error?.code).toBe('UNKNOWN_TOOL');
       expect(unknown.error?.details.suggestions).toContain('pets.create');
+      // a projection that does not parse is refused with the arguments, before the confirmation step or a send
+      const badFields = await call(client, 'execute_tool', { tool_name: 'pets.create', args: { name: 'Rex' }, fields: 'a,,b' });
+      expect(badFields.error?.code).toBe('INVALID_ARGUMENTS');
+      const badFieldsDelete = await call(client, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 1 }, fields: 'a,,b' });
+      expect(badFieldsDelete.error?.code).toBe('INVALID_ARGUMENTS');
       expect(up.requests).toHaveLength(0);
 
       const confirmed = await call(client, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 7 }, confirm: 'pets.delete' });

@@ -1,6 +1,6 @@
 // execute_tool's flow, shared by the MCP tool and `api-catalog call`: lookup -> describe-before-execute ->
 // read-only -> validate -> dry run | confirm destructive -> execute. Every refusal happens before the network.
-import { executeOperation, prepareRequest, validateArguments } from '../../execution/index.js';
+import { checkFields, executeOperation, prepareRequest, validateArguments } from '../../execution/index.js';
 import type { Operation } from '../../types.js';
 import { executionConfigFor, suggestToolNames, type CatalogSet, type ExecutionSettings } from './catalogs.js';
 import { operationFingerprint } from './describe.js';
@@ -179,6 +179,13 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
         { errors: validated.errors },
       ),
     };
+  }
+  // a projection that does not parse is an argument error like the others: refused before a dry run, a
+  // confirmation or an idempotency claim, and never dispatched
+  try {
+    if (fields !== undefined) checkFields(fields);
+  } catch (err) {
+    return { ...base, dispatched: false, envelope: failFromError(op.name, err) };
   }
   const config = executionConfigFor(entry.catalog, ctx.settings, ctx.sessionCredential);
   if (dryRun) {
