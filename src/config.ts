@@ -160,7 +160,13 @@ function envValue(o: OptionSpec, raw: string): unknown {
     case 'integer':
       return /^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : raw;
     case 'boolean': {
-      const on = /^(1|true|yes|on)$/i.test(raw.trim());
+      // Only the usual spellings count: anything else is a mistake, refused, not read as off (READ_ONLY=enabled
+      // must never start a server that writes).
+      const v = raw.trim().toLowerCase();
+      const on = ['1', 'true', 'yes', 'on'].includes(v);
+      if (!on && !['0', 'false', 'no', 'off'].includes(v)) {
+        throw new AppError('CONFIG_INVALID', `config: ${o.env} must be 1, true, yes or on (or 0, false, no, off), got ${JSON.stringify(raw.slice(0, 200))}`);
+      }
       return o.envNegate ? !on : on;
     }
     case 'list':

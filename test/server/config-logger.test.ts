@@ -43,6 +43,15 @@ describe('config', () => {
     expect(codeOf(() => resolveServerConfig({ http: true, port: '70000' }, {}))).toMatch(/70000/);
     expect(codeOf(() => resolveServerConfig({}, { API_CATALOG_RATE_LIMIT: 'lots' }))).toMatch(/"lots"/);
     expect(codeOf(() => resolveServerConfig({ baseUrl: 'ftp://x' }, {}))).toMatch(/http\(s\)/);
+  });
+
+  test('a boolean env var takes 1/true/yes/on or 0/false/no/off; anything else is refused, not read as off', () => {
+    expect(resolveServerConfig({}, { API_CATALOG_READ_ONLY: 'Yes' }).readOnly).toBe(true);
+    expect(resolveServerConfig({}, { API_CATALOG_READ_ONLY: ' off ' }).readOnly).toBe(false);
+    expect(resolveServerConfig({}, { API_CATALOG_NO_REQUIRE_DESCRIBE: '1' }).requireDescribe).toBe(false);
+    expect(resolveServerConfig({}, { API_CATALOG_NO_REQUIRE_DESCRIBE: 'false' }).requireDescribe).toBe(true);
+    expect(codeOf(() => resolveServerConfig({}, { API_CATALOG_READ_ONLY: 'enabled' }))).toMatch(/^CONFIG_INVALID: config: API_CATALOG_READ_ONLY must be 1, true, yes or on .*"enabled"/);
+    expect(codeOf(() => resolveServerConfig({}, { API_CATALOG_NO_WATCH: 'nope' }))).toMatch(/API_CATALOG_NO_WATCH.*"nope"/);
     expect(codeOf(() => splitArgs('call', ['--nope'], [], []))).toMatch(/call: unknown option "--nope"/);
   });
 
