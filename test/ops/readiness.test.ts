@@ -1,8 +1,12 @@
 // Liveness and readiness, truthful (RELIABILITY O6-O9): /healthz answers 200 whatever the dependencies; /readyz
 // names every reason — a mistyped OAuth issuer (real process), an issuer that goes down after start (real
 // oidc-provider: cached keys keep tokens working until they expire, then the replica is unready), --require-state
-// without --state (refused at start) — and each change is logged once.
-import { spawnSync } from 'node:child_process';
+// without --state (refused at start), a registry file changed on disk before it was read (unready until the reload,
+// never a crash) — and each change is logged once.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, expect, test, vi } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { serveHttp } from '../../src/server/transports/http.js';
@@ -11,7 +15,7 @@ import { REPO_ROOT, builtCli, catalogs, fixtureRegistry } from '../helpers/mcp.j
 import { freePort } from '../helpers/redis.js';
 import { rpc } from '../helpers/mcp-raw.js';
 import { startReplica } from '../helpers/replicas.js';
-import { events } from './helpers.js';
+import { events, until } from './helpers.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -111,4 +115,40 @@ test('O10: --require-state without --state refuses to start with the reason and 
   expect(r.status).toBe(1);
   expect(r.stderr).toMatch(/--require-state .* no --state is given/);
   expect(r.stderr).toContain("API_CATALOG_STATE='redis://");
+});
+
+test('O11: an operations file edited in place before its hash was read: /readyz 503 names the file, the reload follows, the process lives', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'readyz-stale-'));
+  // An imported registry with its search snapshot: served from the snapshot (checked by file stats), so the content
+  // hash is first read when something asks for it (the fixture registry has no snapshot: hashed at start).
+  const imported = spawnSync(process.execPath, [builtCli(), 'import', join(REPO_ROOT, 'test', 'fixtures', 'specs', 'oas30.yaml'), '--out', dir], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 });
+  expect(imported.status, imported.stderr).toBe(0);
+  const registry = join(dir, 'oas30');
+  const port = await freePort();
+  // Spawned by hand, not startReplica: that polls /readyz, which would read the content hash before the edit.
+  const child = spawn(process.execPath, [builtCli(), 'serve', '--http', '--port', String(port), '--registry', registry], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const alive = () => child.exitCode === null && child.signalCode === null;
+  try {
+    await until(async () => (await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status).catch(() => 0)) === 200, 'the server listens');
+    const file = join(registry, 'operations', 'things.json');
+    writeFileSync(file, `${readFileSync(file, 'utf8').trimEnd()}\n\n`);
+    // Whichever evaluation comes first (this probe or the 5 s re-check) meets the changed file: logged as a reason.
+    const first = await probe(port, '/readyz');
+    expect([200, 503]).toContain(first.status);
+    await until(() => events(err, 'readiness_changed').some((e) => e.ready === false) || !alive(), 'the stale file is reported');
+    expect(alive()).toBe(true);
+    const unready = events(err, 'readiness_changed').find((e) => e.ready === false)!;
+    expect(unready.reasons.join(' ')).toMatch(/operations\/things\.json changed on disk/);
+    // The read that found it started the reload: ready again, on the new content.
+    await until(async () => (await probe(port, '/readyz')).status === 200, 'ready again after the reload');
+    expect(alive()).toBe(true);
+    expect(err).not.toMatch(/uncaught|Internal error/i);
+  } finally {
+    if (alive()) child.kill('SIGTERM');
+    await exited;
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -54,7 +54,16 @@ export class Readiness {
       try {
         const results = await Promise.all(this.checks.map(async (c) => ({ check: c.name, reason: await run(c) })));
         const reasons = results.filter((r): r is { check: string; reason: string } => r.reason !== undefined);
-        const report: ReadinessReport = { ready: reasons.length === 0, reasons, info: this.info() };
+        // The facts are read from what is served now; reading them can fail (a registry file changed or gone on
+        // disk before its content hash was taken): that is a reason not to be ready, never a crash of the timer
+        // below or a 500 from /readyz.
+        let info: Record<string, unknown> = {};
+        try {
+          info = this.info();
+        } catch (err) {
+          reasons.push({ check: 'catalogs', reason: err instanceof Error ? err.message.slice(0, 300) : 'the served catalogs could not be read' });
+        }
+        const report: ReadinessReport = { ready: reasons.length === 0, reasons, info };
         const signature = JSON.stringify(reasons);
         if (signature !== this.last) {
           // The first evaluation is logged too: an operator sees from the start why a replica is not ready.
