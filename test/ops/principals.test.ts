@@ -3,7 +3,7 @@
 // change (a broken edit keeps the old entries), every execute_tool leaves one audit line (who, what, outcome,
 // upstream status and request id; never an argument), and /metrics counts it all with bounded labels behind the
 // same authentication. Needs `npm run build`.
-import { statSync, readFileSync, writeFileSync, mkdtempSync, existsSync } from 'node:fs';
+import { statSync, readFileSync, writeFileSync, mkdtempSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -54,7 +54,7 @@ describe('named tokens: each name is a principal', () => {
     expect(wrong.msg.error.message).toMatch(/a token the server operator gave you/);
     const denied = await modernCall(r.url, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } }, { headers: as(bob) });
     expect(denied.status).toBe(403);
-    expect(denied.msg.error.message).toMatch(/needs the scope catalog:execute/);
+    expect(denied.msg.error.message).toMatch(/needs the scope catalog:execute; the token "bob" has catalog:read: ask the server's operator to add catalog:execute to its line of the tokens file/);
     expect((await modernCall(r.url, 'search_tools', { query: 'pet' }, { headers: as(bob) })).envelope.success).toBe(true);
   });
 
@@ -171,5 +171,13 @@ describe('the token file is re-read on change', () => {
     expect(events(r.stderr(), 'tokens_reload_failed')[0]?.message).toContain(`--tokens ${tokensFile} line 3: expected 3 fields`);
     expect(await list(dave)).not.toBe(401);
     expect(await list(carol)).not.toBe(401);
+    // Removed, the file revokes every token (fail closed) until it is back.
+    rmSync(tokensFile);
+    await until(() => events(r.stderr(), 'tokens_file_gone').length > 0, 'the removal to be reported');
+    expect(await list(dave)).toBe(401);
+    expect(await list(bob)).toBe(401);
+    writeFileSync(tokensFile, `${bob.line}\n`, { mode: 0o600 });
+    await until(async () => (await list(bob)) !== 401, 'the file back');
+    expect(await list(dave)).toBe(401);
   });
 });

@@ -2,11 +2,12 @@
 // holds only its hash; a malformed or unreadable file stops `serve` with the file, the line and the fix.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { parseTokenFile } from '../../src/server/auth/tokens.js';
+import { createLogger } from '../../src/logger.js';
+import { TokenFile, newToken, parseTokenFile } from '../../src/server/auth/tokens.js';
 import { REPO_ROOT, builtCli, fixtureRegistry } from '../helpers/mcp.js';
 
 const cli = (args: string[]) => spawnSync(process.execPath, [builtCli(), ...args], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 30_000 });
@@ -69,4 +70,35 @@ test('O12: serve refuses to start on a malformed token file (naming the line) an
   const folder = cli([...base, '--tokens', dir]);
   expect(folder.status).toBe(1);
   expect(folder.stderr).toMatch(/cannot read it \(EISDIR\)/);
+});
+
+test('O12: a token file other users can read is served with a warning naming the fix; emptied or removed, it revokes every token', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ac-tokens-'));
+  const file = join(dir, 'tokens.txt');
+  const alice = newToken('alice', ['catalog:read']);
+  writeFileSync(file, `${alice.line}\n`, { mode: 0o644 });
+  chmodSync(file, 0o644);
+  const lines: Array<Record<string, any>> = [];
+  const logger = createLogger({ write: (l) => lines.push(JSON.parse(l) as Record<string, any>) });
+  const tokens = new TokenFile(file, logger);
+  expect(lines).toEqual([expect.objectContaining({ level: 'warn', event: 'tokens_file_mode', mode: '0644', note: `other users can read it; run chmod 600 ${file}` })]);
+  expect(tokens.match(alice.token)?.name).toBe('alice');
+  // A malformed edit keeps the previous entries (a half-saved file must not lock everyone out) ...
+  writeFileSync(file, 'alice\n');
+  expect(tokens.reload()).toBe(false);
+  expect(tokens.match(alice.token)?.name).toBe('alice');
+  // ... an emptied file, or one removed, is the operator revoking them all.
+  writeFileSync(file, '# nobody\n');
+  expect(tokens.reload()).toBe(true);
+  expect(tokens.match(alice.token)).toBeUndefined();
+  expect(lines.at(-1)).toMatchObject({ level: 'error', event: 'tokens_reloaded', entries: 0 });
+  writeFileSync(file, `${alice.line}\n`);
+  tokens.reload();
+  expect(tokens.match(alice.token)?.name).toBe('alice');
+  rmSync(file);
+  expect(tokens.reload()).toBe(true);
+  expect(tokens.match(alice.token)).toBeUndefined();
+  expect(lines.at(-1)).toMatchObject({ level: 'error', event: 'tokens_file_gone', note: 'every token is refused until the file is back' });
+  // Never a secret in what was logged.
+  expect(JSON.stringify(lines)).not.toContain(alice.token);
 });

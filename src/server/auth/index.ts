@@ -184,7 +184,11 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
         scope: needed,
         ...(prmUrl !== undefined ? { resourceMetadata: prmUrl } : {}),
       });
-      return refusal(403, `Forbidden: this request needs the scope ${needed}; ask the authorization server for a token with it`, challenge, `insufficient_scope ${needed}`);
+      // A named token's scopes are its line of the --tokens file; an OAuth token's come from the issuer.
+      const fix = principal.id.startsWith(tokenPrincipal(''))
+        ? `the token ${JSON.stringify(principal.id.slice(tokenPrincipal('').length))} has ${principal.scopes.join(', ')}: ask the server's operator to add ${needed} to its line of the tokens file`
+        : 'ask the authorization server for a token with it';
+      return refusal(403, `Forbidden: this request needs the scope ${needed}; ${fix}`, challenge, `insufficient_scope ${needed}`);
     },
 
     metadataFor,

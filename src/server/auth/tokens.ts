@@ -1,9 +1,10 @@
 // Named static tokens (`serve --tokens <file>`): each line of the file is `<name> <scopes> sha256:<hex>`, the hash
 // of a token that only its holder has. A token's name is its principal (`token:<name>`): sessions, handles, rate
 // limits and audit lines are per name. Checked in constant time against every entry; the file is re-read when it
-// changes (a broken edit keeps the previous entries and is logged). `api-catalog token new` makes entries.
+// changes (a broken edit keeps the previous entries and is logged; a file emptied or removed revokes every token).
+// `api-catalog token new` makes entries.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFileSync, unwatchFile, watchFile, type Stats } from 'node:fs';
+import { readFileSync, statSync, unwatchFile, watchFile, type Stats } from 'node:fs';
 import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { ALL_SCOPES } from './metadata.js';
@@ -41,7 +42,7 @@ export function parseScopes(text: string): string[] | string {
  * Parses a token file. Throws CONFIG_INVALID naming the file and the line (never the line's hash) for a line that
  * is not `<name> <scopes> sha256:<64 hex>`, a duplicate name, an unknown scope, or a file with no entry.
  */
-export function parseTokenFile(text: string, file: string): TokenEntry[] {
+export function parseTokenFile(text: string, file: string, options: { allowEmpty?: boolean } = {}): TokenEntry[] {
   const entries: TokenEntry[] = [];
   const seen = new Map<string, number>();
   const lines = text.split(/\r?\n/);
@@ -64,20 +65,20 @@ export function parseTokenFile(text: string, file: string): TokenEntry[] {
     seen.set(name, n);
     entries.push({ name, scopes, hash: Buffer.from(m[1] as string, 'hex') });
   });
-  if (entries.length === 0) throw new AppError('CONFIG_INVALID', `--tokens ${file}: no entries; add one with \`api-catalog token new <name> >> ${file}\``);
+  if (entries.length === 0 && options.allowEmpty !== true) throw new AppError('CONFIG_INVALID', `--tokens ${file}: no entries; add one with \`api-catalog token new <name> >> ${file}\``);
   return entries;
 }
 
 /** Reads and parses the file; CONFIG_INVALID (naming the file and the reason) when it cannot be read. */
-export function readTokenFile(file: string): TokenEntry[] {
+export function readTokenFile(file: string, options: { allowEmpty?: boolean } = {}): TokenEntry[] {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
     const code = (err as { code?: unknown }).code;
-    throw new AppError('CONFIG_INVALID', `--tokens ${file}: cannot read it (${typeof code === 'string' ? code : 'error'}); give a readable file (mode 0600, owned by the server's user)`);
+    throw new AppError('CONFIG_INVALID', `--tokens ${file}: cannot read it (${typeof code === 'string' ? code : 'error'}); give a readable file (mode 0600, owned by the server's user)`, { cause: err });
   }
-  return parseTokenFile(text, file);
+  return parseTokenFile(text, file, options);
 }
 
 /** A new token and its file line. */
@@ -96,6 +97,11 @@ export class TokenFile {
     private readonly logger: Logger,
   ) {
     this.entries = readTokenFile(file);
+    // Only hashes are in it, but who may read it is who may learn the names and scopes: 0600 is what SECURITY.md says.
+    const mode = statSync(file).mode & 0o777;
+    if ((mode & 0o077) !== 0) {
+      this.logger.log('warn', { event: 'tokens_file_mode', file, mode: `0${mode.toString(8)}`, note: `other users can read it; run chmod 600 ${file}` });
+    }
   }
 
   get size(): number {
@@ -110,13 +116,24 @@ export class TokenFile {
     return found && { name: found.name, scopes: [...found.scopes] };
   }
 
-  /** Re-reads the file now: new entries on success; on failure the previous ones stay and the reason is logged. */
+  /**
+   * Re-reads the file now: new entries on success. A malformed edit keeps the previous entries (a half-saved file must
+   * not lock everyone out) and logs the reason; a file emptied or removed is the operator revoking every token: all
+   * are refused until entries are back (fail closed), logged as an error.
+   */
   reload(): boolean {
     try {
-      this.entries = readTokenFile(this.file);
-      this.logger.log('info', { event: 'tokens_reloaded', file: this.file, entries: this.entries.length });
+      this.entries = readTokenFile(this.file, { allowEmpty: true });
+      if (this.entries.length === 0) {
+        this.logger.log('error', { event: 'tokens_reloaded', file: this.file, entries: 0, note: 'the file has no entries: every token is refused until one is added' });
+      } else this.logger.log('info', { event: 'tokens_reloaded', file: this.file, entries: this.entries.length });
       return true;
     } catch (err) {
+      if ((err as { cause?: { code?: unknown } }).cause?.code === 'ENOENT') {
+        this.entries = [];
+        this.logger.log('error', { event: 'tokens_file_gone', file: this.file, note: 'every token is refused until the file is back' });
+        return true;
+      }
       this.logger.log('error', { event: 'tokens_reload_failed', message: err instanceof Error ? err.message : 'error', note: 'the previous entries stay in force' });
       return false;
     }
