@@ -79,11 +79,12 @@ function compileTarget(file: string, where: string, target: string): JSONPathQue
 export function parseOverlay(text: string, file: string, label: string = file): Overlay {
   let raw: unknown;
   try {
-    raw = parseSpecText(text, `overlay ${file}`);
+    raw = parseSpecText(text, `overlay ${file}`, file);
   } catch (err) {
     if (err instanceof RangeError) throw invalid(file, 'is nested too deeply to parse');
     // parseSpecText speaks of specs (SPEC_INVALID); a broken overlay is the curator's input, like a config file.
-    if (err instanceof AppError) throw new AppError('CONFIG_INVALID', err.message, { details: { file }, cause: err });
+    // Its details keep the line, column and excerpt of a syntax error.
+    if (err instanceof AppError) throw new AppError('CONFIG_INVALID', err.message, { details: { ...(isObject(err.details) ? err.details : {}), file }, cause: err });
     throw err;
   }
   if (!isObject(raw)) throw invalid(file, `is not an Overlay document (its top level is ${Array.isArray(raw) ? 'an array' : typeof raw}, expected an object with overlay, info and actions)`);
