@@ -6,6 +6,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { createAjv } from '../schema/ajv.js';
 import { suggestNames } from '../registry/catalog.js';
 import type { JsonSchema, Operation } from '../types.js';
+import { alternativesLabel, excerpt, resolveRef, schemaAt, schemaAtPointer } from './expected.js';
 import type { FieldError, ValidationOutcome } from './types.js';
 
 /** Size caps applied before Ajv (E4). */
@@ -82,20 +83,6 @@ function structuralErrors(args: unknown): FieldError[] {
   return errors;
 }
 
-function resolveRef(root: Record<string, unknown>, schema: JsonSchema | undefined): Record<string, unknown> | undefined {
-  let s = schema;
-  for (let i = 0; i < 8 && s !== undefined && typeof s === 'object'; i++) {
-    const ref = s.$ref;
-    if (typeof ref !== 'string' || !ref.startsWith('#/')) return s;
-    let cur: unknown = root;
-    for (const part of ref.slice(2).split('/')) {
-      cur = (cur as Record<string, unknown> | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
-    }
-    s = cur as JsonSchema | undefined;
-  }
-  return typeof s === 'object' ? s : undefined;
-}
-
 /** Does the schema (possibly a union) accept an object or an array? */
 function expectsStructured(root: Record<string, unknown>, schema: JsonSchema | undefined): boolean {
   const s = resolveRef(root, schema);
@@ -109,37 +96,6 @@ function expectsStructured(root: Record<string, unknown>, schema: JsonSchema | u
     if (Array.isArray(list) && list.some((sub) => expectsStructured(root, sub as JsonSchema))) return true;
   }
   return false;
-}
-
-/** The subschema at an instance path (properties/items only; best effort, for messages). */
-function schemaAt(root: Record<string, unknown>, path: string): Record<string, unknown> | undefined {
-  let s: Record<string, unknown> | undefined = root;
-  const parts = path === '' ? [] : path.slice(1).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-  for (const part of parts) {
-    s = resolveRef(root, s);
-    if (s === undefined) return undefined;
-    const props = s.properties as Record<string, JsonSchema> | undefined;
-    if (props !== undefined && Object.prototype.hasOwnProperty.call(props, part)) s = resolveRef(root, props[part]);
-    else if (s.items !== undefined && /^\d+$/.test(part)) s = resolveRef(root, s.items as JsonSchema);
-    else return undefined;
-  }
-  return resolveRef(root, s);
-}
-
-/** A small excerpt of a schema for an error message (no descriptions, capped). */
-function excerpt(schema: Record<string, unknown> | undefined): unknown {
-  if (schema === undefined) return undefined;
-  const out: Record<string, unknown> = {};
-  for (const k of ['type', 'enum', 'const', 'format', 'pattern', 'minimum', 'maximum', 'minLength', 'maxLength', 'minItems', 'maxItems', 'required']) {
-    if (schema[k] !== undefined) out[k] = schema[k];
-  }
-  if (schema.properties !== null && typeof schema.properties === 'object') out.properties = Object.keys(schema.properties).slice(0, 30);
-  if (schema.items !== undefined && typeof schema.items === 'object') out.items = excerpt(schema.items as Record<string, unknown>);
-  const text = JSON.stringify(out);
-  if (text.length <= 600) return out;
-  delete out.properties;
-  delete out.enum;
-  return out;
 }
 
 function describeValue(v: unknown): string {
@@ -167,12 +123,14 @@ function toFieldError(e: ErrorObject, root: Record<string, unknown>, args: unkno
     case 'required': {
       const prop = String(p.missingProperty);
       const full = `${path}${pointer([prop])}`;
-      return { path: full, message: 'required property is missing', expected: excerpt(schemaAt(root, full)) };
+      return { path: full, message: 'required property is missing', expected: excerpt(root, schemaAt(root, full)) };
     }
     case 'additionalProperties':
     case 'unevaluatedProperties': {
       const prop = String(p.additionalProperty ?? p.unevaluatedProperty);
-      const props = Object.keys((schemaAt(root, path)?.properties as Record<string, unknown> | undefined) ?? {});
+      // The schema holding `additionalProperties: false` (a branch of an allOf, a $ref's target) names the properties.
+      const holder = schemaAtPointer(root, parentPointer(e.schemaPath)) ?? schemaAt(root, path);
+      const props = Object.keys((holder?.properties as Record<string, unknown> | undefined) ?? {});
       const guess = suggestNames(prop, props, 1)[0];
       return {
         path: `${path}${pointer([prop])}`,
@@ -205,13 +163,71 @@ function toFieldError(e: ErrorObject, root: Record<string, unknown>, args: unkno
       } else if (typeof v !== 'string' && wants.length === 1 && wants[0] === 'string' && v !== null && typeof v !== 'object') {
         suggestion = `send it as the string ${JSON.stringify(String(v))}`;
       }
-      return { path, message: `${describeValue(v)} must be ${wants.join(' or ')}`, expected: excerpt(schemaAt(root, path)) ?? wants, ...(suggestion ? { suggestion } : {}) };
+      return { path, message: `${describeValue(v)} must be ${wants.join(' or ')}`, expected: excerpt(root, schemaAt(root, path)) ?? excerpt(root, schemaAtPointer(root, parentPointer(e.schemaPath))) ?? wants, ...(suggestion ? { suggestion } : {}) };
+    }
+    case 'oneOf':
+    case 'anyOf': {
+      // The alternatives' own failures (one per branch: "must be string", "must be integer") are folded into this
+      // one error by absorbBranchErrors; here the value is compared with the list of alternatives.
+      const holder = schemaAtPointer(root, parentPointer(e.schemaPath));
+      const list = holder?.[e.keyword];
+      const label = Array.isArray(list) ? alternativesLabel(root, list as JsonSchema[]) : 'the alternatives';
+      const v = valueAt(args, path);
+      const passing = Array.isArray(p.passingSchemas) ? (p.passingSchemas as number[]) : [];
+      const message =
+        passing.length > 1
+          ? `${describeValue(v)} matches ${passing.length} of the alternatives (${label}) but must match exactly one`
+          : `${describeValue(v)} matches none of the alternatives: ${label}`;
+      return { path, message, expected: excerpt(root, holder) ?? excerpt(root, schemaAt(root, path)) ?? label };
     }
     case 'if':
       return undefined;
-    default:
-      return { path, message: e.message ?? e.keyword, expected: excerpt(schemaAt(root, path)) ?? p };
+    default: {
+      // The schema at the argument's path; else the one holding the failing keyword (under patternProperties,
+      // additionalProperties, ...); else Ajv's parameters (`{"limit": 5}`), never an empty object.
+      const params = Object.keys(p).length > 0 ? p : undefined;
+      return { path, message: e.message ?? e.keyword, expected: excerpt(root, schemaAt(root, path)) ?? excerpt(root, schemaAtPointer(root, parentPointer(e.schemaPath))) ?? params };
+    }
   }
+}
+
+/** `#/properties/x/oneOf` -> `#/properties/x`: the schema holding a keyword. */
+function parentPointer(schemaPath: string): string {
+  const cut = schemaPath.lastIndexOf('/');
+  return cut <= 0 ? '#' : schemaPath.slice(0, cut);
+}
+
+/**
+ * Ajv (allErrors) reports a failed oneOf/anyOf as each alternative's own failure at the same path ("must be
+ * string", "must be integer": contradictory taken one by one) and then the union's error. Returns, for each such
+ * alternative error, the index of the union error it belongs to: one under the union's schemaPath, or under the
+ * target of an alternative that is a `$ref` (Ajv reports those at `#/$defs/...`). Errors deeper in the value and
+ * sibling keywords of the union stay errors of their own.
+ */
+function absorbBranchErrors(root: Record<string, unknown>, errors: ErrorObject[]): Map<number, number> {
+  const absorbed = new Map<number, number>();
+  errors.forEach((u, iu) => {
+    if (u.keyword !== 'oneOf' && u.keyword !== 'anyOf') return;
+    const prefixes = [`${u.schemaPath}/`];
+    const list = schemaAtPointer(root, parentPointer(u.schemaPath))?.[u.keyword];
+    if (Array.isArray(list)) {
+      for (const branch of list) {
+        let b: unknown = branch;
+        for (let hop = 0; hop < 8 && b !== null && typeof b === 'object' && typeof (b as { $ref?: unknown }).$ref === 'string'; hop++) {
+          const ref = (b as { $ref: string }).$ref;
+          if (!ref.startsWith('#/')) break;
+          prefixes.push(`${ref}/`);
+          b = schemaAtPointer(root, ref);
+        }
+      }
+    }
+    for (let i = 0; i < iu; i++) {
+      const e = errors[i] as ErrorObject;
+      if (absorbed.has(i) || e.instancePath !== u.instancePath) continue;
+      if (prefixes.some((pre) => e.schemaPath.startsWith(pre))) absorbed.set(i, iu);
+    }
+  });
+  return absorbed;
 }
 
 /** Parses top-level string values where the schema expects an object or array (some clients send JSON text). */
@@ -293,9 +309,22 @@ export function validateArguments(op: Operation, args: unknown): ValidationOutco
   const root = op.inputSchema as Record<string, unknown>;
   const errors: FieldError[] = [...unknown];
   const seen = new Set<string>(unknown.map((e) => `${e.path}\u0000${e.message}`));
-  for (const e of validate.errors ?? []) {
-    const fe = toFieldError(e, root, unwrapped);
+  const raw = validate.errors ?? [];
+  const absorbed = absorbBranchErrors(root, raw);
+  // Suggestions of alternatives folded into their union ("send it as the string ..."), by the union's index.
+  const carried = new Map<number, string[]>();
+  for (let i = 0; i < raw.length; i++) {
+    const fe = toFieldError(raw[i] as ErrorObject, root, unwrapped);
+    const own = carried.get(i) ?? [];
+    if (fe !== undefined && fe.suggestion !== undefined) own.unshift(fe.suggestion);
+    const union = absorbed.get(i);
+    if (union !== undefined) {
+      carried.set(union, [...(carried.get(union) ?? []), ...own]);
+      continue;
+    }
     if (fe === undefined) continue;
+    const suggestions = [...new Set(own)];
+    if (suggestions.length > 0) fe.suggestion = suggestions.join('; or ');
     const key = `${fe.path}\u0000${fe.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
