@@ -18,13 +18,13 @@ import {
   type jsonSchemaValidator,
 } from '@modelcontextprotocol/server';
 import { isAppError, type AppError } from '../errors.js';
-import { silentLogger, type Logger } from '../logger.js';
-import { MemoryStateStore, stateUnavailable, type StateStore } from '../state/index.js';
+import { silentLogger } from '../logger.js';
+import { MemoryStateStore, stateUnavailable } from '../state/index.js';
 import { packageRoot } from '../registry/catalog.js';
 import { randomUUID, sha256Hex } from '../crypto.js';
 import { mark } from '../startup-marks.js';
 import { Confirmations } from './confirm.js';
-import { warmSearchIndex, type CatalogSet, type ExecutionSettings } from './core/catalogs.js';
+import { warmSearchIndex, type CatalogSet } from './core/catalogs.js';
 import type { ServedCatalogs } from './core/reload.js';
 import { describeTools, operationFingerprint } from './core/describe.js';
 import { listDomains } from './core/domains.js';
@@ -32,72 +32,17 @@ import { fail, failFromError, type Envelope } from './core/envelope.js';
 import type { DescribeCheck } from './core/execute.js';
 import { toolNames, type ToolNames } from './core/names.js';
 import { searchTools } from './core/search.js';
+import type { ServerDeps } from './deps.js';
 import { attachHandles } from './handles.js';
 import { registerResourceHandlers, TOOL_DESCRIPTIONS_URI } from './resources.js';
 import { ResultStore } from './results.js';
-import { notifyObserver, toolCallRecord, type ToolCallObserver } from './ops/observe.js';
-import type { SearchLog } from './search-log.js';
+import { notifyObserver, toolCallRecord } from './ops/observe.js';
 import { SessionState, type RateBucket } from './session.js';
 import { DEFAULT_HANDLE_TTL_MS, Signer } from './signing.js';
 import { toolDefinitions, workflowText } from './surface.js';
 
-export interface ServerDeps {
-  /** The catalogs and execution settings served when there is no `live` (and the first version when there is). */
-  catalogs: CatalogSet;
-  settings: ExecutionSettings;
-  /**
-   * The version to answer from, when it can change under the running server (registry hot reload,
-   * core/reload.ts): every call reads `current` once and answers from that version alone.
-   */
-  live?: { readonly current: ServedCatalogs };
-  /** Prefix for the four tool names; default none. */
-  toolPrefix?: string;
-  /** Enforce describe-before-execute; default true. */
-  requireDescribe?: boolean;
-  /** Idle session TTL; default 30 min. */
-  sessionTtlMs?: number;
-  /** execute_tool calls per minute per principal (protects the upstream); default 120, 0 disables. */
-  rateLimitPerMinute?: number;
-  /**
-   * list_domains, search_tools, describe_tools and tool_descriptions reads per minute per principal; default 0
-   * (unlimited: they are local and read-only). The HTTP transport sets its own default (a shared server).
-   */
-  readRateLimitPerMinute?: number;
-  /**
-   * Where sessions, authorizations, rate buckets and stored results live. Default: a fresh in-memory store for
-   * this one server (stdio, tests). HTTP passes one store for all sessions (memory or Redis).
-   */
-  state?: StateStore;
-  /** Who this instance serves (keys are `<principal>:<session>`); default `local`. */
-  principal?: string;
-  /** The legacy HTTP session id (the transport's); default a random UUID. */
-  sessionId?: string;
-  /** The transport refreshes the session's TTL on every request itself; then tool calls do not (one round trip less). */
-  touchedByTransport?: boolean;
-  /** Truncated results kept as resources: TTL (default 10 min) and count (default 20). */
-  resultTtlMs?: number;
-  maxStoredResults?: number;
-  logger?: Logger;
-  /** Clock for sessions, stored results and handle expiry (tests). */
-  now?: () => number;
-  /** Honour the X-Upstream-Token request header as this session's upstream credential (HTTP only). */
-  acceptSessionCredential?: boolean;
-  /** `--search-log`: records searches and their follow-ups (names and scores only). */
-  searchLog?: SearchLog;
-  /** The protocol era this instance serves (the serving entry's factory says); default legacy. */
-  era?: 'legacy' | 'modern';
-  /**
-   * The instance serves one request and has nothing to remember a describe with (2026-07-28 over HTTP): the
-   * describe handle is the only proof, and stored results are kept per principal instead of per session.
-   */
-  stateless?: boolean;
-  /** Signs describe handles and confirmation state; default one random key per process. */
-  signer?: Signer;
-  /** How long a describe handle is valid; default 60 min. */
-  handleTtlMs?: number;
-  /** Sees one record per tool call (metrics, the audit log: src/server/ops/). */
-  observe?: ToolCallObserver;
-}
+// What createServer is given is declared in deps.ts; re-exported so that importers keep this path.
+export type { ServerDeps } from './deps.js';
 
 export interface CatalogServer {
   server: Server;
