@@ -11,6 +11,8 @@ export default defineConfig({
     testTimeout: 60_000,
     // a private user cache folder for the run (servers cache the index of several catalogs there by default)
     globalSetup: ['test/helpers/global-cache.ts'],
+    // one event-loop turn before each test, so that vitest's own worker RPC is answered on a busy machine
+    setupFiles: ['test/helpers/yield-between-tests.ts'],
     hookTimeout: 120_000,
     // Tests spawn servers and read 13 MB specs; two cores: keep parallelism modest.
     pool: 'forks',
