@@ -9,7 +9,8 @@ import { MANIFEST_FILE, VECTORS_FILE } from '../embeddings/store.js';
 import type { CatalogMeta } from '../types.js';
 import { searchSnapshotProblem, writeSearchSnapshot } from '../server/core/catalogs.js';
 import { isLoopbackHost } from '../net/address-policy.js';
-import { parseCommand, UsageError } from './args.js';
+import { isUsageError, parseCommand, UsageError } from './args.js';
+import { prepareOutDir } from './out-dir.js';
 import { shellLine } from './shell.js';
 import { displayLines, overlayLines, overlaysOf, readMeta, recordedDisplay, recordedOverlays } from './import-recorded.js';
 import { envPrefix } from '../execution/auth.js';
@@ -173,11 +174,14 @@ export async function run(argv: string[]): Promise<number> {
   const quiet = values.quiet === true;
   const verbose = values.verbose === true;
   const started = performance.now();
-  // Progress only for imports slow enough to need it (large specs, URLs): nothing in the first 500 ms.
+  // Progress only for imports slow enough to need it (large specs, URLs): nothing in the first 500 ms. The
+  // importer's last step says "imported N operations"; nothing is written yet then, so it is said as found.
   const progress = (msg: string): void => {
-    if (!quiet && (verbose || performance.now() - started > 500)) process.stderr.write(`import: ${msg}\n`);
+    if (!quiet && (verbose || performance.now() - started > 500)) process.stderr.write(`import: ${msg.replace(/^imported /, 'found ')}\n`);
   };
   try {
+    // --out is checked (and made) before the import runs: a file, or a place no folder can be written, fails now.
+    prepareOutDir(out, { check: values.check === true });
     // Recorded overlay paths are relative to the catalog folder, so a registry and its overlays can move together.
     const catalogDir = resolve(out, catalogNameFor(spec, values.name));
     const given = values.overlay ?? [];
@@ -331,6 +335,7 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(lines.join('\n') + '\n');
     return 0;
   } catch (err) {
+    if (isUsageError(err)) throw err;
     if (isAppError(err)) {
       process.stderr.write(`api-catalog import: ${err.message.replace(/^import: /, '')}\n`);
       if (verbose && Array.isArray(err.details)) {

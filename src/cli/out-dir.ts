@@ -1,0 +1,82 @@
+// `import --out <dir>`: the registry folder is checked (and made) before anything is imported, so that a path the
+// import cannot write into fails at once, naming the path and why, instead of after the import has run.
+//
+// Never `mkdirSync(path, { recursive: true })` on a path the user gave: Node's recursive mkdir steps back to the
+// parent on ENOENT and forward again on EEXIST, and a folder that exists but answers ENOENT for any new child
+// (procfs: `--out /proc/nope`) makes that loop forever inside one synchronous call, at 100% CPU, where no timer
+// (`--timeout`) can fire. Here every folder is made one level at a time, and one probe folder is made and removed
+// inside the last, so such a file system fails here with its own error.
+import { lstatSync, mkdirSync, rmdirSync, statSync, type Stats } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { AppError } from '../errors.js';
+import { UsageError } from './args.js';
+
+/** What an errno means for a folder the import wants to write into. */
+function reason(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  switch (e.code) {
+    case 'ENOENT':
+      return 'the file system there does not allow new folders (ENOENT)';
+    case 'EACCES':
+    case 'EPERM':
+      return `permission denied (${e.code})`;
+    case 'EROFS':
+      return 'read-only file system (EROFS)';
+    case 'ENOSPC':
+      return 'no space left on the device (ENOSPC)';
+    case 'ENOTDIR':
+      return 'a part of the path is a file, not a directory (ENOTDIR)';
+    default:
+      return e.code !== undefined ? `${e.code}: ${e.message.replace(/^\w+: /, '')}` : String(err);
+  }
+}
+
+function stat(path: string, follow: boolean): Stats | undefined {
+  try {
+    return follow ? statSync(path) : lstatSync(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw new AppError('CONFIG_INVALID', `import: cannot use --out ${path}: ${reason(err)}`, { cause: err });
+  }
+}
+
+/**
+ * Checks `--out` before an import: a path that names a file is a command-line mistake (UsageError, exit 2);
+ * unless `check`, missing folders are made one level at a time and a probe folder is made and removed in it,
+ * so that a place the import cannot write into fails now (AppError, exit 1) with the path and the reason.
+ * With `check` (nothing is written) only the file case is refused.
+ */
+export function prepareOutDir(out: string, options: { check?: boolean } = {}): void {
+  const abs = resolve(out);
+  const here = stat(abs, true);
+  if (here !== undefined && !here.isDirectory()) throw new UsageError(`import: --out names a file, not a directory: ${out}`);
+  // the nearest part of the path that exists, and the folders to make below it
+  const missing: string[] = [];
+  let existing = abs;
+  if (here === undefined) {
+    while (stat(existing, false) === undefined && dirname(existing) !== existing) {
+      missing.unshift(existing);
+      existing = dirname(existing);
+    }
+    const base = stat(existing, true);
+    if (base === undefined) throw new AppError('CONFIG_INVALID', `import: cannot use --out ${out}: ${existing} is a symbolic link to nothing`);
+    if (!base.isDirectory()) throw new UsageError(`import: --out ${out} is below a file, not a directory: ${existing}`);
+  }
+  if (options.check) return;
+  for (const dir of missing) {
+    try {
+      mkdirSync(dir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST' && stat(dir, true)?.isDirectory()) continue;
+      throw new AppError('CONFIG_INVALID', `import: cannot create the --out folder ${out}: ${reason(err)}${dir === abs ? '' : ` (at ${dir})`}`, { cause: err });
+    }
+  }
+  const probe = join(abs, `.api-catalog-probe-${process.pid}`);
+  try {
+    mkdirSync(probe);
+  } catch (err) {
+    throw new AppError('CONFIG_INVALID', `import: cannot write into the --out folder ${out}: ${reason(err)}`, { cause: err });
+  }
+  rmdirSync(probe);
+}
