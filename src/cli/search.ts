@@ -1,14 +1,19 @@
 // `api-catalog search "<query>"`: ranked operations of a catalog, for people (table) or scripts (--json).
 // Argument parsing and printing only; ranking lives in src/search.
 import { parseCommand, UsageError } from './args.js';
-import { defaultCatalogDir, loadCatalog, type Catalog } from '../registry/catalog.js';
-import { MAX_LIMIT, SearchIndex, type HitExplanation, type QueryReading, type SearchResult } from '../search/index.js';
+import { MAX_LIMIT, type HitExplanation, type QueryReading, type SearchResult } from '../search/index.js';
 import { rankingWeights } from '../search/semantic.js';
+import { attachEmbeddings, type CatalogSet } from '../server/core/catalogs.js';
 import { keywordList } from '../server/core/search.js';
+import { cliContext } from './domains.js';
+import { shellLine } from './shell.js';
 
-const USAGE = `usage: api-catalog search "<query>" [--registry <dir>] [--domain <d>] [--limit <n>] [--offset <n>] [--keywords <w,w>] [--explain] [--json]
+const USAGE = `usage: api-catalog search "<query>" [--registry <dir>]... [--config <file.json>] [--domain <d>] [--limit <n>] [--offset <n>] [--keywords <w,w>] [--explain] [--json]
 
-  --registry <dir>  catalog folder (registry/<name>); default: the embedded GitHub catalog
+  --registry <dir>  catalog folder (registry/<name>); repeatable: several catalogs are searched as one, their
+                    names prefixed with the catalog's (github.issues_create), as domains and describe show them;
+                    default: the embedded GitHub catalog
+  --config <file>   the config file serve reads (or env API_CATALOG_CONFIG): its serve.registries, when no --registry
   --domain <d>      this domain, then (ranked lower) other domains' operations whose path nests its
                     resource (GET /members/{id}/boards for domain board); with an empty query, browse the domain
   --limit <n>       results to print (default 10, at most ${MAX_LIMIT})
@@ -32,18 +37,18 @@ function int(value: string | undefined, flag: string): number | undefined {
 /** The hybrid answer when an embeddings endpoint is configured (flags or env), else the lexical one. */
 async function hybridOrLexical(
   values: { 'embeddings-url'?: string; 'embeddings-model'?: string; 'embeddings-dimensions'?: string },
-  catalog: Catalog,
-  index: SearchIndex,
+  set: CatalogSet,
   query: string,
   options: { domain?: string; limit?: number; offset?: number },
 ): Promise<SearchResult & { mode?: string }> {
-  if (values['embeddings-url'] === undefined && values['embeddings-model'] === undefined && !process.env.API_CATALOG_EMBEDDINGS_URL) return index.search(query, options);
-  const { createSemanticSearch, resolveEmbeddingsConfig } = await import('../embeddings/index.js');
+  if (values['embeddings-url'] === undefined && values['embeddings-model'] === undefined && !process.env.API_CATALOG_EMBEDDINGS_URL) return set.index.search(query, options);
+  const { resolveEmbeddingsConfig } = await import('../embeddings/index.js');
   const flags = { url: values['embeddings-url'], model: values['embeddings-model'], dimensions: values['embeddings-dimensions'] };
   const config = resolveEmbeddingsConfig(Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)), process.env);
-  if (config === undefined) return index.search(query, options);
-  const semantic = createSemanticSearch(config, [{ catalog: catalog.meta.name, dir: catalog.dir, prefix: '', operations: catalog.operations }]);
-  return semantic.search(index, query, options);
+  if (config === undefined) return set.index.search(query, options);
+  // the vectors of every catalog, under their public (prefixed) names, as serve attaches them
+  const semantic = await attachEmbeddings(set, config);
+  return semantic.search(set.index, query, options);
 }
 
 /** One line per hit: `bm25 3.21 x coverage 0.83 | coverage x0.77 precision x0.91 ... = 2.01`. */
@@ -72,7 +77,8 @@ export function readingLine(r: QueryReading): string {
 /** Runs the search subcommand; returns the exit code (0 found, 1 nothing found, 2 usage error). */
 export async function run(argv: string[]): Promise<number> {
   const parsed = parseCommand('search', argv, {
-    registry: { type: 'string' },
+    registry: { type: 'string', multiple: true },
+    config: { type: 'string' },
     domain: { type: 'string' },
     limit: { type: 'string' },
     offset: { type: 'string' },
@@ -94,8 +100,10 @@ export async function run(argv: string[]): Promise<number> {
   if (query.trim() === '' && values.domain === undefined) {
     throw new UsageError('search: give a query, e.g. api-catalog search "create an issue" (or --domain <d> to browse a domain)');
   }
-  const catalog = loadCatalog(values.registry ?? defaultCatalogDir());
-  const index = SearchIndex.build(catalog.operations, catalog.meta.domains);
+  // the catalogs as domains and describe load them: every --registry (else the config's, else the embedded one)
+  const { set } = cliContext({ registries: values.registry ?? [], ...(values.config !== undefined ? { configPath: values.config } : {}) });
+  const index = set.index;
+  const names = set.catalogs.map((c) => c.meta.name).join(', ');
   const options = {
     ...(values.domain !== undefined ? { domain: values.domain } : {}),
     ...(values.limit !== undefined ? { limit: int(values.limit, '--limit') } : {}),
@@ -103,7 +111,7 @@ export async function run(argv: string[]): Promise<number> {
     ...(values.explain ? { explain: true } : {}),
     ...(values.keywords !== undefined ? { keywords: keywordList(values.keywords) } : {}),
   };
-  const result = await hybridOrLexical(values, catalog, index, query, options);
+  const result = await hybridOrLexical(values, set, query, options);
   if (values.json) {
     const extra = result.total === 0 ? { suggest: index.suggest(query) } : {};
     process.stdout.write(JSON.stringify({ ...result, ...extra }, null, 2) + '\n');
@@ -119,7 +127,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (result.total === 0) {
     const s = index.suggest(query);
-    const lines = [`no operations match ${JSON.stringify(query)} in ${catalog.meta.name}`];
+    const lines = [`no operations match ${JSON.stringify(query)} in ${names}`];
     if (s.didYouMean.length > 0) lines.push(`did you mean: ${s.didYouMean.join(' | ')}`);
     if (s.domains.length > 0) lines.push(`try a domain: ${s.domains.join(', ')} (--domain <d> with an empty query browses it)`);
     process.stdout.write(lines.join('\n') + '\n');
@@ -135,7 +143,9 @@ export async function run(argv: string[]): Promise<number> {
     if (h.explain) process.stdout.write(`${' '.repeat(11)}${explainLine(h.explain)}\n`);
   }
   const shown = first + result.results.length - 1;
-  process.stdout.write(`${first}-${shown} of ${result.total} in ${catalog.meta.name}; next: api-catalog describe <name>\n`);
+  // describe finds the names in the same catalogs only when it is given the same ones
+  const same = shellLine([...(values.registry ?? []).flatMap((r) => ['--registry', r]), ...(values.config !== undefined ? ['--config', values.config] : [])]);
+  process.stdout.write(`${first}-${shown} of ${result.total} in ${names}; next: api-catalog describe <name>${same === '' ? '' : ` ${same}`}\n`);
   if (result.mode !== undefined) process.stderr.write(`search: ${result.mode}\n`);
   return 0;
 }
