@@ -3,8 +3,9 @@
 // that names the command and the bad flag, with "did you mean" and where the options are listed (exit 2).
 import { parseArgs } from 'node:util';
 import { distance } from 'fastest-levenshtein';
-import { SERVE_OPTIONS, flagKey, type OptionSpec, type ServeFlags } from '../config.js';
-import { AppError } from '../errors.js';
+import { SERVE_OPTIONS, flagKey, resolveOptions, type OptionSpec, type ServeFlags } from '../config.js';
+import { endpointUrl, FUSIONS } from '../embeddings/config.js';
+import { AppError, isAppError } from '../errors.js';
 
 /**
  * A mistake on the command line (unknown flag or command, a flag without its value, a stray argument). The CLI
@@ -44,6 +45,72 @@ export function didYouMean(typed: string, candidates: readonly string[]): string
   return near.length === 0 ? '' : ` (did you mean ${near.join(' or ')}?)`;
 }
 
+/** "a", "a or b", "a, b or c". */
+function orList(values: readonly string[]): string {
+  return values.length <= 1 ? (values[0] ?? '') : `${values.slice(0, -1).join(', ')} or ${values.at(-1)}`;
+}
+
+// Checks of a flag's value, shared by every command: a value of the wrong kind is a mistake on the command line
+// (UsageError, exit 2) that names the flag, what it takes and what was given, with "did you mean" where one is close.
+
+/** `value` of `flag` must be one of `allowed`: "describe: --detail must be summary, parameters or full, got "ful" (did you mean full?)". */
+export function oneOf<T extends string>(command: string, flag: string, value: string, allowed: readonly T[]): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new UsageError(`${command}: ${flag} must be ${orList(allowed)}, got ${JSON.stringify(value)}${didYouMean(value, allowed)}`);
+}
+
+/** `value` of `flag` as a whole number within `min`..`max` (digits only: no sign, no decimals, no unit). */
+export function wholeNumber(command: string, flag: string, value: string, range: { min?: number; max?: number } = {}): number {
+  const min = range.min ?? 0;
+  const n = /^\d+$/.test(value) ? Number(value) : NaN;
+  if (Number.isSafeInteger(n) && n >= min && (range.max === undefined || n <= range.max)) return n;
+  const what = range.max !== undefined ? ` from ${min} to ${range.max}` : min > 0 ? ` >= ${min}` : '';
+  throw new UsageError(`${command}: ${flag} must be a whole number${what}, got ${JSON.stringify(value)}`);
+}
+
+/** `raw` of `flag` as a JSON object; `example` is a value that works, shown quoted as the shell needs it. */
+export function jsonObject(command: string, flag: string, raw: string, example: string): Record<string, unknown> {
+  const like = `like ${flag} '${example}'`;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (err) {
+    const why = err instanceof Error ? err.message.replace(/^.*?JSON[^:]*: ?/, '').slice(0, 80) : '';
+    throw new UsageError(`${command}: ${flag} is not valid JSON${why ? ` (${why})` : ''}; quote it whole in single quotes, ${like}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+    throw new UsageError(`${command}: ${flag} must be a JSON object, got ${kind}; ${like}`);
+  }
+  return value as Record<string, unknown>;
+}
+
+/**
+ * `value` of `flag` must be one of the loaded `names` (a domain, a catalog): the closest, all of them when they are
+ * few, and the command that lists them (`listedBy`).
+ */
+export function knownName(command: string, flag: string, value: string, what: string, names: readonly string[], listedBy: string): string {
+  if (names.includes(value)) return value;
+  const which = names.length <= 8 ? `the ${what}s are ${names.join(', ')} (\`${listedBy}\` describes them)` : `\`${listedBy}\` lists the ${what}s`;
+  throw new UsageError(`${command}: ${flag} ${JSON.stringify(value)} is not a ${what} here${didYouMean(value, names)}; ${which}`);
+}
+
+/** The embeddings flags several commands share (search, import, embed, eval): their values, checked before any work. */
+export function checkEmbeddingsFlags(command: string, values: { 'embeddings-url'?: string | undefined; 'embeddings-dimensions'?: string | undefined; fusion?: string | undefined }): void {
+  const url = values['embeddings-url'];
+  if (url !== undefined) {
+    try {
+      endpointUrl(url.trim());
+    } catch (err) {
+      if (!isAppError(err)) throw err;
+      throw new UsageError(`${command}: --embeddings-url ${err.message.replace(/^embeddings: URL /, '')}`);
+    }
+  }
+  const dimensions = values['embeddings-dimensions'];
+  if (dimensions !== undefined) wholeNumber(command, '--embeddings-dimensions', dimensions, { min: 1, max: 16_384 });
+  if (values.fusion !== undefined) oneOf(command, '--fusion', values.fusion, FUSIONS);
+}
+
 export type OptionTable = Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }>;
 
 function helpHint(command: string): string {
@@ -61,6 +128,10 @@ function usageProblem(command: string, argv: readonly string[], options: OptionT
         return new UsageError(`${command}: unknown option ${JSON.stringify(t.rawName)}${didYouMean(t.rawName.startsWith('--') ? t.rawName : `--${t.name}`, flags)}; ${helpHint(command)}`);
       }
       if (spec.type === 'string' && t.value === undefined) return new UsageError(`${command}: ${t.rawName} needs a value (${t.rawName} <value>)`);
+      // `--offset -1`: a value that looks like an option is refused as ambiguous; it can only follow "="
+      if (spec.type === 'string' && t.inlineValue === false && t.value?.startsWith('-')) {
+        return new UsageError(`${command}: ${t.rawName} needs a value; one that starts with "-" goes after "=" (${t.rawName}=${t.value})`);
+      }
       if (spec.type === 'boolean' && t.inlineValue === true) return new UsageError(`${command}: ${t.rawName} takes no value (write ${t.rawName} alone)`);
     } else if (t.kind === 'positional' && !positionals) {
       return new UsageError(`${command}: unexpected argument ${JSON.stringify(t.value)}; ${helpHint(command)}`);
@@ -136,4 +207,25 @@ export function parseServeArgs(argv: readonly string[]): ServeFlags {
     }
   }
   return flags as ServeFlags;
+}
+
+/**
+ * Each value given by a `serve` flag, checked by its option's own schema (the one the config applies to env and
+ * file values too): a bad one is a mistake on the command line, "serve: --port must be an integer from 0 to 65535,
+ * got "3333x"" (UsageError, exit 2), also for an HTTP-only flag given without --http. Env and file values stay
+ * the config's to refuse (exit 1).
+ */
+export function checkServeFlags(flags: ServeFlags): void {
+  const f = flags as Record<string, unknown>;
+  for (const o of SERVE_OPTIONS as readonly OptionSpec[]) {
+    if (o.flag === undefined || o.type === 'boolean') continue;
+    const key = flagKey(o.flag);
+    if (f[key] === undefined) continue;
+    try {
+      resolveOptions({ http: true, [key]: f[key] } as ServeFlags, {});
+    } catch (err) {
+      if (!isAppError(err)) throw err;
+      throw new UsageError(`serve: ${err.message.replace(/^config: /, '')}`);
+    }
+  }
 }

@@ -1,8 +1,9 @@
 // `api-catalog call <name> --args '{...}'`: runs an operation through the same execute flow as execute_tool
 // (validation, read-only, confirmation, dry run); prints the envelope as JSON. No describe step for people.
 // The flow's next steps name tool arguments ("confirm", "dry_run"); here they name this command's flags.
-import { AppError } from '../errors.js';
-import { splitArgs, UsageError } from './args.js';
+import { isAppError } from '../errors.js';
+import { checkFields } from '../execution/shape.js';
+import { jsonObject, splitArgs, UsageError } from './args.js';
 import type { Envelope } from '../server/core/envelope.js';
 import { executeTool } from '../server/core/execute.js';
 import { toolNames } from '../server/core/names.js';
@@ -63,22 +64,24 @@ export async function run(argv: string[]): Promise<number> {
         : `call: one operation at a time (got ${a.positionals.length}: ${a.positionals.map((p) => JSON.stringify(p)).join(' ')}); quote --args as one word`,
     );
   }
-  let args: unknown = {};
+  // --args that is not a JSON object, or --fields that does not parse, is a mistake on the command line (exit 2);
+  // arguments that parse but do not fit the operation's schema are the operation's refusal (exit 1).
   const raw = a.values['--args']?.[0];
-  if (raw !== undefined) {
+  const args = raw !== undefined ? jsonObject('call', '--args', raw, '{"name": "value"}') : {};
+  const fields = a.values['--fields']?.[0];
+  if (fields !== undefined) {
     try {
-      args = JSON.parse(raw);
+      checkFields(fields);
     } catch (err) {
-      const why = err instanceof Error ? err.message.replace(/^.*?JSON[^:]*: ?/, '').slice(0, 80) : '';
-      // Arguments that do not parse fail like arguments that do not validate (exit 1), not as a command-line mistake.
-      throw new AppError('INVALID_ARGUMENTS', `call: --args is not valid JSON${why ? ` (${why})` : ''}; quote it whole in single quotes, like --args '{"owner": "octo"}'`);
+      if (!isAppError(err)) throw err;
+      throw new UsageError(`call: --fields ${err.message.replace(/^fields: /, '')}`);
     }
   }
   const { set, settings } = cliContextFromArgs(a);
   const input: Record<string, unknown> = { tool_name: name, args };
   if (a.booleans.has('--dry-run')) input.dry_run = true;
   if (a.booleans.has('--confirm')) input.confirm = name;
-  if (a.values['--fields']) input.fields = a.values['--fields'][0];
+  if (fields !== undefined) input.fields = fields;
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());
   const { envelope } = await executeTool(set, input, toolNames(), { settings, signal: controller.signal });

@@ -1,8 +1,8 @@
 // `api-catalog describe <name>...`: the three levels of describe_tools for people (same core), or --json.
-import { splitArgs, UsageError } from './args.js';
+import { oneOf, splitArgs, UsageError } from './args.js';
 import { shellWord } from './shell.js';
-import { describeTools } from '../server/core/describe.js';
-import { toolNames } from '../server/core/names.js';
+import { DETAIL_LEVELS, describeTools } from '../server/core/describe.js';
+import { LIMITS, toolNames } from '../server/core/names.js';
 import { cliContextFromArgs } from './domains.js';
 
 const HELP = `usage: api-catalog describe <name>... [--detail summary|parameters|full] [--parameter <p>] [--json] [--registry <dir>]... [--config <file.json>]
@@ -38,9 +38,15 @@ export async function run(argv: string[]): Promise<number> {
   }
   const a = splitArgs('describe', argv, ['--registry', '--detail', '--parameter', '--config'], ['--json']);
   if (a.positionals.length === 0) throw new UsageError('describe: give one or more operation names, e.g. api-catalog describe issues/create (find names with api-catalog search "<words>")');
+  // the values describe_tools would refuse as "invalid arguments", said as the flags they came from
+  const detail = a.values['--detail'] !== undefined ? oneOf('describe', '--detail', a.values['--detail'][0] as string, DETAIL_LEVELS) : undefined;
+  const distinct = new Set(a.positionals.map((n) => n.trim()));
+  if (distinct.size > LIMITS.describeMax) {
+    throw new UsageError(`describe: at most ${LIMITS.describeMax} operations at once, got ${distinct.size}; describe the rest in another run`);
+  }
   const { set, settings } = cliContextFromArgs(a);
   const input: Record<string, unknown> = { tool_names: a.positionals };
-  if (a.values['--detail']) input.detail = a.values['--detail'][0];
+  if (detail !== undefined) input.detail = detail;
   if (a.values['--parameter']) input.parameter = a.values['--parameter'][0];
   const { envelope } = describeTools(set, input, toolNames(), { settings });
   const full = input.detail === 'full';

@@ -1,7 +1,8 @@
 // `api-catalog domains`: the catalog map for people (same core as list_domains). Also exports the small
 // catalog/settings setup that `describe` and `call` share.
 import { loadServerConfig } from '../config.js';
-import { splitArgs, type SplitArgs } from './args.js';
+import { knownName, splitArgs, type SplitArgs } from './args.js';
+import { shellLine } from './shell.js';
 import { loadCatalogSet, settingsFromConfig, type CatalogSet, type ExecutionSettings } from '../server/core/catalogs.js';
 import { listDomains } from '../server/core/domains.js';
 import { toolNames } from '../server/core/names.js';
@@ -36,6 +37,11 @@ export function cliContext(options: CliContextOptions): { set: CatalogSet; setti
   return { set, settings: settingsFromConfig(config, set, process.env, file) };
 }
 
+/** The flags that choose the catalogs (--registry, --config), as typed, for the commands a message points to. */
+export function catalogFlags(a: SplitArgs): string[] {
+  return [...(a.values['--registry'] ?? []).flatMap((r) => ['--registry', r]), ...(a.values['--config'] ?? []).slice(0, 1).flatMap((c) => ['--config', c])];
+}
+
 /** cliContext from the common flags of a splitArgs result. */
 export function cliContextFromArgs(a: SplitArgs) {
   const options: CliContextOptions = { registries: a.values['--registry'] ?? [] };
@@ -59,7 +65,8 @@ export async function run(argv: string[]): Promise<number> {
   }
   const a = splitArgs('domains', argv, ['--registry', '--catalog', '--config'], ['--json']);
   const { set, settings } = cliContextFromArgs(a);
-  const input = a.values['--catalog']?.[0] !== undefined ? { catalog: a.values['--catalog'][0] } : {};
+  const wanted = a.values['--catalog']?.[0];
+  const input = wanted !== undefined ? { catalog: knownName('domains', '--catalog', wanted, 'catalog', set.catalogs.map((c) => c.meta.name), shellLine(['api-catalog', 'domains', ...catalogFlags(a)])) } : {};
   const env = listDomains(set, input, toolNames(), { settings });
   if (a.booleans.has('--json')) {
     process.stdout.write(JSON.stringify(env, null, 2) + '\n');

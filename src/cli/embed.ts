@@ -1,6 +1,6 @@
 // `api-catalog embed --registry <dir>`: computes (or checks) the operation vectors of an existing registry with the
 // configured embeddings endpoint. Argument parsing, printing and exit codes only; the work is in src/embeddings.
-import { parseCommand, UsageError } from './args.js';
+import { checkEmbeddingsFlags, parseCommand, UsageError } from './args.js';
 import { relative } from 'node:path';
 import { isAppError } from '../errors.js';
 import { loadCatalog } from '../registry/catalog.js';
@@ -43,6 +43,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const registry = values.registry;
   if (registry === undefined) throw new UsageError('embed: --registry <dir> is required (the catalog folder, e.g. registry/github)');
+  checkEmbeddingsFlags('embed', values);
   try {
     const catalog = loadCatalog(registry);
     const dir = relative(process.cwd(), catalog.dir) || '.';

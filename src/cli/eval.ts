@@ -5,7 +5,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { AppError } from '../errors.js';
 import { importSpec, writeRegistry } from '../importer/index.js';
 import { loadCatalog, packageRoot, type Catalog } from '../registry/catalog.js';
@@ -28,6 +27,7 @@ import {
 } from '../search/eval.js';
 import { SearchIndex } from '../search/index.js';
 import { rankingWeights } from '../search/semantic.js';
+import { checkEmbeddingsFlags, isUsageError, oneOf, parseCommand, UsageError } from './args.js';
 import { EVAL_EMBEDDINGS_OPTIONS, EVAL_EMBEDDINGS_USAGE, withEmbeddings } from './eval-embeddings.js';
 
 const USAGE = `usage: api-catalog eval <queries.jsonl>... [--registry <dir>]... [--spec <catalog>=<file>]...
@@ -210,62 +210,64 @@ function readRun(file: string): SavedRun {
   return parseSavedRun(readFileSync(file, 'utf8'), file);
 }
 
-/** Runs the eval subcommand; returns the exit code (0 ok, 2 usage error). */
+const KEYWORDS_MODES = ['auto', 'option', 'append', 'ignore'] as const;
+
+/** The flags of a run, checked: a mistake is a UsageError (one line, as every command says it). */
+function parseEvalArgs(argv: string[]) {
+  const { values, positionals } = parseCommand('eval', argv, {
+    registry: { type: 'string', multiple: true, default: [] },
+    spec: { type: 'string', multiple: true, default: [] },
+    keywords: { type: 'string', default: 'auto' },
+    domain: { type: 'string', default: 'use' },
+    save: { type: 'string' },
+    baseline: { type: 'string' },
+    compare: { type: 'boolean', default: false },
+    misses: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+    verbose: { type: 'boolean', default: false },
+    ...EVAL_EMBEDDINGS_OPTIONS,
+  });
+  if (values.help) return { values, positionals, keywords: 'auto' as const, specs: new Map<string, string>() };
+  if (values.compare) {
+    if (positionals.length !== 2) throw new UsageError('eval: --compare takes exactly two saved runs: <before.json> <after.json>');
+  } else if (positionals.length === 0) {
+    throw new UsageError('eval: give at least one queries file, e.g. api-catalog eval test/fixtures/eval/queries-dev.jsonl');
+  }
+  const keywords = oneOf('eval', '--keywords', values.keywords, KEYWORDS_MODES);
+  oneOf('eval', '--domain', values.domain, ['use', 'ignore']);
+  checkEmbeddingsFlags('eval', values);
+  const specs = new Map<string, string>();
+  for (const s of values.spec) {
+    const m = /^([a-z0-9_-]+)=(.+)$/.exec(s);
+    if (!m) throw new UsageError(`eval: --spec must look like <catalog>=<file>, e.g. --spec github=openapi/github.json, got ${JSON.stringify(s)}`);
+    specs.set(m[1] as string, m[2] as string);
+  }
+  return { values, positionals, keywords, specs };
+}
+
+/** Runs the eval subcommand; returns the exit code (0 ok, 2 a mistake on the command line, printed as one line). */
 export async function run(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        registry: { type: 'string', multiple: true, default: [] },
-        spec: { type: 'string', multiple: true, default: [] },
-        keywords: { type: 'string', default: 'auto' },
-        domain: { type: 'string', default: 'use' },
-        save: { type: 'string' },
-        baseline: { type: 'string' },
-        compare: { type: 'boolean', default: false },
-        misses: { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-        verbose: { type: 'boolean', default: false },
-        ...EVAL_EMBEDDINGS_OPTIONS,
-      },
-    });
+    parsed = parseEvalArgs(argv);
   } catch (err) {
-    process.stderr.write(`api-catalog eval: ${err instanceof Error ? err.message : String(err)}\n\n${USAGE}\n`);
+    if (!isUsageError(err)) throw err;
+    process.stderr.write(`api-catalog ${err.message}\n`);
     return 2;
   }
-  const { values, positionals } = parsed;
+  const { values, positionals, specs } = parsed;
   if (values.help) {
     process.stdout.write(USAGE + '\n');
     return 0;
   }
-  const usageError = (message: string): number => {
-    process.stderr.write(`api-catalog eval: ${message}\n\n${USAGE}\n`);
-    return 2;
-  };
   if (values.compare) {
-    if (positionals.length !== 2) return usageError('--compare takes exactly two saved runs: <before.json> <after.json>');
     const [a, b] = positionals as [string, string];
     process.stdout.write(formatComparison(readRun(a), readRun(b), [a, b]));
     return 0;
   }
-  if (positionals.length === 0) return usageError('give at least one queries file');
-  const keywordsFlag = values.keywords;
-  if (!['auto', 'option', 'append', 'ignore'].includes(keywordsFlag)) {
-    return usageError(`--keywords must be auto, option, append or ignore (got ${JSON.stringify(keywordsFlag)})`);
-  }
-  if (values.domain !== 'use' && values.domain !== 'ignore') {
-    return usageError(`--domain must be use or ignore (got ${JSON.stringify(values.domain)})`);
-  }
+  const keywordsFlag = parsed.keywords;
   const baseline = values.baseline !== undefined ? readRun(values.baseline) : undefined;
-  const specs = new Map<string, string>();
-  for (const s of values.spec) {
-    const m = /^([a-z0-9_-]+)=(.+)$/.exec(s);
-    if (!m) throw new AppError('INVALID_ARGUMENTS', `eval: --spec ${JSON.stringify(s)} must look like <catalog>=<file>`);
-    specs.set(m[1] as string, m[2] as string);
-  }
   const files = expandQueryFiles(positionals);
   const sets = files.map((file) => ({ file, queries: parseQueryFile(readFileSync(file, 'utf8'), file) }));
   const registries = values.registry.map((dir) => loadCatalog(dir));

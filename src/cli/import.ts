@@ -9,7 +9,7 @@ import { MANIFEST_FILE, VECTORS_FILE } from '../embeddings/store.js';
 import type { CatalogMeta } from '../types.js';
 import { searchSnapshotProblem, writeSearchSnapshot } from '../server/core/catalogs.js';
 import { isLoopbackHost } from '../net/address-policy.js';
-import { isUsageError, parseCommand, UsageError } from './args.js';
+import { checkEmbeddingsFlags, isUsageError, parseCommand, UsageError } from './args.js';
 import { prepareOutDir } from './out-dir.js';
 import { shellLine } from './shell.js';
 import { displayLines, overlayLines, overlaysOf, readMeta, recordedDisplay, recordedOverlays } from './import-recorded.js';
@@ -170,6 +170,15 @@ export async function run(argv: string[]): Promise<number> {
       throw new UsageError(`import: ${flag} needs a non-empty value, e.g. ${flag === '--title' ? '--title "SendGrid v3"' : '--description "Send email and manage contacts."'}`);
     }
   }
+  if (values.name !== undefined) {
+    try {
+      catalogNameFor(spec, values.name);
+    } catch (err) {
+      if (!isAppError(err)) throw err;
+      throw new UsageError(`import: --name: ${err.message.replace(/^import: /, '')}`);
+    }
+  }
+  checkEmbeddingsFlags('import', values);
   const out = values.out ?? 'registry';
   const quiet = values.quiet === true;
   const verbose = values.verbose === true;

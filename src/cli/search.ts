@@ -1,6 +1,6 @@
 // `api-catalog search "<query>"`: ranked operations of a catalog, for people (table) or scripts (--json).
 // Argument parsing and printing only; ranking lives in src/search.
-import { parseCommand, UsageError } from './args.js';
+import { checkEmbeddingsFlags, knownName, parseCommand, UsageError, wholeNumber } from './args.js';
 import { MAX_LIMIT, type HitExplanation, type QueryReading, type SearchResult } from '../search/index.js';
 import { rankingWeights } from '../search/semantic.js';
 import { attachEmbeddings, type CatalogSet } from '../server/core/catalogs.js';
@@ -27,12 +27,6 @@ const USAGE = `usage: api-catalog search "<query>" [--registry <dir>]... [--conf
   --embeddings-url <url>, --embeddings-model <m>, --embeddings-dimensions <n>
                     hybrid search with an OpenAI-compatible embeddings endpoint (or env API_CATALOG_EMBEDDINGS_URL,
                     _MODEL; key from API_CATALOG_EMBEDDINGS_KEY); the registry needs vectors (api-catalog embed)`;
-
-function int(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new UsageError(`search: ${flag} must be a whole number, got ${JSON.stringify(value)}`);
-  return Number(value);
-}
 
 /** The hybrid answer when an embeddings endpoint is configured (flags or env), else the lexical one. */
 async function hybridOrLexical(
@@ -100,14 +94,21 @@ export async function run(argv: string[]): Promise<number> {
   if (query.trim() === '' && values.domain === undefined) {
     throw new UsageError('search: give a query, e.g. api-catalog search "create an issue" (or --domain <d> to browse a domain)');
   }
+  const limit = values.limit !== undefined ? wholeNumber('search', '--limit', values.limit, { min: 1, max: MAX_LIMIT }) : undefined;
+  const offset = values.offset !== undefined ? wholeNumber('search', '--offset', values.offset) : undefined;
+  checkEmbeddingsFlags('search', values);
   // the catalogs as domains and describe load them: every --registry (else the config's, else the embedded one)
   const { set } = cliContext({ registries: values.registry ?? [], ...(values.config !== undefined ? { configPath: values.config } : {}) });
   const index = set.index;
   const names = set.catalogs.map((c) => c.meta.name).join(', ');
+  // the same flags, for the commands this one points to
+  const same = shellLine([...(values.registry ?? []).flatMap((r) => ['--registry', r]), ...(values.config !== undefined ? ['--config', values.config] : [])]);
+  const withSame = (command: string): string => (same === '' ? command : `${command} ${same}`);
+  if (values.domain !== undefined) knownName('search', '--domain', values.domain, 'domain', set.domainNames, withSame('api-catalog domains'));
   const options = {
     ...(values.domain !== undefined ? { domain: values.domain } : {}),
-    ...(values.limit !== undefined ? { limit: int(values.limit, '--limit') } : {}),
-    ...(values.offset !== undefined ? { offset: int(values.offset, '--offset') } : {}),
+    ...(limit !== undefined ? { limit } : {}),
+    ...(offset !== undefined ? { offset } : {}),
     ...(values.explain ? { explain: true } : {}),
     ...(values.keywords !== undefined ? { keywords: keywordList(values.keywords) } : {}),
   };
@@ -144,8 +145,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   const shown = first + result.results.length - 1;
   // describe finds the names in the same catalogs only when it is given the same ones
-  const same = shellLine([...(values.registry ?? []).flatMap((r) => ['--registry', r]), ...(values.config !== undefined ? ['--config', values.config] : [])]);
-  process.stdout.write(`${first}-${shown} of ${result.total} in ${names}; next: api-catalog describe <name>${same === '' ? '' : ` ${same}`}\n`);
+  process.stdout.write(`${first}-${shown} of ${result.total} in ${names}; next: ${withSame('api-catalog describe <name>')}\n`);
   if (result.mode !== undefined) process.stderr.write(`search: ${result.mode}\n`);
   return 0;
 }

@@ -1,7 +1,7 @@
 // `api-catalog serve`: loads the catalogs, then serves MCP over stdio (default) or Streamable HTTP (--http).
 // Logs are JSON lines on stderr; stdout carries nothing but the protocol in stdio mode.
 import { configuredCredentialNames, loadServerConfig, optionsHelp, secretLookingEnv, type ConfigFile, type ServerConfig } from '../config.js';
-import { parseServeArgs } from './args.js';
+import { checkServeFlags, parseServeArgs } from './args.js';
 import { clientConfigLines, listenError } from './serve-messages.js';
 import { config as zodConfig } from 'zod';
 import { mark, marked, markTimes } from '../startup-marks.js';
@@ -155,7 +155,9 @@ export async function run(argv: string[]): Promise<number> {
   }
   mark('serve-module');
   tuneCollectorForServing();
-  const { config, file } = loadServerConfig(parseServeArgs(argv), process.env);
+  const flags = parseServeArgs(argv);
+  checkServeFlags(flags);
+  const { config, file } = loadServerConfig(flags, process.env);
   const logger = createLogger({ write: (line) => process.stderr.write(line), minLevel: config.logLevel });
   for (const secret of secretLookingEnv(process.env)) logger.addSecret(secret);
   logger.addSecret(process.env.API_CATALOG_HTTP_TOKEN);

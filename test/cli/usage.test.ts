@@ -35,7 +35,31 @@ const MISTAKES: Array<[string[], RegExp]> = [
   [['search', '--limt', '3', 'delete branch'], /^api-catalog search: unknown option "--limt" \(did you mean --limit\?\); run `api-catalog search --help` for its options$/],
   [['search', 'x', '--limit'], /^api-catalog search: --limit needs a value/],
   [['search', 'x', '--json=yes'], /^api-catalog search: --json takes no value/],
-  [['search', 'x', '--limit', 'ten'], /^api-catalog search: --limit must be a whole number, got "ten"$/],
+  [['search', 'x', '--limit', 'ten'], /^api-catalog search: --limit must be a whole number from 1 to 50, got "ten"$/],
+  // a flag's value of the wrong kind: what the flag takes and what was given (before, some were exit 1 or said nothing)
+  [['search', 'x', '--limit', '0'], /^api-catalog search: --limit must be a whole number from 1 to 50, got "0"$/],
+  [['search', 'x', '--offset', '-1'], /^api-catalog search: --offset needs a value; one that starts with "-" goes after "=" \(--offset=-1\)$/],
+  [['search', 'x', '--offset=-1'], /^api-catalog search: --offset must be a whole number, got "-1"$/],
+  [['search', 'x', '--registry', fixtureRegistry('petstore'), '--domain', 'pet'], /^api-catalog search: --domain "pet" is not a domain here \(did you mean pets\?\); the domains are pets, store \(`api-catalog domains --registry \S+petstore` describes them\)$/],
+  [['search', 'x', '--domain', 'nope'], /^api-catalog search: --domain "nope" is not a domain here; `api-catalog domains` lists the domains$/],
+  [['search', 'x', '--embeddings-dimensions', '0'], /^api-catalog search: --embeddings-dimensions must be a whole number from 1 to 16384, got "0"$/],
+  [['describe', 'pets.get', '--detail', 'ful'], /^api-catalog describe: --detail must be summary, parameters or full, got "ful" \(did you mean full\?\)$/],
+  [['describe', 'a', 'b', 'c', 'd', 'e', 'f'], /^api-catalog describe: at most 5 operations at once, got 6; describe the rest in another run$/],
+  [['call', 'repos_get', '--args', '{bad json'], /^api-catalog call: --args is not valid JSON \(.+\); quote it whole in single quotes, like --args '\{"name": "value"\}'$/],
+  [['call', 'repos_get', '--args', '[1]'], /^api-catalog call: --args must be a JSON object, got an array; like --args '\{"name": "value"\}'$/],
+  [['call', 'repos_get', '--args', '{}', '--fields', 'a['], /^api-catalog call: --fields "a\[" is not a valid JMESPath expression/],
+  [['domains', '--registry', fixtureRegistry('petstore'), '--catalog', 'petstor'], /^api-catalog domains: --catalog "petstor" is not a catalog here \(did you mean petstore\?\); the catalogs are petstore \(`api-catalog domains --registry \S+petstore` describes them\)$/],
+  [['import', 'spec.json', '--name', 'Bad Name'], /^api-catalog import: --name: catalog name "Bad Name" must match \[a-z0-9_-\]\+ \(try "bad-name"\)$/],
+  [['import', 'spec.json', '--embeddings-url', 'ftp://x'], /^api-catalog import: --embeddings-url must be http\(s\), got ftp:$/],
+  [['embed', '--registry', 'x', '--embeddings-dimensions', 'x'], /^api-catalog embed: --embeddings-dimensions must be a whole number from 1 to 16384, got "x"$/],
+  [['eval', 'q.jsonl', '--keywords', 'sometimes'], /^api-catalog eval: --keywords must be auto, option, append or ignore, got "sometimes"$/],
+  [['eval', 'q.jsonl', '--domain', 'ignor'], /^api-catalog eval: --domain must be use or ignore, got "ignor" \(did you mean ignore\?\)$/],
+  [['eval', 'q.jsonl', '--spec', 'github'], /^api-catalog eval: --spec must look like <catalog>=<file>/],
+  [['eval', 'q.jsonl', '--fusion', 'best'], /^api-catalog eval: --fusion must be gated, mix or rrf, got "best"$/],
+  [['eval', '--kewords', 'auto'], /^api-catalog eval: unknown option "--kewords" \(did you mean --keywords\?\)/],
+  [['serve', '--port', '3333x'], /^api-catalog serve: --port must be an integer from 0 to 65535, got "3333x"$/],
+  [['serve', '--http', '--port', '70000'], /^api-catalog serve: --port must be an integer from 0 to 65535, got "70000"$/],
+  [['serve', '--rate-limit', 'lots'], /^api-catalog serve: --rate-limit must be an integer >= 0, got "lots"$/],
   [['search'], /^api-catalog search: give a query/],
   [['describe', 'issues/create', '--detial', 'full'], /unknown option "--detial" \(did you mean --detail\?\)/],
   [['describe'], /^api-catalog describe: give one or more operation names/],
@@ -65,10 +89,13 @@ describe('a mistake on the command line: one clear line, exit 2', () => {
     expect(r.stderr).not.toMatch(/To specify a positional argument|TypeError|ERR_PARSE_ARGS|unexpected error/);
   });
 
-  it('--args that is not JSON fails like arguments that do not validate: one line, exit 1', async () => {
-    const r = await cli(['call', 'repos/get', '--args', "{'owner': 1}"]);
-    expect(r.code).toBe(1);
-    expect(r.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^api-catalog: call: --args is not valid JSON.*quote it whole in single quotes/)]);
+  it('--args that is not JSON is a mistake on the command line: one line, exit 2 (arguments that parse but do not validate: exit 1)', async () => {
+    const r = await cli(['call', 'repos_get', '--args', "{'owner': 1}"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^api-catalog call: --args is not valid JSON.*quote it whole in single quotes/)]);
+    const invalid = await runCaptured(callRun, ['pets.get', '--registry', fixtureRegistry('petstore'), '--args', '{}', '--dry-run']);
+    expect(invalid.code).toBe(1);
+    expect(JSON.parse(invalid.stdout).error.code).toBe('INVALID_ARGUMENTS');
   });
 
   it('--help still prints the whole usage and exits 0', async () => {
