@@ -7,6 +7,7 @@ import { jsonObject, splitArgs, UsageError } from './args.js';
 import type { Envelope } from '../server/core/envelope.js';
 import { executeTool } from '../server/core/execute.js';
 import { toolNames } from '../server/core/names.js';
+import { nameHint } from './describe.js';
 import { cliContextFromArgs } from './domains.js';
 import { shellLine } from './shell.js';
 
@@ -60,7 +61,7 @@ export async function run(argv: string[]): Promise<number> {
   if (name === undefined || a.positionals.length > 1) {
     throw new UsageError(
       name === undefined
-        ? `call: give the operation's name, e.g. api-catalog call repos/get --args '{"owner":"octocat","repo":"hello-world"}'`
+        ? `call: give the operation's name${nameHint('call', a)}`
         : `call: one operation at a time (got ${a.positionals.length}: ${a.positionals.map((p) => JSON.stringify(p)).join(' ')}); quote --args as one word`,
     );
   }

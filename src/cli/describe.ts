@@ -1,9 +1,10 @@
 // `api-catalog describe <name>...`: the three levels of describe_tools for people (same core), or --json.
-import { oneOf, splitArgs, UsageError } from './args.js';
-import { shellWord } from './shell.js';
+import { oneOf, splitArgs, UsageError, type SplitArgs } from './args.js';
+import { shellLine, shellWord } from './shell.js';
+import type { CatalogSet, ExecutionSettings } from '../server/core/catalogs.js';
 import { DETAIL_LEVELS, describeTools } from '../server/core/describe.js';
 import { LIMITS, toolNames } from '../server/core/names.js';
-import { cliContextFromArgs } from './domains.js';
+import { catalogFlags, cliContextFromArgs } from './domains.js';
 
 const HELP = `usage: api-catalog describe <name>... [--detail summary|parameters|full] [--parameter <p>] [--json] [--registry <dir>]... [--config <file.json>]
 
@@ -12,6 +13,42 @@ Shows how to call operations (at most 5 at once). Default detail: parameters.`;
 /** The command line that runs an operation with these arguments, safe to paste into bash, zsh or sh. */
 export function exampleCommand(name: string, args: unknown): string {
   return `api-catalog call ${shellWord(name)} --args ${shellWord(JSON.stringify(args ?? {}))}`;
+}
+
+/**
+ * A real operation of the loaded catalogs for the examples in messages (a name another API uses would not resolve):
+ * the shortest name of a read-only operation; with `withArgs`, of one that takes required arguments (to show
+ * --args); else the shortest name. Undefined when the catalogs have none.
+ */
+export function exampleOperation(set: CatalogSet, withArgs = false): string | undefined {
+  const pick = (keep: (op: CatalogSet['operations'][number]) => boolean): string | undefined =>
+    set.operations.filter(keep).sort((a, b) => a.name.length - b.name.length || (a.name < b.name ? -1 : 1))[0]?.name;
+  return (withArgs ? pick((o) => o.readOnly && (o.inputSchema.required?.length ?? 0) > 0) : undefined) ?? pick((o) => o.readOnly) ?? pick(() => true);
+}
+
+/** The example call describe shows for an operation (`api-catalog call <name> --args '{...}'`), or undefined. */
+export function exampleCall(set: CatalogSet, settings: ExecutionSettings, name: string): string | undefined {
+  const { envelope } = describeTools(set, { tool_names: [name] }, toolNames(), { settings });
+  const tool = envelope.success ? (envelope.value as { tools: Array<{ example?: { args: unknown } }> }).tools[0] : undefined;
+  return tool?.example !== undefined ? exampleCommand(name, tool.example.args) : undefined;
+}
+
+/**
+ * The hint for a command given no operation name (", e.g. ...; find names with ..."): an example with a real name of the catalogs the flags load (and
+ * those flags), and where names are found. Without the catalogs (they do not load), the hint alone.
+ */
+export function nameHint(command: 'describe' | 'call', a: SplitArgs): string {
+  const flags = catalogFlags(a);
+  let example: string | undefined;
+  try {
+    const { set, settings } = cliContextFromArgs(a);
+    const name = exampleOperation(set, command === 'call');
+    if (name !== undefined) example = command === 'call' ? (exampleCall(set, settings, name) ?? shellLine(['api-catalog', 'call', name])) : shellLine(['api-catalog', 'describe', name]);
+  } catch {
+    // the catalogs do not load: the command says why once it has a name
+  }
+  const search = `${shellLine(['api-catalog', 'search'])} "<what you want to do>"${flags.length > 0 ? ` ${shellLine(flags)}` : ''}`;
+  return `${example !== undefined ? `, e.g. ${[example, ...flags.map(shellWord)].join(' ')}` : ''}; find names with ${search}`;
 }
 
 /** One described tool as the describe command prints it. */
@@ -37,7 +74,7 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   const a = splitArgs('describe', argv, ['--registry', '--detail', '--parameter', '--config'], ['--json']);
-  if (a.positionals.length === 0) throw new UsageError('describe: give one or more operation names, e.g. api-catalog describe issues/create (find names with api-catalog search "<words>")');
+  if (a.positionals.length === 0) throw new UsageError(`describe: give one or more operation names${nameHint('describe', a)}`);
   // the values describe_tools would refuse as "invalid arguments", said as the flags they came from
   const detail = a.values['--detail'] !== undefined ? oneOf('describe', '--detail', a.values['--detail'][0] as string, DETAIL_LEVELS) : undefined;
   const distinct = new Set(a.positionals.map((n) => n.trim()));

@@ -105,6 +105,34 @@ describe('a mistake on the command line: one clear line, exit 2', () => {
   });
 });
 
+describe('with no operation name, the hint names a real operation of the loaded catalog', () => {
+  /** Every operation name of a registry (the catalog.json domain files). */
+  const petstoreNames = ['pets.create', 'pets.delete', 'pets.get', 'pets.list', 'store.inventory', 'store.orders.place'];
+
+  it('describe: an example with a name the catalog has (not issues/create, which is not a tool name), and the same flags', async () => {
+    const registry = fixtureRegistry('petstore');
+    const r = await cli(['describe', '--registry', registry]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`api-catalog describe: give one or more operation names, e.g. api-catalog describe pets.get --registry ${registry}; find names with api-catalog search "<what you want to do>" --registry ${registry}\n`);
+    const named = /describe (\S+) --registry/.exec(r.stderr)![1]!;
+    expect(petstoreNames).toContain(named);
+    // the default catalog: one of GitHub's names, as search prints them (issues_create, not issues/create)
+    const github = await cli(['describe']);
+    expect(github.stderr).toMatch(/^api-catalog describe: give one or more operation names, e\.g\. api-catalog describe [a-z-]+_[a-z-]+; find names/);
+    expect(github.stderr).not.toContain('/');
+    const example = /describe ([a-z_-]+);/.exec(github.stderr)![1]!;
+    const described = await cli(['describe', example]);
+    expect(described.code, described.stderr).toBe(0);
+  });
+
+  it('call: the example is the call describe shows for a real operation', async () => {
+    const registry = fixtureRegistry('petstore');
+    const r = await cli(['call', '--registry', registry]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`api-catalog call: give the operation's name, e.g. api-catalog call pets.get --args '{"petId":1}' --registry ${registry}; find names with api-catalog search "<what you want to do>" --registry ${registry}\n`);
+  });
+});
+
 describe('serve --http: the port, the banner', () => {
   let busy: Server;
   let port: number;
