@@ -10,6 +10,7 @@ import { toolNames } from '../server/core/names.js';
 import { nameHint } from './describe.js';
 import { cliContextFromArgs } from './domains.js';
 import { shellLine } from './shell.js';
+import { forPeople, readOnlySource } from './wording.js';
 
 const HELP = `usage: api-catalog call <name> --args '{...}' [--dry-run] [--confirm] [--fields <f>] [--base-url <url>] [--read-only] [--allow-http-credentials] [--registry <dir>]... [--config <file.json>]
 
@@ -19,35 +20,53 @@ over plain http only to loopback hosts unless --allow-http-credentials (or the c
 --config (or env API_CATALOG_CONFIG) reads the same per-catalog config file as \`serve --config\`.
 Exit codes: 0 success, 1 refused or failed, 2 a mistake on the command line.`;
 
-/** How this command's flags say what execute_tool's arguments say, for the flow's messages and next steps. */
+/**
+ * How this command's flags say what execute_tool's arguments say, for the flow's messages and next steps; the
+ * core's words for agents (tool names, "the server", "ask the operator") in the CLI's (wording.ts).
+ */
 function forTheCli(envelope: Envelope, name: string, argv: readonly string[]): Envelope {
   if (envelope.success) {
-    if ((envelope.value as { dry_run?: unknown }).dry_run === true && envelope.instruction !== undefined && !/read-only/.test(envelope.instruction)) {
-      return { ...envelope, instruction: 'Run the same command without --dry-run to send this request.' };
+    const value = envelope.value as { dry_run?: unknown; read_only_mode?: unknown };
+    if (value.dry_run === true && value.read_only_mode === true) {
+      const source = readOnlySource(argv, process.env);
+      return { ...envelope, instruction: `The request was not sent: this catalog is read-only (${source.set}); ${source.lift} and run it again without --dry-run to send it.` };
     }
-    return envelope;
+    if (value.dry_run === true) return { ...envelope, instruction: 'Run the same command without --dry-run to send this request.' };
+    return envelope.instruction !== undefined ? { ...envelope, instruction: forPeople(envelope.instruction) } : envelope;
   }
   const again = (flag: string): string => shellLine(['api-catalog', 'call', name, ...argv.filter((a) => a !== flag && a !== name), flag]);
+  const error = { ...envelope.error, message: forPeople(envelope.error.message) };
   switch (envelope.error.code) {
     case 'CONFIRMATION_REQUIRED': {
-      const message = envelope.error.message.replace(/^execute_tool: /, 'call: ').replace(/; it needs "confirm": ".*"$/, '; add --confirm to run it');
+      const message = error.message.replace(/; it needs "confirm": ".*"$/, '; add --confirm to run it');
       return {
         ...envelope,
-        error: { ...envelope.error, message, details: { flag: '--confirm' } },
+        error: { ...error, message, details: { flag: '--confirm' } },
         instruction: `Check that this is what you want, then run it again with --confirm: ${again('--confirm')}`,
       };
     }
     case 'UNKNOWN_TOOL':
-      return { ...envelope, error: { ...envelope.error, message: envelope.error.message.replace(/^execute_tool: /, 'call: ') }, instruction: 'Check the suggestions, or find the name with api-catalog search "<what you want to do>".' };
+      return { ...envelope, error, instruction: 'Check the suggestions, or find the name with api-catalog search "<what you want to do>".' };
     case 'INVALID_ARGUMENTS':
-      return { ...envelope, error: { ...envelope.error, message: envelope.error.message.replace(/^execute_tool: /, 'call: ') }, instruction: `Fix the listed fields in --args; api-catalog describe ${name} --detail full shows the schema.` };
+      return { ...envelope, error, instruction: `Fix the listed fields in --args; api-catalog describe ${name} --detail full shows the schema.` };
+    case 'READ_ONLY_MODE': {
+      // which flag, env var or config key made it read-only, and how to lift it
+      const source = readOnlySource(argv, process.env);
+      return {
+        ...envelope,
+        error: { ...error, message: error.message.replace(/this catalog is read-only/, `this catalog is read-only (${source.set})`) },
+        instruction: `Only GET/HEAD operations run while it is read-only; ${source.lift} and run it again to send this ${(envelope.error.details as { method?: string } | undefined)?.method ?? 'write'} request.`,
+      };
+    }
+    case 'AUTH_MISSING':
+      return { ...envelope, error, instruction: 'Set the environment variable(s) named above (describe lists what each must hold), then run it again.' };
     case 'UNSAFE_REQUEST': {
       const upstream = (envelope.error.details as { upstream?: { configKey?: string; flag?: string } } | undefined)?.upstream;
-      if (upstream?.flag === undefined) return envelope;
-      return { ...envelope, instruction: `Use an https base URL (--base-url), or, on a network you trust, run it again with ${upstream.flag} (or set ${upstream.configKey} in the config file).` };
+      if (upstream?.flag === undefined) return { ...envelope, error, ...(envelope.instruction !== undefined ? { instruction: forPeople(envelope.instruction) } : {}) };
+      return { ...envelope, error, instruction: `Use an https base URL (--base-url), or, on a network you trust, run it again with ${upstream.flag} (or set ${upstream.configKey} in the config file).` };
     }
     default:
-      return { ...envelope, error: { ...envelope.error, message: envelope.error.message.replace(/^execute_tool: /, 'call: ') } };
+      return { ...envelope, error, ...(envelope.instruction !== undefined ? { instruction: forPeople(envelope.instruction) } : {}) };
   }
 }
 

@@ -5,6 +5,8 @@ import type { CatalogSet, ExecutionSettings } from '../server/core/catalogs.js';
 import { DETAIL_LEVELS, describeTools } from '../server/core/describe.js';
 import { LIMITS, toolNames } from '../server/core/names.js';
 import { catalogFlags, cliContextFromArgs } from './domains.js';
+import type { Envelope } from '../server/core/envelope.js';
+import { errorLine, forPeople } from './wording.js';
 
 const HELP = `usage: api-catalog describe <name>... [--detail summary|parameters|full] [--parameter <p>] [--json] [--registry <dir>]... [--config <file.json>]
 
@@ -51,8 +53,45 @@ export function nameHint(command: 'describe' | 'call', a: SplitArgs): string {
   return `${example !== undefined ? `, e.g. ${[example, ...flags.map(shellWord)].join(' ')}` : ''}; find names with ${search}`;
 }
 
-/** One described tool as the describe command prints it. */
-export function render(tool: Record<string, any>): string {
+/**
+ * The envelope in the CLI's words (wording.ts): the core's message, next steps and notes name the meta-tools and
+ * their arguments; here they name commands and flags (`flags`: the --registry/--config given, for the commands it
+ * points to). The API's own text (api_text, summaries, descriptions) is left as it is.
+ */
+export function forTheCli(envelope: Envelope, flags: readonly string[] = []): Envelope {
+  const tail = flags.length > 0 ? ` ${shellLine(flags)}` : '';
+  const tool = (t: Record<string, any>): Record<string, any> => {
+    const out = { ...t };
+    if (t.error) out.error = { ...t.error, message: forPeople(t.error.message), ...(t.error.next !== undefined ? { next: forPeople(t.error.next) } : {}) };
+    if (typeof t.inputSchemaTruncated === 'string') {
+      out.inputSchemaTruncated = t.inputSchemaTruncated.replace(/call \S+ with "parameter": "<name>"/, `run ${shellLine(['api-catalog', 'describe', t.name])} --parameter <name>${tail}`);
+    }
+    if (Array.isArray(t.notes)) out.notes = t.notes.map((n: string) => (/^Destructive: /.test(n) ? `Destructive: api-catalog call runs it only with --confirm, once you are sure.` : n));
+    return out;
+  };
+  if (!envelope.success) {
+    const details = envelope.error.details as { tools?: Array<Record<string, any>> } | undefined;
+    return {
+      ...envelope,
+      error: { ...envelope.error, message: forPeople(envelope.error.message), ...(details?.tools ? { details: { ...details, tools: details.tools.map(tool) } } : {}) },
+      ...(envelope.instruction !== undefined ? { instruction: forPeople(envelope.instruction) } : {}),
+    };
+  }
+  const value = envelope.value as { tools: Array<Record<string, any>> };
+  const tools = value.tools.map(tool);
+  // the next step: the call that runs the first described operation (its example at the parameters level)
+  const first = tools.find((t) => !t.error && t.method !== undefined);
+  let instruction = envelope.instruction;
+  if (first !== undefined) {
+    const command = first.example !== undefined ? exampleCommand(first.name, first.example.args) : `${shellLine(['api-catalog', 'call', first.name])} --args '{...}'`;
+    const run = `${command}${tail}${first.destructive ? ' --confirm' : ''}${first.example !== undefined ? '' : ' (the arguments as the parameters above say)'}`;
+    instruction = first.destructive ? `Only if you mean this destructive operation: ${run}` : `Run it with ${run}`;
+  }
+  return { ...envelope, value: { ...value, tools }, ...(instruction !== undefined ? { instruction } : {}) };
+}
+
+/** One described tool as the describe command prints it; `flags` (--registry, --config) go on its example call. */
+export function render(tool: Record<string, any>, flags: readonly string[] = []): string {
   if (tool.error) return `${tool.name}: ${tool.error.message}${tool.error.suggestions?.length ? ` (did you mean ${tool.error.suggestions.join(', ')}?)` : ''}`;
   if (tool.parameter) return `${tool.name} — parameter ${tool.parameter.name}\n${JSON.stringify(tool.parameter, null, 2)}`;
   const head = `${tool.name}  ${tool.method} ${tool.path}${tool.destructive ? '  [destructive]' : ''}`;
@@ -62,7 +101,7 @@ export function render(tool: Record<string, any>): string {
     typeof p === 'string' ? `  ${name}: ${p}` : `  ${name}: ${p.type} (from ${p.from.join(', ')})`,
   );
   const lines = [head, `  ${tool.api_text}`, '', 'parameters:', ...params, '', `returns: ${tool.returns}`];
-  if (tool.example) lines.push(`example: ${exampleCommand(tool.name, tool.example.args)}`);
+  if (tool.example) lines.push(`example: ${exampleCommand(tool.name, tool.example.args)}${flags.length > 0 ? ` ${shellLine(flags)}` : ''}`);
   lines.push(`credentials: ${tool.credentials}`);
   for (const w of tool.warnings ?? []) lines.push(`warning: ${w}`);
   return lines.join('\n');
@@ -85,7 +124,8 @@ export async function run(argv: string[]): Promise<number> {
   const input: Record<string, unknown> = { tool_names: a.positionals };
   if (detail !== undefined) input.detail = detail;
   if (a.values['--parameter']) input.parameter = a.values['--parameter'][0];
-  const { envelope } = describeTools(set, input, toolNames(), { settings });
+  const flags = catalogFlags(a);
+  const envelope = forTheCli(describeTools(set, input, toolNames(), { settings }).envelope, flags);
   const full = input.detail === 'full';
   if (a.booleans.has('--json') || (full && envelope.success)) {
     process.stdout.write(JSON.stringify(envelope, null, 2) + '\n');
@@ -93,10 +133,10 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (!envelope.success) {
     const tools = (envelope.error.details as { tools?: Array<Record<string, any>> } | undefined)?.tools;
-    process.stderr.write(`api-catalog describe: ${envelope.error.message}\n${(tools ?? []).map(render).join('\n')}\n`);
+    process.stderr.write(`${errorLine('describe', envelope.error.message)}\n${(tools ?? []).map((t) => render(t)).join('\n')}\n`);
     return 1;
   }
   const tools = (envelope.value as { tools: Array<Record<string, any>> }).tools;
-  process.stdout.write(tools.map(render).join('\n\n') + '\n');
+  process.stdout.write(tools.map((t) => render(t, flags)).join('\n\n') + '\n');
   return 0;
 }

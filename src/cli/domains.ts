@@ -3,6 +3,7 @@
 import { loadServerConfig } from '../config.js';
 import { knownName, splitArgs, type SplitArgs } from './args.js';
 import { shellLine } from './shell.js';
+import { errorLine } from './wording.js';
 import { loadCatalogSet, settingsFromConfig, type CatalogSet, type ExecutionSettings } from '../server/core/catalogs.js';
 import { listDomains } from '../server/core/domains.js';
 import { toolNames } from '../server/core/names.js';
@@ -73,7 +74,7 @@ export async function run(argv: string[]): Promise<number> {
     return env.success ? 0 : 1;
   }
   if (!env.success) {
-    process.stderr.write(`api-catalog domains: ${env.error.message}\n`);
+    process.stderr.write(`${errorLine('domains', env.error.message)}\n`);
     return 1;
   }
   const v = env.value as { totalDomains: number; totalTools: number; domains: Array<{ name: string; toolCount: number; description: string }> };

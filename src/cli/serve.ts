@@ -297,7 +297,7 @@ export async function run(argv: string[]): Promise<number> {
           : []),
         ...(h.explorer ? [`  Catalog explorer: ${handle.url.replace(/\/mcp$/, '/')}`] : []),
         ...clientConfigLines(handle.url, headers),
-        '  Upstream credential per session: send header X-Upstream-Token, or set the env vars describe_tools names.',
+        '  Upstream credential per session: send header X-Upstream-Token, or set the env vars `api-catalog describe <name>` names.',
         `  State: ${describeStateStore(config.stateUrl)}${state.shared ? ' (shared: replicas serve each other\'s legacy sessions and share rate limits)' : ' (this process only)'}`,
         `  Probes: ${handle.url.replace(/\/mcp$/, '')}/healthz (live), /readyz (ready), /metrics (Prometheus); shutdown grace ${config.shutdownGraceMs / 1000} s`,
         ...(tokens !== undefined ? [`  Named tokens: ${tokens.size} from ${tokens.file} (re-read on change)`] : []),

@@ -92,7 +92,7 @@ describe('cli', () => {
     const invalid = cli('call', 'pets.get', '--args', '{"petId": "x"}', ...reg);
     expect(JSON.parse(invalid.stdout).error.code).toBe('INVALID_ARGUMENTS');
     const notJson = cli('call', 'pets.get', '--args', '{petId', ...reg);
-    expect(notJson.code).toBe(1);
+    expect(notJson.code).toBe(2); // a mistake on the command line (docs/CLI.md)
     expect(notJson.stderr).toMatch(/--args is not valid JSON/);
   });
 
