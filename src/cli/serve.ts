@@ -2,7 +2,7 @@
 // Logs are JSON lines on stderr; stdout carries nothing but the protocol in stdio mode.
 import { configuredCredentialNames, loadServerConfig, optionsHelp, secretLookingEnv, type ConfigFile, type ServerConfig } from '../config.js';
 import { checkServeFlags, parseServeArgs } from './args.js';
-import { clientConfigLines, listenError } from './serve-messages.js';
+import { authorizationPlaceholder, clientConfigLines, listenError } from './serve-messages.js';
 import { config as zodConfig } from 'zod';
 import { mark, marked, markTimes } from '../startup-marks.js';
 import { createLogger, type Logger } from '../logger.js';
@@ -234,7 +234,7 @@ export async function run(argv: string[]): Promise<number> {
       }
     }
     // Named tokens are read before anything listens: an unreadable or malformed file stops the start, naming the line.
-    const { TokenFile } = await import('../server/auth/tokens.js');
+    const { TokenFile, readTokenFile } = await import('../server/auth/tokens.js');
     const tokens = h.tokensFile !== undefined ? new TokenFile(h.tokensFile, logger) : undefined;
     tokens?.watch();
     const { OpsMetrics } = await import('../server/ops/metrics.js');
@@ -286,8 +286,13 @@ export async function run(argv: string[]): Promise<number> {
     }).catch((err: unknown) => {
       throw listenError(err, h.host, h.port);
     });
-    // The token itself is never printed: the config shows where it goes.
-    const headers = h.authToken !== undefined && h.oauthIssuer === undefined ? { Authorization: 'Bearer <API_CATALOG_HTTP_TOKEN>' } : undefined;
+    // The token itself is never printed: the config shows where it goes, with a placeholder naming whose it is.
+    const authorization = authorizationPlaceholder({
+      staticToken: h.authToken !== undefined,
+      oauth: h.oauthIssuer !== undefined,
+      ...(h.tokensFile !== undefined ? { tokenNames: readTokenFile(h.tokensFile).map((e) => e.name) } : {}),
+    });
+    const headers = authorization !== undefined ? { Authorization: authorization } : undefined;
     process.stderr.write(
       [
         `api-catalog: serving ${what} over Streamable HTTP`,

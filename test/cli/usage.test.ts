@@ -3,11 +3,14 @@
 // `call` names its own flags (--confirm, --dry-run), not execute_tool's arguments.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run as callRun } from '../../src/cli/call.js';
-import { clientConfigLines } from '../../src/cli/serve-messages.js';
+import { authorizationPlaceholder, clientConfigLines } from '../../src/cli/serve-messages.js';
 import { builtCli, fixtureRegistry } from '../helpers/mcp.js';
 import { runCaptured } from '../helpers/cli.js';
 
@@ -178,6 +181,50 @@ describe('serve --http: the port, the banner', () => {
     expect(after(/^Client config, Cursor/)).toEqual({ mcpServers: { 'api-catalog': { type: 'http', url } } });
     expect(after(/^Client config, VS Code/)).toEqual({ servers: { 'api-catalog': { type: 'http', url } } });
     expect(stderr).not.toMatch(/VS Code "servers"/);
+  });
+
+  it('with --tokens, both configs carry the Authorization header with a placeholder naming the client, never a token', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ac-tokens-'));
+    try {
+      const made = await cli(['token', 'new', 'ci-bot', '--scopes', 'catalog:read']);
+      const [token, line] = made.stdout.trimEnd().split('\n') as [string, string];
+      writeFileSync(join(dir, 'tokens.txt'), `${line}\n`, { mode: 0o600 });
+      const child = spawn(process.execPath, [builtCli(), 'serve', '--http', '--port', '0', '--tokens', join(dir, 'tokens.txt'), '--registry', fixtureRegistry('petstore')], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+        env: { PATH: process.env.PATH ?? '' },
+      });
+      let stderr = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stderr.on('data', (b: Buffer) => {
+          stderr += b.toString();
+          if (stderr.includes('Stop with Ctrl-C')) resolve();
+        });
+        child.once('exit', () => reject(new Error(`serve exited early:\n${stderr}`)));
+      });
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+      const lines = stderr.split('\n').map((l) => l.trim());
+      const url = /URL: (\S+)/.exec(stderr)![1]!;
+      const after = (label: RegExp): unknown => JSON.parse(lines[lines.findIndex((l) => label.test(l)) + 1]!);
+      const headers = { Authorization: 'Bearer <token for ci-bot>' };
+      expect(after(/^Client config, Cursor/)).toEqual({ mcpServers: { 'api-catalog': { type: 'http', url, headers } } });
+      expect(after(/^Client config, VS Code/)).toEqual({ servers: { 'api-catalog': { type: 'http', url, headers } } });
+      expect(stderr).not.toContain(token);
+      expect(stderr).not.toMatch(/describe_tools/); // the CLI's words (api-catalog describe), not the MCP tool's
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the placeholder for each kind of authentication', () => {
+    expect(authorizationPlaceholder({ staticToken: false, oauth: false })).toBeUndefined();
+    expect(authorizationPlaceholder({ staticToken: true, oauth: false })).toBe('Bearer <API_CATALOG_HTTP_TOKEN>');
+    expect(authorizationPlaceholder({ staticToken: false, tokenNames: ['ci-bot'], oauth: false })).toBe('Bearer <token for ci-bot>');
+    expect(authorizationPlaceholder({ staticToken: false, tokenNames: ['a', 'b'], oauth: false })).toBe('Bearer <token for one of a, b>');
+    expect(authorizationPlaceholder({ staticToken: false, tokenNames: [], oauth: false })).toBe('Bearer <a token from api-catalog token new>');
+    expect(authorizationPlaceholder({ staticToken: true, tokenNames: ['ci-bot'], oauth: false })).toBe('Bearer <API_CATALOG_HTTP_TOKEN or the token for ci-bot>');
+    // OAuth clients get their tokens through discovery: no header to paste
+    expect(authorizationPlaceholder({ staticToken: false, tokenNames: ['ci-bot'], oauth: true })).toBeUndefined();
   });
 
   it('with a static token, both configs carry the placeholder, never the token', () => {
