@@ -11,7 +11,8 @@ import { searchSnapshotProblem, writeSearchSnapshot } from '../server/core/catal
 import { isLoopbackHost } from '../net/address-policy.js';
 import { checkEmbeddingsFlags, isUsageError, parseCommand, UsageError } from './args.js';
 import { prepareOutDir } from './out-dir.js';
-import { shellLine } from './shell.js';
+import { selfCommand } from './self-command.js';
+import { shellLine, shellWord } from './shell.js';
 import { displayLines, overlayLines, overlaysOf, readMeta, recordedDisplay, recordedOverlays } from './import-recorded.js';
 import { envPrefix } from '../execution/auth.js';
 
@@ -340,7 +341,11 @@ export async function run(argv: string[]): Promise<number> {
       lines.push(`${pairs.length} operation(s) renamed (x-api-catalog-name): ${list(pairs, 3)}`);
     }
     if (result.meta.hiddenOperations) lines.push(`${result.meta.hiddenOperations} operation(s) hidden (x-api-catalog-hidden): not in the registry`);
-    if (!report.hadPrevious) lines.push(`serve it: api-catalog serve --registry ${dir}   (or try: api-catalog search "<request>" --registry ${dir})`);
+    if (!report.hadPrevious) {
+      // as a command that runs from here: `api-catalog` once installed, `node dist/cli/index.js` in a clone (self-command.ts)
+      const self = selfCommand();
+      lines.push(`serve it: ${self} serve --registry ${shellWord(dir)}   (or try: ${self} search "<request>" --registry ${shellWord(dir)})`);
+    }
     process.stdout.write(lines.join('\n') + '\n');
     return 0;
   } catch (err) {

@@ -69,11 +69,12 @@ describe('writeRegistry', () => {
 describe('api-catalog import', () => {
   test('imports, prints a summary, then --check passes; a spec change makes --check fail with the fix', async () => {
     const out = join(dir, 'reg');
-    const first = await cli([join(dir, 'things.yaml'), '--out', out]);
+    // (no api-catalog on PATH, as in a clone: the next step runs this checkout's CLI, test/cli/next-step.test.ts)
+    const first = await runCaptured(run, [join(dir, 'things.yaml'), '--out', out], { PATH: '' });
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/^imported 5 operations in 1 domain from .*things.yaml into .*things in \d+\.\d s\n1 warning\(s\); lint: 0 instruction-like, 0 near-duplicate, 0 no description/);
     // A first import ends with the folder to pass on: `--out` names the registry, the catalog is one level down.
-    expect(first.stdout).toMatch(/\nserve it: api-catalog serve --registry \S*reg\/things {3}\(or try: api-catalog search "<request>" --registry \S*reg\/things\)\n$/);
+    expect(first.stdout).toMatch(/\nserve it: node dist\/cli\/index\.js serve --registry \S*reg\/things {3}\(or try: node dist\/cli\/index\.js search "<request>" --registry \S*reg\/things\)\n$/);
     expect((await cli([join(dir, 'things.yaml'), '--out', out, '--check'])).code).toBe(0);
     writeFileSync(join(dir, 'things.yaml'), readFileSync(join(dir, 'things.yaml'), 'utf8').replace('List things', 'List all things'));
     const stale = await cli([join(dir, 'things.yaml'), '--out', out, '--check']);
