@@ -14,9 +14,7 @@ import {
   evaluate,
   meanMetrics,
   parseQueryFile,
-  parseSavedRun,
   supportsKeywordsOption,
-  type CompareRow,
   type EvalMetrics,
   type EvalMiss,
   type EvalOutcome,
@@ -28,6 +26,7 @@ import {
 import { SearchIndex } from '../search/index.js';
 import { rankingWeights } from '../search/semantic.js';
 import { checkEmbeddingsFlags, isUsageError, oneOf, parseCommand, UsageError } from './args.js';
+import { fmt, formatComparison, readRun } from './eval-compare.js';
 import { EVAL_EMBEDDINGS_OPTIONS, EVAL_EMBEDDINGS_USAGE, withEmbeddings } from './eval-embeddings.js';
 
 const USAGE = `usage: api-catalog eval <queries.jsonl>... [--registry <dir>]... [--spec <catalog>=<file>]...
@@ -106,8 +105,6 @@ export async function openCatalog(catalog: string, registries: Catalog[], specs:
   return loadCatalog(cached);
 }
 
-const fmt = (x: number): string => x.toFixed(3);
-
 /** True when `name` matches a file-name pattern with `*` (any run) and `?` (one character); no regex from input. */
 export function matchesPattern(name: string, pattern: string): boolean {
   const memo = new Map<string, boolean>();
@@ -150,64 +147,11 @@ interface Row {
   outcomes: EvalOutcome[];
 }
 
+export { formatComparison } from './eval-compare.js';
+
 /** A set's short name: the file name without `.jsonl` (`queries-zoom-agent`). */
 export function setName(file: string): string {
   return basename(file).replace(/\.jsonl$/, '');
-}
-
-const signed = (x: number): string => (x >= 0 ? '+' : '-') + Math.abs(x).toFixed(3);
-
-/** One metric as `before -> after +delta`, or the side that exists. */
-function delta(before: number | undefined, after: number | undefined): string {
-  if (before === undefined) return `    - -> ${fmt(after ?? 0)}       `;
-  if (after === undefined) return `${fmt(before)} ->     -       `;
-  return `${fmt(before)} -> ${fmt(after)} ${signed(after - before)}`;
-}
-
-/** `, weights <folder>` for a run ranked with a learned build other than the built-in one. */
-const weightsNote = (run: SavedRun): string => (run.settings.weights === undefined ? '' : `, weights ${run.settings.weights}`);
-
-/** The before/after table of a comparison, one row per set, then mean and pooled over the common sets. */
-export function formatComparison(before: SavedRun, after: SavedRun, labels: [string, string]): string {
-  const c = compareRuns(before, after);
-  const width = Math.max(10, ...c.rows.map((r) => r.set.length));
-  const line = (r: CompareRow): string => {
-    const q = r.after?.queries ?? r.before?.queries ?? 0;
-    return (
-      `${r.set.padEnd(width)} ${String(q).padStart(7)}  ${delta(r.before?.recallAt1, r.after?.recallAt1)}  ` +
-      `${delta(r.before?.recallAt5, r.after?.recallAt5)}  ${delta(r.before?.mrr, r.after?.mrr)}`
-    );
-  };
-  const out = [
-    `before: ${labels[0]} (keywords ${before.settings.keywords}, domain ${before.settings.domain}${weightsNote(before)})`,
-    `after:  ${labels[1]} (keywords ${after.settings.keywords}, domain ${after.settings.domain}${weightsNote(after)})`,
-    `${'set'.padEnd(width)} queries  ${'R@1'.padEnd(22)}  ${'R@5'.padEnd(22)}  MRR`,
-    ...c.rows.map(line),
-    line({ ...c.mean, set: `mean (${c.common} sets)` }),
-    line(c.pooled),
-  ];
-  if (c.common < c.rows.length) out.push(`(mean and pooled over the ${c.common} sets both runs measured)`);
-  if (c.mrrDelta) {
-    const d = c.mrrDelta;
-    const verdict = d.lo > 0 ? 'better beyond query noise' : d.hi < 0 ? 'worse beyond query noise' : 'within query noise';
-    out.push(
-      `MRR change, mean over ${d.sets} sets (${d.queries} paired queries): ${signed(d.point)}, ` +
-        `95% bootstrap interval [${signed(d.lo)}, ${signed(d.hi)}]: ${verdict}`,
-    );
-  }
-  if (c.changes.length > 0) {
-    const better = c.changes.filter((x) => (x.after ?? 99) < (x.before ?? 99)).length;
-    out.push('', `ranks changed: ${c.changes.length} (${better} better, ${c.changes.length - better} worse)`);
-    for (const x of c.changes) {
-      out.push(`  ${x.set}:${x.line} [${x.before ?? '-'} -> ${x.after ?? '-'}] ${JSON.stringify(x.query)}`);
-    }
-  }
-  return out.join('\n') + '\n';
-}
-
-function readRun(file: string): SavedRun {
-  if (!existsSync(file)) throw new AppError('CONFIG_INVALID', `eval: saved run ${file} does not exist; write one with --save`);
-  return parseSavedRun(readFileSync(file, 'utf8'), file);
 }
 
 const KEYWORDS_MODES = ['auto', 'option', 'append', 'ignore'] as const;
