@@ -213,9 +213,9 @@ export function parseServeArgs(argv: readonly string[]): ServeFlags {
  * Each value given by a `serve` flag, checked by its option's own schema (the one the config applies to env and
  * file values too): a bad one is a mistake on the command line, "serve: --port must be an integer from 0 to 65535,
  * got "3333x"" (UsageError, exit 2), also for an HTTP-only flag given without --http. Env and file values stay
- * the config's to refuse (exit 1).
+ * the config's to refuse (exit 1). `command`: another command that takes some of serve's flags (call --base-url).
  */
-export function checkServeFlags(flags: ServeFlags): void {
+export function checkServeFlags(flags: ServeFlags, command = 'serve'): void {
   const f = flags as Record<string, unknown>;
   for (const o of SERVE_OPTIONS as readonly OptionSpec[]) {
     if (o.flag === undefined || o.type === 'boolean') continue;
@@ -225,7 +225,7 @@ export function checkServeFlags(flags: ServeFlags): void {
       resolveOptions({ http: true, [key]: f[key] } as ServeFlags, {});
     } catch (err) {
       if (!isAppError(err)) throw err;
-      throw new UsageError(`serve: ${err.message.replace(/^config: /, '')}`);
+      throw new UsageError(`${command}: ${err.message.replace(/^config: /, '')}`);
     }
   }
 }

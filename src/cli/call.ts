@@ -3,7 +3,7 @@
 // The flow's next steps name tool arguments ("confirm", "dry_run"); here they name this command's flags.
 import { isAppError } from '../errors.js';
 import { checkFields } from '../execution/shape.js';
-import { jsonObject, splitArgs, UsageError } from './args.js';
+import { checkServeFlags, jsonObject, splitArgs, UsageError } from './args.js';
 import type { Envelope } from '../server/core/envelope.js';
 import { executeTool } from '../server/core/execute.js';
 import { toolNames } from '../server/core/names.js';
@@ -97,6 +97,8 @@ export async function run(argv: string[]): Promise<number> {
       throw new UsageError(`call: --fields ${err.message.replace(/^fields: /, '')}`);
     }
   }
+  const baseUrl = a.values['--base-url']?.[0];
+  if (baseUrl !== undefined) checkServeFlags({ baseUrl }, 'call');
   const { set, settings } = cliContextFromArgs(a);
   const input: Record<string, unknown> = { tool_name: name, args };
   if (a.booleans.has('--dry-run')) input.dry_run = true;

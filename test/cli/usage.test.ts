@@ -51,6 +51,7 @@ const MISTAKES: Array<[string[], RegExp]> = [
   [['call', 'repos_get', '--args', '{bad json'], /^api-catalog call: --args is not valid JSON \(.+\); quote it whole in single quotes, like --args '\{"name": "value"\}'$/],
   [['call', 'repos_get', '--args', '[1]'], /^api-catalog call: --args must be a JSON object, got an array; like --args '\{"name": "value"\}'$/],
   [['call', 'repos_get', '--args', '{}', '--fields', 'a['], /^api-catalog call: --fields "a\[" is not a valid JMESPath expression/],
+  [['call', 'repos_get', '--args', '{}', '--base-url', 'nope'], /^api-catalog call: --base-url is not a URL; give e\.g\. https:\/\/api\.example\.com, got "nope"$/],
   [['domains', '--registry', fixtureRegistry('petstore'), '--catalog', 'petstor'], /^api-catalog domains: --catalog "petstor" is not a catalog here \(did you mean petstore\?\); the catalogs are petstore \(`api-catalog domains --registry \S+petstore` describes them\)$/],
   [['import', 'spec.json', '--name', 'Bad Name'], /^api-catalog import: --name: catalog name "Bad Name" must match \[a-z0-9_-\]\+ \(try "bad-name"\)$/],
   [['import', 'spec.json', '--embeddings-url', 'ftp://x'], /^api-catalog import: --embeddings-url must be http\(s\), got ftp:$/],
