@@ -12,8 +12,9 @@ const USAGE = `usage: api-catalog search "<query>" [--registry <dir>]... [--conf
 
   --registry <dir>  catalog folder (registry/<name>); repeatable: several catalogs are searched as one, their
                     names prefixed with the catalog's (github.issues_create), as domains and describe show them;
-                    default: the embedded GitHub catalog
-  --config <file>   the config file serve reads (or env API_CATALOG_CONFIG): its serve.registries, when no --registry
+                    default: env API_CATALOG_REGISTRY, else the config file's serve.registries, else the
+                    embedded GitHub catalog (as serve, domains and describe choose)
+  --config <file>   the config file serve reads (or env API_CATALOG_CONFIG)
   --domain <d>      this domain, then (ranked lower) other domains' operations whose path nests its
                     resource (GET /members/{id}/boards for domain board); with an empty query, browse the domain
   --limit <n>       results to print (default 10, at most ${MAX_LIMIT})
