@@ -191,7 +191,7 @@ export async function run(argv: string[]): Promise<number> {
   };
   try {
     // --out is checked (and made) before the import runs: a file, or a place no folder can be written, fails now.
-    prepareOutDir(out, { check: values.check === true });
+    const makeOutDir = prepareOutDir(out, { check: values.check === true });
     // Recorded overlay paths are relative to the catalog folder, so a registry and its overlays can move together.
     const catalogDir = resolve(out, catalogNameFor(spec, values.name));
     const given = values.overlay ?? [];
@@ -259,6 +259,7 @@ export async function run(argv: string[]): Promise<number> {
       process.stderr.write(`api-catalog import: ${dir} is stale (${what}); run \`${fixCommand(spec, values.name, out, used, result.meta.importArgs)}\` and commit the result\n`);
       return 1;
     }
+    makeOutDir();
     // writeRegistry swaps the whole folder: keep the stored vectors across it (embedRegistry reuses unchanged rows).
     const kept = keepEmbeddings(join(out, result.meta.name));
     const previousOverlays = overlaysOf(resolve(catalogDir, 'catalog.json'));

@@ -4,8 +4,9 @@
 // Never `mkdirSync(path, { recursive: true })` on a path the user gave: Node's recursive mkdir steps back to the
 // parent on ENOENT and forward again on EEXIST, and a folder that exists but answers ENOENT for any new child
 // (procfs: `--out /proc/nope`) makes that loop forever inside one synchronous call, at 100% CPU, where no timer
-// (`--timeout`) can fire. Here every folder is made one level at a time, and one probe folder is made and removed
-// inside the last, so such a file system fails here with its own error.
+// (`--timeout`) can fire. Here one probe folder is made and removed (not recursively) in the nearest folder of the
+// path that exists, so such a file system fails before the import with its own error, and the missing folders are
+// made one level at a time once there is something to write (a failed import leaves no folder behind).
 import { lstatSync, mkdirSync, rmdirSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { AppError } from '../errors.js';
@@ -42,12 +43,13 @@ function stat(path: string, follow: boolean): Stats | undefined {
 }
 
 /**
- * Checks `--out` before an import: a path that names a file is a command-line mistake (UsageError, exit 2);
- * unless `check`, missing folders are made one level at a time and a probe folder is made and removed in it,
- * so that a place the import cannot write into fails now (AppError, exit 1) with the path and the reason.
- * With `check` (nothing is written) only the file case is refused.
+ * Checks `--out` before an import, writing nothing: a path that names a file (or lies below one) is a command-line
+ * mistake (UsageError, exit 2); unless `check`, one probe folder is made and removed, not recursively, in the
+ * nearest folder of the path that exists, so that a place no folder can be made in (procfs, a read-only or
+ * foreign folder) fails now (AppError, exit 1) with the path and the reason. Returns the function that makes the
+ * missing folders of the path, one level at a time, for when there is something to write.
  */
-export function prepareOutDir(out: string, options: { check?: boolean } = {}): void {
+export function prepareOutDir(out: string, options: { check?: boolean } = {}): () => void {
   const abs = resolve(out);
   const here = stat(abs, true);
   if (here !== undefined && !here.isDirectory()) throw new UsageError(`import: --out names a file, not a directory: ${out}`);
@@ -63,20 +65,23 @@ export function prepareOutDir(out: string, options: { check?: boolean } = {}): v
     if (base === undefined) throw new AppError('CONFIG_INVALID', `import: cannot use --out ${out}: ${existing} is a symbolic link to nothing`);
     if (!base.isDirectory()) throw new UsageError(`import: --out ${out} is below a file, not a directory: ${existing}`);
   }
-  if (options.check) return;
-  for (const dir of missing) {
-    try {
-      mkdirSync(dir);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST' && stat(dir, true)?.isDirectory()) continue;
-      throw new AppError('CONFIG_INVALID', `import: cannot create the --out folder ${out}: ${reason(err)}${dir === abs ? '' : ` (at ${dir})`}`, { cause: err });
+  const make = (): void => {
+    for (const dir of missing) {
+      try {
+        mkdirSync(dir);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST' && stat(dir, true)?.isDirectory()) continue;
+        throw new AppError('CONFIG_INVALID', `import: cannot create the --out folder ${out}: ${reason(err)}${dir === abs ? '' : ` (at ${dir})`}`, { cause: err });
+      }
     }
-  }
-  const probe = join(abs, `.api-catalog-probe-${process.pid}`);
+  };
+  if (options.check) return make;
+  const probe = join(existing, `.api-catalog-probe-${process.pid}`);
   try {
     mkdirSync(probe);
   } catch (err) {
-    throw new AppError('CONFIG_INVALID', `import: cannot write into the --out folder ${out}: ${reason(err)}`, { cause: err });
+    throw new AppError('CONFIG_INVALID', `import: cannot ${missing.length > 0 ? 'create' : 'write into'} the --out folder ${out}: ${reason(err)}`, { cause: err });
   }
   rmdirSync(probe);
+  return make;
 }

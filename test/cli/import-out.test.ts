@@ -73,4 +73,11 @@ describe('import --out that cannot be written', () => {
     expect(r.stderr).not.toMatch(/imported/);
     expect(r.stdout).toMatch(/^imported 5 operations in 1 domain from /);
   });
+
+  it('an import that fails leaves no --out folder behind (they are made only when there is something to write)', async () => {
+    cpSync('test/fixtures/specs/broken-syntax.yaml', join(dir, 'broken.yaml'));
+    const r = await cli(['import', 'broken.yaml', '--out', 'new/reg'], dir);
+    expect(r.code).toBe(1);
+    expect(readdirSync(dir).sort()).toEqual(['broken.yaml', 'things.yaml']); // nor the probe folder
+  });
 });
