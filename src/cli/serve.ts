@@ -240,8 +240,6 @@ export async function run(argv: string[]): Promise<number> {
     const { OpsMetrics } = await import('../server/ops/metrics.js');
     const metrics = new OpsMetrics({ version: SERVER_VERSION });
     const opened = await openStateStore(config.stateUrl, { logger });
-    // a wrong password or a missing database is named now (the latter stops the start)
-    await reportStateAtStart(opened, describeStateStore(config.stateUrl));
     const state: StateStore = metrics.instrumentStore(opened);
     deps.state = state;
     deps.observe = observers([metrics.observe, audit.observe]);
@@ -286,6 +284,16 @@ export async function run(argv: string[]): Promise<number> {
     }).catch((err: unknown) => {
       throw listenError(err, h.host, h.port);
     });
+    // The state store's verdict is awaited once the server listens, so that /healthz answers at once and /readyz says
+    // why the replica is unready (a Redis that is not reachable yet takes up to 5 s to judge). A wrong password is
+    // named now; a problem only the configuration can fix (a missing database) stops the start, exit 1.
+    try {
+      await reportStateAtStart(opened, describeStateStore(config.stateUrl));
+    } catch (err) {
+      await handle.shutdown(0);
+      tokens?.close();
+      throw err;
+    }
     // The token itself is never printed: the config shows where it goes, with a placeholder naming whose it is.
     const authorization = authorizationPlaceholder({
       staticToken: h.authToken !== undefined,

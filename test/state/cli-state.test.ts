@@ -11,6 +11,7 @@ import { callTool, modernRpc, rpc } from '../helpers/mcp-raw.js';
 import { freePort, startRedis } from '../helpers/redis.js';
 import { startReplica } from '../helpers/replicas.js';
 import { makeCertificates } from '../helpers/tls.js';
+import { until } from '../ops/helpers.js';
 
 const PASSWORD = 'pw-Never-Printed-7788';
 
@@ -56,14 +57,19 @@ test('B6 at start-up: Redis down -> the replica starts unready (readyz 503, STAT
     const init = await rpc(replica.url, undefined, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } });
     expect(init.status).toBe(503);
     expect(init.msg.error.message).toMatch(/state store unavailable/);
-    expect(replica.stderr()).toMatch(/is not reachable yet \(unreachable \(ECONNREFUSED\): nothing listens at the host and port of the state store URL\); serving unready \(\/readyz 503\)/);
+    // The verdict (up to 5 s for a Redis not reachable yet) comes after the server listens: probes answer meanwhile.
+    const warning = /is not reachable yet \(unreachable \(ECONNREFUSED\): nothing listens at the host and port of the state store URL\); serving unready \(\/readyz 503\)/;
+    await until(() => warning.test(replica.stderr()), 'the start-up verdict on the state store');
+    const listening = replica.stderr().indexOf('"event":"serve"');
+    expect(listening).toBeGreaterThanOrEqual(0);
+    expect(listening).toBeLessThan(replica.stderr().search(warning));
     // A 2026-07-28 request has no session to open, so it reaches the tool, which fails closed.
     const modern = await modernRpc(replica.url, 'tools/call', { name: 'search_tools', arguments: { query: 'pet' } });
     expect(modern.msg.result.structuredContent.error.code).toBe('STATE_UNAVAILABLE');
 
     redis = await startRedis({ password: PASSWORD, port });
-    const until = Date.now() + 15_000;
-    while ((await health()).status !== 200 && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+    const deadline = Date.now() + 15_000;
+    while ((await health()).status !== 200 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
     expect((await health()).status).toBe(200);
     for (const era of ERAS) {
       const client = await connectHttp(replica.url, era, { name: 'cli-state' });
