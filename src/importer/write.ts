@@ -3,7 +3,7 @@
 // and compare without writing for `import --check`. A re-import that changes anything also leaves that report in
 // changes.json (history, not derived from the spec: `--check` ignores it, an unchanged re-import keeps it).
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { AppError } from '../errors.js';
 import type { CatalogMeta, Diagnostic, Operation, ServerInfo } from '../types.js';
 
@@ -176,10 +176,12 @@ export function writeRegistry(result: ImportResult, outDir: string, options: { b
   const tmp = join(outDir, `.${name}.tmp-${stamp}`);
   const old = join(outDir, `.${name}.old-${stamp}`);
   try {
-    mkdirSync(join(tmp, 'operations'), { recursive: true });
+    makeDirs(outDir);
+    mkdirSync(tmp);
+    mkdirSync(join(tmp, 'operations'));
     for (const [rel, text] of files) writeFileSync(join(tmp, ...rel.split('/')), text);
   } catch (cause) {
-    rmSync(tmp, { recursive: true, force: true });
+    cleanUp(tmp);
     throw new AppError('INTERNAL', `import: cannot write the registry under ${outDir} (${(cause as Error).message}); check permissions`, { cause });
   }
   // Derived files (the search snapshot) go in before the swap, so a server watching the folder never sees the
@@ -187,7 +189,7 @@ export function writeRegistry(result: ImportResult, outDir: string, options: { b
   try {
     options.beforeSwap?.(tmp);
   } catch (err) {
-    rmSync(tmp, { recursive: true, force: true });
+    cleanUp(tmp);
     throw err;
   }
   let moved = false;
@@ -199,11 +201,33 @@ export function writeRegistry(result: ImportResult, outDir: string, options: { b
     renameSync(tmp, dir);
   } catch (cause) {
     if (moved && !existsSync(dir)) renameSync(old, dir);
-    rmSync(tmp, { recursive: true, force: true });
+    cleanUp(tmp);
     throw new AppError('INTERNAL', `import: cannot replace ${dir} (${(cause as Error).message}); the previous registry is unchanged`, { cause });
   }
   if (moved) rmSync(old, { recursive: true, force: true });
   return { dir, hadPrevious, changes, unchanged: false, ...(serversChanged ? { serversChanged } : {}) };
+}
+
+/**
+ * Makes `dir` and its missing parents one level at a time. Node's recursive mkdir loops forever, inside one
+ * synchronous call, where a folder answers ENOENT for every new child (`/proc`); one level at a time fails instead.
+ */
+function makeDirs(dir: string): void {
+  const missing: string[] = [];
+  for (let d = resolve(dir); !existsSync(d); d = dirname(d)) {
+    missing.unshift(d);
+    if (dirname(d) === d) break;
+  }
+  for (const d of missing) mkdirSync(d);
+}
+
+/** Removes a temporary folder; a failure to clean up never hides the error being reported. */
+function cleanUp(path: string): void {
+  try {
+    rmSync(path, { recursive: true, force: true });
+  } catch {
+    // the error that brought us here is the one to report
+  }
 }
 
 export interface CheckReport {

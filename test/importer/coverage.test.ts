@@ -2,7 +2,7 @@
 // broken refs (unused, in extensions, needed by an operation), progress lines, cookie parameters, path-level
 // servers, CLI error output, and an interrupted registry write leaving the previous tree untouched.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
@@ -251,6 +251,28 @@ describe('an interrupted registry write', () => {
     expect(fsFault.calls).toBe(3); // the third rename is the rollback
     expect(readdirSync(out)).toEqual(['cov']);
     expect(treeSnapshot(out)).toEqual(before);
+  });
+
+  test('an out folder below a file, or where no folder can be made (/proc), is an INTERNAL error naming it; missing parents are made', async () => {
+    const r = await importSpec(FLAGS, { name: 'cov' });
+    const dir = mkdtempSync(join(tmpdir(), 'ac-out-'));
+    try {
+      const file = join(dir, 'a-file');
+      writeFileSync(file, 'x');
+      const below = attempt(r, join(file, 'reg'));
+      expect(isAppError(below) && below.code).toBe('INTERNAL');
+      expect((below as Error).message).toMatch(/^import: cannot write the registry under .*a-file\/reg \(ENOTDIR/);
+      if (process.platform === 'linux') {
+        // Node's recursive mkdir spins forever there; one level at a time fails at once
+        const proc = attempt(r, '/proc/api-catalog-nope/reg');
+        expect(isAppError(proc) && proc.code).toBe('INTERNAL');
+        expect((proc as Error).message).toMatch(/cannot write the registry under \/proc\/api-catalog-nope\/reg \(ENOENT/);
+      }
+      writeRegistry(r, join(dir, 'new', 'deeper'));
+      expect(readdirSync(join(dir, 'new', 'deeper'))).toEqual(['cov']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
