@@ -2,12 +2,13 @@
 // legacy leg is ours), a fresh server instance per request, no session. The request's principal reaches the
 // instance through the handler's pass-through authInfo; describe handles and signed confirmation state carry
 // what a session used to, so any replica answers any request. The caller has done every HTTP check.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { Logger } from '../../logger.js';
 import type { Principal } from '../auth/index.js';
 import { createServer, type ServerDeps } from '../create-server.js';
-import { UNSUPPORTED_PROTOCOL_VERSION, withAllSupportedVersions } from '../eras.js';
+import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS, UNSUPPORTED_PROTOCOL_VERSION, withAllSupportedVersions, type Era } from '../eras.js';
 import { toWebRequest, writeWebResponse } from './node-web.js';
 
 export interface ModernLeg {
@@ -32,8 +33,23 @@ async function widenVersionError(response: Response): Promise<Response> {
   return new Response(out, { status: response.status, headers });
 }
 
+/**
+ * The era a request's headers claim: its MCP-Protocol-Version when it names one we speak, else a legacy session
+ * id (Mcp-Session-Id) says legacy; undefined when they say neither.
+ */
+export function claimedEra(headers: IncomingHttpHeaders): Era | undefined {
+  const header = headers['mcp-protocol-version'];
+  const version = Array.isArray(header) ? header[0] : header;
+  if (version !== undefined && MODERN_PROTOCOL_VERSIONS.includes(version)) return 'modern';
+  if (version !== undefined && LEGACY_PROTOCOL_VERSIONS.includes(version)) return 'legacy';
+  if (headers['mcp-session-id'] !== undefined) return 'legacy';
+  return undefined;
+}
+
 /** The modern leg over `deps` (state store, signer and read limit already set). */
 export function createModernLeg(deps: ServerDeps, logger: Logger): ModernLeg {
+  // The request being served, for the refusal log line (the SDK's onerror is one callback for every request).
+  const current = new AsyncLocalStorage<{ era: Era }>();
   const handler: McpHttpHandler = createMcpHandler(
     ({ authInfo }) =>
       createServer({
@@ -46,8 +62,9 @@ export function createModernLeg(deps: ServerDeps, logger: Logger): ModernLeg {
     {
       legacy: 'reject',
       // Refusals of malformed 2026-07-28 requests (missing or mismatched Mcp-Method / Mcp-Name, a bad envelope):
-      // answered by the SDK with the revision's error; noted here for operators.
-      onerror: (error) => logger.log('info', { event: 'mcp_refused', era: 'modern', message: error.message.slice(0, 300) }),
+      // answered by the SDK with the revision's error; noted here for operators, with the era the request's headers
+      // claim (a body that is no JSON-RPC message comes here even from a legacy session).
+      onerror: (error) => logger.log('info', { event: 'mcp_refused', era: current.getStore()?.era ?? 'modern', message: error.message.slice(0, 300) }),
     },
   );
   return {
@@ -59,10 +76,12 @@ export function createModernLeg(deps: ServerDeps, logger: Logger): ModernLeg {
       };
       res.once('close', onClose);
       try {
-        const response = await handler.fetch(toWebRequest(req, target, gone.signal), {
-          parsedBody: parsed,
-          authInfo: { token: '', clientId: principal.id, scopes: principal.scopes ?? [] },
-        });
+        const response = await current.run({ era: claimedEra(req.headers) ?? 'modern' }, () =>
+          handler.fetch(toWebRequest(req, target, gone.signal), {
+            parsedBody: parsed,
+            authInfo: { token: '', clientId: principal.id, scopes: principal.scopes ?? [] },
+          }),
+        );
         await writeWebResponse(res, await widenVersionError(response));
       } finally {
         res.off('close', onClose);

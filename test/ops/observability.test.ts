@@ -1,0 +1,42 @@
+// One real `serve --http` process: what operators read about each request is about that request: an `mcp_refused`
+// log line names the era the request's headers claim. Needs `npm run build`.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { fixtureRegistry } from '../helpers/mcp.js';
+import { openSession, rpc } from '../helpers/mcp-raw.js';
+import { startReplica, type Replica } from '../helpers/replicas.js';
+import { startUpstream, type Upstream } from '../helpers/upstream.js';
+import { events, until } from './helpers.js';
+
+let up: Upstream;
+let r: Replica;
+
+beforeAll(async () => {
+  up = await startUpstream();
+  up.route('/pets/7', { kind: 'status', status: 200, headers: { 'content-type': 'application/json' }, body: { id: 7 } });
+  r = await startReplica(['--registry', fixtureRegistry('petstore'), '--no-require-describe'], {
+    PETSTORE_BASE_URL: up.url,
+    API_CATALOG_RATE_LIMIT: '0',
+    API_CATALOG_LOG_LEVEL: 'info',
+  });
+});
+afterAll(async () => {
+  await r?.stop();
+  await up?.close();
+});
+
+describe('mcp_refused', () => {
+  test('names the era the headers claim: a legacy session id with a body that is no JSON-RPC message is legacy', async () => {
+    const s = await openSession(r.url);
+    const before = events(r.stderr(), 'mcp_refused').length;
+    // Only the session header: no protocol version, and a body without "jsonrpc".
+    const legacy = await rpc(r.url, undefined, { id: 9, method: 'tools/list' }, { 'mcp-session-id': s.id });
+    expect(legacy.status).toBe(400);
+    await until(() => events(r.stderr(), 'mcp_refused').length === before + 1, 'the refusal to be logged');
+    expect(events(r.stderr(), 'mcp_refused')[before]).toMatchObject({ era: 'legacy', message: expect.stringMatching(/not a valid JSON-RPC message/) });
+    // The same body claiming 2026-07-28 by its header is modern.
+    const modern = await rpc(r.url, undefined, { id: 10, method: 'tools/list' }, { 'mcp-protocol-version': '2026-07-28' });
+    expect(modern.status).toBe(400);
+    await until(() => events(r.stderr(), 'mcp_refused').length === before + 2, 'the second refusal to be logged');
+    expect(events(r.stderr(), 'mcp_refused')[before + 1]).toMatchObject({ era: 'modern' });
+  });
+});
