@@ -34,6 +34,7 @@ import { toolNames, type ToolNames } from './core/names.js';
 import { searchTools } from './core/search.js';
 import type { ServerDeps } from './deps.js';
 import { attachHandles } from './handles.js';
+import { CatalogMcpServer } from './invalid-params.js';
 import { registerResourceHandlers, TOOL_DESCRIPTIONS_URI } from './resources.js';
 import { ResultStore } from './results.js';
 import { notifyObserver, toolCallRecord } from './ops/observe.js';
@@ -172,7 +173,8 @@ export function createServer(deps: ServerDeps): CatalogServer {
   const definitions = toolDefinitions(names);
   // The SDK's low-level Server, not McpServer: the four tools and the resource family are static, so McpServer's
   // registries (and the modules they load at every start) would add nothing.
-  const server = new Server(
+  // (CatalogMcpServer: the SDK's schema refusals, like a tools/call without params, answered in one line)
+  const server = new CatalogMcpServer(
     { name: SERVER_NAME, version: VERSION },
     {
       instructions: workflowText(names),

@@ -1,8 +1,9 @@
-// One real `serve --http` process: what operators read about each request is about that request: an `mcp_refused`
-// log line names the era the request's headers claim. Needs `npm run build`.
+// One real `serve --http` process: what operators and clients read about each request is about that request. A
+// tools/call the SDK's schema refuses is answered with one line naming what is missing; an `mcp_refused` log line
+// names the era the request's headers claim. Needs `npm run build`.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { fixtureRegistry } from '../helpers/mcp.js';
-import { openSession, rpc } from '../helpers/mcp-raw.js';
+import { modernRpc, openSession, rpc } from '../helpers/mcp-raw.js';
 import { startReplica, type Replica } from '../helpers/replicas.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
 import { events, until } from './helpers.js';
@@ -22,6 +23,22 @@ beforeAll(async () => {
 afterAll(async () => {
   await r?.stop();
   await up?.close();
+});
+
+describe('a tools/call the SDK schema refuses', () => {
+  test('legacy session, no params: -32602 in one line naming params.name', async () => {
+    const s = await openSession(r.url);
+    const reply = await rpc(r.url, s, { jsonrpc: '2.0', id: 7, method: 'tools/call' });
+    expect(reply.msg.error).toEqual({ code: -32602, message: 'Invalid tools/call request: params.name is required (the request has no params)' });
+    const wrongType = await rpc(r.url, s, { jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 5 } });
+    expect(wrongType.msg.error).toEqual({ code: -32602, message: 'Invalid tools/call request: params.name: expected string, received number' });
+  });
+
+  test('2026-07-28, params without a name: -32602 in one line naming params.name', async () => {
+    const reply = await modernRpc(r.url, 'tools/call', {});
+    expect(reply.msg.error.code).toBe(-32602);
+    expect(reply.msg.error.message).toBe('Invalid tools/call request: params.name is required');
+  });
 });
 
 describe('mcp_refused', () => {
