@@ -55,6 +55,9 @@ describe('named tokens: each name is a principal', () => {
     const denied = await modernCall(r.url, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } }, { headers: as(bob) });
     expect(denied.status).toBe(403);
     expect(denied.msg.error.message).toMatch(/needs the scope catalog:execute; the token "bob" has catalog:read: ask the server's operator to add catalog:execute to its line of the tokens file/);
+    // The same refusal from a legacy (claim-less) request naming an operation that does not exist: still audited (O15).
+    const deniedLegacy = await rpc(r.url, undefined, { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'execute_tool', arguments: { tool_name: 'no.such', args: {} } } }, as(bob));
+    expect(deniedLegacy.status).toBe(403);
     expect((await modernCall(r.url, 'search_tools', { query: 'pet' }, { headers: as(bob) })).envelope.success).toBe(true);
   });
 
@@ -86,15 +89,34 @@ describe('the audit log', () => {
   test('O15: one line per execute_tool: principal, operation, path template, outcome, upstream status and request id; mode 0600; no argument values', () => {
     expect(statSync(auditFile).mode & 0o777).toBe(0o600);
     const lines = readFileSync(auditFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
-    // bob's 403 never reached MCP; carol's stolen handle, alice's two calls and her limited one, carol's dry run.
+    // bob's two 403s (refused by the transport's scope check, before MCP: audited there), carol's stolen handle,
+    // alice's two calls and her limited one, carol's dry run.
     expect(lines.map((l) => [l.principal, l.outcome, l.dry_run])).toEqual([
+      ['token:bob', 'INSUFFICIENT_SCOPE', false],
+      ['token:bob', 'INSUFFICIENT_SCOPE', false],
       ['token:carol', 'TOOL_DESCRIPTION_REQUIRED', false],
       ['token:alice', 'ok', false],
       ['token:alice', 'ok', false],
       ['token:alice', 'RATE_LIMITED', false],
       ['token:carol', 'ok', true],
     ]);
-    expect(lines[1]).toMatchObject({
+    // bob's refusals: the operation when the name is one (the path template), the era, never dispatched, no session.
+    expect(lines[0]).toEqual({
+      type: 'audit',
+      time: expect.any(String),
+      principal: 'token:bob',
+      era: 'modern',
+      tool: 'pets.get',
+      catalog: 'petstore',
+      method: 'GET',
+      path: '/pets/{petId}',
+      outcome: 'INSUFFICIENT_SCOPE',
+      dry_run: false,
+      dispatched: false,
+      duration_ms: 0,
+    });
+    expect(lines[1]).toEqual({ type: 'audit', time: expect.any(String), principal: 'token:bob', era: 'legacy', outcome: 'INSUFFICIENT_SCOPE', dry_run: false, dispatched: false, duration_ms: 0 });
+    expect(lines[3]).toMatchObject({
       type: 'audit',
       era: 'modern',
       tool: 'pets.get',
@@ -105,9 +127,9 @@ describe('the audit log', () => {
       upstream_status: 200,
       upstream_request_id: 'up-req-77',
     });
-    expect(typeof lines[1]?.duration_ms).toBe('number');
-    expect(new Date(lines[1]?.time as string).toString()).not.toBe('Invalid Date');
-    expect(lines[4]).toMatchObject({ tool: 'pets.create', method: 'POST', path: '/pets', dispatched: false, dry_run: true });
+    expect(typeof lines[3]?.duration_ms).toBe('number');
+    expect(new Date(lines[3]?.time as string).toString()).not.toBe('Invalid Date');
+    expect(lines[6]).toMatchObject({ tool: 'pets.create', method: 'POST', path: '/pets', dispatched: false, dry_run: true });
     const text = readFileSync(auditFile, 'utf8');
     expect(text).not.toContain(SECRET_ARG);
     expect(text).not.toContain('/pets/7');
@@ -146,7 +168,9 @@ describe('/metrics', () => {
     expect(value('api_catalog_upstream_requests_total{catalog="petstore",method="GET",status_class="2xx"}')).toBe(2);
     expect(value('api_catalog_rate_limited_total{bucket="execute"}')).toBe(1);
     expect(value('api_catalog_search_answers_total{confidence="normal"}') + value('api_catalog_search_answers_total{confidence="low"}')).toBe(1);
-    expect(value('api_catalog_http_refused_total{reason="scope"}')).toBe(1);
+    expect(value('api_catalog_http_refused_total{reason="scope"}')).toBe(2);
+    // bob's scope refusals are counted there, not as tool calls (they never reached MCP).
+    expect(text).not.toContain('INSUFFICIENT_SCOPE');
     expect(value('api_catalog_http_refused_total{reason="auth"}')).toBeGreaterThanOrEqual(2);
     expect(value('api_catalog_mcp_requests_total{era="legacy"}')).toBeGreaterThanOrEqual(3);
     expect(value('api_catalog_legacy_sessions_open')).toBe(1);

@@ -96,6 +96,8 @@ export class OpsMetrics {
   }
 
   observe = (r: ToolCallRecord): void => {
+    // Refused before MCP (scope): audited, and counted by http_refused_total{reason="scope"}, not as a tool call.
+    if (r.refusedBeforeMcp === true) return;
     const outcome = OUTCOME_RE.test(r.outcome) ? r.outcome : 'other';
     this.toolCalls.inc({ tool: r.kind, outcome });
     this.toolSeconds.observe({ tool: r.kind }, r.durationMs / 1000);

@@ -3,7 +3,8 @@
 import type { Logger } from '../../logger.js';
 import type { CatalogSet } from '../core/catalogs.js';
 import type { Envelope } from '../core/envelope.js';
-import type { ToolNames } from '../core/names.js';
+import { toolNames, type ToolNames } from '../core/names.js';
+import type { ServerDeps } from '../deps.js';
 
 /** The meta-tool a call was for, without the --prefix (a bounded label). */
 export type ToolKind = 'list_domains' | 'search_tools' | 'describe_tools' | 'execute_tool' | 'unknown';
@@ -15,7 +16,10 @@ export interface ToolCallRecord {
   /** The session's log tag (legacy HTTP and stdio); absent for a 2026-07-28 request over HTTP (no session). */
   session?: string;
   kind: ToolKind;
-  /** `ok`, `input_required`, or the envelope's error code (`RATE_LIMITED`, `UPSTREAM_ERROR`, ...). */
+  /**
+   * `ok`, `input_required`, or the envelope's error code (`RATE_LIMITED`, `UPSTREAM_ERROR`, ...); for execute_tool
+   * calls that never got an envelope: `INSUFFICIENT_SCOPE` (refused by the HTTP transport's scope check).
+   */
   outcome: string;
   durationMs: number;
   /** search_tools: the answer said `confidence: "low"`. */
@@ -34,6 +38,11 @@ export interface ToolCallRecord {
   upstreamStatus?: number;
   /** The upstream's request id header, when it sent one (x-request-id, x-github-request-id, ...). */
   requestId?: string;
+  /**
+   * Refused by the HTTP transport before MCP (a token without catalog:execute): audited, but not a tool call the
+   * metrics count (http_refused_total{reason="scope"} does).
+   */
+  refusedBeforeMcp?: boolean;
 }
 
 export type ToolCallObserver = (record: ToolCallRecord) => void;
@@ -54,6 +63,48 @@ function requestIdOf(headers: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * The operation an execute_tool call's arguments name (`tool_name`), when it exists in `catalogs`: known from the
+ * request before anything can refuse the call, so every audit line of a valid name says which operation it was.
+ */
+export function namedOperation(catalogs: CatalogSet, args: unknown): string | undefined {
+  const name = args !== null && typeof args === 'object' ? (args as { tool_name?: unknown }).tool_name : undefined;
+  return typeof name === 'string' && catalogs.byName.has(name) ? name : undefined;
+}
+
+/**
+ * The record of an execute_tool call the HTTP transport refused before MCP (its scope check): `message` is the
+ * parsed JSON-RPC body; undefined when it is not a tools/call of execute_tool. Nothing ran and nothing went
+ * upstream; there is no session (the refusal comes before one is looked up).
+ */
+export function refusedCallRecord(
+  catalogs: CatalogSet,
+  names: ToolNames,
+  message: unknown,
+  f: { era: 'legacy' | 'modern'; principal: string; outcome: string },
+): ToolCallRecord | undefined {
+  const m = message !== null && typeof message === 'object' ? (message as { method?: unknown; params?: { name?: unknown; arguments?: unknown } }) : undefined;
+  if (m?.method !== 'tools/call' || m.params?.name !== names.executeTool) return undefined;
+  const record = toolCallRecord(catalogs, names, undefined, {
+    era: f.era,
+    principal: f.principal,
+    tool: names.executeTool,
+    outcome: f.outcome,
+    durationMs: 0,
+    target: namedOperation(catalogs, m.params.arguments),
+    dispatched: false,
+    limitedBucket: undefined,
+  });
+  return { ...record, refusedBeforeMcp: true };
+}
+
+/** Hands the record of an execute_tool the HTTP transport refused to `deps.observe` (no-op for other messages). */
+export function auditRefusedCall(deps: ServerDeps, message: unknown, f: { era: 'legacy' | 'modern'; principal: string; outcome: string }, logger: Logger): void {
+  if (deps.observe === undefined) return;
+  const record = refusedCallRecord(deps.live?.current.catalogs ?? deps.catalogs, toolNames(deps.toolPrefix ?? ''), message, f);
+  if (record !== undefined) notifyObserver(deps.observe, record, logger);
+}
+
 export interface CallFacts {
   era: 'legacy' | 'modern';
   principal: string;
@@ -68,8 +119,11 @@ export interface CallFacts {
   limitedBucket: 'execute' | 'read' | undefined;
 }
 
-/** One record of a finished call: names, codes and the path template from the catalog, never argument values. */
-export function toolCallRecord(catalogs: CatalogSet, names: ToolNames, envelope: Envelope, f: CallFacts): ToolCallRecord {
+/**
+ * One record of a call: names, codes and the path template from the catalog, never argument values. `envelope` is
+ * the answer; undefined for a call that never got one (refused before MCP).
+ */
+export function toolCallRecord(catalogs: CatalogSet, names: ToolNames, envelope: Envelope | undefined, f: CallFacts): ToolCallRecord {
   const kinds: Record<string, ToolKind> = {
     [names.listDomains]: 'list_domains',
     [names.searchTools]: 'search_tools',
@@ -77,9 +131,9 @@ export function toolCallRecord(catalogs: CatalogSet, names: ToolNames, envelope:
     [names.executeTool]: 'execute_tool',
   };
   const kind = kinds[f.tool] ?? 'unknown';
-  const value = (envelope.success ? envelope.value : undefined) as { dry_run?: unknown; status?: unknown; headers?: unknown; confidence?: unknown } | undefined;
+  const value = (envelope?.success === true ? envelope.value : undefined) as { dry_run?: unknown; status?: unknown; headers?: unknown; confidence?: unknown } | undefined;
   const entry = kind === 'execute_tool' && f.target !== undefined ? catalogs.byName.get(f.target) : undefined;
-  const failedStatus = !envelope.success ? (envelope.error.details as { status?: unknown } | undefined)?.status : undefined;
+  const failedStatus = envelope?.success === false ? (envelope.error.details as { status?: unknown } | undefined)?.status : undefined;
   const status = typeof value?.status === 'number' ? value.status : typeof failedStatus === 'number' ? failedStatus : undefined;
   const requestId = f.dispatched ? requestIdOf(value?.headers) : undefined;
   return {

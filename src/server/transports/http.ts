@@ -17,6 +17,7 @@ import { ConnectionCloser, DRAIN_QUIET_MS } from '../ops/connections.js';
 import { Drain } from '../ops/drain.js';
 import { Readiness } from '../ops/readiness.js';
 import { handleOpsEndpoint, readinessChecks, refuseDraining } from '../ops/http-endpoints.js';
+import { auditRefusedCall } from '../ops/observe.js';
 import { resolveSigner } from '../signing.js';
 import { isJsonContentType, readBody, sendError } from './http-errors.js';
 import { LegacySessions } from './http-legacy.js';
@@ -246,6 +247,11 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     if (forbidden !== undefined) {
       options.metrics?.refusal('scope');
       logger.log('warn', { event: 'http_refused', reason: 'scope', status: forbidden.status, detail: forbidden.reason });
+      // An execute_tool refused here gets its audit line too (the others are written in MCP, which it never reaches).
+      if (deps.observe !== undefined) {
+        const era = (await isLegacyRequest(toWebRequest(req, target), parsed)) ? 'legacy' : 'modern';
+        auditRefusedCall(deps, parsed, { era, principal: principal.id, outcome: 'INSUFFICIENT_SCOPE' }, logger);
+      }
       return sendRefusal(res, forbidden);
     }
     // The SDK's own classification (the per-request _meta envelope claim, and the MCP-Protocol-Version header),
