@@ -37,7 +37,7 @@ import { attachHandles } from './handles.js';
 import { CatalogMcpServer } from './invalid-params.js';
 import { registerResourceHandlers, TOOL_DESCRIPTIONS_URI } from './resources.js';
 import { ResultStore } from './results.js';
-import { notifyObserver, toolCallRecord } from './ops/observe.js';
+import { namedOperation, notifyObserver, toolCallRecord } from './ops/observe.js';
 import { SessionState, type RateBucket } from './session.js';
 import { DEFAULT_HANDLE_TTL_MS, Signer } from './signing.js';
 import { toolDefinitions, workflowText } from './surface.js';
@@ -250,18 +250,20 @@ export function createServer(deps: ServerDeps): CatalogServer {
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
     const started = performance.now();
     const tool = request.params.name;
+    const input = request.params.arguments ?? {};
+    const { catalogs, settings } = served();
+    let envelope: Envelope;
+    // execute_tool: the operation its tool_name names, known before anything can refuse the call (a rate limit,
+    // the state store), so that every audit line of a valid name says which operation it was.
+    let target: string | undefined = tool === names.executeTool ? namedOperation(catalogs, input) : undefined;
+    let dispatched = false;
+    let pending: InputRequiredResult | undefined;
+    let limitedBucket: RateBucket | undefined;
     if (executor === undefined && (tool === names.executeTool || executorLoad !== undefined)) {
       // While the executor loads, every call waits for it in arrival order (promise reactions run first in,
       // first out), so a describe_tools sent after an execute_tool still cannot authorize that execute_tool.
       await preloadExecutor().catch(() => undefined);
     }
-    const input = request.params.arguments ?? {};
-    const { catalogs, settings } = served();
-    let envelope: Envelope;
-    let target: string | undefined;
-    let dispatched = false;
-    let pending: InputRequiredResult | undefined;
-    let limitedBucket: RateBucket | undefined;
     try {
       if (!deps.touchedByTransport && !stateless) await session.touch();
       const bucket: RateBucket = tool === names.executeTool ? 'execute' : 'read';
@@ -315,7 +317,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
           claimIdempotencyKey: (k) => state.claimIdempotencyKey(principal, k, IDEMPOTENCY_CLAIM_MS),
         });
         envelope = outcome.envelope;
-        target = outcome.operation;
+        target = outcome.operation ?? target;
         dispatched = outcome.dispatched;
         if (outcome.confirmationPending) pending = await confirmations.ask(outcome.confirmationPending, input, ctx);
         const dryRun = envelope.success && (envelope.value as { dry_run?: unknown } | undefined)?.dry_run === true;

@@ -116,6 +116,8 @@ describe('the audit log', () => {
       duration_ms: 0,
     });
     expect(lines[1]).toEqual({ type: 'audit', time: expect.any(String), principal: 'token:bob', era: 'legacy', outcome: 'INSUFFICIENT_SCOPE', dry_run: false, dispatched: false, duration_ms: 0 });
+    // A rate-limited call names the operation too (known from the request, before the limit refused it).
+    expect(lines[5]).toMatchObject({ principal: 'token:alice', outcome: 'RATE_LIMITED', tool: 'pets.get', catalog: 'petstore', method: 'GET', path: '/pets/{petId}', dispatched: false });
     expect(lines[3]).toMatchObject({
       type: 'audit',
       era: 'modern',
