@@ -37,6 +37,7 @@ import { attachHandles } from './handles.js';
 import { CatalogMcpServer } from './invalid-params.js';
 import { registerResourceHandlers, TOOL_DESCRIPTIONS_URI } from './resources.js';
 import { ResultStore } from './results.js';
+import { trackCall } from './ops/in-flight.js';
 import { namedOperation, notifyObserver, toolCallRecord } from './ops/observe.js';
 import { SessionState, type RateBucket } from './session.js';
 import { DEFAULT_HANDLE_TTL_MS, Signer } from './signing.js';
@@ -257,8 +258,19 @@ export function createServer(deps: ServerDeps): CatalogServer {
     // the state store), so that every audit line of a valid name says which operation it was.
     let target: string | undefined = tool === names.executeTool ? namedOperation(catalogs, input) : undefined;
     let dispatched = false;
+    /** The execution layer is sending the request (a forced exit's audit line says dispatched: true). */
+    let sending = false;
     let pending: InputRequiredResult | undefined;
     let limitedBucket: RateBucket | undefined;
+    const observe = deps.observe;
+    // Until it ends, an execute_tool is in flight: a forced exit (a second signal) writes its audit line then.
+    const untrack =
+      observe !== undefined && tool === names.executeTool
+        ? trackCall(() => {
+            const facts = { era, principal, ...(stateless ? {} : { session: tag() }), tool, outcome: 'ABANDONED', durationMs: performance.now() - started, target, dispatched: sending, limitedBucket: undefined };
+            notifyObserver(observe, toolCallRecord(catalogs, names, undefined, facts), logger);
+          })
+        : undefined;
     if (executor === undefined && (tool === names.executeTool || executorLoad !== undefined)) {
       // While the executor loads, every call waits for it in arrival order (promise reactions run first in,
       // first out), so a describe_tools sent after an execute_tool still cannot authorize that execute_tool.
@@ -315,6 +327,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
           // The call already went out: if the store fails now, answer without the resource rather than fail.
           storeFull: (full) => results.put(full).catch(() => undefined),
           claimIdempotencyKey: (k) => state.claimIdempotencyKey(principal, k, IDEMPOTENCY_CLAIM_MS),
+          onDispatch: () => (sending = true),
         });
         envelope = outcome.envelope;
         target = outcome.operation ?? target;
@@ -331,13 +344,18 @@ export function createServer(deps: ServerDeps): CatalogServer {
     } catch (err) {
       // Protocol errors (unknown tool) stay protocol errors; anything else becomes an envelope so the agent
       // always gets a result it can act on, and no raw exception text (which may carry upstream data) leaks.
-      if (err instanceof ProtocolError) throw err;
+      if (err instanceof ProtocolError) {
+        untrack?.();
+        throw err;
+      }
       envelope =
         isAppError(err) && err.code === 'STATE_UNAVAILABLE'
           ? stateUnavailableEnvelope(tool, err)
           : failFromError(tool, err);
       if (!isAppError(err)) logger.log('error', { event: 'tool_exception', session: tag(), tool, error: err instanceof Error ? err.name : typeof err });
     }
+    // Answered: from here on its own audit line is written (and a forced exit has nothing to add).
+    untrack?.();
     const line: Record<string, unknown> = {
       event: 'tool_call',
       session: tag(),
@@ -354,10 +372,10 @@ export function createServer(deps: ServerDeps): CatalogServer {
     if (typeof traceparent === 'string') line.traceparent = traceparent.slice(0, 100);
     logger.log(envelope.success || pending !== undefined ? 'info' : 'warn', line as { event: string });
     // Metrics and the audit log (src/server/ops): names, codes and the path template, never arguments.
-    if (deps.observe !== undefined) {
+    if (observe !== undefined) {
       const outcome = pending !== undefined ? 'input_required' : envelope.success ? 'ok' : envelope.error.code;
       const facts = { era, principal, ...(stateless ? {} : { session: tag() }), tool, outcome, durationMs: performance.now() - started, target, dispatched, limitedBucket };
-      notifyObserver(deps.observe, toolCallRecord(catalogs, names, envelope, facts), logger);
+      notifyObserver(observe, toolCallRecord(catalogs, names, envelope, facts), logger);
     }
     return pending ?? toCallToolResult(envelope);
   });

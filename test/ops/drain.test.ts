@@ -2,8 +2,12 @@
 // call finish (both eras) while new requests get 503 + Retry-After + Connection: close and /readyz turns 503 at
 // once; a metrics scrape during the drain answers; a second SIGTERM exits at once; a call longer than
 // --shutdown-grace is cancelled at the end and the process still exits 0; over stdio new requests are refused and
-// the call in flight finishes. Needs `npm run build`.
+// the call in flight finishes; a forced exit still writes the audit line of every call it abandons. Needs
+// `npm run build`.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ERAS, builtCli, fixtureRegistry, REPO_ROOT } from '../helpers/mcp.js';
 import { callTool, modernCall, openSession } from '../helpers/mcp-raw.js';
@@ -103,6 +107,40 @@ test('O4: a second SIGTERM exits at once (143) and says what it abandons', async
   }
 });
 
+test('O4: a forced exit writes, before it exits, an ABANDONED audit line for each execute_tool in flight (both eras)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ac-drain-audit-'));
+  const auditFile = join(dir, 'audit.log');
+  const holdModern = holdRoute(up, '/pets/106');
+  const holdLegacy = holdRoute(up, '/pets/107');
+  const r = await startReplica([...ARGS, '--audit-log', auditFile], env());
+  try {
+    const calls = [execute(r, 'modern', 106).catch((err: unknown) => err), execute(r, 'legacy', 107).catch((err: unknown) => err)];
+    await holdModern.waitArrived();
+    await holdLegacy.waitArrived();
+    r.child.kill('SIGTERM');
+    await until(() => events(r.stderr(), 'shutdown').length === 1, 'the first signal to be handled');
+    r.child.kill('SIGTERM');
+    expect(await r.exited).toEqual({ code: 143, signal: null });
+    await Promise.all(calls);
+    // Read after the exit: what is in the file was written before it (synchronous appends).
+    const lines = readFileSync(auditFile, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, any>);
+    const byEra = Object.fromEntries(lines.map((l) => [l.era, l])) as Record<string, Record<string, any>>;
+    expect(lines).toHaveLength(2);
+    for (const era of ['modern', 'legacy']) {
+      expect(byEra[era]).toMatchObject({ type: 'audit', principal: 'anonymous', tool: 'pets.get', catalog: 'petstore', method: 'GET', path: '/pets/{petId}', outcome: 'ABANDONED', dispatched: true, dry_run: false });
+      expect(byEra[era]).not.toHaveProperty('upstream_status');
+    }
+    // a legacy call names its session (a tag), a 2026-07-28 one has none
+    expect(typeof byEra.legacy?.session).toBe('string');
+    expect(byEra.modern).not.toHaveProperty('session');
+  } finally {
+    holdModern.release();
+    holdLegacy.release();
+    await r.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('O5: a call longer than --shutdown-grace is cancelled when the grace ends; the process exits 0 and logs it', async () => {
   const hold = holdRoute(up, '/pets/104');
   const r = await startReplica([...ARGS, '--shutdown-grace', '1'], env());
@@ -112,6 +150,8 @@ test('O5: a call longer than --shutdown-grace is cancelled when the grace ends; 
     r.child.kill('SIGTERM');
     expect(await r.exited).toEqual({ code: 0, signal: null });
     expect(events(r.stderr(), 'drain_timeout')[0]).toMatchObject({ graceMs: 1000, abandoned: 1 });
+    // Its audit line (on the log stream: no --audit-log) says it was cut off after going upstream.
+    expect(events(r.stderr(), 'audit')).toEqual([expect.objectContaining({ tool: 'pets.get', outcome: 'CANCELLED', dispatched: true })]);
     await pending;
     // The upstream request was cancelled (C6), not left running.
     await until(() => up.hits('/pets/104')[0]?.aborted === true, 'the upstream request to be aborted');

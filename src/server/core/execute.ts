@@ -45,6 +45,8 @@ export interface ExecuteContext {
    * request with the same key is refused until the first ends. Omitted: no claim.
    */
   claimIdempotencyKey?: (key: string) => Promise<{ claimed: boolean; release: () => Promise<void> }>;
+  /** Told when the call passed every refusal and its request goes out now (a forced exit's audit line says so). */
+  onDispatch?: () => void;
 }
 
 export interface ExecuteOutcome {
@@ -251,6 +253,7 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
     };
   }
   let outcome: Awaited<ReturnType<typeof executeOperation>>;
+  ctx.onDispatch?.();
   try {
     outcome = await executeOperation(op, validated.args, config, options);
   } finally {

@@ -18,7 +18,8 @@ export interface ToolCallRecord {
   kind: ToolKind;
   /**
    * `ok`, `input_required`, or the envelope's error code (`RATE_LIMITED`, `UPSTREAM_ERROR`, ...); for execute_tool
-   * calls that never got an envelope: `INSUFFICIENT_SCOPE` (refused by the HTTP transport's scope check).
+   * calls that never got an envelope: `INSUFFICIENT_SCOPE` (refused by the HTTP transport's scope check) and
+   * `ABANDONED` (still running at a forced exit).
    */
   outcome: string;
   durationMs: number;
@@ -121,7 +122,7 @@ export interface CallFacts {
 
 /**
  * One record of a call: names, codes and the path template from the catalog, never argument values. `envelope` is
- * the answer; undefined for a call that never got one (refused before MCP).
+ * the answer; undefined for a call that never got one (refused before MCP, abandoned at a forced exit).
  */
 export function toolCallRecord(catalogs: CatalogSet, names: ToolNames, envelope: Envelope | undefined, f: CallFacts): ToolCallRecord {
   const kinds: Record<string, ToolKind> = {

@@ -1,6 +1,8 @@
 // SIGTERM/SIGINT for `serve`: the first signal starts the graceful drain (the caller's), a second one exits at
-// once with 128 + the signal number (what a shell reports for a process killed by it), logging what it abandons.
+// once with 128 + the signal number (what a shell reports for a process killed by it), logging what it abandons and
+// writing the audit line (outcome ABANDONED) of every execute_tool still in flight before it exits.
 import type { Logger } from '../../logger.js';
+import { abandonCalls } from './in-flight.js';
 
 const NUMBERS = { SIGINT: 2, SIGTERM: 15 } as const;
 
@@ -16,6 +18,8 @@ export function onShutdownSignals(logger: Logger, drain: (signal: string) => voi
         return;
       }
       logger.log('warn', { event: 'shutdown_forced', signal, abandoned: inFlight(), note: 'second signal: exiting without waiting for calls in flight' });
+      // Synchronous appends (the audit file is written with writeSync): every line is in the file before the exit.
+      abandonCalls();
       process.exit(128 + NUMBERS[signal]);
     });
   }
