@@ -260,6 +260,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
     let dispatched = false;
     /** The execution layer is sending the request (a forced exit's audit line says dispatched: true). */
     let sending = false;
+    let upstreamMs: number | undefined;
     let pending: InputRequiredResult | undefined;
     let limitedBucket: RateBucket | undefined;
     const observe = deps.observe;
@@ -332,6 +333,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
         envelope = outcome.envelope;
         target = outcome.operation ?? target;
         dispatched = outcome.dispatched;
+        upstreamMs = outcome.upstreamMs;
         if (outcome.confirmationPending) pending = await confirmations.ask(outcome.confirmationPending, input, ctx);
         const dryRun = envelope.success && (envelope.value as { dry_run?: unknown } | undefined)?.dry_run === true;
         if (target !== undefined && (dispatched || dryRun)) deps.searchLog?.recordFollowUp(tag(), dryRun ? 'dry_run' : 'execute', [target], envelope.success);
@@ -374,7 +376,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
     // Metrics and the audit log (src/server/ops): names, codes and the path template, never arguments.
     if (observe !== undefined) {
       const outcome = pending !== undefined ? 'input_required' : envelope.success ? 'ok' : envelope.error.code;
-      const facts = { era, principal, ...(stateless ? {} : { session: tag() }), tool, outcome, durationMs: performance.now() - started, target, dispatched, limitedBucket };
+      const facts = { era, principal, ...(stateless ? {} : { session: tag() }), tool, outcome, durationMs: performance.now() - started, target, dispatched, limitedBucket, upstreamMs };
       notifyObserver(observe, toolCallRecord(catalogs, names, envelope, facts), logger);
     }
     return pending ?? toCallToolResult(envelope);

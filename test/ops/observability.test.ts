@@ -1,9 +1,10 @@
-// One real `serve --http` process: what operators and clients read about each request is about that request. A
+// One real `serve --http` process: what operators read about each call is about that call. The upstream latency
+// histogram holds the upstream request's time (only for calls that went upstream), not the whole tool call's; a
 // tools/call the SDK's schema refuses is answered with one line naming what is missing; an `mcp_refused` log line
 // names the era the request's headers claim. Needs `npm run build`.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { fixtureRegistry } from '../helpers/mcp.js';
-import { modernRpc, openSession, rpc } from '../helpers/mcp-raw.js';
+import { modernCall, modernRpc, openSession, rpc } from '../helpers/mcp-raw.js';
 import { startReplica, type Replica } from '../helpers/replicas.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
 import { events, until } from './helpers.js';
@@ -23,6 +24,49 @@ beforeAll(async () => {
 afterAll(async () => {
   await r?.stop();
   await up?.close();
+});
+
+/** One scrape: the value of each series by its full name with labels. */
+async function scrape(): Promise<(series: string) => number | undefined> {
+  const res = await fetch(r.url.replace(/\/mcp$/, '/metrics'));
+  expect(res.status).toBe(200);
+  const text = await res.text();
+  return (series) => {
+    const m = new RegExp(`^${series.replace(/[{}"=,.]/g, (c) => `\\${c}`)} (\\S+)$`, 'm').exec(text);
+    return m?.[1] !== undefined ? Number(m[1]) : undefined;
+  };
+}
+
+const TOOL_SUM = 'api_catalog_tool_call_duration_seconds_sum{tool="execute_tool"}';
+const TOOL_COUNT = 'api_catalog_tool_call_duration_seconds_count{tool="execute_tool"}';
+const UP_SUM = 'api_catalog_upstream_request_duration_seconds_sum{catalog="petstore",method="GET"}';
+const UP_COUNT = 'api_catalog_upstream_request_duration_seconds_count{catalog="petstore",method="GET"}';
+
+describe('api_catalog_upstream_request_duration_seconds', () => {
+  test('records the upstream request, not the tool call, and only for calls that went upstream', async () => {
+    const sent = await modernCall(r.url, 'execute_tool', { tool_name: 'pets.get', args: { petId: 7 } });
+    expect(sent.envelope.success, JSON.stringify(sent.envelope)).toBe(true);
+    const first = await scrape();
+    expect(first(TOOL_COUNT)).toBe(1);
+    expect(first(UP_COUNT)).toBe(1);
+    const upstream = first(UP_SUM) as number;
+    const call = first(TOOL_SUM) as number;
+    expect(upstream).toBeGreaterThan(0);
+    // The one call's upstream request is a part of it (the call also checked its rate limit and arguments first):
+    // the two values differ. Recording the call's time as the upstream time made them equal.
+    expect(upstream).toBeLessThan(call);
+
+    // Calls that never went upstream add to the tool-call histogram only.
+    const dry = await modernCall(r.url, 'execute_tool', { tool_name: 'pets.get', args: { petId: 7 }, dry_run: true });
+    expect(dry.envelope.value.dry_run).toBe(true);
+    const unknown = await modernCall(r.url, 'execute_tool', { tool_name: 'no.such', args: {} });
+    expect(unknown.envelope.error.code).toBe('UNKNOWN_TOOL');
+    const second = await scrape();
+    expect(second(TOOL_COUNT)).toBe(3);
+    expect(second(UP_COUNT)).toBe(1);
+    expect(second(UP_SUM)).toBe(upstream);
+    expect(up.hits('/pets/7')).toHaveLength(1);
+  });
 });
 
 describe('a tools/call the SDK schema refuses', () => {

@@ -173,6 +173,9 @@ describe('/metrics', () => {
     expect(value('api_catalog_http_refused_total{reason="scope"}')).toBe(2);
     // bob's scope refusals are counted there, not as tool calls (they never reached MCP).
     expect(text).not.toContain('INSUFFICIENT_SCOPE');
+    // The upstream request time: one sample per call that went upstream (alice's two), none for refusals or dry runs.
+    expect(value('api_catalog_upstream_request_duration_seconds_count{catalog="petstore",method="GET"}')).toBe(2);
+    expect(text).not.toMatch(/^api_catalog_upstream_request_duration_seconds_count\{catalog="petstore",method="POST"\}/m);
     expect(value('api_catalog_http_refused_total{reason="auth"}')).toBeGreaterThanOrEqual(2);
     expect(value('api_catalog_mcp_requests_total{era="legacy"}')).toBeGreaterThanOrEqual(3);
     expect(value('api_catalog_legacy_sessions_open')).toBe(1);

@@ -57,6 +57,12 @@ export interface ExecuteOutcome {
   dispatched: boolean;
   /** The call waits for the user's confirmation: the caller answers input_required (the envelope is the fallback). */
   confirmationPending?: Operation;
+  /**
+   * Dispatched calls: milliseconds the execution layer spent on the upstream request, from sending it to the end
+   * of its response (retries and redirects included; also the request's building and the answer's shaping, which
+   * are local and short). Not the describe check, the confirmation, the idempotency claim or storing the result.
+   */
+  upstreamMs?: number;
 }
 
 /** The TOOL_DESCRIPTION_REQUIRED message for each reason; never the handle's MAC. */
@@ -254,9 +260,12 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
   }
   let outcome: Awaited<ReturnType<typeof executeOperation>>;
   ctx.onDispatch?.();
+  const sentAt = performance.now();
+  let upstreamMs: number;
   try {
     outcome = await executeOperation(op, validated.args, config, options);
   } finally {
+    upstreamMs = performance.now() - sentAt;
     await claim?.release();
   }
   if (!outcome.ok) {
@@ -266,6 +275,7 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
     return {
       ...base,
       dispatched: true,
+      upstreamMs,
       envelope: fail(op.name, outcome.code, outcome.message, outcome.instruction, Object.keys(details).length > 0 ? details : undefined),
     };
   }
@@ -282,5 +292,5 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
     }
   }
   if (outcome.pagination) value.pagination = outcome.pagination;
-  return { ...base, dispatched: true, envelope: ok(op.name, value, instruction) };
+  return { ...base, dispatched: true, upstreamMs, envelope: ok(op.name, value, instruction) };
 }

@@ -48,7 +48,7 @@ export class OpsMetrics {
     this.toolCalls = new client.Counter({ name: `${PREFIX}tool_calls_total`, help: 'MCP tool calls by meta-tool and outcome (ok, input_required, or the error code)', labelNames: ['tool', 'outcome'], registers });
     this.toolSeconds = new client.Histogram({ name: `${PREFIX}tool_call_duration_seconds`, help: 'Time to answer a tool call, by meta-tool', labelNames: ['tool'], buckets, registers });
     this.upstreamCalls = new client.Counter({ name: `${PREFIX}upstream_requests_total`, help: 'execute_tool calls that went upstream, by catalog, method and status class (none: no response)', labelNames: ['catalog', 'method', 'status_class'], registers });
-    this.upstreamSeconds = new client.Histogram({ name: `${PREFIX}upstream_request_duration_seconds`, help: 'Time of execute_tool calls that went upstream (retries included), by catalog and method', labelNames: ['catalog', 'method'], buckets, registers });
+    this.upstreamSeconds = new client.Histogram({ name: `${PREFIX}upstream_request_duration_seconds`, help: 'Time of the upstream request of execute_tool calls that went upstream, from sending it to the end of its response (retries and redirects included), by catalog and method', labelNames: ['catalog', 'method'], buckets, registers });
     this.searches = new client.Counter({ name: `${PREFIX}search_answers_total`, help: 'search_tools answers by confidence (low: a weak match)', labelNames: ['confidence'], registers });
     this.rateLimited = new client.Counter({ name: `${PREFIX}rate_limited_total`, help: 'Tool calls refused by the per-principal rate limit, by bucket (execute, read)', labelNames: ['bucket'], registers });
     this.storeErrors = new client.Counter({ name: `${PREFIX}state_store_errors_total`, help: 'State store operations that failed (unreachable, timed out, refused)', labelNames: ['operation'], registers });
@@ -107,7 +107,8 @@ export class OpsMetrics {
       const method = r.method !== undefined && METHODS.has(r.method) ? r.method : 'OTHER';
       const catalog = r.catalog ?? 'unknown';
       this.upstreamCalls.inc({ catalog, method, status_class: statusClass(r.upstreamStatus) });
-      this.upstreamSeconds.observe({ catalog, method }, r.durationMs / 1000);
+      // The upstream request's own time, not the tool call's (which includes the state store, a confirmation, ...).
+      if (r.upstreamMs !== undefined) this.upstreamSeconds.observe({ catalog, method }, r.upstreamMs / 1000);
     }
   };
 

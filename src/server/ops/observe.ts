@@ -40,6 +40,11 @@ export interface ToolCallRecord {
   /** The upstream's request id header, when it sent one (x-request-id, x-github-request-id, ...). */
   requestId?: string;
   /**
+   * Dispatched calls: milliseconds from sending the upstream request to the end of its response (retries and
+   * redirects included), not the whole tool call (which also waits for the state store, a confirmation, ...).
+   */
+  upstreamMs?: number;
+  /**
    * Refused by the HTTP transport before MCP (a token without catalog:execute): audited, but not a tool call the
    * metrics count (http_refused_total{reason="scope"} does).
    */
@@ -118,6 +123,8 @@ export interface CallFacts {
   target: string | undefined;
   dispatched: boolean;
   limitedBucket: 'execute' | 'read' | undefined;
+  /** Dispatched calls: the upstream request's time (see ToolCallRecord.upstreamMs). */
+  upstreamMs?: number;
 }
 
 /**
@@ -150,5 +157,6 @@ export function toolCallRecord(catalogs: CatalogSet, names: ToolNames, envelope:
     ...(kind === 'execute_tool' ? { dispatched: f.dispatched, dryRun: value?.dry_run === true } : {}),
     ...(f.dispatched && status !== undefined ? { upstreamStatus: status } : {}),
     ...(requestId !== undefined ? { requestId } : {}),
+    ...(f.dispatched && f.upstreamMs !== undefined ? { upstreamMs: f.upstreamMs } : {}),
   };
 }
