@@ -1,10 +1,12 @@
 // One real `serve --http` process: what operators read about each call is about that call. The upstream latency
 // histogram holds the upstream request's time (only for calls that went upstream), not the whole tool call's; a
 // tools/call the SDK's schema refuses is answered with one line naming what is missing; an `mcp_refused` log line
-// names the era the request's headers claim. Needs `npm run build`.
+// names the era the request's headers claim; an execute_tool refused before it ran (state store down) still names
+// its operation in the audit log (a second replica, without Redis). Needs `npm run build`.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { fixtureRegistry } from '../helpers/mcp.js';
 import { modernCall, modernRpc, openSession, rpc } from '../helpers/mcp-raw.js';
+import { freePort } from '../helpers/redis.js';
 import { startReplica, type Replica } from '../helpers/replicas.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
 import { events, until } from './helpers.js';
@@ -99,5 +101,24 @@ describe('mcp_refused', () => {
     expect(modern.status).toBe(400);
     await until(() => events(r.stderr(), 'mcp_refused').length === before + 2, 'the second refusal to be logged');
     expect(events(r.stderr(), 'mcp_refused')[before + 1]).toMatchObject({ era: 'modern' });
+  });
+});
+
+describe('the audit line of a call refused before it ran', () => {
+  test('STATE_UNAVAILABLE (the state store is down) names the operation the call named', async () => {
+    // A replica whose Redis does not exist: it starts (unready) and refuses execute_tool before anything runs.
+    const down = await startReplica(
+      ['--registry', fixtureRegistry('petstore'), '--no-require-describe', '--state', `redis://127.0.0.1:${await freePort()}`],
+      { PETSTORE_BASE_URL: up.url, API_CATALOG_LOG_LEVEL: 'info' },
+      { healthy: false },
+    );
+    try {
+      const refused = await modernCall(down.url, 'execute_tool', { tool_name: 'pets.get', args: { petId: 7 } });
+      expect(refused.envelope.error.code).toBe('STATE_UNAVAILABLE');
+      await until(() => events(down.stderr(), 'audit').length === 1, 'the audit line');
+      expect(events(down.stderr(), 'audit')[0]).toMatchObject({ outcome: 'STATE_UNAVAILABLE', tool: 'pets.get', catalog: 'petstore', method: 'GET', path: '/pets/{petId}', dispatched: false });
+    } finally {
+      await down.kill();
+    }
   });
 });
