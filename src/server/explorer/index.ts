@@ -13,6 +13,7 @@ import { parseOffset } from './paging.js';
 import { importPage, logPage } from './report.js';
 import { searchPage } from './search-page.js';
 import { serverSecrets, shareableArgs } from './share.js';
+import { warmTokenizer } from './tokens.js';
 
 export interface ExplorerContext {
   deps: PageDeps & { searchLogFile?: string };
@@ -201,6 +202,8 @@ export async function handleExplorer(req: IncomingMessage, res: ServerResponse, 
         return redirect(res, `/?${params.toString()}#try`);
       }
     }
+    // An operation page shows a token count: the tokenizer loads in its worker while the reader looks around.
+    warmTokenizer();
     page = await routePage(ctx, url.searchParams);
   } else if (pathname === '/explorer/dry-run' && method === 'POST') {
     // The form of earlier versions: answered with the dry run's shareable address.

@@ -10,7 +10,7 @@ import type { Envelope } from '../core/envelope.js';
 import type { JsonSchema, Operation } from '../../types.js';
 import { href, html, jsonBlock, type Html } from './html.js';
 import { names, notFound, type Page, type PageDeps } from './pages.js';
-import { countTokens, TOKENIZER_NAME } from './tokens.js';
+import { countTokens, TOKENIZER_NAME, type TokenCount } from './tokens.js';
 
 const LEVEL_LABELS: Record<DetailLevel, string> = { summary: 'Level 1 · summary', parameters: 'Level 2 · parameters', full: 'Level 3 · full' };
 
@@ -28,10 +28,25 @@ export interface DryRunView {
 }
 
 /** The describe_tools answer for one tool at one level, as the agent receives it (compact JSON), and its tokens. */
-export async function describeForAgent(deps: PageDeps, tool: string, level: DetailLevel): Promise<{ envelope: Envelope; text: string; tokens: number }> {
+export async function describeForAgent(deps: PageDeps, tool: string, level: DetailLevel): Promise<{ envelope: Envelope; text: string; tokens: TokenCount }> {
   const outcome = describeTools(deps.catalogs, { tool_names: [tool], detail: level }, names(deps), { settings: deps.settings });
   const text = JSON.stringify(outcome.envelope);
   return { envelope: outcome.envelope, text, tokens: await countTokens(text) };
+}
+
+/** The count in the panel's header: exact, or clearly an estimate. */
+function tokenBadge(t: TokenCount): Html {
+  return t.exact
+    ? html`<span class="tokens" id="token-count" data-tokens="${t.tokens}">${t.tokens} tokens</span>`
+    : html`<span class="tokens estimate" id="token-count" data-estimate="${t.estimate}">≈${t.estimate} tokens (estimate)</span>`;
+}
+
+function tokenNote(t: TokenCount): string {
+  if (t.exact) return `${t.tokens} ${TOKENIZER_NAME} tokens on its compact JSON text, shown indented here.`;
+  const est = `about ${t.estimate} tokens on its compact JSON text (its length ÷ 4.25, an estimate), shown indented here.`;
+  return t.reason === 'loading'
+    ? `${est} The exact ${TOKENIZER_NAME} count is being computed in the background; reload the page to see it.`
+    : `${est} The ${TOKENIZER_NAME} tokenizer could not be loaded on this server, so there is no exact count.`;
 }
 
 /** Runs execute_tool's own flow with dry_run: validation and the exact request, never a network call. */
@@ -195,9 +210,9 @@ ${dryRunAnswer(op, level, dry)}
 <h2 id="parameters">Parameters</h2>
 ${parameterTable(entry, deps)}
 <details class="agent"${showAgentJson ? html` open` : ''} id="agent-json">
-<summary>What the agent receives: describe_tools, ${LEVEL_LABELS[level]} — <span class="tokens" id="token-count" data-tokens="${described.tokens}">${described.tokens} tokens</span></summary>
+<summary>What the agent receives: describe_tools, ${LEVEL_LABELS[level]} — ${tokenBadge(described.tokens)}</summary>
 <nav aria-label="Describe level"><ul class="tabs">${levels}</ul></nav>
-<p class="muted">describe_tools {"tool_names": ["${op.name}"], "detail": "${level}"}: ${described.tokens} ${TOKENIZER_NAME} tokens on its compact JSON text, shown indented here.</p>
+<p class="muted" id="token-note">describe_tools {"tool_names": ["${op.name}"], "detail": "${level}"}: ${tokenNote(described.tokens)}</p>
 ${jsonBlock(described.envelope, `describe_tools answer at level ${level}`, 'describe-output')}
 </details>`,
   };
