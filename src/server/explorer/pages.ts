@@ -2,11 +2,13 @@
 // domain's operations, both paged. What they show comes from list_domains and the loaded catalogs, so the page
 // shows what agents get. Shared page types live here; search and operation pages have their own modules.
 import { listDomains } from '../core/domains.js';
-import { toolNames, type ToolNames } from '../core/names.js';
+import { LIMITS, toolNames, type ToolNames } from '../core/names.js';
+import { suggestNames } from '../../registry/catalog.js';
 import type { CatalogSet, ExecutionSettings } from '../core/catalogs.js';
 import type { Envelope } from '../core/envelope.js';
 import { href, html, type Html } from './html.js';
 import { pageOf, pager, rangeText } from './paging.js';
+import { proseLine } from './prose.js';
 
 /** What the pages read: the loaded catalogs and the server's execution settings (for dry runs and credentials). */
 export interface PageDeps {
@@ -29,8 +31,19 @@ export function names(deps: PageDeps): ToolNames {
   return toolNames(deps.toolPrefix ?? '');
 }
 
-export function notFound(title: string, message: Html): Page {
-  return { status: 404, title, body: html`<h1>${title}</h1><p class="error" role="alert">${message}</p><p><a href="/">All domains</a></p>` };
+/** A 404 page: what is missing, then what may help (suggestions), then the way home. */
+export function notFound(title: string, message: Html, help: Html | '' = ''): Page {
+  return { status: 404, title, body: html`<h1>${title}</h1><p class="error" role="alert">${message}</p>${help}<p><a href="/">All domains</a></p>` };
+}
+
+/** "a, b or c" as links. */
+export function orList(items: readonly string[], link: (item: string) => string): Html {
+  return html`${items.map((n, i) => html`${i > 0 ? (i === items.length - 1 ? ' or ' : ', ') : ''}<a href="${link(n)}">${n}</a>`)}`;
+}
+
+/** The domains closest to a name no domain has (search_tools' own suggestions for an unknown domain). */
+export function closeDomains(deps: PageDeps, domain: string): string[] {
+  return suggestNames(domain.slice(0, LIMITS.nameMaxChars), deps.catalogs.domainNames);
 }
 
 /** `/` (with `offset`): what each API is, then every domain with its operation count and description (list_domains). */
@@ -42,7 +55,7 @@ export function domainsPage(deps: PageDeps, offset: number): Page {
   const { rows, offset: at } = pageOf(value.domains, offset);
   const about = catalogs.map(
     (c) => html`<div class="catalog" id="catalog-${c.meta.name}">${one === undefined ? html`<h2>${c.meta.title}</h2>` : ''}
-${c.meta.description !== '' ? html`<p class="catalog-description">${c.meta.description}</p>` : ''}
+${c.meta.description !== '' ? html`<p class="catalog-description">${proseLine(c.meta.description)}</p>` : ''}
 <p class="muted">Catalog <code>${c.meta.name}</code>, version ${c.meta.version || '—'}, ${c.operations.length} operations.</p></div>`,
   );
   return {
@@ -57,7 +70,7 @@ ${about}
 <thead><tr><th scope="col">Domain</th><th scope="col" class="num">Operations</th><th scope="col">Description</th></tr></thead>
 <tbody>
 ${rows.map(
-  (d) => html`<tr><td class="name" data-label="Domain"><a href="${href({ domain: d.name })}">${d.name}</a></td><td class="num count" data-label="Operations">${d.toolCount}</td><td class="desc" data-label="Description">${d.description}</td></tr>`,
+  (d) => html`<tr><td class="name" data-label="Domain"><a href="${href({ domain: d.name })}">${d.name}</a></td><td class="num count" data-label="Operations">${d.toolCount}</td><td class="desc" data-label="Description">${proseLine(d.description)}</td></tr>`,
 )}
 </tbody></table></div>
 ${pager(at, rows.length, value.totalDomains, (o) => href({ offset: o || undefined }), 'Domain pages')}`,
@@ -67,7 +80,14 @@ ${pager(at, rows.length, value.totalDomains, (o) => href({ offset: o || undefine
 /** `/?domain=x` (with `offset`): the operations of one domain, in name order. */
 export function domainPage(deps: PageDeps, domain: string, offset: number): Page {
   const info = deps.catalogs.domains.find((d) => d.name === domain);
-  if (info === undefined) return notFound('Unknown domain', html`There is no domain named <code>${domain}</code>.`);
+  if (info === undefined) {
+    const close = closeDomains(deps, domain);
+    return notFound(
+      'Unknown domain',
+      html`There is no domain named <code>${domain.slice(0, LIMITS.nameMaxChars)}</code>.`,
+      close.length > 0 ? html`<p id="suggestions">Did you mean ${orList(close, (d) => href({ domain: d }))}?</p>` : '',
+    );
+  }
   const ops = deps.catalogs.operations.filter((o) => o.domain === domain);
   const { rows, offset: at } = pageOf(ops, offset);
   return {
@@ -76,7 +96,7 @@ export function domainPage(deps: PageDeps, domain: string, offset: number): Page
     current: 'domains',
     domain,
     body: html`<h1>Domain <code>${domain}</code></h1>
-<p>${info.description}</p>
+<p>${proseLine(info.description)}</p>
 <p class="muted" id="operation-summary">${ops.length} operations; showing ${rangeText(at, rows.length, ops.length)}. Agents browse it with search_tools {"domain": "${domain}"}.</p>
 <div class="table-wrap"><table class="stack ops" id="operations">
 <thead><tr><th scope="col">Operation</th><th scope="col">Request</th><th scope="col">Summary</th></tr></thead>

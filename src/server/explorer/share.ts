@@ -23,27 +23,41 @@ export function serverSecrets(settings: ExecutionSettings): string[] {
   return [...new Set(values.filter((v): v is string => typeof v === 'string' && v.length >= 6))].sort((a, b) => b.length - a.length);
 }
 
-function cleanString(s: string, secrets: readonly string[]): string {
+/** A value the page itself put in the form (a placeholder, or the spec's own example) and no server secret. */
+function isPublic(s: string, key: string | undefined, secrets: readonly string[], allowed: ReadonlySet<string>): boolean {
+  return (s === `<${key}>` || allowed.has(s)) && !secrets.some((secret) => s.includes(secret));
+}
+
+function cleanString(s: string, secrets: readonly string[], allowed: ReadonlySet<string> = NONE, key?: string): string {
+  if (isPublic(s, key, secrets, allowed)) return s;
   let out = s;
   for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
   return redactSecretPatterns(out, REDACTED);
 }
 
-function cleanValue(value: unknown, secrets: readonly string[]): unknown {
-  if (typeof value === 'string') return cleanString(value, secrets);
-  if (Array.isArray(value)) return value.map((v) => cleanValue(v, secrets));
+const NONE: ReadonlySet<string> = new Set();
+
+function cleanValue(value: unknown, secrets: readonly string[], allowed: ReadonlySet<string>, key?: string): unknown {
+  if (typeof value === 'string') return cleanString(value, secrets, allowed, key);
+  if (Array.isArray(value)) return value.map((v) => cleanValue(v, secrets, allowed, key));
   if (value === null || typeof value !== 'object') return value;
   // fromEntries defines own properties, so a `__proto__` key stays a key
   return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, CREDENTIAL_NAME.test(k) && typeof v === 'string' && v !== '' && v !== REDACTED ? REDACTED : cleanValue(v, secrets)]),
+    Object.entries(value).map(([k, v]) => [
+      k,
+      CREDENTIAL_NAME.test(k) && typeof v === 'string' && v !== '' && v !== REDACTED && !isPublic(v, k, secrets, allowed) ? REDACTED : cleanValue(v, secrets, allowed, k),
+    ]),
   );
 }
 
 /**
  * The arguments text as a shared address may hold it: unchanged when it holds no credential, else with each one
- * replaced by {@link REDACTED} (JSON re-serialized compactly; text that is not JSON is cleaned as text).
+ * replaced by {@link REDACTED} (JSON re-serialized compactly; text that is not JSON is cleaned as text). What the page
+ * pre-fills is left alone, so its own example never trips this: a placeholder for the argument's own name
+ * (`"access_token": "<access_token>"`) and the strings of the operation's published examples (`allowed`; the spec's
+ * sample token, a base64 SARIF file), unless one holds a secret of this server.
  */
-export function shareableArgs(text: string, secrets: readonly string[]): { text: string; changed: boolean } {
+export function shareableArgs(text: string, secrets: readonly string[], allowed: ReadonlySet<string> = NONE): { text: string; changed: boolean } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -51,7 +65,7 @@ export function shareableArgs(text: string, secrets: readonly string[]): { text:
     const cleaned = cleanString(text, secrets);
     return { text: cleaned, changed: cleaned !== text };
   }
-  const cleaned = cleanValue(parsed, secrets);
+  const cleaned = cleanValue(parsed, secrets, allowed);
   if (JSON.stringify(cleaned) === JSON.stringify(parsed)) return { text, changed: false };
   return { text: JSON.stringify(cleaned), changed: true };
 }
