@@ -117,6 +117,16 @@ ${changesSection(c.meta.name, c.dir)}
   return { status: 200, title: 'Import report', current: 'import', body: html`<h1>Import report</h1>${sections}` };
 }
 
+/** A logged time (ISO 8601, written in UTC) as `2026-05-04 09:30:12 UTC`, machine-readable in <time>. */
+function when(iso: string): Html {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return html`${iso.slice(0, 40)}`;
+  return html`<time datetime="${d.toISOString()}">${d.toISOString().replace('T', ' ').slice(0, 19)} UTC</time>`;
+}
+
+/** Where the search log's lines come from: agents' search_tools calls only. */
+const LOG_SOURCE = html`<p class="muted" id="log-source">Only agents' <code>search_tools</code> calls are logged; searches made on these pages are not. Times are UTC.</p>`;
+
 /** `/?view=log` (with `offset`): queries grouped, poorly answered ones first (paged), then the latest searches. */
 export function logPage(file: string | undefined, offset = 0): Page {
   const base = { status: 200, title: 'Search log', current: 'log' as const };
@@ -135,6 +145,7 @@ export function logPage(file: string | undefined, offset = 0): Page {
   return {
     ...base,
     body: html`<h1>Search log</h1>
+${LOG_SOURCE}
 <p>${searches.length} searches, ${queries.length} distinct queries, ${queries.filter((q) => q.poor).length} without a good result
 (nothing found, best score under ${GOOD_SCORE}, or no agent went on to describe or execute a result). Those come first${
       queries.length > 0 ? `; showing ${rangeText(at, rows.length, queries.length)}` : ''
@@ -147,7 +158,7 @@ ${
 <tbody>${rows.map(
         (q) => html`<tr${q.poor ? html` class="poor"` : ''}><td data-label="Query">${q.poor ? html`<span class="badge bad">no good result</span> ` : ''}<a href="${href({ q: q.query, domain: q.domain })}">${q.query}</a>${q.domain !== undefined ? html` <span class="muted">in ${q.domain}</span>` : ''}</td>
 <td class="num inline" data-label="Searches">${q.searches}</td><td class="num inline" data-label="Found">${q.total}</td><td class="num inline" data-label="Best score">${q.topScore.toFixed(3)}</td>
-<td class="num inline" data-label="Used">${q.followed}/${q.searches}</td><td data-label="Top results">${names(q.topResults.map((r) => r.name))}</td><td class="time" data-label="Last">${q.lastTime.replace('T', ' ').slice(0, 19)}</td></tr>`,
+<td class="num inline" data-label="Used">${q.followed}/${q.searches}</td><td data-label="Top results">${names(q.topResults.map((r) => r.name))}</td><td class="time" data-label="Last">${when(q.lastTime)}</td></tr>`,
       )}</tbody></table></div>
 ${pager(at, rows.length, queries.length, (o) => href({ view: 'log', offset: o || undefined }), 'Query pages')}`
 }
@@ -156,7 +167,7 @@ ${
     ? html`<h2>Latest searches</h2><div class="table-wrap"><table class="stack" id="recent">
 <thead><tr><th scope="col">Time</th><th scope="col">Session</th><th scope="col">Query</th><th scope="col">Then</th></tr></thead>
 <tbody>${recent.map(
-        (s) => html`<tr><td class="time" data-label="Time">${s.time.replace('T', ' ').slice(0, 19)}</td><td data-label="Session"><code>${s.session}</code></td>
+        (s) => html`<tr><td class="time" data-label="Time">${when(s.time)}</td><td data-label="Session"><code>${s.session}</code></td>
 <td data-label="Query"><a href="${href({ q: s.query, domain: s.domain })}">${s.query}</a> <span class="muted">(${s.total} found)</span></td>
 <td data-label="Then">${s.followUps.length === 0 ? html`<span class="muted">nothing</span>` : s.followUps.map((f, i) => html`${i > 0 ? '; ' : ''}${f.action} <a href="${href({ tool: f.tool })}">${f.tool}</a> (#${f.rank})`)}</td></tr>`,
       )}</tbody></table></div>`

@@ -1,11 +1,18 @@
-// The explorer's search page (`/?q=...`, with `domain` and `offset`): search_tools' own ranking and scores, paged,
-// and — folded under the results — why each hit ranks: how the query was read and each hit's retrieval score,
-// coverage and re-ranking factors, from SearchIndex.search(..., { explain: true }) on the same query.
+// The explorer's search page (`/?q=...`, with `domain` and `offset`): search_tools' own ranking and scores, paged
+// (an offset past the end shows the last page), with what a person needs around them: the spelling the search read
+// ("Showing results for ..."), what to try when nothing matched, a domain name that does not exist, hits that a
+// domain-scoped search reached in another domain; and — folded under the results — why each hit ranks: how the query
+// was read and each hit's retrieval score, coverage and re-ranking factors, from SearchIndex.search(..., { explain:
+// true }) on the same query. These searches are not written to the search log (no observer is passed).
+import { LIMITS } from '../core/names.js';
 import { searchTools } from '../core/search.js';
-import type { HitExplanation, QueryReading } from '../../search/index.js';
+import type { HitExplanation, QueryReading, SearchResult } from '../../search/index.js';
 import { href, html, type Html } from './html.js';
 import { PAGE_SIZE, pager, rangeText } from './paging.js';
-import { names, type Page, type PageDeps } from './pages.js';
+import { closeDomains, names, notFound, orList, type Page, type PageDeps } from './pages.js';
+
+/** Longest query shown in a heading or title; the search box keeps it whole. */
+const SHOWN_QUERY_CHARS = 80;
 
 interface Hit {
   name: string;
@@ -49,11 +56,9 @@ function explainCells(e: HitExplanation | undefined): Html {
 }
 
 /** The folded "why" under the results: the query's reading and a table of each hit's factors. */
-function explainSection(deps: PageDeps, query: string, domain: string | undefined, offset: number, hits: readonly Hit[]): Html | '' {
-  if (query === '' || hits.length === 0) return '';
-  const found = deps.catalogs.index.search(query, { limit: PAGE_SIZE, offset, explain: true, ...(domain !== undefined ? { domain } : {}) });
+function explainSection(found: SearchResult, hybrid: boolean, offset: number, hits: readonly Hit[]): Html | '' {
+  if (hits.length === 0) return '';
   const byName = new Map(found.results.map((h) => [h.name, h.explain]));
-  const hybrid = deps.catalogs.embeddings !== undefined;
   return html`<details class="why" id="explain">
 <summary>Why these rank in this order</summary>
 ${found.reading !== undefined ? html`<dl class="reading" id="reading">${readingItems(found.reading).map(([k, v]) => html`<dt>${k}</dt><dd>${v}</dd>`)}</dl>` : ''}
@@ -69,35 +74,111 @@ product, normalized, is the score.${
 </details>`;
 }
 
+/** A query as a heading or title shows it: cut at {@link SHOWN_QUERY_CHARS} with an ellipsis. */
+export function shownQuery(query: string): string {
+  return query.length > SHOWN_QUERY_CHARS ? `${query.slice(0, SHOWN_QUERY_CHARS - 1).trimEnd()}…` : query;
+}
+
+/** The query as the search spelt it, when its typo reading corrected a word: the query with each fix applied. */
+function correctedQuery(query: string, reading: QueryReading | undefined): { text: string; fixes: Array<[string, string]> } | undefined {
+  const note = reading?.units.find((u) => u.unit === 'typos')?.reading;
+  if (note === undefined) return undefined;
+  const fixes = note.split(', ').map((f) => f.split(' -> ')).filter((f): f is [string, string] => f.length === 2);
+  if (fixes.length === 0) return undefined;
+  let text = query;
+  for (const [from, to] of fixes) text = text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'giu'), to);
+  return { text, fixes };
+}
+
+/** A suggestion as a link: an operation's name opens it, words search for them. */
+function suggestionLink(deps: PageDeps, s: string, domain: string | undefined): string {
+  return deps.catalogs.byName.has(s) ? href({ tool: s }) : href({ q: s, domain });
+}
+
+interface SearchValue {
+  results: Hit[];
+  total: number;
+  confidence?: 'low';
+  suggestions?: { domains: string[]; didYouMean?: string[] };
+}
+
+/** What to try after a search that found nothing: its suggestions, then the ways to browse. */
+function nothingFound(deps: PageDeps, query: string, domain: string | undefined, value: SearchValue): Html {
+  const didYouMean = value.suggestions?.didYouMean ?? [];
+  const domains = value.suggestions?.domains ?? [];
+  return html`<p class="error" role="status" id="no-results">No operation matched.</p>
+<ul class="next-steps" id="next-steps">
+${didYouMean.length > 0 ? html`<li id="did-you-mean">Did you mean ${orList(didYouMean, (s) => suggestionLink(deps, s, domain))}?</li>` : ''}
+${domains.length > 0 ? html`<li>Browse a domain that shares its words: ${orList(domains, (d) => href({ domain: d }))}.</li>` : ''}
+${domain !== undefined ? html`<li><a href="${href({ q: query })}">Search all domains</a> instead of <code>${domain}</code>.</li>` : ''}
+<li>Use fewer words, the API's own: a short “action resource” such as “create issue” or “list members”.</li>
+<li><a href="/">Browse every domain</a>.</li>
+</ul>`;
+}
+
 /** `/?q=...` (and `domain`, `offset`): search_tools results with scores, a page at a time, and why they rank. */
-export async function searchPage(deps: PageDeps, query: string, domain: string | undefined, offset: number): Promise<Page> {
-  const input: Record<string, unknown> = { query, limit: PAGE_SIZE, offset };
-  if (domain !== undefined) input.domain = domain;
-  const env = await searchTools(deps.catalogs, input, names(deps));
-  const base = { title: `Search: ${query}`, current: 'search' as const, query, ...(domain !== undefined ? { domain } : {}) };
-  if (!env.success) {
-    return { ...base, status: 400, body: html`<h1>Search</h1><p class="error" role="alert">${env.error.message}</p><p>${env.instruction ?? ''}</p>` };
+export async function searchPage(deps: PageDeps, rawQuery: string, domain: string | undefined, offset: number): Promise<Page> {
+  const query = rawQuery.slice(0, LIMITS.queryMaxChars).trim();
+  const shown = shownQuery(query);
+  const base = { title: `Search: ${shown}`, current: 'search' as const, query, ...(domain !== undefined ? { domain } : {}) };
+  if (domain !== undefined && !deps.catalogs.domainNames.includes(domain)) {
+    const close = closeDomains(deps, domain);
+    return {
+      ...notFound('Unknown domain', html`There is no domain named <code>${domain.slice(0, LIMITS.nameMaxChars)}</code> to search in.`, html`<ul class="next-steps" id="suggestions">
+${close.map((d) => html`<li>Did you mean <a href="${href({ domain: d })}">${d}</a>? <a href="${href({ q: query, domain: d })}">Search “${shown}” in ${d}</a>.</li>`)}
+<li><a href="${href({ q: query })}">Search “${shown}” in all domains</a>.</li></ul>`),
+      current: 'search',
+      query,
+    };
   }
-  const value = env.value as { results: Hit[]; total: number; suggestions?: { domains: string[]; didYouMean: string[] } };
-  const suggestions = value.suggestions;
+  const run = async (at: number) => {
+    const input: Record<string, unknown> = { query, limit: PAGE_SIZE, offset: at };
+    if (domain !== undefined) input.domain = domain;
+    return searchTools(deps.catalogs, input, names(deps));
+  };
+  let env = await run(offset);
+  if (!env.success) {
+    return { ...base, status: 400, body: html`<h1>Search</h1><p class="error" role="alert">${env.error.message}</p>` };
+  }
+  let value = env.value as SearchValue;
+  // past the end: the last page, as a domain's list does
+  if (value.results.length === 0 && value.total > 0 && offset > 0) {
+    offset = Math.floor((value.total - 1) / PAGE_SIZE) * PAGE_SIZE;
+    env = await run(offset);
+    if (env.success) value = env.value as SearchValue;
+  }
+  const found = deps.catalogs.index.search(query, { limit: PAGE_SIZE, offset, explain: true, ...(domain !== undefined ? { domain } : {}) });
+  const corrected = correctedQuery(query, found.reading);
   const link = (o: number): string => href({ q: query, domain, offset: o || undefined });
+  const reached = domain !== undefined && value.results.some((r) => r.domain !== domain);
+  const weak = value.confidence === 'low' && value.suggestions !== undefined && value.suggestions.domains.length > 0;
   return {
     ...base,
     status: 200,
-    body: html`<h1>Search results for <q>${query}</q>${domain !== undefined ? html` in <code>${domain}</code>` : ''}</h1>
-<p id="result-summary">${value.total} matching operations; showing ${rangeText(offset, value.results.length, value.total)}, ranked and scored as search_tools answers agents (1 = the best match).</p>
+    body: html`<h1>Search results for <q>${shown}</q>${domain !== undefined ? html` in <code>${domain}</code>` : ''}</h1>
+${
+  corrected !== undefined
+    ? html`<p class="notice" id="corrected" role="status">Showing results for <q>${shownQuery(corrected.text)}</q>: the search read ${corrected.fixes.map(
+        ([from, to], i) => html`${i > 0 ? ', ' : ''}“${from}” as “${to}”`,
+      )}, as it does for agents.</p>`
+    : ''
+}
+<p id="result-summary">${value.total} matching operations; showing ${rangeText(offset, value.results.length, value.total)}, ranked and scored as search_tools answers agents (1 = the best match).${
+      reached ? html` Rows marked <span class="badge">from another domain</span> are operations of other domains whose path names this domain's resource; search_tools includes them a little lower.` : ''
+    }</p>
+${weak ? html`<p class="notice" id="weak-match">None of these covers the query well. Try other words, or browse ${orList(value.suggestions?.domains ?? [], (d) => href({ domain: d }))}.</p>` : ''}
 ${
   value.results.length === 0
-    ? html`<p class="error" role="status">No operation matched.</p>
-${suggestions && suggestions.didYouMean.length > 0 ? html`<p>Did you mean: ${suggestions.didYouMean.map((s, i) => html`${i > 0 ? ', ' : ''}<a href="${href({ q: s })}">${s}</a>`)}?</p>` : ''}
-${suggestions && suggestions.domains.length > 0 ? html`<p>Domains to browse: ${suggestions.domains.map((s, i) => html`${i > 0 ? ', ' : ''}<a href="${href({ domain: s })}">${s}</a>`)}</p>` : ''}`
-    : html`${explainSection(deps, query, domain, offset, value.results)}
+    ? nothingFound(deps, query, domain, value)
+    : html`${explainSection(found, deps.catalogs.embeddings !== undefined, offset, value.results)}
 <div class="table-wrap"><table class="stack results" id="results">
 <thead><tr><th scope="col" class="num">#</th><th scope="col" class="num">Score</th><th scope="col">Operation</th><th scope="col">Domain</th><th scope="col">Summary</th><th scope="col">Required</th></tr></thead>
 <tbody>
 ${value.results.map(
-  (r, i) => html`<tr><td class="num rank" data-label="Rank">${offset + i + 1}</td><td class="num score" data-label="Score">${r.score.toFixed(3)}</td>
-<td class="name" data-label="Operation"><a href="${href({ tool: r.name })}">${r.name}</a></td><td class="domain" data-label="Domain"><a href="${href({ domain: r.domain })}">${r.domain}</a></td>
+  (r, i) => html`<tr${domain !== undefined && r.domain !== domain ? html` class="reached"` : ''}><td class="num rank" data-label="Rank">${offset + i + 1}</td><td class="num score" data-label="Score">${r.score.toFixed(3)}</td>
+<td class="name" data-label="Operation"><a href="${href({ tool: r.name })}">${r.name}</a></td><td class="domain" data-label="Domain"><a href="${href({ domain: r.domain })}">${r.domain}</a>${
+    domain !== undefined && r.domain !== domain ? html` <span class="badge" title="Not in ${domain}: its path names this domain's resource">from another domain</span>` : ''
+  }</td>
 <td class="summary" data-label="Summary">${r.summary}</td><td class="required" data-label="Required">${r.requiredParams.length > 0 ? r.requiredParams.join(', ') : ''}</td></tr>`,
 )}
 </tbody></table></div>`
