@@ -1,15 +1,28 @@
-// The explorer's one stylesheet, served at /explorer/style.css (no inline styles, so the CSP can forbid them).
-// Plain CSS: at 900 px and wider a dry run's answer sits beside its form; under 700 px every list turns into compact
-// rows of two or three lines (no horizontal scrolling), so a page of 25 stays short on a phone. System fonts,
-// visible focus.
+// The explorer's one stylesheet, served at /explorer/style.css (no inline styles, so the CSP can forbid them), and
+// its icon. Plain CSS: at 900 px and wider a dry run's answer sits beside its form; under 700 px every list turns
+// into compact rows of two or three lines (no horizontal scrolling), so a page of 25 stays short on a phone. System
+// fonts; light and dark palettes (the reader's setting), every text colour at 4.5:1 or more on its background; a
+// keyboard focus ring of two colours 10:1 apart (so one of them is 3:1 or more on any background), not shown after
+// a mouse click.
+
+/** The tab icon: braces on the accent colour. Served at /explorer/favicon.svg and at /favicon.ico. */
+export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#0a58ca"/><path d="M13 8c-3 0-3 2-3 4.5S9 16 7 16c2 0 3 1 3 3.5S10 24 13 24M19 8c3 0 3 2 3 4.5s1 3.5 3 3.5c-2 0-3 1-3 3.5S22 24 19 24" fill="none" stroke="#fff" stroke-width="2.5" stroke-linecap="round" stroke-linejoin="round"/></svg>
+`;
+
 export const STYLE_CSS = `
-:root { --fg: #1b1f24; --muted: #57606a; --bg: #fff; --panel: #f6f8fa; --line: #d0d7de; --accent: #0a58ca; --bad: #b42318; --ok: #1a7f37; --note: #fff8c5; }
+:root { color-scheme: light dark; --fg: #1b1f24; --muted: #57606a; --bg: #fff; --panel: #f6f8fa; --line: #d0d7de; --accent: #0a58ca; --bad: #b42318; --ok: #1a7f37;
+  --warn: #7a4d00; --note: #fff8c5; --note-line: #d4a72c; --button: #0a58ca; --button-fg: #fff; --ring-in: #1b1f24; --ring-out: #ffbf47; }
+@media (prefers-color-scheme: dark) {
+  :root { --fg: #e6edf3; --muted: #9da7b3; --bg: #0d1117; --panel: #161b22; --line: #3d444d; --accent: #6cb6ff; --bad: #ff8b80; --ok: #56d364;
+    --warn: #f2cc60; --note: #2b2111; --note-line: #9e6a03; --button: #1f6feb; --button-fg: #fff; }
+}
 * { box-sizing: border-box; }
 body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: var(--bg); }
 a { color: var(--accent); }
-a:focus, button:focus, input:focus, select:focus, textarea:focus, pre:focus, summary:focus { outline: 3px solid #ffbf47; outline-offset: 1px; }
+a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, textarea:focus-visible, pre:focus-visible, summary:focus-visible {
+  outline: 3px solid var(--ring-in); outline-offset: 0; box-shadow: 0 0 0 6px var(--ring-out); }
 .skip { position: absolute; left: -999px; }
-.skip:focus { left: 8px; top: 8px; background: var(--bg); padding: 4px 8px; z-index: 2; }
+.skip:focus-visible { left: 8px; top: 8px; background: var(--bg); padding: 4px 8px; z-index: 2; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 header { background: var(--panel); border-bottom: 1px solid var(--line); padding: 8px 24px; }
 header nav { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 24px; }
@@ -21,8 +34,8 @@ header a[aria-current="page"] { font-weight: 700; text-decoration-thickness: 3px
 form.search { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-top: 8px; }
 form.search label[for="q"] { font-weight: 600; }
 form.search input { flex: 1 1 260px; min-width: 0; }
-input, select, textarea, button { font: inherit; padding: 6px 8px; border: 1px solid var(--line); border-radius: 6px; }
-button { background: var(--accent); color: #fff; border-color: var(--accent); cursor: pointer; }
+input, select, textarea, button { font: inherit; padding: 6px 8px; border: 1px solid var(--line); border-radius: 6px; background: var(--bg); color: var(--fg); }
+button { background: var(--button); color: var(--button-fg); border-color: var(--button); cursor: pointer; }
 main { max-width: 1200px; margin: 0 auto; padding: 12px 24px 48px; }
 h1 { font-size: 1.6rem; margin: 8px 0 4px; word-break: break-word; }
 h2 { font-size: 1.2rem; margin: 24px 0 8px; }
@@ -43,7 +56,7 @@ td.time { white-space: nowrap; }
 .lead { font-size: 1.1rem; }
 .tabs { display: flex; flex-wrap: wrap; gap: 8px; list-style: none; padding: 0; margin: 12px 0; }
 .tabs a { display: inline-block; padding: 4px 12px; border: 1px solid var(--line); border-radius: 999px; text-decoration: none; }
-.tabs a[aria-current="page"] { background: var(--accent); color: #fff; border-color: var(--accent); }
+.tabs a[aria-current="page"] { background: var(--button); color: var(--button-fg); border-color: var(--button); }
 .tokens { font-weight: 700; }
 .badge { display: inline-block; padding: 0 8px; border-radius: 999px; font-size: .85rem; border: 1px solid currentColor; }
 .bad { color: var(--bad); }
@@ -51,7 +64,12 @@ td.time { white-space: nowrap; }
 .panel { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 12px 16px; }
 textarea { width: 100%; min-height: 5em; font-family: ui-monospace, monospace; font-size: .9rem; }
 .error { color: var(--bad); font-weight: 600; }
-.notice { background: var(--note); border: 1px solid #d4a72c; border-radius: 6px; padding: 6px 10px; }
+.notice { background: var(--note); border: 1px solid var(--note-line); border-radius: 6px; padding: 6px 10px; }
+.warn { color: var(--warn); font-weight: 600; }
+.tokens.estimate { font-weight: 600; font-style: italic; }
+.next-steps { margin: 6px 0; padding-left: 1.4em; }
+.prose ul, .prose ol { margin: 6px 0; padding-left: 1.4em; }
+pre.curl { white-space: pre-wrap; overflow-wrap: anywhere; }
 details { margin: 8px 0; }
 details > summary { cursor: pointer; color: var(--accent); }
 details.agent, details.why { border: 1px solid var(--line); border-radius: 6px; padding: 8px 12px; }
@@ -69,6 +87,14 @@ dl.reading dd { margin: 0; }
 table.results td.name { white-space: nowrap; }
 .signal { white-space: nowrap; }
 table.params td.desc { min-width: 16em; }
+@media (min-width: 701px) {
+  /* names, places and types read whole; the description wraps */
+  table.params td.param, table.params td.in, table.params td.type { white-space: nowrap; }
+  table.params td.param code, table.params td.type code { overflow-wrap: normal; }
+  /* a short example reads whole; a long one (a hash, base64) wraps inside its column instead of squeezing the rest */
+  table.params td.example { min-width: 11em; max-width: 18em; }
+  table.params td.default { max-width: 12em; }
+}
 @media (min-width: 900px) {
   .try-grid { grid-template-columns: minmax(0, 5fr) minmax(0, 7fr); align-items: start; }
 }

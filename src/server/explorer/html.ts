@@ -1,6 +1,7 @@
 // HTML building for the explorer: a tagged template that escapes every interpolated value with escape-html
 // unless it is already-built HTML, and the page frame (head, navigation, search box). No request handling here.
 import escapeHtml from 'escape-html';
+import { LIMITS } from '../core/names.js';
 
 /** Markup that is already safe (built by `html`); anything else interpolated is escaped. */
 export class Html {
@@ -59,6 +60,7 @@ export function frame(options: FrameOptions, main: Html): Html {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${options.title}${options.catalogTitle !== undefined && options.catalogTitle !== options.title ? ` · ${options.catalogTitle}` : ''} · api-catalog explorer</title>
 <link rel="stylesheet" href="/explorer/style.css">
+<link rel="icon" href="/explorer/favicon.svg" type="image/svg+xml">
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
@@ -74,7 +76,7 @@ ${options.loggedIn ? html`<form method="post" action="/explorer/logout" class="l
 </nav>
 <form method="get" action="/" role="search" class="search">
 <label for="q">Search operations</label>
-<input id="q" name="q" type="search" value="${options.query ?? ''}" placeholder="e.g. create an issue" autocomplete="off">
+<input id="q" name="q" type="search" value="${options.query ?? ''}" maxlength="${LIMITS.queryMaxChars}" placeholder="e.g. create an issue" autocomplete="off">
 <label for="domain-filter" class="visually-hidden">Domain</label>
 <select id="domain-filter" name="domain">
 <option value="">all domains</option>

@@ -5,11 +5,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { silentLogger, type Logger } from '../../logger.js';
-import { STYLE_CSS } from './assets.js';
+import { FAVICON_SVG, STYLE_CSS } from './assets.js';
 import { frame, href, html, type Html } from './html.js';
 import { dryRun, operationPage, parseLevel } from './operation-page.js';
-import { domainPage, domainsPage, type Page, type PageDeps } from './pages.js';
+import { domainPage, domainsPage, notFound, type Page, type PageDeps } from './pages.js';
+import { strayPage, unknownView } from './not-found.js';
 import { parseOffset } from './paging.js';
+import { exampleStrings } from './params.js';
 import { importPage, logPage } from './report.js';
 import { searchPage } from './search-page.js';
 import { serverSecrets, shareableArgs } from './share.js';
@@ -115,7 +117,7 @@ function safeNext(raw: string | null): string {
 function loginPage(next: string, error?: string): Html {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Log in · api-catalog explorer</title><link rel="stylesheet" href="/explorer/style.css"></head>
+<title>Log in · api-catalog explorer</title><link rel="stylesheet" href="/explorer/style.css"><link rel="icon" href="/explorer/favicon.svg" type="image/svg+xml"></head>
 <body><main id="main">
 <h1>api-catalog explorer</h1>
 <p>This server requires a token. Enter the server's API_CATALOG_HTTP_TOKEN once; the browser then keeps an HttpOnly,
@@ -138,10 +140,15 @@ export async function handleExplorer(req: IncomingMessage, res: ServerResponse, 
   const head = method === 'HEAD';
   const pathname = url.pathname;
 
-  if (pathname === '/explorer/style.css') {
+  if (pathname === '/explorer/style.css' || pathname === '/explorer/favicon.svg' || pathname === '/favicon.ico') {
     if (method !== 'GET' && !head) return send(res, 405, 'text/plain; charset=utf-8', 'Method Not Allowed', { Allow: 'GET, HEAD' });
-    return send(res, 200, 'text/css; charset=utf-8', STYLE_CSS, { 'Cache-Control': 'max-age=300' }, head);
+    return pathname === '/explorer/style.css'
+      ? send(res, 200, 'text/css; charset=utf-8', STYLE_CSS, { 'Cache-Control': 'max-age=300' }, head)
+      : send(res, 200, 'image/svg+xml', FAVICON_SVG, { 'Cache-Control': 'max-age=86400' }, head);
   }
+  // A browser's request for a path the server does not have (the transport sends these here only when they accept
+  // HTML): a page with the way home, before auth and without anything from the catalog.
+  if (!isExplorerPath(pathname)) return send(res, 404, 'text/html; charset=utf-8', strayPage(pathname).text, {}, head);
 
   const cookie = cookieOf(req, COOKIE_NAME);
   const cookieOk = ctx.authToken !== undefined && cookie !== undefined && sameSecret(cookie, cookieValue(ctx.authToken));
@@ -191,10 +198,13 @@ export async function handleExplorer(req: IncomingMessage, res: ServerResponse, 
 
   let page: Page;
   if (pathname === '/' && (method === 'GET' || head)) {
+    // A form's empty fields (`q=`, "all domains" as `domain=`) make no difference: the address leaves them out.
+    const cleaned = withoutEmpty(url.searchParams);
+    if (cleaned !== undefined) return redirect(res, cleaned);
     // A dry run's address may be shared: one that holds a credential is answered with the cleaned address instead.
     const args = url.searchParams.get('args');
     if (args !== null) {
-      const shared = shareableArgs(args.slice(0, MAX_FORM_BYTES), serverSecrets(ctx.deps.settings));
+      const shared = shareableArgs(args.slice(0, MAX_FORM_BYTES), serverSecrets(ctx.deps.settings), publicExamples(ctx, url.searchParams.get('tool')));
       if (shared.changed) {
         const params = new URLSearchParams(url.searchParams);
         params.set('args', shared.text);
@@ -210,13 +220,13 @@ export async function handleExplorer(req: IncomingMessage, res: ServerResponse, 
     const form = await readForm(req);
     if (!form.ok) return send(res, form.status, 'text/plain; charset=utf-8', form.message);
     const level = parseLevel(form.fields.get('level'));
-    const shared = shareableArgs((form.fields.get('args') ?? '').slice(0, MAX_FORM_BYTES), serverSecrets(ctx.deps.settings));
+    const shared = shareableArgs((form.fields.get('args') ?? '').slice(0, MAX_FORM_BYTES), serverSecrets(ctx.deps.settings), publicExamples(ctx, form.fields.get('tool')));
     const to = href({ tool: form.fields.get('tool') ?? '', level: level === 'parameters' ? undefined : level, args: shared.text, redacted: shared.changed ? '1' : undefined });
     return redirect(res, `${to}#try`);
   } else if (pathname === '/' || pathname === '/explorer/dry-run') {
     return send(res, 405, 'text/plain; charset=utf-8', 'Method Not Allowed', { Allow: pathname === '/' ? 'GET, HEAD' : 'POST' });
   } else {
-    page = { status: 404, title: 'Not found', body: html`<h1>Not found</h1><p>No explorer page here. <a href="/">All domains</a></p>` };
+    page = notFound('Not found', html`There is no explorer page at <code>${pathname.slice(0, 200)}</code>.`);
   }
   const doc = frame(
     {
@@ -231,6 +241,24 @@ export async function handleExplorer(req: IncomingMessage, res: ServerResponse, 
     page.body,
   );
   send(res, page.status, 'text/html; charset=utf-8', doc.text, {}, head);
+}
+
+/** Query parameters that mean nothing when empty; `args` is not one (empty arguments are `{}`). */
+const DROPPED_WHEN_EMPTY = ['q', 'domain', 'tool', 'level', 'offset', 'view'];
+
+/** The address without its empty parameters, or undefined when it has none. */
+function withoutEmpty(params: URLSearchParams): string | undefined {
+  const empty = DROPPED_WHEN_EMPTY.filter((k) => params.has(k) && (params.get(k) ?? '').trim() === '');
+  if (empty.length === 0) return undefined;
+  const kept = new URLSearchParams([...params].filter(([k, v]) => !(DROPPED_WHEN_EMPTY.includes(k) && v.trim() === '')));
+  const s = kept.toString();
+  return s === '' ? '/' : `/?${s}`;
+}
+
+/** The strings of an operation's published examples: what the page pre-fills, never taken for a credential. */
+function publicExamples(ctx: ExplorerContext, tool: string | null): Set<string> {
+  const op = tool === null ? undefined : ctx.deps.catalogs.byName.get(tool)?.op;
+  return op === undefined ? new Set() : exampleStrings(op);
 }
 
 function redirect(res: ServerResponse, location: string): void {
@@ -260,6 +288,7 @@ async function routePage(ctx: ExplorerContext, params: URLSearchParams): Promise
   const view = params.get('view');
   if (view === 'import') return importPage(ctx.deps.catalogs);
   if (view === 'log') return logPage(ctx.deps.searchLogFile, offset);
+  if (view !== null) return unknownView(view);
   if (domain !== undefined) return domainPage(ctx.deps, domain, offset);
   return domainsPage(ctx.deps, offset);
 }

@@ -140,6 +140,11 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     () => options.readinessInfo?.() ?? {},
   );
 
+  /** A browser asking for a page (GET or HEAD accepting text/html): it gets HTML, not a JSON-RPC error. */
+  function browserPageRequest(req: IncomingMessage): boolean {
+    return (req.method === 'GET' || req.method === 'HEAD') && /(^|,)\s*text\/html\s*(;|,|$)/i.test(String(req.headers.accept ?? ''));
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let pathname: string;
     try {
@@ -183,8 +188,10 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
       cors.Vary = 'Origin';
       for (const [k, v] of Object.entries(cors)) res.setHeader(k, v);
     }
-    if (options.explorer === true && pathname !== path && (pathname === '/' || pathname.startsWith('/explorer/'))) {
-      // The explorer page (src/server/explorer), loaded on first use; auth is this transport's own check.
+    if (options.explorer === true && pathname !== path && (pathname === '/' || pathname.startsWith('/explorer/') || pathname === '/favicon.ico' || browserPageRequest(req))) {
+      // The explorer page (src/server/explorer), loaded on first use; auth is this transport's own check. It also
+      // answers a browser that asks for a page the server does not have (an HTML 404 with the way home) and the tab
+      // icon; MCP clients, which do not ask for HTML, keep the JSON-RPC errors below.
       const { handleExplorer } = await import('../explorer/index.js');
       return handleExplorer(req, res, {
         // the served version (hot reload): the page shows what agents get now
