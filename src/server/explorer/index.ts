@@ -1,7 +1,8 @@
 // The catalog explorer's HTTP routing (served by the Streamable HTTP transport at `/` and `/explorer/*`, after
-// its Host/Origin checks): deep links, the stylesheet, dry runs at shareable addresses (a GET; credentials taken out
-// of the address first), the login form, auth, security headers. Read-only: dry runs never call upstream; it never
-// touches MCP sessions.
+// its Host/Origin checks): deep links (empty form fields redirected away), the stylesheet and icon, dry runs at
+// shareable addresses (a GET; credentials taken out of the address first), the login form, auth, security headers,
+// and the HTML 404 a browser gets for a path the server does not have. Read-only: dry runs never call upstream; it
+// never touches MCP sessions.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { silentLogger, type Logger } from '../../logger.js';
