@@ -2,7 +2,6 @@
 // synchronous CPU) load in a worker thread, never in the main thread: the first operation page answers at once with a
 // labelled estimate, the server answers probes and MCP calls meanwhile, and a later view shows the exact count.
 // Proven without timing: a tripwire on the package in this (the server's main) thread, and what the pages say.
-import { createRequire } from 'node:module';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { loadCatalogSet, type CatalogSet, type ExecutionSettings } from '../../src/server/core/catalogs.js';
@@ -10,10 +9,12 @@ import { describeTools } from '../../src/server/core/describe.js';
 import { toolNames } from '../../src/server/core/names.js';
 import { tokenizerState } from '../../src/server/explorer/tokens.js';
 import { serveHttp, type HttpHandle } from '../../src/server/transports/http.js';
+import { REPO_ROOT } from '../helpers/mcp.js';
 import { rawHttp } from '../helpers/raw-http.js';
+import { runProcess } from '../helpers/run.js';
 
 // Every import of js-tiktoken in this thread goes through here (and gets the real package): a main-thread load of the
-// tokenizer, as before, is recorded. The worker loads it with its own require, which this does not see.
+// tokenizer, as before, is recorded. The server's worker loads it with its own require, which this does not see.
 const mainThreadLoads = vi.hoisted(() => [] as string[]);
 vi.mock('js-tiktoken/lite', async (importOriginal) => {
   mainThreadLoads.push('js-tiktoken/lite');
@@ -40,14 +41,17 @@ afterAll(async () => {
   await srv?.close();
 });
 
-/** The exact count the page must end up showing, computed here with the package's CommonJS build (a plain require). */
-function exactTokens(tool: string): number {
-  const require = createRequire(import.meta.url);
-  const { Tiktoken } = require('js-tiktoken/lite') as typeof import('js-tiktoken/lite');
-  const ranks = require('js-tiktoken/ranks/o200k_base') as { default?: unknown };
-  const encoder = new Tiktoken((ranks.default ?? ranks) as ConstructorParameters<typeof Tiktoken>[0]);
+/**
+ * The exact count the page must end up showing, computed by js-tiktoken in a child process (loading it here would
+ * hold this test's thread for seconds, and the tripwire below is about this thread).
+ */
+async function exactTokens(tool: string): Promise<number> {
   const { envelope } = describeTools(set, { tool_names: [tool], detail: 'parameters' }, toolNames(''), { settings });
-  return encoder.encode(JSON.stringify(envelope)).length;
+  const count = `const { Tiktoken } = require('js-tiktoken/lite'); const r = require('js-tiktoken/ranks/o200k_base'); let s = '';
+process.stdin.on('data', (d) => (s += d)).on('end', () => console.log(new Tiktoken(r.default ?? r).encode(s).length));`;
+  const out = await runProcess(process.execPath, ['-e', count], { cwd: REPO_ROOT, input: JSON.stringify(envelope) });
+  expect(out.status, out.stderr).toBe(0);
+  return Number(out.stdout.trim());
 }
 
 const attr = (body: string, name: string): string | undefined => new RegExp(`id="token-count"[^>]*\\b${name}="(\\d+)"`).exec(body)?.[1];
@@ -72,7 +76,7 @@ describe('the token count is off the request path', () => {
     await client.close();
 
     // a later view has the exact o200k count (the worker loaded and counted it)
-    const want = exactTokens('issues_create');
+    const want = await exactTokens('issues_create');
     await expect
       .poll(async () => attr((await rawHttp(srv.port, 'GET', '/?tool=issues_create', {})).body, 'data-tokens'), { timeout: 100_000, interval: 250 })
       .toBe(String(want));
