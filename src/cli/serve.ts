@@ -9,7 +9,7 @@ import { createLogger, type Logger } from '../logger.js';
 import { loadCatalogSet, settingsFromConfig, warmSearchIndex, type CatalogSet, type CatalogSetOptions } from '../server/core/catalogs.js';
 import type { LiveCatalogs } from '../server/core/reload.js';
 import { knownVersion, startReloading, useEmbeddings } from './serve-reload.js';
-import { reportStateAtStart } from './serve-state.js';
+import { judgeStateAtStart, reportStateAtStart } from './serve-state.js';
 import { preloadExecutor, SERVER_VERSION, type ServerDeps } from '../server/create-server.js';
 import { AuditLog } from '../server/ops/audit.js';
 import type { ToolCallObserver } from '../server/ops/observe.js';
@@ -240,12 +240,15 @@ export async function run(argv: string[]): Promise<number> {
     const { OpsMetrics } = await import('../server/ops/metrics.js');
     const metrics = new OpsMetrics({ version: SERVER_VERSION });
     const opened = await openStateStore(config.stateUrl, { logger });
+    // The store's start-up verdict is judged while the index warms and the server starts listening; it is said (or
+    // stops the start) once the server listens, below.
+    const stateVerdict = judgeStateAtStart(opened);
     const state: StateStore = metrics.instrumentStore(opened);
     deps.state = state;
     deps.observe = observers([metrics.observe, audit.observe]);
     // Describe handles and confirmation state verify on any replica that has the same key: the env var, else one
     // generated once and shared through a shared store, else this process's own.
-    const signing = resolveSigner(signingKey, state, logger);
+    const signing = resolveSigner(signingKey, state, logger, stateVerdict);
     deps.signer = signing.signer;
     // A long-running HTTP server is ready when it can answer: the operations and search index are prepared before
     // it listens. Prepared later, a large merged index (several catalogs have no snapshot) blocks the event loop
@@ -288,7 +291,7 @@ export async function run(argv: string[]): Promise<number> {
     // why the replica is unready (a Redis that is not reachable yet takes up to 5 s to judge). A wrong password is
     // named now; a problem only the configuration can fix (a missing database) stops the start, exit 1.
     try {
-      await reportStateAtStart(opened, describeStateStore(config.stateUrl));
+      await reportStateAtStart(opened, describeStateStore(config.stateUrl), stateVerdict);
     } catch (err) {
       await handle.shutdown(0);
       tokens?.close();

@@ -164,7 +164,7 @@ export function checkSigningKey(value: string): string {
  * (SET NX) so that every replica uses the first one written (fetched now, and again on first use if the store is
  * down at start: start-up never waits for it); else a random key for this process.
  */
-export function resolveSigner(secret: string | undefined, store: StateStore, logger?: Logger): { signer: Signer; source: SignerSource } {
+export function resolveSigner(secret: string | undefined, store: StateStore, logger?: Logger, storeJudged?: Promise<unknown>): { signer: Signer; source: SignerSource } {
   if (secret !== undefined && secret !== '') {
     logger?.addSecret(secret);
     return { signer: Signer.fromSecret(checkSigningKey(secret)), source: 'env' };
@@ -175,7 +175,11 @@ export function resolveSigner(secret: string | undefined, store: StateStore, log
       logger?.addSecret(shared);
       return shared;
     });
-    signer.ready().catch(() => logger?.log('warn', { event: 'signing_key_pending', message: 'the state store is not reachable; the shared signing key is fetched on first use' }));
+    // Fetched once the start-up verdict on the store is in (`storeJudged`): asked while the connection is still being
+    // made, the store fails fast, and every start logged a store error and a pending key.
+    const fetchNow = () => signer.ready().catch(() => logger?.log('warn', { event: 'signing_key_pending', message: 'the state store is not reachable; the shared signing key is fetched on first use' }));
+    if (storeJudged === undefined) void fetchNow();
+    else void storeJudged.then(fetchNow, fetchNow);
     // A Redis restarted without its data has no key: the first replica back stores the one they all used, the
     // others read it, so describe handles and confirmation state made before keep verifying everywhere.
     store.onRecovered?.(() => {
