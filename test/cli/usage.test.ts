@@ -161,8 +161,9 @@ describe('serve --http: the port, the banner', () => {
     expect(r.stderr).not.toMatch(/EADDRINUSE|unexpected error/);
   });
 
-  it('the banner prints each client\'s config in that client\'s shape', async () => {
-    const child = spawn(process.execPath, [builtCli(), 'serve', '--http', '--port', '0', '--registry', fixtureRegistry('petstore')], {
+  /** Starts `serve --http` with `args`, reads its start banner, stops it: the banner, its URL, the JSON after a label. */
+  async function banner(args: string[]): Promise<{ stderr: string; url: string; after: (label: RegExp) => unknown }> {
+    const child = spawn(process.execPath, [builtCli(), 'serve', '--http', '--port', '0', ...args], {
       stdio: ['ignore', 'ignore', 'pipe'],
       env: { PATH: process.env.PATH ?? '' },
     });
@@ -178,7 +179,11 @@ describe('serve --http: the port, the banner', () => {
     await once(child, 'exit');
     const lines = stderr.split('\n').map((l) => l.trim());
     const url = /URL: (\S+)/.exec(stderr)![1]!;
-    const after = (label: RegExp): unknown => JSON.parse(lines[lines.findIndex((l) => label.test(l)) + 1]!);
+    return { stderr, url, after: (label) => JSON.parse(lines[lines.findIndex((l) => label.test(l)) + 1]!) as unknown };
+  }
+
+  it('the banner prints each client\'s config in that client\'s shape', async () => {
+    const { stderr, url, after } = await banner(['--registry', fixtureRegistry('petstore')]);
     expect(after(/^Client config, Cursor/)).toEqual({ mcpServers: { 'api-catalog': { type: 'http', url } } });
     expect(after(/^Client config, VS Code/)).toEqual({ servers: { 'api-catalog': { type: 'http', url } } });
     expect(stderr).not.toMatch(/VS Code "servers"/);
@@ -190,23 +195,7 @@ describe('serve --http: the port, the banner', () => {
       const made = await cli(['token', 'new', 'ci-bot', '--scopes', 'catalog:read']);
       const [token, line] = made.stdout.trimEnd().split('\n') as [string, string];
       writeFileSync(join(dir, 'tokens.txt'), `${line}\n`, { mode: 0o600 });
-      const child = spawn(process.execPath, [builtCli(), 'serve', '--http', '--port', '0', '--tokens', join(dir, 'tokens.txt'), '--registry', fixtureRegistry('petstore')], {
-        stdio: ['ignore', 'ignore', 'pipe'],
-        env: { PATH: process.env.PATH ?? '' },
-      });
-      let stderr = '';
-      await new Promise<void>((resolve, reject) => {
-        child.stderr.on('data', (b: Buffer) => {
-          stderr += b.toString();
-          if (stderr.includes('Stop with Ctrl-C')) resolve();
-        });
-        child.once('exit', () => reject(new Error(`serve exited early:\n${stderr}`)));
-      });
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-      const lines = stderr.split('\n').map((l) => l.trim());
-      const url = /URL: (\S+)/.exec(stderr)![1]!;
-      const after = (label: RegExp): unknown => JSON.parse(lines[lines.findIndex((l) => label.test(l)) + 1]!);
+      const { stderr, url, after } = await banner(['--tokens', join(dir, 'tokens.txt'), '--registry', fixtureRegistry('petstore')]);
       const headers = { Authorization: 'Bearer <token for ci-bot>' };
       expect(after(/^Client config, Cursor/)).toEqual({ mcpServers: { 'api-catalog': { type: 'http', url, headers } } });
       expect(after(/^Client config, VS Code/)).toEqual({ servers: { 'api-catalog': { type: 'http', url, headers } } });
