@@ -13,12 +13,13 @@ const MAX_PEEK_BYTES = 64 * 1024;
 
 /**
  * Whether this `serve` invocation may answer a probe early: stdio, and no option the answer depends on (the tool
- * prefix names the tools in the instructions; a config file may set it).
+ * prefix names the tools in the instructions, which say that describe is required unless --no-require-describe;
+ * a config file may set either).
  */
 export function probeEligible(args: readonly string[], env: Record<string, string | undefined>): boolean {
-  const blocking = ['--http', '--config', '--prefix', '--help', '-h'];
+  const blocking = ['--http', '--config', '--prefix', '--no-require-describe', '--help', '-h'];
   if (args.some((a) => blocking.includes(a) || blocking.some((b) => a.startsWith(`${b}=`)))) return false;
-  return !env.API_CATALOG_CONFIG && !env.API_CATALOG_TOOL_PREFIX;
+  return !env.API_CATALOG_CONFIG && !env.API_CATALOG_TOOL_PREFIX && env.API_CATALOG_NO_REQUIRE_DESCRIBE === undefined;
 }
 
 /**

@@ -171,14 +171,14 @@ export function createServer(deps: ServerDeps): CatalogServer {
       throw isAppError(err) ? err : stateUnavailable('the shared signing key');
     }
   }
-  const definitions = toolDefinitions(names);
+  const definitions = toolDefinitions(names, { requireDescribe });
   // The SDK's low-level Server, not McpServer: the four tools and the resource family are static, so McpServer's
   // registries (and the modules they load at every start) would add nothing.
   // (CatalogMcpServer: the SDK's schema refusals, like a tools/call without params, answered in one line)
   const server = new CatalogMcpServer(
     { name: SERVER_NAME, version: VERSION },
     {
-      instructions: workflowText(names),
+      instructions: workflowText(names, { requireDescribe }),
       jsonSchemaValidator: lazySchemaValidator,
       capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
       cacheHints: CACHE_HINTS,
@@ -384,6 +384,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
 
   registerResourceHandlers(server, {
     names,
+    requireDescribe,
     served,
     resultTtlMs: deps.resultTtlMs ?? 10 * 60_000,
     ...(deps.searchLog !== undefined ? { searchLog: deps.searchLog } : {}),

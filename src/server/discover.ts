@@ -17,9 +17,10 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /**
  * The JSON-RPC answer line (without the newline) to `line` when it is a well-formed 2026-07-28 `server/discover`
  * request as SDK clients send it (protocol version, client info and capabilities in `_meta`, no other params);
- * else undefined. `prefix` is the tool-name prefix the instructions name the tools with.
+ * else undefined. `prefix` is the tool-name prefix the instructions name the tools with; `requireDescribe` whether
+ * they say that execute_tool needs a describe first (both as the full server is configured; defaults: '', true).
  */
-export function discoverAnswer(line: string, prefix = ''): string | undefined {
+export function discoverAnswer(line: string, prefix = '', requireDescribe = true): string | undefined {
   let msg: unknown;
   try {
     msg = JSON.parse(line);
@@ -38,7 +39,7 @@ export function discoverAnswer(line: string, prefix = ''): string | undefined {
   const result = {
     supportedVersions: [MODERN_VERSION],
     capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
-    instructions: workflowText(toolNames(prefix)),
+    instructions: workflowText(toolNames(prefix), { requireDescribe }),
     resultType: 'complete',
     ttlMs: 3_600_000,
     cacheScope: 'public',

@@ -94,6 +94,8 @@ function fullDescription(entry: CatalogEntry, names: ToolNames, ctx: DescribeCon
 /** What the resources/* handlers of one server instance work with (create-server.ts builds it). */
 export interface ResourceHooks {
   names: ToolNames;
+  /** Whether execute_tool requires a describe first (the workflow text says so only then). */
+  requireDescribe: boolean;
   /** The version a read answers from (read once per request: hot reload swaps it between requests). */
   served: () => { catalogs: CatalogSet; settings: ExecutionSettings };
   resultTtlMs: number;
@@ -136,7 +138,7 @@ export function registerResourceHandlers(server: Server, h: ResourceHooks): void
         uri: TOOL_DESCRIPTIONS_URI,
         name: 'tool_descriptions',
         title: 'Tool descriptions (progressive disclosure)',
-        description: workflowText(h.names),
+        description: workflowText(h.names, { requireDescribe: h.requireDescribe }),
         mimeType: 'application/json',
       },
       ...(await listStoredResults()).map((r) => ({

@@ -1,7 +1,12 @@
 // What tools/list shows: the four meta-tools' names, descriptions, input schemas (JSON Schema 2020-12, the
-// default dialect of MCP schemas: no $schema needed) and annotations. Static text that depends only on the name
-// prefix — never on the loaded catalog or the client (J1), so tools/list is cacheable by anyone — and
-// annotations set here (J5).
+// default dialect of MCP schemas: no $schema needed) and annotations, and the workflow text (server instructions,
+// the tool_descriptions resource). Static per process (J1): the text depends only on two process-wide settings,
+// the name prefix and whether describe is required (`--no-require-describe` drops the sentences that say it is) —
+// never on the loaded catalog, the client or the request — so tools/list is cacheable by anyone. Examples use
+// placeholders (`<name>`, `<value>`), not an operation of the loaded catalog: one taken from it would make
+// the text differ by catalog (and carry imported text into it, J1), and go stale when a reload swaps the catalog
+// under a process whose tools/list clients cache for an hour; describe_tools gives the real example call anyway.
+// Annotations are set here (J5).
 import { LIMITS, type ToolNames } from './core/names.js';
 
 export interface ToolDefinition {
@@ -12,8 +17,14 @@ export interface ToolDefinition {
   annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
 }
 
+/** The process-wide settings the text depends on (besides the names). */
+export interface SurfaceOptions {
+  /** execute_tool refuses an operation that was not described first (TOOL_DESCRIPTION_REQUIRED); default true. */
+  requireDescribe?: boolean;
+}
+
 /** The four tool definitions, in workflow order. */
-export function toolDefinitions(n: ToolNames): ToolDefinition[] {
+export function toolDefinitions(n: ToolNames, { requireDescribe = true }: SurfaceOptions = {}): ToolDefinition[] {
   const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
   return [
     {
@@ -32,10 +43,10 @@ export function toolDefinitions(n: ToolNames): ToolDefinition[] {
       title: 'Search API operations',
       description:
         `Step 1: find API operations. Search in the API's words: a short "<action> <resource>" for the first step ` +
-        `of the task ("create issue", "list repository webhooks"), not the user's whole request; add domain when ` +
+        `of the task ("create invoice", "list webhooks"), not the user's whole request; add domain when ` +
         `${n.listDomains} made it clear; keywords: other words the API may use for it. Weak results: browse the ` +
         `domain (domain, no query). Returns names, one-line summaries, required params; never schemas. ` +
-        `Example: {"query": "create issue", "keywords": ["open", "ticket"]}`,
+        `Example: {"query": "<action> <resource>", "keywords": ["<synonym>"]}`,
       inputSchema: {
         type: 'object',
         properties: {
@@ -57,9 +68,9 @@ export function toolDefinitions(n: ToolNames): ToolDefinition[] {
       title: 'Describe API operations',
       description:
         `Step 2: learn how to call up to ${LIMITS.describeMax} operations found by ${n.searchTools}. ` +
-        `You cannot execute an operation before describing it. ` +
+        (requireDescribe ? `You cannot execute an operation before describing it. ` : '') +
         `detail: "summary", "parameters" (default) or "full"; parameter: one parameter in full. ` +
-        `Example: {"tool_names": ["issues_create"]}`,
+        `Example: {"tool_names": ["<name>"]}`,
       inputSchema: {
         type: 'object',
         properties: {
@@ -76,10 +87,13 @@ export function toolDefinitions(n: ToolNames): ToolDefinition[] {
       name: n.executeTool,
       title: 'Execute an API operation',
       description:
-        `Step 3: call one described operation with args matching its parameters. ` +
-        `Fails with TOOL_DESCRIPTION_REQUIRED if you did not call ${n.describeTools} for it first; pass the handle it gave. ` +
+        (requireDescribe
+          ? `Step 3: call one described operation with args matching its parameters. ` +
+            `Fails with TOOL_DESCRIPTION_REQUIRED if you did not call ${n.describeTools} for it first; pass the handle it gave. `
+          : `Step 3: call one operation with args matching its parameters (${n.describeTools} gives them). `) +
         `Destructive operations run only with confirm set to the exact tool_name. dry_run: true returns the request without sending it. ` +
-        `Example: {"tool_name": "issues_create", "args": {"owner": "octo", "repo": "hello", "title": "Bug"}}`,
+        `Example: {"tool_name": "<name>", "args": {"<parameter>": "<value>"}` +
+        (requireDescribe ? `, "handle": "<handle>"}` : '}'),
       inputSchema: {
         type: 'object',
         properties: {
@@ -106,14 +120,15 @@ export function toolDefinitions(n: ToolNames): ToolDefinition[] {
   ];
 }
 
-/** The text of `resource:///tool_descriptions` in resources/list (workflow, SEEDS.md §2). */
-export function workflowText(n: ToolNames): string {
+/** The workflow: the server's instructions and the text of `resource:///tool_descriptions` in resources/list (SEEDS.md §2). */
+export function workflowText(n: ToolNames, { requireDescribe = true }: SurfaceOptions = {}): string {
   return [
     'How to use this API (progressive disclosure):',
     `1. Find operations: ${n.searchTools} (or ${n.listDomains} for the map). The listing tells you WHICH operation.`,
     `   Search in the API's words, one step at a time: "<action> <resource>" ("list invoices"), the domain when ${n.listDomains} made it clear, keywords for other names; if results are weak, browse the domain.`,
     `2. Fetch descriptions of the ones you picked: ${n.describeTools}, or read resource:///tool_descriptions?tools=<name>,<name>. The description tells you HOW.`,
-    `3. Call: ${n.executeTool} with the "handle" the description gave. You cannot execute an operation whose description you have not fetched: it fails with TOOL_DESCRIPTION_REQUIRED.`,
-    'Example: resource:///tool_descriptions?tools=issues_create',
+    requireDescribe
+      ? `3. Call: ${n.executeTool} with the "handle" the description gave. You cannot execute an operation whose description you have not fetched: it fails with TOOL_DESCRIPTION_REQUIRED.`
+      : `3. Call: ${n.executeTool} with the arguments the description gave.`,
   ].join('\n');
 }

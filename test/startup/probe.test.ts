@@ -16,10 +16,10 @@ const discover = (id: number, meta: Record<string, unknown> = META) => ({ jsonrp
 const toolsList = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/list', params: { _meta: META } });
 
 /** The built server over raw stdio: send lines, await answers by id, see stderr and the exit. */
-function serve(args: string[] = []) {
+function serve(args: string[] = [], env: Record<string, string> = {}) {
   const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [builtCli(), 'serve', ...args], {
     cwd: REPO_ROOT,
-    env: { ...process.env, API_CATALOG_LOG_LEVEL: 'info' },
+    env: { ...process.env, API_CATALOG_LOG_LEVEL: 'info', ...env },
   });
   let out = '';
   let err = '';
@@ -119,6 +119,21 @@ describe('the stdio probe (server/discover before the server loads)', () => {
     const answered = s.answer(1);
     s.send(discover(1));
     expect((await answered).result.instructions).toMatch(/gh_search_tools/);
+    s.child.stdin.end();
+    await s.exited;
+    expect(s.stderr()).toMatch(/serving/);
+  }, 60_000);
+
+  test.each([
+    ['--no-require-describe', ['--no-require-describe'], {}],
+    ['API_CATALOG_NO_REQUIRE_DESCRIBE=1', [], { API_CATALOG_NO_REQUIRE_DESCRIBE: '1' }],
+  ] as const)('describe-before-execute turned off (%s; the instructions then do not claim it) leaves discover to the full server', async (_, args, env) => {
+    const s = serve([...args], env);
+    const answered = s.answer(1);
+    s.send(discover(1));
+    const { instructions } = (await answered).result;
+    expect(instructions).toMatch(/^How to use this API/);
+    expect(instructions).not.toMatch(/TOOL_DESCRIPTION_REQUIRED|cannot execute/);
     s.child.stdin.end();
     await s.exited;
     expect(s.stderr()).toMatch(/serving/);
