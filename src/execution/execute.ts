@@ -1,14 +1,15 @@
 // executeOperation: read-only gate -> validation -> request build (auth, encoding) -> HTTP -> shaped result.
-// Never throws for expected failures: every outcome is a value, redacted of every credential in use.
+// Never throws: every outcome is a value, redacted of every credential in use, saying whether the request was sent
+// and how long its upstream round trip took.
 import { isAppError, type ErrorCode } from '../errors.js';
 import type { Operation } from '../types.js';
 import { credentialEnvNames, credentialStatus } from './auth.js';
-import { DEFAULTS, parseRetryAfter, send } from './http.js';
+import { DEFAULTS, parseRetryAfter, send, SendError } from './http.js';
 import { buildRequest, originOf, type BuiltRequest } from './request.js';
 import { policyInstruction } from './policy.js';
 import { Redactor } from './redact.js';
-import { apiErrorMessage, checkFields, decodeBody, instructionFor, paginationHint, project, selectHeaders, truncate } from './shape.js';
-import type { ExecuteOptions, ExecutionConfig, ExecutionOutcome } from './types.js';
+import { apiErrorMessage, CheckedFields, checkFields, decodeBody, instructionFor, paginationHint, project, selectHeaders, truncate } from './shape.js';
+import type { ExecuteOptions, ExecutionConfig, ExecutionOutcome, WireFacts } from './types.js';
 import { validateArguments } from './validate.js';
 
 const DEFAULT_TOKEN_BUDGET = 8_000;
@@ -28,7 +29,11 @@ const INSTRUCTIONS: Partial<Record<ErrorCode, string>> = {
   INTERNAL: 'An internal error occurred; retry, and report it if it persists.',
 };
 
-function failure(code: ErrorCode, message: string, redactor: Redactor, details?: unknown, status?: number, instruction?: string): ExecutionOutcome {
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/** An outcome before the wire facts are added (the pipeline's answer). */
+type Answer = DistributiveOmit<ExecutionOutcome, keyof WireFacts>;
+
+function failure(code: ErrorCode, message: string, redactor: Redactor, details?: unknown, status?: number, instruction?: string): Answer {
   return {
     ok: false,
     code,
@@ -56,11 +61,55 @@ export function configRedactor(config: ExecutionConfig): Redactor {
 }
 
 /**
+ * What the call did on the wire: when the request was first handed to fetch, when sending ended (the response body
+ * read, or the failure), and whether it went out (send's verdict: an attempt the address policy refused at connect
+ * time did not).
+ */
+class Wire {
+  private sentAt: number | undefined;
+  private endedAt: number | undefined;
+  private sent = false;
+
+  constructor(private readonly onSent: (() => void) | undefined) {}
+
+  /** send's onSend: the first attempt starts the clock and tells the caller. */
+  readonly handed = (): void => {
+    if (this.sentAt !== undefined) return;
+    this.sentAt = performance.now();
+    this.onSent?.();
+  };
+
+  ended(sent: boolean): void {
+    this.endedAt = performance.now();
+    this.sent = sent && this.sentAt !== undefined;
+  }
+
+  facts(): WireFacts {
+    if (!this.sent || this.sentAt === undefined || this.endedAt === undefined) return { sent: false };
+    return { sent: true, upstreamMs: this.endedAt - this.sentAt };
+  }
+}
+
+/**
  * Validates, builds and sends one operation call and shapes the answer. Defaults: 10 s connect, 30 s total
  * (retries and redirects included), 5 MiB response cap, 8 000-token data budget, 2 retries for idempotent
- * calls. `options.fields` projects the data (dotted paths or JMESPath) before the budget is applied.
+ * calls. `options.fields` projects the data (dotted paths or JMESPath) before the budget is applied; a projection
+ * that is not a CheckedFields is checked before anything is sent. Every outcome says whether the request was
+ * handed to fetch (`sent`) and, when it was, the upstream round trip's milliseconds (`upstreamMs`).
  */
 export async function executeOperation(op: Operation, args: unknown, config: ExecutionConfig, options: ExecuteOptions = {}): Promise<ExecutionOutcome> {
+  const wire = new Wire(options.onSent);
+  let answer: Answer;
+  try {
+    answer = await pipeline(op, args, config, options, wire);
+  } catch (err) {
+    // Unexpected (a bug, e.g. in shaping): still a value, and still saying whether the request went out.
+    answer = fromError(err, configRedactor(config), op);
+  }
+  return { ...answer, ...wire.facts() };
+}
+
+async function pipeline(op: Operation, args: unknown, config: ExecutionConfig, options: ExecuteOptions, wire: Wire): Promise<Answer> {
   const early = configRedactor(config);
   const method = op.method.toUpperCase();
   if (config.readOnly === true && method !== 'GET' && method !== 'HEAD') {
@@ -75,8 +124,10 @@ export async function executeOperation(op: Operation, args: unknown, config: Exe
     return failure('INVALID_ARGUMENTS', `${op.name}: invalid arguments: ${list}`, early, { errors: validation.errors });
   }
   let req: BuiltRequest;
+  let projection: CheckedFields | undefined;
   try {
-    if (options.fields !== undefined) checkFields(options.fields);
+    // A caller that checked the projection first (execute_tool) passes what checkFields returned: not parsed again.
+    projection = options.fields === undefined || options.fields instanceof CheckedFields ? options.fields : checkFields(options.fields);
     req = buildRequest(op, validation.args, config);
   } catch (err) {
     return fromError(err, early, op);
@@ -98,8 +149,11 @@ export async function executeOperation(op: Operation, args: unknown, config: Exe
       ...(options.sleep !== undefined ? { sleep: options.sleep } : {}),
       ...(options.random !== undefined ? { random: options.random } : {}),
       ...(config.blockPrivateAddresses === true ? { blockPrivate: exemptOrigin(config) } : {}),
+      onSend: wire.handed,
     });
+    wire.ended(true);
   } catch (err) {
+    wire.ended(err instanceof SendError && err.sent);
     return fromError(err, redactor, op);
   }
   const headers = redactor.deep(selectHeaders(raw.headers));
@@ -147,14 +201,14 @@ export async function executeOperation(op: Operation, args: unknown, config: Exe
       ...(pagination !== undefined ? { pagination } : {}),
     };
   }
-  if (options.fields !== undefined) {
+  if (projection !== undefined) {
     try {
-      data = project(data, options.fields);
+      data = project(data, projection);
     } catch (err) {
       return fromError(err, redactor, op);
     }
   }
-  const cut = truncate(data, config.tokenBudget ?? DEFAULT_TOKEN_BUDGET, op, options.fields === undefined ? raw.bytes.length : undefined);
+  const cut = truncate(data, config.tokenBudget ?? DEFAULT_TOKEN_BUDGET, op, projection === undefined ? raw.bytes.length : undefined);
   return {
     ok: true,
     status: raw.status,
@@ -171,7 +225,7 @@ function exemptOrigin(config: ExecutionConfig): { exemptOrigin?: string } {
   return o !== undefined ? { exemptOrigin: o } : {};
 }
 
-function fromError(err: unknown, redactor: Redactor, op: Operation, status?: number): ExecutionOutcome {
+function fromError(err: unknown, redactor: Redactor, op: Operation, status?: number): Answer {
   if (isAppError(err)) {
     return failure(err.code, err.message, redactor, err.details ?? undefined, status, policyInstruction(err));
   }

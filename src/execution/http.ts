@@ -26,6 +26,25 @@ export interface SendOptions {
    * configured base URL). Undefined: no check.
    */
   blockPrivate?: { exemptOrigin?: string };
+  /**
+   * Told each time an attempt is handed to fetch: from then on the request may reach the upstream (a forced exit
+   * says so in its audit line). An attempt the address policy then refuses at connect time is not counted as sent.
+   */
+  onSend?: () => void;
+}
+
+/**
+ * What `send` throws: the AppError the call ended with, and whether any attempt was handed to fetch. `sent: false`
+ * means nothing can have reached the upstream (an address refused before connecting, a cancellation before the
+ * first attempt); `sent: true` means it may have (a timeout, a reset, a refused redirect after an answer).
+ */
+export class SendError extends AppError {
+  readonly sent: boolean;
+
+  constructor(err: AppError, sent: boolean) {
+    super(err.code, err.message, { details: err.details, cause: err.cause });
+    this.sent = sent;
+  }
 }
 
 export interface RawResponse {
@@ -184,7 +203,10 @@ function isReset(err: unknown): boolean {
   return code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE';
 }
 
-/** Sends a built request. Returns the final response (any status) or throws AppError. */
+/**
+ * Sends a built request. Returns the final response (any status; a response means the request went out) or
+ * throws SendError, which says whether any attempt was handed to fetch.
+ */
 export async function send(req: BuiltRequest, opts: SendOptions): Promise<RawResponse> {
   const lib = opts.fetch === undefined ? await undici() : undefined;
   const fetchImpl = opts.fetch ?? (lib!.fetch as unknown as typeof globalThis.fetch);
@@ -220,6 +242,8 @@ export async function send(req: BuiltRequest, opts: SendOptions): Promise<RawRes
   const headers = { ...req.headers };
   let attempts = 0;
   let redirects = 0;
+  /** An attempt was handed to fetch (and not refused by the address policy before connecting). */
+  let sent = false;
   const retryable = isRetryable(req);
   try {
     for (;;) {
@@ -227,6 +251,11 @@ export async function send(req: BuiltRequest, opts: SendOptions): Promise<RawRes
       let res: Response;
       // F10: every hop is checked (an IP literal here, a resolved name in the agent's lookup).
       const guarded = opts.blockPrivate !== undefined && checkLiteralHost(url, opts.blockPrivate.exemptOrigin);
+      // Cancelled (or out of time) before this attempt: it is not handed to fetch at all.
+      if (controller.signal.aborted) throw aborted();
+      const sentBefore: boolean = sent;
+      sent = true;
+      opts.onSend?.();
       try {
         const init: RequestInit & { dispatcher?: Agent } = {
           method,
@@ -239,6 +268,8 @@ export async function send(req: BuiltRequest, opts: SendOptions): Promise<RawRes
         res = await fetchImpl(url, init);
       } catch (err) {
         if (controller.signal.aborted) throw aborted();
+        // The address policy refused the resolved address in the connect lookup: this attempt never left the process.
+        if (addressRefusal(err) !== undefined) sent = sentBefore;
         if (retryable && isReset(err) && attempts <= opts.maxRetries) {
           const wait = backoffMs(attempts - 1, random);
           if (now() + wait < deadline) {
@@ -320,9 +351,8 @@ export async function send(req: BuiltRequest, opts: SendOptions): Promise<RawRes
       return { status: res.status, headers: res.headers, bytes: Buffer.concat(chunks, total), ...(cutAt !== undefined ? { cutAt } : {}), url, attempts };
     }
   } catch (err) {
-    if (err instanceof AppError) throw err;
-    if (controller.signal.aborted) throw aborted();
-    throw networkError(err, 'connect', url, redact);
+    const failure = err instanceof AppError ? err : controller.signal.aborted ? aborted() : networkError(err, 'connect', url, redact);
+    throw new SendError(failure, sent);
   } finally {
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onCancel);

@@ -16,11 +16,12 @@ export type {
   PreparedRequest,
   TruncationInfo,
   ValidationOutcome,
+  WireFacts,
 } from './types.js';
 export { validateArguments, ARG_LIMITS } from './validate.js';
 export { credentialEnvNames, credentialStatus, envPrefix } from './auth.js';
 export { executeOperation } from './execute.js';
-export { checkFields } from './shape.js';
+export { CheckedFields, checkFields } from './shape.js';
 export { policyInstruction } from './policy.js';
 
 /**

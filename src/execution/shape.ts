@@ -126,20 +126,42 @@ function invalidFields(fields: string, err: unknown): AppError {
 }
 
 /**
- * Throws INVALID_ARGUMENTS when `fields` is a JMESPath expression that does not parse: checked before the request
- * is sent, so a bad projection never costs a call (a POST answered, then reported as invalid, would be retried).
+ * A projection `checkFields` accepted (a JMESPath expression that parses, or dotted paths). Pass it as
+ * `ExecuteOptions.fields` and executeOperation does not check it again: one check per call, made where the caller
+ * refuses a bad projection first. Only `checkFields` makes one.
  */
-export function checkFields(fields: string[] | string): void {
-  if (typeof fields !== 'string') return;
-  try {
-    compileJmesPath(fields);
-  } catch (err) {
-    throw invalidFields(fields, err);
+export class CheckedFields {
+  readonly fields: string[] | string;
+
+  private constructor(fields: string[] | string) {
+    this.fields = fields;
+  }
+
+  /** @internal checkFields' constructor. */
+  static accept(fields: string[] | string): CheckedFields {
+    if (typeof fields === 'string') {
+      try {
+        compileJmesPath(fields);
+      } catch (err) {
+        throw invalidFields(fields, err);
+      }
+    }
+    return new CheckedFields(fields);
   }
 }
 
+/**
+ * Throws INVALID_ARGUMENTS when `fields` is a JMESPath expression that does not parse: checked before the request
+ * is sent, so a bad projection never costs a call (a POST answered, then reported as invalid, would be retried).
+ * Returns the checked projection, which executeOperation takes without checking it again.
+ */
+export function checkFields(fields: string[] | string): CheckedFields {
+  return CheckedFields.accept(fields);
+}
+
 /** Projection: a list of dotted paths (`id`, `user.login`, `items.name`) or a JMESPath expression. */
-export function project(data: unknown, fields: string[] | string): unknown {
+export function project(data: unknown, projection: CheckedFields): unknown {
+  const { fields } = projection;
   if (typeof fields === 'string') {
     try {
       return jmespath.search(data as never, fields) as unknown;

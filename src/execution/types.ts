@@ -2,6 +2,7 @@
 // nothing here knows about MCP. The contract is docs/DESIGN.md "Execution"; extend additively only.
 import type { ErrorCode } from '../errors.js';
 import type { CatalogMeta } from '../types.js';
+import type { CheckedFields } from './shape.js';
 
 export interface ExecutionConfig {
   /** servers, securitySchemes, name (credential env var prefix). */
@@ -119,25 +120,44 @@ export interface PaginationHint {
   nextArgs?: Record<string, unknown>;
 }
 
-export type ExecutionOutcome =
-  | {
-      ok: true;
-      status: number;
-      headers: Record<string, string>;
-      data: unknown;
-      truncated?: TruncationInfo;
-      pagination?: PaginationHint;
-      /** The untruncated data (only when truncated), for the server to keep as a resource for a while. */
-      full?: unknown;
-    }
-  | { ok: false; code: ErrorCode; message: string; details?: unknown; instruction: string; status?: number };
+/**
+ * What every outcome says about the wire. `sent`: the request was handed to fetch, so the upstream may have acted
+ * on it (false for every refusal before that: validation, credentials, the base URL, the address policy, a
+ * cancellation before sending). `upstreamMs` (sent calls only): milliseconds from handing the first attempt to
+ * fetch until the response body was read or the sending failed (retries, back-off and redirects included; the
+ * request's building and the answer's decoding and shaping are not).
+ */
+export interface WireFacts {
+  sent: boolean;
+  upstreamMs?: number;
+}
 
-/** Injection points for tests (fake fetch, clock, sleep, randomness). Not for production callers. */
+export type ExecutionOutcome = WireFacts &
+  (
+    | {
+        ok: true;
+        status: number;
+        headers: Record<string, string>;
+        data: unknown;
+        truncated?: TruncationInfo;
+        pagination?: PaginationHint;
+        /** The untruncated data (only when truncated), for the server to keep as a resource for a while. */
+        full?: unknown;
+      }
+    | { ok: false; code: ErrorCode; message: string; details?: unknown; instruction: string; status?: number }
+  );
+
+/** Per-call options: cancellation, projection, the sent hook; and injection points for tests (fake fetch, sleep, randomness). */
 export interface ExecuteOptions {
   /** Cancellation (the MCP request's signal). */
   signal?: AbortSignal;
-  /** Projection: dotted paths (`["id", "items.name"]`) or a JMESPath expression string. */
-  fields?: string[] | string;
+  /**
+   * Projection: dotted paths (`["id", "items.name"]`) or a JMESPath expression string, checked before anything is
+   * sent; or what `checkFields` returned for them, which is not checked again.
+   */
+  fields?: string[] | string | CheckedFields;
+  /** Told once, when the request is handed to fetch (from then on the upstream may act on it). */
+  onSent?: () => void;
   fetch?: typeof globalThis.fetch;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;
