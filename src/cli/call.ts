@@ -85,7 +85,8 @@ export async function run(argv: string[]): Promise<number> {
     );
   }
   // --args that is not a JSON object, or --fields that does not parse, is a mistake on the command line (exit 2);
-  // arguments that parse but do not fit the operation's schema are the operation's refusal (exit 1).
+  // arguments that parse but do not fit the operation's schema are the operation's refusal (exit 1). (execute_tool's
+  // flow checks --fields again, as its own first refusal, after the arguments: this check is what makes it exit 2.)
   const raw = a.values['--args']?.[0];
   const args = raw !== undefined ? jsonObject('call', '--args', raw, '{"name": "value"}') : {};
   const fields = a.values['--fields']?.[0];

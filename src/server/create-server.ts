@@ -258,7 +258,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
     // the state store), so that every audit line of a valid name says which operation it was.
     let target: string | undefined = tool === names.executeTool ? namedOperation(catalogs, input) : undefined;
     let dispatched = false;
-    /** The execution layer is sending the request (a forced exit's audit line says dispatched: true). */
+    /** The execution layer handed the request to fetch (a forced exit's audit line says dispatched: true). */
     let sending = false;
     let upstreamMs: number | undefined;
     let pending: InputRequiredResult | undefined;

@@ -1,5 +1,6 @@
 // One real `serve --http` process: what operators read about each call is about that call. The upstream latency
-// histogram holds the upstream request's time (only for calls that went upstream), not the whole tool call's; a
+// histogram holds the upstream request's time (only for calls that went upstream), not the whole tool call's; a call
+// the execution layer refuses before sending (AUTH_MISSING) is audited as not dispatched and is no upstream call; a
 // tools/call the SDK's schema refuses is answered with one line naming what is missing; an `mcp_refused` log line
 // names the era the request's headers claim; an execute_tool refused before it ran (state store down) still names
 // its operation in the audit log (a second replica, without Redis). Needs `npm run build`.
@@ -68,6 +69,28 @@ describe('api_catalog_upstream_request_duration_seconds', () => {
     expect(second(UP_COUNT)).toBe(1);
     expect(second(UP_SUM)).toBe(upstream);
     expect(up.hits('/pets/7')).toHaveLength(1);
+  });
+});
+
+describe('a call the execution layer refuses before sending', () => {
+  test('AUTH_MISSING: audited with dispatched false, and no upstream request in the metrics', async () => {
+    const before = await scrape();
+    const audits = events(r.stderr(), 'audit').length;
+    // store.inventory needs PETSTORE_API_KEY, which this replica does not have: refused while building the request.
+    const refused = await modernCall(r.url, 'execute_tool', { tool_name: 'store.inventory', args: {} });
+    expect(refused.envelope.error.code).toBe('AUTH_MISSING');
+    await until(() => events(r.stderr(), 'audit').length === audits + 1, 'the audit line');
+    const line = events(r.stderr(), 'audit')[audits];
+    expect(line).toMatchObject({ outcome: 'AUTH_MISSING', tool: 'store.inventory', method: 'GET', path: '/store/inventory', dispatched: false });
+    expect(line).not.toHaveProperty('upstream_status');
+    const after = await scrape();
+    expect(after('api_catalog_tool_calls_total{tool="execute_tool",outcome="AUTH_MISSING"}')).toBe(1);
+    expect(after(TOOL_COUNT)).toBe((before(TOOL_COUNT) ?? 0) + 1);
+    // Not an upstream call: no status-class "none" sample, no upstream time.
+    expect(after('api_catalog_upstream_requests_total{catalog="petstore",method="GET",status_class="none"}')).toBeUndefined();
+    expect(after(UP_COUNT)).toBe(before(UP_COUNT));
+    expect(after(UP_SUM)).toBe(before(UP_SUM));
+    expect(up.hits('/store/inventory')).toEqual([]);
   });
 });
 

@@ -1,6 +1,6 @@
 // execute_tool's flow, shared by the MCP tool and `api-catalog call`: lookup -> describe-before-execute ->
 // read-only -> validate -> dry run | confirm destructive -> execute. Every refusal happens before the network.
-import { checkFields, executeOperation, prepareRequest, validateArguments } from '../../execution/index.js';
+import { checkFields, executeOperation, prepareRequest, validateArguments, type CheckedFields, type ExecuteOptions } from '../../execution/index.js';
 import type { Operation } from '../../types.js';
 import { executionConfigFor, suggestToolNames, type CatalogSet, type ExecutionSettings } from './catalogs.js';
 import { operationFingerprint } from './describe.js';
@@ -45,7 +45,10 @@ export interface ExecuteContext {
    * request with the same key is refused until the first ends. Omitted: no claim.
    */
   claimIdempotencyKey?: (key: string) => Promise<{ claimed: boolean; release: () => Promise<void> }>;
-  /** Told when the call passed every refusal and its request goes out now (a forced exit's audit line says so). */
+  /**
+   * Told when the execution layer hands the request to fetch: from then on the upstream may act on it (a forced
+   * exit's audit line says so). Never for a call refused before that, inside the execution layer too.
+   */
   onDispatch?: () => void;
 }
 
@@ -53,14 +56,17 @@ export interface ExecuteOutcome {
   envelope: Envelope;
   /** The operation that was targeted, when it exists (for logs). */
   operation?: string;
-  /** Whether a request went out (false for every refusal and for dry runs). */
+  /**
+   * Whether the request was handed to fetch (the execution layer's `sent`): false for every refusal, the execution
+   * layer's too (AUTH_MISSING, a bad base URL, the address policy, ...), and for dry runs.
+   */
   dispatched: boolean;
   /** The call waits for the user's confirmation: the caller answers input_required (the envelope is the fallback). */
   confirmationPending?: Operation;
   /**
-   * Dispatched calls: milliseconds the execution layer spent on the upstream request, from sending it to the end
-   * of its response (retries and redirects included; also the request's building and the answer's shaping, which
-   * are local and short). Not the describe check, the confirmation, the idempotency claim or storing the result.
+   * Dispatched calls: the upstream round trip's milliseconds, measured by the execution layer from handing the
+   * request to fetch until its response body was read (retries, back-off and redirects included). Not the request's
+   * building, the answer's shaping, the describe check, the confirmation, the idempotency claim or storing the result.
    */
   upstreamMs?: number;
 }
@@ -189,9 +195,10 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
     };
   }
   // a projection that does not parse is an argument error like the others: refused before a dry run, a
-  // confirmation or an idempotency claim, and never dispatched
+  // confirmation or an idempotency claim, and never dispatched; the execution layer takes it as checked
+  let projection: CheckedFields | undefined;
   try {
-    if (fields !== undefined) checkFields(fields);
+    if (fields !== undefined) projection = checkFields(fields);
   } catch (err) {
     return { ...base, dispatched: false, envelope: failFromError(op.name, err) };
   }
@@ -241,9 +248,10 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
       };
     }
   }
-  const options: { signal?: AbortSignal; fields?: string | string[] } = {};
+  const options: ExecuteOptions = {};
   if (ctx.signal) options.signal = ctx.signal;
-  if (fields !== undefined) options.fields = fields;
+  if (projection !== undefined) options.fields = projection;
+  if (ctx.onDispatch) options.onSent = ctx.onDispatch;
   const idemKey = ctx.claimIdempotencyKey ? agentIdempotencyKey(op, validated.args, config.idempotencyHeader) : undefined;
   const claim = idemKey !== undefined && ctx.claimIdempotencyKey ? await ctx.claimIdempotencyKey(`${op.name}:${idemKey}`) : undefined;
   if (claim && !claim.claimed) {
@@ -259,23 +267,20 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
     };
   }
   let outcome: Awaited<ReturnType<typeof executeOperation>>;
-  ctx.onDispatch?.();
-  const sentAt = performance.now();
-  let upstreamMs: number;
   try {
     outcome = await executeOperation(op, validated.args, config, options);
   } finally {
-    upstreamMs = performance.now() - sentAt;
     await claim?.release();
   }
+  // What the execution layer says it sent, and the upstream round trip's time when it did.
+  const wire = { dispatched: outcome.sent, ...(outcome.upstreamMs !== undefined ? { upstreamMs: outcome.upstreamMs } : {}) };
   if (!outcome.ok) {
     const details: Record<string, unknown> = {};
     if (outcome.status !== undefined) details.status = outcome.status;
     if (outcome.details !== undefined) details.upstream = outcome.details;
     return {
       ...base,
-      dispatched: true,
-      upstreamMs,
+      ...wire,
       envelope: fail(op.name, outcome.code, outcome.message, outcome.instruction, Object.keys(details).length > 0 ? details : undefined),
     };
   }
@@ -292,5 +297,5 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
     }
   }
   if (outcome.pagination) value.pagination = outcome.pagination;
-  return { ...base, dispatched: true, upstreamMs, envelope: ok(op.name, value, instruction) };
+  return { ...base, ...wire, envelope: ok(op.name, value, instruction) };
 }

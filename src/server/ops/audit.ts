@@ -25,7 +25,7 @@ export interface AuditLine {
   /** `ok`, `input_required` (waiting for the user's confirmation), or the error code. */
   outcome: string;
   dry_run: boolean;
-  /** A request went upstream. */
+  /** The request was handed to fetch (the upstream may have acted on it); false for refusals, however late. */
   dispatched: boolean;
   upstream_status?: number;
   duration_ms: number;

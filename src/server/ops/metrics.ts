@@ -48,7 +48,7 @@ export class OpsMetrics {
     this.toolCalls = new client.Counter({ name: `${PREFIX}tool_calls_total`, help: 'MCP tool calls by meta-tool and outcome (ok, input_required, or the error code)', labelNames: ['tool', 'outcome'], registers });
     this.toolSeconds = new client.Histogram({ name: `${PREFIX}tool_call_duration_seconds`, help: 'Time to answer a tool call, by meta-tool', labelNames: ['tool'], buckets, registers });
     this.upstreamCalls = new client.Counter({ name: `${PREFIX}upstream_requests_total`, help: 'execute_tool calls that went upstream, by catalog, method and status class (none: no response)', labelNames: ['catalog', 'method', 'status_class'], registers });
-    this.upstreamSeconds = new client.Histogram({ name: `${PREFIX}upstream_request_duration_seconds`, help: 'Time of the upstream request of execute_tool calls that went upstream, from sending it to the end of its response (retries and redirects included), by catalog and method', labelNames: ['catalog', 'method'], buckets, registers });
+    this.upstreamSeconds = new client.Histogram({ name: `${PREFIX}upstream_request_duration_seconds`, help: 'Time of the upstream request of execute_tool calls that went upstream, from handing it to fetch until its response body was read (retries and redirects included; not building it or shaping the answer), by catalog and method', labelNames: ['catalog', 'method'], buckets, registers });
     this.searches = new client.Counter({ name: `${PREFIX}search_answers_total`, help: 'search_tools answers by confidence (low: a weak match)', labelNames: ['confidence'], registers });
     this.rateLimited = new client.Counter({ name: `${PREFIX}rate_limited_total`, help: 'Tool calls refused by the per-principal rate limit, by bucket (execute, read)', labelNames: ['bucket'], registers });
     this.storeErrors = new client.Counter({ name: `${PREFIX}state_store_errors_total`, help: 'State store operations that failed (unreachable, timed out, refused)', labelNames: ['operation'], registers });
@@ -103,6 +103,7 @@ export class OpsMetrics {
     this.toolSeconds.observe({ tool: r.kind }, r.durationMs / 1000);
     if (r.kind === 'search_tools' && r.outcome === 'ok') this.searches.inc({ confidence: r.lowConfidence === true ? 'low' : 'normal' });
     if (r.rateLimited !== undefined) this.rateLimited.inc({ bucket: r.rateLimited });
+    // Only calls whose request was handed to fetch: a refusal (AUTH_MISSING, the address policy, ...) is no upstream call.
     if (r.dispatched === true) {
       const method = r.method !== undefined && METHODS.has(r.method) ? r.method : 'OTHER';
       const catalog = r.catalog ?? 'unknown';

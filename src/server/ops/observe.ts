@@ -33,15 +33,19 @@ export interface ToolCallRecord {
   /** Upper-case HTTP method and the path template (`/repos/{owner}/{repo}/issues`), never the filled-in path. */
   method?: string;
   path?: string;
-  /** A request went upstream (false for refusals and dry runs). */
+  /**
+   * The execution layer handed the request to fetch, so the upstream may have acted on it (false for dry runs and
+   * every refusal, the execution layer's own too: AUTH_MISSING, a bad base URL, the address policy, ...).
+   */
   dispatched?: boolean;
   dryRun?: boolean;
   upstreamStatus?: number;
   /** The upstream's request id header, when it sent one (x-request-id, x-github-request-id, ...). */
   requestId?: string;
   /**
-   * Dispatched calls: milliseconds from sending the upstream request to the end of its response (retries and
-   * redirects included), not the whole tool call (which also waits for the state store, a confirmation, ...).
+   * Dispatched calls: milliseconds from handing the upstream request to fetch until its response body was read
+   * (retries and redirects included), measured by the execution layer: not building the request or shaping the
+   * answer, nor the rest of the tool call (the state store, a confirmation, ...).
    */
   upstreamMs?: number;
   /**
