@@ -159,7 +159,10 @@ export function checkFields(fields: string[] | string): CheckedFields {
   return CheckedFields.accept(fields);
 }
 
-/** Projection: a list of dotted paths (`id`, `user.login`, `items.name`) or a JMESPath expression. */
+/**
+ * Projection: a list of dotted paths (`id`, `user.login`, `items.name`) or a JMESPath expression. (jmespath's search
+ * parses the expression once more: the library exports no evaluator for a compiled one.)
+ */
 export function project(data: unknown, projection: CheckedFields): unknown {
   const { fields } = projection;
   if (typeof fields === 'string') {
