@@ -431,6 +431,47 @@ describe('B6: Redis down or hung', () => {
     expect(unhandled).toEqual([]);
   });
 
+  test('stopped while a call with an idempotency key is upstream: its answer stands (it was sent), not STATE_UNAVAILABLE', async () => {
+    const set = loadCatalogSet([fixtureRegistry('petstore')]);
+    const entry = set.byName.get('pets.create')!;
+    const op = structuredClone(entry.op);
+    op.idempotencyHeader = 'Idempotency-Key';
+    op.inputSchema.properties['Idempotency-Key'] = { type: 'string' };
+    op.bindings.push({ arg: 'Idempotency-Key', in: 'header', name: 'Idempotency-Key', required: false });
+    entry.op = op;
+    const r = await replica(storeA, 600_000, 0, set);
+    let release!: () => void;
+    const held = new Promise<void>((res) => (release = res));
+    up.route('/pets', {
+      kind: 'handler',
+      handle: (_req, res) => {
+        void held.then(() => {
+          res.writeHead(201, { 'content-type': 'application/json' });
+          res.end('{"id":7}');
+        });
+      },
+    });
+    try {
+      const s = await openSession(r.url, r.url, P1);
+      await callTool(r.url, s, 'describe_tools', { tool_names: ['pets.create'] }, P1);
+      const call = callTool(r.url, s, 'execute_tool', { tool_name: 'pets.create', args: { name: 'rex', 'Idempotency-Key': 'key-7' } }, P1);
+      await until(() => up.hits('/pets').length > 0, 'the upstream request');
+      await redis.stop({ save: true });
+      release();
+      const answer = await call;
+      // Before: the claim's release failed, and the sent call was answered "STATE_UNAVAILABLE ... Nothing was executed".
+      expect(answer.envelope.success).toBe(true);
+      expect(answer.envelope.value).toMatchObject({ status: 201, data: { id: 7 } });
+      expect(up.hits('/pets')).toHaveLength(1);
+    } finally {
+      release();
+      await redis.start();
+      await r.close();
+    }
+    await until(async () => (await health(a.url)).status === 200, '/readyz to turn 200 again', 30_000, 200);
+    expect(unhandled).toEqual([]);
+  });
+
   test('hung (SIGSTOP): calls still answer STATE_UNAVAILABLE (the command timeout, not Redis, ends them); SIGCONT -> resumes', async () => {
     expectFailFast(storeA);
     const s = await openSession(a.url, a.url, P1);
