@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { distance } from 'fastest-levenshtein';
 import { AppError } from '../errors.js';
 import type { CatalogMeta, Diagnostic, Operation } from '../types.js';
+import { checkLayout, checkOperationsFile, checkTotal, disagree, type IntegrityProblem } from './integrity.js';
 
 export interface Catalog {
   /** Absolute path of the catalog folder. */
@@ -80,13 +81,64 @@ export function defaultCatalogDir(): string {
  * Opens registry/<catalog>/: reads catalog.json (and the skipped operations of diagnostics.json) now, and
  * operations/*.json on first use: hashed for `contentHash`, parsed for `operations`/`byName` (all files) or
  * `operationsInDomain` (one file) — a server answers initialize, tools/list and a search without parsing them. Throws AppError REGISTRY_NOT_FOUND or REGISTRY_INVALID with the path
- * and the command that fixes it (now for catalog.json, on that first access for an operations file).
+ * and the command that fixes it (now for catalog.json, on that first access for an operations file). Files that
+ * disagree (integrity.ts: counts, domains, file layout) are REGISTRY_INVALID naming both files and both counts —
+ * unless the registry changed on disk while it was read (a re-import swapping the folder in): then it is read
+ * again (at load), or REGISTRY_STALE with `onChanged` (later), never taken for a broken registry.
  */
 export function loadCatalog(dir: string, options: LoadCatalogOptions = {}): Catalog {
   const abs = resolve(dir);
+  for (let attempt = 1; ; attempt++) {
+    const opened = openCatalog(abs, options);
+    if (opened !== MOVED) return opened;
+    if (attempt === LOAD_ATTEMPTS) {
+      throw new AppError('REGISTRY_STALE', `catalog: ${abs} kept changing on disk while it was loaded (${LOAD_ATTEMPTS} reads); load it again once the writer is done`);
+    }
+  }
+}
+
+/** Reads of a registry that changed on disk while loadCatalog read it, before it gives up (REGISTRY_STALE). */
+const LOAD_ATTEMPTS = 3;
+/** openCatalog's answer when the registry was replaced while it was read: read it again. */
+const MOVED = Symbol('registry replaced while read');
+
+/**
+ * One read of the catalog at `abs`, or MOVED when what it read does not belong together because the registry was
+ * replaced meanwhile (a re-import swaps the folder; a writer is still at it): a failure that comes with a
+ * catalog.json no longer the file read, or files that disagree while they are changing.
+ */
+function openCatalog(abs: string, options: LoadCatalogOptions): Catalog | typeof MOVED {
   const metaPath = join(abs, 'catalog.json');
   if (!existsSync(metaPath)) throw new AppError('REGISTRY_NOT_FOUND', missingCatalogMessage(abs));
-  const [metaBytes, metaPin] = readWithStat(metaPath);
+  let metaBytes: Buffer;
+  let metaPin: Pinned;
+  try {
+    [metaBytes, metaPin] = readWithStat(metaPath);
+  } catch (cause) {
+    // there a moment ago: replaced (or removed, which the next read says)
+    if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return MOVED;
+    throw new AppError('REGISTRY_INVALID', `catalog: ${metaPath} cannot be read (${String((cause as NodeJS.ErrnoException).code)})`, { cause });
+  }
+  try {
+    return readCatalog(abs, metaBytes, metaPin, options);
+  } catch (err) {
+    if (err === MOVED || !sameFile(metaPath, metaPin)) return MOVED;
+    throw err;
+  }
+}
+
+/** Whether `path` is still the file pinned as `want` (false when it is gone). */
+function sameFile(path: string, want: Pinned): boolean {
+  try {
+    return samePin(pin(statSync(path, { bigint: true })), want);
+  } catch {
+    return false;
+  }
+}
+
+/** The catalog whose catalog.json is `metaBytes` (read with `metaPin`); throws MOVED as openCatalog describes. */
+function readCatalog(abs: string, metaBytes: Buffer, metaPin: Pinned, options: LoadCatalogOptions): Catalog {
+  const metaPath = join(abs, 'catalog.json');
   let meta: CatalogMeta;
   try {
     meta = JSON.parse(metaBytes.toString('utf8')) as CatalogMeta;
@@ -108,6 +160,24 @@ export function loadCatalog(dir: string, options: LoadCatalogOptions = {}): Cata
   const pinned = new Map<string, Pinned>();
   for (const f of operationFiles(abs)) pinned.set(f, pin(statSync(join(opsDir, f), { bigint: true })));
   const files = [...pinned.keys()];
+  // Whether the registry on disk is still the one read: catalog.json, the file list and every pinned file. Asked
+  // only when the files disagree, to tell a registry being replaced from a broken one.
+  const unchanged = (): boolean => {
+    if (!sameFile(metaPath, metaPin)) return false;
+    try {
+      const now = operationFiles(abs);
+      if (now.length !== files.length || now.some((f, i) => f !== files[i])) return false;
+    } catch {
+      return false;
+    }
+    return files.every((f) => sameFile(join(opsDir, f), pinned.get(f) as Pinned));
+  };
+  const layout = checkLayout(abs, meta, files);
+  if (layout !== undefined) {
+    if (unchanged()) throw disagree(abs, meta, layout);
+    // a re-import swapped the folder (or a writer is still at it) between our reads: read it again
+    throw MOVED;
+  }
   let changed = false;
   const readPinned = (file: string): Buffer => {
     const path = join(opsDir, file);
@@ -119,8 +189,7 @@ export function loadCatalog(dir: string, options: LoadCatalogOptions = {}): Cata
       if ((cause as NodeJS.ErrnoException).code === 'ENOENT') throw stale(path);
       throw new AppError('REGISTRY_INVALID', `catalog: ${path} cannot be read (${String((cause as NodeJS.ErrnoException).code)}); re-run the import`, { cause });
     }
-    const want = pinned.get(file) as Pinned;
-    if (now.size !== want.size || now.mtimeNs !== want.mtimeNs || now.ino !== want.ino) throw stale(path);
+    if (!samePin(now, pinned.get(file) as Pinned)) throw stale(path);
     return bytes;
   };
   const stale = (path: string): AppError => {
@@ -133,6 +202,8 @@ export function loadCatalog(dir: string, options: LoadCatalogOptions = {}): Cata
       `catalog: ${path} changed on disk after this catalog was loaded (a re-import?); the server loads the new version: retry in a few seconds`,
     );
   };
+  // Files that disagree: refused, unless the registry changed since it was loaded (then it is the new version to load).
+  const refuse = (problem: IntegrityProblem): AppError => (unchanged() ? disagree(abs, meta, problem) : stale(abs));
   // Each operations file is parsed once, whoever asks first: one domain's (describe, execute) or all of them.
   const parsed = new Map<string, Operation[]>();
   const parseFile = (file: string): Operation[] => {
@@ -149,12 +220,20 @@ export function loadCatalog(dir: string, options: LoadCatalogOptions = {}): Cata
         throw new AppError('REGISTRY_INVALID', `catalog: ${path} is not valid JSON; re-run the import`, { cause });
       }
       if (!Array.isArray(ops)) throw new AppError('REGISTRY_INVALID', `catalog: ${path} is not a list of operations; re-run the import`);
+      const problem = checkOperationsFile(abs, meta, file, ops);
+      if (problem !== undefined) throw refuse(problem);
       parsed.set(file, ops);
     }
     return ops;
   };
   let loaded: { operations: Operation[]; byName: Map<string, Operation> } | undefined;
-  const load = () => (loaded ??= indexOperations(abs, files.map(parseFile)));
+  const load = () => {
+    if (loaded !== undefined) return loaded;
+    const all = files.map(parseFile);
+    const total = checkTotal(abs, meta, all.reduce((n, ops) => n + ops.length, 0));
+    if (total !== undefined) throw refuse(total);
+    return (loaded = indexOperations(abs, all));
+  };
   let contentHash: string | undefined;
   return {
     dir: abs,
@@ -248,6 +327,10 @@ function statSignatureOf(entries: ReadonlyArray<[string, Pinned]>): string {
 
 function pin(st: { size: bigint; mtimeNs: bigint; ino: bigint }): Pinned {
   return { size: st.size, mtimeNs: st.mtimeNs, ino: st.ino };
+}
+
+function samePin(a: Pinned, b: Pinned): boolean {
+  return a.size === b.size && a.mtimeNs === b.mtimeNs && a.ino === b.ino;
 }
 
 /** A file's bytes and its identity, both from one open file (a rename in between cannot mix two files). */

@@ -2,8 +2,9 @@
 // upstream. The re-import scenario of the issue: an overlay hides an operation and the catalog is re-imported;
 // after the reload search, describe and execute agree it is gone, and the search index came with the new
 // registry (its snapshot, written before the folder swap). A changed definition voids earlier describes (remembered
-// ones and handles) while unchanged operations stay authorized. A broken registry keeps the old version serving and
-// says why. A version whose files change under it never mixes them in (REGISTRY_STALE) and asks for the reload.
+// ones and handles) while unchanged operations stay authorized. A broken registry (damaged, gone, or files that
+// disagree: an emptied operations file catalog.json still counts) keeps the old version serving and says why. A
+// version whose files change under it never mixes them in (REGISTRY_STALE) and asks for the reload.
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -141,6 +142,11 @@ describe.each(ERAS)('%s era', (era: Era) => {
         /operations\/orders\.json is not valid JSON; re-run the import/,
       ],
       ['the folder is gone', (dir: string) => rmSync(dir, { recursive: true, force: true }), /reg\/shop does not exist; build a catalog with `api-catalog import/],
+      [
+        'an operations file is emptied while catalog.json still counts its operations (the files disagree)',
+        (dir: string) => writeFileSync(join(dir, 'operations', 'orders.json'), '[]\n'),
+        /the registry's files disagree: \S+\/reg\/shop\/operations\/orders\.json holds 0 operations, but \S+\/reg\/shop\/catalog\.json counts 5 in domain "orders" \(9 in all\); refusing to serve it/,
+      ],
     ] as const)('%s', async (what, breakIt, reason) => {
       const { live, c, log } = await serve(era);
       try {
@@ -154,8 +160,10 @@ describe.each(ERAS)('%s era', (era: Era) => {
         expect(outcome).toMatchObject({ ok: false, version: v1 });
         expect(outcome.ok === false && outcome.reason).toMatch(reason);
         const failed = log().find((l) => l.event === 'catalog_reload_failed');
-        expect(failed).toMatchObject({ trigger: 'signal', serving: v1 });
+        expect(failed).toMatchObject({ trigger: 'signal', serving: v1, code: what === 'the folder is gone' ? 'REGISTRY_NOT_FOUND' : 'REGISTRY_INVALID' });
         expect(String(failed?.reason)).toMatch(reason);
+        // kept for /readyz until a reload succeeds
+        expect(live.lastFailure).toMatchObject({ trigger: 'signal', serving: v1, code: failed?.code, reason: expect.stringMatching(reason) });
         // the old version answers, whole
         expect(live.version).toBe(v1);
         expect((await call(c.client, 'list_domains', {})).value.catalogVersion).toBe(v1);
@@ -174,6 +182,7 @@ describe.each(ERAS)('%s era', (era: Era) => {
         rmSync(join(root, 'reg', 'shop'), { recursive: true, force: true });
         cpSync(join(root, 'good'), join(root, 'reg', 'shop'), { recursive: true });
         expect(await live.reload('signal')).toMatchObject({ ok: true });
+        expect(live.lastFailure).toBeUndefined();
       } finally {
         await c.close();
       }

@@ -1,7 +1,8 @@
 // Hot reload through the built CLI, with real signals and real re-imports (`api-catalog import` as a separate
 // process). Two HTTP replicas serving one registry folder each notice the re-import on their own (catalog.json
 // watched) and agree on the new version; a broken registry — by SIGHUP on one, by the watch on the other — keeps the
-// version serving and logs why. Over stdio, with --no-watch, SIGHUP reloads.
+// version serving and logs why; files that disagree are refused the same way, and /readyz shows the refusal while the
+// replica stays ready. Over stdio, with --no-watch, SIGHUP reloads.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,8 +17,8 @@ const KEY = 'reload-test-signing-key-0123456789abcdef';
 let root = '';
 let up: Upstream;
 
-function importShop(overlay?: string): void {
-  const r = spawnSync(process.execPath, [builtCli(), 'import', SPEC, '--name', 'shop', '--out', join(root, 'reg'), ...(overlay ? ['--overlay', overlay] : [])], { encoding: 'utf8', cwd: REPO_ROOT });
+function importShop(overlay?: string, out = join(root, 'reg')): void {
+  const r = spawnSync(process.execPath, [builtCli(), 'import', SPEC, '--name', 'shop', '--out', out, ...(overlay ? ['--overlay', overlay] : [])], { encoding: 'utf8', cwd: REPO_ROOT });
   expect(r.status, r.stderr).toBe(0);
 }
 
@@ -105,6 +106,50 @@ test('two replicas on one registry folder reload on their own after a re-import 
     importShop();
   }
 }, 120_000);
+
+test('an operations file emptied under a replica: SIGHUP refuses it naming both files and counts; /readyz stays ready and shows the refusal until a re-import serves', async () => {
+  const out = join(root, 'own');
+  importShop(undefined, out);
+  const dir = join(out, 'shop');
+  // started when /readyz answers 200: the served version's content hash is read by then, before the edit below
+  const r = await startReplica(['--registry', dir], { SHOP_BASE_URL: up.url, API_CATALOG_SIGNING_KEY: KEY, API_CATALOG_LOG_LEVEL: 'info' });
+  const readyz = async () => {
+    const res = await fetch(`http://127.0.0.1:${r.port}/readyz`);
+    return { status: res.status, body: (await res.json()) as Record<string, any> };
+  };
+  const client = await connectHttp(r.url, 'modern', { name: 'reload-integrity' });
+  try {
+    const v1 = (await call(client, 'list_domains', {})).value.catalogVersion as string;
+    // orders.json is read by the serving version now
+    expect((await call(client, 'describe_tools', { tool_names: ['orders_get'] })).success).toBe(true);
+    expect((await readyz()).body.reloadFailed).toBeUndefined();
+
+    writeFileSync(join(dir, 'operations', 'orders.json'), '[]\n');
+    r.child.kill('SIGHUP');
+    const failed = await waitForLine(r.stderr, /"event":"catalog_reload_failed"/, 0);
+    const reason = `the registry's files disagree: ${join(dir, 'operations', 'orders.json')} holds 0 operations, but ${join(dir, 'catalog.json')} counts 5 in domain "orders" (9 in all); refusing to serve it`;
+    expect(JSON.parse(failed.at(-1) as string)).toMatchObject({ level: 'error', trigger: 'signal', code: 'REGISTRY_INVALID', serving: v1, reason: expect.stringContaining(reason) });
+    // the version serving is whole: the replica stays ready, and /readyz says what was refused
+    const h = await readyz();
+    expect(h.status).toBe(200);
+    expect(h.body).toMatchObject({ status: 'ready', version: v1, reloadFailed: { trigger: 'signal', code: 'REGISTRY_INVALID', serving: v1, reason: expect.stringContaining(reason) } });
+    expect(Date.parse(h.body.reloadFailed.at)).not.toBeNaN();
+    expect((await call(client, 'list_domains', {})).value.catalogVersion).toBe(v1);
+    const d = await call(client, 'describe_tools', { tool_names: ['orders_get'] });
+    expect((await call(client, 'execute_tool', { tool_name: 'orders_get', args: { id: '3' }, handle: d.value.tools[0].example.handle })).success).toBe(true);
+
+    // a re-import writes the registry whole: the watch reloads it and the refusal is gone
+    importShop(undefined, out);
+    await waitForLine(r.stderr, /"event":"catalog_reloaded"/, 0);
+    const after = await readyz();
+    expect(after.status).toBe(200);
+    expect(after.body.reloadFailed).toBeUndefined();
+    expect(r.child.exitCode).toBeNull();
+  } finally {
+    await client.close();
+    await r.stop();
+  }
+}, 60_000);
 
 test.each(ERAS)('stdio with --no-watch: a re-import is not picked up until SIGHUP, then it is (%s client)', async (era) => {
   const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');

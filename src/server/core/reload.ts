@@ -2,9 +2,11 @@
 // index, execution settings), built or restored off to the side and swapped in with one assignment, so search,
 // describe and execute always answer from one version. Reloads on SIGHUP (the CLI wires it), when a watched
 // registry's catalog.json (or embeddings.json) changes (polled, debounced), and when an old version finds a file
-// that changed under it. A reload that fails keeps the version serving and logs why.
+// that changed under it. A reload that fails (a registry whose files disagree among them) keeps the version serving,
+// logs why and keeps the refusal (`lastFailure`, shown by /readyz) until a reload succeeds.
 import { unwatchFile, watchFile, type Stats } from 'node:fs';
 import { join } from 'node:path';
+import { AppError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { CatalogSet } from './catalogs.js';
 import type { ExecutionSettings } from './settings.js';
@@ -21,6 +23,18 @@ export type ReloadTrigger = 'signal' | 'watch' | 'changed' | 'request';
 export type ReloadOutcome =
   | { ok: true; trigger: ReloadTrigger; version: string; previous: string; changed: boolean; ms: number }
   | { ok: false; trigger: ReloadTrigger; version: string; reason: string; ms: number };
+
+/** A reload that was refused, kept until one succeeds: /readyz shows it beside the version still served. */
+export interface ReloadFailure {
+  trigger: ReloadTrigger;
+  /** The error's code (REGISTRY_INVALID for files that disagree or are damaged, REGISTRY_NOT_FOUND, ...). */
+  code?: string;
+  reason: string;
+  /** When it was refused (ISO 8601). */
+  at: string;
+  /** The version that went on serving ('' when it could not name itself). */
+  serving: string;
+}
 
 export interface LiveCatalogsOptions {
   /**
@@ -55,6 +69,7 @@ export class LiveCatalogs {
   private debounce: NodeJS.Timeout | undefined;
   private closed = false;
   private reloads = 0;
+  private failure: ReloadFailure | undefined;
 
   constructor(
     initial: ServedCatalogs,
@@ -76,6 +91,11 @@ export class LiveCatalogs {
   /** Successful swaps so far (tests, logs). */
   get reloadCount(): number {
     return this.reloads;
+  }
+
+  /** The last reload's refusal, until a reload succeeds; undefined when the last reload swapped (or none ran). */
+  get lastFailure(): ReloadFailure | undefined {
+    return this.failure;
   }
 
   /** The callback a version's catalogs call when one of their files changed on disk: reload soon. */
@@ -132,13 +152,16 @@ export class LiveCatalogs {
       warmDomains(before.catalogs, next.catalogs);
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
+      const code = err instanceof AppError ? err.code : undefined;
       const ms = Math.round(performance.now() - t0);
-      logger?.log('error', { event: 'catalog_reload_failed', trigger, reason: reason.slice(0, 500), serving: previous, ms });
+      logger?.log('error', { event: 'catalog_reload_failed', trigger, ...(code !== undefined ? { code } : {}), reason: reason.slice(0, 500), serving: previous, ms });
+      this.failure = { trigger, ...(code !== undefined ? { code } : {}), reason: reason.slice(0, 500), at: new Date().toISOString(), serving: previous };
       return { ok: false, trigger, version: previous, reason, ms };
     }
     if (this.closed) return { ok: false, trigger, version: previous, reason: 'closed', ms: Math.round(performance.now() - t0) };
     this.served = next;
     this.reloads++;
+    this.failure = undefined;
     const ms = Math.round(performance.now() - t0);
     const operations = next.catalogs.catalogs.reduce((n, c) => n + c.meta.operationCount - (c.filteredOut ?? 0), 0);
     logger?.log('info', {
