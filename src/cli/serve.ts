@@ -248,7 +248,7 @@ export async function run(argv: string[]): Promise<number> {
       }
     }
     // Named tokens are read before anything listens: an unreadable or malformed file stops the start, naming the line.
-    const { TokenFile, readTokenFile } = await import('../server/auth/tokens.js');
+    const { TokenFile } = await import('../server/auth/tokens.js');
     const tokens = h.tokensFile !== undefined ? new TokenFile(h.tokensFile, logger) : undefined;
     tokens?.watch();
     const { OpsMetrics } = await import('../server/ops/metrics.js');
@@ -319,7 +319,8 @@ export async function run(argv: string[]): Promise<number> {
     const authorization = authorizationPlaceholder({
       staticToken: h.authToken !== undefined,
       oauth: h.oauthIssuer !== undefined,
-      ...(h.tokensFile !== undefined ? { tokenNames: readTokenFile(h.tokensFile).map((e) => e.name) } : {}),
+      // the names in force (the file as read at start, or as re-read since), not a fresh read of the file
+      ...(tokens !== undefined ? { tokenNames: tokens.names } : {}),
     });
     const headers = authorization !== undefined ? { Authorization: authorization } : undefined;
     process.stderr.write(

@@ -161,20 +161,33 @@ describe('serve --http: the port, the banner', () => {
     expect(r.stderr).not.toMatch(/EADDRINUSE|unexpected error/);
   });
 
-  /** Starts `serve --http` with `args`, reads its start banner, stops it: the banner, its URL, the JSON after a label. */
-  async function banner(args: string[]): Promise<{ stderr: string; url: string; after: (label: RegExp) => unknown }> {
-    const child = spawn(process.execPath, [builtCli(), 'serve', '--http', '--port', '0', ...args], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { PATH: process.env.PATH ?? '' },
-    });
+  /**
+   * Starts `serve --http` with `args`, reads its start banner, stops it: the banner, its URL, the JSON after a label.
+   * `env`: added to the (otherwise bare) environment. `bash`: the command runs under bash with this appended to its
+   * arguments (process substitution, `<(...)`). A start-up error line (`api-catalog: <message>`, which may leave the
+   * listening process up) fails it, as an early exit does.
+   */
+  async function banner(args: string[], options: { env?: Record<string, string>; bash?: string } = {}): Promise<{ stderr: string; url: string; after: (label: RegExp) => unknown }> {
+    const argv = [builtCli(), 'serve', '--http', '--port', '0', ...args];
+    const env = { PATH: process.env.PATH ?? '', ...options.env };
+    const child =
+      options.bash === undefined
+        ? spawn(process.execPath, argv, { stdio: ['ignore', 'ignore', 'pipe'], env })
+        : spawn('bash', ['-c', `exec "$0" "$@" ${options.bash}`, process.execPath, ...argv], { stdio: ['ignore', 'ignore', 'pipe'], env });
     let stderr = '';
-    await new Promise<void>((resolve, reject) => {
-      child.stderr.on('data', (b: Buffer) => {
-        stderr += b.toString();
-        if (stderr.includes('Stop with Ctrl-C')) resolve();
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stderr.on('data', (b: Buffer) => {
+          stderr += b.toString();
+          if (stderr.includes('Stop with Ctrl-C')) resolve();
+          else if (/^api-catalog: (?!serving |warning: )/m.test(stderr)) reject(new Error(`serve failed to start:\n${stderr}`));
+        });
+        child.once('exit', () => reject(new Error(`serve exited early:\n${stderr}`)));
       });
-      child.once('exit', () => reject(new Error(`serve exited early:\n${stderr}`)));
-    });
+    } catch (err) {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      throw err;
+    }
     child.kill('SIGTERM');
     await once(child, 'exit');
     const lines = stderr.split('\n').map((l) => l.trim());
@@ -204,6 +217,18 @@ describe('serve --http: the port, the banner', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('--tokens given as a file that reads once (`<(...)`, process substitution): the banner names the tokens in force, read at start', async () => {
+    const made = await cli(['token', 'new', 'deploy-bot', '--scopes', 'catalog:read']);
+    const [token, line] = made.stdout.trimEnd().split('\n') as [string, string];
+    const { stderr, url, after } = await banner(['--registry', fixtureRegistry('petstore')], {
+      env: { TOKEN_LINE: line },
+      bash: `--tokens <(printf '%s\\n' "$TOKEN_LINE")`,
+    });
+    expect(stderr).toMatch(/Named tokens: 1 from \/dev\/fd\/\d+ \(re-read on change\)/);
+    expect(after(/^Client config, Cursor/)).toEqual({ mcpServers: { 'api-catalog': { type: 'http', url, headers: { Authorization: 'Bearer <token for deploy-bot>' } } } });
+    expect(stderr).not.toContain(token);
   });
 
   it('the placeholder for each kind of authentication', () => {

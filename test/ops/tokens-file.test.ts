@@ -83,14 +83,18 @@ test('O12: a token file other users can read is served with a warning naming the
   const tokens = new TokenFile(file, logger);
   expect(lines).toEqual([expect.objectContaining({ level: 'warn', event: 'tokens_file_mode', mode: '0644', note: `other users can read it; run chmod 600 ${file}` })]);
   expect(tokens.match(alice.token)?.name).toBe('alice');
+  // names: the tokens in force (what the start banner shows), never re-read from the file
+  expect(tokens.names).toEqual(['alice']);
   // A malformed edit keeps the previous entries (a half-saved file must not lock everyone out) ...
   writeFileSync(file, 'alice\n');
   expect(tokens.reload()).toBe(false);
   expect(tokens.match(alice.token)?.name).toBe('alice');
+  expect(tokens.names).toEqual(['alice']);
   // ... an emptied file, or one removed, is the operator revoking them all.
   writeFileSync(file, '# nobody\n');
   expect(tokens.reload()).toBe(true);
   expect(tokens.match(alice.token)).toBeUndefined();
+  expect(tokens.names).toEqual([]);
   expect(lines.at(-1)).toMatchObject({ level: 'error', event: 'tokens_reloaded', entries: 0 });
   writeFileSync(file, `${alice.line}\n`);
   tokens.reload();

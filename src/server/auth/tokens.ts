@@ -108,6 +108,11 @@ export class TokenFile {
     return this.entries.length;
   }
 
+  /** The names of the tokens in force now, in file order (the start banner shows them; never a hash). */
+  get names(): string[] {
+    return this.entries.map((e) => e.name);
+  }
+
   /** The entry whose hash matches; every entry is compared (constant time each, no early exit). */
   match(token: string): { name: string; scopes: string[] } | undefined {
     const h = tokenHash(token);
