@@ -10,7 +10,7 @@ import { createLogger, type Logger } from '../logger.js';
 import { loadCatalogSet, settingsFromConfig, warmSearchIndex, type CatalogSet, type CatalogSetOptions } from '../server/core/catalogs.js';
 import type { LiveCatalogs } from '../server/core/reload.js';
 import { knownVersion, startReloading, useEmbeddings } from './serve-reload.js';
-import { judgeStateAtStart, reportStateAtStart } from './serve-state.js';
+import { judgeStateAtStart, reportStateAtStart, stateFlagPasswordWarning } from './serve-state.js';
 import { preloadExecutor, SERVER_VERSION, type ServerDeps } from '../server/create-server.js';
 import { AuditLog } from '../server/ops/audit.js';
 import type { ToolCallObserver } from '../server/ops/observe.js';
@@ -247,6 +247,9 @@ export async function run(argv: string[]): Promise<number> {
         // openStateStore reports the bad URL without echoing it.
       }
     }
+    // A password on the command line is readable by every user of the machine: said once, before any connection.
+    const stateWarning = stateFlagPasswordWarning(flags.state);
+    if (stateWarning !== undefined) logger.log('warn', stateWarning);
     // Named tokens are read before anything listens: an unreadable or malformed file stops the start, naming the line.
     const { TokenFile } = await import('../server/auth/tokens.js');
     const tokens = h.tokensFile !== undefined ? new TokenFile(h.tokensFile, logger) : undefined;

@@ -1,6 +1,7 @@
 // The command line as people meet it: every bad flag or command is one line with "did you mean" and exit 2 (the
-// built CLI, spawned); a port in use names the port and --port; the start banner's configs match their labels;
-// `call` names its own flags (--confirm, --dry-run), not execute_tool's arguments.
+// built CLI, spawned); a port in use names the port and --port; the start banner's configs match their labels and
+// name the tokens in force; a --state password on the command line is warned about (never shown); `call` names its
+// own flags (--confirm, --dry-run), not execute_tool's arguments.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,8 +12,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run as callRun } from '../../src/cli/call.js';
 import { authorizationPlaceholder, clientConfigLines } from '../../src/cli/serve-messages.js';
+import { stateFlagPasswordWarning } from '../../src/cli/serve-state.js';
 import { builtCli, fixtureRegistry } from '../helpers/mcp.js';
 import { runCaptured } from '../helpers/cli.js';
+import { freePort } from '../helpers/redis.js';
 
 interface Exit {
   code: number | null;
@@ -229,6 +232,47 @@ describe('serve --http: the port, the banner', () => {
     expect(stderr).toMatch(/Named tokens: 1 from \/dev\/fd\/\d+ \(re-read on change\)/);
     expect(after(/^Client config, Cursor/)).toEqual({ mcpServers: { 'api-catalog': { type: 'http', url, headers: { Authorization: 'Bearer <token for deploy-bot>' } } } });
     expect(stderr).not.toContain(token);
+  });
+
+  describe('--state with a password on the command line', () => {
+    const PASSWORD = 'pw-Never-Printed-7788';
+    const warnings = (stderr: string) =>
+      stderr
+        .split('\n')
+        .filter((l) => l.includes('"event":"state_password_in_arguments"'))
+        .map((l) => JSON.parse(l) as Record<string, string>);
+
+    it('is warned about once, before the store is tried, naming API_CATALOG_STATE and never the password', async () => {
+      // nothing listens there: the replica starts unready, which is fine here
+      const port = await freePort();
+      const { stderr } = await banner(['--state', `redis://:${PASSWORD}@127.0.0.1:${port}/0`, '--registry', fixtureRegistry('petstore')]);
+      const said = warnings(stderr);
+      expect(said).toEqual([expect.objectContaining({ level: 'warn', state: `redis://:***@127.0.0.1:${port}/0` })]);
+      expect(said[0]?.note).toMatch(/^the --state URL carries a password, and the command line is visible to every user of this machine \(ps\); pass the URL in the environment instead: API_CATALOG_STATE=/);
+      expect(stderr.indexOf('"event":"state_password_in_arguments"')).toBeLessThan(stderr.indexOf('"event":"state_store_down"'));
+      expect(stderr).not.toContain(PASSWORD);
+    });
+
+    it('the same URL from API_CATALOG_STATE is not warned about', async () => {
+      const port = await freePort();
+      const { stderr } = await banner(['--registry', fixtureRegistry('petstore')], { env: { API_CATALOG_STATE: `redis://:${PASSWORD}@127.0.0.1:${port}/0` } });
+      expect(stderr).toContain('"event":"state_store_down"');
+      expect(warnings(stderr)).toEqual([]);
+      expect(stderr).not.toContain(PASSWORD);
+    });
+
+    it.each([
+      [undefined, undefined],
+      ['redis://127.0.0.1:6379/0', undefined],
+      ['redis://reader@127.0.0.1:6379', undefined],
+      ['not a url', undefined],
+      [`redis://:${PASSWORD}@10.0.0.5:6379/0`, 'redis://:***@10.0.0.5:6379/0'],
+      [`rediss://app:${PASSWORD}@redis.internal`, 'rediss://***:***@redis.internal'],
+    ] as const)('--state %s: warned as %s', (flag, shown) => {
+      const w = stateFlagPasswordWarning(flag);
+      expect(w?.state).toBe(shown);
+      expect(JSON.stringify(w ?? {})).not.toContain(PASSWORD);
+    });
   });
 
   it('the placeholder for each kind of authentication', () => {
