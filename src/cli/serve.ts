@@ -67,8 +67,9 @@ replica unready, named in the log and /readyz, until fixed. Run Redis with AOF (
 
 Registry updates: SIGHUP reloads the catalogs, and so does a change of a registry's catalog.json (unless
 --no-watch): the new version (operations, search index, settings) replaces the old one whole, or the old one goes
-on serving when the new one does not load (logged as catalog_reload_failed). list_domains and /readyz show the
-catalog version.
+on serving when the new one does not load (logged as catalog_reload_failed; /readyz shows it as reloadFailed).
+A registry whose files disagree (catalog.json's operation counts against the operations files) is refused, at
+start and on reload, naming both files and both counts. list_domains and /readyz show the catalog version.
 
 Catalog explorer (with --http): open http://<host>:<port>/ in a browser to see the domains, search with the
 agents' ranking and scores, read describe_tools at each level with its token count, dry-run a call, read the
