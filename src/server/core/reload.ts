@@ -163,7 +163,8 @@ export class LiveCatalogs {
     this.reloads++;
     this.failure = undefined;
     const ms = Math.round(performance.now() - t0);
-    const operations = next.catalogs.catalogs.reduce((n, c) => n + c.meta.operationCount - (c.filteredOut ?? 0), 0);
+    // meta.operationCount is already the served count (filterCatalogs recounts it); filteredOut is said apart
+    const operations = next.catalogs.catalogs.reduce((n, c) => n + c.meta.operationCount, 0);
     logger?.log('info', {
       event: 'catalog_reloaded',
       trigger,
