@@ -60,7 +60,7 @@ routing), and it shares rate limits and stored large results between replicas. A
 a request (the API_CATALOG_HTTP_TOKEN holder, an OAuth subject, or "anonymous" on loopback); legacy sessions,
 handles and stored results are bound to it and rate limits count per principal. GET /readyz answers 503 with
 the reason while the state store is unreachable; --require-state refuses to start without --state.
-State store URL: redis://[user:]password@host:port/db, or rediss://... for TLS (a private CA through
+State store URL: redis://[user]:password@host:port/db, or rediss://... for TLS (a private CA through
 NODE_EXTRA_CA_CERTS). The database number is selected and checked; a database Redis lacks, a Cluster node or a
 Sentinel stop the start; a wrong password (WRONGPASS/NOAUTH), a TLS problem or a read-only replica keep the
 replica unready, named in the log and /readyz, until fixed. Run Redis with AOF (docs/DEPLOY.md).
