@@ -2,11 +2,11 @@
 // (only the listen address, the replica addresses and file paths are rewritten), started in the foreground
 // and stopped by the test. Fails (never skips) when the binary is missing.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from './mcp.js';
 import { freePort, portOpen } from './redis.js';
+import { tempDir } from './temp.js';
 
 export type BalancerKind = 'nginx' | 'haproxy';
 
@@ -66,7 +66,7 @@ async function waitListening(port: number, child: ChildProcess, log: () => strin
 export async function startBalancer(kind: BalancerKind, replicaPorts: number[], options: { sticky?: boolean } = {}): Promise<Balancer> {
   const bin = binary(kind);
   const port = await freePort();
-  const dir = mkdtempSync(join(tmpdir(), `ac-${kind}-`));
+  const dir = tempDir(`ac-${kind}-`);
   let args: string[];
   let config: string;
   if (kind === 'nginx') {

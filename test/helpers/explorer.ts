@@ -3,8 +3,7 @@
 // HTTP that fills that log, and Debian's chromium driven by playwright-core. explorerRig() registers the
 // beforeAll/afterAll that start and stop it all; the rig's fields are set once the file's beforeAll has run.
 // Fails when chromium is missing. Also what their tests read pages with (table rows, the agents' search ranking).
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -14,6 +13,7 @@ import { toolNames } from '../../src/server/core/names.js';
 import { searchTools } from '../../src/server/core/search.js';
 import { SearchLog } from '../../src/server/search-log.js';
 import { serveHttp, type HttpHandle } from '../../src/server/transports/http.js';
+import { tempDir } from './temp.js';
 import { startUpstream, type Upstream } from './upstream.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -76,7 +76,7 @@ export function explorerRig(options: ExplorerRigOptions): ExplorerRig {
 
   beforeAll(async () => {
     expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: install Debian's chromium (apt-get install chromium); .ci/run does`).toBe(true);
-    rig.dir = mkdtempSync(join(tmpdir(), `${options.name}-`));
+    rig.dir = tempDir(`${options.name}-`);
     rig.up = await startUpstream();
     rig.set = loadCatalogSet([]);
     void rig.set.index;
@@ -97,7 +97,6 @@ export function explorerRig(options: ExplorerRigOptions): ExplorerRig {
   afterAll(async () => {
     await rig.browser?.close();
     await Promise.all([...servers.map((s) => s.close()), rig.up?.close()]);
-    if (rig.dir) rmSync(rig.dir, { recursive: true, force: true });
   });
 
   return rig;

@@ -3,11 +3,10 @@
 // asks production to run), a TLS port (`tls`: certificates from ./tls.ts) or extra arguments; stop/start keep the
 // port (and, with `stop({ save: true })` or AOF, the data). Fails when redis-server is missing.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
 import { Redis } from 'ioredis';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { tempDir } from './temp.js';
 
 export interface TestRedis {
   port: number;
@@ -102,7 +101,7 @@ export async function startRedis(options: StartRedisOptions = {}): Promise<TestR
   const bin = redisServerBinary();
   const port = options.port ?? (await freePort());
   const tlsPort = options.tls !== undefined ? await freePort() : undefined;
-  const dir = mkdtempSync(join(tmpdir(), 'ac-redis-'));
+  const dir = tempDir('ac-redis-');
   let child: ChildProcess | undefined;
   let log = '';
   const args = [...(options.configFile !== undefined ? [options.configFile] : []), '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--dir', dir, '--dbfilename', 'dump.rdb', '--protected-mode', 'yes'];

@@ -2,9 +2,9 @@
 // made with the openssl command line in a temp folder (Node cannot make X.509 certificates). Fails, with the
 // package to install, when openssl is missing. Test-only.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from './temp.js';
 
 export interface TestCertificates {
   dir: string;
@@ -24,7 +24,7 @@ function openssl(args: string[], cwd: string): void {
 
 /** A fresh CA and a server certificate (SAN: DNS localhost, IP 127.0.0.1), valid for a day. */
 export function makeCertificates(): TestCertificates {
-  const dir = mkdtempSync(join(tmpdir(), 'ac-tls-'));
+  const dir = tempDir('ac-tls-');
   openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '1', '-subj', '/CN=api-catalog test CA'], dir);
   openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=localhost'], dir);
   writeFileSync(join(dir, 'san.ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
