@@ -2,19 +2,18 @@
 // (`bash -n`), and run with `api-catalog` as a function that prints its arguments, each gives back exactly the
 // operation's name and the example's arguments (an apostrophe in "I'm having a problem" must not end the quote).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { exampleCommand, render } from '../../src/cli/describe.js';
 import { importSpec, writeRegistry } from '../../src/importer/index.js';
 import { loadCatalogSet, type CatalogSet } from '../../src/server/core/catalogs.js';
 import { describeTools } from '../../src/server/core/describe.js';
 import { toolNames } from '../../src/server/core/names.js';
 import { REPO_ROOT } from '../helpers/mcp.js';
+import { tempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'ac-examples-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('ac-examples-');
 
 /** What describe prints on its `example:` lines for every operation of a catalog set. */
 function examples(set: CatalogSet): Array<{ name: string; args: unknown; line: string }> {

@@ -3,11 +3,11 @@
 // procfs folder answers ENOENT for any new child) past --timeout, and `--out <a file>` ended in a raw ENOTDIR.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { builtCli } from '../helpers/mcp.js';
+import { tempDir } from '../helpers/temp.js';
 
 interface Exit {
   code: number | null;
@@ -30,11 +30,10 @@ async function cli(args: string[], cwd: string, ms = 20_000): Promise<Exit> {
 let dir = '';
 let spec = '';
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'ac-out-'));
+  dir = tempDir('ac-out-');
   spec = join(dir, 'things.yaml');
   cpSync('test/fixtures/specs/oas30.yaml', spec);
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('import --out that cannot be written', () => {
   it.runIf(process.platform === 'linux')('--out /proc/nope fails fast (no spin), names the path and why, exit 1, never says imported', async () => {

@@ -2,18 +2,17 @@
 // `node dist/cli/index.js` in a clone (where `api-catalog` is on no PATH), `npx api-catalog` in a project that
 // depends on it. Before, it always said `api-catalog serve`, which a clone's shell does not find.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { selfCommand } from '../../src/cli/self-command.js';
 import { REPO_ROOT, builtCli } from '../helpers/mcp.js';
+import { tempDir } from '../helpers/temp.js';
 
 let dir = '';
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'ac-next-'));
+  dir = tempDir('ac-next-');
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A folder holding an executable `api-catalog` (what a global install or npm link puts on PATH). */
 function binWithCli(...parts: string[]): string {

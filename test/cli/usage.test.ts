@@ -4,8 +4,7 @@
 // own flags (--confirm, --dry-run), not execute_tool's arguments.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -16,6 +15,7 @@ import { stateFlagPasswordWarning } from '../../src/cli/serve-state.js';
 import { builtCli, fixtureRegistry } from '../helpers/mcp.js';
 import { runCaptured } from '../helpers/cli.js';
 import { freePort } from '../helpers/redis.js';
+import { tempDir } from '../helpers/temp.js';
 
 interface Exit {
   code: number | null;
@@ -206,7 +206,7 @@ describe('serve --http: the port, the banner', () => {
   });
 
   it('with --tokens, both configs carry the Authorization header with a placeholder naming the client, never a token', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ac-tokens-'));
+    const dir = tempDir('ac-tokens-');
     try {
       const made = await cli(['token', 'new', 'ci-bot', '--scopes', 'catalog:read']);
       const [token, line] = made.stdout.trimEnd().split('\n') as [string, string];

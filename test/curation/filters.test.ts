@@ -2,10 +2,8 @@
 // MCP client of each era (2026-07-28 and legacy): a filtered operation is never listed, searched, described, executed or suggested; bad filters stop the
 // start with a clear message (did-you-mean for domains). Also the hidden count list_domains reports.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { parseServeArgs } from '../../src/cli/args.js';
 import { resolveServerConfig } from '../../src/config.js';
 import { importSpec, writeRegistry } from '../../src/importer/index.js';
@@ -13,6 +11,7 @@ import { loadCatalogSet } from '../../src/server/core/catalogs.js';
 import type { CatalogFilters } from '../../src/server/core/filters.js';
 import { ERAS, builtCli, call, connectInMemory, fixtureRegistry, type Connected, type Era } from '../helpers/mcp.js';
 import { errorOf } from '../helpers/errors.js';
+import { tempDir } from '../helpers/temp.js';
 
 const FIXTURES = 'test/fixtures/overlays';
 let root = '';
@@ -20,13 +19,12 @@ let plain = '';
 let curated = '';
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'ac-filters-'));
+  root = tempDir('ac-filters-');
   writeRegistry(await importSpec(join(FIXTURES, 'shop.yaml')), join(root, 'plain'));
   writeRegistry(await importSpec(join(FIXTURES, 'shop.yaml'), { overlays: [{ file: join(FIXTURES, 'shop-curation.yaml') }] }), join(root, 'curated'));
   plain = join(root, 'plain', 'shop');
   curated = join(root, 'curated', 'shop');
 });
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 async function connect(era: Era, dirs: string[], filters?: CatalogFilters): Promise<Connected> {
   return connectInMemory({ catalogs: loadCatalogSet(dirs, { filters }) }, { era });

@@ -2,13 +2,13 @@
 // embedded catalog; the overlay in test/fixtures/overlays/github-tickets.yaml (the one the page shows) adds the
 // word people use as x-api-catalog-keywords; after `import --overlay` the same search, through a real MCP client
 // of each era, ranks issues_create first.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { run as importCli } from '../../src/cli/import.js';
 import { loadCatalogSet } from '../../src/server/core/catalogs.js';
 import { ERAS, REPO_ROOT, call, connectInMemory, type Connected, type Era } from '../helpers/mcp.js';
+import { tempDir } from '../helpers/temp.js';
 
 const OVERLAY = 'test/fixtures/overlays/github-tickets.yaml';
 const QUERIES = ['open a ticket'];
@@ -24,7 +24,7 @@ async function rankOf(c: Connected, query: string, name: string): Promise<number
 }
 
 beforeAll(async () => {
-  out = mkdtempSync(join(tmpdir(), 'ac-walkthrough-'));
+  out = tempDir('ac-walkthrough-');
   // `api-catalog import openapi/github.json --overlay <file> --out <dir>`, the page's command, in-process.
   const o = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
   const e = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
@@ -49,7 +49,6 @@ afterAll(async () => {
     await c.before.close();
     await c.after.close();
   }
-  rmSync(out, { recursive: true, force: true });
 });
 
 describe.each(ERAS)('%s era', (era: Era) => {

@@ -4,8 +4,7 @@
 // describe and execute (over real HTTP to a local upstream) work by the new name, and the old name gets "did you
 // mean" with the new one. The built CLI's start banner shows the display name.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { run as importCli } from '../../src/cli/import.js';
@@ -14,6 +13,7 @@ import type { CatalogMeta } from '../../src/types.js';
 import { runCaptured } from '../helpers/cli.js';
 import { ERAS, REPO_ROOT, builtCli, call, connectInMemory, fixtureRegistry, type Connected, type Era } from '../helpers/mcp.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
+import { tempDir } from '../helpers/temp.js';
 
 const SPEC = join(REPO_ROOT, 'test', 'fixtures', 'real-specs', 'sendgrid.json');
 const OVERLAY = join(REPO_ROOT, 'test', 'fixtures', 'overlays', 'sendgrid-names.yaml');
@@ -25,7 +25,7 @@ let out = '';
 let up: Upstream;
 
 beforeAll(async () => {
-  out = mkdtempSync(join(tmpdir(), 'ac-sendgrid-names-'));
+  out = tempDir('ac-sendgrid-names-');
   const imported = await runCaptured(importCli, [SPEC, '--overlay', OVERLAY, '--out', out]);
   expect(imported.code, imported.stderr).toBe(0);
   expect(imported.stdout).toContain('13 operation(s) renamed (x-api-catalog-name): DELETE_mc-contacts -> contacts_delete');
@@ -34,7 +34,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await up?.close();
-  if (out) rmSync(out, { recursive: true, force: true });
 });
 
 describe('SendGrid with display names', () => {

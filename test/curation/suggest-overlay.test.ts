@@ -1,11 +1,10 @@
 // `api-catalog suggest-overlay`: queries that miss their operation become Overlay 1.0 actions adding the missing
 // words as x-api-catalog-keywords; the YAML it writes is accepted by `import --overlay` (round trip), after which
 // the same queries have nothing left to suggest.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { jsonpath } from 'json-p3';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { missingWords, operationTarget, parseSuggestQueries, renderOverlay, run, suggestKeywords } from '../../src/cli/suggest-overlay.js';
 import { AppError } from '../../src/errors.js';
 import { importSpec, writeRegistry } from '../../src/importer/index.js';
@@ -13,18 +12,18 @@ import { parseOverlay } from '../../src/importer/overlay.js';
 import { loadCatalogSet } from '../../src/server/core/catalogs.js';
 import type { Operation } from '../../src/types.js';
 import { runCaptured } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const SPEC = 'test/fixtures/overlays/shop.yaml';
 let dir = '';
 let reg = '';
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'ac-suggest-'));
+  dir = tempDir('ac-suggest-');
   writeRegistry(await importSpec(SPEC), join(dir, 'plain'));
   reg = join(dir, 'plain', 'shop');
 });
 const cli = (args: string[]) => runCaptured(run, args);
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const QUERIES = [
   { query: 'a chargeback', expect: ['orders/refund'] }, // "chargeback" is nowhere in the spec

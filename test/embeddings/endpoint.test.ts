@@ -1,8 +1,7 @@
 // The embeddings option end to end against a local OpenAI-compatible endpoint on loopback: import stores the
 // vectors, search_tools through a real MCP client of each era finds a paraphrase lexical search misses, and every failure of
 // the endpoint (stall, refused, garbage, wrong model, texts changed) answers lexically and says so.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { run as importCli } from '../../src/cli/import.js';
@@ -13,6 +12,7 @@ import { attachEmbeddings, loadCatalogSet } from '../../src/server/core/catalogs
 import { ERAS, call, connectInMemory, fixtureRegistry, type Era } from '../helpers/mcp.js';
 import { closedPortUrl, startEmbeddingsServer, type FakeEmbeddingsServer } from '../helpers/embeddings-server.js';
 import { runCaptured } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const SPEC = join(import.meta.dirname, 'fixtures', 'club.yaml');
 const CANARY = 'sk-canary-7f3a9c2e1b4d8a6f0e5c';
@@ -43,7 +43,7 @@ function allText(folder: string): string {
 }
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'ac-embed-'));
+  root = tempDir('ac-embed-');
   fake = await startEmbeddingsServer({ requiredKey: CANARY });
   const r = await cli(importCli, [SPEC, '--name', 'club', '--out', root, '--embeddings-url', fake.url, '--embeddings-model', 'fake-embed'], {
     API_CATALOG_EMBEDDINGS_KEY: CANARY,
@@ -56,7 +56,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await fake.close();
-  rmSync(root, { recursive: true, force: true });
 });
 afterEach(() => {
   fake.behaviour = 'ok';
@@ -88,11 +87,11 @@ describe('import time', () => {
   test('import --check: up to date with the vectors present; a changed spec makes it stale; embed re-embeds only what changed', async () => {
     const ok = await cli(importCli, [SPEC, '--name', 'club', '--out', root, '--check']);
     expect(ok.code, ok.stderr).toBe(0);
-    const other = mkdtempSync(join(tmpdir(), 'ac-embed-spec-'));
+    const other = tempDir('ac-embed-spec-');
     try {
       const changed = join(other, 'club.yaml');
       writeFileSync(changed, readFileSync(SPEC, 'utf8').replace('summary: List notes on a customer', 'summary: List the notes kept about a customer'));
-      const copy = mkdtempSync(join(tmpdir(), 'ac-embed-reg-'));
+      const copy = tempDir('ac-embed-reg-');
       try {
         // a copy of the registry, re-imported from the changed spec without an endpoint: vectors kept, reported stale
         const imp = await cli(importCli, [changed, '--name', 'club', '--out', copy]);
@@ -121,7 +120,7 @@ describe('import time', () => {
   });
 
   test('import with the endpoint down: the registry is written, exit 1 says the vectors are missing and how to add them', async () => {
-    const other = mkdtempSync(join(tmpdir(), 'ac-embed-down-'));
+    const other = tempDir('ac-embed-down-');
     try {
       const { closedPortUrl } = await import('../helpers/embeddings-server.js');
       const r = await cli(importCli, [SPEC, '--name', 'club', '--out', other, '--embeddings-url', await closedPortUrl(), '--embeddings-model', 'fake-embed'], {
@@ -325,7 +324,7 @@ describe.each(ERAS)('%s era', (era: Era) => {
       const dims = await connect(config({ dimensions: 32 }));
       expect(dims.semantic.catalogs[0]?.problem).toMatch(/have 64 dimensions, the configured dimensions are 32/);
       await dims.conn.close();
-      const bare = mkdtempSync(join(tmpdir(), 'ac-embed-bare-'));
+      const bare = tempDir('ac-embed-bare-');
       try {
         expect((await cli(importCli, [SPEC, '--name', 'club', '--out', bare])).code).toBe(0);
         const set = loadCatalogSet([join(bare, 'club')]);
@@ -337,7 +336,7 @@ describe.each(ERAS)('%s era', (era: Era) => {
     });
 
     test('vectors made with requested dimensions need the same setting; a model swapped under the same name is caught at the first query', async () => {
-      const other = mkdtempSync(join(tmpdir(), 'ac-embed-48-'));
+      const other = tempDir('ac-embed-48-');
       try {
         const r = await cli(importCli, [SPEC, '--name', 'club', '--out', other, '--embeddings-url', fake.url, '--embeddings-model', 'fake-embed', '--embeddings-dimensions', '48'], { API_CATALOG_EMBEDDINGS_KEY: CANARY });
         expect(r.code, r.stderr).toBe(0);

@@ -1,28 +1,27 @@
 // `api-catalog eval --embeddings-url`: hybrid search is measured on each line's own request (domain filter and
 // keywords included, as search_tools gets them), on a registry embedded elsewhere and named with --registry.
 // Loopback fake endpoint only.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { run as evalCli } from '../../src/cli/eval.js';
 import { run as importCli } from '../../src/cli/import.js';
 import { startEmbeddingsServer, type FakeEmbeddingsServer } from '../helpers/embeddings-server.js';
 import { runCaptured } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const SPEC = join(import.meta.dirname, 'fixtures', 'club.yaml');
 let root = '';
 let fake: FakeEmbeddingsServer;
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'ac-embed-eval-'));
+  root = tempDir('ac-embed-eval-');
   fake = await startEmbeddingsServer();
   const r = await runCaptured(importCli, [SPEC, '--name', 'club', '--out', root, '--embeddings-url', fake.url, '--embeddings-model', 'fake-embed', '--quiet']);
   expect(r.code, r.stderr).toBe(0);
 });
 afterAll(async () => {
   await fake.close();
-  rmSync(root, { recursive: true, force: true });
 });
 
 function queries(lines: object[]): string {

@@ -2,8 +2,6 @@
 // through a client of each era (hybrid answers, the mode on stderr, a clear warning for a model mismatch, the key
 // nowhere), and `search`.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Client } from '@modelcontextprotocol/client';
@@ -12,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { run as importCli } from '../../src/cli/import.js';
 import { ERAS, REPO_ROOT, builtCli, newClient, type Era } from '../helpers/mcp.js';
 import { startEmbeddingsServer, type FakeEmbeddingsServer } from '../helpers/embeddings-server.js';
+import { tempDir } from '../helpers/temp.js';
 
 const SPEC = join(import.meta.dirname, 'fixtures', 'club.yaml');
 const CANARY = 'sk-serve-canary-93be1d0c4a7f';
@@ -19,7 +18,7 @@ let root = '';
 let fake: FakeEmbeddingsServer;
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'ac-embed-serve-'));
+  root = tempDir('ac-embed-serve-');
   fake = await startEmbeddingsServer({ requiredKey: CANARY });
   const quiet = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
   process.env.API_CATALOG_EMBEDDINGS_KEY = CANARY;
@@ -32,7 +31,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await fake.close();
-  rmSync(root, { recursive: true, force: true });
 });
 
 function childEnv(extra: Record<string, string>): Record<string, string> {

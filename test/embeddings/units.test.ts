@@ -1,8 +1,7 @@
 // The parts of the embeddings option on their own: settings (and that the key never shows), the float16 store
 // (deterministic bytes, damage detected), the client's retries and response checks (against the loopback
 // endpoint), and the three fusions.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
@@ -15,6 +14,7 @@ import { createLogger } from '../../src/logger.js';
 import { loadCatalog } from '../../src/registry/catalog.js';
 import { fixtureRegistry } from '../helpers/mcp.js';
 import { startEmbeddingsServer, type FakeEmbeddingsServer } from '../helpers/embeddings-server.js';
+import { tempDir } from '../helpers/temp.js';
 
 const KEY = 'sk-unit-canary-55aa77bb99cc';
 
@@ -55,9 +55,8 @@ describe('settings', () => {
 describe('store', () => {
   let dir = '';
   beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'ac-embed-store-'));
+    dir = tempDir('ac-embed-store-');
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   test('float16 round-trips unit vectors within 1e-3 and rounds like IEEE (1, -2, 65504, tiny, overflow)', () => {
     expect(toHalf(1)).toBe(0x3c00);
@@ -152,7 +151,7 @@ describe('client against the loopback endpoint', () => {
   });
 
   test('embedRegistry with batches: one request per batch, deterministic files', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ac-embed-batch-'));
+    const dir = tempDir('ac-embed-batch-');
     try {
       const ops = loadCatalog(fixtureRegistry('zoo')).operations;
       const before = fake.requests;

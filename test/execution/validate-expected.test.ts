@@ -2,8 +2,7 @@
 // union, nullable, `$ref`s, not, nested properties inside allOf. It was `{}` for a union (the excerpt dropped the
 // branches); a failed union was three errors, each alternative's own "must be string" / "must be integer" beside
 // Ajv's "must match exactly one schema in oneOf". The last test runs a real OpenAPI 3.0 spec through the importer.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateArguments } from '../../src/execution/index.js';
@@ -11,6 +10,7 @@ import type { FieldError } from '../../src/execution/types.js';
 import { importSpec } from '../../src/importer/index.js';
 import type { JsonSchema, Operation } from '../../src/types.js';
 import { op } from './fixtures.js';
+import { tempDir } from '../helpers/temp.js';
 
 const DEFS: Record<string, JsonSchema> = {
   Pet: { type: 'object', properties: { name: { type: 'string' }, tag: { type: 'string' } }, required: ['name'] },
@@ -179,7 +179,7 @@ describe('expected for the other shapes is never empty', () => {
 
 describe('a real OpenAPI 3.0 spec through the importer', () => {
   it('oneOf, anyOf, nullable, allOf and $ref parameters and body fields all give a useful expected', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ac-expected-'));
+    const dir = tempDir('ac-expected-');
     try {
       const file = join(dir, 'issues.yaml');
       writeFileSync(

@@ -1,17 +1,16 @@
 // changes.json: a re-import that changes the registry records what it changed (for the explorer's import report);
 // `import --check` still compares only what the spec determines, and an unchanged re-import keeps the record.
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import { checkRegistry, importSpec, writeRegistry, type ChangesFile } from '../../src/importer/index.js';
+import { tempDir } from '../helpers/temp.js';
 
 let dir = '';
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'ac-changes-'));
+  dir = tempDir('ac-changes-');
   cpSync('test/fixtures/specs/oas30.yaml', join(dir, 'things.yaml'));
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('changes.json', () => {
   test('absent after a first import; written by a changing re-import; kept by an unchanged one; ignored by --check', async () => {

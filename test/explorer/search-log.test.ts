@@ -1,8 +1,7 @@
 // The search log (serve --search-log): lines written through a real MCP client session of each era (2026-07-28 and
 // legacy), follow-ups joined to their search, no arguments or credentials in the file, rotation at a size, write
 // failures that never break a search, the reader's "no good result first" order, and the serve flags.
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { parseServeArgs } from '../../src/cli/args.js';
@@ -12,16 +11,16 @@ import { sessionTag } from '../../src/server/create-server.js';
 import { readSearchLog, SearchLog, summarizeQueries, type FollowUpLine, type SearchLine } from '../../src/server/search-log.js';
 import { ERAS, call, catalogs, connectInMemory, fixtureRegistry, type Connected, type Era } from '../helpers/mcp.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
+import { tempDir } from '../helpers/temp.js';
 
 let dir = '';
 const open: Connected[] = [];
 let up: Upstream;
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'ac-searchlog-'));
+  dir = tempDir('ac-searchlog-');
 });
 afterEach(async () => {
   await Promise.all(open.splice(0).map((c) => c.close()));
-  rmSync(dir, { recursive: true, force: true });
 });
 afterAll(async () => {
   await up?.close();

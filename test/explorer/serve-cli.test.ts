@@ -2,20 +2,19 @@
 // at / next to /mcp, --search-log writing lines for a real client's searches (each era), --no-explorer, --help, and a clear
 // start-up error for a search log that cannot be opened.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import { ERAS, builtCli, fixtureRegistry, newClient, REPO_ROOT } from '../helpers/mcp.js';
 import { rawHttp } from '../helpers/raw-http.js';
 import { until } from '../helpers/timing.js';
+import { tempDir } from '../helpers/temp.js';
 
 let dir = '';
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'ac-serve-explorer-'));
+  dir = tempDir('ac-serve-explorer-');
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const reg = ['--registry', fixtureRegistry('petstore')];
 

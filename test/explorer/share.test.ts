@@ -2,8 +2,7 @@
 // values of credential-named arguments and the server's own credential values are replaced; everything else is
 // kept byte for byte. And the tool page's `from` column, read from the registry's `paramSources` where it has them,
 // over the real HTTP transport.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { importSpec, writeRegistry } from '../../src/importer/index.js';
@@ -12,6 +11,7 @@ import { REDACTED, serverSecrets, shareableArgs } from '../../src/server/explore
 import { serveHttp, type HttpHandle } from '../../src/server/transports/http.js';
 import type { Operation } from '../../src/types.js';
 import { rawHttp } from '../helpers/raw-http.js';
+import { tempDir } from '../helpers/temp.js';
 
 describe('shareableArgs', () => {
   const secrets = ['own-secret-value-1234'];
@@ -65,7 +65,7 @@ describe('the tool page’s from column', () => {
   let srv: HttpHandle;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'ac-from-'));
+    dir = tempDir('ac-from-');
     writeRegistry(await importSpec('test/fixtures/specs/oas30.yaml', { name: 'things' }), dir);
     // A registry whose import computed where entity parameters come from (Operation.paramSources, describe's
     // importer work): things_replace's `id` comes from things_list; a name the server does not serve is left out.

@@ -1,18 +1,17 @@
 // A catalog's own settings file (registry/<name>/settings.json, written by hand by the catalog's publisher): the
 // per-catalog section of a config file, kept across re-imports, ignored by `import --check`, read by `serve` below
 // the operator's config file. The embedded GitHub catalog uses it for uploads.github.com instead of code.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { parseConfigFile, resolveServerConfig } from '../../src/config.js';
 import { checkRegistry, importSpec, writeRegistry } from '../../src/importer/index.js';
 import { SETTINGS_FILE } from '../../src/importer/write.js';
 import { loadCatalogSet, settingsFromConfig } from '../../src/server/core/catalogs.js';
 import { REPO_ROOT } from '../helpers/mcp.js';
+import { tempDir } from '../helpers/temp.js';
 
-const scratch = mkdtempSync(join(tmpdir(), 'catalog-settings-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = tempDir('catalog-settings-');
 
 const SPEC = {
   openapi: '3.0.3',

@@ -2,16 +2,16 @@
 // broken refs (unused, in extensions, needed by an operation), progress lines, cookie parameters, path-level
 // servers, CLI error output, and an interrupted registry write leaving the previous tree untouched.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, test, vi } from 'vitest';
 import { isAppError } from '../../src/errors.js';
 import { importSpec, writeRegistry } from '../../src/importer/index.js';
 import type { ImportResult } from '../../src/importer/index.js';
 import type { Operation } from '../../src/types.js';
 import { treeSnapshot } from '../helpers/cli.js';
 import { builtCli, REPO_ROOT } from '../helpers/mcp.js';
+import { tempDir } from '../helpers/temp.js';
 
 // writeRegistry imports writeFileSync/renameSync from node:fs by name; wrapping them here (pass-through until
 // armed) is the only clean way to make the N-th call fail in the middle of a write.
@@ -54,11 +54,10 @@ function cli(args: string[]): { code: number | null; stdout: string; stderr: str
 
 let tmp = '';
 beforeEach(() => {
-  tmp = mkdtempSync(join(tmpdir(), 'ac-coverage-'));
+  tmp = tempDir('ac-coverage-');
 });
 afterEach(() => {
   fsFault.op = undefined;
-  rmSync(tmp, { recursive: true, force: true });
 });
 
 describe('operation flags, cookies and servers (coverage-flags.yaml)', () => {
@@ -255,7 +254,7 @@ describe('an interrupted registry write', () => {
 
   test('an out folder below a file, or where no folder can be made (/proc), is an INTERNAL error naming it; missing parents are made', async () => {
     const r = await importSpec(FLAGS, { name: 'cov' });
-    const dir = mkdtempSync(join(tmpdir(), 'ac-out-'));
+    const dir = tempDir('ac-out-');
     try {
       const file = join(dir, 'a-file');
       writeFileSync(file, 'x');
@@ -317,7 +316,7 @@ describe('a spec with many broken operations (RELIABILITY D12)', () => {
     expect(skipped).toHaveLength(14);
     expect(new Set(skipped.map((d) => d.pointer)).size).toBe(14);
     for (const d of skipped) expect(d.message).toMatch(/^GET \/broken\d+ skipped: .*Missing\d+/);
-    const out = mkdtempSync(join(tmpdir(), 'd12-'));
+    const out = tempDir('d12-');
     try {
       writeRegistry(r, out);
       const { loadCatalog } = await import('../../src/registry/catalog.js');

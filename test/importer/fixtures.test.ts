@@ -2,8 +2,7 @@
 // hostile input (RELIABILITY D1–D18, J1–J3). No network: URL tests use servers on 127.0.0.1.
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
-import { mkdtempSync, readFileSync, truncateSync, writeFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, truncateSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { importSpec } from '../../src/importer/index.js';
@@ -11,6 +10,7 @@ import type { ImportResult } from '../../src/importer/index.js';
 import { isPrivateAddress } from '../../src/importer/net.js';
 import { createAjv } from '../../src/schema/ajv.js';
 import type { Operation } from '../../src/types.js';
+import { tempDir } from '../helpers/temp.js';
 
 const FIX = 'test/fixtures/specs';
 
@@ -218,7 +218,7 @@ describe('operation ids and lint', () => {
   test('synthesized names are stable under key reordering (D8)', async () => {
     const doc = JSON.parse(JSON.stringify((await import('yaml')).parse(readFileSync(`${FIX}/operation-ids.yaml`, 'utf8')))) as { paths: Record<string, unknown> };
     doc.paths = Object.fromEntries(Object.entries(doc.paths).reverse());
-    const dir = mkdtempSync(join(tmpdir(), 'ac-reorder-'));
+    const dir = tempDir('ac-reorder-');
     try {
       writeFileSync(join(dir, 'operation-ids.json'), JSON.stringify(doc));
       const again = await importSpec(join(dir, 'operation-ids.json'));
@@ -276,7 +276,7 @@ describe('bad input: one clear error naming the problem and where', () => {
   });
 
   test('a spec over the size cap is refused before it is read (D17)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ac-big-'));
+    const dir = tempDir('ac-big-');
     try {
       const file = join(dir, 'big.json');
       writeFileSync(file, '');

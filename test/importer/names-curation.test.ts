@@ -2,24 +2,23 @@
 // catalog.json `renamed`, collisions refused naming both operations), and the catalog's display name and description
 // come from `import --title/--description`, else `info.x-api-catalog-title/-description` (spec or overlay), else
 // `info.title/description`; the CLI records the flags, `--check` re-applies them, a re-import without them says so.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import { run } from '../../src/cli/import.js';
 import { toolNameProblem } from '../../src/importer/curation.js';
 import { importSpec } from '../../src/importer/index.js';
 import type { CatalogMeta } from '../../src/types.js';
 import { runCaptured, treeSnapshot } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 let dir = '';
 let reg = '';
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'ac-names-'));
+  dir = tempDir('ac-names-');
   reg = join(dir, 'registry');
   cpSync('test/fixtures/overlays/shop.yaml', join(dir, 'shop.yaml'));
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const cli = (args: string[]) => runCaptured(run, args);
 const meta = (): CatalogMeta => JSON.parse(readFileSync(join(reg, 'shop', 'catalog.json'), 'utf8')) as CatalogMeta;

@@ -1,28 +1,27 @@
 // `import --overlay` end to end (in-process CLI and importSpec, temporary folders): the x-api-catalog-* extensions,
 // overlays recorded in catalog.json, `--check` re-applying them, re-imports without them reported as a change,
 // --strict on a target that matches nothing, and a broken overlay never leaving a half-written registry.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import { run } from '../../src/cli/import.js';
 import { importSpec } from '../../src/importer/index.js';
 import { loadCatalog } from '../../src/registry/catalog.js';
 import type { CatalogMeta } from '../../src/types.js';
 import { runCaptured, treeSnapshot } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 const FIXTURES = 'test/fixtures/overlays';
 let dir = '';
 let reg = '';
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'ac-ovl-import-'));
+  dir = tempDir('ac-ovl-import-');
   reg = join(dir, 'registry');
   cpSync(join(FIXTURES, 'shop.yaml'), join(dir, 'shop.yaml'));
   cpSync(join(FIXTURES, 'shop-curation.yaml'), join(dir, 'curation.yaml'));
 });
 const cli = (args: string[]) => runCaptured(run, args);
 
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const meta = (): CatalogMeta => JSON.parse(readFileSync(join(reg, 'shop', 'catalog.json'), 'utf8')) as CatalogMeta;
 

@@ -1,15 +1,14 @@
 // OpenAPI Overlay 1.0 documents: validation (errors name the file, the action and its target) and the semantics of
 // update (objects merged recursively, arrays appended) and remove, applied in order with RFC 9535 JSONPath targets.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { applyOverlay, extendsMismatch, parseOverlay, readOverlay, type Overlay } from '../../src/importer/overlay.js';
 import type { Diagnostic } from '../../src/types.js';
 import { errorOf } from '../helpers/errors.js';
+import { tempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'ac-overlay-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('ac-overlay-');
 
 function overlay(actions: string): Overlay {
   return parseOverlay(`overlay: 1.0.0\ninfo: { title: t, version: "1" }\nactions:\n${actions}`, 'o.yaml');

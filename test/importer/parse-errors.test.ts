@@ -3,15 +3,15 @@
 // touches the registry. Real files through the real importer and CLI; the URL case uses a server on 127.0.0.1.
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { run } from '../../src/cli/import.js';
 import { AppError } from '../../src/errors.js';
 import { importSpec } from '../../src/importer/index.js';
 import { parseOverlay } from '../../src/importer/overlay.js';
 import { runCaptured, treeSnapshot } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 async function importError(source: string, options?: Parameters<typeof importSpec>[1]): Promise<AppError> {
   try {
@@ -25,9 +25,8 @@ async function importError(source: string, options?: Parameters<typeof importSpe
 
 let dir = '';
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'ac-parse-err-'));
+  dir = tempDir('ac-parse-err-');
 });
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const spec = (name: string, text: string): string => {
   const file = join(dir, name);

@@ -1,12 +1,12 @@
 // `from` (Operation.paramSources): for each path or query parameter that names an entity, the operations whose
 // responses give its value, best first — from links, else matched in response schemas (src/importer/sources.ts).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { importSpec } from '../../src/importer/index.js';
 import { entityOf, headOf } from '../../src/importer/entities.js';
 import type { Operation } from '../../src/types.js';
+import { tempDir } from '../helpers/temp.js';
 
 const ok = (schema: unknown) => ({ '200': { description: 'OK', content: { 'application/json': { schema } } } });
 const list = (ref: string) => ({ type: 'array', items: { $ref: `#/components/schemas/${ref}` } });
@@ -82,11 +82,10 @@ const SPEC = {
 let dir: string;
 let ops: Map<string, Operation>;
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'sources-'));
+  dir = tempDir('sources-');
   writeFileSync(join(dir, 'shop.json'), JSON.stringify(SPEC));
   ops = new Map((await importSpec(join(dir, 'shop.json'))).operations.map((o) => [o.operationId, o]));
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const from = (opId: string, arg: string): string[] | undefined => ops.get(opId)?.paramSources?.[arg];
 
 describe('which parameters name an entity', () => {

@@ -1,22 +1,21 @@
 // Writing the registry (atomic, deterministic, change report) and the `import` subcommand end to end,
 // in-process, on temporary folders.
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import { run } from '../../src/cli/import.js';
 import { checkRegistry, importSpec, writeRegistry } from '../../src/importer/index.js';
 import { loadCatalog } from '../../src/registry/catalog.js';
 import { runCaptured, treeSnapshot } from '../helpers/cli.js';
+import { tempDir } from '../helpers/temp.js';
 
 let dir = '';
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'ac-write-'));
+  dir = tempDir('ac-write-');
   cpSync('test/fixtures/specs/oas30.yaml', join(dir, 'things.yaml'));
 });
 const cli = (args: string[]) => runCaptured(run, args);
 
-afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('writeRegistry', () => {
   test('writes catalog.json, one file per domain and diagnostics.json that loadCatalog reads back', async () => {

@@ -2,14 +2,14 @@
 // secrets never reaches a log line, the search log or the explorer's reading of it; ordinary log content (hashes,
 // ids, paths, operation names, English queries) is left as it is. Token-shaped values are assembled at run time
 // so that no committed file holds a string a secret scanner would flag.
-import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLogger, redact } from '../../src/logger.js';
 import { redactSecretPatterns, secretRulesIn } from '../../src/secret-patterns.js';
 import { logPage } from '../../src/server/explorer/report.js';
 import { readSearchLog, SearchLog } from '../../src/server/search-log.js';
+import { tempDir } from '../helpers/temp.js';
 
 /** `n` random-looking characters of `alphabet` from a fixed seed (deterministic, like a real token body). */
 function body(n: number, alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'): string {
@@ -94,8 +94,7 @@ describe('redactSecretPatterns: the rule table', () => {
 });
 
 describe('logs, the search log and the explorer\'s reading of it', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ac-patterns-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir('ac-patterns-');
   const token = `ghp_${body(36)}`;
 
   it('a log line never carries a pasted token that is none of the server\'s secrets', () => {

@@ -5,8 +5,7 @@
 // the call in flight finishes; a forced exit still writes the audit line of every call it abandons. Needs
 // `npm run build`.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ERAS, builtCli, fixtureRegistry, REPO_ROOT } from '../helpers/mcp.js';
@@ -15,6 +14,7 @@ import { rawHttp } from '../helpers/raw-http.js';
 import { startReplica, type Replica } from '../helpers/replicas.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
 import { events, holdRoute, until } from './helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 let up: Upstream;
 beforeAll(async () => {
@@ -108,7 +108,7 @@ test('O4: a second SIGTERM exits at once (143) and says what it abandons', async
 });
 
 test('O4: a forced exit writes, before it exits, an ABANDONED audit line for each execute_tool in flight (both eras)', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ac-drain-audit-'));
+  const dir = tempDir('ac-drain-audit-');
   const auditFile = join(dir, 'audit.log');
   const holdModern = holdRoute(up, '/pets/106');
   const holdLegacy = holdRoute(up, '/pets/107');

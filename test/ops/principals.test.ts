@@ -3,8 +3,7 @@
 // change (a broken edit keeps the old entries), every execute_tool leaves one audit line (who, what, outcome,
 // upstream status and request id; never an argument), and /metrics counts it all with bounded labels behind the
 // same authentication. Needs `npm run build`.
-import { statSync, readFileSync, writeFileSync, mkdtempSync, existsSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync, readFileSync, writeFileSync, existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { newToken } from '../../src/server/auth/tokens.js';
@@ -15,6 +14,7 @@ import { callTool, modernCall, openSession, rpc } from '../helpers/mcp-raw.js';
 import { startReplica, type Replica } from '../helpers/replicas.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
 import { events, until } from './helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 const alice = newToken('alice', ['catalog:read', 'catalog:execute']);
 const bob = newToken('bob', ['catalog:read']);
@@ -30,7 +30,7 @@ let r: Replica;
 const as = (t: { token: string }) => ({ authorization: `Bearer ${t.token}` });
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'ac-principals-'));
+  dir = tempDir('ac-principals-');
   tokensFile = join(dir, 'tokens.txt');
   auditFile = join(dir, 'audit.log');
   writeFileSync(tokensFile, `# name scopes hash\n${alice.line}\n${bob.line}\n${carol.line}\n`, { mode: 0o600 });

@@ -4,8 +4,7 @@
 // without --state (refused at start), a registry file changed on disk before it was read (unready until the reload,
 // never a crash) — and each change is logged once.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, test, vi } from 'vitest';
 import { createLogger } from '../../src/logger.js';
@@ -16,6 +15,7 @@ import { freePort } from '../helpers/redis.js';
 import { rpc } from '../helpers/mcp-raw.js';
 import { startReplica } from '../helpers/replicas.js';
 import { events, until } from './helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -118,7 +118,7 @@ test('O10: --require-state without --state refuses to start with the reason and 
 });
 
 test('O11: an operations file edited in place before its hash was read: /readyz 503 names the file, the reload follows, the process lives', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'readyz-stale-'));
+  const dir = tempDir('readyz-stale-');
   // An imported registry with its search snapshot: served from the snapshot (checked by file stats), so the content
   // hash is first read when something asks for it (the fixture registry has no snapshot: hashed at start).
   const imported = spawnSync(process.execPath, [builtCli(), 'import', join(REPO_ROOT, 'test', 'fixtures', 'specs', 'oas30.yaml'), '--out', dir], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 });

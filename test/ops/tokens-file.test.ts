@@ -2,13 +2,13 @@
 // holds only its hash; a malformed or unreadable file stops `serve` with the file, the line and the fix.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { TokenFile, newToken, parseTokenFile } from '../../src/server/auth/tokens.js';
 import { REPO_ROOT, builtCli, fixtureRegistry } from '../helpers/mcp.js';
+import { tempDir } from '../helpers/temp.js';
 
 const cli = (args: string[]) => spawnSync(process.execPath, [builtCli(), ...args], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 30_000 });
 const HASH = 'a'.repeat(64);
@@ -57,7 +57,7 @@ test('O12: parseTokenFile names the line of every mistake and never echoes a has
 });
 
 test('O12: serve refuses to start on a malformed token file (naming the line) and on an unreadable one', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ac-tokens-'));
+  const dir = tempDir('ac-tokens-');
   const file = join(dir, 'tokens.txt');
   writeFileSync(file, `alice catalog:read sha256:${HASH}\n# ok\nbob catalog:read sha256:xyz\n`, { mode: 0o600 });
   const base = ['serve', '--http', '--port', '0', '--registry', fixtureRegistry('petstore')];
@@ -73,7 +73,7 @@ test('O12: serve refuses to start on a malformed token file (naming the line) an
 });
 
 test('O12: a token file other users can read is served with a warning naming the fix; emptied or removed, it revokes every token', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ac-tokens-'));
+  const dir = tempDir('ac-tokens-');
   const file = join(dir, 'tokens.txt');
   const alice = newToken('alice', ['catalog:read']);
   writeFileSync(file, `${alice.line}\n`, { mode: 0o644 });

@@ -5,12 +5,12 @@
 // serves the embedded GitHub catalog (over stdio to a real MCP client, from its search snapshot; and over HTTP) and
 // imports a spec and searches it. Nothing reaches the internet: a package the registry lacks is a failure.
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { REPO_ROOT, call, newClient } from '../helpers/mcp.js';
 import { startNpmRegistry, type TestNpmRegistry } from '../helpers/npm-registry.js';
+import { tempDir } from '../helpers/temp.js';
 
 let work = '';
 let tarball = '';
@@ -48,7 +48,7 @@ function npm(args: string[], cwd: string): Promise<{ status: number | null; stdo
 }
 
 beforeAll(async () => {
-  work = realpathSync(mkdtempSync(join(tmpdir(), 'ac-package-')));
+  work = realpathSync(tempDir('ac-package-'));
   writeFileSync(join(work, 'npmrc'), '');
   writeFileSync(join(work, 'npmrc-global'), '');
   registry = await startNpmRegistry(REPO_ROOT, join(work, 'registry'));
@@ -65,7 +65,6 @@ beforeAll(async () => {
 }, 240_000);
 afterAll(async () => {
   await registry?.close();
-  if (work !== '') rmSync(work, { recursive: true, force: true });
 });
 
 test('npx <tarball> --help works in an empty folder', async () => {

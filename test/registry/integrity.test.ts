@@ -4,16 +4,16 @@
 // load, REGISTRY_STALE (and onChanged) later. Every registry an import writes passes, the embedded one included.
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { cpSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { run as importCli } from '../../src/cli/import.js';
 import { AppError } from '../../src/errors.js';
 import { defaultCatalogDir, loadCatalog } from '../../src/registry/catalog.js';
 import type { CatalogMeta, Operation } from '../../src/types.js';
 import { runCaptured } from '../helpers/cli.js';
 import { REPO_ROOT, builtCli, fixtureRegistry } from '../helpers/mcp.js';
+import { tempDir } from '../helpers/temp.js';
 
 const SPEC = join('test', 'fixtures', 'overlays', 'shop.yaml');
 let root = '';
@@ -28,13 +28,12 @@ async function importShop(out: string, overlay?: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'ac-integrity-'));
+  root = tempDir('ac-integrity-');
   const hide = join(root, 'hide.yaml');
   writeFileSync(hide, `overlay: 1.0.0\ninfo: { title: hide, version: "1" }\nactions:\n  - target: "$.paths['/orders/{id}'].delete"\n    update: { x-api-catalog-hidden: true }\n`);
   shopA = await importShop(join(root, 'a'));
   shopB = await importShop(join(root, 'b'), hide);
 });
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 let copies = 0;
 /** A fresh copy of registry A, as <tmp>/<n>/shop. */

@@ -1,17 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { importSpec } from '../../src/importer/index.js';
 import { writeRegistry } from '../../src/importer/write.js';
 import { loadCatalog } from '../../src/registry/catalog.js';
 import { AppError } from '../../src/errors.js';
+import { tempDir } from '../helpers/temp.js';
 
 // `import --out <dir>` writes <dir>/<catalog>/; passing <dir> itself where a catalog is wanted is the likeliest
 // first-hour mistake, so the error names the catalog folder to pass instead.
 describe('loadCatalog on a folder that is not a catalog', () => {
-  const root = mkdtempSync(join(tmpdir(), 'not-a-catalog-'));
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const root = tempDir('not-a-catalog-');
 
   function errorOf(dir: string): AppError {
     try {
@@ -43,7 +41,7 @@ describe('loadCatalog on a folder that is not a catalog', () => {
   });
 
   test('an empty folder: how to build a catalog', () => {
-    const empty = mkdtempSync(join(root, 'empty-'));
+    const empty = tempDir('empty-');
     const error = errorOf(empty);
     expect(error.message).toMatch(/no catalog\.json in .*; build one with `api-catalog import <spec> --out <registry dir>`, then pass <registry dir>\/<catalog>/);
   });

@@ -3,11 +3,10 @@
 // session; 2026-07-28: the _meta envelope on every request and, over HTTP, the standard headers) while keeping
 // EVERY byte the process and the transport produced (stdout, stderr, HTTP bodies and headers) for scans. Test-only.
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MODERN_VERSION, REPO_ROOT, builtCli, type Era } from '../helpers/mcp.js';
+import { tempDir } from '../helpers/temp.js';
 
 export type Message = Record<string, any>;
 
@@ -34,7 +33,7 @@ export interface Driver {
 
 /** Imports `spec` with the built CLI into a fresh temp registry; returns the catalog folder and the CLI output. */
 export function importFixture(spec: string, name: string): { dir: string; output: string } {
-  const out = mkdtempSync(join(tmpdir(), 'api-catalog-rel-'));
+  const out = tempDir('api-catalog-rel-');
   const r = spawnSync(process.execPath, [builtCli(), 'import', spec, '--name', name, '--out', out], { cwd: REPO_ROOT, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`import of ${spec} failed (${r.status}): ${r.stderr}`);
   return { dir: join(out, name), output: r.stdout + r.stderr };

@@ -5,8 +5,7 @@
 // list_domains names A or B with the matching hidden count, describe of orders_delete succeeds or is UNKNOWN_TOOL,
 // execute of an operation both versions share never fails; no error other than those, no unhandled rejection. (A
 // reload parses the domains the serving version had read, so no call meets a half-read version: no REGISTRY_STALE.)
-import { cpSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
@@ -17,6 +16,7 @@ import { serveHttp, type HttpHandle } from '../../src/server/transports/http.js'
 import { runCaptured } from '../helpers/cli.js';
 import { call, connectHttp, type Era } from '../helpers/mcp.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
+import { tempDir } from '../helpers/temp.js';
 
 const SPEC = join('test', 'fixtures', 'overlays', 'shop.yaml');
 const CLIENTS = 8;
@@ -35,7 +35,7 @@ async function importInto(out: string, overlay?: string): Promise<void> {
 
 beforeAll(async () => {
   process.on('unhandledRejection', onUnhandled);
-  root = mkdtempSync(join(tmpdir(), 'ac-reload-load-'));
+  root = tempDir('ac-reload-load-');
   const hide = join(root, 'hide.yaml');
   const { writeFileSync } = await import('node:fs');
   writeFileSync(hide, `overlay: 1.0.0\ninfo: { title: hide, version: "1" }\nactions:\n  - target: "$.paths['/orders/{id}'].delete"\n    update: { x-api-catalog-hidden: true }\n`);
@@ -58,7 +58,6 @@ afterAll(async () => {
   live?.close();
   await server?.close();
   await up?.close();
-  rmSync(root, { recursive: true, force: true });
 });
 
 test('12 reloads during a load run of 8 clients: every answer from one version, nothing fails that both versions have', async () => {

@@ -5,8 +5,7 @@
 // ones and handles) while unchanged operations stay authorized. A broken registry (damaged, gone, or files that
 // disagree: an emptied operations file catalog.json still counts) keeps the old version serving and says why. A
 // version whose files change under it never mixes them in (REGISTRY_STALE) and asks for the reload.
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { run as importCli } from '../../src/cli/import.js';
@@ -16,6 +15,7 @@ import { LiveCatalogs, type ServedCatalogs } from '../../src/server/core/reload.
 import { runCaptured } from '../helpers/cli.js';
 import { ERAS, call, connectInMemory, type Connected, type Era } from '../helpers/mcp.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
+import { tempDir } from '../helpers/temp.js';
 
 const SPEC = join('test', 'fixtures', 'overlays', 'shop.yaml');
 let root = '';
@@ -61,12 +61,11 @@ beforeAll(async () => {
 });
 afterAll(async () => up?.close());
 beforeEach(async () => {
-  root = mkdtempSync(join(tmpdir(), 'ac-reload-'));
+  root = tempDir('ac-reload-');
   await importShop();
 });
 afterEach(() => {
   up.clear();
-  rmSync(root, { recursive: true, force: true });
 });
 
 const names = (r: { value?: any }): string[] => (r.value.results as Array<{ name: string }>).map((x) => x.name);

@@ -4,13 +4,13 @@
 // version serving and logs why; files that disagree are refused the same way, and /readyz shows the refusal while the
 // replica stays ready. Over stdio, with --no-watch, SIGHUP reloads.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ERAS, REPO_ROOT, builtCli, call, connectHttp, newClient } from '../helpers/mcp.js';
 import { startReplica, type Replica } from '../helpers/replicas.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
+import { tempDir } from '../helpers/temp.js';
 
 const SPEC = join(REPO_ROOT, 'test', 'fixtures', 'overlays', 'shop.yaml');
 const KEY = 'reload-test-signing-key-0123456789abcdef';
@@ -39,13 +39,12 @@ async function waitForLine(text: () => string, pattern: RegExp, before: number):
 const count = (text: string, pattern: RegExp) => text.split('\n').filter((l) => pattern.test(l)).length;
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'ac-serve-reload-'));
+  root = tempDir('ac-serve-reload-');
   importShop();
   up = await startUpstream();
 });
 afterAll(async () => {
   await up?.close();
-  rmSync(root, { recursive: true, force: true });
 });
 
 test('two replicas on one registry folder reload on their own after a re-import and agree; a broken registry keeps them serving', async () => {

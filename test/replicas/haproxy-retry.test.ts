@@ -6,11 +6,9 @@
 // and upstream, so the one that took a request is known without guessing. Needs `npm run build`; fails when
 // haproxy is missing.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { run as importCli } from '../../src/cli/import.js';
 import { startBalancer, type Balancer } from '../helpers/balancer.js';
 import { startEmbeddingsServer, type FakeEmbeddingsServer } from '../helpers/embeddings-server.js';
@@ -18,6 +16,7 @@ import { call, connectHttp, describeHandle, MODERN_VERSION, REPO_ROOT } from '..
 import { startReplica, type Replica } from '../helpers/replicas.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
 import { holdRoute, until } from '../ops/helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 const SPEC = join(REPO_ROOT, 'test', 'embeddings', 'fixtures', 'club.yaml');
 const TOKEN = `tok-${createHash('sha256').update(String(Math.random())).digest('hex').slice(0, 32)}`;
@@ -31,7 +30,7 @@ const TEST_TIMEOUT_MS = 120_000;
 let root = '';
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'ac-haproxy-retry-'));
+  root = tempDir('ac-haproxy-retry-');
   const importer = await startEmbeddingsServer();
   const quiet = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
   try {
@@ -40,9 +39,6 @@ beforeAll(async () => {
     quiet.mockRestore();
     await importer.close();
   }
-});
-afterAll(() => {
-  rmSync(root, { recursive: true, force: true });
 });
 
 interface Pair {

@@ -2,16 +2,15 @@
 // is missing or older than a source, a config or the lock file; a current build is used as it is. Checked on a
 // scratch tree with set modification times, and on this checkout (npm test builds before the suite runs).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../helpers/mcp.js';
+import { tempDir } from '../helpers/temp.js';
 
 const { staleReason } = (await import(join(REPO_ROOT, 'scripts', 'build-if-stale.mjs'))) as { staleReason(root?: string): string | undefined };
 
-const root = mkdtempSync(join(tmpdir(), 'ac-stale-'));
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+const root = tempDir('ac-stale-');
 
 /** Writes `rel` and sets its time, and its folders' (changed by the write), to `t` seconds since the epoch. */
 function file(rel: string, t: number): void {

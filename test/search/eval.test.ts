@@ -1,7 +1,6 @@
 // The eval command on its own tiny registry: printed metrics, JSON output, agent-style lines (keywords, domain),
 // per-set mean vs pooled, saved runs compared before -> after, and malformed input.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -19,6 +18,7 @@ import {
   type SavedRun,
 } from '../../src/search/eval.js';
 import { SearchIndex, type SearchOptions, type SearchResult } from '../../src/search/index.js';
+import { tempDir } from '../helpers/temp.js';
 
 const FIXTURES = resolve(fileURLToPath(import.meta.url), '../../fixtures/search');
 const REGISTRY = join(FIXTURES, 'registry', 'tiny');
@@ -66,7 +66,7 @@ describe('api-catalog eval', () => {
   });
 
   it('fails naming the line of a malformed entry', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'eval-'));
+    const dir = tempDir('eval-');
     const file = join(dir, 'bad.jsonl');
     writeFileSync(file, '{"catalog":"tiny","query":"x","expect":["a"]}\n\n{"catalog":"tiny","query":"x"}\n');
     await expect(run([file, '--registry', REGISTRY])).rejects.toThrow(/bad\.jsonl:3 needs "catalog"/);
@@ -75,14 +75,14 @@ describe('api-catalog eval', () => {
   });
 
   it('names the missing catalog and how to provide it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'eval-'));
+    const dir = tempDir('eval-');
     const file = join(dir, 'q.jsonl');
     writeFileSync(file, '{"catalog":"nosuchcatalog","query":"x","expect":["a"]}\n');
     await expect(run([file])).rejects.toThrow(/no registry for catalog "nosuchcatalog".*--spec nosuchcatalog=<file>/);
   });
 
   it('measures several files: a table per file, then per catalog over all files and overall', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'eval-'));
+    const dir = tempDir('eval-');
     const second = join(dir, 'queries-more.jsonl');
     // one hit at rank 1 and one miss: the union is 4 + 2 queries with 3 + 1 hits at rank 1
     writeFileSync(second, '{"catalog":"tiny","query":"create an issue","expect":["issues/create"]}\n' +
@@ -110,7 +110,7 @@ describe('api-catalog eval', () => {
   });
 
   it('expands a quoted file-name pattern, sorted, and fails on a pattern that matches nothing', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'eval-'));
+    const dir = tempDir('eval-');
     for (const f of ['queries-b.jsonl', 'queries-a.jsonl', 'other.jsonl', 'queries-c.txt']) writeFileSync(join(dir, f), '');
     expect(expandQueryFiles([join(dir, 'queries-*.jsonl')])).toEqual([join(dir, 'queries-a.jsonl'), join(dir, 'queries-b.jsonl')]);
     expect(expandQueryFiles([join(dir, 'queries-?.jsonl'), join(dir, 'other.jsonl')])).toHaveLength(3);
@@ -163,7 +163,7 @@ describe('agent-style lines', () => {
     '{"catalog":"tiny","query":"create issue","domain":"customers","expect":["issues/create"]}\n' +
     '{"catalog":"tiny","query":"zzzz","keywords":["customers"],"expect":["GetCustomers"]}\n';
   const agentFile = (): string => {
-    const file = join(mkdtempSync(join(tmpdir(), 'eval-')), 'queries-agent.jsonl');
+    const file = join(tempDir('eval-'), 'queries-agent.jsonl');
     writeFileSync(file, AGENT);
     return file;
   };
@@ -200,7 +200,7 @@ describe('agent-style lines', () => {
   });
 
   it('names the file and line of a domain the catalog does not have', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'eval-')), 'q.jsonl');
+    const file = join(tempDir('eval-'), 'q.jsonl');
     writeFileSync(file, '{"catalog":"tiny","query":"create issue","expect":["issues/create"]}\n{"catalog":"tiny","query":"x","domain":"isues","expect":["a"]}\n');
     await expect(run([file, '--registry', REGISTRY])).rejects.toThrow(/q\.jsonl: line 2 \(tiny\): .*unknown domain "isues".*did you mean "issues"/);
   });
@@ -273,7 +273,7 @@ describe('per set and overall', () => {
 
 describe('comparing runs', () => {
   it('saves a run and compares the next one with it: per set before -> after with deltas, and the changed queries', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'eval-'));
+    const dir = tempDir('eval-');
     const other = join(dir, 'queries-other.jsonl');
     writeFileSync(other, '{"catalog":"tiny","query":"create an issue","expect":["issues/create"]}\n{"catalog":"tiny","query":"list customers","expect":["GetCustomers"]}\n');
     const before = join(dir, 'before.json');

@@ -2,13 +2,12 @@
 // <dir>/weights.json (scripts/lib/learn-build.mjs) and API_CATALOG_SEMANTIC_DIR=<dir> makes search, eval and
 // serve (through a real MCP client, from the GitHub snapshot) rank with it; a bad folder is a clear error.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/errors.js';
 import { defaultCatalogDir, loadCatalog } from '../../src/registry/catalog.js';
 import { SearchIndex } from '../../src/search/index.js';
@@ -17,14 +16,14 @@ import { LEARNED_WEIGHTS } from '../../src/search/weights.js';
 import { buildCatalogSet } from '../../src/server/core/catalogs.js';
 import { builtCli, REPO_ROOT } from '../helpers/mcp.js';
 import { domainsOf, op } from './helpers.js';
+import { tempDir } from '../helpers/temp.js';
 
 // a plain .mjs script library: imported by URL so the type checker treats it as an untyped module
 let build: any;
-const tmp = mkdtempSync(join(tmpdir(), 'semantic-dir-'));
+const tmp = tempDir('semantic-dir-');
 beforeAll(async () => {
   build = await import(pathToFileURL(join(REPO_ROOT, 'scripts', 'lib', 'learn-build.mjs')).href);
 });
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 afterEach(() => useSemanticDir(undefined));
 
 /** A folder holding `body` as weights.json (a string as is, anything else as JSON). */

@@ -1,11 +1,11 @@
 // The people-facing CLI on the same core: `domains`, `describe`, `call` (spawned from dist/; build first).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ERAS, REPO_ROOT, builtCli, connectHttp, fixtureRegistry } from '../helpers/mcp.js';
 import { until } from '../helpers/timing.js';
+import { tempDir } from '../helpers/temp.js';
 
 function cli(...args: string[]): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [builtCli(), ...args], { cwd: REPO_ROOT, encoding: 'utf8', env: { ...process.env, PETSTORE_BASE_URL: '' } });
@@ -30,7 +30,7 @@ describe('cli', () => {
 
   test('serve warns on stderr when a registry lacks operations its import skipped (D12), and keeps serving', async () => {
     const { importSpec, writeRegistry } = await import('../../src/importer/index.js');
-    const out = mkdtempSync(join(tmpdir(), 'd12-serve-'));
+    const out = tempDir('d12-serve-');
     try {
       writeRegistry(await importSpec(join(REPO_ROOT, 'test', 'fixtures', 'specs', 'fourteen-broken.yaml'), { name: 'broken' }), out);
       const child = spawn(process.execPath, [builtCli(), 'serve', '--registry', join(out, 'broken')], { cwd: REPO_ROOT });

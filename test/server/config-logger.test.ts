@@ -1,7 +1,6 @@
 // src/config.ts (flags + env -> one config, refusals named) and src/logger.ts (JSON lines, redaction).
 import { describe, expect, test } from 'vitest';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   baseUrlEnvName,
@@ -16,6 +15,7 @@ import { parseServeArgs, splitArgs } from '../../src/cli/args.js';
 import { REPO_ROOT } from '../helpers/mcp.js';
 import { isAppError } from '../../src/errors.js';
 import { createLogger, redact } from '../../src/logger.js';
+import { tempDir } from '../helpers/temp.js';
 
 function codeOf(fn: () => unknown): string | undefined {
   try {
@@ -163,7 +163,7 @@ describe('config file (--config / API_CATALOG_CONFIG)', () => {
   });
 
   test('readConfigFile: a missing file and an oversized file are named', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'api-catalog-config-'));
+    const dir = tempDir('api-catalog-config-');
     expect(codeOf(() => readConfigFile(join(dir, 'nope.json')))).toMatch(/nope\.json: cannot read it \(ENOENT\)/);
     const big = join(dir, 'big.json');
     writeFileSync(big, ' '.repeat(1024 * 1024 + 1));

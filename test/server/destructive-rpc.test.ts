@@ -1,20 +1,20 @@
 // An RPC-style API deletes with POST (`POST /tags/delete.json`): the importer marks such an operation destructive
 // (importer/text.ts deletesThroughPath), so execute_tool asks for the user's confirmation exactly as for a DELETE,
 // and an unconfirmed call never reaches the upstream. A real import into a scratch registry, a real MCP client.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { importSpec, writeRegistry } from '../../src/importer/index.js';
 import { ERAS, call, catalogs, connectInMemory, type Era } from '../helpers/mcp.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
+import { tempDir } from '../helpers/temp.js';
 
 let up: Upstream;
 let registry: string;
 
 beforeAll(async () => {
   up = await startUpstream();
-  registry = mkdtempSync(join(tmpdir(), 'rpc-delete-'));
+  registry = tempDir('rpc-delete-');
   const spec = join(registry, 'tags.json');
   const ok = { '200': { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } } };
   const body = { content: { 'application/json': { schema: { type: 'object', properties: { tag: { type: 'string' } }, required: ['tag'] } } } };
@@ -29,7 +29,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await up.close();
-  rmSync(registry, { recursive: true, force: true });
 });
 
 describe.each(ERAS)('%s era', (era: Era) => {

@@ -5,8 +5,7 @@
 import { connect as netConnect, type Socket } from 'node:net';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readConfigFile, resolveServerConfig } from '../../src/config.js';
 import { settingsFromConfig } from '../../src/server/core/catalogs.js';
@@ -17,6 +16,7 @@ import { startUpstream, type Upstream } from '../helpers/upstream.js';
 import { ERAS, call, catalogs, connectHttp, describeHandle, fixtureRegistry, type Era } from '../helpers/mcp.js';
 import { modernRpc } from '../helpers/mcp-raw.js';
 import { rawHttp, type RawResponse } from '../helpers/raw-http.js';
+import { tempDir } from '../helpers/temp.js';
 
 let up: Upstream;
 let srv: HttpHandle;
@@ -414,7 +414,7 @@ describe('per-catalog config file over Streamable HTTP', () => {
   const cfgClients: Client[] = [];
   const VAULT = 'vault-key-7777-canary';
   beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'api-catalog-http-config-'));
+    const dir = tempDir('api-catalog-http-config-');
     const file = join(dir, 'config.json');
     writeFileSync(
       file,

@@ -3,15 +3,15 @@
 // ranking exactly as a build, reading no operations file for a search, stale when a registry changes, safe with
 // two replicas writing at once, pruned when unused, and never in the way when the folder is unusable.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { defaultCatalogDir } from '../../src/registry/catalog.js';
 import { loadCatalogSet, type CatalogSetOptions } from '../../src/server/core/catalogs.js';
 import { pruneSetCache, UNUSED_SET_MS } from '../../src/server/core/index-cache.js';
 import { builtCli, connectTracedServe, fixtureRegistry } from '../helpers/mcp.js';
+import { tempDir } from '../helpers/temp.js';
 
 const statMtime = (file: string): number => statSync(file).mtimeMs;
 
@@ -21,13 +21,12 @@ let root: string;
 let github: string;
 let petstore: string;
 beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'index-cache-'));
+  root = tempDir('index-cache-');
   github = join(root, 'registries', 'github');
   petstore = join(root, 'registries', 'petstore');
   cpSync(defaultCatalogDir(), github, { recursive: true });
   cpSync(fixtureRegistry('petstore'), petstore, { recursive: true });
 });
-afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function open(dirs: string[], options: CatalogSetOptions = {}) {
   const lines: Array<Record<string, unknown>> = [];
@@ -194,7 +193,7 @@ describe('serve --index-cache', () => {
   });
 
   test('by default the built server caches in the user cache folder; --index-cache off always builds', async () => {
-    const home = mkdtempSync(join(root, 'xdg-'));
+    const home = tempDir('xdg-');
     const env = { XDG_CACHE_HOME: home };
     const start = async (extra: string[]): Promise<string> => {
       const { client, trace } = await connectTracedServe(['--registry', github, '--registry', petstore, ...extra], env);

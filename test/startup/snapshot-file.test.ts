@@ -1,9 +1,8 @@
 // The search snapshot's file container (src/registry/snapshot.ts): a snapshot is trusted only when its magic,
 // format version, registry hash, length and payload checksum all hold; every refusal says why; writes are atomic.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import {
   decodeSnapshot,
   encodeSnapshot,
@@ -12,18 +11,10 @@ import {
   SNAPSHOT_FORMAT_VERSION,
   writeSnapshot,
 } from '../../src/registry/snapshot.js';
+import { tempDir } from '../helpers/temp.js';
 
 const HASH = 'a'.repeat(64);
 const payload = Uint8Array.from({ length: 4096 }, (_, i) => (i * 31) % 251);
-const dirs: string[] = [];
-const tempDir = () => {
-  const d = mkdtempSync(join(tmpdir(), 'snapshot-file-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
 
 /** The header's JSON region of an encoded snapshot, for tampering with one field. */
 function withHeader(bytes: Uint8Array, edit: (h: Record<string, unknown>) => void): Uint8Array {
@@ -79,7 +70,7 @@ describe('search snapshot file', () => {
   });
 
   test('written atomically next to the registry (no temporary file left); a missing file is reported as missing', () => {
-    const dir = tempDir();
+    const dir = tempDir('snapshot-file-');
     expect(readSnapshot(dir, { registryHash: HASH })).toMatchObject({ ok: false, reason: 'missing' });
     const path = writeSnapshot(dir, payload, { registryHash: HASH });
     expect(path).toBe(join(dir, SNAPSHOT_FILE));

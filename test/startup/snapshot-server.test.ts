@@ -1,10 +1,9 @@
 // Start-up path end to end: registries imported with the built CLI (which writes search.snapshot), served from the
 // snapshot with lazily read operations, rank every query of every eval set exactly as an index built from scratch;
 // a missing, stale, damaged or unreadable snapshot is rebuilt in memory with a warning, never trusted.
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { defaultCatalogDir, loadCatalog, registryContentHash } from '../../src/registry/catalog.js';
 import { encodeSnapshot, SNAPSHOT_FILE } from '../../src/registry/snapshot.js';
@@ -15,6 +14,7 @@ import { listDomains } from '../../src/server/core/domains.js';
 import { toolNames } from '../../src/server/core/names.js';
 import { builtCli, connectTracedServe, REPO_ROOT } from '../helpers/mcp.js';
 import { runProcess } from '../helpers/run.js';
+import { tempDir } from '../helpers/temp.js';
 
 const FIXTURES = join(REPO_ROOT, 'test', 'fixtures');
 /** Every query text of every eval set: the search fixtures and the held-out sets copied into test/fixtures/eval. */
@@ -38,14 +38,13 @@ const SPECS: Array<[string, string]> = ['stripe', 'vimeo', 'sendgrid', 'launchda
 
 let out: string;
 beforeAll(async () => {
-  out = mkdtempSync(join(tmpdir(), 'startup-snapshot-'));
+  out = tempDir('startup-snapshot-');
   for (const [name, spec] of SPECS) {
     const r = await runProcess(process.execPath, [builtCli(), 'import', spec, '--name', name, '--out', out], { cwd: REPO_ROOT });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`search index snapshot: .*${name}/search\\.snapshot`));
   }
 }, 300_000);
-afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 /** A logger that keeps its lines (the warnings a server prints on stderr). */
 function captured(): { logger: ReturnType<typeof createLogger>; lines: Array<Record<string, unknown>> } {
@@ -93,7 +92,7 @@ describe('search snapshot on the start-up path', () => {
 describe('a snapshot that does not fit is rebuilt in memory with a warning', () => {
   /** A private copy of the GitHub registry with its snapshot. */
   function copy(): string {
-    const dir = join(mkdtempSync(join(out, 'gh-')), 'github');
+    const dir = join(tempDir('gh-'), 'github');
     cpSync(defaultCatalogDir(), dir, { recursive: true });
     return dir;
   }
@@ -159,7 +158,7 @@ describe('a snapshot that does not fit is rebuilt in memory with a warning', () 
 
   test('a fresh copy is hashed once: the verified stat signature is kept in the cache folder and the next start reads no file', () => {
     const dir = copy();
-    const cache = mkdtempSync(join(out, 'verified-'));
+    const cache = tempDir('verified-');
     const file = join(dir, 'operations', 'issues.json');
     // a whole-second time, so that it can be put back exactly below (a Date has no nanoseconds)
     const when = new Date('2026-02-03T04:05:06Z');
@@ -224,7 +223,7 @@ describe('a snapshot that does not fit is rebuilt in memory with a warning', () 
 
 describe('lazy loading', () => {
   test('operations are read on first use: a damaged operations file is reported then, with the file and the fix', () => {
-    const dir = join(mkdtempSync(join(out, 'bad-')), 'github');
+    const dir = join(tempDir('bad-'), 'github');
     cpSync(defaultCatalogDir(), dir, { recursive: true });
     writeFileSync(join(dir, 'operations', 'repos.json'), '[{"name": ');
     const set = loadCatalogSet([dir]);
@@ -257,7 +256,7 @@ describe('lazy loading', () => {
   });
 
   test('without a usable snapshot, a lookup by name reads the operations but builds no index', () => {
-    const dir = join(mkdtempSync(join(out, 'nosnap-')), 'github');
+    const dir = join(tempDir('nosnap-'), 'github');
     cpSync(defaultCatalogDir(), dir, { recursive: true });
     rmSync(join(dir, SNAPSHOT_FILE));
     const set = loadCatalogSet([dir]);

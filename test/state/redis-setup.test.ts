@@ -4,12 +4,12 @@
 // a cluster node, a Sentinel and a read-only replica are refused with what to point at instead. Every message
 // and log line is secret-free. The same faults through the CLI: test/state/cli-state.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLogger } from '../../src/logger.js';
 import { RedisStateStore } from '../../src/state/redis.js';
 import { startRedis, type TestRedis } from '../helpers/redis.js';
+import { tempDir } from '../helpers/temp.js';
 
 const PASSWORD = 'pw-Right-4242-never-shown';
 const WRONG = 'pw-Wrong-9999-never-shown';
@@ -117,7 +117,7 @@ describe('the database in the URL', () => {
 
 describe('what is not a standalone primary is refused, with what to use', () => {
   test('a Redis Cluster node', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ac-cluster-'));
+    const dir = tempDir('ac-cluster-');
     const node = await startRedis({ args: ['--cluster-enabled', 'yes', '--cluster-config-file', join(dir, 'nodes.conf')] });
     try {
       const { store } = open(node.url);
@@ -131,7 +131,7 @@ describe('what is not a standalone primary is refused, with what to use', () => 
   });
 
   test('a Redis Sentinel', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ac-sentinel-'));
+    const dir = tempDir('ac-sentinel-');
     const conf = join(dir, 'sentinel.conf');
     writeFileSync(conf, `sentinel monitor primary 127.0.0.1 ${redis.port} 1\nsentinel auth-pass primary ${PASSWORD}\n`);
     const sentinel = await startRedis({ configFile: conf, args: ['--sentinel'] });
