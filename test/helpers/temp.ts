@@ -8,7 +8,7 @@
 // it runs after them; servers and CLIs that a test file stops in its afterAll (or a describe's) are gone before
 // their folders are removed.
 //
-// test/architecture.test.ts fails on mkdtemp or tmpdir() anywhere else under test/ (global-cache.ts, vitest's
+// test/repo/temp-folders.test.ts fails on mkdtemp or tmpdir() anywhere else under test/ (global-cache.ts, vitest's
 // globalSetup, is the one exception: it runs outside any test file and removes its folder in its teardown).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
