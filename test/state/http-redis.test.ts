@@ -54,6 +54,34 @@ async function replica(store: RedisStateStore, ttlMs = 600_000, rate = 0, set = 
   return srv;
 }
 
+/** A private petstore set whose pets.create documents an Idempotency-Key header, as Stripe-like specs do. */
+function idempotentPetstore(): ReturnType<typeof loadCatalogSet> {
+  const set = loadCatalogSet([fixtureRegistry('petstore')]);
+  const entry = set.byName.get('pets.create')!;
+  const op = structuredClone(entry.op);
+  op.idempotencyHeader = 'Idempotency-Key';
+  op.inputSchema.properties['Idempotency-Key'] = { type: 'string' };
+  op.bindings.push({ arg: 'Idempotency-Key', in: 'header', name: 'Idempotency-Key', required: false });
+  entry.op = op;
+  return set;
+}
+
+/** POST /pets on the upstream waits until the returned function is called, then answers 201 with `body`. */
+function holdPets(body: string): () => void {
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  up.route('/pets', {
+    kind: 'handler',
+    handle: (_req, res) => {
+      void held.then(() => {
+        res.writeHead(201, { 'content-type': 'application/json' });
+        res.end(body);
+      });
+    },
+  });
+  return release;
+}
+
 beforeAll(async () => {
   process.on('unhandledRejection', onUnhandled);
   redis = await startRedis();
@@ -312,27 +340,10 @@ describe('one legacy session, two replicas, one Redis', () => {
   });
 
   test('idempotency keys in flight are shared: the same key on another replica is refused while the first call runs', async () => {
-    // A private catalog whose pets.create documents an Idempotency-Key header, as Stripe-like specs do.
-    const set = loadCatalogSet([fixtureRegistry('petstore')]);
-    const entry = set.byName.get('pets.create')!;
-    const op = structuredClone(entry.op);
-    op.idempotencyHeader = 'Idempotency-Key';
-    op.inputSchema.properties['Idempotency-Key'] = { type: 'string' };
-    op.bindings.push({ arg: 'Idempotency-Key', in: 'header', name: 'Idempotency-Key', required: false });
-    entry.op = op;
+    const set = idempotentPetstore();
     const ra = await replica(storeA, 600_000, 0, set);
     const rb = await replica(storeB, 600_000, 0, set);
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    up.route('/pets', {
-      kind: 'handler',
-      handle: (_req, res) => {
-        void held.then(() => {
-          res.writeHead(201, { 'content-type': 'application/json' });
-          res.end('{"id":1}');
-        });
-      },
-    });
+    const release = holdPets('{"id":1}');
     try {
       const s = await openSession(ra.url, rb.url, P1);
       await callTool(ra.url, s, 'describe_tools', { tool_names: ['pets.create'] }, P1);
@@ -432,25 +443,9 @@ describe('B6: Redis down or hung', () => {
   });
 
   test('stopped while a call with an idempotency key is upstream: its answer stands (it was sent), not STATE_UNAVAILABLE', async () => {
-    const set = loadCatalogSet([fixtureRegistry('petstore')]);
-    const entry = set.byName.get('pets.create')!;
-    const op = structuredClone(entry.op);
-    op.idempotencyHeader = 'Idempotency-Key';
-    op.inputSchema.properties['Idempotency-Key'] = { type: 'string' };
-    op.bindings.push({ arg: 'Idempotency-Key', in: 'header', name: 'Idempotency-Key', required: false });
-    entry.op = op;
+    const set = idempotentPetstore();
     const r = await replica(storeA, 600_000, 0, set);
-    let release!: () => void;
-    const held = new Promise<void>((res) => (release = res));
-    up.route('/pets', {
-      kind: 'handler',
-      handle: (_req, res) => {
-        void held.then(() => {
-          res.writeHead(201, { 'content-type': 'application/json' });
-          res.end('{"id":7}');
-        });
-      },
-    });
+    const release = holdPets('{"id":7}');
     try {
       const s = await openSession(r.url, r.url, P1);
       await callTool(r.url, s, 'describe_tools', { tool_names: ['pets.create'] }, P1);
