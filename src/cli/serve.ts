@@ -5,7 +5,6 @@ import { checkServeFlags, parseServeArgs } from './args.js';
 import { authorizationPlaceholder, clientConfigLines, listenError } from './serve-messages.js';
 import { config as zodConfig } from 'zod';
 import { mark, marked, markTimes } from '../startup-marks.js';
-import { AppError } from '../errors.js';
 import { createLogger, type Logger } from '../logger.js';
 import { loadCatalogSet, settingsFromConfig, warmSearchIndex, type CatalogSet, type CatalogSetOptions } from '../server/core/catalogs.js';
 import type { LiveCatalogs } from '../server/core/reload.js';
@@ -144,19 +143,6 @@ function traceStartup(set: CatalogSet): void {
   timer.unref();
 }
 
-/**
- * Prepares the search index now (HTTP, before listening) and stops the start when the registry cannot be served:
- * its files disagree or one is damaged (REGISTRY_INVALID, naming the files), as a broken catalog.json does at load.
- * Other failures (a file that changed since it was loaded: the reload follows) are left to warmSearchIndex's log.
- */
-function refuseUnservable(set: CatalogSet): void {
-  try {
-    void set.index;
-  } catch (err) {
-    if (err instanceof AppError && err.code === 'REGISTRY_INVALID') throw err;
-  }
-}
-
 /** The metrics and audit observers as one (each guarded by the server). */
 function observers(list: Array<ToolCallObserver | undefined>): ToolCallObserver | undefined {
   const present = list.filter((o): o is ToolCallObserver => o !== undefined);
@@ -271,8 +257,7 @@ export async function run(argv: string[]): Promise<number> {
     // A long-running HTTP server is ready when it can answer: the operations and search index are prepared before
     // it listens. Prepared later, a large merged index (several catalogs have no snapshot) blocks the event loop
     // for as long as it builds, and requests already accepted run into the header/request timeouts.
-    refuseUnservable(set);
-    warmSearchIndex(set, logger);
+    warmSearchIndex(set, logger, { refuseInvalid: true });
     const version = knownVersion(live, logger);
     // Transports load on demand: stdio clients never pay for the HTTP stack, and the reverse.
     const { serveHttp } = await import('../server/transports/http.js');

@@ -102,15 +102,19 @@ export function suggestToolNames(set: CatalogSet, name: string, max = 3): string
 }
 
 /**
- * Prepares the set's operations and search index now if they are not ready yet (idempotent). Never throws: a
- * registry that cannot be read is logged here and reported by every tool call that needs it.
+ * Prepares the set's operations and search index now if they are not ready yet (idempotent). A registry that cannot
+ * be read is logged here and reported by every tool call that needs it; with `refuseInvalid` (serve --http, before
+ * it listens) one that cannot be served at all — files that disagree or a damaged one, REGISTRY_INVALID naming the
+ * files — is thrown instead, to stop the start as a broken catalog.json does at load. Other failures (a file that
+ * changed since it was loaded: the reload follows) are only logged.
  */
-export function warmSearchIndex(set: CatalogSet, logger?: Logger): void {
+export function warmSearchIndex(set: CatalogSet, logger?: Logger, { refuseInvalid = false }: { refuseInvalid?: boolean } = {}): void {
   try {
     const index = set.index;
     // then, in idle time, what a first search would pay for: the typo reading's word lists, compiled code (search)
     setTimeout(() => index.warm(), 100).unref();
   } catch (err) {
+    if (refuseInvalid && err instanceof AppError && err.code === 'REGISTRY_INVALID') throw err;
     logger?.log('error', { event: 'catalog_unreadable', message: err instanceof Error ? err.message : String(err) });
   }
 }
