@@ -12,6 +12,7 @@ import { AppError } from '../../src/errors.js';
 import { defaultCatalogDir, loadCatalog } from '../../src/registry/catalog.js';
 import type { CatalogMeta, Operation } from '../../src/types.js';
 import { runCaptured } from '../helpers/cli.js';
+import { errorOf } from '../helpers/errors.js';
 import { REPO_ROOT, builtCli, fixtureRegistry } from '../helpers/mcp.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -46,16 +47,6 @@ function copyOfA(): string {
 const readMeta = (dir: string) => JSON.parse(readFileSync(join(dir, 'catalog.json'), 'utf8')) as CatalogMeta;
 const writeMeta = (dir: string, meta: CatalogMeta) => writeFileSync(join(dir, 'catalog.json'), JSON.stringify(meta, null, 2) + '\n');
 const readOps = (dir: string, domain: string) => JSON.parse(readFileSync(join(dir, 'operations', `${domain}.json`), 'utf8')) as Operation[];
-
-function errorOf(f: () => unknown): AppError {
-  try {
-    f();
-  } catch (err) {
-    expect(err).toBeInstanceOf(AppError);
-    return err as AppError;
-  }
-  throw new Error('did not throw');
-}
 
 test('the registries an import writes, and the embedded one, agree with themselves', () => {
   for (const dir of [shopA, shopB, defaultCatalogDir(), fixtureRegistry('petstore'), fixtureRegistry('zoo')]) {
