@@ -28,6 +28,10 @@ interface Producer {
   objects: ObjectSite[];
   search: boolean;
   statics: string[];
+  /** The path's segments (for siblingCollection). */
+  segments: string[];
+  /** The names of its required parameters. */
+  required: string[];
 }
 
 /**
@@ -66,6 +70,8 @@ function resourceShapes(producers: readonly Producer[]): void {
 
 /** The static segments of a path, in order. */
 const staticsOf = (path: string): string[] => path.split('/').filter((s) => s !== '' && !s.startsWith('{'));
+/** The segments of a path, in order. */
+const segmentsOf = (path: string): string[] => path.split('/').filter(Boolean);
 
 /** Entity params of an operation that are required, as `resource.attribute` keys (a producer must not need the same). */
 function requiredEntities(op: Operation): Set<string> {
@@ -122,22 +128,13 @@ export function linkSources(operations: readonly Operation[], raws: ReadonlyMap<
     const objects = responseObjects(schema, ctx.doc, pathNames(q.path));
     if (objects.length === 0) continue;
     const search = q.bindings.some((b) => b.in === 'query' && SEARCH_PARAMS.has(b.name.toLowerCase())) || staticsOf(q.path).includes('search');
-    producers.push({ op: q, objects, search, statics: staticsOf(q.path) });
+    const required = q.bindings.filter((b) => b.required).map((b) => b.name);
+    producers.push({ op: q, objects, search, statics: staticsOf(q.path), segments: segmentsOf(q.path), required });
   }
   resourceShapes(producers);
   const known = knownResources(operations);
   const aliases = collectionHeads(operations, producers);
-  // fields by name, so that each parameter looks only at the fields that can give it
-  const byField = new Map<string, Array<{ p: Producer; o: ObjectSite; integer: boolean }>>();
-  for (const p of producers) {
-    for (const o of p.objects) {
-      for (const f of o.fields) {
-        const list = byField.get(f.norm);
-        if (list) list.push({ p, o, integer: f.integer });
-        else byField.set(f.norm, [{ p, o, integer: f.integer }]);
-      }
-    }
-  }
+  const fields = indexFields(producers);
   const needs = new Map<Operation, Set<string>>(producers.map((p) => [p.op, requiredEntities(p.op)]));
   for (const op of operations) {
     const sources: Record<string, string[]> = {};
@@ -147,7 +144,7 @@ export function linkSources(operations: readonly Operation[], raws: ReadonlyMap<
       // to `POST /volumes/{volumeId}/clone`)
       const fromLinks = (linked.get(op)?.get(b.arg) ?? []).filter((q) => !q.bindings.some((x) => x.required && x.name === b.name && x.in === b.in));
       const entity = entityOf(op, b.name, b.in, op.inputSchema.properties[b.arg], known);
-      const ranked = entity ? rankProducers(op, b.name, entity, byField, needs, aliases.get(entity.resource.join('-')), known) : [];
+      const ranked = entity ? rankProducers(op, b.name, entity, fields, needs, aliases.get(entity.resource.join('-')), known) : [];
       const names = [...new Set([...fromLinks, ...ranked].map((o) => o.name))].slice(0, MAX_SOURCES);
       if (names.length > 0) Object.defineProperty(sources, b.arg, { value: names, enumerable: true, writable: true, configurable: true });
     }
@@ -199,10 +196,8 @@ function collectionHeads(operations: readonly Operation[], producers: readonly P
  * Whether `path` lists a collection of the same name as `parent` in another place (`/databases/mongodb/instances`
  * for `/databases/mysql/instances`): the same word, another kind of thing.
  */
-function siblingCollection(parent: string, path: string): boolean {
-  const a = parent.split('/').filter(Boolean);
-  const b = path.split('/').filter(Boolean);
-  if (a.length === 0 || a[a.length - 1] !== b[b.length - 1] || parent === path) return false;
+function siblingCollection(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length === 0 || a[a.length - 1] !== b[b.length - 1] || (a.length === b.length && a.every((x, i) => x === b[i]))) return false;
   for (let i = 2; i <= Math.min(a.length, b.length); i++) {
     const x = a[a.length - i] as string;
     const y = b[b.length - i] as string;
@@ -211,14 +206,91 @@ function siblingCollection(parent: string, path: string): boolean {
   return false;
 }
 
-type FieldIndex = ReadonlyMap<string, ReadonlyArray<{ p: Producer; o: ObjectSite; integer: boolean }>>;
+interface FieldSite {
+  p: Producer;
+  o: ObjectSite;
+  integer: boolean;
+}
+
+/**
+ * The producers' fields, indexed so that a parameter looks only at the sites that can give it: by field name (the
+ * parameter's exact name), and by field name and the head of each name of its object (`id` of a `user`). A large
+ * API has an `id` in nearly every object (Microsoft Graph: hundreds of thousands of sites); scanning them all for
+ * every parameter made linking quadratic. `candidates` keeps each entity's scored sites, since thousands of
+ * parameters name the same entity (`user-id`).
+ */
+interface FieldIndex {
+  byName: ReadonlyMap<string, readonly FieldSite[]>;
+  byNameHead: ReadonlyMap<string, readonly FieldSite[]>;
+  candidates: Map<string, Candidates>;
+}
+
+/** The sites that can give one entity: each producer's best score, and the producers whose value sits shallow. */
+interface Candidates {
+  best: ReadonlyMap<Producer, number>;
+  shallow: ReadonlySet<Operation>;
+}
+
+const nameHeadKey = (field: string, head: string): string => `${field}\u0000${head}`;
+
+function indexFields(producers: readonly Producer[]): FieldIndex {
+  const byName = new Map<string, FieldSite[]>();
+  const byNameHead = new Map<string, FieldSite[]>();
+  const add = (map: Map<string, FieldSite[]>, key: string, site: FieldSite): void => {
+    const list = map.get(key);
+    if (list) list.push(site);
+    else map.set(key, [site]);
+  };
+  for (const p of producers) {
+    for (const o of p.objects) {
+      const heads = new Set(o.names.map(headOf).filter((h): h is string => h !== undefined));
+      for (const f of o.fields) {
+        const site = { p, o, integer: f.integer };
+        add(byName, f.norm, site);
+        for (const head of heads) add(byNameHead, nameHeadKey(f.norm, head), site);
+      }
+    }
+  }
+  return { byName, byNameHead, candidates: new Map() };
+}
+
+/**
+ * The sites that give an entity, scored: a field with the parameter's exact name anywhere (8), or the entity's
+ * attribute in an object that names its resource (6: see names()); a primary object adds 4, a list's items 2.
+ * Depends on the entity alone, so it is computed once per entity (see FieldIndex).
+ */
+function candidatesFor(entity: EntityRef, index: FieldIndex, aliases: ReadonlySet<string> | undefined, known: ReadonlySet<string>): Candidates {
+  const key = `${entity.resource.join('-')}.${entity.attribute}.${entity.exact}.${entity.integer}`;
+  const cached = index.candidates.get(key);
+  if (cached) return cached;
+  const best = new Map<Producer, number>();
+  const shallow = new Set<Operation>();
+  const consider = (p: Producer, o: ObjectSite, score: number): void => {
+    const s = score + (o.primary ? 4 : 0) + (o.inList ? 2 : 0);
+    if (s > (best.get(p) ?? -1)) best.set(p, s);
+    if (o.depth <= SHALLOW_DEPTH) shallow.add(p.op);
+  };
+  if (entity.exact !== entity.attribute) {
+    for (const c of index.byName.get(entity.exact) ?? []) if (!entity.integer || c.integer) consider(c.p, c.o, 8);
+  }
+  // names() holds only for an object with a name whose head is the resource's last word or one of its aliases
+  const heads = new Set([entity.resource[entity.resource.length - 1] as string, ...(aliases ?? [])]);
+  for (const head of heads) {
+    for (const c of index.byNameHead.get(nameHeadKey(entity.attribute, head)) ?? []) {
+      if ((!entity.integer || c.integer) && names(entity.resource, c.o.names, aliases, known)) consider(c.p, c.o, 6);
+    }
+  }
+  const found = { best, shallow };
+  index.candidates.set(key, found);
+  return found;
+}
 
 /** Producers of one entity parameter, best first (see docs/DESIGN.md, "Where a parameter's value comes from"). */
 function rankProducers(
   op: Operation,
   param: string,
   entity: EntityRef,
-  byField: FieldIndex,
+  fields: FieldIndex,
   needs: ReadonlyMap<Operation, Set<string>>,
   aliases: ReadonlySet<string> | undefined,
   known: ReadonlySet<string>,
@@ -229,24 +301,14 @@ function rankProducers(
   const parent = cut > 0 ? op.path.slice(0, cut) : undefined;
   // the words of the path that lead to the parameter (what comes after it is what the operation returns)
   const mine = staticsOf(parent ?? op.path);
-  const best = new Map<Producer, number>();
+  const parentSegments = parent === undefined ? undefined : segmentsOf(parent);
+  const mineNames = new Set(op.bindings.map((b) => b.name));
   // producers whose value sits near the top of their answer (a list's items, a field of its items)
-  const shallow = new Set<Operation>();
-  const consider = (p: Producer, o: ObjectSite, score: number): void => {
-    const s = score + (o.primary ? 4 : 0) + (o.inList ? 2 : 0);
-    if (s > (best.get(p) ?? -1)) best.set(p, s);
-    if (o.depth <= SHALLOW_DEPTH) shallow.add(p.op);
-  };
-  if (entity.exact !== entity.attribute) {
-    for (const c of byField.get(entity.exact) ?? []) if (!entity.integer || c.integer) consider(c.p, c.o, 8);
-  }
-  for (const c of byField.get(entity.attribute) ?? []) {
-    if ((!entity.integer || c.integer) && names(entity.resource, c.o.names, aliases, known)) consider(c.p, c.o, 6);
-  }
+  const { best, shallow } = candidatesFor(entity, fields, aliases, known);
   const scored: Array<{ op: Operation; score: number }> = [];
   for (const [p, found] of best) {
-    if (p.op === op || needs.get(p.op)?.has(key) || p.op.bindings.some((b) => b.required && b.name === param)) continue;
-    if (parent !== undefined && siblingCollection(parent, p.op.path)) continue;
+    if (p.op === op || needs.get(p.op)?.has(key) || p.required.includes(param)) continue;
+    if (parentSegments !== undefined && siblingCollection(parentSegments, p.segments)) continue;
     let score = found;
     if (parent !== undefined && p.op.path === parent) score += 6;
     // what the parameter's path nests in (`/tv/{tv_id}` for `/tv/{tv_id}/season/{season_number}`)
@@ -254,7 +316,7 @@ function rankProducers(
     score += Math.min(3, p.statics.filter((s) => mine.includes(s)).length);
     if (p.search) score += 2;
     // each required argument the caller does not already have is one more thing to find
-    score -= p.op.bindings.filter((b) => b.required && !op.bindings.some((x) => x.name === b.name)).length;
+    for (const name of p.required) if (!mineNames.has(name)) score -= 1;
     scored.push({ op: p.op, score });
   }
   scored.sort((a, b) => b.score - a.score || (a.op.name < b.op.name ? -1 : a.op.name > b.op.name ? 1 : 0));
