@@ -68,7 +68,7 @@ results.server = await runServer({ quick });
 results.server.coldStartBreakdownRuns = results.server.coldStart.runs;
 
 results.others = {
-  import: runScript('scripts/bench/import.mjs'),
+  import: runScript('scripts/bench/import.mjs', quick ? ['--no-large'] : [], 900_000),
   search: runScript('scripts/bench/search.mjs'),
   execute: runScript('scripts/bench/execute.mjs', [quick ? '500' : '2000']),
   // The reliability checklist's time budgets (E3, K1, I3, C5, I13, B6, the entity-model import): the tests prove
