@@ -314,7 +314,10 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
   checkSchemas(operations, diagnostics, progress, checkDeadline);
   await breathe();
   checkDeadline('matching parameters to the responses that give them');
+  progress('matching parameters to the operations whose answers give them');
   linkSources(operations, rawOf, ctx);
+  const linkedParams = operations.reduce((n, op) => n + Object.keys(op.paramSources ?? {}).length, 0);
+  progress(`matched ${linkedParams} parameter(s) to the operations that give them`);
   await breathe();
 
   const lint = lintOperations(operations, hadText, rawText);

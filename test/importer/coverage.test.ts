@@ -200,6 +200,12 @@ describe('progress on the GitHub spec', () => {
     expect(built).toEqual(['built 250/1223 operations', 'built 500/1223 operations', 'built 750/1223 operations', 'built 1000/1223 operations']);
     expect(messages).toContain('checked 1000/1223 argument schemas');
     expect(messages.indexOf('built 1000/1223 operations')).toBeLessThan(messages.indexOf('checked 250/1223 argument schemas'));
+    // the silent minutes of a large spec are named: linking parameters to their producers comes after the checks
+    const matching = messages.indexOf('matching parameters to the operations whose answers give them');
+    expect(matching).toBeGreaterThan(messages.indexOf('checked 1000/1223 argument schemas'));
+    const linked = Object.values(r.operations).reduce((n, op) => n + Object.keys(op.paramSources ?? {}).length, 0);
+    expect(linked).toBeGreaterThan(100);
+    expect(messages[matching + 1]).toBe(`matched ${linked} parameter(s) to the operations that give them`);
     expect(messages.at(-1)).toBe(`imported 1223 operations in ${r.meta.domains.length} domains`);
   });
 });
