@@ -2,7 +2,7 @@
 // instruction naming the credential variable, env var names from catalog names, one Ajv compile per operation,
 // format errors, and the schema excerpt carried in `expected`. Real loopback HTTP; only sleep is injected.
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   credentialEnvNames,
   envPrefix,
@@ -12,21 +12,15 @@ import {
   type ExecutionConfig,
   type ExecutionOutcome,
 } from '../../src/execution/index.js';
-import { startUpstream, type Upstream } from '../helpers/upstream.js';
-import { catalog, fail, okay, op, withSchemes } from './fixtures.js';
+import type { Upstream } from '../helpers/upstream.js';
+import { catalog, fail, okay, op, useUpstream, withSchemes } from './fixtures.js';
 
 let up: Upstream;
 let cfg: ExecutionConfig;
-beforeAll(async () => {
-  up = await startUpstream();
-});
-afterAll(async () => {
-  await up.close();
-});
-beforeEach(() => {
-  up.clear();
-  cfg = { catalog: catalog(), baseUrl: up.url, env: {}, timeouts: { totalMs: 5_000 } };
-});
+useUpstream((u, c) => {
+  up = u;
+  cfg = c;
+}, { totalMs: 5_000 });
 
 
 describe('Retry-After as an HTTP-date', () => {

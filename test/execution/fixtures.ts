@@ -1,5 +1,7 @@
 // Hand-written operations and catalogs for execution tests (the importer's output shape, kept small).
-import type { ExecuteOptions, ExecutionOutcome } from '../../src/execution/index.js';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
+import type { ExecuteOptions, ExecutionConfig, ExecutionOutcome } from '../../src/execution/index.js';
+import { startUpstream, type Upstream } from '../helpers/upstream.js';
 import type { ArgBinding, CatalogMeta, JsonSchema, Operation, SecuritySchemeInfo, SecurityRequirement } from '../../src/types.js';
 
 export function catalog(overrides: Partial<CatalogMeta> = {}): CatalogMeta {
@@ -116,4 +118,25 @@ export function okay(out: ExecutionOutcome): Extract<ExecutionOutcome, { ok: tru
 export function fakeSleep(): { waits: number[]; sleep: NonNullable<ExecuteOptions['sleep']> } {
   const waits: number[] = [];
   return { waits, sleep: async (ms) => void waits.push(ms) };
+}
+
+/**
+ * One recording upstream for the test file (started before its tests, closed after them), cleared before each test,
+ * with a fresh config pointing at it (`path`: appended to its URL; `totalMs`: the call's time limit) handed to `use`.
+ */
+export function useUpstream(use: (up: Upstream, cfg: ExecutionConfig) => void, options: { path?: string; totalMs?: number } = {}): void {
+  let up: Upstream | undefined;
+  beforeAll(async () => {
+    up = await startUpstream();
+  });
+  afterAll(async () => {
+    await up?.close();
+  });
+  beforeEach(() => {
+    if (!up) throw new Error('useUpstream: the upstream did not start');
+    up.clear();
+    const cfg: ExecutionConfig = { catalog: catalog(), baseUrl: `${up.url}${options.path ?? ''}`, env: {} };
+    if (options.totalMs !== undefined) cfg.timeouts = { totalMs: options.totalMs };
+    use(up, cfg);
+  });
 }

@@ -2,24 +2,18 @@
 // handed to fetch (every refusal before that, the execution layer's own included, is `sent: false` with no
 // `upstreamMs` and no `onSent`), and `upstreamMs` is the upstream round trip's time, bounded by what the test sees
 // on both sides (no clock assertion). Also: a projection checked by checkFields is taken as it is.
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ServerResponse } from 'node:http';
 import { CheckedFields, checkFields, executeOperation, type ExecuteOptions, type ExecutionConfig, type ExecutionOutcome } from '../../src/execution/index.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
-import { catalog, fail, fakeSleep, okay, op, withSchemes } from './fixtures.js';
+import { catalog, fail, fakeSleep, okay, op, useUpstream, withSchemes } from './fixtures.js';
 
 let up: Upstream;
 let cfg: ExecutionConfig;
-beforeAll(async () => {
-  up = await startUpstream();
-});
-afterAll(async () => {
-  await up.close();
-});
-beforeEach(() => {
-  up.clear();
-  cfg = { catalog: catalog(), baseUrl: up.url, env: {}, timeouts: { totalMs: 5_000 } };
-});
+useUpstream((u, c) => {
+  up = u;
+  cfg = c;
+}, { totalMs: 5_000 });
 
 /** Runs the call counting onSent. */
 async function run(o: Parameters<typeof executeOperation>[0], args: unknown, config: ExecutionConfig, options: ExecuteOptions = {}): Promise<{ out: ExecutionOutcome; onSent: number }> {

@@ -1,23 +1,17 @@
 // Wire format against the recording upstream: every parameter style, body type and auth scheme, plus the
 // injection attempts of RELIABILITY F and G. Each test asserts what the server actually received.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { executeOperation, prepareRequest, type ExecutionConfig } from '../../src/execution/index.js';
 import type { Operation } from '../../src/types.js';
-import { startUpstream, type RecordedRequest, type Upstream } from '../helpers/upstream.js';
-import { catalog, op, withSchemes } from './fixtures.js';
+import type { RecordedRequest, Upstream } from '../helpers/upstream.js';
+import { catalog, op, useUpstream, withSchemes } from './fixtures.js';
 
 let up: Upstream;
 let cfg: ExecutionConfig;
-beforeAll(async () => {
-  up = await startUpstream();
-});
-afterAll(async () => {
-  await up.close();
-});
-beforeEach(() => {
-  up.clear();
-  cfg = { catalog: catalog(), baseUrl: `${up.url}/v1`, env: {} };
-});
+useUpstream((u, c) => {
+  up = u;
+  cfg = c;
+}, { path: '/v1' });
 
 async function call(o: Operation, args: Record<string, unknown>, config: ExecutionConfig = cfg): Promise<RecordedRequest> {
   const before = up.requests.length;
