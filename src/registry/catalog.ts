@@ -2,14 +2,13 @@
 // once, the operations on first use — from the files as they were when it was loaded (each file's size,
 // modification time and inode are pinned then; a file that changed since is never mixed in: REGISTRY_STALE).
 // Run time only: reads JSON written by src/importer, never touches a spec.
-import type { Hash } from 'node:crypto';
-import { createSha256 } from '../crypto.js';
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { distance } from 'fastest-levenshtein';
 import { AppError } from '../errors.js';
 import type { CatalogMeta, Diagnostic, Operation } from '../types.js';
+import { hashFiles, operationFiles, pin, readWithStat, sameFile, samePin, statSignatureOf, type Pinned } from './files.js';
 import { checkLayout, checkOperationsFile, checkTotal, disagree, type IntegrityProblem } from './integrity.js';
 
 export interface Catalog {
@@ -53,13 +52,6 @@ export interface LoadCatalogOptions {
    * the one the catalog was loaded with (a re-import replaced it): the caller loads the new version.
    */
   onChanged?: (dir: string) => void;
-}
-
-/** A file's identity when the catalog was loaded: size, modification time (ns) and inode. */
-interface Pinned {
-  size: bigint;
-  mtimeNs: bigint;
-  ino: bigint;
 }
 
 /** The package root (where package.json, registry/ and openapi/ live), from src/ or dist/. */
@@ -124,15 +116,6 @@ function openCatalog(abs: string, options: LoadCatalogOptions): Catalog | typeof
   } catch (err) {
     if (err === MOVED || !sameFile(metaPath, metaPin)) return MOVED;
     throw err;
-  }
-}
-
-/** Whether `path` is still the file pinned as `want` (false when it is gone). */
-function sameFile(path: string, want: Pinned): boolean {
-  try {
-    return samePin(pin(statSync(path, { bigint: true })), want);
-  } catch {
-    return false;
   }
 }
 
@@ -293,64 +276,6 @@ function missingCatalogMessage(abs: string): string {
     );
   }
   return `catalog: no catalog.json in ${abs}; build one with \`api-catalog import <spec> --out <registry dir>\`, then pass <registry dir>/<catalog>`;
-}
-
-function operationFiles(abs: string): string[] {
-  return readdirSync(join(abs, 'operations')).filter((f) => f.endsWith('.json')).sort();
-}
-
-/** Feeds one file into the registry hash: its relative path, length and bytes (so file boundaries count). */
-function hashFile(hash: Hash, rel: string, bytes: Buffer): void {
-  hash.update(`${rel}\0${bytes.length}\0`);
-  hash.update(bytes);
-}
-
-/** The registry hash from catalog.json's bytes and the operations files read with `read`. */
-function hashFiles(metaBytes: Buffer, files: readonly string[], read: (file: string) => Buffer): string {
-  const hash = createSha256();
-  hashFile(hash, 'catalog.json', metaBytes);
-  for (const f of files) hashFile(hash, `operations/${f}`, read(f));
-  return hash.digest('hex');
-}
-
-/** The registry hash from catalog.json's bytes and the operations files as they are now. */
-function hashRegistry(abs: string, metaBytes: Buffer): string {
-  return hashFiles(metaBytes, operationFiles(abs), (f) => readFileSync(join(abs, 'operations', f)));
-}
-
-/** Catalog.statSignature: each file's path, size and mtime (ns), in hash order (the inode is not part of it). */
-function statSignatureOf(entries: ReadonlyArray<[string, Pinned]>): string {
-  const hash = createSha256();
-  for (const [rel, st] of entries) hash.update(`${rel}\0${st.size}\0${st.mtimeNs}\n`);
-  return hash.digest('hex');
-}
-
-function pin(st: { size: bigint; mtimeNs: bigint; ino: bigint }): Pinned {
-  return { size: st.size, mtimeNs: st.mtimeNs, ino: st.ino };
-}
-
-function samePin(a: Pinned, b: Pinned): boolean {
-  return a.size === b.size && a.mtimeNs === b.mtimeNs && a.ino === b.ino;
-}
-
-/** A file's bytes and its identity, both from one open file (a rename in between cannot mix two files). */
-function readWithStat(path: string): [Buffer, Pinned] {
-  const fd = openSync(path, 'r');
-  try {
-    const st = pin(fstatSync(fd, { bigint: true }));
-    return [readFileSync(fd), st];
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/**
- * sha256 (hex) of a registry's content: catalog.json, then operations/*.json in name order, each as path, length
- * and bytes. The same value as {@link Catalog.contentHash} of the loaded catalog, computed from the files alone.
- */
-export function registryContentHash(dir: string): string {
-  const abs = resolve(dir);
-  return hashRegistry(abs, readFileSync(join(abs, 'catalog.json')));
 }
 
 /** All operations sorted by name, and by name; REGISTRY_INVALID when a name appears twice. */

@@ -5,7 +5,8 @@ import { cpSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeF
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { createLogger } from '../../src/logger.js';
-import { defaultCatalogDir, loadCatalog, registryContentHash } from '../../src/registry/catalog.js';
+import { defaultCatalogDir, loadCatalog } from '../../src/registry/catalog.js';
+import { registryContentHash } from '../../src/registry/files.js';
 import { encodeSnapshot, SNAPSHOT_FILE } from '../../src/registry/snapshot.js';
 import { SearchIndex } from '../../src/search/index.js';
 import { loadServerConfig } from '../../src/config.js';
