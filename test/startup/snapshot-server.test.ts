@@ -53,7 +53,12 @@ function captured(): { logger: ReturnType<typeof createLogger>; lines: Array<Rec
   return { logger: createLogger({ write: (l) => lines.push(JSON.parse(l) as Record<string, unknown>), minLevel: 'debug' }), lines };
 }
 
-/** The served set's rankings (snapshot, lazy operations) against an index built from a separate load. */
+/**
+ * The served set's rankings (snapshot, lazy operations) against an index built from a separate load. Thousands of
+ * searches twice: about 10 s on a quiet machine, so these tests get RANKING_TIMEOUT_MS, a guard against a hang
+ * sized for a machine busy with other work (a load of 11 took one past the default 60 s), not a speed check.
+ */
+const RANKING_TIMEOUT_MS = 300_000;
 function expectIdenticalRankings(set: CatalogSet, dir: string): void {
   const fresh = loadCatalog(dir);
   const reference = SearchIndex.build(fresh.operations, buildCatalogSet([fresh]).domains);
@@ -70,12 +75,12 @@ describe('search snapshot on the start-up path', () => {
     expect(lines.find((l) => l.event === 'search_index')).toMatchObject({ level: 'info', source: 'snapshot', operations: 1223 });
     // the hash the snapshot is tied to is the registry's content, computed the same way from the files alone
     expect(set.catalogs[0]?.contentHash).toBe(registryContentHash(defaultCatalogDir()));
-  });
+  }, RANKING_TIMEOUT_MS);
 
   test.each(SPECS.map(([name]) => name))('%s imported by the CLI: every eval query ranks as a fresh build', (name) => {
     const set = loadCatalogSet([join(out, name)]);
     expectIdenticalRankings(set, join(out, name));
-  });
+  }, RANKING_TIMEOUT_MS);
 
   test('import --check passes with the written snapshot and fails when it is missing', async () => {
     const check = () => runProcess(process.execPath, [builtCli(), 'import', SPECS[3]![1], '--name', 'launchdarkly', '--out', out, '--check'], { cwd: REPO_ROOT });
