@@ -68,7 +68,8 @@ export async function run(argv: string[]): Promise<number> {
   const { set, settings } = cliContextFromArgs(a);
   const wanted = a.values['--catalog']?.[0];
   const input = wanted !== undefined ? { catalog: knownName('domains', '--catalog', wanted, 'catalog', set.catalogs.map((c) => c.meta.name), shellLine(['api-catalog', 'domains', ...catalogFlags(a)])) } : {};
-  const env = listDomains(set, input, toolNames(), { settings });
+  // a person's listing: every domain, never folded into groups as an agent's map is
+  const env = listDomains(set, input, toolNames(), { settings, complete: true });
   if (a.booleans.has('--json')) {
     process.stdout.write(JSON.stringify(env, null, 2) + '\n');
     return env.success ? 0 : 1;

@@ -30,10 +30,13 @@ export function toolDefinitions(n: ToolNames, { requireDescribe = true }: Surfac
     {
       name: n.listDomains,
       title: 'List API domains',
-      description: `Step 1 (optional): the map of the API — domains with tool counts. Then use ${n.searchTools}.`,
+      description: `Step 1 (optional): the map of the API — domains with tool counts (a large API's in groups). Then use ${n.searchTools}.`,
       inputSchema: {
         type: 'object',
-        properties: { catalog: { type: 'string', description: 'Only this catalog (when several are loaded).' } },
+        properties: {
+          catalog: { type: 'string', description: 'Only this catalog (when several are loaded).' },
+          prefix: { type: 'string', description: "Only the domains of this group (a group's prefix)." },
+        },
         additionalProperties: false,
       },
       annotations: readOnly,

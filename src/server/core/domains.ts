@@ -4,6 +4,7 @@ import { credentialStatus } from '../../execution/auth.js';
 import { suggestNames, type Catalog } from '../../registry/catalog.js';
 import type { Operation } from '../../types.js';
 import { executionConfigFor, type CatalogSet, type ExecutionSettings } from './catalogs.js';
+import { domainMap, groupPrefixes, underPrefix } from './domain-map.js';
 import { fail, ok, type Envelope } from './envelope.js';
 import { parseMetaArgs } from './meta-args.js';
 import type { ToolNames } from './names.js';
@@ -11,6 +12,8 @@ import { oneLine } from './text.js';
 
 export interface ListDomainsInput {
   catalog?: string;
+  /** Only domains whose names start with these words (a group's `prefix`). */
+  prefix?: string;
 }
 
 /**
@@ -52,19 +55,21 @@ function catalogCredentials(catalog: Catalog, settings: ExecutionSettings, sessi
 }
 
 /**
- * Domains in name order (deterministic, K4); `catalog` narrows to one loaded catalog. With `settings`, each
- * catalog's credentials (env var names and whether they are set) are listed too.
+ * Domains in name order (deterministic, K4); `catalog` narrows to one loaded catalog, `prefix` to one group of
+ * domains. More than MAP_LIMIT domains are folded into groups by the first words of their names (see domain-map.ts)
+ * unless `complete` (a person's listing: the CLI, the explorer). With `settings`, each catalog's credentials (env
+ * var names and whether they are set) are listed too.
  */
 export function listDomains(
   set: CatalogSet,
   input: unknown,
   names: ToolNames,
-  context: { settings?: ExecutionSettings; sessionCredential?: string } = {},
+  context: { settings?: ExecutionSettings; sessionCredential?: string; complete?: boolean } = {},
 ): Envelope {
   const tool = names.listDomains;
-  const parsed = parseMetaArgs<ListDomainsInput>(input, { catalog: { kind: 'string', max: 200 } });
+  const parsed = parseMetaArgs<ListDomainsInput>(input, { catalog: { kind: 'string', max: 200 }, prefix: { kind: 'string', min: 1, max: 200 } });
   if (!parsed.ok) {
-    return fail(tool, 'INVALID_ARGUMENTS', 'list_domains: invalid arguments', `Call ${tool} with {} or {"catalog": "<name>"}.`, {
+    return fail(tool, 'INVALID_ARGUMENTS', 'list_domains: invalid arguments', `Call ${tool} with {}, {"catalog": "<name>"} or {"prefix": "<group prefix>"}.`, {
       errors: parsed.errors,
     });
   }
@@ -79,7 +84,19 @@ export function listDomains(
       { errors: [{ path: '/catalog', message: 'unknown catalog', expected: catalogNames }], suggestions: suggestNames(wanted, catalogNames) },
     );
   }
-  const domains = set.domains.filter((d) => wanted === undefined || d.catalog === wanted);
+  const inCatalog = set.domains.filter((d) => wanted === undefined || d.catalog === wanted);
+  const prefix = parsed.value.prefix;
+  const domains = prefix === undefined ? inCatalog : inCatalog.filter((d) => underPrefix(d.name, prefix));
+  if (prefix !== undefined && domains.length === 0) {
+    const names = inCatalog.map((d) => d.name);
+    return fail(
+      tool,
+      'INVALID_ARGUMENTS',
+      `list_domains: no domain name starts with ${JSON.stringify(prefix)}${wanted !== undefined ? ` in catalog ${wanted}` : ''}`,
+      `Call ${tool} again with a group's "prefix" from its answer, or without "prefix" for the map.`,
+      { errors: [{ path: '/prefix', message: 'no domain under this prefix' }], suggestions: suggestNames(prefix, [...groupPrefixes(names), ...names]) },
+    );
+  }
   // What the API is: its display name and description (import --title/--description or the spec's info).
   const about = (c: Catalog) => ({
     name: c.meta.name,
@@ -92,7 +109,12 @@ export function listDomains(
       : { catalog: about(set.catalogs[0] as Catalog) };
   value.totalDomains = domains.length;
   value.totalTools = domains.reduce((n, d) => n + d.toolCount, 0);
-  value.domains = domains.map((d) => ({ name: d.name, toolCount: d.toolCount, description: oneLine(d.description, 160) }));
+  if (prefix !== undefined) value.prefix = prefix;
+  const entries = domains.map((d) => ({ name: d.name, toolCount: d.toolCount, description: oneLine(d.description, 160) }));
+  const map = context.complete === true ? { domains: entries } : domainMap(entries, prefix);
+  value.domains = map.domains;
+  if (map.groups !== undefined) value.groups = map.groups;
+  if (map.omittedDomains !== undefined) value.omittedDomains = map.omittedDomains;
   // D12: a registry whose import skipped operations says so, so an agent knows part of the API is missing.
   const incomplete = set.catalogs
     .filter((c) => (wanted === undefined || c.meta.name === wanted) && c.skipped.length > 0)
@@ -118,5 +140,10 @@ export function listDomains(
   }
   // Which registry content answered (hot reload swaps versions; replicas that show the same one serve the same).
   value.catalogVersion = set.version;
-  return ok(tool, value, `Call ${names.searchTools} with a query (and optionally a domain) to find operations.`);
+  const next =
+    map.groups === undefined
+      ? `Call ${names.searchTools} with a query (and optionally a domain) to find operations.`
+      : `${domains.length} domains, too many to list: those sharing the first words of their names are groups. Call ${names.searchTools} with a query (it searches every domain), or ${tool} with {"prefix": "<a group's prefix>"} to list a group's domains.`;
+  const omitted = map.omittedDomains === undefined ? '' : ` ${map.omittedDomains} domains are in no entry of this answer; narrow it with "catalog" or "prefix".`;
+  return ok(tool, value, next + omitted);
 }

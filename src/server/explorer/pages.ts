@@ -1,6 +1,7 @@
 // The explorer's catalog pages: every domain (with what each API is: its display name and description) and one
 // domain's operations, both paged. What they show comes from list_domains and the loaded catalogs, so the page
 // shows what agents get. Shared page types live here; search and operation pages have their own modules.
+import { MAP_LIMIT } from '../core/domain-map.js';
 import { listDomains } from '../core/domains.js';
 import { LIMITS, toolNames, type ToolNames } from '../core/names.js';
 import { suggestNames } from '../../registry/catalog.js';
@@ -48,7 +49,8 @@ export function closeDomains(deps: PageDeps, domain: string): string[] {
 
 /** `/` (with `offset`): what each API is, then every domain with its operation count and description (list_domains). */
 export function domainsPage(deps: PageDeps, offset: number): Page {
-  const env = listDomains(deps.catalogs, {}, names(deps)) as Extract<Envelope, { success: true }>;
+  // every domain, paged: the explorer is a person's view, never folded into groups as an agent's map is
+  const env = listDomains(deps.catalogs, {}, names(deps), { complete: true }) as Extract<Envelope, { success: true }>;
   const value = env.value as { totalDomains: number; totalTools: number; domains: Array<{ name: string; toolCount: number; description: string }> };
   const catalogs = deps.catalogs.catalogs;
   const one = catalogs.length === 1 ? catalogs[0] : undefined;
@@ -65,7 +67,7 @@ ${c.meta.description !== '' ? html`<p class="catalog-description">${proseLine(c.
     body: html`<h1 id="catalog-title">${one !== undefined ? one.meta.title : `${catalogs.length} APIs`}</h1>
 ${about}
 <h2 id="domains-heading">Domains</h2>
-<p id="domain-summary"><span id="domain-total">${value.totalDomains}</span> domains, ${value.totalTools} operations; showing ${rangeText(at, rows.length, value.totalDomains)}. This is the list_domains answer agents get.</p>
+<p id="domain-summary"><span id="domain-total">${value.totalDomains}</span> domains, ${value.totalTools} operations; showing ${rangeText(at, rows.length, value.totalDomains)}. This is the list_domains answer agents get${value.totalDomains > MAP_LIMIT ? html` (with more than ${MAP_LIMIT} domains, agents get them folded into groups by the first words of their names)` : ''}.</p>
 <div class="table-wrap"><table class="stack domains" id="domains">
 <thead><tr><th scope="col">Domain</th><th scope="col" class="num">Operations</th><th scope="col">Description</th></tr></thead>
 <tbody>

@@ -1,0 +1,119 @@
+// The map list_domains gives an agent, bounded whatever the API's size: up to MAP_LIMIT domains are listed one by
+// one; past that, domains that share the first words of their names are folded into groups (Microsoft Graph's
+// `devicemanagement-*`, a multi-catalog set's `<catalog>.*`), each with its domain and tool counts and its largest
+// members, and `prefix` opens one group. Where names do not fold (a group's 151 one-word children), domains are
+// listed without descriptions, up to COMPACT_LIMIT entries; past that only the largest entries are listed and the
+// rest counted. Graph beta's 932 domains were 35,467 tokens of map before an agent did anything; grouped, 4,083.
+
+/** At most this many entries (domains, or groups and domains) in one list_domains answer. */
+export const MAP_LIMIT = 100;
+/** Past MAP_LIMIT entries, up to this many are still listed, domains by name and tool count only. */
+export const COMPACT_LIMIT = 400;
+/** Members named in a group's entry, the largest first. */
+const GROUP_EXAMPLES = 3;
+
+export interface MapDomain {
+  name: string;
+  toolCount: number;
+  /** Left out when the answer lists more than MAP_LIMIT entries. */
+  description?: string;
+}
+
+export interface MapGroup {
+  /** Pass this as list_domains' `prefix` to list the group's domains. */
+  prefix: string;
+  domainCount: number;
+  toolCount: number;
+  /** The group's largest domains (by tool count), at most GROUP_EXAMPLES. */
+  largest: string[];
+}
+
+export interface DomainMap {
+  domains: MapDomain[];
+  /** Present only when the view had more than MAP_LIMIT domains. */
+  groups?: MapGroup[];
+  /** Domains in no entry of this answer: even the groups were more than MAP_LIMIT, and the smallest were left out. */
+  omittedDomains?: number;
+}
+
+/** A domain name's words and the separators between them: `github.code-scanning` -> github . code - scanning. */
+const SEPARATOR = /[.-]/;
+
+/** The first `count` words of a name, with their separators (`github.code` for count 2). */
+function head(name: string, count: number): string {
+  let seen = 0;
+  for (let i = 0; i < name.length; i++) {
+    if (SEPARATOR.test(name[i] as string) && ++seen === count) return name.slice(0, i);
+  }
+  return name;
+}
+
+/** How many words a name has. */
+const wordCount = (name: string): number => name.split(SEPARATOR).length;
+
+/** Whether `name` is the prefix itself or lies under it (`admin` holds `admin-edge`, not `administrativeunits`). */
+export function underPrefix(name: string, prefix: string): boolean {
+  return name === prefix || (name.startsWith(prefix) && SEPARATOR.test(name[prefix.length] ?? ''));
+}
+
+/**
+ * Every prefix list_domains can offer for these domains (any run of leading words that two or more of them are
+ * under, see underPrefix):
+ * what a `prefix` argument is checked against, and where "did you mean" looks.
+ */
+export function groupPrefixes(names: readonly string[]): string[] {
+  const count = new Map<string, number>();
+  for (const name of names) {
+    const words = wordCount(name);
+    for (let k = 1; k <= words; k++) {
+      const p = head(name, k);
+      count.set(p, (count.get(p) ?? 0) + 1);
+    }
+  }
+  return [...count].filter(([, n]) => n >= 2).map(([p]) => p).sort();
+}
+
+/**
+ * The map of `domains` (name order) below `prefix` (undefined: all). Up to MAP_LIMIT: every domain. Otherwise the
+ * domains are folded by their first words, one word past the prefix, going deeper while everything shares one group
+ * (a single catalog's `<catalog>.` prefix); a group of one is listed as its domain.
+ */
+export function domainMap(domains: readonly MapDomain[], prefix?: string): DomainMap {
+  if (domains.length <= MAP_LIMIT) return { domains: [...domains] };
+  let depth = prefix === undefined ? 1 : wordCount(prefix) + 1;
+  const deepest = Math.max(...domains.map((d) => wordCount(d.name)));
+  let folded = fold(domains, depth);
+  while (folded.size === 1 && depth < deepest) folded = fold(domains, ++depth);
+  const listed: MapDomain[] = [];
+  const groups: MapGroup[] = [];
+  for (const [key, members] of folded) {
+    if (members.length === 1) {
+      listed.push(members[0] as MapDomain);
+      continue;
+    }
+    const largest = [...members].sort((a, b) => b.toolCount - a.toolCount || (a.name < b.name ? -1 : 1)).slice(0, GROUP_EXAMPLES);
+    groups.push({ prefix: key, domainCount: members.length, toolCount: members.reduce((n, d) => n + d.toolCount, 0), largest: largest.map((d) => d.name) });
+  }
+  if (listed.length + groups.length <= MAP_LIMIT) return { domains: listed, groups };
+  // The names do not fold far enough (151 `devicemanagement-<word>` domains): every entry, the domains without their
+  // descriptions (a name and a count are a tenth of the tokens), while that stays bounded.
+  if (listed.length + groups.length <= COMPACT_LIMIT) return { domains: listed.map(({ name, toolCount }) => ({ name, toolCount })), groups };
+  // Still too many (thousands of catalogs): the largest entries stay, in name order; the rest are counted.
+  const size = (e: MapDomain | MapGroup): number => e.toolCount;
+  const label = (e: MapDomain | MapGroup): string => ('prefix' in e ? e.prefix : e.name);
+  const kept = new Set([...listed, ...groups].sort((a, b) => size(b) - size(a) || (label(a) < label(b) ? -1 : 1)).slice(0, MAP_LIMIT));
+  const omitted = [...listed, ...groups].filter((e) => !kept.has(e)).reduce((n, e) => n + ('prefix' in e ? e.domainCount : 1), 0);
+  return { domains: listed.filter((d) => kept.has(d)), groups: groups.filter((g) => kept.has(g)), omittedDomains: omitted };
+}
+
+/** Domains by the first `depth` words of their names, in name order. */
+function fold(domains: readonly MapDomain[], depth: number): Map<string, MapDomain[]> {
+  const out = new Map<string, MapDomain[]>();
+  for (const d of domains) {
+    const key = head(d.name, depth);
+    const list = out.get(key);
+    if (list) list.push(d);
+    else out.set(key, [d]);
+  }
+  return out;
+}
