@@ -10,7 +10,7 @@ import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync, writeFil
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { GITHUB_SPEC, ROOT, STRIPE_SPEC, dist as distOf, evalQueries, pct, progress, round, tokens } from './lib/common.mjs';
+import { GITHUB_SPEC, ROOT, STRIPE_SPEC, dist as distOf, evalQueries, pct, progress, resultText, round, tokens } from './lib/common.mjs';
 
 // SCALE_BENCH_DIST=<dir> measures another build (e.g. an A/B copy of dist/) instead of dist/
 const dist = (rel) => (process.env.SCALE_BENCH_DIST ? import(join(process.env.SCALE_BENCH_DIST, rel)) : distOf(rel));
@@ -275,10 +275,12 @@ async function measure(n, rounds) {
   await client.connect(b);
   const listed = await client.listTools();
   const oursTokens = await tokens(listed.tools);
+  // the map: list_domains folds a large API's domains into groups (src/server/core/domain-map.ts)
+  const mapTokens = await tokens(resultText(await client.callTool({ name: 'list_domains', arguments: {} })));
   await client.close();
   process.stdout.write(JSON.stringify({
     operations: operations.length, specs, copies, domains: domains.length,
-    toolsListTokens: oursTokens, plainToolsTokens: plainTokens,
+    toolsListTokens: oursTokens, plainToolsTokens: plainTokens, listDomainsTokens: mapTokens,
     buildMs: round(buildMs, 0),
     searchP50Ms: round(pct(warm, 0.5), 3), searchP99Ms: round(pct(warm, 0.99), 3),
     cpuP50Ms: round(pct(cpu, 0.5), 3), cpuP99Ms: round(pct(cpu, 0.99), 3),
