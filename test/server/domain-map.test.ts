@@ -142,6 +142,15 @@ describe.each(ERAS)('list_domains of a large API (%s era)', (era) => {
     expect(s.success).toBe(true);
   });
 
+  test('a group passed to search_tools as its domain is refused as a group, with the way to open it', async () => {
+    const c = await connect(dir);
+    const r = await call(c.client, 'search_tools', { query: 'get one', domain: 'teams' });
+    expect(r.error?.code).toBe('UNKNOWN_DOMAIN');
+    expect(r.error?.message).toBe('search_tools: "teams" is a group of 30 domains in list_domains\' map, not a domain');
+    expect(r.instruction).toMatch(/\{"prefix": "teams"\}/);
+    expect(r.error?.details.suggestions).toEqual(['teams-kind00', 'teams-kind01', 'teams-kind02']);
+  });
+
   test('a prefix no domain has is refused with the groups and domains closest to it', async () => {
     const c = await connect(dir);
     const r = await call(c.client, 'list_domains', { prefix: 'devises' });

@@ -2,6 +2,7 @@
 // keywords, and what helps next when nothing or little matches (domains to browse, a rephrasing hint).
 // Bounded input (K1): long queries and keyword lists are cut, limits capped.
 import { suggestNames } from '../../registry/catalog.js';
+import { underPrefix } from './domain-map.js';
 import { BoundedMap } from '../../search/bounded-map.js';
 import { LOW_CONFIDENCE_SCORE, MAX_KEYWORDS } from '../../search/index.js';
 import type { CatalogSet } from './catalogs.js';
@@ -71,6 +72,18 @@ export async function searchTools(
   const { domain, limit = LIMITS.searchDefault, offset = 0 } = parsed.value;
   const query = (parsed.value.query ?? '').slice(0, LIMITS.queryMaxChars).trim();
   if (domain !== undefined && !set.domainNames.includes(domain)) {
+    // a group of list_domains' map (a large API's), not a domain: say so, and how to open it
+    const members = set.domains.filter((d) => underPrefix(d.name, domain));
+    if (members.length > 0) {
+      const largest = [...members].sort((a, b) => b.toolCount - a.toolCount || (a.name < b.name ? -1 : 1)).slice(0, 3).map((d) => d.name);
+      return fail(
+        tool,
+        'UNKNOWN_DOMAIN',
+        `search_tools: ${JSON.stringify(domain)} is a group of ${members.length} domains in ${names.listDomains}' map, not a domain`,
+        `Call ${tool} without a domain (it searches them all), or call ${names.listDomains} with {"prefix": ${JSON.stringify(domain)}} to pick one of its domains.`,
+        { suggestions: largest },
+      );
+    }
     const close = suggestNames(domain, set.domainNames);
     return fail(
       tool,
