@@ -9,7 +9,9 @@ import { COMPACT_LIMIT, MAP_LIMIT, domainMap, groupPrefixes, underPrefix, type M
 import { importSpec } from '../../src/importer/index.js';
 import { writeRegistry } from '../../src/importer/write.js';
 import { loadCatalogSet } from '../../src/server/core/catalogs.js';
-import { ERAS, call, connectInMemory, fixtureRegistry, type Connected } from '../helpers/mcp.js';
+import { domainsPage } from '../../src/server/explorer/pages.js';
+import { ERAS, REPO_ROOT, builtCli, call, connectInMemory, fixtureRegistry, type Connected } from '../helpers/mcp.js';
+import { runProcess } from '../helpers/run.js';
 import { tempDir } from '../helpers/temp.js';
 
 const domain = (name: string, toolCount = 2): MapDomain => ({ name, toolCount, description: `About ${name}.` });
@@ -171,6 +173,20 @@ describe.each(ERAS)('list_domains of a large API (%s era)', (era) => {
     const found = new Set<string>();
     await walk(c, {}, found);
     expect([...found].sort()).toEqual(loadCatalogSet([dir, fixtureRegistry('petstore')]).domainNames);
+  });
+
+  test("a person's views list every domain: the CLI's domains and the explorer (which says agents get groups)", async () => {
+    const set = loadCatalogSet([dir]);
+    const page = domainsPage({ catalogs: set, settings: { baseUrls: {}, readOnly: true, env: {} } }, 0).body.toString();
+    expect(page).toContain(`agents get them folded into groups by the first words of their names`);
+    expect(page).toContain('admin-settings');
+    expect(page).toContain('1–25 of 153');
+    const cli = await runProcess(process.execPath, [builtCli(), 'domains', '--registry', dir, '--json'], { cwd: REPO_ROOT });
+    expect(cli.status, cli.stderr).toBe(0);
+    const listed = (JSON.parse(cli.stdout) as { value: { domains: Array<{ name: string; description: string }>; groups?: unknown } }).value;
+    expect(listed.groups).toBeUndefined();
+    expect(listed.domains.map((d) => d.name)).toEqual(set.domainNames);
+    expect(listed.domains.every((d) => typeof d.description === 'string')).toBe(true);
   });
 
   test('a small API keeps the flat map: every domain with its description, no groups', async () => {
