@@ -221,7 +221,12 @@ export async function readOps(n) {
         used.set(o.domain, (used.get(o.domain) ?? 0) + 1);
         plainTokens += s.plainTokens[k] ?? 0;
       }
-      for (const d of s.domains) if (used.has(pre + d.name)) domains.set(pre + d.name, { ...d, name: pre + d.name, toolCount: used.get(pre + d.name) });
+      // two specs whose cut ids collide share a domain name: its count is the sum of both (the registry's integrity
+      // check refuses a catalog.json whose domain counts do not add up to its operations)
+      for (const d of s.domains) {
+        const name = pre + d.name;
+        if (used.has(name)) domains.set(name, { ...d, name, toolCount: (domains.get(name)?.toolCount ?? 0) + used.get(name) });
+      }
     }
     rl.close();
     if (operations.length === before) break;
