@@ -8,6 +8,7 @@ import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { COMPACT_LIMIT, MAP_LIMIT, domainMap, groupPrefixes, underPrefix, type MapDomain } from '../../src/server/core/domain-map.js';
 import { importSpec } from '../../src/importer/index.js';
 import { writeRegistry } from '../../src/importer/write.js';
+import { MAX_CREDENTIALS } from '../../src/server/core/domains.js';
 import { loadCatalogSet } from '../../src/server/core/catalogs.js';
 import { domainsPage } from '../../src/server/explorer/pages.js';
 import { ERAS, REPO_ROOT, builtCli, call, connectInMemory, fixtureRegistry, type Connected } from '../helpers/mcp.js';
@@ -63,7 +64,8 @@ describe('folding domain names', () => {
     const map = domainMap(all);
     const shown = map.domains.length + (map.groups?.length ?? 0);
     expect(shown).toBe(MAP_LIMIT);
-    expect(map.domains.filter((d) => d.toolCount === 50)).toHaveLength(45);
+    expect(map.domains.filter((d) => d.toolCount === 50)).toHaveLength(Math.ceil(all.length / 10));
+    expect(map.domains.every((d) => d.description === undefined)).toBe(true);
     expect(map.domains.map((d) => d.name)).toEqual([...map.domains.map((d) => d.name)].sort());
     expect(map.omittedDomains).toBe(all.length - MAP_LIMIT);
   });
@@ -195,5 +197,34 @@ describe.each(ERAS)('list_domains of a large API (%s era)', (era) => {
     const value = r.value as { domains: Array<{ description?: string }>; groups?: unknown };
     expect(value.groups).toBeUndefined();
     expect(value.domains.every((d) => typeof d.description === 'string')).toBe(true);
+  });
+});
+
+describe('credentials are bounded like the map', () => {
+  test('past MAX_CREDENTIALS the first are listed, the rest counted, and the instruction names describe_tools', async () => {
+    const root = tempDir('domain-map-creds-');
+    const schemes = Array.from({ length: MAX_CREDENTIALS + 5 }, (_, i) => `key${String(i).padStart(2, '0')}`);
+    const paths = Object.fromEntries(
+      schemes.map((k) => [`/things/${k}`, { get: { operationId: `get_${k}`, summary: `Get ${k}`, security: [{ [k]: [] }], responses: { 200: { description: 'ok' } } } }]),
+    );
+    const spec = {
+      openapi: '3.0.3',
+      info: { title: 'Keys', version: '1' },
+      servers: [{ url: 'https://keys.example.com' }],
+      components: { securitySchemes: Object.fromEntries(schemes.map((k) => [k, { type: 'apiKey', in: 'header', name: `X-${k}` }])) },
+      paths,
+    };
+    writeFileSync(join(root, 'keys.json'), JSON.stringify(spec));
+    writeRegistry(await importSpec(join(root, 'keys.json'), { name: 'keys' }), root);
+    const c = await connectInMemory({ catalogs: loadCatalogSet([join(root, 'keys')]) });
+    try {
+      const r = await call(c.client, 'list_domains', {});
+      const value = r.value as { credentials: Array<{ scheme: string }>; omittedCredentials: number };
+      expect(value.credentials.map((x) => x.scheme)).toEqual(schemes.slice(0, MAX_CREDENTIALS));
+      expect(value.omittedCredentials).toBe(5);
+      expect(r.instruction).toMatch(/5 more credentials are not listed: describe_tools names the ones each operation uses/);
+    } finally {
+      await c.close();
+    }
   });
 });

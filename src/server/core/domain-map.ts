@@ -2,13 +2,14 @@
 // one; past that, domains that share the first words of their names are folded into groups (Microsoft Graph's
 // `devicemanagement-*`, a multi-catalog set's `<catalog>.*`), each with its domain and tool counts and its largest
 // members, and `prefix` opens one group. Where names do not fold (a group's 151 one-word children), domains are
-// listed without descriptions, up to COMPACT_LIMIT entries; past that only the largest entries are listed and the
-// rest counted. Graph beta's 932 domains were 35,467 tokens of map before an agent did anything; grouped, 4,083.
+// listed without descriptions (and groups without their largest members), up to COMPACT_LIMIT entries; past that
+// only the largest entries are listed and the rest counted. Graph beta's 932 domains were 35,467 tokens of map
+// before an agent did anything; folded, 1,987.
 
-/** At most this many entries (domains, or groups and domains) in one list_domains answer. */
+/** Up to this many domains are listed in full; past it, they are folded into at most this many entries if the names allow. */
 export const MAP_LIMIT = 100;
 /** Past MAP_LIMIT entries, up to this many are still listed, domains by name and tool count only. */
-export const COMPACT_LIMIT = 400;
+export const COMPACT_LIMIT = 300;
 /** Members named in a group's entry, the largest first. */
 const GROUP_EXAMPLES = 3;
 
@@ -24,8 +25,8 @@ export interface MapGroup {
   prefix: string;
   domainCount: number;
   toolCount: number;
-  /** The group's largest domains (by tool count), at most GROUP_EXAMPLES. */
-  largest: string[];
+  /** The group's largest domains (by tool count), at most GROUP_EXAMPLES; left out past MAP_LIMIT entries. */
+  largest?: string[];
 }
 
 export interface DomainMap {
@@ -36,8 +37,8 @@ export interface DomainMap {
   omittedDomains?: number;
 }
 
-/** A domain name's words and the separators between them: `github.code-scanning` -> github . code - scanning. */
-const SEPARATOR = /[.-]/;
+/** A domain name's words and the separators between them: `github.code-scanning` -> github . code - scanning (`_` too). */
+const SEPARATOR = /[._-]/;
 
 /** The first `count` words of a name, with their separators (`github.code` for count 2). */
 function head(name: string, count: number): string {
@@ -97,13 +98,16 @@ export function domainMap(domains: readonly MapDomain[], prefix?: string): Domai
   if (listed.length + groups.length <= MAP_LIMIT) return { domains: listed, groups };
   // The names do not fold far enough (151 `devicemanagement-<word>` domains): every entry, the domains without their
   // descriptions (a name and a count are a tenth of the tokens), while that stays bounded.
-  if (listed.length + groups.length <= COMPACT_LIMIT) return { domains: listed.map(({ name, toolCount }) => ({ name, toolCount })), groups };
+  // Groups lose their largest members too.
+  const bare = groups.map(({ prefix, domainCount, toolCount }) => ({ prefix, domainCount, toolCount }));
+  if (listed.length + groups.length <= COMPACT_LIMIT) return { domains: listed.map(({ name, toolCount }) => ({ name, toolCount })), groups: bare };
   // Still too many (thousands of catalogs): the largest entries stay, in name order; the rest are counted.
   const size = (e: MapDomain | MapGroup): number => e.toolCount;
   const label = (e: MapDomain | MapGroup): string => ('prefix' in e ? e.prefix : e.name);
-  const kept = new Set([...listed, ...groups].sort((a, b) => size(b) - size(a) || (label(a) < label(b) ? -1 : 1)).slice(0, MAP_LIMIT));
-  const omitted = [...listed, ...groups].filter((e) => !kept.has(e)).reduce((n, e) => n + ('prefix' in e ? e.domainCount : 1), 0);
-  return { domains: listed.filter((d) => kept.has(d)), groups: groups.filter((g) => kept.has(g)), omittedDomains: omitted };
+  const compact = listed.map(({ name, toolCount }) => ({ name, toolCount }));
+  const kept = new Set([...compact, ...bare].sort((a, b) => size(b) - size(a) || (label(a) < label(b) ? -1 : 1)).slice(0, MAP_LIMIT));
+  const omitted = [...compact, ...bare].filter((e) => !kept.has(e)).reduce((n, e) => n + ('prefix' in e ? e.domainCount : 1), 0);
+  return { domains: compact.filter((d) => kept.has(d)), groups: bare.filter((g) => kept.has(g)), omittedDomains: omitted };
 }
 
 /** Domains by the first `depth` words of their names, in name order. */

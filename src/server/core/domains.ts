@@ -10,6 +10,9 @@ import { parseMetaArgs } from './meta-args.js';
 import type { ToolNames } from './names.js';
 import { oneLine } from './text.js';
 
+/** At most this many credentials in one answer (the rest are counted in `omittedCredentials`). */
+export const MAX_CREDENTIALS = 20;
+
 export interface ListDomainsInput {
   catalog?: string;
   /** Only domains whose names start with these words (a group's `prefix`). */
@@ -136,7 +139,10 @@ export function listDomains(
           set.catalogs.length > 1 ? { catalog: c.meta.name, ...cred } : cred,
         ),
       );
-    if (credentials.length > 0) value.credentials = credentials;
+    // a bound like the map's: a server of many APIs (or one with hundreds of schemes) lists the first ones and a
+    // count; describe_tools names the credentials each operation uses
+    if (credentials.length > 0) value.credentials = credentials.slice(0, MAX_CREDENTIALS);
+    if (credentials.length > MAX_CREDENTIALS) value.omittedCredentials = credentials.length - MAX_CREDENTIALS;
   }
   // Which registry content answered (hot reload swaps versions; replicas that show the same one serve the same).
   value.catalogVersion = set.version;
@@ -145,5 +151,6 @@ export function listDomains(
       ? `Call ${names.searchTools} with a query (and optionally a domain) to find operations.`
       : `${domains.length} domains, too many to list: those sharing the first words of their names are groups. Call ${names.searchTools} with a query (it searches every domain), or ${tool} with {"prefix": "<a group's prefix>"} to list a group's domains.`;
   const omitted = map.omittedDomains === undefined ? '' : ` ${map.omittedDomains} domains are in no entry of this answer; narrow it with "catalog" or "prefix".`;
-  return ok(tool, value, next + omitted);
+  const moreCredentials = value.omittedCredentials === undefined ? '' : ` ${String(value.omittedCredentials)} more credentials are not listed: ${names.describeTools} names the ones each operation uses.`;
+  return ok(tool, value, next + omitted + moreCredentials);
 }
