@@ -59,8 +59,7 @@ export function underPrefix(name: string, prefix: string): boolean {
 
 /**
  * Every prefix list_domains can offer for these domains (any run of leading words that two or more of them are
- * under, see underPrefix):
- * what a `prefix` argument is checked against, and where "did you mean" looks.
+ * under, see underPrefix): where "did you mean" looks when a `prefix` matches nothing.
  */
 export function groupPrefixes(names: readonly string[]): string[] {
   const count = new Map<string, number>();
@@ -96,15 +95,15 @@ export function domainMap(domains: readonly MapDomain[], prefix?: string): Domai
     groups.push({ prefix: key, domainCount: members.length, toolCount: members.reduce((n, d) => n + d.toolCount, 0), largest: largest.map((d) => d.name) });
   }
   if (listed.length + groups.length <= MAP_LIMIT) return { domains: listed, groups };
-  // The names do not fold far enough (151 `devicemanagement-<word>` domains): every entry, the domains without their
-  // descriptions (a name and a count are a tenth of the tokens), while that stays bounded.
-  // Groups lose their largest members too.
+  // The names do not fold far enough (151 `devicemanagement-<word>` domains): every entry, domains without their
+  // descriptions and groups without their largest members (a name and counts are a fraction of the tokens), while
+  // that stays bounded.
+  const compact = listed.map(({ name, toolCount }) => ({ name, toolCount }));
   const bare = groups.map(({ prefix, domainCount, toolCount }) => ({ prefix, domainCount, toolCount }));
-  if (listed.length + groups.length <= COMPACT_LIMIT) return { domains: listed.map(({ name, toolCount }) => ({ name, toolCount })), groups: bare };
+  if (compact.length + bare.length <= COMPACT_LIMIT) return { domains: compact, groups: bare };
   // Still too many (thousands of catalogs): the largest entries stay, in name order; the rest are counted.
   const size = (e: MapDomain | MapGroup): number => e.toolCount;
   const label = (e: MapDomain | MapGroup): string => ('prefix' in e ? e.prefix : e.name);
-  const compact = listed.map(({ name, toolCount }) => ({ name, toolCount }));
   const kept = new Set([...compact, ...bare].sort((a, b) => size(b) - size(a) || (label(a) < label(b) ? -1 : 1)).slice(0, MAP_LIMIT));
   const omitted = [...compact, ...bare].filter((e) => !kept.has(e)).reduce((n, e) => n + ('prefix' in e ? e.domainCount : 1), 0);
   return { domains: compact.filter((d) => kept.has(d)), groups: bare.filter((g) => kept.has(g)), omittedDomains: omitted };
