@@ -95,7 +95,7 @@ export function listDomains(
     return fail(
       tool,
       'INVALID_ARGUMENTS',
-      `list_domains: no domain name starts with ${JSON.stringify(prefix)}${wanted !== undefined ? ` in catalog ${wanted}` : ''}`,
+      `list_domains: no domain is under the prefix ${JSON.stringify(prefix)}${wanted !== undefined ? ` in catalog ${wanted}` : ''} (a prefix is whole words of a name: "admin" holds "admin-edge", not "administrators")`,
       `Call ${tool} again with a group's "prefix" from its answer, or without "prefix" for the map.`,
       { errors: [{ path: '/prefix', message: 'no domain under this prefix' }], suggestions: suggestNames(prefix, [...groupPrefixes(names), ...names]) },
     );

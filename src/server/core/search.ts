@@ -2,10 +2,10 @@
 // keywords, and what helps next when nothing or little matches (domains to browse, a rephrasing hint).
 // Bounded input (K1): long queries and keyword lists are cut, limits capped.
 import { suggestNames } from '../../registry/catalog.js';
-import { underPrefix } from './domain-map.js';
 import { BoundedMap } from '../../search/bounded-map.js';
 import { LOW_CONFIDENCE_SCORE, MAX_KEYWORDS } from '../../search/index.js';
 import type { CatalogSet } from './catalogs.js';
+import { underPrefix } from './domain-map.js';
 import { fail, ok, type Envelope } from './envelope.js';
 import { parseMetaArgs } from './meta-args.js';
 import { LIMITS, type ToolNames } from './names.js';
