@@ -91,8 +91,7 @@ export function domainMap(domains: readonly MapDomain[], prefix?: string): Domai
       listed.push(members[0] as MapDomain);
       continue;
     }
-    const largest = [...members].sort((a, b) => b.toolCount - a.toolCount || (a.name < b.name ? -1 : 1)).slice(0, GROUP_EXAMPLES);
-    groups.push({ prefix: key, domainCount: members.length, toolCount: members.reduce((n, d) => n + d.toolCount, 0), largest: largest.map((d) => d.name) });
+    groups.push({ prefix: key, domainCount: members.length, toolCount: members.reduce((n, d) => n + d.toolCount, 0), largest: largestDomains(members) });
   }
   if (listed.length + groups.length <= MAP_LIMIT) return { domains: listed, groups };
   // The names do not fold far enough (151 `devicemanagement-<word>` domains): every entry, domains without their
@@ -107,6 +106,14 @@ export function domainMap(domains: readonly MapDomain[], prefix?: string): Domai
   const kept = new Set([...compact, ...bare].sort((a, b) => size(b) - size(a) || (label(a) < label(b) ? -1 : 1)).slice(0, MAP_LIMIT));
   const omitted = [...compact, ...bare].filter((e) => !kept.has(e)).reduce((n, e) => n + ('prefix' in e ? e.domainCount : 1), 0);
   return { domains: compact.filter((d) => kept.has(d)), groups: bare.filter((g) => kept.has(g)), omittedDomains: omitted };
+}
+
+/** The names of a group's largest domains (most tools first, then by name), at most GROUP_EXAMPLES. */
+export function largestDomains(members: ReadonlyArray<{ name: string; toolCount: number }>): string[] {
+  return [...members]
+    .sort((a, b) => b.toolCount - a.toolCount || (a.name < b.name ? -1 : 1))
+    .slice(0, GROUP_EXAMPLES)
+    .map((d) => d.name);
 }
 
 /** Domains by the first `depth` words of their names, in name order. */

@@ -5,7 +5,7 @@ import { suggestNames } from '../../registry/catalog.js';
 import { BoundedMap } from '../../search/bounded-map.js';
 import { LOW_CONFIDENCE_SCORE, MAX_KEYWORDS } from '../../search/index.js';
 import type { CatalogSet } from './catalogs.js';
-import { underPrefix } from './domain-map.js';
+import { largestDomains, underPrefix } from './domain-map.js';
 import { fail, ok, type Envelope } from './envelope.js';
 import { parseMetaArgs } from './meta-args.js';
 import { LIMITS, type ToolNames } from './names.js';
@@ -75,13 +75,12 @@ export async function searchTools(
     // a group of list_domains' map (a large API's), not a domain: say so, and how to open it
     const members = set.domains.filter((d) => underPrefix(d.name, domain));
     if (members.length > 0) {
-      const largest = [...members].sort((a, b) => b.toolCount - a.toolCount || (a.name < b.name ? -1 : 1)).slice(0, 3).map((d) => d.name);
       return fail(
         tool,
         'UNKNOWN_DOMAIN',
         `search_tools: ${JSON.stringify(domain)} is a group of ${members.length} domains in ${names.listDomains}' map, not a domain`,
         `Call ${tool} without a domain (it searches them all), or call ${names.listDomains} with {"prefix": ${JSON.stringify(domain)}} to pick one of its domains.`,
-        { suggestions: largest },
+        { suggestions: largestDomains(members) },
       );
     }
     const close = suggestNames(domain, set.domainNames);
