@@ -127,9 +127,10 @@ export function linkSources(operations: readonly Operation[], raws: ReadonlyMap<
     if (schema === undefined) continue;
     const objects = responseObjects(schema, ctx.doc, pathNames(q.path));
     if (objects.length === 0) continue;
-    const search = q.bindings.some((b) => b.in === 'query' && SEARCH_PARAMS.has(b.name.toLowerCase())) || staticsOf(q.path).includes('search');
+    const statics = staticsOf(q.path);
+    const search = q.bindings.some((b) => b.in === 'query' && SEARCH_PARAMS.has(b.name.toLowerCase())) || statics.includes('search');
     const required = q.bindings.filter((b) => b.required).map((b) => b.name);
-    producers.push({ op: q, objects, search, statics: staticsOf(q.path), segments: segmentsOf(q.path), required });
+    producers.push({ op: q, objects, search, statics, segments: segmentsOf(q.path), required });
   }
   resourceShapes(producers);
   const known = knownResources(operations);
@@ -197,7 +198,8 @@ function collectionHeads(operations: readonly Operation[], producers: readonly P
  * for `/databases/mysql/instances`): the same word, another kind of thing.
  */
 function siblingCollection(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length === 0 || a[a.length - 1] !== b[b.length - 1] || (a.length === b.length && a.every((x, i) => x === b[i]))) return false;
+  // the same path has no literal segment that differs, so the loop below answers false for it too
+  if (a.length === 0 || a[a.length - 1] !== b[b.length - 1]) return false;
   for (let i = 2; i <= Math.min(a.length, b.length); i++) {
     const x = a[a.length - i] as string;
     const y = b[b.length - i] as string;
