@@ -126,6 +126,10 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${readingLine(result.reading)}\n`);
     for (const u of result.reading.units) process.stdout.write(`  ${u.unit.padEnd(18)}${u.reading}\n`);
     if (result.signals !== undefined) process.stdout.write(`ranked by (weights in use):\n${result.signals.map((x) => `  ${x.name.padEnd(18)}${x.reads}\n`).join('')}`);
+    if (result.pruning !== undefined) {
+      const { candidates, scored } = result.pruning;
+      process.stdout.write(`  (every signal scored ${scored} of ${candidates} candidates; the rest could not reach this page)\n`);
+    }
   }
   if (result.total === 0) {
     const s = index.suggest(query);

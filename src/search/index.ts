@@ -65,6 +65,11 @@ export interface SearchResult {
   reading?: QueryReading;
   /** With `explain: true`: what the retrieval score and each signal that ranked read, with the weights in use. */
   signals?: Array<{ name: string; reads: string }>;
+  /**
+   * With `explain: true`, when the ranker pruned (rank.ts): of the `candidates`, how many it `scored` with every
+   * signal; the others could not reach the page, so the costly signals skipped them. The ranking is the same.
+   */
+  pruning?: { candidates: number; scored: number };
 }
 
 /** Largest page. */
@@ -116,6 +121,7 @@ interface RankedPage {
   total: number;
   top: Ranked[];
   reading?: QueryReading;
+  pruning?: { candidates: number; scored: number };
 }
 
 /** Operations in name order: a document's number is its place in that order. */
@@ -238,7 +244,7 @@ export class SearchIndex {
    * The same index ranking with other query-time knobs (units or signals left out, the mined weight...): for
    * measurements (ablations, learning), without building it again. Build-time knobs are this index's.
    */
-  withQueryTuning(tuning: Partial<Pick<SearchTuning, 'disabledUnits' | 'disabledSignals' | 'minedWeight' | 'familyWeight' | 'signalWeights' | 'rerank'>>): SearchIndex {
+  withQueryTuning(tuning: Partial<Pick<SearchTuning, 'disabledUnits' | 'disabledSignals' | 'minedWeight' | 'familyWeight' | 'signalWeights' | 'rerank' | 'pruneAbove'>>): SearchIndex {
     return new SearchIndex({
       cards: this.cards, domains: this.domains, tuning: { ...this.tuning, ...tuning }, lexicon: this.lexicon, tables: this.tables, retriever: this.retriever,
     });
@@ -293,7 +299,7 @@ export class SearchIndex {
     }
     const results = ranked.top.slice(offset, offset + limit).map((r) => this.hit(r));
     return {
-      total: ranked.total, results, ...(ranked.reading ? { reading: ranked.reading, signals: this.signalsRead() } : {}),
+      total: ranked.total, results, ...(ranked.reading ? { reading: ranked.reading, signals: this.signalsRead() } : {}), ...(ranked.pruning ? { pruning: ranked.pruning } : {}),
     };
   }
 
@@ -340,7 +346,7 @@ export class SearchIndex {
     const best = fused[0]?.score ?? 1;
     const conf = main.top[0]?.score ?? 0;
     const top = fused.slice(0, k).map((f) => ({ ...(byDoc.get(f.i) ?? { i: f.i }), score: (f.score / best) * conf }));
-    return { total: Math.max(main.total, alt.total), top, ...(main.reading ? { reading: main.reading } : {}) };
+    return { total: Math.max(main.total, alt.total), top, ...(main.reading ? { reading: main.reading } : {}), ...(main.pruning ? { pruning: main.pruning } : {}) };
   }
 
   private rank(query: string, k: number, domain: string | undefined, explain: boolean, keywords: readonly string[] = []): RankedPage {
@@ -377,8 +383,9 @@ export class SearchIndex {
     const reached = domain !== undefined && t.domainReach > 0 ? this.reach.mark(domain) : undefined;
     const reach = reached && { mask: reached.mask, factor: t.domainReach };
     try {
-      const { total, top } = rankCandidates({ ctx, signals, weights: t.signalWeights, k, domainCode, exactIndex, explain, ...(reach ? { reach } : {}) });
-      return { total, top, ...(explain ? { reading: readingOf(plan) } : {}) };
+      const { total, top, scored } = rankCandidates({ ctx, signals, weights: t.signalWeights, k, domainCode, exactIndex, explain, pruneAbove: t.pruneAbove, ...(reach ? { reach } : {}) });
+      const pruning = explain && scored !== undefined ? { pruning: { candidates: this.candidates.matchedCount, scored } } : {};
+      return { total, top, ...(explain ? { reading: readingOf(plan) } : {}), ...pruning };
     } finally {
       for (const id of marked) queryMarks[id] = 0;
       for (const id of objectIds) objectMarks[id] = 0;

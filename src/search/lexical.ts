@@ -69,6 +69,10 @@ export class Candidates {
   readonly matched: Uint32Array;
   readonly touched: Uint32Array;
   matchedCount = 0;
+  /** Scratch of the ranker's pruning (rank.ts): each candidate's upper bound, 1 once its score is exact, the documents to finish. */
+  readonly bound: Float64Array;
+  readonly exact: Uint8Array;
+  readonly finish: Uint32Array;
 
   constructor(n: number) {
     this.scores = new Float64Array(n);
@@ -81,6 +85,9 @@ export class Candidates {
     this.isTouched = new Uint8Array(n);
     this.matched = new Uint32Array(n);
     this.touched = new Uint32Array(n);
+    this.bound = new Float64Array(n);
+    this.exact = new Uint8Array(n);
+    this.finish = new Uint32Array(n);
   }
 
   /** Zeroes what the last query wrote. */
@@ -92,6 +99,7 @@ export class Candidates {
       this.titleCoverage[i] = 0;
       this.final[i] = 0;
       this.isMatched[i] = 0;
+      this.exact[i] = 0;
     }
     this.matchedCount = 0;
   }

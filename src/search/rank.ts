@@ -98,6 +98,98 @@ export interface RankRequest {
    * widen.ts), their scores times `factor`.
    */
   reach?: { mask: Uint8Array; factor: number };
+  /** More candidates than this: costly signals only where they can matter (see {@link prune}); absent: never. */
+  pruneAbove?: number;
+}
+
+/** How many documents are scored exactly first, by upper bound, to set the bar the others must reach to be scored. */
+const SEEDS = 32;
+/** Rounding room in an upper bound: its factors multiply in another order than the score's (a few ulps). */
+const SLACK = 1 + 1e-9;
+
+/**
+ * Pruning, for large candidate sets: the signals before the first costly one (Prepared.bound) are applied to every
+ * candidate, as always. Each candidate's upper bound is that partial score times every later cheap factor and every
+ * costly bound. The SEEDS best bounds (overall, and in the domain asked for) are scored exactly; they set the bar:
+ * the best score so far, and the k-th best in the domain. The remaining signals are then applied, in their order, only
+ * to the candidates whose bound reaches the bar; the rest can be neither the best score (which normalizes) nor in the
+ * top k. Their scores are left partial and `exact` stays 0. Every kept document's score is computed by the same
+ * multiplications in the same order as without pruning, so the ranking is bit-identical (test/search/pruning.test.ts).
+ * Returns how many candidates were scored exactly, or -1 (nothing applied past the base scores) when no signal is
+ * costly or a bound is not finite.
+ */
+function prune(req: RankRequest, prepared: readonly Prepared[]): number {
+  const first = prepared.findIndex((p) => p.bound !== undefined);
+  if (first < 0) return -1;
+  let bounds = SLACK;
+  for (let q = first; q < prepared.length; q++) bounds *= (prepared[q] as Prepared).bound ?? 1;
+  if (!Number.isFinite(bounds)) return -1;
+  const { ctx, k, domainCode, exactIndex, reach } = req;
+  const c = ctx.candidates;
+  const { matched, final, bound: ub, exact, finish } = c;
+  const domain = ctx.features.domain;
+  const n = c.matchedCount;
+  for (let q = 0; q < first; q++) (prepared[q] as Prepared).apply(final, matched, n);
+  for (let m = 0; m < n; m++) {
+    const i = matched[m] as number;
+    ub[i] = final[i] as number;
+  }
+  for (let q = first + 1; q < prepared.length; q++) {
+    const p = prepared[q] as Prepared;
+    if (p.bound === undefined) p.apply(ub, matched, n);
+  }
+  // the factor a document's score gets in the top k: 1 in the domain, reach.factor reached by its path, 0 outside
+  const inScope = (i: number): number => (domainCode === -1 || domain[i] === domainCode ? 1 : reach !== undefined && reach.mask[i] === 1 ? reach.factor : 0);
+  const seedsAll = new TopK(SEEDS);
+  const seedsIn = new TopK(Math.max(SEEDS, k));
+  for (let m = 0; m < n; m++) {
+    const i = matched[m] as number;
+    const b = (ub[i] as number) * bounds;
+    ub[i] = b;
+    seedsAll.offer(i, b);
+    const s = inScope(i);
+    if (s > 0) seedsIn.offer(i, b * s);
+  }
+  // score the seeds (and the exact name, whose explanation shows its score) exactly
+  let count = 0;
+  const add = (i: number): void => {
+    if (exact[i] === 1) return;
+    exact[i] = 1;
+    finish[count++] = i;
+  };
+  for (const r of seedsAll.sorted()) add(r.i);
+  for (const r of seedsIn.sorted()) add(r.i);
+  if (exactIndex !== undefined && c.isMatched[exactIndex] === 1) add(exactIndex);
+  const finishAll = (from: number, to: number): void => {
+    const list = finish.subarray(from, to);
+    for (let q = first; q < prepared.length; q++) (prepared[q] as Prepared).apply(final, list, to - from);
+  };
+  finishAll(0, count);
+  // the bar: the best exact score, and the k-th best exact score in the domain (0 while fewer than k)
+  let best = 0;
+  const inTop = new TopK(k);
+  for (let m = 0; m < count; m++) {
+    const i = finish[m] as number;
+    const s = final[i] as number;
+    if (s > best) best = s;
+    const f = inScope(i);
+    if (f > 0) inTop.offer(i, s * f);
+  }
+  const kept = inTop.sorted();
+  const kth = kept.length >= k ? (kept[kept.length - 1] as Ranked).score : 0;
+  const seeded = count;
+  for (let m = 0; m < n; m++) {
+    const i = matched[m] as number;
+    if (exact[i] === 1) continue;
+    const b = ub[i] as number;
+    const f = inScope(i);
+    if (b >= best || (f > 0 && b * f * SLACK >= kth)) {
+      exact[i] = 1;
+      finish[count++] = i;
+    }
+  }
+  finishAll(seeded, count);
+  return count;
 }
 
 /** The signals minus those named in `disabled` (ablation measurements). */
@@ -110,7 +202,7 @@ export function activeSignals(disabled: readonly string[], rerank: boolean): Sig
  * operation's coverage, so they are in 0..1 and a weak best match does not claim 1.0; an exact name gets 1.
  * Also returns that confidence (the best operation's coverage). Does not clear the candidates.
  */
-export function rankCandidates(req: RankRequest): { total: number; top: Ranked[]; confidence: number; best: number } {
+export function rankCandidates(req: RankRequest): { total: number; top: Ranked[]; confidence: number; best: number; scored?: number } {
   const { ctx, k, domainCode, exactIndex, reach } = req;
   const weights = req.signals.length > 0 ? (req.weights ?? {}) : {};
   const c: Candidates = ctx.candidates;
@@ -136,12 +228,15 @@ export function rankCandidates(req: RankRequest): { total: number; top: Ranked[]
     const s = scores[i] as number;
     final[i] = rw === 1 ? s : rw === 0.5 ? Math.sqrt(s) : s ** rw;
   }
-  for (const p of prepared) p.apply(final, matched, n);
-  // the best score and the confidence (coverage of the best)
+  const scored = n > (req.pruneAbove ?? Infinity) ? prune(req, prepared) : -1;
+  const pruned = scored >= 0;
+  if (!pruned) for (const p of prepared) p.apply(final, matched, n);
+  // the best score and the confidence (coverage of the best); a pruned document cannot be it
   let max = 0;
   let confidence = 0;
   for (let m = 0; m < n; m++) {
     const i = matched[m] as number;
+    if (pruned && c.exact[i] === 0) continue;
     const s = final[i] as number;
     if (s > max) {
       max = s;
@@ -165,7 +260,7 @@ export function rankCandidates(req: RankRequest): { total: number; top: Ranked[]
     if (i === exactIndex) {
       exactSeen = true;
       top.offer(i, 1.0001);
-    } else top.offer(i, max > 0 ? ((final[i] as number) / max) * conf * factor : 0);
+    } else if (!pruned || c.exact[i] === 1) top.offer(i, max > 0 ? ((final[i] as number) / max) * conf * factor : 0);
   }
   if (exactIndex !== undefined && !exactSeen && (domainCode === -1 || f.domain[exactIndex] === domainCode)) {
     total++;
@@ -192,5 +287,5 @@ export function rankCandidates(req: RankRequest): { total: number; top: Ranked[]
       r.explain = explain;
     }
   }
-  return { total, top: out, confidence: conf, best: max };
+  return { total, top: out, confidence: conf, best: max, ...(pruned ? { scored } : {}) };
 }

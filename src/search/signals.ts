@@ -57,6 +57,12 @@ export interface Prepared {
    * search's garbage and its latency tail), and one shared loop over all signals' factors was ~1.5x slower.
    */
   apply(out: Float64Array, list: Uint32Array, n: number): void;
+  /**
+   * Set by a signal whose factor costs more than a few array reads (precision reads every name and title term): no
+   * factor of this query's exceeds it. The ranker then leaves the signal out for the documents that cannot reach the
+   * best k even at this bound (rank.ts). Absent: the factor is cheap and every candidate gets it.
+   */
+  readonly bound?: number;
 }
 
 export interface Signal {
@@ -154,7 +160,9 @@ const precision: Signal = {
   prepare: ({ features: f, queryMarks: marks, tuning }, w) => {
     const { namePrecisionShare: share, precisionWeight: weight } = tuning;
     const factor = (i: number): number => pow(precisionOf(f, marks, i, share, weight), w);
-    return { factor, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * pow(precisionOf(f, marks, i, share, weight), w); } } };
+    // the share p is in 0..1, so the factor lies between (1 - weight)^w and 1^w (a negative base: no bound)
+    const bound = 1 - weight > 0 ? Math.max(pow(1 - weight, w), pow(1, w)) : Infinity;
+    return { factor, bound, apply: (out, list, n) => { for (let m = 0; m < n; m++) { const i = list[m] as number; out[i] = (out[i] as number) * pow(precisionOf(f, marks, i, share, weight), w); } } };
   },
 };
 

@@ -68,6 +68,12 @@ export interface SearchTuning {
    * Learned by `npm run learn` from the tuning query sets (weights.ts, docs/SEARCH.md).
    */
   signalWeights: Readonly<Record<string, number>>;
+  /**
+   * Above this many candidates the ranker computes a costly signal (precision) only for the documents that can still
+   * reach the best k (rank.ts, "pruning"); the ranking is the same either way (test/search/pruning.test.ts). Below it
+   * one pass over every candidate is cheaper than choosing. A query-time knob: Infinity turns pruning off.
+   */
+  pruneAbove: number;
 }
 
 /** The defaults, with the built-in learned weights. */
@@ -90,6 +96,7 @@ export const DEFAULT_TUNING: SearchTuning = {
   keywordPrecision: true,
   domainReach: 0.8,
   signalWeights: LEARNED_WEIGHTS,
+  pruneAbove: 256,
 };
 
 /** The defaults with the learned weights of the build in use (built in, or API_CATALOG_SEMANTIC_DIR's). */
