@@ -71,7 +71,7 @@ export interface ServerConfig {
   baseUrls: Record<string, string>;
   /** `--base-url` as given; applied to the first catalog once catalogs are known. */
   baseUrlFlag?: string;
-  /** Refuse non-GET/HEAD operations (`--read-only`, env API_CATALOG_READ_ONLY=1). */
+  /** Refuse operations that do not only read (`--read-only`, env API_CATALOG_READ_ONLY=1): Operation.readOnly. */
   readOnly: boolean;
   /** Send credentials over plain http to non-loopback hosts, every catalog (`--allow-http-credentials`); default false. */
   allowHttpCredentials: boolean;

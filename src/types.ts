@@ -128,7 +128,7 @@ export interface Operation {
   deprecated: boolean;
   /** DELETE, or marked destructive by an x- extension. */
   destructive: boolean;
-  /** GET or HEAD. */
+  /** Only reads: GET or HEAD, unless the spec or an overlay says otherwise (x-api-catalog-read-only). */
   readOnly: boolean;
   /** Effective servers (operation > path item > document). Empty: the catalog's servers apply. */
   servers: ServerInfo[];

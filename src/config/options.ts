@@ -94,7 +94,7 @@ export const SERVE_OPTIONS = [
   { name: 'registries', metavar: 'dir', type: 'list', schema: stringList(z.string().min(1)), default: [], flag: '--registry', env: 'API_CATALOG_REGISTRY', separator: ':', file: 'serve.registries', help: 'registry folders to serve (default: the embedded GitHub catalog)' },
   { name: 'baseUrl', metavar: 'url', type: 'string', schema: httpUrl, flag: '--base-url', help: 'upstream base URL for the first catalog (per catalog: env <CATALOG>_BASE_URL or catalogs.<name>.baseUrl)' },
   { name: 'configPath', metavar: 'file', type: 'string', schema: z.string().min(1, { error: 'must be a file path' }), flag: '--config', env: 'API_CATALOG_CONFIG', help: 'this config file' },
-  { name: 'readOnly', type: 'boolean', schema: bool, default: false, flag: '--read-only', env: 'API_CATALOG_READ_ONLY', file: 'serve.readOnly', help: 'refuse every operation that is not GET/HEAD' },
+  { name: 'readOnly', type: 'boolean', schema: bool, default: false, flag: '--read-only', env: 'API_CATALOG_READ_ONLY', file: 'serve.readOnly', help: 'refuse every operation that does not only read (GET/HEAD, or marked x-api-catalog-read-only)' },
   { name: 'allowHttpCredentials', type: 'boolean', schema: bool, default: false, flag: '--allow-http-credentials', env: 'API_CATALOG_ALLOW_HTTP_CREDENTIALS', help: 'send upstream credentials over plain http to hosts other than loopback (default: refused before connecting; per catalog: catalogs.<name>.allowHttpCredentials)' },
   {
     name: 'toolPrefix', metavar: 'p', type: 'string', default: '', flag: '--prefix', env: 'API_CATALOG_TOOL_PREFIX', file: 'serve.toolPrefix',

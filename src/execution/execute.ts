@@ -15,7 +15,7 @@ import { validateArguments } from './validate.js';
 const DEFAULT_TOKEN_BUDGET = 8_000;
 
 const INSTRUCTIONS: Partial<Record<ErrorCode, string>> = {
-  READ_ONLY_MODE: 'The server runs in read-only mode: only GET/HEAD operations can be executed. Use a read operation or ask the operator.',
+  READ_ONLY_MODE: 'The server runs in read-only mode: only operations that read (GET/HEAD, or marked x-api-catalog-read-only) can be executed. Use a read operation or ask the operator.',
   NOT_EXECUTABLE: 'This operation cannot be called as described by the API; pick another one with search_tools.',
   INVALID_ARGUMENTS: 'Fix the listed fields (see describe_tools for the schema) and call execute_tool again.',
   AUTH_MISSING: 'Ask the operator to set the named environment variable(s) for this API, then call again.',
@@ -112,8 +112,8 @@ export async function executeOperation(op: Operation, args: unknown, config: Exe
 async function pipeline(op: Operation, args: unknown, config: ExecutionConfig, options: ExecuteOptions, wire: Wire): Promise<Answer> {
   const early = configRedactor(config);
   const method = op.method.toUpperCase();
-  if (config.readOnly === true && method !== 'GET' && method !== 'HEAD') {
-    return failure('READ_ONLY_MODE', `${op.name} is ${method}; the server is in read-only mode`, early);
+  if (config.readOnly === true && !op.readOnly) {
+    return failure('READ_ONLY_MODE', `${op.name} is ${method} and does not only read; the server is in read-only mode`, early);
   }
   if (!op.executable) {
     return failure('NOT_EXECUTABLE', `${op.name} cannot be executed: ${(op.problems ?? []).join('; ') || 'the API description is incomplete'}`, early);

@@ -13,7 +13,7 @@ export interface ExecutionConfig {
   env?: Record<string, string | undefined>;
   /** Per-session upstream credential (Streamable HTTP header X-Upstream-Token); overrides env for this session. */
   sessionCredential?: string;
-  /** Refuse everything but GET/HEAD with READ_ONLY_MODE. */
+  /** Refuse every operation that does not only read (Operation.readOnly: GET/HEAD unless curated) with READ_ONLY_MODE. */
   readOnly?: boolean;
   /** connectMs default 10 000; totalMs default 30 000 (the whole call: retries, redirects and body). */
   timeouts?: { connectMs?: number; totalMs?: number };

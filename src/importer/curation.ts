@@ -1,5 +1,5 @@
 // The agent-facing `x-api-catalog-*` extensions a spec or an overlay may set: on an operation hidden, name,
-// summary, keywords, domain, destructive; on `info` the catalog's display title and description. Reads and checks
+// summary, keywords, domain, destructive, read-only; on `info` the catalog's display title and description. Reads and checks
 // them (a bad value is a warning and is ignored); the importer applies them. Nothing here reads files or knows
 // about overlays.
 import type { Diagnostic } from '../types.js';
@@ -13,6 +13,7 @@ export const EXT = {
   keywords: 'x-api-catalog-keywords',
   domain: 'x-api-catalog-domain',
   destructive: 'x-api-catalog-destructive',
+  readOnly: 'x-api-catalog-read-only',
 } as const;
 
 /** The extensions on the Info Object: the catalog's display name and description. */
@@ -38,6 +39,8 @@ export interface AgentExtensions {
   keywords?: string[];
   domain?: string;
   destructive?: boolean;
+  /** Whether the operation only reads (a POST that searches: true; a GET that changes something: false). */
+  readOnly?: boolean;
 }
 
 /**
@@ -103,6 +106,11 @@ export function readAgentExtensions(op: Record<string, unknown>, at: string, dia
   if (destructive !== undefined) {
     if (typeof destructive === 'boolean') out.destructive = destructive;
     else warn(EXT.destructive, `must be true or false (found ${JSON.stringify(destructive)})`);
+  }
+  const readOnly = own(op, EXT.readOnly);
+  if (readOnly !== undefined) {
+    if (typeof readOnly === 'boolean') out.readOnly = readOnly;
+    else warn(EXT.readOnly, `must be true or false (found ${JSON.stringify(readOnly)})`);
   }
   return out;
 }

@@ -9,7 +9,7 @@ import { AppError } from '../errors.js';
 import { createAjv } from '../schema/ajv.js';
 import type { CatalogMeta, Diagnostic, Operation, SecurityRequirement, SecuritySchemeInfo } from '../types.js';
 import { buildExamples, specExampleValues } from './examples.js';
-import { catalogDescription, catalogTitle, readAgentExtensions, readCatalogExtensions, type AgentExtensions } from './curation.js';
+import { EXT, catalogDescription, catalogTitle, readAgentExtensions, readCatalogExtensions, type AgentExtensions } from './curation.js';
 import { lintOperations, LINT_CODES } from './lint.js';
 import { isUrl, loadSpec } from './load.js';
 import type { LoadedSpec } from './load.js';
@@ -20,7 +20,7 @@ import type { BuildContext, RawOperation } from './context.js';
 import { documentServers } from './servers.js';
 import { linkSources } from './sources.js';
 import { applyOverlay, extendsMismatch, readOverlay } from './overlay.js';
-import { isObject, own, setOwn } from './pointer.js';
+import { escapePointer, isObject, own, setOwn } from './pointer.js';
 import { SchemaConverter } from './schema.js';
 import { cleanLine, slug } from './text.js';
 
@@ -168,6 +168,23 @@ function compileInput(input: Operation['inputSchema'], ajv: ReturnType<typeof cr
 }
 
 /**
+ * x-api-catalog-read-only: a curator's word on whether an operation only reads, over its method's (GET and HEAD read).
+ * Only-reads and destructive contradict each other: a destructive operation stays writing, with a warning.
+ */
+function applyReadOnly(op: Operation, readOnly: boolean, at: string, diagnostics: Diagnostic[]): void {
+  if (readOnly && op.destructive) {
+    diagnostics.push({
+      level: 'warning',
+      code: 'EXTENSION_INVALID',
+      pointer: `${at}/${escapePointer(EXT.readOnly)}`,
+      message: `${EXT.readOnly}: true contradicts a destructive operation (${op.method.toUpperCase()} ${op.path}); ignored (set ${EXT.destructive}: false as well if it only reads)`,
+    });
+    return;
+  }
+  op.readOnly = readOnly;
+}
+
+/**
  * Compiles every operation's argument schema and builds its examples. Operations whose schemas are identical
  * (common in generated specs: Microsoft Graph has 6,706 distinct schemas in 11,422 operations) share one
  * compilation; validators are dropped as soon as their group is done, so memory stays bounded.
@@ -273,6 +290,7 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
       if (ext.summary !== undefined) op.summary = ext.summary;
       if (ext.keywords !== undefined) op.keywords = ext.keywords;
       if (ext.destructive !== undefined) op.destructive = ext.destructive;
+      if (ext.readOnly !== undefined) applyReadOnly(op, ext.readOnly, raw.at, diagnostics);
       curated.set(op, ext);
       const t = (v: unknown): boolean => typeof v === 'string' && v.trim() !== '';
       hadText.set(op, t(raw.op.summary) || t(raw.op.description));

@@ -78,7 +78,7 @@ describe('x-api-catalog-* extensions set by an overlay', () => {
   test('invalid extension values are warnings naming the extension, and are ignored', async () => {
     writeFileSync(
       join(dir, 'bad.yaml'),
-      "overlay: 1.0.0\ninfo: { title: t, version: '1' }\nactions:\n  - target: $.paths['/orders'].get\n    update:\n      x-api-catalog-hidden: 'yes'\n      x-api-catalog-keywords: { a: 1 }\n      x-api-catalog-domain: '***'\n      x-api-catalog-destructive: 1\n      x-api-catalog-summary: ''\n",
+      "overlay: 1.0.0\ninfo: { title: t, version: '1' }\nactions:\n  - target: $.paths['/orders'].get\n    update:\n      x-api-catalog-hidden: 'yes'\n      x-api-catalog-keywords: { a: 1 }\n      x-api-catalog-domain: '***'\n      x-api-catalog-destructive: 1\n      x-api-catalog-summary: ''\n      x-api-catalog-read-only: 'no'\n",
     );
     const r = await importSpec(join(dir, 'shop.yaml'), { overlays: [{ file: join(dir, 'bad.yaml') }] });
     const warnings = r.diagnostics.filter((d) => d.code === 'EXTENSION_INVALID').map((d) => d.pointer);
@@ -87,11 +87,12 @@ describe('x-api-catalog-* extensions set by an overlay', () => {
       '#/paths/~1orders/get/x-api-catalog-domain',
       '#/paths/~1orders/get/x-api-catalog-hidden',
       '#/paths/~1orders/get/x-api-catalog-keywords',
+      '#/paths/~1orders/get/x-api-catalog-read-only',
       '#/paths/~1orders/get/x-api-catalog-summary',
     ]);
     const op = r.operations.find((o) => o.operationId === 'orders/list');
-    expect(op).toMatchObject({ summary: 'List orders', domain: 'orders', destructive: false });
-    await expect(importSpec(join(dir, 'shop.yaml'), { overlays: [{ file: join(dir, 'bad.yaml') }], strict: true })).rejects.toThrow(/--strict and 5 warning\(s\)/);
+    expect(op).toMatchObject({ summary: 'List orders', domain: 'orders', destructive: false, readOnly: true });
+    await expect(importSpec(join(dir, 'shop.yaml'), { overlays: [{ file: join(dir, 'bad.yaml') }], strict: true })).rejects.toThrow(/--strict and 6 warning\(s\)/);
   });
 
   test('a summary longer than a level-1 summary is shortened with a warning', async () => {

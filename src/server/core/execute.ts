@@ -172,7 +172,7 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
         op.name,
         'READ_ONLY_MODE',
         `execute_tool: the server is in read-only mode; ${op.method.toUpperCase()} ${op.name} is refused`,
-        'Tell the user this server only allows read operations (GET/HEAD); do not retry this call.',
+        'Tell the user this server only allows operations that read; do not retry this call.',
         { method: op.method.toUpperCase() },
       ),
     };
