@@ -108,6 +108,69 @@ const SEEDS = 32;
 const SLACK = 1 + 1e-9;
 
 /**
+ * The best `k` (document, score) pairs offered, best first (higher score, then lower document number), in typed
+ * arrays reused by every search: pruning leaves no garbage (the search's latency tail is the collector's).
+ */
+class BestList {
+  readonly ids = new Uint32Array(TOP_K_LIST);
+  readonly scores = new Float64Array(TOP_K_LIST);
+  count = 0;
+  private k = 0;
+
+  reset(k: number): void {
+    this.k = Math.min(k, TOP_K_LIST);
+    this.count = 0;
+  }
+
+  offer(i: number, score: number): void {
+    const { ids, scores } = this;
+    let at = this.count;
+    if (at >= this.k) {
+      const ls = scores[at - 1] as number;
+      if (score < ls || (score === ls && i > (ids[at - 1] as number))) return;
+    }
+    while (at > 0) {
+      const ps = scores[at - 1] as number;
+      if (ps > score || (ps === score && (ids[at - 1] as number) < i)) break;
+      at--;
+    }
+    let j = this.count;
+    if (j < this.k) this.count++;
+    else j--;
+    for (; j > at; j--) {
+      ids[j] = ids[j - 1] as number;
+      scores[j] = scores[j - 1] as number;
+    }
+    ids[at] = i;
+    scores[at] = score;
+  }
+}
+
+// scratch of prune (one search at a time: ranking is synchronous)
+const seedsAll = new BestList();
+const seedsIn = new BestList();
+const inTop = new BestList();
+
+/** Adds the listed documents not yet marked exact to `finish` from `count` on, marking them; the new count. */
+function take(list: BestList, exact: Uint8Array, finish: Uint32Array, count: number): number {
+  for (let j = 0; j < list.count; j++) {
+    const i = list.ids[j] as number;
+    if (exact[i] === 0) {
+      exact[i] = 1;
+      finish[count++] = i;
+    }
+  }
+  return count;
+}
+
+/** The factor a document's score gets in the top k: 1 in the domain asked for, reach.factor reached by its path, 0 outside. */
+function scopeFactor(req: RankRequest, domain: Uint32Array, i: number): number {
+  const { domainCode, reach } = req;
+  if (domainCode === -1 || domain[i] === domainCode) return 1;
+  return reach !== undefined && reach.mask[i] === 1 ? reach.factor : 0;
+}
+
+/**
  * Pruning, for large candidate sets: the signals before the first costly one (Prepared.bound) are applied to every
  * candidate, as always. Each candidate's upper bound is that partial score times every later cheap factor and every
  * costly bound. The SEEDS best bounds (overall, and in the domain asked for) are scored exactly; they set the bar:
@@ -116,15 +179,16 @@ const SLACK = 1 + 1e-9;
  * top k. Their scores are left partial and `exact` stays 0. Every kept document's score is computed by the same
  * multiplications in the same order as without pruning, so the ranking is bit-identical (test/search/pruning.test.ts).
  * Returns how many candidates were scored exactly, or -1 (nothing applied past the base scores) when no signal is
- * costly or a bound is not finite.
+ * costly, a bound is not finite, or the page is deeper than the bounded lists.
  */
 function prune(req: RankRequest, prepared: readonly Prepared[]): number {
-  const first = prepared.findIndex((p) => p.bound !== undefined);
-  if (first < 0) return -1;
+  const { ctx, k, exactIndex } = req;
+  let first = -1;
+  for (let q = 0; q < prepared.length && first < 0; q++) if ((prepared[q] as Prepared).bound !== undefined) first = q;
+  if (first < 0 || Math.max(SEEDS, k) > TOP_K_LIST) return -1;
   let bounds = SLACK;
   for (let q = first; q < prepared.length; q++) bounds *= (prepared[q] as Prepared).bound ?? 1;
   if (!Number.isFinite(bounds)) return -1;
-  const { ctx, k, domainCode, exactIndex, reach } = req;
   const c = ctx.candidates;
   const { matched, final, bound: ub, exact, finish } = c;
   const domain = ctx.features.domain;
@@ -138,58 +202,50 @@ function prune(req: RankRequest, prepared: readonly Prepared[]): number {
     const p = prepared[q] as Prepared;
     if (p.bound === undefined) p.apply(ub, matched, n);
   }
-  // the factor a document's score gets in the top k: 1 in the domain, reach.factor reached by its path, 0 outside
-  const inScope = (i: number): number => (domainCode === -1 || domain[i] === domainCode ? 1 : reach !== undefined && reach.mask[i] === 1 ? reach.factor : 0);
-  const seedsAll = new TopK(SEEDS);
-  const seedsIn = new TopK(Math.max(SEEDS, k));
+  seedsAll.reset(SEEDS);
+  seedsIn.reset(Math.max(SEEDS, k));
   for (let m = 0; m < n; m++) {
     const i = matched[m] as number;
     const b = (ub[i] as number) * bounds;
     ub[i] = b;
     seedsAll.offer(i, b);
-    const s = inScope(i);
-    if (s > 0) seedsIn.offer(i, b * s);
+    const f = scopeFactor(req, domain, i);
+    if (f > 0) seedsIn.offer(i, b * f);
   }
   // score the seeds (and the exact name, whose explanation shows its score) exactly
-  let count = 0;
-  const add = (i: number): void => {
-    if (exact[i] === 1) return;
-    exact[i] = 1;
-    finish[count++] = i;
-  };
-  for (const r of seedsAll.sorted()) add(r.i);
-  for (const r of seedsIn.sorted()) add(r.i);
-  if (exactIndex !== undefined && c.isMatched[exactIndex] === 1) add(exactIndex);
-  const finishAll = (from: number, to: number): void => {
-    const list = finish.subarray(from, to);
-    for (let q = first; q < prepared.length; q++) (prepared[q] as Prepared).apply(final, list, to - from);
-  };
-  finishAll(0, count);
+  let count = take(seedsAll, exact, finish, 0);
+  count = take(seedsIn, exact, finish, count);
+  if (exactIndex !== undefined && c.isMatched[exactIndex] === 1 && exact[exactIndex] === 0) {
+    exact[exactIndex] = 1;
+    finish[count++] = exactIndex;
+  }
+  for (let q = first; q < prepared.length; q++) (prepared[q] as Prepared).apply(final, finish, count);
   // the bar: the best exact score, and the k-th best exact score in the domain (0 while fewer than k)
   let best = 0;
-  const inTop = new TopK(k);
+  inTop.reset(k);
   for (let m = 0; m < count; m++) {
     const i = finish[m] as number;
     const s = final[i] as number;
     if (s > best) best = s;
-    const f = inScope(i);
+    const f = scopeFactor(req, domain, i);
     if (f > 0) inTop.offer(i, s * f);
   }
-  const kept = inTop.sorted();
-  const kth = kept.length >= k ? (kept[kept.length - 1] as Ranked).score : 0;
+  const kth = inTop.count >= k ? (inTop.scores[inTop.count - 1] as number) : 0;
+  // then every other candidate whose bound reaches the bar (the seeds are done: the list starts again)
   const seeded = count;
+  let more = 0;
   for (let m = 0; m < n; m++) {
     const i = matched[m] as number;
     if (exact[i] === 1) continue;
     const b = ub[i] as number;
-    const f = inScope(i);
+    const f = scopeFactor(req, domain, i);
     if (b >= best || (f > 0 && b * f * SLACK >= kth)) {
       exact[i] = 1;
-      finish[count++] = i;
+      finish[more++] = i;
     }
   }
-  finishAll(seeded, count);
-  return count;
+  for (let q = first; q < prepared.length; q++) (prepared[q] as Prepared).apply(final, finish, more);
+  return seeded + more;
 }
 
 /** The signals minus those named in `disabled` (ablation measurements). */
