@@ -68,3 +68,25 @@ export function longestInputSeen(fn: () => void): number {
     for (const s of [...spies, ...regex]) s.mockRestore();
   }
 }
+
+/**
+ * 10 nouns x 4 scopes x 5 verbs x 4 variants = 800 look-alike operations: "list", "get" and every noun match hundreds
+ * of them (the ranker's bounded lists, pages and pruning at scale).
+ */
+export function lookalikeOperations(): Operation[] {
+  const nouns = ['issue', 'label', 'webhook', 'customer', 'invoice', 'branch', 'team', 'secret', 'job', 'runner'];
+  const scopes = ['repos/{owner}/{repo}', 'orgs/{org}', 'enterprises/{enterprise}', 'user'];
+  const verbs: Array<['get' | 'post' | 'delete' | 'patch', string, boolean]> = [
+    ['get', 'List', false], ['get', 'Get', true], ['post', 'Create', false], ['patch', 'Update', true], ['delete', 'Delete', true],
+  ];
+  return nouns.flatMap((noun, a) => scopes.flatMap((scope, b) => verbs.flatMap(([method, verb, item], c) =>
+    [0, 1, 2, 3].map((v) => op({
+      name: `${noun}s_${verb.toLowerCase()}-${b}-${v}`,
+      domain: `${noun}s`,
+      method,
+      path: `/${scope}/${noun}s${v > 0 ? `/v${v}` : ''}${item ? `/{${noun}_id}` : ''}`,
+      summary: `${verb} ${item ? `a ${noun}` : `${noun}s`}${v === 3 ? ' (legacy)' : ''}`,
+      description: `${verb} ${noun} ${nouns[(a + c + v) % nouns.length]} for the ${scope.split('/')[0]}`,
+      deprecated: v === 3,
+    })))));
+}

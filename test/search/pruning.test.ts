@@ -10,7 +10,7 @@ import { readGateCatalog, readQuerySets } from '../../src/search/gate-files.js';
 import { DEFAULT_TUNING } from '../../src/search/tuning.js';
 import { MAX_LIMIT, SearchIndex } from '../../src/search/index.js';
 import type { Searcher } from '../../src/search/eval.js';
-import { domainsOf, op } from './helpers.js';
+import { domainsOf, lookalikeOperations } from './helpers.js';
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -77,22 +77,7 @@ describe('pruning in the ranker changes no ranking', () => {
     expect(sum((c) => c.prunedSome)).toBeGreaterThan(sum((c) => c.explained) / 2);
   });
 
-  // 10 nouns x 4 scopes x 5 verbs x 4 variants = 800 operations: thousands of candidates share "list", "get"
-  const NOUNS = ['issue', 'label', 'webhook', 'customer', 'invoice', 'branch', 'team', 'secret', 'job', 'runner'];
-  const SCOPES = ['repos/{owner}/{repo}', 'orgs/{org}', 'enterprises/{enterprise}', 'user'];
-  const VERBS: Array<['get' | 'post' | 'delete' | 'patch', string, boolean]> = [
-    ['get', 'List', false], ['get', 'Get', true], ['post', 'Create', false], ['patch', 'Update', true], ['delete', 'Delete', true],
-  ];
-  const OPS = NOUNS.flatMap((noun, a) => SCOPES.flatMap((scope, b) => VERBS.flatMap(([method, verb, item], c) =>
-    [0, 1, 2, 3].map((v) => op({
-      name: `${noun}s_${verb.toLowerCase()}-${b}-${v}`,
-      domain: `${noun}s`,
-      method,
-      path: `/${scope}/${noun}s${v > 0 ? `/v${v}` : ''}${item ? `/{${noun}_id}` : ''}`,
-      summary: `${verb} ${item ? `a ${noun}` : `${noun}s`}${v === 3 ? ' (legacy)' : ''}`,
-      description: `${verb} ${noun} ${NOUNS[(a + c + v) % NOUNS.length]} for the ${scope.split('/')[0]}`,
-      deprecated: v === 3,
-    })))));
+  const OPS = lookalikeOperations();
   const index = SearchIndex.build(OPS, domainsOf(OPS));
   const queries = ['list webhooks', 'get a customer', 'delete', 'update the secret of an org', 'issue label', 'teams', 'issues_list-0-0', 'create a job runner for the user'];
 

@@ -2,24 +2,9 @@
 // the per-query buffers that are reused across searches must give the same ranking as reading everything.
 import { describe, expect, it } from 'vitest';
 import { MAX_LIMIT, SearchIndex } from '../../src/search/index.js';
-import { domainsOf, op } from './helpers.js';
+import { domainsOf, lookalikeOperations } from './helpers.js';
 
-const NOUNS = ['issue', 'label', 'webhook', 'customer', 'invoice', 'branch', 'team', 'secret', 'job', 'runner'];
-const SCOPES = ['repos/{owner}/{repo}', 'orgs/{org}', 'enterprises/{enterprise}', 'user'];
-const VERBS: Array<['get' | 'post' | 'delete' | 'patch', string, boolean]> = [
-  ['get', 'List', false], ['get', 'Get', true], ['post', 'Create', false], ['patch', 'Update', true], ['delete', 'Delete', true],
-];
-// 10 nouns x 4 scopes x 5 verbs x 4 variants = 800 operations, most matching "list"/"get"/"webhook" style queries
-const OPS = NOUNS.flatMap((noun, a) => SCOPES.flatMap((scope, b) => VERBS.flatMap(([method, verb, item], c) =>
-  [0, 1, 2, 3].map((v) => op({
-    name: `${noun}s_${verb.toLowerCase()}-${b}-${v}`,
-    domain: `${noun}s`,
-    method,
-    path: `/${scope}/${noun}s${v > 0 ? `/v${v}` : ''}${item ? `/{${noun}_id}` : ''}`,
-    summary: `${verb} ${item ? `a ${noun}` : `${noun}s`}${v === 3 ? ' (legacy)' : ''}`,
-    description: `${verb} ${noun} ${NOUNS[(a + c + v) % NOUNS.length]} for the ${scope.split('/')[0]}`,
-    deprecated: v === 3,
-  })))));
+const OPS = lookalikeOperations();
 const index = SearchIndex.build(OPS, domainsOf(OPS));
 
 /** Every result of a query, read page by page (each page is its own search). */
