@@ -34,38 +34,52 @@ const TOP_K_LIST = 512;
 /**
  * The best `k` (document, score) pairs offered, best first: higher score, then lower document number. A sorted
  * list with insertion: an offer below the current k-th costs one compare, so a pass over n matches is O(n + k²)
- * in the worst case and O(n) in practice. Beyond {@link TOP_K_LIST} everything is kept and sorted once.
+ * in the worst case and O(n) in practice. Beyond {@link TOP_K_LIST} everything is kept and sorted once. The ranker
+ * keeps its lists and `reset`s them for each search: the bounded lists are typed arrays, so choosing leaves no
+ * garbage (the search's latency tail is the collector's); only `sorted` allocates, the page it returns.
  */
 export class TopK {
-  private readonly ids: number[] = [];
-  private readonly scores: number[] = [];
-  constructor(private readonly k: number) {}
+  /** The bounded list, best first: `count` entries. */
+  readonly ids = new Uint32Array(TOP_K_LIST);
+  readonly scores = new Float64Array(TOP_K_LIST);
+  count = 0;
+  /** Every offer, when k is past the bounded list. */
+  private readonly allIds: number[] = [];
+  private readonly allScores: number[] = [];
+  private k = 0;
+
+  constructor(k = 0) {
+    this.reset(k);
+  }
+
+  reset(k: number): void {
+    this.k = k;
+    this.count = 0;
+    this.allIds.length = 0;
+    this.allScores.length = 0;
+  }
 
   offer(i: number, score: number): void {
-    const ids = this.ids;
-    const scores = this.scores;
-    const bounded = this.k <= TOP_K_LIST;
-    let at = ids.length;
-    if (bounded && at >= this.k) {
+    if (this.k > TOP_K_LIST) {
+      this.allIds.push(i);
+      this.allScores.push(score);
+      return;
+    }
+    const { ids, scores } = this;
+    let at = this.count;
+    if (at >= this.k) {
       const ls = scores[at - 1] as number;
       if (score < ls || (score === ls && i > (ids[at - 1] as number))) return;
-    }
-    if (!bounded) {
-      ids.push(i);
-      scores.push(score);
-      return;
     }
     while (at > 0) {
       const ps = scores[at - 1] as number;
       if (ps > score || (ps === score && (ids[at - 1] as number) < i)) break;
       at--;
     }
-    // insert at `at` by shifting (splice would allocate the array of removed elements at every offer)
-    let j = ids.length;
-    if (j < this.k) {
-      ids.push(i);
-      scores.push(score);
-    } else j--;
+    // insert at `at` by shifting the ones below it down (the last one falls off a full list)
+    let j = this.count;
+    if (j < this.k) this.count++;
+    else j--;
     for (; j > at; j--) {
       ids[j] = ids[j - 1] as number;
       scores[j] = scores[j - 1] as number;
@@ -75,9 +89,13 @@ export class TopK {
   }
 
   sorted(): Ranked[] {
-    const out = this.ids.map((i, n) => ({ i, score: this.scores[n] as number }));
-    if (this.k > TOP_K_LIST) out.sort((a, b) => b.score - a.score || a.i - b.i);
-    return out;
+    if (this.k <= TOP_K_LIST) {
+      const out: Ranked[] = [];
+      for (let j = 0; j < this.count; j++) out.push({ i: this.ids[j] as number, score: this.scores[j] as number });
+      return out;
+    }
+    const out = this.allIds.map((i, n) => ({ i, score: this.allScores[n] as number }));
+    return out.sort((a, b) => b.score - a.score || a.i - b.i);
   }
 }
 
@@ -107,52 +125,15 @@ const SEEDS = 32;
 /** Rounding room in an upper bound: its factors multiply in another order than the score's (a few ulps). */
 const SLACK = 1 + 1e-9;
 
-/**
- * The best `k` (document, score) pairs offered, best first (higher score, then lower document number), in typed
- * arrays reused by every search: pruning leaves no garbage (the search's latency tail is the collector's).
- */
-class BestList {
-  readonly ids = new Uint32Array(TOP_K_LIST);
-  readonly scores = new Float64Array(TOP_K_LIST);
-  count = 0;
-  private k = 0;
 
-  reset(k: number): void {
-    this.k = Math.min(k, TOP_K_LIST);
-    this.count = 0;
-  }
-
-  offer(i: number, score: number): void {
-    const { ids, scores } = this;
-    let at = this.count;
-    if (at >= this.k) {
-      const ls = scores[at - 1] as number;
-      if (score < ls || (score === ls && i > (ids[at - 1] as number))) return;
-    }
-    while (at > 0) {
-      const ps = scores[at - 1] as number;
-      if (ps > score || (ps === score && (ids[at - 1] as number) < i)) break;
-      at--;
-    }
-    let j = this.count;
-    if (j < this.k) this.count++;
-    else j--;
-    for (; j > at; j--) {
-      ids[j] = ids[j - 1] as number;
-      scores[j] = scores[j - 1] as number;
-    }
-    ids[at] = i;
-    scores[at] = score;
-  }
-}
-
-// scratch of prune (one search at a time: ranking is synchronous)
-const seedsAll = new BestList();
-const seedsIn = new BestList();
-const inTop = new BestList();
+// the ranker's lists, reset for each search (one search at a time: ranking is synchronous)
+const seedsAll = new TopK();
+const seedsIn = new TopK();
+const inTop = new TopK();
+const page = new TopK();
 
 /** Adds the listed documents not yet marked exact to `finish` from `count` on, marking them; the new count. */
-function take(list: BestList, exact: Uint8Array, finish: Uint32Array, count: number): number {
+function take(list: TopK, exact: Uint8Array, finish: Uint32Array, count: number): number {
   for (let j = 0; j < list.count; j++) {
     const i = list.ids[j] as number;
     if (exact[i] === 0) {
@@ -302,7 +283,8 @@ export function rankCandidates(req: RankRequest): { total: number; top: Ranked[]
   // pass 2: normalize, filter by domain, count, and keep the best k (docs are numbered in name order, so the
   // document number is the name tie-break, K4); an exact name match outranks everything (1.0001, shown as 1)
   const conf = Math.min(1, confidence);
-  const top = new TopK(k);
+  const top = page;
+  top.reset(k);
   let total = 0;
   let exactSeen = false;
   for (let m = 0; m < c.matchedCount; m++) {
