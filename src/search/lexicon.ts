@@ -162,15 +162,16 @@ export class Lexicon {
     return out;
   }
 
+  // family and verbFamily are functions made once per lexicon, not methods: the families unit hands them to the
+  // concept builder as they are. A closure made for each search instead, stored in its reading and called from the
+  // builder, kept that reading alive past the search: every young-generation collection copied ~2.5 MB of finished
+  // searches (8 ms pauses, the search_tools latency tail) instead of ~1 KB (docs/notes/SEARCH-ROUNDS.md, stop 41).
+
   /** The other words of a verb's verb families, else none. */
-  verbFamily(word: string): readonly string[] {
-    return this.verbFamilyOf.get(word) ?? [];
-  }
+  readonly verbFamily = (word: string): readonly string[] => this.verbFamilyOf.get(word) ?? [];
 
   /** The other words of a word's vocabulary family (its plural's when the word has none), else none. */
-  family(word: string): readonly string[] {
-    return this.familyOf.get(word) ?? this.familyOf.get(pluralStem(word)) ?? [];
-  }
+  readonly family = (word: string): readonly string[] => this.familyOf.get(word) ?? this.familyOf.get(pluralStem(word)) ?? [];
 
   /** A word all of whose index terms the catalog uses. */
   known(word: string): boolean {

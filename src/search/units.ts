@@ -73,6 +73,8 @@ const note = (r: Reading, unit: string, reading: () => string): void => {
 };
 
 const NO_FAMILY = (): readonly string[] => [];
+/** The mined unit's reading of a word: one function for every search (a closure per search outlives it: lexicon.ts). */
+const minedAlternatives = (w: string): readonly string[] => (isAction(w) ? NO_FAMILY() : MINED[singularOf(w)] ?? NO_FAMILY());
 /** The caller's scope for its words (my, me): never the head noun of a request, nor its verb. */
 const callerOf = (word: string): string | undefined => (CALLER_WORDS.has(word) ? CALLER : undefined);
 const NO_DERIVED: ReadonlyMap<string, readonly string[]> = new Map();
@@ -219,8 +221,9 @@ export const UNITS: readonly AnalysisUnit[] = [
     name: 'families',
     reads: 'a word also matches its vocabulary family at the family weight (cancel ~ stop/abort...); two of one family are one concept; a leading verb matches its verb families only (list ~ browse, not history)',
     apply: (r, cx) => {
-      r.family = (w) => cx.lex.family(w);
-      r.leadFamily = (w) => cx.lex.verbFamily(w);
+      // the lexicon's own functions, never a closure per search (lexicon.ts says why)
+      r.family = cx.lex.family;
+      r.leadFamily = cx.lex.verbFamily;
       const read = (): string[] => [...new Set(r.words)].filter((w) => r.family(w).length > 0).map((w) => `${w} ~ ${r.family(w).slice(0, 3).join('/')}`);
       if (r.explain && read().length > 0) note(r, 'families', () => read().join(', '));
     },
@@ -239,7 +242,7 @@ export const UNITS: readonly AnalysisUnit[] = [
       const weight = cx.tuning.minedWeight ?? 0;
       if (weight === 0) return;
       r.minedWeight = weight;
-      r.mined = (w) => (isAction(w) ? NO_FAMILY() : MINED[singularOf(w)] ?? NO_FAMILY());
+      r.mined = minedAlternatives;
       if (r.explain) {
         const read = [...new Set(r.words)].filter((w) => r.mined(w).length > 0).map((w) => `${w} ~ ${r.mined(w).join('/')}`);
         if (read.length > 0) note(r, 'mined', () => read.join(', '));
