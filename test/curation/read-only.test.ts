@@ -88,6 +88,14 @@ describe('x-api-catalog-read-only', () => {
     expect(report).toMatch(/x-api-catalog-read-only: true contradicts a destructive operation \(DELETE \/notes\/\{id\}\)/);
   });
 
+  test.each(ERAS)('%s era: a server that is not read-only warns of nothing in describe_tools', async (era: Era) => {
+    const c = await connectInMemory({ catalogs: loadCatalogSet([join(registry, 'notes')]), settings: { baseUrls: { notes: up.url }, env: {} } }, { era });
+    open.push(c);
+    const d = await call(c.client, 'describe_tools', { tool_names: ['session_logout', 'notes_delete'] });
+    expect(d.success, JSON.stringify(d.error)).toBe(true);
+    expect(JSON.stringify(d.value)).not.toMatch(/read-only/);
+  });
+
   describe.each(ERAS)('%s era, a read-only server', (era: Era) => {
     async function connect(): Promise<Connected> {
       const c = await connectInMemory(
@@ -110,7 +118,13 @@ describe('x-api-catalog-read-only', () => {
 
     test('refuses the GET marked as changing something, and the destructive DELETE, before anything is sent', async () => {
       const { client } = await connect();
-      await call(client, 'describe_tools', { tool_names: ['session_logout', 'notes_delete', 'notes_list'] });
+      const d = await call(client, 'describe_tools', { tool_names: ['session_logout', 'notes_delete', 'notes_list', 'notes_search'] });
+      // describe says which will be refused, before the agent calls: the writes, not the reads
+      const refusal = (name: string): unknown => (d.value as { tools: Array<{ name: string; warnings?: string[] }> }).tools.find((t) => t.name === name)?.warnings?.find((w) => /read-only/.test(w));
+      expect(refusal('session_logout')).toMatch(/^Refused on this server: it is read-only, and this operation changes data \(GET\)/);
+      expect(refusal('notes_delete')).toMatch(/changes data \(DELETE\)\. execute_tool answers READ_ONLY_MODE/);
+      expect(refusal('notes_list')).toBeUndefined();
+      expect(refusal('notes_search')).toBeUndefined();
       const g = await call(client, 'execute_tool', { tool_name: 'session_logout', args: {} });
       expect(g.error?.code).toBe('READ_ONLY_MODE');
       const del = await call(client, 'execute_tool', { tool_name: 'notes_delete', args: { id: 'n1' }, confirm: 'notes_delete' });
