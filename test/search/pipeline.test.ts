@@ -125,6 +125,21 @@ describe('analysis', () => {
   });
 });
 
+describe('a reading holds no function made for its search', () => {
+  // A closure made per search and stored in the reading kept every reading alive past its search: each young
+  // collection copied ~2.5 MB of finished searches (docs/notes/SEARCH-ROUNDS.md, stop 41). Every function a
+  // reading carries is the same object from one search to the next: the lexicon's, or a module's.
+  it('every function-valued field is shared by readings of different queries, every unit on', () => {
+    const lex = lexiconOf();
+    const tuning = { familyWeight: 0.4, readObject: true, minedWeight: 0.3 };
+    const a = analyzeQuery('cancel the subscription for my account', lex, OPS.length, tuning, ['stop']) as unknown as Record<string, unknown>;
+    const b = analyzeQuery('list every issue of the org, then email bob', lex, OPS.length, tuning) as unknown as Record<string, unknown>;
+    const functions = Object.keys(a).filter((k) => typeof a[k] === 'function');
+    expect(functions).toEqual(expect.arrayContaining(['family', 'leadFamily', 'mined']));
+    for (const k of functions) expect(b[k], k).toBe(a[k]);
+  });
+});
+
 describe('lexical retrieval', () => {
   it('accumulates BM25+ and coverage per matched document into reused buffers, and clears them', () => {
     const lex = lexiconOf();
