@@ -89,7 +89,7 @@ describe('x-api-catalog-read-only', () => {
   });
 
   test.each(ERAS)('%s era: a server that is not read-only warns of nothing in describe_tools', async (era: Era) => {
-    const c = await connectInMemory({ catalogs: loadCatalogSet([join(registry, 'notes')]), settings: { baseUrls: { notes: up.url }, env: {} } }, { era });
+    const c = await connectInMemory({ catalogs: loadCatalogSet([join(registry, 'notes')]), settings: { baseUrls: { notes: up.url }, readOnly: false, env: {} } }, { era });
     open.push(c);
     const d = await call(c.client, 'describe_tools', { tool_names: ['session_logout', 'notes_delete'] });
     expect(d.success, JSON.stringify(d.error)).toBe(true);

@@ -212,7 +212,8 @@ describe('credentials are bounded like the map', () => {
       openapi: '3.0.3',
       info: { title: 'Keys', version: '1' },
       servers: [{ url: 'https://keys.example.com' }],
-      components: { securitySchemes: Object.fromEntries(schemes.map((k) => [k, { type: 'apiKey', in: 'header', name: `X-${k}` }])) },
+      // two bearer schemes past the bound (their env var is the catalog's token); the rest API keys
+      components: { securitySchemes: Object.fromEntries(schemes.map((k) => [k, k === 'key22' || k === 'key24' ? { type: 'http', scheme: 'bearer' } : { type: 'apiKey', in: 'header', name: `X-${k}` }])) },
       paths,
     };
     writeFileSync(join(root, 'keys.json'), JSON.stringify(spec));
@@ -223,9 +224,34 @@ describe('credentials are bounded like the map', () => {
       const value = r.value as { credentials: Array<{ scheme: string }>; omittedCredentials: number };
       expect(value.credentials.map((x) => x.scheme)).toEqual(schemes.slice(0, MAX_CREDENTIALS));
       expect(value.omittedCredentials).toBe(5);
-      expect(r.instruction).toMatch(/5 more credentials are not listed: describe_tools names the ones each operation uses/);
+      expect(r.instruction).toMatch(/5 more credentials are not listed \(those set come first\): describe_tools names the ones each operation uses/);
     } finally {
       await c.close();
+    }
+    // the two bearer schemes past the bound are set in this deployment: listed first, the rest in name order
+    const full = await connectInMemory({ catalogs: loadCatalogSet([join(root, 'keys')]), settings: { baseUrls: {}, readOnly: false, env: {} } });
+    let envOf: Record<string, string> = {};
+    try {
+      const r = await call(full.client, 'describe_tools', { tool_names: ['get_key22', 'get_key24'] });
+      const tools = (r.value as { tools: Array<{ name: string; credentials: string }> }).tools;
+      envOf = Object.fromEntries(tools.map((t) => [t.name, /[A-Z][A-Z0-9_]+/.exec(t.credentials)?.[0] ?? '']));
+    } finally {
+      await full.close();
+    }
+    expect(envOf.get_key22).toMatch(/^KEYS_/);
+    const set = await connectInMemory({
+      catalogs: loadCatalogSet([join(root, 'keys')]),
+      settings: { baseUrls: {}, readOnly: false, env: { [envOf.get_key22 ?? '']: 'k-22-token' } },
+    });
+    try {
+      const r = await call(set.client, 'list_domains', {});
+      const value = r.value as { credentials: Array<{ scheme: string; set: boolean }>; omittedCredentials: number };
+      expect(value.credentials.map((x) => `${x.scheme}${x.set ? ' (set)' : ''}`)).toEqual(['key22 (set)', 'key24 (set)', ...schemes.slice(0, MAX_CREDENTIALS - 2)]);
+      expect(value.omittedCredentials).toBe(5);
+      expect(envOf.get_key24).toBe(envOf.get_key22);
+      expect(JSON.stringify(r)).not.toMatch(/k-22-token/);
+    } finally {
+      await set.close();
     }
   });
 });

@@ -140,7 +140,9 @@ export function listDomains(
         ),
       );
     // a bound like the map's: a server of many APIs (or one with hundreds of schemes) lists the first ones and a
-    // count; describe_tools names the credentials each operation uses
+    // count; describe_tools names the credentials each operation uses. Those that are set come first (stable
+    // otherwise): past the bound, the APIs this deployment configured are the ones an agent can call.
+    if (credentials.length > MAX_CREDENTIALS) credentials.sort((a, b) => Number(b.set) - Number(a.set));
     if (credentials.length > 0) value.credentials = credentials.slice(0, MAX_CREDENTIALS);
     if (credentials.length > MAX_CREDENTIALS) value.omittedCredentials = credentials.length - MAX_CREDENTIALS;
   }
@@ -151,6 +153,6 @@ export function listDomains(
       ? `Call ${names.searchTools} with a query (and optionally a domain) to find operations.`
       : `${domains.length} domains, too many to list: those sharing the first words of their names are groups. Call ${names.searchTools} with a query (it searches every domain), or ${tool} with {"prefix": "<a group's prefix>"} to list a group's domains.`;
   const omitted = map.omittedDomains === undefined ? '' : ` ${map.omittedDomains} domains are in no entry of this answer; narrow it with "catalog" or "prefix".`;
-  const moreCredentials = value.omittedCredentials === undefined ? '' : ` ${String(value.omittedCredentials)} more credentials are not listed: ${names.describeTools} names the ones each operation uses.`;
+  const moreCredentials = value.omittedCredentials === undefined ? '' : ` ${String(value.omittedCredentials)} more credentials are not listed (those set come first): ${names.describeTools} names the ones each operation uses.`;
   return ok(tool, value, next + omitted + moreCredentials);
 }
