@@ -92,17 +92,31 @@ console.log(`search warm        p50 ${ms(pct(times, 0.5))}  p99 ${ms(pct(times, 
   const { typoQueries } = await import(join(dist, 'search/gate.js'));
   const all = readQuerySets(root).flatMap(({ queries }) => [...queries, ...typoQueries(queries)]).map((q) => [q.query, q.keywords]);
   for (const [q, keywords] of all) index.search(q, { limit: 8, keywords });
+  // and the young collections during them: a search whose objects outlive it makes each one copy them (a closure per
+  // search kept every reading alive until stop 41: 6.7 ms pauses, not 0.6; notes/SEARCH-ROUNDS.md)
+  const { PerformanceObserver, constants } = await import('node:perf_hooks');
+  const young = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (e.detail?.kind === constants.NODE_PERFORMANCE_GC_MINOR) young.push(e.duration);
+  });
+  observer.observe({ entryTypes: ['gc'] });
   const cpu = [];
   for (let r = 0; r < 3; r++) {
-    for (const [q, keywords] of all) {
+    for (const [k, [q, keywords]] of all.entries()) {
+      // Node reports each collection to the observer from the event loop: a loop that never yields loses most of them
+      if (k % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
       const c = process.cpuUsage();
       index.search(q, { limit: 8, keywords });
       const d = process.cpuUsage(c);
       cpu.push((d.user + d.system) / 1000);
     }
   }
+  await new Promise((resolve) => setTimeout(resolve, 100)); // the observer's last entries
+  observer.disconnect();
   cpu.sort((a, b) => a - b);
+  young.sort((a, b) => a - b);
   console.log(`search CPU time    p50 ${ms(pct(cpu, 0.5))}  p99 ${ms(pct(cpu, 0.99))}  p99.9 ${ms(pct(cpu, 0.999))}  max ${ms(Math.max(...cpu))}  (${cpu.length} searches: every set's requests and typos, 3 rounds after one)`);
+  console.log(`  young GC         ${young.length} scavenges during them, pause p50 ${ms(pct(young, 0.5) || 0)}  max ${ms(Math.max(0, ...young))}`);
 }
 console.log(`search cold        p50 ${ms(pct(cold, 0.5))}  p99 ${ms(pct(cold, 0.99))}  (first search of each query on a fresh index)`);
 for (const [label, q] of [['1 MB query', 'x'.repeat(1 << 20)], ['regex metacharacters', '(.*)+'.repeat(1000)], ['emoji', '🎉'.repeat(10000)], ['32 common words', 'get list create delete update repository organization user '.repeat(4)]]) {
