@@ -125,7 +125,6 @@ const SEEDS = 32;
 /** Rounding room in an upper bound: its factors multiply in another order than the score's (a few ulps). */
 const SLACK = 1 + 1e-9;
 
-
 // the ranker's lists, reset for each search (one search at a time: ranking is synchronous)
 const seedsAll = new TopK();
 const seedsIn = new TopK();
