@@ -78,6 +78,29 @@ export function entityOf(op: Pick<Operation, 'path'>, name: string, location: st
   return { resource, attribute: ATTRIBUTES[last] as string, exact: w.join(''), integer: isIntegerSchema(schema) };
 }
 
+/**
+ * A path parameter named like one item of the collection it follows (`/customers/{customer}`, `/application_fees/{fee}`,
+ * `/invoiceitems/{invoiceitem}`): that item's id, as the collection's list gives it. Not by itself proof: GitHub's
+ * `/orgs/{org}` is a login, so linkSources takes it only when the collection's own list shows its items' `id`.
+ */
+export function itemOfCollection(op: Pick<Operation, 'path'>, name: string, schema: unknown): { entity: EntityRef; collection: string } | undefined {
+  const w = words(name);
+  if (w.length === 0 || Object.hasOwn(ATTRIBUTES, w[w.length - 1] as string)) return undefined;
+  const segments = op.path.split('/').filter(Boolean);
+  const at = segments.indexOf(`{${name}}`);
+  const before = at > 0 ? (segments[at - 1] as string) : undefined;
+  if (before === undefined || before.startsWith('{')) return undefined;
+  const plural = words(before);
+  if (plural.length < w.length) return undefined;
+  const resource = [...plural.slice(0, -1), singular(plural[plural.length - 1] as string)];
+  // the parameter is the singular of the collection's last words (a singular segment, `/account/{account}`, is no collection)
+  const tail = resource.slice(resource.length - w.length).join(' ');
+  if (tail !== w.map(singular).join(' ') || tail === plural.slice(-w.length).join(' ')) return undefined;
+  if (resource.every((x) => SHAPE_WORDS.has(x))) return undefined;
+  const entity = { resource, attribute: 'id', exact: w.join(''), integer: isIntegerSchema(schema) };
+  return { entity, collection: `/${segments.slice(0, at).join('/')}` };
+}
+
 /** `person` in "a list of person IDs", "the person's ID", "ID of the person"; only resources the API has. */
 function describedEntity(name: string, schema: unknown, known: ReadonlySet<string>): EntityRef | undefined {
   const d = own(schema, 'description');

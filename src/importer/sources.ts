@@ -5,7 +5,7 @@
 // @see https://spec.openapis.org/oas/v3.1.0#link-object
 import type { Operation } from '../types.js';
 import {
-  derefOnce, entityOf, headOf, knownResources, names, pathNames, responseObjects, singular, successSchema,
+  derefOnce, entityOf, headOf, itemOfCollection, knownResources, names, pathNames, responseObjects, singular, successSchema,
   type EntityRef, type ObjectSite,
 } from './entities.js';
 import type { BuildContext, RawOperation } from './context.js';
@@ -67,6 +67,11 @@ function resourceShapes(producers: readonly Producer[]): void {
     }
   }
 }
+
+/** Parameter names that say only what kind of value they are, not whose (`/fees/{id}/refunds` needs a fee's id). */
+const BARE_ATTRIBUTES: ReadonlySet<string> = new Set(['id', 'uuid', 'guid', 'key', 'slug', 'number', 'name']);
+/** A path with every placeholder written `{}`. */
+const placeholdersAside = (path: string): string => path.replace(/\{[^}]*\}/g, '{}');
 
 /** The static segments of a path, in order. */
 const staticsOf = (path: string): string[] => path.split('/').filter((s) => s !== '' && !s.startsWith('{'));
@@ -137,6 +142,7 @@ export function linkSources(operations: readonly Operation[], raws: ReadonlyMap<
   const aliases = collectionHeads(operations, producers);
   const fields = indexFields(producers);
   const needs = new Map<Operation, Set<string>>(producers.map((p) => [p.op, requiredEntities(p.op)]));
+  const listsById = new Set(producers.filter((p) => p.objects.some((o) => o.primary && o.inList && o.fields.some((f) => f.norm === 'id'))).map((p) => placeholdersAside(p.op.path)));
   for (const op of operations) {
     const sources: Record<string, string[]> = {};
     for (const b of op.bindings) {
@@ -144,7 +150,7 @@ export function linkSources(operations: readonly Operation[], raws: ReadonlyMap<
       // a link from an operation that itself needs this value leads nowhere (Linode links `GET /volumes/{volumeId}`
       // to `POST /volumes/{volumeId}/clone`)
       const fromLinks = (linked.get(op)?.get(b.arg) ?? []).filter((q) => !q.bindings.some((x) => x.required && x.name === b.name && x.in === b.in));
-      const entity = entityOf(op, b.name, b.in, op.inputSchema.properties[b.arg], known);
+      const entity = entityOf(op, b.name, b.in, op.inputSchema.properties[b.arg], known) ?? listedItem(op, b.name, op.inputSchema.properties[b.arg], listsById);
       const ranked = entity ? rankProducers(op, b.name, entity, fields, needs, aliases.get(entity.resource.join('-')), known) : [];
       const names = [...new Set([...fromLinks, ...ranked].map((o) => o.name))].slice(0, MAX_SOURCES);
       if (names.length > 0) Object.defineProperty(sources, b.arg, { value: names, enumerable: true, writable: true, configurable: true });
@@ -152,6 +158,36 @@ export function linkSources(operations: readonly Operation[], raws: ReadonlyMap<
     if (Object.keys(sources).length > 0) op.paramSources = sources;
     else delete op.paramSources;
   }
+}
+
+/**
+ * Whether a producer whose path the parameter's path continues (placeholders aside) takes the parameter's own value
+ * at the same place: `/transfers/{transfer}` for the `{id}` of `/transfers/{id}/reversals`, whatever its name there
+ * (but one that names another of the parameter's path placeholders is that one).
+ */
+function needsInPlace(path: string, param: string, producer: string): boolean {
+  const mine = segmentsOf(path);
+  const theirs = segmentsOf(producer);
+  const at = mine.indexOf(`{${param}}`);
+  if (at < 0 || theirs.length <= at || theirs.length > mine.length) return false;
+  for (let i = 0; i < theirs.length; i++) {
+    const a = mine[i] as string;
+    const b = theirs[i] as string;
+    if (a.startsWith('{') !== b.startsWith('{') || (!a.startsWith('{') && a !== b)) return false;
+  }
+  // a placeholder the parameter's path has elsewhere is that other value (`/segments/{project}/{environment}` lists the
+  // segments of an environment, not one segment)
+  const there = theirs[at] as string;
+  return there.startsWith('{') && (there === `{${param}}` || !mine.includes(there));
+}
+
+/**
+ * A path parameter named like an item of the collection before it (`/customers/{customer}`, see itemOfCollection),
+ * when that collection's own list (`GET /customers`, in `listsById`) gives its items' `id`.
+ */
+function listedItem(op: Operation, name: string, schema: unknown, listsById: ReadonlySet<string>): EntityRef | undefined {
+  const item = itemOfCollection(op, name, schema);
+  return item && listsById.has(placeholdersAside(item.collection)) ? item.entity : undefined;
 }
 
 function targetOfRef(ref: unknown, byPathMethod: ReadonlyMap<string, Operation>): Operation | undefined {
@@ -309,12 +345,17 @@ function rankProducers(
   const { best, shallow } = candidatesFor(entity, fields, aliases, known);
   const scored: Array<{ op: Operation; score: number }> = [];
   for (const [p, found] of best) {
-    if (p.op === op || needs.get(p.op)?.has(key) || p.required.includes(param)) continue;
+    // a producer that needs this value itself: the same entity, or a parameter of the same name (but a bare `{id}`
+    // before a producer's last segment is another thing's: `/application_fees/{id}/refunds` lists a fee's refunds)
+    if (p.op === op || needs.get(p.op)?.has(key) || (p.required.includes(param) && (!BARE_ATTRIBUTES.has(param) || p.segments[p.segments.length - 1] === `{${param}}`))) continue;
     if (parentSegments !== undefined && siblingCollection(parentSegments, p.segments)) continue;
+    if (needsInPlace(op.path, param, p.op.path)) continue;
     let score = found;
-    if (parent !== undefined && p.op.path === parent) score += 6;
+    // the placeholders' names aside: `/application_fees/{id}/refunds` is the collection of `/application_fees/{fee}/refunds/{id}`
+    const path = placeholdersAside(p.op.path);
+    if (parent !== undefined && path === placeholdersAside(parent)) score += 6;
     // what the parameter's path nests in (`/tv/{tv_id}` for `/tv/{tv_id}/season/{season_number}`)
-    else if (op.path.startsWith(`${p.op.path}/`) && p.op.path.includes('{')) score += 3;
+    else if (placeholdersAside(op.path).startsWith(`${path}/`) && p.op.path.includes('{')) score += 3;
     score += Math.min(3, p.statics.filter((s) => mine.includes(s)).length);
     if (p.search) score += 2;
     // each required argument the caller does not already have is one more thing to find

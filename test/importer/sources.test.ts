@@ -220,3 +220,61 @@ describe('from offers more than one way in', () => {
     expect(filmOps.get('getFilmCredits')?.paramSources?.['film_id']).not.toContain('getNote');
   });
 });
+
+describe('from when a parameter is named like its collection, and whose {id} a producer needs', () => {
+  const data = (ref: string) => ({ type: 'object', properties: { data: list(ref) } });
+  const obj = (ref: string) => ({ $ref: `#/components/schemas/${ref}` });
+  const str = (name: string) => path(name, 'string');
+  /** Stripe's convention (`/customers/{customer}`, `/fees/{id}/refunds`) beside GitHub's (`/orgs/{org}` is a login). */
+  const PAY = {
+    openapi: '3.0.3',
+    info: { title: 'Pay', version: '1' },
+    paths: {
+      '/customers': { get: { operationId: 'listCustomers', responses: ok(data('customer')) } },
+      '/customers/{customer}': { get: { operationId: 'getCustomer', parameters: [str('customer')], responses: ok(obj('customer')) } },
+      '/orgs/{org}': { get: { operationId: 'getOrg', parameters: [str('org')], responses: ok(obj('org')) } },
+      '/events': { get: { operationId: 'listEvents', responses: ok(data('event')) } },
+      '/fees': { get: { operationId: 'listFees', responses: ok(data('fee')) } },
+      '/fees/{id}/refunds': { get: { operationId: 'listFeeRefunds', parameters: [str('id')], responses: ok(data('fee_refund')) } },
+      '/fees/{fee}/refunds/{id}': { get: { operationId: 'getFeeRefund', parameters: [str('fee'), str('id')], responses: ok(obj('fee_refund')) } },
+      '/refunds': { get: { operationId: 'listRefunds', responses: ok(data('refund')) } },
+      '/transfers': { get: { operationId: 'listTransfers', responses: ok(data('transfer')) } },
+      '/transfers/{transfer}': { get: { operationId: 'getTransfer', parameters: [str('transfer')], responses: ok(obj('transfer')) } },
+      '/transfers/{id}/reversals': { get: { operationId: 'listReversals', parameters: [str('id')], responses: ok(data('reversal')) } },
+    },
+    components: {
+      schemas: {
+        customer: { type: 'object', properties: { id: { type: 'string' }, email: { type: 'string' } } },
+        org: { type: 'object', properties: { id: { type: 'integer' }, login: { type: 'string' } } },
+        event: { type: 'object', properties: { id: { type: 'string' }, org: obj('org') } },
+        fee: { type: 'object', properties: { id: { type: 'string' } } },
+        fee_refund: { type: 'object', properties: { id: { type: 'string' }, fee: { type: 'string' } } },
+        refund: { type: 'object', properties: { id: { type: 'string' } } },
+        transfer: { type: 'object', properties: { id: { type: 'string' } } },
+        reversal: { type: 'object', properties: { id: { type: 'string' }, transfer: { type: 'string' } } },
+      },
+    },
+  };
+  let pay: Map<string, Operation>;
+  beforeAll(async () => {
+    writeFileSync(join(dir, 'pay.json'), JSON.stringify(PAY));
+    pay = new Map((await importSpec(join(dir, 'pay.json'))).operations.map((o) => [o.operationId, o]));
+  });
+  const payFrom = (opId: string, arg: string): string[] | undefined => pay.get(opId)?.paramSources?.[arg];
+
+  test("{customer} after /customers is a customer's id, when the collection's own list shows its items' ids", () => {
+    expect(payFrom('getCustomer', 'customer')?.[0]).toBe('listCustomers');
+  });
+
+  test('{org} after /orgs, with no list of orgs to confirm it, is left alone (a login, not the id events carry)', () => {
+    expect(payFrom('getOrg', 'org')).toBeUndefined();
+  });
+
+  test("a producer whose bare {id} is another thing's id still gives this {id} (a fee's refunds for a fee refund)", () => {
+    expect(payFrom('getFeeRefund', 'id')?.[0]).toBe('listFeeRefunds');
+  });
+
+  test('a producer that takes the same value at the same place of the path, under another name, is no way in', () => {
+    expect(payFrom('listReversals', 'id')).toEqual(['listTransfers']);
+  });
+});
