@@ -192,7 +192,9 @@ export function responseObjects(schema: unknown, doc: Record<string, unknown>, p
     }
     const props = own(s, 'properties');
     if (!isObject(props)) return;
-    const identified = Object.hasOwn(props, 'id');
+    // an object with an identity of its own (an `id`, or its address: Vimeo's `"uri": "/videos/123"`) is a thing;
+    // what sits inside it is something it mentions
+    const identified = Object.hasOwn(props, 'id') || Object.hasOwn(props, 'uri');
     const site: ObjectSite = {
       fields: Object.keys(props).map((field) => ({ field, norm: words(field).join(''), integer: isIntegerSchema(derefOnce(props[field], doc)) })),
       names: at.payload ? [...ownNames, ...payloadNames] : ownNames,

@@ -317,6 +317,12 @@ function candidatesFor(entity: EntityRef, index: FieldIndex, aliases: ReadonlySe
     for (const c of index.byNameHead.get(nameHeadKey(entity.attribute, head)) ?? []) {
       if ((!entity.integer || c.integer) && names(entity.resource, c.o.names, aliases, known)) consider(c.p, c.o, 6);
     }
+    // an answer's subject that names itself by its address (`"uri": "/videos/123"`, Vimeo) gives its id as the
+    // address's last part; not an object it mentions (`connections: {comments: {uri: "/videos/123/comments"}}`)
+    if (entity.attribute !== 'id') continue;
+    for (const c of index.byNameHead.get(nameHeadKey('uri', head)) ?? []) {
+      if (c.o.primary && names(entity.resource, c.o.names, aliases, known)) consider(c.p, c.o, 5);
+    }
   }
   const found = { best, shallow };
   index.candidates.set(key, found);

@@ -278,3 +278,38 @@ describe('from when a parameter is named like its collection, and whose {id} a p
     expect(payFrom('listReversals', 'id')).toEqual(['listTransfers']);
   });
 });
+
+describe('from when objects name themselves by their address (uri), not an id', () => {
+  const video = {
+    type: 'object',
+    properties: {
+      uri: { type: 'string' }, name: { type: 'string' },
+      metadata: { type: 'object', properties: { connections: { type: 'object', properties: { comments: { type: 'object', properties: { uri: { type: 'string' }, total: { type: 'integer' } } } } } } },
+    },
+  };
+  /** Vimeo's convention: `"uri": "/videos/123"`; a video mentions its comments' collection by its uri too. */
+  const CLIPS = {
+    openapi: '3.0.3',
+    info: { title: 'Clips', version: '1' },
+    paths: {
+      '/videos': { get: { operationId: 'listVideos', responses: ok({ type: 'object', properties: { data: { type: 'array', items: { $ref: '#/components/schemas/video' } } } }) } },
+      '/videos/{video_id}': { get: { operationId: 'getVideo', parameters: [path('video_id')], responses: ok({ $ref: '#/components/schemas/video' }) } },
+      '/videos/{video_id}/comments': { get: { operationId: 'listComments', parameters: [path('video_id')], responses: ok({ type: 'object', properties: { data: { type: 'array', items: { $ref: '#/components/schemas/comment' } } } }) } },
+      '/videos/{video_id}/comments/{comment_id}': { get: { operationId: 'getComment', parameters: [path('video_id'), path('comment_id')], responses: ok({ $ref: '#/components/schemas/comment' }) } },
+    },
+    components: { schemas: { video, comment: { type: 'object', properties: { uri: { type: 'string' }, text: { type: 'string' } } } } },
+  };
+  let clips: Map<string, Operation>;
+  beforeAll(async () => {
+    writeFileSync(join(dir, 'clips.json'), JSON.stringify(CLIPS));
+    clips = new Map((await importSpec(join(dir, 'clips.json'))).operations.map((o) => [o.operationId, o]));
+  });
+
+  test("a list of the resource's objects gives their ids through their uri", () => {
+    expect(clips.get('getVideo')?.paramSources?.video_id).toEqual(['listVideos']);
+  });
+
+  test('a uri an object mentions (a video\'s comments collection) is not one comment', () => {
+    expect(clips.get('getComment')?.paramSources?.comment_id).toEqual(['listComments']);
+  });
+});
