@@ -120,18 +120,22 @@ export class Confirmations {
       }
       if (state.t !== op.name || state.a !== callHash(input)) return { refused: 'the confirmation was given for another call' };
       const view = inputResponse(ctx.mcpReq.inputResponses, KEY);
-      if (view.kind === 'elicit') return view.action === 'accept' && view.content?.confirm === true ? 'accept' : 'decline';
+      // cancel: the user dismissed the form without answering, which is not a "no" (the agent may ask again)
+      if (view.kind === 'elicit') return view.action === 'cancel' ? 'cancel' : view.action === 'accept' && view.content?.confirm === true ? 'accept' : 'decline';
     }
     return this.canAsk(ctx) ? 'ask' : 'unavailable';
   }
 
-  /** The input_required answer: one elicitation form and the signed state of this call. */
-  async ask(op: Operation, input: unknown, ctx: ServerContext): Promise<InputRequiredResult> {
+  /**
+   * The input_required answer: one elicitation form and the signed state of this call. `request` is the concrete
+   * request line (core/execute's requestLine of the validated arguments); without it the message shows the path template.
+   */
+  async ask(op: Operation, input: unknown, ctx: ServerContext, request?: string): Promise<InputRequiredResult> {
     if (!this.options.signer().isReady) await this.options.keyReady();
     return inputRequired({
       inputRequests: {
         [KEY]: inputRequired.elicit({
-          message: `Allow the destructive API call ${op.name} (${op.method.toUpperCase()} ${op.path})?`,
+          message: `Allow the destructive API call ${op.name} (${request ?? `${op.method.toUpperCase()} ${op.path}`})?`,
           requestedSchema: {
             type: 'object',
             properties: { confirm: { type: 'boolean', title: 'Confirm', description: `Run ${op.name}` } },

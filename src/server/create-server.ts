@@ -227,13 +227,20 @@ export function createServer(deps: ServerDeps): CatalogServer {
     return handles;
   }
 
+  /**
+   * Operations this instance described at Level 1 only. A summary never authorizes (it shows no parameters); this
+   * only lets TOOL_DESCRIPTION_REQUIRED say why (a hint, not state: another replica or a stateless request, which
+   * gets a fresh instance, falls back to the general message).
+   */
+  const summarized = new Set<string>();
+
   /** A remembered describe (connection or session) or a valid handle authorizes; else the reason. */
   async function checkDescribed(name: string, fingerprint: string, handle: string | undefined): Promise<DescribeCheck> {
     if (handle !== undefined && !signer().isReady) await keyReady();
     const byHandle = handle !== undefined ? signer().verify(handle, name, fingerprint, principal, now()) : undefined;
     if (byHandle?.ok) return byHandle;
     if (!stateless && (await session.isAuthorized(name, fingerprint))) return { ok: true };
-    return byHandle ?? { ok: false, reason: 'not_described' };
+    return byHandle ?? { ok: false, reason: summarized.has(name) ? 'summary_only' : 'not_described' };
   }
 
   server.setRequestHandler('tools/list', () => {
@@ -311,10 +318,14 @@ export function createServer(deps: ServerDeps): CatalogServer {
           settings,
           ...(credential !== undefined ? { sessionCredential: credential } : {}),
         });
+        for (const n of outcome.summarized) summarized.add(n);
+        for (const n of outcome.described) summarized.delete(n);
         const handles = await authorize(catalogs, outcome.described, tool);
-        deps.searchLog?.recordFollowUp(tag(), 'describe', outcome.described);
+        // the log and the audit line count what the agent looked at, summaries included (they authorize nothing)
+        const shown = [...outcome.described, ...outcome.summarized];
+        deps.searchLog?.recordFollowUp(tag(), 'describe', shown);
         envelope = attachHandles(outcome.envelope, (n) => handles.get(n));
-        target = outcome.described.join(',') || undefined;
+        target = shown.join(',') || undefined;
       } else if (tool === names.executeTool) {
         const credential = credentialOf(ctx);
         if (executor === undefined) throw new Error('the executor module could not be loaded');
@@ -334,7 +345,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
         target = outcome.operation ?? target;
         dispatched = outcome.dispatched;
         upstreamMs = outcome.upstreamMs;
-        if (outcome.confirmationPending) pending = await confirmations.ask(outcome.confirmationPending, input, ctx);
+        if (outcome.confirmationPending) pending = await confirmations.ask(outcome.confirmationPending, input, ctx, outcome.confirmationRequest);
         const dryRun = envelope.success && (envelope.value as { dry_run?: unknown } | undefined)?.dry_run === true;
         if (target !== undefined && (dispatched || dryRun)) deps.searchLog?.recordFollowUp(tag(), dryRun ? 'dry_run' : 'execute', [target], envelope.success);
       } else {

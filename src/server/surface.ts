@@ -55,12 +55,13 @@ export function toolDefinitions(n: ToolNames, { requireDescribe = true }: Surfac
         properties: {
           query: { type: 'string', description: 'Short "<action> <resource>" in API terms.' },
           domain: { type: 'string', description: `A domain from ${n.listDomains}.` },
+          // the server takes a list or one comma/space-separated string (as README shows): the schema says both
           keywords: {
-            type: 'array', items: { type: 'string' },
+            anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'string' }],
             description: 'Synonyms or likely API names; widen recall, weigh less than query.',
           },
           limit: { type: 'integer', minimum: 1, maximum: LIMITS.searchMax, default: LIMITS.searchDefault },
-          offset: { type: 'integer', minimum: 0, default: 0 },
+          offset: { type: 'integer', minimum: 0, maximum: LIMITS.offsetMax, default: 0 },
         },
         additionalProperties: false,
       },

@@ -108,7 +108,7 @@ async function flow(balancer: Balancer, era: Era): Promise<{ id: string; calls: 
     // No "confirm": the server asks through MRTR; the retry carrying the answer may reach the other replica.
     const del = await call(client, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 9 }, handle });
     expect(del.success, JSON.stringify(del)).toBe(true);
-    expect(asked).toEqual(['Allow the destructive API call pets.delete (DELETE /pets/{petId})?']);
+    expect(asked).toEqual(['Allow the destructive API call pets.delete (DELETE /pets/9)?']);
     // describe, dry run, the input_required round and its retry
     return { id: MODERN_TAG, calls: calls + 4 };
   } finally {

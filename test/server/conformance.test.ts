@@ -155,13 +155,17 @@ describe.each(ERAS)('%s era', (era: Era) => {
       expect(up.requests).toHaveLength(1);
     });
 
-    test('describe at level summary also authorizes; a failed parameter lookup does not', async () => {
+    test('a summary describe does not authorize (it shows no parameters), nor does a failed parameter lookup; Level 2 does', async () => {
       const c = await connect();
       await call(c.client, 'describe_tools', { tool_names: ['pets.create'], parameter: 'nope' });
       expect((await call(c.client, 'execute_tool', { tool_name: 'pets.create', args: { name: 'a' } })).error?.code).toBe(
         'TOOL_DESCRIPTION_REQUIRED',
       );
       await call(c.client, 'describe_tools', { tool_names: ['pets.create'], detail: 'summary' });
+      const summary = await call(c.client, 'execute_tool', { tool_name: 'pets.create', args: { name: 'a' } });
+      expect(summary.error?.code).toBe('TOOL_DESCRIPTION_REQUIRED');
+      expect(summary.error?.details.reason).toBe('summary_only');
+      await call(c.client, 'describe_tools', { tool_names: ['pets.create'] });
       expect((await call(c.client, 'execute_tool', { tool_name: 'pets.create', args: { name: 'a' } })).success).toBe(true);
     });
 

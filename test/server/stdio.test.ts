@@ -229,7 +229,7 @@ describe.each(ERAS)('stdio, %s opening', (era: Era) => {
         await describeHandle(client, 'pets.delete');
         const del = await call(client, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 31 } });
         expect(del.success, JSON.stringify(del)).toBe(true);
-        expect(asked).toEqual(['Allow the destructive API call pets.delete (DELETE /pets/{petId})?']);
+        expect(asked).toEqual(['Allow the destructive API call pets.delete (DELETE /pets/31)?']);
         expect(up.requests.slice(before).map((q) => `${q.method} ${q.url}`)).toEqual(['GET /pets?limit=2', 'DELETE /pets/31']);
       } finally {
         await client.close();

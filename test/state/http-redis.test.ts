@@ -139,7 +139,7 @@ describe('2026-07-28 requests, two replicas, one Redis: nothing is a session', (
     const elicit = { elicitation: {} };
     const asked = await modernCall(a.url, 'execute_tool', call, { headers: P1, capabilities: elicit });
     expect(asked.result.resultType).toBe('input_required');
-    expect(asked.result.inputRequests.confirm).toMatchObject({ method: 'elicitation/create', params: { message: 'Allow the destructive API call pets.delete (DELETE /pets/{petId})?' } });
+    expect(asked.result.inputRequests.confirm).toMatchObject({ method: 'elicitation/create', params: { message: 'Allow the destructive API call pets.delete (DELETE /pets/4)?' } });
     const state = asked.result.requestState as string;
     expect(up.requests).toHaveLength(0);
     // Another principal echoing the state, a tampered state, and the state of another call: refused, nothing sent.

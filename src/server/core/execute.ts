@@ -1,6 +1,7 @@
 // execute_tool's flow, shared by the MCP tool and `api-catalog call`: lookup -> describe-before-execute ->
 // read-only -> validate -> dry run | confirm destructive -> execute. Every refusal happens before the network.
 import { checkFields, executeOperation, prepareRequest, validateArguments, type CheckedFields, type ExecuteOptions } from '../../execution/index.js';
+import { encodePathParam } from '../../execution/encode.js';
 import type { Operation } from '../../types.js';
 import { executionConfigFor, suggestToolNames, type CatalogSet, type ExecutionSettings } from './catalogs.js';
 import { operationFingerprint } from './describe.js';
@@ -22,10 +23,13 @@ export interface ExecuteToolInput {
  * The user's answer to a destructive call: 'ask' means the client can be asked (the caller answers input_required
  * and the retry brings the answer); `refused` is a confirmation state that cannot be used, with the reason.
  */
-export type ConfirmAnswer = 'accept' | 'decline' | 'unavailable' | 'ask' | { refused: string };
+export type ConfirmAnswer = 'accept' | 'decline' | 'cancel' | 'unavailable' | 'ask' | { refused: string };
 
-/** Why an operation is not authorized for execution: never described, or a handle that does not prove it. */
-export type DescribeFailure = 'not_described' | 'malformed' | 'expired' | 'mismatch';
+/**
+ * Why an operation is not authorized for execution: never described, described at Level 1 only (a summary shows
+ * no parameters, so it never authorizes), or a handle that does not prove it.
+ */
+export type DescribeFailure = 'not_described' | 'summary_only' | 'malformed' | 'expired' | 'mismatch';
 export type DescribeCheck = { ok: true } | { ok: false; reason: DescribeFailure };
 
 export interface ExecuteContext {
@@ -63,6 +67,8 @@ export interface ExecuteOutcome {
   dispatched: boolean;
   /** The call waits for the user's confirmation: the caller answers input_required (the envelope is the fallback). */
   confirmationPending?: Operation;
+  /** With confirmationPending: the concrete request the user is asked to allow ("DELETE /pets/31"). */
+  confirmationRequest?: string;
   /**
    * Dispatched calls: the upstream round trip's milliseconds, measured by the execution layer from handing the
    * request to fetch until its response body was read (retries, back-off and redirects included). Not the request's
@@ -80,9 +86,35 @@ function notDescribedMessage(op: Operation, reason: DescribeFailure, handle: str
       return `execute_tool: the describe handle for ${op.name} expired`;
     case 'mismatch':
       return `execute_tool: the handle does not authorize ${op.name}: it was issued for another operation or another caller, or ${op.name}'s definition changed since it was described`;
+    case 'summary_only':
+      return `execute_tool: ${op.name} was described at summary level only, which does not authorize a call; describe it at level "parameters" (the default) or "full" first`;
     default:
-      return `execute_tool: ${op.name} has not been described (no describe_tools for it here, and no "handle"); you cannot execute it before describing it`;
+      return `execute_tool: ${op.name} has not been described (no describe_tools for it here, and no "handle"; a "summary" describe does not count); you cannot execute it before describing it`;
   }
+}
+
+/** Longest request line in a confirmation message (the form stays readable; a dry run shows the whole request). */
+const REQUEST_LINE_MAX = 300;
+
+/**
+ * What the user is asked to allow: the method and the path with this call's arguments filled in ("DELETE
+ * /repos/o/r0"), so they approve one concrete target, not "some repository". Only the path: no query, headers or
+ * body (credentials travel there), and the values are the agent's arguments, encoded as the request will send them.
+ * A value that cannot be encoded keeps its {placeholder} (the execution layer refuses it before anything is sent).
+ */
+export function requestLine(op: Operation, args: Record<string, unknown>): string {
+  const bindings = new Map(op.bindings.filter((b) => b.in === 'path').map((b) => [b.name, b]));
+  const path = op.path.replace(/\{([^}]+)\}/g, (whole, name: string) => {
+    const b = bindings.get(name);
+    if (b === undefined || !Object.prototype.hasOwnProperty.call(args, b.arg) || args[b.arg] === undefined) return whole;
+    try {
+      return encodePathParam(b.arg, args[b.arg], b.style, b.explode);
+    } catch {
+      return whole;
+    }
+  });
+  const line = `${op.method.toUpperCase()} ${path}`;
+  return line.length > REQUEST_LINE_MAX ? `${line.slice(0, REQUEST_LINE_MAX - 1)}…` : line;
 }
 
 /** The idempotency key the agent put in the arguments (the argument bound to that header), if any. */
@@ -226,23 +258,29 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
   if (op.destructive && confirm !== op.name) {
     const answer: ConfirmAnswer = confirm === undefined && ctx.askConfirmation ? await ctx.askConfirmation(op) : 'unavailable';
     if (answer !== 'accept') {
+      // decline: the user said no, so the agent must not push; cancel: they closed the form without answering
       const declined = answer === 'decline';
+      const cancelled = answer === 'cancel';
       const refused = typeof answer === 'object' ? answer.refused : undefined;
       return {
         ...base,
         dispatched: false,
-        ...(answer === 'ask' ? { confirmationPending: op } : {}),
+        ...(answer === 'ask' ? { confirmationPending: op, confirmationRequest: requestLine(op, validated.args) } : {}),
         envelope: fail(
           op.name,
           'CONFIRMATION_REQUIRED',
           declined
             ? `execute_tool: the user declined ${op.name}`
-            : refused !== undefined
-              ? `execute_tool: ${op.name} was not run: ${refused}`
-              : `execute_tool: ${op.name} is destructive (${op.method.toUpperCase()} ${op.path}); it needs "confirm": "${op.name}"`,
+            : cancelled
+              ? `execute_tool: the user cancelled the confirmation of ${op.name} without answering; it was not run`
+              : refused !== undefined
+                ? `execute_tool: ${op.name} was not run: ${refused}`
+                : `execute_tool: ${op.name} is destructive (${requestLine(op, validated.args)}); it needs "confirm": "${op.name}"`,
           declined
             ? 'Do not retry; tell the user the action was not performed.'
-            : `Ask the user to confirm, then call ${tool} again with "confirm": "${op.name}".`,
+            : cancelled
+              ? 'Tell the user the action was not performed; call again only if they ask for it again.'
+              : `Ask the user to confirm, then call ${tool} again with "confirm": "${op.name}".`,
           { confirm: op.name, ...(confirm !== undefined ? { got: confirm.slice(0, 100) } : {}) },
         ),
       };

@@ -103,7 +103,9 @@ function checkField(key: string, value: unknown, s: FieldSpec): string | { value
       let v = unquote(value, 'array');
       if (typeof v === 'string') v = s.kind === 'string|string[]' ? v : v.split(',').map((x) => x.trim()).filter(Boolean);
       if (typeof v === 'string') return { value: v };
-      if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) return `${key} must be an array of strings`;
+      if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) {
+        return s.kind === 'string|string[]' ? `${key} must be a string or an array of strings` : `${key} must be an array of strings`;
+      }
       if (s.min !== undefined && v.length < s.min) return `${key} needs at least ${s.min} item(s)`;
       if (s.max !== undefined && v.length > s.max) return `${key} has ${v.length} items; at most ${s.max} are allowed`;
       return { value: v };

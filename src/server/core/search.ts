@@ -69,7 +69,9 @@ export async function searchTools(
       errors: parsed.errors,
     });
   }
-  const { domain, limit = LIMITS.searchDefault, offset = 0 } = parsed.value;
+  const { limit = LIMITS.searchDefault, offset = 0 } = parsed.value;
+  // An empty or blank domain is no domain (clients fill optional fields with ""): search them all.
+  const domain = parsed.value.domain?.trim() === '' ? undefined : parsed.value.domain;
   const query = (parsed.value.query ?? '').slice(0, LIMITS.queryMaxChars).trim();
   if (domain !== undefined && !set.domainNames.includes(domain)) {
     // a group of list_domains' map (a large API's), not a domain: say so, and how to open it
@@ -119,13 +121,17 @@ export async function searchTools(
   const value: Record<string, unknown> = { results, total: found.total };
   if ('mode' in found) value.mode = found.mode;
   observe?.({ query, ...(domain !== undefined ? { domain } : {}), total: found.total, results: results.map((r) => ({ name: r.name, score: r.score })) });
+  if (results.length === 0 && offset > 0 && found.total > 0) {
+    // Paged past the end: the search did match, so the fix is the offset, not the query (no rephrasing advice,
+    // no domain suggestions for a query that worked).
+    const last = Math.max(0, Math.floor((found.total - 1) / limit) * limit);
+    value.hint = `No results at offset ${offset}; there are ${found.total} in all (offsets 0 to ${found.total - 1}).`;
+    return ok(tool, value, `Call ${tool} again with the same arguments and an offset below ${found.total} (the last page of ${limit} starts at ${last}).`);
+  }
   if (results.length === 0) {
     // SearchIndex.suggest decides (names for a one-word query, corrected words for a phrase).
     value.suggestions = query === '' ? { domains: [], didYouMean: [] } : set.index.suggest(query);
-    value.hint =
-      offset > 0 && found.total > 0
-        ? `No results at offset ${offset}; there are ${found.total} in all. Use a smaller offset.`
-        : `No operation matched. Search in the API's words: a short "<action> <resource>" ("create invoice", "list members"), keywords for other names of it, a suggested domain, or ${names.listDomains}.`;
+    value.hint = `No operation matched. Search in the API's words: a short "<action> <resource>" ("create invoice", "list members"), keywords for other names of it, a suggested domain, or ${names.listDomains}.`;
     return ok(tool, value, `Rephrase the query or browse a suggested domain with ${tool}.`);
   }
   // weak best match (its score is the share of the query it covers): say so, and offer what helps next
