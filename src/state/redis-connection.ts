@@ -89,13 +89,16 @@ export class RedisConnection {
   /**
    * A store command failed: calls fail fast for a moment, and a reply that says the store cannot be used as it is
    * (a failover made this node a replica, a password changed) makes it unusable until a fresh connection passes
-   * the check again. Returns the problem (for the log line).
+   * the check again. So does no answer in time: a hung Redis (stopped, swapping, a long script) keeps the TCP
+   * connection open, so no `close` or `error` would ever say it is down, nor `ready` that it is back; a fresh
+   * connection that passes the check is what ends the problem (state_store_up), as for the others. Returns the
+   * problem (for the log line).
    */
   commandFailed(err: unknown): StateProblem {
     this.failedAt = Date.now();
     const p = classifyRedisError(err, this.target.tls);
     this.logger?.log('warn', { event: 'state_store_error', store: 'redis', reason: p.code });
-    if (p.code === 'read-only' || p.code === 'auth' || p.code === 'not-standalone') {
+    if (p.code === 'read-only' || p.code === 'auth' || p.code === 'not-standalone' || p.code === 'timeout') {
       this.setProblem(p);
       this.client.disconnect(true);
     }
@@ -181,13 +184,17 @@ export class RedisConnection {
     }
   }
 
-  /** Records why the store is not usable; logged once per change (the reason, never the URL's password). */
+  /**
+   * Records why the store is not usable; logged when the reason changes (the reason, never the URL's password).
+   * By reason, not by detail: one outage goes through several details (the connection closed, then ECONNREFUSED on
+   * each reconnect) and is still one state_store_down; readiness shows the latest detail.
+   */
   private setProblem(p: StateProblem): void {
     if (this.closed) return;
     const wasUsable = this.usable;
     if (p.code !== 'loading' || !this.usable) this.usable = false;
     this.problem = p;
-    const key = `${p.code} ${p.detail}`;
+    const key = p.code;
     if (key !== this.logged) {
       this.logged = key;
       this.logger?.log(wasUsable || this.everUsable ? 'warn' : 'error', { event: 'state_store_down', store: 'redis', target: this.where, reason: p.code, detail: p.detail });

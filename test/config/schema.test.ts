@@ -1,7 +1,8 @@
 // The configuration schema (src/config/): one option table drives flags, env, the config file, --help and the
 // option table in docs/CONFIGURATION.md; docs/config.schema.json is generated from the zod schema and must be current; the shipped example
 // validates against it with a real JSON Schema validator; precedence is flag > env > file > default.
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, test } from 'vitest';
@@ -9,7 +10,10 @@ import { parseServeArgs } from '../../src/cli/args.js';
 import { SERVE_OPTIONS, configJsonSchema, flagKey, optionsHelp, parseConfigFile, resolveServerConfig, type OptionSpec } from '../../src/config.js';
 import { optionsMarkdown } from '../../src/config/options.js';
 import { isAppError } from '../../src/errors.js';
-import { REPO_ROOT } from '../helpers/mcp.js';
+import { cliContext } from '../../src/cli/domains.js';
+import { REPO_ROOT, builtCli } from '../helpers/mcp.js';
+import { tempDir } from '../helpers/temp.js';
+import { until } from '../helpers/timing.js';
 
 const OPTIONS = SERVE_OPTIONS as readonly OptionSpec[];
 
@@ -204,6 +208,56 @@ describe('docs/config.schema.json', () => {
     for (const w of wrong) {
       expect(validate(w), `JSON Schema accepts ${JSON.stringify(w)}`).toBe(false);
       expect(messageOf(() => parseConfigFile(JSON.stringify(w), 'w.json')), JSON.stringify(w)).toMatch(/^CONFIG_INVALID: config file w\.json: /);
+    }
+  });
+});
+
+describe('docs/config.example.json with the catalogs a default start serves', () => {
+  const example = join(REPO_ROOT, 'docs', 'config.example.json');
+
+  test('every catalogs.<name> of the example is served by default (the embedded GitHub catalog), as serve resolves it', () => {
+    const { set, settings } = cliContext({ registries: [], configPath: example });
+    const served = set.catalogs.map((c) => c.meta.name);
+    const configured = Object.keys((JSON.parse(readFileSync(example, 'utf8')) as { catalogs: Record<string, unknown> }).catalogs);
+    expect(configured.filter((name) => !served.includes(name))).toEqual([]);
+    expect(settings.catalogs?.github?.credentials).toEqual({ token: 'GH_PAT' });
+  });
+
+  test('a section for a catalog that is not served still stops the start, naming it and the fix (a typo is an error)', () => {
+    const file = join(tempDir('ac-config-'), 'config.json');
+    const parsed = JSON.parse(readFileSync(example, 'utf8')) as { $schema?: string; catalogs: Record<string, unknown> };
+    delete parsed.$schema;
+    parsed.catalogs.githbu = {};
+    writeFileSync(file, JSON.stringify(parsed));
+    expect(() => cliContext({ registries: [], configPath: file })).toThrow(
+      /catalogs\.githbu names no loaded catalog \(loaded: github\); fix the name or load its registry with --registry/,
+    );
+  });
+
+  test('the built CLI: `serve --http --config docs/config.example.json` starts and is ready', async () => {
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('API_CATALOG_')) env[k] = v;
+    const child = spawn(process.execPath, [builtCli(), 'serve', '--http', '--config', example, '--port', '0', '--no-explorer'], { cwd: REPO_ROOT, env });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+    let code: number | null | undefined;
+    const exited = new Promise<void>((resolve) =>
+      child.on('exit', (c) => {
+        code = c;
+        resolve();
+      }),
+    );
+    try {
+      await until(() => code !== undefined || /"event":"serve"/.test(stderr), 'serve to listen (or exit)', 30_000);
+      expect(code, stderr).toBeUndefined();
+      const url = /"event":"serve".*?"url":"(http:\/\/[^"]+)\/mcp"/.exec(stderr)?.[1];
+      expect(url, stderr).toBeDefined();
+      let status = 0;
+      await until(async () => (status = (await fetch(`${url}/readyz`)).status) === 200, '/readyz to answer 200', 30_000);
+      expect(status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
     }
   });
 });

@@ -2,13 +2,14 @@
 // holds only its hash; a malformed or unreadable file stops `serve` with the file, the line and the fix.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { TokenFile, newToken, parseTokenFile } from '../../src/server/auth/tokens.js';
 import { REPO_ROOT, builtCli, fixtureRegistry } from '../helpers/mcp.js';
 import { tempDir } from '../helpers/temp.js';
+import { until } from '../helpers/timing.js';
 
 const cli = (args: string[]) => spawnSync(process.execPath, [builtCli(), ...args], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 30_000 });
 const HASH = 'a'.repeat(64);
@@ -104,5 +105,61 @@ test('O12: a token file other users can read is served with a warning naming the
   expect(tokens.match(alice.token)).toBeUndefined();
   expect(lines.at(-1)).toMatchObject({ level: 'error', event: 'tokens_file_gone', note: 'every token is refused until the file is back' });
   // Never a secret in what was logged.
+  expect(JSON.stringify(lines)).not.toContain(alice.token);
+});
+
+test('O12: the "no entries" error shows a way to add a token that never writes the token into the file', () => {
+  let message = '';
+  try {
+    parseTokenFile('# nobody yet\n', 'tokens.txt');
+  } catch (err) {
+    message = (err as Error).message;
+  }
+  // `token new` prints the token, then its file line: appending all of its output would store the token in the file
+  // (and the next start refuses the file: "expected 3 fields, found 1"). Only the last line may go in.
+  expect(message).toContain('--tokens tokens.txt: no entries; add one with `api-catalog token new <name> | tee >(tail -1 >> tokens.txt) | head -1`');
+  expect(message).not.toMatch(/token new <name> >>/);
+  // the same form as `api-catalog token --help`
+  expect(cli(['token', '--help']).stdout).toContain('| tee >(tail -1 >> tokens.txt) | head -1');
+});
+
+test('O12: a tokens file removed and put back unchanged (mv back, cp -p) is served again by the watcher', async () => {
+  const dir = tempDir('ac-tokens-');
+  const file = join(dir, 'tokens.txt');
+  const aside = join(dir, 'tokens.moved');
+  const alice = newToken('alice', ['catalog:read']);
+  writeFileSync(file, `${alice.line}\n`, { mode: 0o600 });
+  const lines: Array<Record<string, any>> = [];
+  const tokens = new TokenFile(file, createLogger({ write: (l) => lines.push(JSON.parse(l) as Record<string, any>) }));
+  tokens.watch(50);
+  try {
+    // watchFile's first stat (taken asynchronously) is its baseline and a change before it is never reported: touch
+    // the file with a new mtime until the watcher reports one, so that what follows happens after that baseline.
+    let touch = 0;
+    await until(() => {
+      const t = new Date(Date.UTC(2020, 0, 1) + ++touch * 1000);
+      utimesSync(file, t, t);
+      return lines.some((l) => l.event === 'tokens_reloaded');
+    }, 'the watcher to report a first change');
+    // One more change, told apart in the log (2 entries): once reported, the watcher has seen the file as it now is.
+    const bob = newToken('bob', ['catalog:read']);
+    writeFileSync(file, `${alice.line}\n${bob.line}\n`);
+    await until(() => lines.some((l) => l.event === 'tokens_reloaded' && l.entries === 2), 'the watcher to report the second entry');
+    const before = statSync(file);
+    renameSync(file, aside);
+    await until(() => tokens.match(alice.token) === undefined, 'the removal to revoke every token');
+    expect(lines.at(-1)).toMatchObject({ event: 'tokens_file_gone' });
+    // Back with the very same inode, size and mtime: only its absence in between changed.
+    renameSync(aside, file);
+    const after = statSync(file);
+    expect([after.ino, after.size, after.mtimeMs]).toEqual([before.ino, before.size, before.mtimeMs]);
+    await until(() => tokens.match(alice.token)?.name === 'alice', 'the restored file to be served again');
+    expect(lines.at(-1)).toMatchObject({ level: 'info', event: 'tokens_reloaded', entries: 2 });
+    // and the watcher still follows ordinary edits afterwards
+    writeFileSync(file, '# nobody\n');
+    await until(() => tokens.match(alice.token) === undefined, 'the emptied file to revoke the token');
+  } finally {
+    tokens.close();
+  }
   expect(JSON.stringify(lines)).not.toContain(alice.token);
 });

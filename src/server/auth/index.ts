@@ -14,7 +14,7 @@ import {
   protectedResourceMetadata,
   protectedResourceMetadataUrl,
 } from './metadata.js';
-import { OAuthVerifier, type OAuthVerifierOptions } from './oauth.js';
+import { NOT_A_JWT, OAuthVerifier, type OAuthVerifierOptions } from './oauth.js';
 import { tokenPrincipal } from './tokens.js';
 
 export { ALL_SCOPES, SCOPE_EXECUTE, SCOPE_READ, protectedResourceMetadataUrl } from './metadata.js';
@@ -117,7 +117,17 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
     if (verifier === undefined) {
       const challenge = kind === 'missing' ? bearerChallenge({}) : bearerChallenge({ error: 'invalid_token' });
       const which = options.tokens !== undefined ? 'a token the server operator gave you' : "the server operator's API_CATALOG_HTTP_TOKEN";
-      return refusal(401, `Unauthorized: send the header Authorization: Bearer <token> (${which})`, challenge, reason);
+      // A client that already sends a token must learn that this token is the problem (a revoked line, a rotated
+      // secret, a typo), not be told to send the header it sends. Never the token itself.
+      const problem =
+        kind === 'missing'
+          ? ''
+          : kind === 'malformed'
+            ? 'the Authorization header is not "Bearer <token>"; '
+            : options.tokens !== undefined
+              ? 'the token sent is not accepted (unknown, or revoked by the server operator); '
+              : "the token sent is not accepted (it is not the server operator's API_CATALOG_HTTP_TOKEN, which may have been changed); ";
+      return refusal(401, `Unauthorized: ${problem}send the header Authorization: Bearer <token> (${which})`, challenge, reason);
     }
     // RFC 6750 §3.1: no error code when the request carried no credentials at all.
     const challenge = bearerChallenge({
@@ -125,10 +135,10 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       scope: scopeList,
       ...(prmUrl !== undefined ? { resourceMetadata: prmUrl } : {}),
     });
-    const why = kind === 'missing' ? '' : ` (${reason})`;
+    const why = kind === 'missing' ? '' : kind === 'malformed' ? `${reason}; ` : `the token sent is not accepted (${reason}); `;
     return refusal(
       401,
-      `Unauthorized${why}: send the header Authorization: Bearer <access token> issued by ${verifier.issuer} for the resource ${verifier.resource} (metadata: ${prmUrl})`,
+      `Unauthorized: ${why}send the header Authorization: Bearer <access token> issued by ${verifier.issuer} for the resource ${verifier.resource} (metadata: ${prmUrl})`,
       challenge,
       reason,
     );
@@ -172,7 +182,9 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
           { 'Retry-After': '5' },
         );
       }
-      return unauthorized('invalid', result.reason);
+      // Not a JWT where named or static tokens are configured too: most likely one of those, unknown or revoked.
+      const bare = result.reason === NOT_A_JWT && (options.tokens !== undefined || tokenDigest !== undefined);
+      return unauthorized('invalid', bare ? `${NOT_A_JWT}, nor a configured token (unknown or revoked)` : result.reason);
     },
 
     authorize(principal, message) {

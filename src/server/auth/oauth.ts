@@ -25,6 +25,9 @@ export interface OAuthVerifierOptions {
   keysMaxAgeMs?: number;
 }
 
+/** The reason for a bearer token that is not even shaped like a JWT (index.ts words it for named tokens too). */
+export const NOT_A_JWT = 'the token is not a JWT';
+
 export const DEFAULT_JWT_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 
 /** A verified token: who, which scopes, until when. */
@@ -65,6 +68,22 @@ async function fetchJson(url: string, timeoutMs: number): Promise<{ status: numb
     return { status: res.status };
   }
   return { status: res.status, json: await res.json() };
+}
+
+/**
+ * Why a request to the issuer got no answer, in a few words an operator can act on: fetch (undici) throws a bare
+ * `TypeError: fetch failed` and puts the reason in `cause` (ECONNREFUSED, ENOTFOUND, a TLS code such as
+ * UNABLE_TO_VERIFY_LEAF_SIGNATURE), so the error's name alone says nothing. URLs only, never a token.
+ */
+export function fetchFailure(err: unknown): string {
+  if (!(err instanceof Error)) return 'error';
+  if (err.name === 'TimeoutError' || err.name === 'JWKSTimeout') return 'no answer in time';
+  if (err instanceof SyntaxError) return 'the answer is not JSON';
+  const cause = (err as { cause?: unknown }).cause;
+  const code = (cause as { code?: unknown } | undefined)?.code;
+  if (typeof code === 'string' && code !== '') return code;
+  const text = cause instanceof Error && cause.message !== '' ? cause.message : err.message;
+  return (text || err.name).replace(/\s+/g, ' ').slice(0, 160);
 }
 
 /** Scopes from RFC 9068 `scope` (space-separated) or the `scp` array some servers use. */
@@ -135,7 +154,7 @@ export class OAuthVerifier {
         try {
           got = await fetchJson(url, this.timeoutMs);
         } catch (err) {
-          tried.push(`${url} (${err instanceof Error ? err.name : 'error'})`);
+          tried.push(`${url} (${fetchFailure(err)})`);
           continue;
         }
         if (got.json === undefined) {
@@ -178,7 +197,7 @@ export class OAuthVerifier {
       await jwks.reload();
       return undefined;
     } catch (err) {
-      const why = err instanceof Error ? err.name : 'error';
+      const why = fetchFailure(err);
       return `oauth: the signing keys of ${this.issuer} could not be fetched (${why}) and none younger than ${Math.round(this.keysMaxAgeMs / 1000)} s are cached; tokens cannot be checked until the issuer answers`;
     }
   }
@@ -186,7 +205,7 @@ export class OAuthVerifier {
   /** Verifies one bearer token. Never throws; never includes the token in the result. */
   async verify(token: string): Promise<VerifyResult> {
     if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token)) {
-      return { ok: false, kind: 'invalid', reason: 'the token is not a JWT' };
+      return { ok: false, kind: 'invalid', reason: NOT_A_JWT };
     }
     let jwks: ReturnType<typeof createRemoteJWKSet>;
     try {

@@ -65,7 +65,14 @@ export function parseTokenFile(text: string, file: string, options: { allowEmpty
     seen.set(name, n);
     entries.push({ name, scopes, hash: Buffer.from(m[1] as string, 'hex') });
   });
-  if (entries.length === 0 && options.allowEmpty !== true) throw new AppError('CONFIG_INVALID', `--tokens ${file}: no entries; add one with \`api-catalog token new <name> >> ${file}\``);
+  if (entries.length === 0 && options.allowEmpty !== true) {
+    // `token new` prints two lines, the token and then its file line: only the last one may go into the file (the
+    // token itself is shown once and stored nowhere), hence tail -1, the form `api-catalog token --help` shows.
+    throw new AppError(
+      'CONFIG_INVALID',
+      `--tokens ${file}: no entries; add one with \`api-catalog token new <name> | tee >(tail -1 >> ${file}) | head -1\` (bash: the file gets only the line with the token's hash; the token is printed for you to give to the client)`,
+    );
+  }
   return entries;
 }
 
@@ -87,18 +94,34 @@ export function newToken(name: string, scopes: string[]): { token: string; line:
   return { token, line: `${name} ${scopes.join(',')} sha256:${tokenHash(token).toString('hex')}` };
 }
 
+/** What identifies a version of the file for the watcher; a missing file (watchFile zeroes every field) is 'gone'. */
+function statKey(st: Stats | undefined): string {
+  if (st === undefined || (st.ino === 0 && st.mtimeMs === 0 && st.nlink === 0)) return 'gone';
+  return `${st.ino}:${st.size}:${st.mtimeMs}`;
+}
+
 /** The live token set of a file, re-read when the file changes. */
 export class TokenFile {
   private entries: TokenEntry[];
+  /** The stat (statKey) of the file as last acted on: loaded at start, then as the watcher last saw it. */
+  private seen: string;
 
   /** Throws CONFIG_INVALID (naming the line) when the file is unreadable or malformed: the server must not start. */
   constructor(
     readonly file: string,
     private readonly logger: Logger,
   ) {
+    // The stat before the read: a change made while reading shows as a new stat to the watcher, never as the one read.
+    let before: Stats | undefined;
+    try {
+      before = statSync(file);
+    } catch {
+      // readTokenFile names the reason
+    }
     this.entries = readTokenFile(file);
+    this.seen = statKey(before);
     // Only hashes are in it, but who may read it is who may learn the names and scopes: 0600 is what SECURITY.md says.
-    const mode = statSync(file).mode & 0o777;
+    const mode = (before ?? statSync(file)).mode & 0o777;
     if ((mode & 0o077) !== 0) {
       this.logger.log('warn', { event: 'tokens_file_mode', file, mode: `0${mode.toString(8)}`, note: `other users can read it; run chmod 600 ${file}` });
     }
@@ -144,10 +167,28 @@ export class TokenFile {
     }
   }
 
-  /** Polls the file's stat (robust to editors that replace the file) and reloads on a change. */
+  /**
+   * Polls the file's stat (robust to editors that replace the file) and reloads on a change. The stat is compared
+   * with the one this watcher last acted on, not with the `prev` that watchFile passes: after the file was gone,
+   * libuv passes as `prev` the stat from before the removal, so a file put back unchanged (`mv` back, `cp -p` from
+   * a backup, a Secret re-mounted) would look unchanged and every token would stay refused.
+   */
   watch(intervalMs = 500): void {
-    watchFile(this.file, { interval: intervalMs, persistent: false }, (cur: Stats, prev: Stats) => {
-      if (cur.mtimeMs === prev.mtimeMs && cur.size === prev.size && cur.ino === prev.ino) return;
+    // watchFile's first stat is its baseline and is never reported: a change since the first read is caught here.
+    let now: string | undefined;
+    try {
+      now = statKey(statSync(this.file, { throwIfNoEntry: false }));
+    } catch {
+      // unreadable folder: the watcher reports it
+    }
+    if (now !== undefined && now !== this.seen) {
+      this.seen = now;
+      this.reload();
+    }
+    watchFile(this.file, { interval: intervalMs, persistent: false }, (cur: Stats) => {
+      const key = statKey(cur);
+      if (key === this.seen) return;
+      this.seen = key;
       this.reload();
     });
   }
