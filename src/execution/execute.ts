@@ -3,12 +3,12 @@
 // and how long its upstream round trip took.
 import { isAppError, type ErrorCode } from '../errors.js';
 import type { Operation } from '../types.js';
-import { credentialEnvNames, credentialStatus } from './auth.js';
+import { credentialEnvNames, credentialStatus, envPrefix } from './auth.js';
 import { DEFAULTS, parseRetryAfter, send, SendError } from './http.js';
 import { buildRequest, originOf, type BuiltRequest } from './request.js';
 import { policyInstruction } from './policy.js';
 import { Redactor } from './redact.js';
-import { apiErrorMessage, CheckedFields, checkFields, decodeBody, instructionFor, paginationHint, project, selectHeaders, truncate } from './shape.js';
+import { apiErrorMessage, CheckedFields, checkFields, decodeBody, instructionFor, paginationHint, project, projectionWarning, selectHeaders, truncate } from './shape.js';
 import type { ExecuteOptions, ExecutionConfig, ExecutionOutcome, WireFacts } from './types.js';
 import { validateArguments } from './validate.js';
 
@@ -154,7 +154,7 @@ async function pipeline(op: Operation, args: unknown, config: ExecutionConfig, o
     wire.ended(true);
   } catch (err) {
     wire.ended(err instanceof SendError && err.sent);
-    return fromError(err, redactor, op);
+    return fromError(err, redactor, op, undefined, badPortInstruction(err, config));
   }
   const headers = redactor.deep(selectHeaders(raw.headers));
   const contentType = raw.headers.get('content-type') ?? '';
@@ -201,12 +201,19 @@ async function pipeline(op: Operation, args: unknown, config: ExecutionConfig, o
       ...(pagination !== undefined ? { pagination } : {}),
     };
   }
+  let warnings: string[] | undefined;
   if (projection !== undefined) {
+    let projected: unknown;
     try {
-      data = project(data, projection);
+      projected = project(data, projection);
     } catch (err) {
       return fromError(err, redactor, op);
     }
+    // A projection that matched nothing gives {} or null: said in a warning, or an agent reads it as the API's
+    // answer. Redacted like everything else the call returns (it quotes the agent's paths and upstream key names).
+    const warning = projectionWarning(data, projection, projected);
+    if (warning !== undefined) warnings = [redactor.string(warning)];
+    data = projected;
   }
   const cut = truncate(data, config.tokenBudget ?? DEFAULT_TOKEN_BUDGET, op, projection === undefined ? raw.bytes.length : undefined);
   return {
@@ -216,6 +223,7 @@ async function pipeline(op: Operation, args: unknown, config: ExecutionConfig, o
     data: cut?.data ?? data,
     ...(cut !== undefined ? { truncated: cut.info, full: data } : {}),
     ...(pagination !== undefined ? { pagination } : {}),
+    ...(warnings !== undefined ? { warnings } : {}),
   };
 }
 
@@ -225,9 +233,18 @@ function exemptOrigin(config: ExecutionConfig): { exemptOrigin?: string } {
   return o !== undefined ? { exemptOrigin: o } : {};
 }
 
-function fromError(err: unknown, redactor: Redactor, op: Operation, status?: number): Answer {
+/**
+ * The next step when fetch refused the upstream's port (a Fetch "bad port"): the generic UPSTREAM_UNREACHABLE one
+ * says "retry", which can never work here; only another port in the base URL can.
+ */
+function badPortInstruction(err: unknown, config: ExecutionConfig): string | undefined {
+  if (!isAppError(err) || err.code !== 'UPSTREAM_UNREACHABLE' || (err.details as { code?: unknown } | undefined)?.code !== 'bad port') return undefined;
+  return `Do not retry: the server's HTTP client never sends to this port. Tell the user to point the base URL at another port (--base-url, ${envPrefix(config.catalog.name)}_BASE_URL, or catalogs.${config.catalog.name}.baseUrl in the config file).`;
+}
+
+function fromError(err: unknown, redactor: Redactor, op: Operation, status?: number, instruction?: string): Answer {
   if (isAppError(err)) {
-    return failure(err.code, err.message, redactor, err.details ?? undefined, status, policyInstruction(err));
+    return failure(err.code, err.message, redactor, err.details ?? undefined, status, instruction ?? policyInstruction(err));
   }
   // Unexpected: a generic, redacted message without the stack (H3).
   const message = err instanceof Error ? err.message : String(err);

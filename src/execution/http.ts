@@ -172,9 +172,26 @@ function causeMessage(err: unknown): string | undefined {
   return message !== undefined && message !== '' && message !== 'fetch failed' ? message.slice(0, 80) : undefined;
 }
 
+/**
+ * fetch refused the URL's port before connecting: the Fetch standard's "bad ports" (1, 7, 9, 25, 6000, ...), which
+ * Node's fetch (undici) will not open whatever the server does. Its only sign is the cause's message.
+ */
+function isBadPort(err: unknown): boolean {
+  return errCode(err) === undefined && causeMessage(err) === 'bad port';
+}
+
 function networkError(err: unknown, phase: Phase, url: string, redact: (s: string) => string): AppError {
   const code = errCode(err) ?? causeMessage(err) ?? 'unknown';
   const origin = redact(new URL(url).origin);
+  if (isBadPort(err)) {
+    // not a network failure: no retry, no other network can get it through; only another port can
+    const port = new URL(url).port;
+    return new AppError(
+      'UPSTREAM_UNREACHABLE',
+      `cannot call ${origin}: the server's HTTP client (fetch) refuses port ${port}, one of the ports the Fetch standard blocks (bad port), so nothing was sent; retrying will not help, only a base URL with another port will`,
+      { details: { code: 'bad port', port: Number(port), retryable: false } },
+    );
+  }
   const refusal = addressRefusal(err);
   if (refusal !== undefined) {
     return new AppError('UNSAFE_REQUEST', `refused to connect to ${origin}: its host resolves to ${refusal.address}, ${refusal.reason}, not a public address (blockPrivateAddresses is on)`, {
@@ -268,8 +285,9 @@ export async function send(req: BuiltRequest, opts: SendOptions): Promise<RawRes
         res = await fetchImpl(url, init);
       } catch (err) {
         if (controller.signal.aborted) throw aborted();
-        // The address policy refused the resolved address in the connect lookup: this attempt never left the process.
-        if (addressRefusal(err) !== undefined) sent = sentBefore;
+        // The address policy refused the resolved address in the connect lookup, or fetch refused the port before
+        // connecting: this attempt never left the process.
+        if (addressRefusal(err) !== undefined || isBadPort(err)) sent = sentBefore;
         if (retryable && isReset(err) && attempts <= opts.maxRetries) {
           const wait = backoffMs(attempts - 1, random);
           if (now() + wait < deadline) {

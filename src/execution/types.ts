@@ -143,6 +143,12 @@ export type ExecutionOutcome = WireFacts &
         pagination?: PaginationHint;
         /** The untruncated data (only when truncated), for the server to keep as a resource for a while. */
         full?: unknown;
+        /**
+         * What the agent must know to read `data` right: `fields` paths that matched nothing in this response
+         * (then `data` is what the projection kept, `{}` or `null` when nothing matched, not the API's answer),
+         * with the fields the response does have. Absent when there is nothing to say.
+         */
+        warnings?: string[];
       }
     | { ok: false; code: ErrorCode; message: string; details?: unknown; instruction: string; status?: number }
   );

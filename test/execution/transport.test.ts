@@ -61,6 +61,19 @@ describe('timeouts, unreachable, cancellation', () => {
     expect(out.message).not.toMatch(/unknown/);
   });
 
+  it('a blocked port (9, the audit\'s) says the client refuses it, that nothing was sent, and not to retry', async () => {
+    // fetch refuses the port before connecting: no server is needed, and no request can reach one
+    const { waits, sleep } = fakeSleep();
+    const out = fail(await executeOperation(get('/x'), {}, { ...cfg, baseUrl: 'http://127.0.0.1:9' }, { sleep }));
+    expect(out.code).toBe('UPSTREAM_UNREACHABLE');
+    expect(out.message).toMatch(/HTTP client \(fetch\) refuses port 9, one of the ports the Fetch standard blocks \(bad port\), so nothing was sent; retrying will not help/);
+    expect(out.details).toEqual({ code: 'bad port', port: 9, retryable: false });
+    expect(out.instruction).toMatch(/^Do not retry: .*another port \(--base-url, TESTAPI_BASE_URL, or catalogs\.testapi\.baseUrl in the config file\)/);
+    expect(out.instruction).not.toMatch(/then retry/);
+    expect(out.sent).toBe(false);
+    expect(waits).toEqual([]);
+  });
+
   it('the caller signal aborts the upstream request (I13)', async () => {
     up.route('/slow', { kind: 'stall' });
     const ac = new AbortController();

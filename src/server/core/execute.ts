@@ -335,5 +335,11 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
     }
   }
   if (outcome.pagination) value.pagination = outcome.pagination;
+  // a `fields` projection that matched nothing: said beside the data and in the instruction, or `{}` / `null`
+  // reads as an empty answer from the API
+  if (outcome.warnings) {
+    value.warnings = outcome.warnings;
+    instruction ??= 'Some "fields" paths matched nothing in this response (see warnings): fix them from the fields listed there, or call again without "fields".';
+  }
   return { ...base, ...wire, envelope: ok(op.name, value, instruction) };
 }

@@ -1,0 +1,44 @@
+// A `fields` projection that matched nothing, as an agent gets it through a real SDK client of each era: the data
+// as projected, a `warnings` entry beside it, and an instruction that points to it (agent audit item 5). The
+// warning's wording is tested in fields-warning.test.ts.
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { startUpstream, type Upstream } from '../helpers/upstream.js';
+import { ERAS, call, catalogs, connectInMemory, fixtureRegistry, type Connected, type Era } from '../helpers/mcp.js';
+
+let up: Upstream;
+const open: Connected[] = [];
+beforeAll(async () => {
+  up = await startUpstream();
+});
+afterAll(async () => {
+  await up.close();
+});
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((c) => c.close()));
+  up.clear();
+});
+
+describe.each(ERAS)('%s era', (era: Era) => {
+  test('execute_tool: fields matching nothing succeed with the projected data, a warning and an instruction', async () => {
+    const c = await connectInMemory({ catalogs: catalogs(fixtureRegistry('petstore')), settings: { baseUrls: { petstore: up.url }, readOnly: false, env: {} } }, { era });
+    open.push(c);
+    up.route('/pets', { kind: 'status', status: 200, body: { method: 'GET', headers: { host: 'x' } } });
+    try {
+      await call(c.client, 'describe_tools', { tool_names: ['pets.list'] });
+      const none = await call(c.client, 'execute_tool', { tool_name: 'pets.list', args: {}, fields: ['methd', 'headerz.host'] });
+      expect(none.success).toBe(true);
+      expect(none.value.data).toEqual({});
+      expect(none.value.warnings).toHaveLength(1);
+      expect(none.value.warnings[0]).toMatch(/"methd" \(no "methd" at the top level\).*top-level fields are: method, headers/);
+      expect(none.instruction).toMatch(/matched nothing in this response \(see warnings\)/);
+      const jmes = await call(c.client, 'execute_tool', { tool_name: 'pets.list', args: {}, fields: 'methd' });
+      expect(jmes.value.data).toBeNull();
+      expect(jmes.value.warnings[0]).toMatch(/"methd" is not a field anywhere in this response/);
+      const fine = await call(c.client, 'execute_tool', { tool_name: 'pets.list', args: {}, fields: ['method'] });
+      expect(fine.value).not.toHaveProperty('warnings');
+      expect(fine.instruction).toBeUndefined();
+    } finally {
+      up.route('/pets', { kind: 'echo' });
+    }
+  });
+});
