@@ -174,7 +174,8 @@ export function typeLabel(root: Schema, schema: JsonSchema | Schema | undefined,
   if (t === 'array' && s.items !== undefined && depth < MAX_DEPTH) t = `array<${typeLabel(root, s.items as JsonSchema, depth + 1)}>`;
   const en = s.enum;
   if (Array.isArray(en) && en.length > 0) {
-    const shown = en.length <= 8 ? en.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join('|').slice(0, 120) : `${en.length} allowed values`;
+    // the empty string as `""`: joined bare it vanishes (`string (|exempt|none)`), and it is a value an API allows
+    const shown = en.length <= 8 ? en.map((v) => (v === '' ? '""' : typeof v === 'string' ? v : JSON.stringify(v))).join('|').slice(0, 120) : `${en.length} allowed values`;
     t = t === 'one of' ? `one of (${shown})` : `${t} (${shown})`;
   }
   return t;

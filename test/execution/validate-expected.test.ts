@@ -46,6 +46,11 @@ function expectNoEmptyExpected(errors: FieldError[]): void {
 }
 
 describe('expected names the alternatives of a union', () => {
+  it('an empty string among the allowed values reads as "" (Stripe: an address object, or "" to unset it)', () => {
+    const [e] = errorsOf(withField({ anyOf: [{ type: 'object', properties: { city: { type: 'string' } } }, { type: 'string', enum: [''] }] }), { x: 5 });
+    expect(e?.message).toBe('number 5 matches none of the alternatives: object | string ("")');
+  });
+
   it('oneOf [string, integer]: one error listing both, with the fix of the string alternative', () => {
     const errors = errorsOf(withField({ oneOf: [{ type: 'string' }, { type: 'integer' }] }), { x: true });
     expect(errors).toEqual([
