@@ -24,12 +24,17 @@ Exit codes: 0 success, 1 refused or failed, 2 a mistake on the command line.`;
  * How this command's flags say what execute_tool's arguments say, for the flow's messages and next steps; the
  * core's words for agents (tool names, "the server", "ask the operator") in the CLI's (wording.ts).
  */
-function forTheCli(envelope: Envelope, name: string, argv: readonly string[]): Envelope {
+function forTheCli(envelope: Envelope, name: string, argv: readonly string[], destructive = false): Envelope {
   if (envelope.success) {
     const value = envelope.value as { dry_run?: unknown; read_only_mode?: unknown };
     if (value.dry_run === true && value.read_only_mode === true) {
       const source = readOnlySource(argv, process.env);
       return { ...envelope, instruction: `The request was not sent: this catalog is read-only (${source.set}); ${source.lift} and run it again without --dry-run to send it.` };
+    }
+    // a destructive operation runs only with --confirm: the next step says so, as the command that sends it
+    if (value.dry_run === true && destructive && !argv.includes('--confirm')) {
+      const send = shellLine(['api-catalog', 'call', name, ...argv.filter((a) => a !== '--dry-run' && a !== name), '--confirm']);
+      return { ...envelope, instruction: `This operation is destructive: to send this request, run the same command without --dry-run and with --confirm, once you are sure: ${send}` };
     }
     if (value.dry_run === true) return { ...envelope, instruction: 'Run the same command without --dry-run to send this request.' };
     return envelope.instruction !== undefined ? { ...envelope, instruction: forPeople(envelope.instruction) } : envelope;
@@ -45,8 +50,11 @@ function forTheCli(envelope: Envelope, name: string, argv: readonly string[]): E
         instruction: `Check that this is what you want, then run it again with --confirm: ${again('--confirm')}`,
       };
     }
-    case 'UNKNOWN_TOOL':
-      return { ...envelope, error, instruction: 'Check the suggestions, or find the name with api-catalog search "<what you want to do>".' };
+    case 'UNKNOWN_TOOL': {
+      const suggestions = (envelope.error.details as { suggestions?: unknown[] } | undefined)?.suggestions ?? [];
+      const search = 'find the name with api-catalog search "<what you want to do>".';
+      return { ...envelope, error, instruction: suggestions.length > 0 ? `Check the suggestions, or ${search}` : `No operation has a name close to it: ${search}` };
+    }
     case 'INVALID_ARGUMENTS':
       return { ...envelope, error, instruction: `Fix the listed fields in --args; api-catalog describe ${name} --detail full shows the schema.` };
     case 'READ_ONLY_MODE': {
@@ -108,6 +116,7 @@ export async function run(argv: string[]): Promise<number> {
   const controller = new AbortController();
   process.once('SIGINT', () => controller.abort());
   const { envelope } = await executeTool(set, input, toolNames(), { settings, signal: controller.signal });
-  process.stdout.write(JSON.stringify(forTheCli(envelope, name, argv), null, 2) + '\n');
+  const destructive = (set.byName.get(envelope.tool) ?? set.byName.get(name))?.op.destructive === true;
+  process.stdout.write(JSON.stringify(forTheCli(envelope, name, argv, destructive), null, 2) + '\n');
   return envelope.success ? 0 : 1;
 }

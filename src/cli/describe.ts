@@ -127,16 +127,21 @@ export async function run(argv: string[]): Promise<number> {
   const flags = catalogFlags(a);
   const envelope = forTheCli(describeTools(set, input, toolNames(), { settings }).envelope, flags);
   const full = input.detail === 'full';
+  // a name that fails fails the command (exit 1), even when the others are described: a script must see it
+  const failed = envelope.success && (envelope.value as { tools: Array<Record<string, any>> }).tools.some((t) => t.error);
   if (a.booleans.has('--json') || (full && envelope.success)) {
     process.stdout.write(JSON.stringify(envelope, null, 2) + '\n');
-    return envelope.success ? 0 : 1;
+    return envelope.success && !failed ? 0 : 1;
   }
   if (!envelope.success) {
     const tools = (envelope.error.details as { tools?: Array<Record<string, any>> } | undefined)?.tools;
     process.stderr.write(`${errorLine('describe', envelope.error.message)}\n${(tools ?? []).map((t) => render(t)).join('\n')}\n`);
     return 1;
   }
+  // what was described on stdout; each name that failed on stderr, with its suggestions
   const tools = (envelope.value as { tools: Array<Record<string, any>> }).tools;
-  process.stdout.write(tools.map((t) => render(t, flags)).join('\n\n') + '\n');
-  return 0;
+  const described = tools.filter((t) => !t.error);
+  if (described.length > 0) process.stdout.write(described.map((t) => render(t, flags)).join('\n\n') + '\n');
+  if (failed) process.stderr.write(tools.filter((t) => t.error).map((t) => `api-catalog describe: ${render(t)}`).join('\n') + '\n');
+  return failed ? 1 : 0;
 }

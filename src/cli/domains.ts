@@ -3,7 +3,8 @@
 import { loadServerConfig } from '../config.js';
 import { knownName, splitArgs, type SplitArgs } from './args.js';
 import { shellLine } from './shell.js';
-import { errorLine } from './wording.js';
+import { errorLine, forPeople } from './wording.js';
+import { credentialsLine } from '../server/core/describe-brief.js';
 import { loadCatalogSet, settingsFromConfig, type CatalogSet, type ExecutionSettings } from '../server/core/catalogs.js';
 import { listDomains } from '../server/core/domains.js';
 import { toolNames } from '../server/core/names.js';
@@ -55,6 +56,24 @@ export function cliContextFromArgs(a: SplitArgs) {
   return cliContext(options);
 }
 
+type Credential = { catalog?: string; scheme: string; envVars: string[]; set: boolean };
+
+/**
+ * The credentials of the listing as describe's Level 2 says an operation's (env var names and whether they are
+ * set, never values): one line for one catalog; for several (`catalogs`: those listed), a line per catalog under
+ * `credentials:` (`none` for one that needs none, unless some were left out of the answer).
+ */
+export function credentialLines(credentials: readonly Credential[], omitted: number | undefined, catalogs?: readonly string[]): string[] {
+  const left = omitted !== undefined && omitted > 0;
+  const more = left ? [`  (${omitted} more not listed; api-catalog describe <name> names those an operation uses)`] : [];
+  if (catalogs === undefined) return [`credentials: ${credentialsLine(credentials)}`, ...more];
+  const lines = catalogs.flatMap((c) => {
+    const own = credentials.filter((x) => x.catalog === c);
+    return own.length > 0 || !left ? [`  ${c}: ${credentialsLine(own)}`] : [];
+  });
+  return ['credentials:', ...lines, ...more];
+}
+
 const HELP = `usage: api-catalog domains [--registry <dir>]... [--catalog <name>] [--config <file.json>] [--json]
 
 Lists the domains of the catalog(s) with their tool counts, and the credentials (env var names, set or not).`;
@@ -67,20 +86,28 @@ export async function run(argv: string[]): Promise<number> {
   const a = splitArgs('domains', argv, ['--registry', '--catalog', '--config'], ['--json']);
   const { set, settings } = cliContextFromArgs(a);
   const wanted = a.values['--catalog']?.[0];
-  const input = wanted !== undefined ? { catalog: knownName('domains', '--catalog', wanted, 'catalog', set.catalogs.map((c) => c.meta.name), shellLine(['api-catalog', 'domains', ...catalogFlags(a)])) } : {};
+  const catalog = wanted !== undefined ? knownName('domains', '--catalog', wanted, 'catalog', set.catalogs.map((c) => c.meta.name), shellLine(['api-catalog', 'domains', ...catalogFlags(a)])) : undefined;
+  const input = catalog !== undefined ? { catalog } : {};
   // a person's listing: every domain, never folded into groups as an agent's map is
   const env = listDomains(set, input, toolNames(), { settings, complete: true });
   if (a.booleans.has('--json')) {
-    process.stdout.write(JSON.stringify(env, null, 2) + '\n');
+    const json = env.instruction !== undefined ? { ...env, instruction: forPeople(env.instruction) } : env;
+    process.stdout.write(JSON.stringify(json, null, 2) + '\n');
     return env.success ? 0 : 1;
   }
   if (!env.success) {
     process.stderr.write(`${errorLine('domains', env.error.message)}\n`);
     return 1;
   }
-  const v = env.value as { totalDomains: number; totalTools: number; domains: Array<{ name: string; toolCount: number; description: string }> };
+  const v = env.value as {
+    totalDomains: number;
+    totalTools: number;
+    domains: Array<{ name: string; toolCount: number; description: string }>;
+    credentials?: Credential[];
+    omittedCredentials?: number;
+  };
   const width = Math.max(6, ...v.domains.map((d) => d.name.length));
   const lines = v.domains.map((d) => `${d.name.padEnd(width)}  ${String(d.toolCount).padStart(4)}  ${d.description}`);
-  process.stdout.write(`${v.totalDomains} domains, ${v.totalTools} operations\n\n${lines.join('\n')}\n`);
+  process.stdout.write(`${v.totalDomains} domains, ${v.totalTools} operations\n\n${lines.join('\n')}\n\n${credentialLines(v.credentials ?? [], v.omittedCredentials, set.catalogs.length > 1 ? (catalog !== undefined ? [catalog] : set.catalogs.map((c) => c.meta.name)) : undefined).join('\n')}\n`);
   return 0;
 }

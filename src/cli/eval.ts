@@ -15,6 +15,7 @@ import {
   meanMetrics,
   parseQueryFile,
   supportsKeywordsOption,
+  unknownExpects,
   type EvalMetrics,
   type EvalMiss,
   type EvalOutcome,
@@ -25,9 +26,10 @@ import {
 } from '../search/eval.js';
 import { SearchIndex } from '../search/index.js';
 import { rankingWeights } from '../search/semantic.js';
-import { checkEmbeddingsFlags, isUsageError, oneOf, parseCommand, UsageError } from './args.js';
+import { checkEmbeddingsFlags, closest, isUsageError, oneOf, parseCommand, UsageError } from './args.js';
 import { fmt, formatComparison, readRun } from './eval-compare.js';
 import { EVAL_EMBEDDINGS_OPTIONS, EVAL_EMBEDDINGS_USAGE, withEmbeddings } from './eval-embeddings.js';
+import { checkWritableFile } from './suggest-overlay.js';
 
 const USAGE = `usage: api-catalog eval <queries.jsonl>... [--registry <dir>]... [--spec <catalog>=<file>]...
                         [--keywords auto|option|append|ignore] [--domain use|ignore]
@@ -37,7 +39,7 @@ const USAGE = `usage: api-catalog eval <queries.jsonl>... [--registry <dir>]... 
 Each file (or a quoted pattern such as 'test/fixtures/search/queries-*.jsonl', * and ? in the file name) is
 one set: a table per set, then every set in one table with the mean over sets (each set counts once, as
 BEIR averages) and pooled (each query counts once), then per catalog over all sets.
-A line is {"catalog": "github", "query": "...", "expect": ["operationId", ...]}; agent-style lines add what an
+A line is {"catalog": "github", "query": "...", "expect": ["<name or operationId>", ...]}; agent-style lines add what an
 agent sends after list_domains: "keywords": [...], "domain": "<a list_domains name>", and "request" (the
 user's words, not searched).
 A catalog is read from, in order: a --registry dir whose catalog has that name; registry/<catalog>;
@@ -190,6 +192,26 @@ function parseEvalArgs(argv: string[]) {
   return { values, positionals, keywords, specs };
 }
 
+/**
+ * Warns on stderr, once per entry (with the lines that give it), about `expect` entries that match no operation of
+ * the catalog by name or operationId: such an entry can never be found, so its queries score as misses.
+ */
+function warnUnknownExpects(file: string, catalog: string, operations: Catalog['operations'], queries: readonly EvalQuery[]): void {
+  const lines = new Map<string, number[]>();
+  for (const u of unknownExpects(operations, queries)) lines.set(u.entry, [...(lines.get(u.entry) ?? []), u.line]);
+  if (lines.size === 0) return;
+  // close names or operationIds, each operation once, by the name search shows
+  const nameOf = new Map<string, string>();
+  for (const op of operations) for (const key of [op.name, op.operationId]) if (!nameOf.has(key)) nameOf.set(key, op.name);
+  for (const [entry, at] of lines) {
+    const near = [...new Set(closest(entry, [...nameOf.keys()]).map((k) => nameOf.get(k) as string))];
+    process.stderr.write(
+      `eval: warning: ${file}:${at.join(',')}: "expect" ${JSON.stringify(entry)} is no operation of ${catalog} (neither a name nor an operationId)` +
+        `${near.length > 0 ? ` (did you mean ${near.join(' or ')}?)` : ''}; it can never be found, so it scores as a miss\n`,
+    );
+  }
+}
+
 /** Runs the eval subcommand; returns the exit code (0 ok, 2 a mistake on the command line, printed as one line). */
 export async function run(argv: string[]): Promise<number> {
   let parsed;
@@ -211,9 +233,17 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   const keywordsFlag = parsed.keywords;
+  // before the work: a --save path the run cannot be written to fails now, not after every query has run
+  if (values.save !== undefined) checkWritableFile('eval', '--save', values.save);
   const baseline = values.baseline !== undefined ? readRun(values.baseline) : undefined;
   const files = expandQueryFiles(positionals);
   const sets = files.map((file) => ({ file, queries: parseQueryFile(readFileSync(file, 'utf8'), file) }));
+  // a set without queries would print zeros (and pull the mean over sets down): it is a wrong file, not a result
+  for (const s of sets) {
+    if (s.queries.length === 0) {
+      throw new AppError('CONFIG_INVALID', `eval: ${s.file} has no queries (it is empty or blank); each line is {"catalog": "...", "query": "...", "expect": ["<name or operationId>"]}`);
+    }
+  }
   const registries = values.registry.map((dir) => loadCatalog(dir));
   // one index per catalog, shared by every file that asks it
   const indexes = new Map<string, { catalog: Catalog; index: SearchIndex }>();
@@ -247,6 +277,7 @@ export async function run(argv: string[]): Promise<number> {
     for (const name of [...new Set(queries.map((q) => q.catalog))].sort()) {
       const { catalog, index } = await indexFor(name);
       const subset = queries.filter((q) => q.catalog === name);
+      warnUnknownExpects(currentFile, name, catalog.operations, subset);
       let result;
       try {
         result = evaluate(await withEmbeddings(values, catalog, index, subset, settings), catalog.operations, subset, settings);

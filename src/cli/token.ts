@@ -1,6 +1,7 @@
 // `api-catalog token new <name> [--scopes ...]`: makes a named bearer token for `serve --tokens <file>`. Prints the
 // token (shown once, stored nowhere) and the file line that holds only its hash. Parsing and printing only.
-import { parseCommand, UsageError } from './args.js';
+import { didYouMean, parseCommand, UsageError } from './args.js';
+import { ALL_SCOPES } from '../server/auth/metadata.js';
 import { newToken, parseScopes, TOKEN_NAME_RE } from '../server/auth/tokens.js';
 
 const USAGE = `usage: api-catalog token new <name> [--scopes catalog:read,catalog:execute]
@@ -31,7 +32,12 @@ export async function run(argv: string[]): Promise<number> {
     throw new UsageError(`token new: the name ${JSON.stringify(name.slice(0, 70))} must be 1-64 characters of letters, digits, . _ @ - (starting with a letter or digit)`);
   }
   const scopes = parseScopes(values.scopes ?? 'catalog:read,catalog:execute');
-  if (typeof scopes === 'string') throw new UsageError(`token new: --scopes: ${scopes}`);
+  if (typeof scopes === 'string') {
+    // a typo of a scope gets its "did you mean", as every flag value does (docs/CLI.md)
+    const unknown = (values.scopes ?? '').split(',').map((s) => s.trim()).find((s) => s !== '' && !ALL_SCOPES.includes(s));
+    const near = unknown !== undefined ? didYouMean(unknown, ALL_SCOPES) : '';
+    throw new UsageError(`token new: --scopes: ${near !== '' ? scopes.replace(/^(unknown scope "[^"]*")/, `$1${near}`) : scopes}`);
+  }
   const { token, line } = newToken(name, scopes);
   process.stdout.write(`${token}\n${line}\n`);
   process.stderr.write(`api-catalog: line 1 is the token for ${name} (shown once); append line 2 to the --tokens file\n`);

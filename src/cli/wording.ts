@@ -18,11 +18,21 @@ export function forPeople(text: string): string {
     text
       // "describe_tools: ..." -> "describe: ...", as the CLI's own messages start
       .replace(new RegExp(`^${TOOL.source}: `), (_m, tool: string) => `${(COMMAND_OF_TOOL[tool] as string).replace(/^api-catalog /, '')}: `)
-      // an entry's message, shown after its name ("pets.gett: no such operation")
-      .replace(/\bTool '[^']*' not found\b/g, 'no such operation')
-      .replace(/\bTool '[^']*' has no parameter\b/g, 'no parameter')
+      // an entry's message, shown after its name ("pets.gett: no such operation"); the name may hold a quote ("it's")
+      .replace(/\bTool '.*?' not found\b/g, 'no such operation')
+      .replace(/\bTool '.*?' has no parameter\b/g, 'no parameter')
       .replace(/\bno tool named\b/g, 'no operation named')
       .replace(/\b(T|t)he server (?:is in|runs in) read-only mode\b/g, (_m, t: string) => `${t === 'T' ? 'T' : 't'}his catalog is read-only`)
+      // "the server" that sends the request is this process; the operator and "the user" are the person reading
+      .replace(/\bcannot be reached from the server\b/g, 'cannot be reached from this machine')
+      .replace(/\b[Tt]he server's HTTP client\b/g, "api-catalog's HTTP client")
+      .replace(/\bthe server (will not follow|failed unexpectedly)\b/g, (_m, rest: string) => `api-catalog ${rest}`)
+      .replace(/\bThe server configuration is incomplete \(base URL\); ask the operator to fix it\./g, 'The base URL is missing: give --base-url, or set it in the config file.')
+      .replace(/\bask the operator to set the base URL\b/g, 'set the base URL (--base-url)')
+      .replace(/\bTell the user the server is misconfigured \(see the message\); do not retry\./g, 'The configuration is wrong (see the message): fix it, then run it again.')
+      .replace(/\bTell the user the call failed inside api-catalog\b/g, 'The call failed inside api-catalog')
+      .replace(/\bTell the user this operation cannot be called through this server and choose another one\./g, 'This operation cannot be called through api-catalog; choose another one.')
+      .replace(/\bTell the user to ([a-z])/g, (_m, c: string) => c.toUpperCase())
       .replace(new RegExp(`\\b(Call|call|Use|use) ${TOOL.source}\\b`, 'g'), (_m, verb: string, tool: string) => `${/^[CU]/.test(verb) ? 'Run' : 'run'} \`${COMMAND_OF_TOOL[tool]}\``)
       .replace(new RegExp(TOOL.source, 'g'), (tool: string) => `\`${COMMAND_OF_TOOL[tool]}\``)
   );

@@ -8,7 +8,7 @@ import type { SearchIndex, SearchOptions } from './index.js';
 export interface EvalQuery {
   catalog: string;
   query: string;
-  /** Acceptable operationIds; any one of them counts as a hit. */
+  /** Acceptable operations, each by operationId or name (as search shows it); any one of them counts as a hit. */
   expect: string[];
   /** 1-based line in the source file. */
   line: number;
@@ -89,7 +89,7 @@ export function parseQueryFile(text: string, file: string): EvalQuery[] {
     ) {
       throw new AppError(
         'CONFIG_INVALID',
-        `eval: ${where} needs "catalog" (a-z0-9_-), "query" (string) and "expect" (non-empty array of operationIds)`,
+        `eval: ${where} needs "catalog" (a-z0-9_-), "query" (string) and "expect" (non-empty array of operation names or operationIds)`,
       );
     }
     if (v.keywords !== undefined && !(Array.isArray(v.keywords) && v.keywords.every((w) => typeof w === 'string'))) {
@@ -153,9 +153,25 @@ export function searchRequest(q: EvalQuery, settings: EvalSettings): { text: str
   return { text, options };
 }
 
+/** An `expect` entry that names no operation of its catalog (by name or operationId): it can never be found. */
+export interface UnknownExpect {
+  line: number;
+  entry: string;
+}
+
 /**
- * Runs each query against `index` and scores the ranks of the expected operationIds. An agent-style line's
- * domain that the catalog does not have is a CONFIG_INVALID naming the line (the set is wrong, not the search).
+ * The `expect` entries of `queries` that match no operation of `operations`, by name (as search and describe show
+ * it, `issues_create`) or operationId (`issues/create`), in line order.
+ */
+export function unknownExpects(operations: readonly Operation[], queries: readonly EvalQuery[]): UnknownExpect[] {
+  const known = new Set(operations.flatMap((op) => [op.name, op.operationId]));
+  return queries.flatMap((q) => [...new Set(q.expect)].filter((e) => !known.has(e)).map((entry) => ({ line: q.line, entry })));
+}
+
+/**
+ * Runs each query against `index` and scores the ranks of the expected operations, each named by its operationId
+ * or its name (the first hit either names counts). An agent-style line's domain that the catalog does not have is a
+ * CONFIG_INVALID naming the line (the set is wrong, not the search).
  */
 export function evaluate(
   index: Searcher,
@@ -181,7 +197,7 @@ export function evaluate(
       throw err;
     }
     const top = hits.map((h) => operationId.get(h.name) ?? h.name);
-    const at = top.findIndex((id) => q.expect.includes(id));
+    const at = hits.findIndex((h, k) => q.expect.includes(top[k] as string) || q.expect.includes(h.name));
     if (at === 0) r1++;
     if (at >= 0 && at < 5) r5++;
     if (at >= 0) rr += 1 / (at + 1);

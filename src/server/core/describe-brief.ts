@@ -15,7 +15,7 @@ const BRIEF_SOURCES = 3;
 /** An enum with more values than this is shown by its count. */
 const ENUM_SHOWN = 8;
 
-/** A compact type label: `string`, `integer`, `array<string>`, `string (a|b|c)`. */
+/** A compact type label: `string`, `integer`, `array<string>`, `string (a|b|c)`, `string (""|exempt)`. */
 export function typeLabel(schema: JsonSchema | undefined): string {
   if (schema === undefined || typeof schema === 'boolean') return 'any';
   let t: string;
@@ -28,9 +28,14 @@ export function typeLabel(schema: JsonSchema | undefined): string {
   else t = 'any';
   if (t === 'array' && schema.items && typeof schema.items === 'object') t = `array<${typeLabel(schema.items as JsonSchema)}>`;
   const en = schema.enum;
-  if (Array.isArray(en) && en.length > 0 && en.length <= ENUM_SHOWN) t += ` (${en.map((v) => String(v)).join('|').slice(0, 120)})`;
+  if (Array.isArray(en) && en.length > 0 && en.length <= ENUM_SHOWN) t += ` (${en.map(enumValue).join('|').slice(0, 120)})`;
   else if (Array.isArray(en) && en.length > ENUM_SHOWN) t += ` (${en.length} allowed values; see detail "full")`;
   return t;
+}
+
+/** An enum value in a type label: as it reads (`open`, `3`, `null`), but the empty string as `""`, which else vanishes. */
+function enumValue(v: unknown): string {
+  return v === '' ? '""' : String(v);
 }
 
 /** `string | integer` for a oneOf/anyOf: each alternative's own label, deduplicated, `null` left out, at most 4. */
