@@ -92,7 +92,17 @@ export function jsonObject(command: string, flag: string, raw: string, example: 
 export function knownName(command: string, flag: string, value: string, what: string, names: readonly string[], listedBy: string): string {
   if (names.includes(value)) return value;
   const which = names.length <= 8 ? `the ${what}s are ${names.join(', ')} (\`${listedBy}\` describes them)` : `\`${listedBy}\` lists the ${what}s`;
-  throw new UsageError(`${command}: ${flag} ${JSON.stringify(value)} is not a ${what} here${didYouMean(value, names)}; ${which}`);
+  // With several catalogs every name carries its catalog's prefix (stripe.customers): a bare `customers`, or a typo
+  // of it, is far from the whole name but is the part after the prefix: the catalogs that have it exactly, else
+  // the ones close to it, then the names close as a whole.
+  const bare = (n: string): string => n.slice(n.indexOf('.') + 1);
+  const prefixed = value.includes('.') ? [] : names.filter((n) => n.includes('.'));
+  const wanted = closest(value, [...new Set(prefixed.map(bare))]);
+  const byBare = prefixed.filter((n) => wanted.includes(bare(n))).sort((a, b) => wanted.indexOf(bare(a)) - wanted.indexOf(bare(b)));
+  const exact = prefixed.filter((n) => bare(n) === value);
+  const near = exact.length > 0 ? exact : [...new Set([...byBare, ...closest(value, names)])].slice(0, 3);
+  const hint = near.length === 0 ? '' : ` (did you mean ${near.join(' or ')}?)`;
+  throw new UsageError(`${command}: ${flag} ${JSON.stringify(value)} is not a ${what} here${hint}; ${which}`);
 }
 
 /** The embeddings flags several commands share (search, import, embed, eval): their values, checked before any work. */
@@ -140,18 +150,34 @@ function usageProblem(command: string, argv: readonly string[], options: OptionT
   return new UsageError(`${command}: cannot read the arguments; ${helpHint(command)}`);
 }
 
+// Flags that name a folder or file, where an empty value (`--registry ""`, `--registry "$DIR"` with DIR unset) is
+// a mistake on the command line, whatever the command: one line and exit 2, before the config's schema sees it.
+const EMPTY_REFUSED: Record<string, string> = { registry: 'a registry folder, e.g. --registry registry/github', config: 'a config file, e.g. --config api-catalog.json' };
+
+function emptyValue(command: string, flag: string, takes: string): string {
+  return `${command}: ${flag} is empty; it takes ${takes} (is a shell variable unset?)`;
+}
+
 /**
  * util.parseArgs (strict) for a subcommand, with its failures turned into one-line UsageErrors: an unknown
- * option with "did you mean", a valued option without its value, a value on a boolean, a stray argument.
+ * option with "did you mean", a valued option without its value, a value on a boolean, a stray argument, an
+ * empty folder or file name (EMPTY_REFUSED).
  */
 export function parseCommand<T extends OptionTable>(command: string, argv: readonly string[], options: T, config: { positionals?: boolean } = {}) {
   const positionals = config.positionals !== false;
+  let parsed;
   try {
-    return parseArgs({ args: [...argv], options, allowPositionals: positionals, strict: true });
+    parsed = parseArgs({ args: [...argv], options, allowPositionals: positionals, strict: true });
   } catch (err) {
     if ((err as { code?: unknown }).code?.toString().startsWith('ERR_PARSE_ARGS')) throw usageProblem(command, argv, options, positionals);
     throw err;
   }
+  for (const [name, takes] of Object.entries(EMPTY_REFUSED)) {
+    if (options[name]?.type !== 'string') continue;
+    const v: unknown = (parsed.values as Record<string, unknown>)[name];
+    if (v === '' || (Array.isArray(v) && v.includes(''))) throw new UsageError(emptyValue(command, `--${name}`, takes));
+  }
+  return parsed;
 }
 
 /** Flags and positionals of a subcommand: valued flags collect every occurrence. Keys keep their `--`. */

@@ -1,7 +1,7 @@
 // `api-catalog import <spec> [options]`: runs the importer library, writes (or checks) the registry, and prints
 // progress (stderr), a summary and the per-domain change report. Bad input ends in one clear line and exit 1.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { isAppError } from '../errors.js';
 import { catalogNameFor, checkRegistry, importedCounts, importSpec, writeRegistry } from '../importer/index.js';
 import type { DomainChange, ImportResult } from '../importer/index.js';
@@ -15,6 +15,8 @@ import { selfCommand } from './self-command.js';
 import { shellLine, shellWord } from './shell.js';
 import { displayLines, overlayLines, overlaysOf, readMeta, recordedDisplay, recordedOverlays } from './import-recorded.js';
 import { envPrefix } from '../execution/auth.js';
+import { shownPointer } from '../importer/overlay.js';
+import { packageRoot } from '../registry/catalog.js';
 
 const USAGE = `usage: api-catalog import <spec file or http(s) URL> [options]
 
@@ -72,16 +74,41 @@ function counts(result: ImportResult): { warnings: number; lint: Record<string, 
   return { warnings, lint };
 }
 
-/** The command that refreshes this registry, for messages (quoted for the shell). */
-function fixCommand(spec: string, name: string | undefined, out: string, overlays: string[] = [], display: CatalogMeta['importArgs'] = {}): string {
+/**
+ * The command that refreshes this registry, for messages (quoted for the shell): this CLI as it runs from here
+ * (self-command.ts; `npm run import` needs a package.json here, and resolves paths against the package root, not
+ * here) with the paths as they resolve from here. `out` undefined: the default registry folder.
+ */
+function fixCommand(spec: string, name: string | undefined, out: string | undefined, overlays: string[] = [], display: CatalogMeta['importArgs'] = {}): string {
   const opts = [
     ...(name !== undefined ? ['--name', name] : []),
-    ...(out !== 'registry' ? ['--out', out] : []),
+    ...(out !== undefined ? ['--out', out] : []),
     ...overlays.flatMap((o) => ['--overlay', o]),
     ...(display.title !== undefined ? ['--title', display.title] : []),
     ...(display.description !== undefined ? ['--description', display.description] : []),
   ];
-  return `npm run import -- ${shellLine([spec, ...opts])}`;
+  return `${selfCommand()} import ${shellLine([spec, ...opts])}`;
+}
+
+/**
+ * Where the user typed `npm run import -- ...` when it was from a subfolder of this package: npm runs the script at
+ * the package root, so `../spec.yaml` typed in docs/ would be looked for next to the root (a bare ENOENT), and
+ * `--out` would land somewhere else than the user sees. Only for this package's own `import` script, whose every
+ * path comes from the user after `--`: a script in another package.json (`"x": "api-catalog import specs/a.yaml"`)
+ * writes its paths relative to that package's root, which is where npm runs it, so those stay as they are.
+ */
+function npmInvokedFrom(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const from = env['INIT_CWD'];
+  const pkg = env['npm_package_json'];
+  if (env['npm_lifecycle_event'] !== 'import' || from === undefined || from === '' || pkg === undefined) return undefined;
+  const cwd = process.cwd();
+  if (resolve(from) === cwd || resolve(dirname(pkg)) !== cwd) return undefined;
+  try {
+    if (resolve(packageRoot()) !== cwd) return undefined;
+  } catch {
+    return undefined;
+  }
+  return existsSync(from) ? resolve(from) : undefined;
 }
 
 /**
@@ -157,9 +184,10 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   const spec = positionals[0];
-  if (spec === undefined || positionals.length > 1) {
+  // an empty name (`import ""`, `import "$SPEC"` with SPEC unset) is no spec at all, not a file called ""
+  if (spec === undefined || spec.trim() === '' || positionals.length > 1) {
     throw new UsageError(
-      `import: ${spec === undefined ? 'give the spec file or http(s) URL, e.g. api-catalog import openapi/github.json' : `one spec at a time (got ${positionals.length}: ${positionals.map((p) => JSON.stringify(p)).join(' ')})`}`,
+      `import: ${spec === undefined || (spec.trim() === '' && positionals.length === 1) ? 'give the spec file or http(s) URL, e.g. api-catalog import openapi/github.json' : `one spec at a time (got ${positionals.length}: ${positionals.map((p) => JSON.stringify(p)).join(' ')})`}`,
     );
   }
   const timeoutS = values.timeout === undefined ? undefined : Number(values.timeout);
@@ -180,10 +208,19 @@ export async function run(argv: string[]): Promise<number> {
     }
   }
   checkEmbeddingsFlags('import', values);
-  const out = values.out ?? 'registry';
+  // `npm run import -- <paths>` from a subfolder: the paths are the user's, relative to where they typed them, so
+  // the import runs from there (every path it reads, writes and prints). The default registry stays the
+  // package's own registry/ (as from the root), named by a path that works from there.
+  const npmFrom = npmInvokedFrom();
+  const defaultOut = npmFrom !== undefined ? relative(npmFrom, resolve('registry')) : 'registry';
+  if (npmFrom !== undefined) process.chdir(npmFrom);
+  const out = values.out ?? defaultOut;
+  // --out for the commands printed: as given; the default when it is not `registry` from here
+  const outShown = values.out ?? (defaultOut !== 'registry' ? defaultOut : undefined);
   const quiet = values.quiet === true;
   const verbose = values.verbose === true;
   const started = performance.now();
+  let overlays: Array<{ file: string; label: string }> = [];
   // Progress only for imports slow enough to need it (large specs, URLs): nothing in the first 500 ms. The
   // importer's last step says "imported N operations"; nothing is written yet then, so it is said as found.
   const progress = (msg: string): void => {
@@ -195,12 +232,13 @@ export async function run(argv: string[]): Promise<number> {
     // Recorded overlay paths are relative to the catalog folder, so a registry and its overlays can move together.
     const catalogDir = resolve(out, catalogNameFor(spec, values.name));
     const given = values.overlay ?? [];
-    const overlays =
+    // `file` is how messages name an overlay: as given, or a recorded one as it resolves from here
+    overlays =
       given.length > 0 || !values.check
         ? given.map((file) => ({ file, label: relative(catalogDir, resolve(file)).split(sep).join('/') }))
-        : recordedOverlays(catalogDir);
+        : recordedOverlays(catalogDir).map((o) => ({ ...o, file: relative(process.cwd(), o.file) || o.file }));
     if (values.check && given.length === 0 && overlays.length > 0 && !quiet) {
-      process.stderr.write(`import: re-applying the overlays catalog.json records: ${overlays.map((o) => relative(process.cwd(), o.file) || o.file).join(', ')}\n`);
+      process.stderr.write(`import: re-applying the overlays catalog.json records: ${overlays.map((o) => o.file).join(', ')}\n`);
     }
     // --title / --description as given; --check without them re-applies what catalog.json records, like overlays.
     const recorded = values.check ? recordedDisplay(resolve(catalogDir, 'catalog.json')) : {};
@@ -248,7 +286,7 @@ export async function run(argv: string[]): Promise<number> {
       }
       const used = overlays.map((o) => relative(process.cwd(), o.file).split(sep).join('/') || o.file);
       if (snapshotProblem !== undefined) {
-        process.stderr.write(`api-catalog import: ${dir}: ${snapshotProblem}; run \`${fixCommand(spec, values.name, out, used, result.meta.importArgs)}\` and commit the result\n`);
+        process.stderr.write(`api-catalog import: ${dir}: ${snapshotProblem}; run \`${fixCommand(spec, values.name, outShown, used, result.meta.importArgs)}\` and commit the result\n`);
         return 1;
       }
       const what = [
@@ -256,7 +294,7 @@ export async function run(argv: string[]): Promise<number> {
         report.missing.length > 0 ? `missing: ${list(report.missing)}` : '',
         report.extra.length > 0 ? `extra: ${list(report.extra)}` : '',
       ].filter(Boolean).join('; ');
-      process.stderr.write(`api-catalog import: ${dir} is stale (${what}); run \`${fixCommand(spec, values.name, out, used, result.meta.importArgs)}\` and commit the result\n`);
+      process.stderr.write(`api-catalog import: ${dir} is stale (${what}); run \`${fixCommand(spec, values.name, outShown, used, result.meta.importArgs)}\` and commit the result\n`);
       return 1;
     }
     makeOutDir();
@@ -308,7 +346,7 @@ export async function run(argv: string[]): Promise<number> {
       `${c.warnings} warning(s); lint: ${lint}${result.diagnostics.length > 0 ? ` (details: ${dir}/diagnostics.json)` : ''}`,
     ];
     const shown = verbose ? result.diagnostics : result.diagnostics.filter((d) => !d.code.startsWith('LINT_')).slice(0, 5);
-    for (const d of shown) lines.push(`  ${d.code} ${d.pointer}: ${d.message}`);
+    for (const d of shown) lines.push(`  ${d.code} ${shownPointer(d.pointer, overlays)}: ${d.message}`);
     if (!verbose && c.warnings > shown.length) lines.push(`  ... ${c.warnings - shown.length} more (--verbose lists all)`);
     if (report.hadPrevious) {
       if (report.unchanged) lines.push('no changes: the registry was already up to date');
@@ -354,7 +392,7 @@ export async function run(argv: string[]): Promise<number> {
     if (isAppError(err)) {
       process.stderr.write(`api-catalog import: ${err.message.replace(/^import: /, '')}\n`);
       if (verbose && Array.isArray(err.details)) {
-        for (const d of err.details as Array<{ code: string; pointer: string; message: string }>) process.stderr.write(`  ${d.code} ${d.pointer}: ${d.message}\n`);
+        for (const d of err.details as Array<{ code: string; pointer: string; message: string }>) process.stderr.write(`  ${d.code} ${shownPointer(d.pointer, overlays)}: ${d.message}\n`);
       }
     } else {
       process.stderr.write(`api-catalog import: unexpected error: ${err instanceof Error ? err.message : String(err)}\n`);

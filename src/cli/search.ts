@@ -114,8 +114,15 @@ export async function run(argv: string[]): Promise<number> {
     ...(values.keywords !== undefined ? { keywords: keywordList(values.keywords) } : {}),
   };
   const result = await hybridOrLexical(values, set, query, options);
+  // "did you mean" offers only corrections that find something (with the same --domain): one that finds nothing
+  // too sends the user around in a circle
+  const suggest = (): ReturnType<typeof index.suggest> => {
+    const s = index.suggest(query);
+    const finds = (q: string): boolean => index.search(q, { ...(values.domain !== undefined ? { domain: values.domain } : {}), limit: 1 }).total > 0;
+    return { ...s, didYouMean: s.didYouMean.filter(finds) };
+  };
   if (values.json) {
-    const extra = result.total === 0 ? { suggest: index.suggest(query) } : {};
+    const extra = result.total === 0 ? { suggest: suggest() } : {};
     process.stdout.write(JSON.stringify({ ...result, ...extra }, null, 2) + '\n');
     return result.total === 0 ? 1 : 0;
   }
@@ -132,11 +139,19 @@ export async function run(argv: string[]): Promise<number> {
     }
   }
   if (result.total === 0) {
-    const s = index.suggest(query);
+    const s = suggest();
     const lines = [`no operations match ${JSON.stringify(query)} in ${names}`];
     if (s.didYouMean.length > 0) lines.push(`did you mean: ${s.didYouMean.join(' | ')}`);
     if (s.domains.length > 0) lines.push(`try a domain: ${s.domains.join(', ')} (--domain <d> with an empty query browses it)`);
+    // nothing to correct and no domain shares its words: the way on is to look at what the catalogs have
+    else if (s.didYouMean.length === 0) lines.push(`next: \`${withSame('api-catalog domains')}\` lists the domains; browse one with --domain <d> and an empty query, or try other words`);
     process.stdout.write(lines.join('\n') + '\n');
+    return 1;
+  }
+  if (result.results.length === 0) {
+    // --offset at or past the end: there is no page to show (not "657-656 of 656")
+    const last = result.total - 1;
+    process.stdout.write(`no results past ${result.total} for ${JSON.stringify(query)} in ${names}; use an --offset from 0 to ${last}\n`);
     return 1;
   }
   const width = Math.max(...result.results.map((h) => h.name.length));

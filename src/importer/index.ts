@@ -19,7 +19,7 @@ import { buildOperation, collectOperations } from './operations.js';
 import type { BuildContext, RawOperation } from './context.js';
 import { documentServers } from './servers.js';
 import { linkSources } from './sources.js';
-import { applyOverlay, extendsMismatch, readOverlay } from './overlay.js';
+import { applyOverlay, extendsMismatch, readOverlay, shownPointer } from './overlay.js';
 import { escapePointer, isObject, own, setOwn } from './pointer.js';
 import { SchemaConverter } from './schema.js';
 import { cleanLine, slug } from './text.js';
@@ -370,7 +370,7 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
     const warnings = unique.filter((d) => !lintCodes.includes(d.code));
     if (warnings.length > 0) {
       const first = warnings[0] as Diagnostic;
-      throw new AppError('SPEC_INVALID', `import: --strict and ${warnings.length} warning(s); first: ${first.code} at ${first.pointer}: ${first.message}`, { details: warnings });
+      throw new AppError('SPEC_INVALID', `import: --strict and ${warnings.length} warning(s); first: ${first.code} at ${shownPointer(first.pointer, overlays)}: ${first.message}`, { details: warnings });
     }
   }
   progress(importedCounts(operations.length, domains.length));

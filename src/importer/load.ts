@@ -12,6 +12,7 @@ import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { AppError } from '../errors.js';
 import type { Diagnostic } from '../types.js';
 import { fetchText, redact } from './net.js';
+import { METHODS } from './operations.js';
 import { jsonErrorPosition, parseFailure, positionAt, type ParsePosition } from './parse-errors.js';
 import { escapePointer, getPointer, isObject } from './pointer.js';
 
@@ -316,6 +317,60 @@ function restoreServers(doc: Record<string, unknown>, snapshot: ServerSnapshot):
   if (!root && snapshot[0] && Object.hasOwn(snapshot[0].holder, 'openapi')) doc.servers = snapshot[0].servers;
 }
 
+/** The top-level key a local `$ref` points into (`#/components/schemas/X` -> `components`), or undefined. */
+function topSection(ref: string): string | undefined {
+  let frag: string;
+  try {
+    frag = decodeURIComponent(ref.slice(1));
+  } catch {
+    return undefined;
+  }
+  const m = /^\/([^/]+)/.exec(frag);
+  return m ? m[1]!.replace(/~1/g, '/').replace(/~0/g, '~') : undefined;
+}
+
+/**
+ * Refuses a spec cut short: one whose `$ref`s point into a top-level section (`components`, `definitions`, ...) the
+ * document lacks altogether, so many that they break at least half of its operations. That is what the first part
+ * of a file looks like (YAML parses up to wherever it was cut, and the shared definitions come last), and importing
+ * it would replace a good registry with a gutted one. A few stray refs (to a missing entry, or even into a section
+ * the spec never had, test/fixtures/specs/path-params.yaml) import as before: REF_BROKEN warnings, those
+ * operations skipped. An overlay that adds the section (`components: {}`) lets such a spec in as it is.
+ */
+function refuseMissingSections(doc: Record<string, unknown>, broken: readonly RefSite[], where: string): void {
+  const missing = new Map<string, RefSite[]>();
+  for (const site of broken) {
+    const top = topSection(site.ref);
+    if (top === undefined || (Object.hasOwn(doc, top) && doc[top] != null)) continue;
+    missing.set(top, [...(missing.get(top) ?? []), site]);
+  }
+  if (missing.size === 0) return;
+  // the operations such a ref sits in: under the operation itself, or at its path item (shared parameters)
+  const operations: string[] = [];
+  const paths = doc.paths;
+  if (isObject(paths)) {
+    for (const [path, item] of Object.entries(paths)) {
+      if (!isObject(item)) continue;
+      for (const method of METHODS) if (isObject(item[method])) operations.push(`#/paths/${escapePointer(path)}/${method}`);
+    }
+  }
+  const sites = [...missing.values()].flat();
+  const within = (site: RefSite, at: string): boolean => site.at === at || site.at.startsWith(`${at}/`);
+  const hit = operations.filter((op) => {
+    const item = op.slice(0, op.lastIndexOf('/'));
+    return sites.some((s) => within(s, op) || (within(s, item) && !METHODS.some((m) => within(s, `${item}/${m}`))));
+  });
+  if (operations.length === 0 || hit.length * 2 < operations.length) return;
+  const sections = [...missing.entries()].sort((a, b) => b[1].length - a[1].length);
+  const names = sections.map(([top]) => `#/${escapePointer(top)}`).join(', ');
+  const first = sections[0]![1][0]!;
+  throw new AppError(
+    'SPEC_INVALID',
+    `import: ${where} looks cut short: ${sites.length} $ref(s) in ${hit.length} of its ${operations.length} operations point into ${names}, ` +
+      `which it does not have at all (first at ${first.at}); check that the whole file was saved or downloaded`,
+  );
+}
+
 export interface LoadOptions {
   /** Changes the parsed document in place before refs are resolved (import --overlay); may add warnings. */
   transform?: (doc: Record<string, unknown>, diagnostics: Diagnostic[]) => void;
@@ -373,10 +428,10 @@ export async function loadSpec(source: string, options: LoadOptions = {}): Promi
     restoreServers(doc, servers);
   }
   const finalRefs = external.length > 0 ? scanRefs(doc).filter((r) => !r.ext) : live;
-  for (const site of finalRefs) {
-    if (site.ref.startsWith('#') && getPointer(doc, site.ref) === undefined) {
-      diagnostics.push({ level: 'warning', code: 'REF_BROKEN', pointer: site.at, message: `$ref ${JSON.stringify(site.ref)} points nowhere` });
-    }
+  const broken = finalRefs.filter((site) => site.ref.startsWith('#') && getPointer(doc, site.ref) === undefined);
+  refuseMissingSections(doc, broken, where);
+  for (const site of broken) {
+    diagnostics.push({ level: 'warning', code: 'REF_BROKEN', pointer: site.at, message: `$ref ${JSON.stringify(site.ref)} points nowhere` });
   }
   const refTargets = [...new Set(finalRefs.filter((r) => r.ref.startsWith('#')).map((r) => r.ref))];
   return { doc, kind, specVersion, sourceLabel: read.label, sha256, ...(read.baseUrl ? { baseUrl: read.baseUrl } : {}), diagnostics, refTargets };

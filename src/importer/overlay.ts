@@ -249,6 +249,16 @@ export function applyOverlay(doc: Record<string, unknown>, overlay: Overlay, dia
 }
 
 /**
+ * A diagnostic's pointer as a person can open it: an overlay's own pointer (`<label>#/actions/0`) names the overlay
+ * by the path catalog.json records, relative to the catalog folder (`../../fix.yaml`), which rarely resolves from
+ * where the command ran; messages name it as it was given (`fix.yaml#/actions/0`). diagnostics.json keeps the label.
+ */
+export function shownPointer(pointer: string, overlays: ReadonlyArray<{ file: string; label: string }>): string {
+  for (const o of overlays) if (o.label !== o.file && pointer.startsWith(`${o.label}#`)) return `${o.file}${pointer.slice(o.label.length)}`;
+  return pointer;
+}
+
+/**
  * A warning when the overlay's `extends` names another spec file than the one imported (compared by file name,
  * since the same spec is often fetched from a URL and imported from a local copy).
  */

@@ -147,7 +147,7 @@ describe('catalog display name and description', () => {
     // another title is stale, and the fix command quotes it for the shell
     const other = await cli([join(dir, 'shop.yaml'), '--out', reg, '--check', '--title', 'Another Shop']);
     expect(other.code).toBe(1);
-    expect(other.stderr).toMatch(/is stale \(changed: catalog\.json\); run `npm run import -- .*shop\.yaml --out .* --title 'Another Shop' --description 'Orders and customers\.'`/);
+    expect(other.stderr).toMatch(/is stale \(changed: catalog\.json\); run `(?:node \S+|npx api-catalog|api-catalog) import .*shop\.yaml --out .* --title 'Another Shop' --description 'Orders and customers\.'`/);
 
     const without = await cli([join(dir, 'shop.yaml'), '--out', reg]);
     expect(without.code).toBe(0);

@@ -123,7 +123,7 @@ describe('import --overlay (CLI)', () => {
     writeFileSync(join(dir, 'curation.yaml'), readFileSync(join(dir, 'curation.yaml'), 'utf8').replace('[chargeback, money back]', '[chargeback]'));
     const stale = await cli([join(dir, 'shop.yaml'), '--out', reg, '--check']);
     expect(stale.code).toBe(1);
-    expect(stale.stderr).toMatch(/is stale \(changed: catalog\.json, operations\/orders\.json\); run `npm run import -- .*shop\.yaml --out .* --overlay .*curation\.yaml`/);
+    expect(stale.stderr).toMatch(/is stale \(changed: catalog\.json, operations\/orders\.json\); run `(?:node \S+|npx api-catalog|api-catalog) import .*shop\.yaml --out .* --overlay .*curation\.yaml`/);
 
     // a re-import without the overlay is a change, said in so many words
     const without = await cli([join(dir, 'shop.yaml'), '--out', reg]);

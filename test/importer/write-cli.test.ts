@@ -78,7 +78,7 @@ describe('api-catalog import', () => {
     writeFileSync(join(dir, 'things.yaml'), readFileSync(join(dir, 'things.yaml'), 'utf8').replace('List things', 'List all things'));
     const stale = await cli([join(dir, 'things.yaml'), '--out', out, '--check']);
     expect(stale.code).toBe(1);
-    expect(stale.stderr).toMatch(/things is stale \(changed: catalog.json, operations\/things.json\); run `npm run import -- .*things.yaml --out .*` and commit the result\n$/);
+    expect(stale.stderr).toMatch(/things is stale \(changed: catalog.json, operations\/things.json\); run `(?:node \S+|npx api-catalog|api-catalog) import .*things.yaml --out .*` and commit the result\n$/);
     const again = await cli([join(dir, 'things.yaml'), '--out', out]);
     expect(again.stdout).toContain('changes per domain (+added -removed ~changed):\n  things: ~1 (things_list)');
     expect(again.stdout).not.toContain('serve it:');

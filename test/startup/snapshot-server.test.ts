@@ -90,7 +90,7 @@ describe('search snapshot on the start-up path', () => {
     rmSync(join(dir, SNAPSHOT_FILE));
     const r = await check();
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/search\.snapshot is missing; run `npm run import -- .*launchdarkly\.json --name launchdarkly --out/);
+    expect(r.stderr).toMatch(/search\.snapshot is missing; run `(?:node \S+|npx api-catalog|api-catalog) import .*launchdarkly\.json --name launchdarkly --out/);
     writeFileSync(join(dir, SNAPSHOT_FILE), saved);
   });
 });
