@@ -1,28 +1,18 @@
 // A `fields` projection that matched nothing, as an agent gets it through a real SDK client of each era: the data
 // as projected, a `warnings` entry beside it, and an instruction that points to it (agent audit item 5). The
 // warning's wording is tested in fields-warning.test.ts.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { startUpstream, type Upstream } from '../helpers/upstream.js';
-import { ERAS, call, catalogs, connectInMemory, fixtureRegistry, type Connected, type Era } from '../helpers/mcp.js';
+import { describe, expect, test } from 'vitest';
+import { ERAS, call, catalogs, connectInMemory, fixtureRegistry, type Era } from '../helpers/mcp.js';
+import { upstreamPerFile } from '../helpers/upstream-per-file.js';
 
-let up: Upstream;
-const open: Connected[] = [];
-beforeAll(async () => {
-  up = await startUpstream();
-});
-afterAll(async () => {
-  await up.close();
-});
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((c) => c.close()));
-  up.clear();
-});
+const fixture = upstreamPerFile();
+const { open } = fixture;
 
 describe.each(ERAS)('%s era', (era: Era) => {
   test('execute_tool: fields matching nothing succeed with the projected data, a warning and an instruction', async () => {
-    const c = await connectInMemory({ catalogs: catalogs(fixtureRegistry('petstore')), settings: { baseUrls: { petstore: up.url }, readOnly: false, env: {} } }, { era });
+    const c = await connectInMemory({ catalogs: catalogs(fixtureRegistry('petstore')), settings: { baseUrls: { petstore: fixture.up.url }, readOnly: false, env: {} } }, { era });
     open.push(c);
-    up.route('/pets', { kind: 'status', status: 200, body: { method: 'GET', headers: { host: 'x' } } });
+    fixture.up.route('/pets', { kind: 'status', status: 200, body: { method: 'GET', headers: { host: 'x' } } });
     try {
       await call(c.client, 'describe_tools', { tool_names: ['pets.list'] });
       const none = await call(c.client, 'execute_tool', { tool_name: 'pets.list', args: {}, fields: ['methd', 'headerz.host'] });
@@ -38,7 +28,7 @@ describe.each(ERAS)('%s era', (era: Era) => {
       expect(fine.value).not.toHaveProperty('warnings');
       expect(fine.instruction).toBeUndefined();
     } finally {
-      up.route('/pets', { kind: 'echo' });
+      fixture.up.route('/pets', { kind: 'echo' });
     }
   });
 });

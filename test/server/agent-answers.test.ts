@@ -4,33 +4,22 @@
 // described (destructive ones, writes a read-only server refuses); paging past the end of a search says which
 // offsets exist; and the meta-tools' input schemas, their validation messages and their behaviour agree.
 import type { Client } from '@modelcontextprotocol/client';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import type { ServerDeps } from '../../src/server/create-server.js';
 import { Signer } from '../../src/server/signing.js';
 import { serveHttp, type HttpHandle } from '../../src/server/transports/http.js';
 import { ERAS, call, catalogs, connectHttp, connectInMemory, fixtureRegistry, type Connected, type Era } from '../helpers/mcp.js';
-import { startUpstream, type Upstream } from '../helpers/upstream.js';
+import { upstreamPerFile } from '../helpers/upstream-per-file.js';
 
-let up: Upstream;
-const open: Connected[] = [];
+const fixture = upstreamPerFile();
+const { open } = fixture;
 const pet = () => catalogs(fixtureRegistry('petstore'));
-
-beforeAll(async () => {
-  up = await startUpstream();
-});
-afterAll(async () => {
-  await up.close();
-});
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((c) => c.close()));
-  up.clear();
-});
 
 describe.each(ERAS)('%s era', (era: Era) => {
   async function connect(settings: Partial<ServerDeps['settings']> = {}, capabilities: ClientCapabilities = {}): Promise<Connected> {
     const c = await connectInMemory(
-      { catalogs: pet(), settings: { baseUrls: { petstore: up.url }, readOnly: false, env: {}, ...settings } },
+      { catalogs: pet(), settings: { baseUrls: { petstore: fixture.up.url }, readOnly: false, env: {}, ...settings } },
       { era, capabilities },
     );
     open.push(c);
@@ -50,7 +39,7 @@ describe.each(ERAS)('%s era', (era: Era) => {
       expect(r.success, JSON.stringify(r)).toBe(true);
       expect(asked).toEqual(['Allow the destructive API call pets.delete (DELETE /pets/31)?']);
       expect(asked.join()).not.toContain('CANARY');
-      expect(up.requests.map((q) => `${q.method} ${q.url}`)).toEqual(['DELETE /pets/31']);
+      expect(fixture.up.requests.map((q) => `${q.method} ${q.url}`)).toEqual(['DELETE /pets/31']);
     });
 
     test('a client without elicitation is told the concrete request too', async () => {
@@ -76,7 +65,7 @@ describe.each(ERAS)('%s era', (era: Era) => {
       expect(said.cancel?.instruction).toMatch(/only if they ask/);
       expect(said.decline?.message).toMatch(/the user declined pets\.delete/);
       expect(said.decline?.instruction).toMatch(/Do not retry/);
-      expect(up.requests).toHaveLength(0);
+      expect(fixture.up.requests).toHaveLength(0);
     });
   });
 
@@ -92,7 +81,7 @@ describe.each(ERAS)('%s era', (era: Era) => {
       expect(r.error?.details.reason).toBe('summary_only');
       expect(r.error?.message).toMatch(/pets\.get was described at summary level only.*describe it at level "parameters"/);
       expect(r.error?.details.describe_call).toEqual({ tool: 'describe_tools', arguments: { tool_names: ['pets.get'] } });
-      expect(up.requests).toHaveLength(0);
+      expect(fixture.up.requests).toHaveLength(0);
       await call(client, 'describe_tools', { tool_names: ['pets.get'] });
       expect((await call(client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } })).success).toBe(true);
     });
@@ -194,7 +183,7 @@ describe('over the stateless 2026-07-28 HTTP path a summary authorizes nothing e
   let http: HttpHandle;
   const clients: Client[] = [];
   beforeAll(async () => {
-    const deps = { catalogs: pet(), settings: { baseUrls: { petstore: up.url }, readOnly: false, env: {} }, rateLimitPerMinute: 0, signer: Signer.fromSecret('agent-answers-'.repeat(3)) };
+    const deps = { catalogs: pet(), settings: { baseUrls: { petstore: fixture.up.url }, readOnly: false, env: {} }, rateLimitPerMinute: 0, signer: Signer.fromSecret('agent-answers-'.repeat(3)) };
     http = await serveHttp(deps, { port: 0 });
   });
   afterAll(async () => {
@@ -211,6 +200,6 @@ describe('over the stateless 2026-07-28 HTTP path a summary authorizes nothing e
     const r = await call(c, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } });
     expect(r.error?.code).toBe('TOOL_DESCRIPTION_REQUIRED');
     expect(r.error?.message).toMatch(/a "summary" describe does not count/);
-    expect(up.requests).toHaveLength(0);
+    expect(fixture.up.requests).toHaveLength(0);
   });
 });
