@@ -30,6 +30,8 @@ interface Producer {
   statics: string[];
   /** The path's segments (for siblingCollection). */
   segments: string[];
+  /** Its path with every placeholder written `{}` (placeholdersAside). */
+  aside: string;
   /** The names of its required parameters. */
   required: string[];
 }
@@ -135,14 +137,14 @@ export function linkSources(operations: readonly Operation[], raws: ReadonlyMap<
     const statics = staticsOf(q.path);
     const search = q.bindings.some((b) => b.in === 'query' && SEARCH_PARAMS.has(b.name.toLowerCase())) || statics.includes('search');
     const required = q.bindings.filter((b) => b.required).map((b) => b.name);
-    producers.push({ op: q, objects, search, statics, segments: segmentsOf(q.path), required });
+    producers.push({ op: q, objects, search, statics, segments: segmentsOf(q.path), aside: placeholdersAside(q.path), required });
   }
   resourceShapes(producers);
   const known = knownResources(operations);
   const aliases = collectionHeads(operations, producers);
   const fields = indexFields(producers);
   const needs = new Map<Operation, Set<string>>(producers.map((p) => [p.op, requiredEntities(p.op)]));
-  const listsById = new Set(producers.filter((p) => p.objects.some((o) => o.primary && o.inList && o.fields.some((f) => f.norm === 'id'))).map((p) => placeholdersAside(p.op.path)));
+  const listsById = new Set(producers.filter((p) => p.objects.some((o) => o.primary && o.inList && o.fields.some((f) => f.norm === 'id'))).map((p) => p.aside));
   for (const op of operations) {
     const sources: Record<string, string[]> = {};
     for (const b of op.bindings) {
@@ -165,10 +167,7 @@ export function linkSources(operations: readonly Operation[], raws: ReadonlyMap<
  * at the same place: `/transfers/{transfer}` for the `{id}` of `/transfers/{id}/reversals`, whatever its name there
  * (but one that names another of the parameter's path placeholders is that one).
  */
-function needsInPlace(path: string, param: string, producer: string): boolean {
-  const mine = segmentsOf(path);
-  const theirs = segmentsOf(producer);
-  const at = mine.indexOf(`{${param}}`);
+function needsInPlace(mine: readonly string[], at: number, param: string, theirs: readonly string[]): boolean {
   if (at < 0 || theirs.length <= at || theirs.length > mine.length) return false;
   for (let i = 0; i < theirs.length; i++) {
     const a = mine[i] as string;
@@ -347,6 +346,10 @@ function rankProducers(
   const mine = staticsOf(parent ?? op.path);
   const parentSegments = parent === undefined ? undefined : segmentsOf(parent);
   const mineNames = new Set(op.bindings.map((b) => b.name));
+  const mySegments = segmentsOf(op.path);
+  const myAt = mySegments.indexOf(`{${param}}`);
+  const myAside = placeholdersAside(op.path);
+  const parentAside = parent === undefined ? undefined : placeholdersAside(parent);
   // producers whose value sits near the top of their answer (a list's items, a field of its items)
   const { best, shallow } = candidatesFor(entity, fields, aliases, known);
   const scored: Array<{ op: Operation; score: number }> = [];
@@ -355,13 +358,12 @@ function rankProducers(
     // before a producer's last segment is another thing's: `/application_fees/{id}/refunds` lists a fee's refunds)
     if (p.op === op || needs.get(p.op)?.has(key) || (p.required.includes(param) && (!BARE_ATTRIBUTES.has(param) || p.segments[p.segments.length - 1] === `{${param}}`))) continue;
     if (parentSegments !== undefined && siblingCollection(parentSegments, p.segments)) continue;
-    if (needsInPlace(op.path, param, p.op.path)) continue;
+    if (needsInPlace(mySegments, myAt, param, p.segments)) continue;
     let score = found;
     // the placeholders' names aside: `/application_fees/{id}/refunds` is the collection of `/application_fees/{fee}/refunds/{id}`
-    const path = placeholdersAside(p.op.path);
-    if (parent !== undefined && path === placeholdersAside(parent)) score += 6;
+    if (parentAside !== undefined && p.aside === parentAside) score += 6;
     // what the parameter's path nests in (`/tv/{tv_id}` for `/tv/{tv_id}/season/{season_number}`)
-    else if (placeholdersAside(op.path).startsWith(`${path}/`) && p.op.path.includes('{')) score += 3;
+    else if (myAside.startsWith(`${p.aside}/`) && p.op.path.includes('{')) score += 3;
     score += Math.min(3, p.statics.filter((s) => mine.includes(s)).length);
     if (p.search) score += 2;
     // each required argument the caller does not already have is one more thing to find
