@@ -249,7 +249,6 @@ function readCatalog(abs: string, metaBytes: Buffer, metaPin: Pinned, options: L
   };
 }
 
-/** The operations files of a registry folder, in the order they are read and hashed. */
 /**
  * Why `abs` is no catalog, and what to pass instead. `import --out <dir>` writes <dir>/<catalog>/, so the
  * likeliest mistake is naming that registry folder: then the catalogs inside it are the answer.
@@ -257,6 +256,10 @@ function readCatalog(abs: string, metaBytes: Buffer, metaPin: Pinned, options: L
 function missingCatalogMessage(abs: string): string {
   if (!existsSync(abs)) {
     return `catalog: ${abs} does not exist; build a catalog with \`api-catalog import <spec> --out <registry dir>\`, then pass <registry dir>/<catalog>`;
+  }
+  // a spec given where its catalog belongs (`--registry openapi.json`): the catalog is what importing it makes
+  if (statSync(abs, { throwIfNoEntry: false })?.isFile()) {
+    return `catalog: ${abs} is a file, not a catalog folder; if it is an OpenAPI spec, import it first (\`api-catalog import ${abs} --out <registry dir>\`), then pass <registry dir>/<catalog>`;
   }
   let inside: string[] = [];
   try {

@@ -40,6 +40,12 @@ describe('loadCatalog on a folder that is not a catalog', () => {
     expect(error.message).toMatch(/nowhere does not exist; build a catalog with `api-catalog import/);
   });
 
+  test('a spec file given as the catalog: import it first', () => {
+    const error = errorOf(join(process.cwd(), 'test/fixtures/specs/oas30.yaml'));
+    expect(error.code).toBe('REGISTRY_NOT_FOUND');
+    expect(error.message).toMatch(/oas30\.yaml is a file, not a catalog folder; if it is an OpenAPI spec, import it first \(`api-catalog import /);
+  });
+
   test('an empty folder: how to build a catalog', () => {
     const empty = tempDir('empty-');
     const error = errorOf(empty);
