@@ -132,21 +132,25 @@ function invalidFields(fields: string, err: unknown): AppError {
  */
 export class CheckedFields {
   readonly fields: string[] | string;
+  /** A JMESPath expression's syntax tree, as the check parsed it (projectionWarning reads its field names). */
+  readonly tree: unknown;
 
-  private constructor(fields: string[] | string) {
+  private constructor(fields: string[] | string, tree: unknown) {
     this.fields = fields;
+    this.tree = tree;
   }
 
   /** @internal checkFields' constructor. */
   static accept(fields: string[] | string): CheckedFields {
+    let tree: unknown;
     if (typeof fields === 'string') {
       try {
-        compileJmesPath(fields);
+        tree = compileJmesPath(fields);
       } catch (err) {
         throw invalidFields(fields, err);
       }
     }
-    return new CheckedFields(fields);
+    return new CheckedFields(fields, tree);
   }
 }
 
@@ -282,23 +286,20 @@ const quote = (path: string): string => JSON.stringify(path.length > 80 ? `${pat
  */
 export function projectionWarning(data: unknown, projection: CheckedFields, projected: unknown): string | undefined {
   const { fields } = projection;
-  const top = topLevelFields(data);
-  const tail = `${top !== undefined ? `; ${top}` : ''}. The data shown is what the projection selected, not the whole answer: fix the paths (dotted, e.g. "items.name", or a JMESPath expression), or call again without "fields" to see the whole response`;
   // null or an empty list from the API is its own answer, whatever the projection
   if (data === null || data === undefined || (Array.isArray(data) && data.length === 0)) return undefined;
+  // what the response does have: read only when there is a warning to give (most projections match)
+  const described = (): { top: string | undefined; tail: string } => {
+    const top = topLevelFields(data);
+    return { top, tail: `${top !== undefined ? `; ${top}` : ''}. The data shown is what the projection selected, not the whole answer: fix the paths (dotted, e.g. "items.name", or a JMESPath expression), or call again without "fields" to see the whole response` };
+  };
   if (typeof fields === 'string') {
-    let tree: unknown;
-    try {
-      tree = compileJmesPath(fields);
-    } catch {
-      return undefined;
-    }
     const keys = allKeys(data);
-    const absent = keys === undefined ? [] : [...jmesFieldNames(tree, new Set())].filter((f) => !keys.has(f));
+    const absent = keys === undefined ? [] : [...jmesFieldNames(projection.tree, new Set())].filter((f) => !keys.has(f));
     if (absent.length > 0) {
-      return `fields: ${absent.map(quote).join(', ')} ${absent.length === 1 ? 'is' : 'are'} not a field anywhere in this response, so the JMESPath expression ${quote(fields)} selected ${projected === null ? 'nothing (null)' : 'less than it names'}${tail}`;
+      return `fields: ${absent.map(quote).join(', ')} ${absent.length === 1 ? 'is' : 'are'} not a field anywhere in this response, so the JMESPath expression ${quote(fields)} selected ${projected === null ? 'nothing (null)' : 'less than it names'}${described().tail}`;
     }
-    if (projected === null) return `fields: the JMESPath expression ${quote(fields)} selected nothing (null) from this response${tail}`;
+    if (projected === null) return `fields: the JMESPath expression ${quote(fields)} selected nothing (null) from this response${described().tail}`;
     return undefined;
   }
   if (fields.length === 0) return undefined;
@@ -309,6 +310,7 @@ export function projectionWarning(data: unknown, projection: CheckedFields, proj
     if (r !== true && r !== undefined) misses.push(`${quote(f)} (${missReason(path, r)})`);
   }
   if (misses.length === 0) return undefined;
+  const { top, tail } = described();
   // a text or number answer has no fields: dotted paths leave it as it is (see pick)
   if (typeof data !== 'object') return `fields: ${fields.map(quote).join(', ')} cannot select anything: ${top}; data is the whole response, unprojected`;
   if (misses.length < fields.length) return `fields: ${misses.length} of ${fields.length} paths matched nothing and are left out of data: ${misses.join('; ')}${tail}`;
