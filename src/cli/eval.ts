@@ -29,7 +29,7 @@ import { rankingWeights } from '../search/semantic.js';
 import { checkEmbeddingsFlags, closest, isUsageError, oneOf, parseCommand, UsageError } from './args.js';
 import { fmt, formatComparison, readRun } from './eval-compare.js';
 import { EVAL_EMBEDDINGS_OPTIONS, EVAL_EMBEDDINGS_USAGE, withEmbeddings } from './eval-embeddings.js';
-import { checkWritableFile } from './suggest-overlay.js';
+import { checkWritableFile } from './out-dir.js';
 
 const USAGE = `usage: api-catalog eval <queries.jsonl>... [--registry <dir>]... [--spec <catalog>=<file>]...
                         [--keywords auto|option|append|ignore] [--domain use|ignore]

@@ -1,5 +1,6 @@
-// `import --out <dir>`: the registry folder is checked (and made) before anything is imported, so that a path the
-// import cannot write into fails at once, naming the path and why, instead of after the import has run.
+// Where a command writes, checked before the work: `import --out <dir>`, the registry folder (checked, and made
+// before anything is imported), and the file of `eval --save` / `suggest-overlay --out`, so that a path the command
+// cannot write into fails at once, naming the path and why, instead of after the run.
 //
 // Never `mkdirSync(path, { recursive: true })` on a path the user gave: Node's recursive mkdir steps back to the
 // parent on ENOENT and forward again on EEXIST, and a folder that exists but answers ENOENT for any new child
@@ -7,12 +8,13 @@
 // (`--timeout`) can fire. Here one probe folder is made and removed (not recursively) in the nearest folder of the
 // path that exists, so such a file system fails before the import with its own error, and the missing folders are
 // made one level at a time once there is something to write (a failed import leaves no folder behind).
-import { lstatSync, mkdirSync, rmdirSync, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, lstatSync, mkdirSync, rmdirSync, statSync, type Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { AppError } from '../errors.js';
 import { UsageError } from './args.js';
+import { shellWord } from './shell.js';
 
-/** What an errno means for a folder the import wants to write into. */
+/** What an errno means for a place a command wants to write into. */
 function reason(err: unknown): string {
   const e = err as NodeJS.ErrnoException;
   switch (e.code) {
@@ -84,4 +86,40 @@ export function prepareOutDir(out: string, options: { check?: boolean } = {}): (
   }
   rmdirSync(probe);
   return make;
+}
+
+/**
+ * Checks before any work that a command can write the file `path` names (`eval --save`, `suggest-overlay --out`),
+ * writing nothing, so that a bad path fails at once instead of after the whole run. A value the flag cannot take (a
+ * folder that does not exist, a path that is a folder or lies below a file) is a mistake on the command line
+ * (UsageError, exit 2); a place that refuses the write (permissions, a read-only file system) is an AppError (exit 1).
+ * Both say `<command>: cannot write <path> (<flag>): <why>`.
+ */
+export function checkWritableFile(command: string, flag: string, path: string): void {
+  const head = `${command}: cannot write ${path} (${flag})`;
+  const stat = (p: string): Stats | undefined => {
+    try {
+      return statSync(p);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+      throw new AppError('CONFIG_INVALID', `${head}: ${reason(err)}`, { cause: err });
+    }
+  };
+  const writable = (p: string): void => {
+    try {
+      accessSync(p, constants.W_OK);
+    } catch (err) {
+      throw new AppError('CONFIG_INVALID', `${head}: ${reason(err)}`, { cause: err });
+    }
+  };
+  const abs = resolve(path);
+  const here = stat(abs);
+  if (here?.isDirectory()) throw new UsageError(`${head}: it is a folder; give a file name in it`);
+  if (here !== undefined) return writable(abs);
+  const folder = dirname(path);
+  const there = stat(dirname(abs));
+  if (there === undefined) throw new UsageError(`${head}: the folder ${folder} does not exist; create it first (mkdir -p ${shellWord(folder)}) or give another path`);
+  if (!there.isDirectory()) throw new UsageError(`${head}: ${folder} is a file, not a folder`);
+  writable(dirname(abs));
 }

@@ -1,12 +1,11 @@
 // `api-catalog suggest-overlay --queries <file.jsonl>`: runs a team's queries through the search agents get and,
 // for each miss (expected operation not in the top 5), proposes an Overlay 1.0 action that adds the query's
 // missing words to the operation as `x-api-catalog-keywords`. Pure helpers (exported for tests) plus printing.
-import { accessSync, constants, readFileSync, statSync, writeFileSync, type Stats } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Document } from 'yaml';
 import { AppError, isAppError } from '../errors.js';
 import { isUsageError, parseCommand, UsageError } from './args.js';
-import { shellWord } from './shell.js';
+import { checkWritableFile } from './out-dir.js';
 import { defaultCatalogDir, loadCatalog } from '../registry/catalog.js';
 import { STOP_WORDS, splitWords, stem } from '../search/text.js';
 import { buildCatalogSet, type CatalogSet } from '../server/core/catalogs.js';
@@ -26,56 +25,6 @@ Each line of the query file: {"query": "...", "expect": ["<name or operationId>"
   --registry <dir>  catalog folder (registry/<name>); default: the embedded GitHub catalog
   --out <file>      write the overlay there instead of stdout
   --help            show this help`;
-
-/** Why a file cannot be written there, from an errno: `permission denied (EACCES)`. */
-function writeReason(err: unknown): string {
-  const e = err as NodeJS.ErrnoException;
-  switch (e.code) {
-    case 'EACCES':
-    case 'EPERM':
-      return `permission denied (${e.code})`;
-    case 'EROFS':
-      return 'read-only file system (EROFS)';
-    default:
-      return e.code !== undefined ? `${e.code}: ${e.message.replace(/^\w+: /, '')}` : String(err);
-  }
-}
-
-/**
- * Checks before any work that a command can write the file `path` names (`eval --save`, `suggest-overlay --out`),
- * writing nothing, so that a bad path fails at once instead of after the whole run. A value the flag cannot take (a
- * folder that does not exist, a path that is a folder or lies below a file) is a mistake on the command line
- * (UsageError, exit 2); a place that refuses the write (permissions, a read-only file system) is an AppError (exit 1).
- * Both say `<command>: cannot write <path> (<flag>): <why>`.
- */
-export function checkWritableFile(command: string, flag: string, path: string): void {
-  const head = `${command}: cannot write ${path} (${flag})`;
-  const stat = (p: string): Stats | undefined => {
-    try {
-      return statSync(p);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-      throw new AppError('CONFIG_INVALID', `${head}: ${writeReason(err)}`, { cause: err });
-    }
-  };
-  const writable = (p: string): void => {
-    try {
-      accessSync(p, constants.W_OK);
-    } catch (err) {
-      throw new AppError('CONFIG_INVALID', `${head}: ${writeReason(err)}`, { cause: err });
-    }
-  };
-  const abs = resolve(path);
-  const here = stat(abs);
-  if (here?.isDirectory()) throw new UsageError(`${head}: it is a folder; give a file name in it`);
-  if (here !== undefined) return writable(abs);
-  const folder = dirname(path);
-  const there = stat(dirname(abs));
-  if (there === undefined) throw new UsageError(`${head}: the folder ${folder} does not exist; create it first (mkdir -p ${shellWord(folder)}) or give another path`);
-  if (!there.isDirectory()) throw new UsageError(`${head}: ${folder} is a file, not a folder`);
-  writable(dirname(abs));
-}
 
 /** A miss counts when no expected operation is within this many results. */
 export const TOP_N = 5;
