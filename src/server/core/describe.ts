@@ -173,9 +173,9 @@ function summaryInstruction(ops: readonly Operation[], names: ToolNames): string
  * CONFIRMATION_REQUIRED fix tells it to pass `confirm`.
  */
 function describeInstruction(ops: readonly Operation[], names: ToolNames, readOnly: boolean, withExample: boolean): string {
-  const refusedReadOnly = ops.filter((op) => op.executable && readOnly && !op.readOnly);
+  const refusedReadOnly = ops.filter((op) => op.executable && refusedWhenReadOnly(op, readOnly));
   const unusable = ops.filter((op) => !op.executable);
-  const runnable = ops.filter((op) => op.executable && !(readOnly && !op.readOnly));
+  const runnable = ops.filter((op) => op.executable && !refusedWhenReadOnly(op, readOnly));
   const refusedNote = [
     refusedReadOnly.length > 0 ? `${nameList(refusedReadOnly.map((op) => op.name))} change${refusedReadOnly.length > 1 ? '' : 's'} data, which this read-only server refuses` : '',
     unusable.length > 0 ? `${nameList(unusable.map((op) => op.name))} cannot be executed (see warnings)` : '',
@@ -265,10 +265,19 @@ function credentials(entry: CatalogEntry, ctx: DescribeContext): Array<{ scheme:
   return status.map((s) => ({ scheme: s.scheme, envVars: s.envVars, set: s.set, ...(s.format !== undefined ? { format: s.format } : {}) }));
 }
 
+/**
+ * Whether a server in read-only mode refuses `op`: it changes data (Operation.readOnly, which the importer decides
+ * from the method and `x-api-catalog-read-only`). What describe warns of, its instruction leaves out and
+ * execute_tool answers READ_ONLY_MODE for; the execution layer checks the same value again.
+ */
+export function refusedWhenReadOnly(op: Operation, readOnly: boolean): boolean {
+  return readOnly && !op.readOnly;
+}
+
 function warnings(op: Operation, ctx: DescribeContext): string[] {
   const out: string[] = [];
   // said where the agent decides (levels 2 and 3), not learnt from a refused call; the execution layer refuses it
-  if (ctx.settings.readOnly && !op.readOnly) {
+  if (refusedWhenReadOnly(op, ctx.settings.readOnly)) {
     out.push(`Refused on this server: it is read-only, and this operation changes data (${op.method.toUpperCase()}). execute_tool answers READ_ONLY_MODE; "dry_run" still shows the request.`);
   }
   if (op.flags?.includes('instruction-like')) {

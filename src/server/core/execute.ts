@@ -4,7 +4,7 @@ import { checkFields, executeOperation, prepareRequest, validateArguments, type 
 import { encodePathParam } from '../../execution/encode.js';
 import type { Operation } from '../../types.js';
 import { executionConfigFor, suggestToolNames, type CatalogSet, type ExecutionSettings } from './catalogs.js';
-import { operationFingerprint } from './describe.js';
+import { operationFingerprint, refusedWhenReadOnly } from './describe.js';
 import { fail, failFromError, ok, type Envelope } from './envelope.js';
 import { parseMetaArgs } from './meta-args.js';
 import { LIMITS, type ToolNames } from './names.js';
@@ -196,7 +196,7 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
       ),
     };
   }
-  if (ctx.settings.readOnly && !op.readOnly && !dryRun) {
+  if (refusedWhenReadOnly(op, ctx.settings.readOnly) && !dryRun) {
     return {
       ...base,
       dispatched: false,
@@ -246,7 +246,7 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
       ...base,
       dispatched: false,
       envelope:
-        ctx.settings.readOnly && !op.readOnly
+        refusedWhenReadOnly(op, ctx.settings.readOnly)
           ? ok(
               op.name,
               { dry_run: true, read_only_mode: true, request },
