@@ -4,7 +4,7 @@
 import type { ValidateFunction } from 'ajv';
 import type { JsonSchema, Operation, OperationExample } from '../types.js';
 import { exampleSeeds } from './operations.js';
-import { isObject, own, setOwn } from './pointer.js';
+import { isObject, own, setOwn, unescapePointer } from './pointer.js';
 
 const FORMAT_SAMPLES: Record<string, string> = {
   'date-time': '2024-01-01T00:00:00Z',
@@ -133,7 +133,7 @@ export function synthesize(schema: JsonSchema | undefined, defs: Record<string, 
   const s = schema;
   const ref = s.$ref;
   if (typeof ref === 'string' && ref.startsWith('#/$defs/')) {
-    const name = ref.slice('#/$defs/'.length).replace(/~1/g, '/').replace(/~0/g, '~');
+    const name = unescapePointer(ref.slice('#/$defs/'.length));
     return synthesize(own(defs, name) as JsonSchema | undefined, defs, hint, depth + 1, values);
   }
   if (Object.hasOwn(s, 'const')) return s.const;

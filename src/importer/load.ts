@@ -14,7 +14,7 @@ import type { Diagnostic } from '../types.js';
 import { fetchText, redact } from './net.js';
 import { METHODS } from './operations.js';
 import { jsonErrorPosition, parseFailure, positionAt, type ParsePosition } from './parse-errors.js';
-import { escapePointer, getPointer, isObject } from './pointer.js';
+import { escapePointer, getPointer, isObject, unescapePointer } from './pointer.js';
 
 /** Largest spec (and largest referenced document) accepted, in bytes, checked before parsing. */
 export const MAX_SPEC_BYTES = 64 * 1024 * 1024;
@@ -326,7 +326,7 @@ function topSection(ref: string): string | undefined {
     return undefined;
   }
   const m = /^\/([^/]+)/.exec(frag);
-  return m ? m[1]!.replace(/~1/g, '/').replace(/~0/g, '~') : undefined;
+  return m ? unescapePointer(m[1]!) : undefined;
 }
 
 /**

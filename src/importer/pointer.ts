@@ -21,6 +21,11 @@ export function escapePointer(token: string): string {
   return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
+/** Unescapes one reference token (RFC 6901): `~1` is `/`, then `~0` is `~`. */
+export function unescapePointer(token: string): string {
+  return token.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
 /** `#/a/b` for the given tokens. */
 export function pointer(...tokens: Array<string | number>): string {
   return '#' + tokens.map((t) => '/' + escapePointer(String(t))).join('');
@@ -39,7 +44,7 @@ export function getPointer(doc: unknown, ref: string): unknown {
   if (!frag.startsWith('/')) return undefined;
   let node: unknown = doc;
   for (const raw of frag.slice(1).split('/')) {
-    const token = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    const token = unescapePointer(raw);
     if (Array.isArray(node)) {
       if (!/^(0|[1-9]\d*)$/.test(token)) return undefined;
       node = node[Number(token)];

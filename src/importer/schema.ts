@@ -5,7 +5,7 @@
 // @see https://spec.openapis.org/oas/v3.0.3#schema-object and https://spec.openapis.org/oas/v3.1.0#schema-object
 import type { JsonSchema } from '../types.js';
 import type { SpecKind } from './load.js';
-import { getPointer, isObject, own, setOwn } from './pointer.js';
+import { getPointer, isObject, own, setOwn, unescapePointer } from './pointer.js';
 import { MAX_SCHEMA_DESCRIPTION, cleanDescription, cleanLine, shortHash, stripInvisible } from './text.js';
 
 /** Deepest inline nesting of one schema (refs do not count: they are resolved iteratively). */
@@ -64,7 +64,7 @@ export class SchemaConverter {
     const byBase = new Map<string, string[]>();
     for (const target of [...new Set(refTargets)].sort()) {
       const last = target.split('/').pop() ?? 'def';
-      const base = (stripInvisible(last.replace(/~1/g, '/').replace(/~0/g, '~')).replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 60) || 'def');
+      const base = (stripInvisible(unescapePointer(last)).replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 60) || 'def');
       const list = byBase.get(base) ?? [];
       list.push(target);
       byBase.set(base, list);

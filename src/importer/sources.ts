@@ -9,7 +9,7 @@ import {
   type EntityRef, type ObjectSite,
 } from './entities.js';
 import type { BuildContext, RawOperation } from './context.js';
-import { isObject, own } from './pointer.js';
+import { isObject, own, unescapePointer } from './pointer.js';
 
 /** At most this many producers per parameter. */
 export const MAX_SOURCES = 3;
@@ -193,7 +193,7 @@ function targetOfRef(ref: unknown, byPathMethod: ReadonlyMap<string, Operation>)
   if (typeof ref !== 'string') return undefined;
   const m = /^#\/paths\/([^/]+)\/([a-z]+)$/.exec(ref);
   if (!m) return undefined;
-  const path = decodeURIComponent(m[1] as string).replace(/~1/g, '/').replace(/~0/g, '~');
+  const path = unescapePointer(decodeURIComponent(m[1] as string));
   return byPathMethod.get(`${m[2]} ${path}`);
 }
 
