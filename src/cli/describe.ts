@@ -79,13 +79,19 @@ export function forTheCli(envelope: Envelope, flags: readonly string[] = []): En
   }
   const value = envelope.value as { tools: Array<Record<string, any>> };
   const tools = value.tools.map(tool);
-  // the next step: the call that runs the first described operation (its example at the parameters level)
-  const first = tools.find((t) => !t.error && t.method !== undefined);
+  // the next step: the call that runs each described operation (its example at the parameters level)
+  const runnable = tools.filter((t) => !t.error && t.method !== undefined);
+  const runLine = (t: Record<string, any>): string => {
+    const command = t.example !== undefined ? exampleCommand(t.name, t.example.args) : `${shellLine(['api-catalog', 'call', t.name])} --args '{...}'`;
+    return `${command}${tail}${t.destructive ? ' --confirm' : ''}${t.example !== undefined ? '' : ' (the arguments as the parameters above say)'}`;
+  };
   let instruction = envelope.instruction;
-  if (first !== undefined) {
-    const command = first.example !== undefined ? exampleCommand(first.name, first.example.args) : `${shellLine(['api-catalog', 'call', first.name])} --args '{...}'`;
-    const run = `${command}${tail}${first.destructive ? ' --confirm' : ''}${first.example !== undefined ? '' : ' (the arguments as the parameters above say)'}`;
-    instruction = first.destructive ? `Only if you mean this destructive operation: ${run}` : `Run it with ${run}`;
+  if (runnable.length === 1) {
+    const only = runnable[0] as Record<string, any>;
+    instruction = only.destructive ? `Only if you mean this destructive operation: ${runLine(only)}` : `Run it with ${runLine(only)}`;
+  } else if (runnable.length > 1) {
+    const lines = runnable.map((t) => (t.destructive ? `${runLine(t)} (destructive: only if you mean it)` : runLine(t)));
+    instruction = `Run each with: ${lines.join('; ')}`;
   }
   return { ...envelope, value: { ...value, tools }, ...(instruction !== undefined ? { instruction } : {}) };
 }

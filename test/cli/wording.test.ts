@@ -68,6 +68,13 @@ describe('describe: messages and next steps in commands and flags', () => {
     expect(out.instruction + out.value.tools[0]!.notes.join(' ')).not.toMatch(MCP_WORDS);
   });
 
+  it('several operations: the next step names the call of each, the destructive one with --confirm', async () => {
+    const r = await runCaptured(describeRun, ['pets.get', 'pets.delete', '--registry', petstore, '--json'], quiet);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { instruction: string };
+    expect(out.instruction).toMatch(/^Run each with: api-catalog call pets\.get .*; api-catalog call pets\.delete .* --confirm .*\(destructive: only if you mean it\)$/);
+  });
+
   it('the API\'s own text is left as it is, even when it names a meta-tool', async () => {
     const r = await runCaptured(describeRun, ['zoo.pets.create', '--registry', petstore, '--registry', zoo, '--detail', 'full'], quiet);
     const out = JSON.parse(r.stdout) as { value: { tools: Array<{ api_text: { summary: string } }> } };
