@@ -114,13 +114,8 @@ export async function run(argv: string[]): Promise<number> {
     ...(values.keywords !== undefined ? { keywords: keywordList(values.keywords) } : {}),
   };
   const result = await hybridOrLexical(values, set, query, options);
-  // "did you mean" offers only corrections that find something (with the same --domain): one that finds nothing
-  // too sends the user around in a circle
-  const suggest = (): ReturnType<typeof index.suggest> => {
-    const s = index.suggest(query);
-    const finds = (q: string): boolean => index.search(q, { ...(values.domain !== undefined ? { domain: values.domain } : {}), limit: 1 }).total > 0;
-    return { ...s, didYouMean: s.didYouMean.filter(finds) };
-  };
+  // "did you mean" offers only corrections that find something with the same --domain (SearchIndex.suggest)
+  const suggest = (): ReturnType<typeof index.suggest> => index.suggest(query, values.domain !== undefined ? { domain: values.domain } : {});
   if (values.json) {
     const extra = result.total === 0 ? { suggest: suggest() } : {};
     process.stdout.write(JSON.stringify({ ...result, ...extra }, null, 2) + '\n');

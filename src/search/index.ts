@@ -415,9 +415,17 @@ export class SearchIndex {
 
   /**
    * Help for "no results": domains whose name or description share words with the query, and spelling
-   * corrections or, for a name-like query, the closest operation names (suggest.ts).
+   * corrections or, for a name-like query, the closest operation names (suggest.ts). Only corrections that find
+   * something (in `domain` when given) are offered: one that finds nothing too sends the caller around in a circle.
    */
-  suggest(query: string): { domains: string[]; didYouMean: string[] } {
-    return suggestFor(query, this.lexicon, this.domains, () => this.cards.names());
+  suggest(query: string, options: { domain?: string } = {}): { domains: string[]; didYouMean: string[] } {
+    const s = suggestFor(query, this.lexicon, this.domains, () => this.cards.names());
+    const scope = options.domain !== undefined ? { domain: options.domain } : {};
+    return { ...s, didYouMean: s.didYouMean.filter((q) => this.search(q, { ...scope, limit: 1 }).total > 0) };
+  }
+
+  /** The domains {@link suggest} offers, without its corrections (a weak match's "browse" hint). */
+  suggestDomains(query: string): string[] {
+    return suggestFor(query, this.lexicon, this.domains, () => []).domains;
   }
 }

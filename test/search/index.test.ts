@@ -252,6 +252,9 @@ describe('hostile and empty queries (RELIABILITY K1, K4)', () => {
     expect(index.search('zzzqqq').total).toBe(0);
     expect(index.suggest('webhoks for my org').didYouMean).toContain('webhooks for my org');
     expect(index.suggest('issues_gte').didYouMean).toContain('issues_get');
+    // a correction is offered only where it finds something: webhooks are not in the customers domain
+    expect(index.suggest('webhoks for my org', { domain: 'customers' }).didYouMean).toEqual([]);
+    expect(index.suggest('webhoks for my org', { domain: 'orgs' }).didYouMean).toEqual(['webhooks for my org']);
     expect(index.suggest('customers please').domains).toEqual(['customers']);
     expect(index.suggest('')).toEqual({ domains: [], didYouMean: [] });
     // vocabulary words are not typos even when this catalog never uses them

@@ -130,14 +130,14 @@ export async function searchTools(
   }
   if (results.length === 0) {
     // SearchIndex.suggest decides (names for a one-word query, corrected words for a phrase).
-    value.suggestions = query === '' ? { domains: [], didYouMean: [] } : set.index.suggest(query);
+    value.suggestions = query === '' ? { domains: [], didYouMean: [] } : set.index.suggest(query, domain !== undefined ? { domain } : {});
     value.hint = `No operation matched. Search in the API's words: a short "<action> <resource>" ("create invoice", "list members"), keywords for other names of it, a suggested domain, or ${names.listDomains}.`;
     return ok(tool, value, `Rephrase the query or browse a suggested domain with ${tool}.`);
   }
   // weak best match (its score is the share of the query it covers): say so, and offer what helps next
   const top1 = results[0];
   if (query !== '' && offset === 0 && top1 !== undefined && top1.score < LOW_CONFIDENCE_SCORE) {
-    const near = set.index.suggest(query).domains;
+    const near = set.index.suggestDomains(query);
     for (const r of results) if (!near.includes(r.domain)) near.push(r.domain);
     const browse = domain !== undefined ? [domain] : near.slice(0, 3);
     value.confidence = 'low';
