@@ -128,6 +128,8 @@ describe('config file (--config / API_CATALOG_CONFIG)', () => {
       [{ catalogs: { github: { allowedOrigins: ['https://ok.example', 'https://api.example.com@evil.com'] } } }, /catalogs\.github\.allowedOrigins\[1\] must not carry userinfo/],
       [{ catalogs: { github: { allowedOrigins: ['file:///etc'] } } }, /catalogs\.github\.allowedOrigins\[0\] must be http\(s\)/],
       [{ catalogs: { github: { blockPrivateAddresses: 'yes' } } }, /catalogs\.github\.blockPrivateAddresses must be true or false/],
+      [{ serve: { registries: [''] } }, /serve\.registries\[0\] must be a registry folder path, not empty$/],
+      [{ serve: { excludeTools: ['repos/*', ''] } }, /serve\.excludeTools\[1\] must be a glob, not empty$/],
     ];
     for (const [value, re] of cases) {
       expect(codeOf(() => parse(value)), JSON.stringify(value)).toMatch(new RegExp(`^CONFIG_INVALID: config file ops\\.json: ${re.source}`));
