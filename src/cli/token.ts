@@ -31,13 +31,9 @@ export async function run(argv: string[]): Promise<number> {
   if (!TOKEN_NAME_RE.test(name)) {
     throw new UsageError(`token new: the name ${JSON.stringify(name.slice(0, 70))} must be 1-64 characters of letters, digits, . _ @ - (starting with a letter or digit)`);
   }
-  const scopes = parseScopes(values.scopes ?? 'catalog:read,catalog:execute');
-  if (typeof scopes === 'string') {
-    // a typo of a scope gets its "did you mean", as every flag value does (docs/CLI.md)
-    const unknown = (values.scopes ?? '').split(',').map((s) => s.trim()).find((s) => s !== '' && !ALL_SCOPES.includes(s));
-    const near = unknown !== undefined ? didYouMean(unknown, ALL_SCOPES) : '';
-    throw new UsageError(`token new: --scopes: ${near !== '' ? scopes.replace(/^(unknown scope "[^"]*")/, `$1${near}`) : scopes}`);
-  }
+  // a typo of a scope gets its "did you mean", as every flag value does (docs/CLI.md)
+  const scopes = parseScopes(values.scopes ?? 'catalog:read,catalog:execute', (unknown) => didYouMean(unknown, ALL_SCOPES));
+  if (typeof scopes === 'string') throw new UsageError(`token new: --scopes: ${scopes}`);
   const { token, line } = newToken(name, scopes);
   process.stdout.write(`${token}\n${line}\n`);
   process.stderr.write(`api-catalog: line 1 is the token for ${name} (shown once); append line 2 to the --tokens file\n`);

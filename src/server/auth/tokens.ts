@@ -30,11 +30,11 @@ export function tokenPrincipal(name: string): string {
   return `token:${name}`;
 }
 
-/** Checks a scope list (`catalog:read,catalog:execute`); returns the error text or the scopes. */
-export function parseScopes(text: string): string[] | string {
+/** Checks a scope list (`catalog:read,catalog:execute`); returns the error text (`hint` adds to an unknown scope, "did you mean") or the scopes. */
+export function parseScopes(text: string, hint: (unknown: string) => string = () => ''): string[] | string {
   const scopes = text.split(',').map((s) => s.trim()).filter(Boolean);
   if (scopes.length === 0) return `no scope given; use ${ALL_SCOPES.join(', ')}`;
-  for (const s of scopes) if (!ALL_SCOPES.includes(s)) return `unknown scope ${JSON.stringify(s.slice(0, 40))}; the scopes are ${ALL_SCOPES.join(', ')}`;
+  for (const s of scopes) if (!ALL_SCOPES.includes(s)) return `unknown scope ${JSON.stringify(s.slice(0, 40))}${hint(s)}; the scopes are ${ALL_SCOPES.join(', ')}`;
   return [...new Set(scopes)];
 }
 
