@@ -329,20 +329,58 @@ function topSection(ref: string): string | undefined {
   return m ? unescapePointer(m[1]!) : undefined;
 }
 
+/** How many different missing entries of the section a file ends in, mid-line, read as a cut, not as stray refs. */
+const CUT_SECTION_MISSING = 5;
+
+/** Whether the section at `ref` (`#/components/schemas`) is where the document ends: the last key at every level. */
+function endsTheDocument(doc: Record<string, unknown>, ref: string): boolean {
+  let node: unknown = doc;
+  for (const raw of ref.slice(2).split('/')) {
+    const token = unescapePointer(raw);
+    if (!isObject(node) || Object.keys(node).at(-1) !== token) return false;
+    node = node[token];
+  }
+  return isObject(node);
+}
+
 /**
- * Refuses a spec cut short: one whose `$ref`s point into a top-level section (`components`, `definitions`, ...) the
- * document lacks altogether, so many that they break at least half of its operations. That is what the first part
- * of a file looks like (YAML parses up to wherever it was cut, and the shared definitions come last), and importing
- * it would replace a good registry with a gutted one. A few stray refs (to a missing entry, or even into a section
- * the spec never had, test/fixtures/specs/path-params.yaml) import as before: REF_BROKEN warnings, those
- * operations skipped. An overlay that adds the section (`components: {}`) lets such a spec in as it is.
+ * Refuses a spec cut short. That is what the first part of a file looks like (YAML parses up to wherever it was
+ * cut, and the shared definitions come last), and importing it would replace a good registry with a gutted one.
+ * Two shapes: refs into a top-level section (`components`, `definitions`, ...) the document lacks altogether, so
+ * many that they break at least half of its operations; or, when the text ends mid-line (`ragged`: no line break
+ * at its end, as a cut-off download leaves it), refs naming at least five entries the section the file ends in
+ * lacks (`#/components/schemas` the last key of the last key: the cut fell inside it), however many operations
+ * they break. A spec that ends its lines and has many broken refs (RELIABILITY D12) imports with its report, as do a
+ * few stray refs (to a missing entry, even one every operation names, or into a section the spec never had,
+ * test/fixtures/specs/path-params.yaml): REF_BROKEN warnings, those operations skipped. An overlay that adds what is
+ * missing (`components: {}`, the entries) lets such a spec in as it is.
  */
-function refuseMissingSections(doc: Record<string, unknown>, broken: readonly RefSite[], where: string): void {
+function refuseMissingSections(doc: Record<string, unknown>, broken: readonly RefSite[], where: string, ragged: boolean): void {
   const missing = new Map<string, RefSite[]>();
+  // the entries missing from the section the document ends in, by that section (at most one: `#/a/b` or `#/a`)
+  const tail = new Map<string, { sites: RefSite[]; names: Set<string> }>();
   for (const site of broken) {
     const top = topSection(site.ref);
-    if (top === undefined || (Object.hasOwn(doc, top) && doc[top] != null)) continue;
-    missing.set(top, [...(missing.get(top) ?? []), site]);
+    if (top === undefined) continue;
+    if (!Object.hasOwn(doc, top) || doc[top] == null) {
+      missing.set(top, [...(missing.get(top) ?? []), site]);
+      continue;
+    }
+    const cut = site.ref.lastIndexOf('/');
+    const section = site.ref.slice(0, cut);
+    if (!ragged || section === '#' || !endsTheDocument(doc, section)) continue;
+    const have = tail.get(section) ?? { sites: [], names: new Set<string>() };
+    have.sites.push(site);
+    have.names.add(site.ref.slice(cut + 1));
+    tail.set(section, have);
+  }
+  for (const [section, { sites, names }] of tail) {
+    if (names.size < CUT_SECTION_MISSING) continue;
+    throw new AppError(
+      'SPEC_INVALID',
+      `import: ${where} looks cut short: it ends mid-line inside ${section}, and ${sites.length} $ref(s) name ${names.size} entries it does not have ` +
+        `(first at ${sites[0]!.at}); check that the whole file was saved or downloaded`,
+    );
   }
   if (missing.size === 0) return;
   // the operations such a ref sits in: under the operation itself, or at its path item (shared parameters)
@@ -429,7 +467,7 @@ export async function loadSpec(source: string, options: LoadOptions = {}): Promi
   }
   const finalRefs = external.length > 0 ? scanRefs(doc).filter((r) => !r.ext) : live;
   const broken = finalRefs.filter((site) => site.ref.startsWith('#') && getPointer(doc, site.ref) === undefined);
-  refuseMissingSections(doc, broken, where);
+  refuseMissingSections(doc, broken, where, !/[\r\n]$/.test(read.text));
   for (const site of broken) {
     diagnostics.push({ level: 'warning', code: 'REF_BROKEN', pointer: site.at, message: `$ref ${JSON.stringify(site.ref)} points nowhere` });
   }
