@@ -96,17 +96,21 @@ export function forTheCli(envelope: Envelope, flags: readonly string[] = []): En
   return { ...envelope, value: { ...value, tools }, ...(instruction !== undefined ? { instruction } : {}) };
 }
 
+/** What stands for the API's text when the spec gives an operation no summary and no description. */
+const NO_TEXT = '(the spec gives no summary or description)';
+
 /** One described tool as the describe command prints it; `flags` (--registry, --config) go on its example call. */
 export function render(tool: Record<string, any>, flags: readonly string[] = []): string {
   if (tool.error) return `${tool.name}: ${tool.error.message}${tool.error.suggestions?.length ? ` (did you mean ${tool.error.suggestions.join(', ')}?)` : ''}`;
   if (tool.parameter) return `${tool.name} — parameter ${tool.parameter.name}\n${JSON.stringify(tool.parameter, null, 2)}`;
   const head = `${tool.name}  ${tool.method} ${tool.path}${tool.destructive ? '  [destructive]' : ''}`;
-  if (!tool.api_text) return `${head}\n  ${tool.summary}`;
+  // Level 1 (summary) has no parameters; an operation the spec gives no text still shows its parameters
+  if (tool.parameters === undefined) return `${head}\n  ${tool.summary || NO_TEXT}`;
   // Level 2: each parameter is `type[, required]`, or { type, from } when other operations give its value
   const params = Object.entries(tool.parameters as Record<string, string | { type: string; from: string[] }>).map(([name, p]) =>
     typeof p === 'string' ? `  ${name}: ${p}` : `  ${name}: ${p.type} (from ${p.from.join(', ')})`,
   );
-  const lines = [head, `  ${tool.api_text}`, '', 'parameters:', ...params, '', `returns: ${tool.returns}`];
+  const lines = [head, `  ${tool.api_text || NO_TEXT}`, '', 'parameters:', ...params, '', `returns: ${tool.returns}`];
   if (tool.example) lines.push(`example: ${exampleCommand(tool.name, tool.example.args)}${flags.length > 0 ? ` ${shellLine(flags)}` : ''}`);
   lines.push(`credentials: ${tool.credentials}`);
   for (const w of tool.warnings ?? []) lines.push(`warning: ${w}`);
