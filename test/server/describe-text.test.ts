@@ -27,6 +27,30 @@ describe('typeLabel (Level 2 parameter types)', () => {
   ])('%j -> %s', (schema, label) => {
     expect(typeLabel(schema)).toBe(label);
   });
+
+  // A named type reads as what it names: GitHub's default_workflow_permissions is a $ref to an enum (86 GitHub
+  // parameters read "object" before), AWS documents a named type as allOf [$ref, {description}]
+  const defs = {
+    Perm: { type: 'string', enum: ['read', 'write'] },
+    Max: { type: 'integer' },
+    Alias: { $ref: '#/$defs/Perm' },
+    Loop: { $ref: '#/$defs/Loop' },
+    'a/b': { type: 'boolean' },
+    Thing: { type: 'object', properties: { a: {} } },
+  };
+  test.each([
+    [{ $ref: '#/$defs/Perm', description: 'The permissions' }, 'string (read|write)'],
+    [{ allOf: [{ $ref: '#/$defs/Max' }, { description: 'At most this many' }] }, 'integer'],
+    [{ $ref: '#/$defs/Alias' }, 'string (read|write)'],
+    [{ type: 'array', items: { $ref: '#/$defs/Perm' } }, 'array<string (read|write)>'],
+    [{ $ref: '#/$defs/a~1b' }, 'boolean'],
+    [{ $ref: '#/$defs/Thing' }, 'object'],
+    [{ $ref: '#/$defs/Loop' }, 'object'],
+    [{ $ref: '#/$defs/Missing' }, 'object'],
+    [{ allOf: [{ $ref: '#/$defs/Max' }, { minimum: 3 }] }, 'any'],
+  ])('%j with the operation\'s $defs -> %s', (schema, label) => {
+    expect(typeLabel(schema as never, defs)).toBe(label);
+  });
 });
 
 describe('sentences (Level 2 description)', () => {

@@ -15,18 +15,46 @@ const BRIEF_SOURCES = 3;
 /** An enum with more values than this is shown by its count. */
 const ENUM_SHOWN = 8;
 
-/** A compact type label: `string`, `integer`, `array<string>`, `string (a|b|c)`, `string (""|exempt)`. */
-export function typeLabel(schema: JsonSchema | undefined): string {
+/** How many `$ref`s a type label follows (a chain of named types; a cycle stops here as `object`). */
+const REF_HOPS = 4;
+
+/**
+ * The schema a parameter's `$ref` names among the operation's `$defs` (`#/$defs/UserType`), also as the one
+ * `$ref` of an `allOf` that only adds a description (how AWS specs document a named type); else undefined.
+ */
+function referenced(schema: Exclude<JsonSchema, boolean>, defs: Record<string, JsonSchema> | undefined): JsonSchema | undefined {
+  if (defs === undefined) return undefined;
+  let ref = schema.$ref;
+  const all = schema.allOf;
+  if (typeof ref !== 'string' && Array.isArray(all)) {
+    const refs = all.filter((a) => typeof a === 'object' && a !== null && typeof (a as { $ref?: unknown }).$ref === 'string');
+    const rest = all.filter((a) => !refs.includes(a) && !(typeof a === 'object' && a !== null && Object.keys(a).every((k) => k === 'description' || k === 'title')));
+    if (refs.length === 1 && rest.length === 0) ref = (refs[0] as { $ref: string }).$ref;
+  }
+  if (typeof ref !== 'string' || !ref.startsWith('#/$defs/')) return undefined;
+  const name = ref.slice('#/$defs/'.length).replace(/~1/g, '/').replace(/~0/g, '~');
+  return Object.hasOwn(defs, name) ? defs[name] : undefined;
+}
+
+/**
+ * A compact type label: `string`, `integer`, `array<string>`, `string (a|b|c)`, `string (""|exempt)`. A named
+ * type (`$ref` into the operation's `defs`) reads as what it names, so an enum behind a `$ref` shows its values.
+ */
+export function typeLabel(schema: JsonSchema | undefined, defs?: unknown, hops = 0): string {
   if (schema === undefined || typeof schema === 'boolean') return 'any';
+  if (schema.type === undefined && hops < REF_HOPS) {
+    const named = referenced(schema, typeof defs === 'object' && defs !== null ? (defs as Record<string, JsonSchema>) : undefined);
+    if (named !== undefined) return typeLabel(named, defs, hops + 1);
+  }
   let t: string;
   const type = schema.type;
   if (Array.isArray(type)) t = type.filter((x) => x !== 'null').join('|') || 'null';
   else if (typeof type === 'string') t = type;
-  else if (Array.isArray(schema.oneOf) || Array.isArray(schema.anyOf)) t = alternativesLabel((schema.oneOf ?? schema.anyOf) as JsonSchema[]);
+  else if (Array.isArray(schema.oneOf) || Array.isArray(schema.anyOf)) t = alternativesLabel((schema.oneOf ?? schema.anyOf) as JsonSchema[], defs, hops);
   else if (schema.properties) t = 'object';
   else if (typeof schema.$ref === 'string') t = 'object';
   else t = 'any';
-  if (t === 'array' && schema.items && typeof schema.items === 'object') t = `array<${typeLabel(schema.items as JsonSchema)}>`;
+  if (t === 'array' && schema.items && typeof schema.items === 'object') t = `array<${typeLabel(schema.items as JsonSchema, defs, hops)}>`;
   const en = schema.enum;
   if (Array.isArray(en) && en.length > 0 && en.length <= ENUM_SHOWN) t += ` (${en.map(enumValue).join('|').slice(0, 120)})`;
   else if (Array.isArray(en) && en.length > ENUM_SHOWN) t += ` (${en.length} allowed values; see detail "full")`;
@@ -39,8 +67,8 @@ function enumValue(v: unknown): string {
 }
 
 /** `string | integer` for a oneOf/anyOf: each alternative's own label, deduplicated, `null` left out, at most 4. */
-function alternativesLabel(alternatives: JsonSchema[]): string {
-  const labels = [...new Set(alternatives.map((a) => typeLabel(a)).filter((l) => l !== 'null'))];
+function alternativesLabel(alternatives: JsonSchema[], defs: unknown, hops: number): string {
+  const labels = [...new Set(alternatives.map((a) => typeLabel(a, defs, hops)).filter((l) => l !== 'null'))];
   if (labels.length === 0) return 'any';
   return labels.length > 4 ? `${labels.slice(0, 4).join(' | ')} | ...` : labels.join(' | ');
 }
@@ -73,7 +101,7 @@ export function parameterLines(entry: CatalogEntry, known?: (name: string) => bo
   const sources = parameterSources(entry, known);
   const out: Record<string, ParameterLine> = {};
   for (const b of op.bindings) {
-    const type = typeLabel(op.inputSchema.properties[b.arg]) + (b.required ? ', required' : '');
+    const type = typeLabel(op.inputSchema.properties[b.arg], op.inputSchema.$defs) + (b.required ? ', required' : '');
     const from = sources[b.arg]?.slice(0, BRIEF_SOURCES);
     const line: ParameterLine = from !== undefined ? { type, from } : type;
     Object.defineProperty(out, b.arg, { value: line, enumerable: true, writable: true, configurable: true });

@@ -328,7 +328,7 @@ export function levelThree(entry: CatalogEntry, names: ToolNames, ctx: DescribeC
     parameters: op.bindings.map((b) => ({
       name: b.arg,
       in: b.in,
-      type: typeLabel(props[b.arg]),
+      type: typeLabel(props[b.arg], op.inputSchema.$defs),
       required: b.required,
       description: oneLine(schemaDescription(props[b.arg]), 120),
       ...(sources[b.arg] !== undefined ? { from: sources[b.arg] } : {}),
@@ -380,7 +380,7 @@ export function describeParameter(op: Operation, parameter: string): Record<stri
       in: binding.in,
       wireName: binding.name || undefined,
       required: binding.required,
-      type: typeLabel(schema),
+      type: typeLabel(schema, op.inputSchema.$defs),
       description: cleanText(schemaDescription(schema), 1000),
       schema: capped.schema,
     },

@@ -90,7 +90,7 @@ export function parameterTable(entry: CatalogEntry, deps: PageDeps): Html {
     const wire = binding !== undefined && binding.name !== arg && binding.name !== '' ? binding.name : undefined;
     const from = sources[arg] ?? [];
     return html`<tr><td class="param" data-label="Name"><code>${arg}</code>${wire !== undefined ? html` <span class="muted">(sent as <code>${wire}</code>)</span>` : ''}</td>
-<td class="in" data-label="In">${binding?.in ?? '—'}</td><td class="type" data-label="Type"><code>${typeLabel(s)}</code></td>
+<td class="in" data-label="In">${binding?.in ?? '—'}</td><td class="type" data-label="Type"><code>${typeLabel(s, op.inputSchema.$defs)}</code></td>
 <td class="req" data-label="Required">${required.has(arg) ? html`<span class="badge">required</span>` : ''}</td>
 <td class="default" data-label="Default">${s.default !== undefined ? html`<code>${shortJson(s.default)}</code>` : ''}</td>
 <td class="desc" data-label="Description">${typeof s.description === 'string' ? proseLine(s.description) : ''}</td>
