@@ -114,10 +114,17 @@ export function isPublicAddress(address: string): boolean {
   return checkAddress(address).allowed;
 }
 
-/** A loopback host: `localhost` (and `*.localhost`, RFC 6761) or an address in 127.0.0.0/8 or ::1 (also mapped). */
+/**
+ * A host whose connections stay on this machine: `localhost` itself (the hosts file answers it) or an address in
+ * 127.0.0.0/8 or ::1 (also IPv4-mapped, and the other spellings ipaddr.js parses).
+ * Callers let credentials go over plain http to it (execution's plainHttpCheck, import's warning), so a name
+ * counts only if the connection cannot leave the machine. `*.localhost` (RFC 6761) and `localhost.` do not: the
+ * system resolver looks them up like any name, and a search domain or a wildcard DNS answer can point them
+ * anywhere; nothing pins them to 127.0.0.1 at connect time.
+ */
 export function isLoopbackHost(host: string): boolean {
-  const h = bareHost(host).toLowerCase().replace(/\.$/, '');
-  if (h === 'localhost' || h.endsWith('.localhost')) return true;
+  const h = bareHost(host).toLowerCase();
+  if (h === 'localhost') return true;
   if (!ipaddr.isValid(h)) return false;
   const ip = ipaddr.process(h); // IPv4-mapped IPv6 -> IPv4
   return ip.range() === 'loopback';

@@ -107,8 +107,10 @@ describe('checkAddress: one table for importer and execution', () => {
   });
 
   it.each([
-    ['localhost', true], ['LOCALHOST.', true], ['api.localhost', true], ['127.0.0.2', true], ['::1', true], ['[::1]', true],
-    ['::ffff:127.0.0.1', true], ['10.0.0.1', false], ['example.com', false], ['localhost.example.com', false], ['0.0.0.0', false],
+    ['localhost', true], ['LOCALHOST', true], ['127.0.0.2', true], ['::1', true], ['[::1]', true], ['::ffff:127.0.0.1', true],
+    ['0x7f000001', true], ['10.0.0.1', false], ['example.com', false], ['localhost.example.com', false], ['0.0.0.0', false],
+    // Names the system resolver looks up (a search domain or wildcard DNS can answer): not loopback for credentials.
+    ['api.localhost', false], ['A.B.LOCALHOST', false], ['localhost.', false], ['LOCALHOST.', false],
   ])('isLoopbackHost(%s) = %s', (host, expected) => {
     expect(isLoopbackHost(host)).toBe(expected);
   });
