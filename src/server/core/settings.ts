@@ -4,6 +4,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { catalogOptions, parseConfigFile, resolveBaseUrls, type ConfigFile, type ServerConfig } from '../../config.js';
+import { AppError } from '../../errors.js';
+import { envPrefix } from '../../execution/auth.js';
 import type { ExecutionConfig } from '../../execution/index.js';
 import type { Catalog } from '../../registry/catalog.js';
 import type { CatalogSet } from './catalogs.js';
@@ -71,7 +73,8 @@ export function settingsFromConfig(
   const per = catalogOptions(file, names, config.allowHttpCredentials);
   // A catalog's publisher vouches for what its own settings file says (the embedded GitHub catalog's names
   // uploads.github.com, where GitHub's spec sends release-asset uploads and the F7 origin check would otherwise
-  // refuse them); the operator's config file replaces any of it, option by option.
+  // refuse them), within what catalogSettings lets a publisher say; the operator's config file replaces any of it,
+  // option by option.
   for (const catalog of set.catalogs) {
     const own = catalogSettings(catalog);
     if (own === undefined) continue;
@@ -82,13 +85,64 @@ export function settingsFromConfig(
   return settings;
 }
 
+/** Env var names that are the server's own (API_CATALOG_SIGNING_KEY, API_CATALOG_HTTP_TOKEN, ...), never a catalog's. */
+const SERVER_ENV_PREFIX = 'API_CATALOG_';
+
 /**
  * The options of a catalog's own settings file (`<registry>/settings.json`): the format of the config file, with
  * only this catalog's section. Undefined when there is none; CONFIG_INVALID naming the file when it is wrong.
+ *
+ * Whoever published the registry wrote this file, not the operator, so it is held to what a publisher may vouch
+ * for (docs/SECURITY.md): origins, the idempotency header, the credential prefix, credential env var names in the
+ * catalog's own namespace (`<CATALOG>_*`), and turning protections on. A file that names another env var (the
+ * server's signing key, HOME, a cloud key) or loosens the operator's choices (allowHttpCredentials: true,
+ * blockPrivateAddresses: false, a `serve` section) is refused with CONFIG_INVALID naming the key and the config
+ * file setting that does it with the operator's authority: refused rather than ignored, because a warning on a
+ * stdio server's stderr goes unseen and a half-obeyed file fails later, far from its cause.
  */
 export function catalogSettings(catalog: Catalog): CatalogExecutionSettings | undefined {
   const path = join(catalog.dir, CATALOG_SETTINGS_FILE);
   if (!existsSync(path)) return undefined;
   const parsed = parseConfigFile(readFileSync(path, 'utf8'), path);
-  return catalogOptions(parsed, [catalog.meta.name])[catalog.meta.name];
+  const own = catalogOptions(parsed, [catalog.meta.name])[catalog.meta.name];
+  checkPublisherAuthority(parsed, catalog.meta.name, path);
+  return own;
+}
+
+/** Throws CONFIG_INVALID for the first thing in a catalog's own settings file that only the operator may set. */
+function checkPublisherAuthority(parsed: ConfigFile, name: string, path: string): void {
+  const section = `catalogs.${name}`;
+  const inFile = 'in your config file (--config)';
+  const refuse = (key: string, why: string, instead: string): never => {
+    throw new AppError(
+      'CONFIG_INVALID',
+      `catalog settings ${path}: ${key} ${why}; a catalog's own settings.json is written by its publisher and may not decide this, ` +
+        `so the file is refused. Remove ${key} from that file; if you (the operator) want it, set ${instead}`,
+      { details: { file: path, key } },
+    );
+  };
+  if (parsed.serve !== undefined) refuse('serve', 'sets server options', `them in the serve section ${inFile}`);
+  if (parsed.blockPrivateAddresses === false) {
+    refuse('blockPrivateAddresses', 'is false (it may only turn the check on)', `"blockPrivateAddresses": false at the top level or in ${section} ${inFile}`);
+  }
+  const c = Object.hasOwn(parsed.catalogs, name) ? parsed.catalogs[name] : undefined;
+  if (c === undefined) return;
+  if (c.allowHttpCredentials === true) {
+    refuse(`${section}.allowHttpCredentials`, 'is true (credentials over plain http)', `"allowHttpCredentials": true in ${section} ${inFile}, or pass --allow-http-credentials`);
+  }
+  if (c.blockPrivateAddresses === false) {
+    refuse(`${section}.blockPrivateAddresses`, 'is false (it may only turn the check on)', `"blockPrivateAddresses": false in ${section} ${inFile}`);
+  }
+  // The catalog's own namespace is that of its default names (GITHUB_TOKEN for github): a publisher may rename
+  // within it (GITHUB_APP_TOKEN), never reach outside it for a variable the operator set for something else.
+  const prefix = `${envPrefix(name)}_`;
+  for (const [kind, envName] of Object.entries(c.credentials ?? {})) {
+    if (typeof envName !== 'string') continue;
+    const own = envName.startsWith(prefix) && envName.length > prefix.length && !envName.startsWith(SERVER_ENV_PREFIX);
+    if (own) continue;
+    const why = envName.startsWith(SERVER_ENV_PREFIX)
+      ? `names ${envName}, one of the server's own variables (${SERVER_ENV_PREFIX}*)`
+      : `names ${envName}, outside this catalog's own variables (${prefix}*)`;
+    refuse(`${section}.credentials.${kind}`, why, `"credentials": {"${kind}": "${envName}"} in ${section} ${inFile}`);
+  }
 }
