@@ -85,7 +85,7 @@ export function encodeQueryParam(
   const explode = opts.explode ?? style === 'form';
   if (style === 'deepObject') {
     const out: string[] = [];
-    flattenBrackets(name, value, (k, v) => out.push(`${encodeBracketKey(k)}=${enc(v)}`));
+    flattenBrackets([name], value, (path, v) => out.push(`${bracketKey(path)}=${enc(v)}`));
     return out;
   }
   if (Array.isArray(value)) {
@@ -124,29 +124,34 @@ export function assertHeaderSafe(name: string, text: string): void {
   }
 }
 
-/** `a[b][0][c]` with each bracket segment encoded but the brackets literal (Stripe's style). */
-function encodeBracketKey(k: string): string {
-  const first = k.indexOf('[');
-  if (first === -1) return encodeStrict(k);
-  const head = k.slice(0, first);
-  const rest = k.slice(first).replace(/\[([^\]]*)\]/g, (_m, inner: string) => `[${encodeStrict(inner)}]`);
-  return encodeStrict(head) + rest;
+/**
+ * `a[b][0][c]` from its segments `['a', 'b', '0', 'c']`: every segment strictly percent-encoded, only the brackets
+ * between them literal (Stripe's style). Built from the segments, never by re-parsing a joined string: an object key
+ * such as `x]&api_key=1&y[` is one segment, so its `]`, `&`, `=` and `#` are encoded and cannot close the bracket,
+ * start another query parameter ahead of a credential, or turn the rest of the URL into a fragment.
+ */
+function bracketKey(path: readonly string[]): string {
+  const [head = '', ...segments] = path;
+  return encodeStrict(head) + segments.map((s) => `[${encodeStrict(s)}]`).join('');
 }
 
-/** Flattens nested objects/arrays to bracket keys: `metadata[key]`, `items[0][price]`. Empty containers -> `key=`. */
-export function flattenBrackets(prefix: string, value: unknown, emit: (key: string, text: string) => void): void {
+/**
+ * Flattens nested objects/arrays to bracket keys, handing `emit` the segments (`['metadata', 'key']`,
+ * `['items', '0', 'price']`) so the caller encodes each one. Empty containers -> `key=`.
+ */
+export function flattenBrackets(path: readonly string[], value: unknown, emit: (path: readonly string[], text: string) => void): void {
   if (Array.isArray(value)) {
-    if (value.length === 0) emit(prefix, '');
-    value.forEach((v, i) => flattenBrackets(`${prefix}[${i}]`, v, emit));
+    if (value.length === 0) emit(path, '');
+    value.forEach((v, i) => flattenBrackets([...path, String(i)], v, emit));
     return;
   }
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value);
-    if (entries.length === 0) emit(prefix, '');
-    for (const [k, v] of entries) flattenBrackets(`${prefix}[${k}]`, v, emit);
+    if (entries.length === 0) emit(path, '');
+    for (const [k, v] of entries) flattenBrackets([...path, k], v, emit);
     return;
   }
-  emit(prefix, primitiveText(value));
+  emit(path, primitiveText(value));
 }
 
 /** application/x-www-form-urlencoded with bracketed nesting (OAS `encoding` honoured for style form and JSON parts). */
@@ -162,7 +167,7 @@ export function encodeFormBody(body: Record<string, unknown>, encoding?: Record<
     } else if (enc?.style === 'form' && enc.explode !== false && Array.isArray(v)) {
       for (const x of v) out.push(`${encodeStrict(k)}=${encodeStrict(primitiveText(x))}`);
     } else {
-      flattenBrackets(k, v, (key, text) => out.push(`${encodeBracketKey(key)}=${encodeStrict(text)}`));
+      flattenBrackets([k], v, (path, text) => out.push(`${bracketKey(path)}=${encodeStrict(text)}`));
     }
   }
   return out.join('&');
@@ -194,6 +199,22 @@ function fileObject(v: unknown): { bytes: Buffer; filename?: string; contentType
   };
 }
 
+// RFC 9110 §8.3.1 media type: `type/subtype *( OWS ";" OWS token "=" ( token / quoted-string ) )`, printable ASCII
+// only. Anything else (CR/LF above all) would end the part's Content-Type line and let the argument add headers.
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+const QUOTED_STRING = '"(?:[\\t !#-\\[\\]-~]|\\\\[\\t -~])*"';
+const MEDIA_TYPE = new RegExp(`^${TOKEN}/${TOKEN}(?:[ \\t]*;[ \\t]*${TOKEN}=(?:${TOKEN}|${QUOTED_STRING}))*$`);
+
+/** Refuses a file part's content type (from the argument) that is not one well-formed media type. */
+function assertMediaType(contentType: string, pointer: string): void {
+  if (MEDIA_TYPE.test(contentType)) return;
+  const shown = contentType.length > 80 ? `${JSON.stringify(contentType.slice(0, 80))}…` : JSON.stringify(contentType);
+  const rule = 'a content type must be type/subtype with optional ;name=value parameters, e.g. "image/png" or "text/plain; charset=utf-8", with no CR, LF or other control characters';
+  throw new AppError('INVALID_ARGUMENTS', `file argument ${pointer}: content type ${shown} is not a media type; ${rule}`, {
+    details: { errors: [{ path: pointer, message: rule }] },
+  });
+}
+
 function quoteParam(s: string): string {
   return s.replace(/["\\\r\n]/g, (c) => (c === '"' ? '%22' : c === '\\' ? '\\\\' : ''));
 }
@@ -210,7 +231,8 @@ export function encodeMultipart(
 ): { bytes: Buffer; boundary: string; fileParts: number } {
   const chunks: Buffer[] = [];
   let fileParts = 0;
-  const part = (name: string, v: unknown): void => {
+  // `pointer`: the argument's JSON pointer (`/file`, `/files/0`), named when its content type is refused.
+  const part = (name: string, v: unknown, pointer: string): void => {
     let headers = `Content-Disposition: form-data; name="${quoteParam(name)}"`;
     let bytes: Buffer;
     const file = typeof v === 'string' ? parseDataUrl(v) : undefined;
@@ -218,6 +240,8 @@ export function encodeMultipart(
     if (file !== undefined || obj !== undefined) {
       fileParts++;
       const f = obj ?? { bytes: file!.bytes, contentType: file!.contentType };
+      // Checked even when the spec's encoding overrides it: a malformed value is a bad argument either way.
+      if (f.contentType !== undefined) assertMediaType(f.contentType, obj !== undefined ? `${pointer}/contentType` : pointer);
       headers += `; filename="${quoteParam(f.filename ?? name)}"\r\nContent-Type: ${encoding?.[name]?.contentType ?? f.contentType ?? 'application/octet-stream'}`;
       bytes = f.bytes;
     } else if (v !== null && typeof v === 'object') {
@@ -232,8 +256,9 @@ export function encodeMultipart(
   };
   for (const [k, v] of Object.entries(body)) {
     if (v === undefined) continue;
-    if (Array.isArray(v) && !(encoding?.[k]?.contentType ?? '').includes('json')) v.forEach((item) => part(k, item));
-    else part(k, v);
+    const pointer = `/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    if (Array.isArray(v) && !(encoding?.[k]?.contentType ?? '').includes('json')) v.forEach((item, i) => part(k, item, `${pointer}/${i}`));
+    else part(k, v, pointer);
   }
   chunks.push(Buffer.from(`--${boundary}--\r\n`, 'utf8'));
   return { bytes: Buffer.concat(chunks), boundary, fileParts };
