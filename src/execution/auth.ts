@@ -84,12 +84,41 @@ function readValue(name: string, config: ExecutionConfig): string | undefined {
   return v === undefined || v === '' ? undefined : v;
 }
 
-/** The credential value(s) for a scheme, or undefined when not available. */
-function credentialFor(scheme: SecuritySchemeInfo, prefix: Required<CredentialEnvNames>, config: ExecutionConfig): string[] | undefined {
+/** Where the session's X-Upstream-Token goes, in words (AUTH_MISSING and the docs say the same). */
+const SESSION_RULE =
+  "the session's X-Upstream-Token stands for a bearer / OAuth2 / OpenID Connect token, or for the only credential of a requirement whose one scheme is an API key in a header or cookie, or basic (user:password); it is never put into a URL query";
+
+/**
+ * Which scheme of one security requirement the session's X-Upstream-Token fills (its index), or -1. The token is
+ * one credential, so it fills one scheme: the requirement's bearer / OAuth2 / OpenID Connect scheme, else its only
+ * scheme when that is an apiKey in a header or cookie, or basic (`user:password`). Never an apiKey in the query: a
+ * URL is written to upstream and proxy access logs, and a client's bearer token used for every scheme went there
+ * too when an operation required both (`key` in the query + `bearer`). The requirement's other schemes read their
+ * environment variables, as they do for a session without the header.
+ */
+function sessionSlot(alt: ReadonlyArray<[string, SecuritySchemeInfo]>): number {
+  const bearer = alt.findIndex(([, scheme]) => kindOf(scheme) === 'bearer');
+  if (bearer >= 0) return bearer;
+  if (alt.length !== 1) return -1;
+  const only = alt[0]![1];
+  const kind = kindOf(only);
+  if (kind === 'basic' || (kind === 'apiKey' && only.in !== 'query')) return 0;
+  return -1;
+}
+
+function hasSession(config: ExecutionConfig): config is ExecutionConfig & { sessionCredential: string } {
+  return config.sessionCredential !== undefined && config.sessionCredential !== '';
+}
+
+/**
+ * The credential value(s) for a scheme, or undefined when not available: the session's X-Upstream-Token when
+ * `fromSession` (sessionSlot chose this scheme), else the scheme's environment variables.
+ */
+function credentialFor(scheme: SecuritySchemeInfo, prefix: Required<CredentialEnvNames>, config: ExecutionConfig, fromSession: boolean): string[] | undefined {
   const kind = kindOf(scheme);
-  const session = config.sessionCredential;
   if (kind === 'unsupported') return undefined;
-  if (session !== undefined && session !== '') {
+  if (fromSession && hasSession(config)) {
+    const session = config.sessionCredential;
     if (kind === 'basic') {
       const i = session.indexOf(':');
       return i > 0 ? [session.slice(0, i), session.slice(i + 1)] : undefined;
@@ -98,6 +127,17 @@ function credentialFor(scheme: SecuritySchemeInfo, prefix: Required<CredentialEn
   }
   const vals = envVarsFor(scheme, prefix).map((n) => readValue(n, config));
   return vals.every((v) => v !== undefined) ? (vals as string[]) : undefined;
+}
+
+/** Each scheme of a requirement with its value(s) and where they come from (undefined values: not available). */
+function valuesOf(alt: ReadonlyArray<[string, SecuritySchemeInfo]>, prefix: Required<CredentialEnvNames>, config: ExecutionConfig) {
+  const slot = hasSession(config) ? sessionSlot(alt) : -1;
+  return alt.map(([name, scheme], i) => ({
+    name,
+    scheme,
+    fromSession: i === slot,
+    values: credentialFor(scheme, prefix, config, i === slot),
+  }));
 }
 
 /** The schemes an operation may use, as alternatives of requirement sets; `[]` alternatives = none needed. */
@@ -143,23 +183,48 @@ export function credentialFormat(scheme: SecuritySchemeInfo, config: Pick<Execut
   }
 }
 
+/** One scheme's credential status: its env vars, whether a value is available, and what it must hold. */
+export interface CredentialStatus {
+  scheme: string;
+  envVars: string[];
+  set: boolean;
+  format?: string;
+}
+
 /**
- * Which credentials an operation needs and whether they are set (never their values); with `options.format`,
- * also what each env var must hold (describe shows it). For a catalog that declares no security, the optional default bearer `<CATALOG>_TOKEN`
- * is listed.
+ * The credentials an operation accepts, as the API declares them: alternatives (any one will do), each a list of
+ * schemes that are all required together. Never values; with `options.format`, also what each env var must hold.
+ * `[]` when it needs none; an alternative `[]` (`{}` in the spec) makes credentials optional. A catalog that
+ * declares no security gets the optional default bearer `<CATALOG>_TOKEN`.
  */
-export function credentialStatus(
+export function credentialAlternatives(
   op: Pick<Operation, 'security'>,
   config: ExecutionConfig,
   options: { format?: boolean } = {},
-): Array<{ scheme: string; envVars: string[]; set: boolean; format?: string }> {
+): CredentialStatus[][] {
   const prefix = credentialEnvNames(config);
-  const seen = new Map<string, { scheme: string; envVars: string[]; set: boolean; format?: string }>();
-  for (const alt of requirements(op, config)) {
-    for (const [name, scheme] of alt) {
-      if (seen.has(name)) continue;
+  return requirements(op, config).map((alt) =>
+    valuesOf(alt, prefix, config).map(({ name, scheme, values }) => {
       const format = options.format === true ? credentialFormat(scheme, config) : undefined;
-      seen.set(name, { scheme: name, envVars: envVarsFor(scheme, prefix), set: credentialFor(scheme, prefix, config) !== undefined, ...(format !== undefined ? { format } : {}) });
+      return { scheme: name, envVars: envVarsFor(scheme, prefix), set: values !== undefined, ...(format !== undefined ? { format } : {}) };
+    }),
+  );
+}
+
+/**
+ * Which credentials an operation needs and whether they are set (never their values), each scheme once; with
+ * `options.format`, also what each env var must hold (describe shows it). A scheme counts as set when some
+ * alternative it is part of gives it a value (the session's token may fill it in one and not in another). For a
+ * catalog that declares no security, the optional default bearer `<CATALOG>_TOKEN` is listed. Which schemes go
+ * together is credentialAlternatives'.
+ */
+export function credentialStatus(op: Pick<Operation, 'security'>, config: ExecutionConfig, options: { format?: boolean } = {}): CredentialStatus[] {
+  const seen = new Map<string, CredentialStatus>();
+  for (const alt of credentialAlternatives(op, config, options)) {
+    for (const s of alt) {
+      const known = seen.get(s.scheme);
+      if (known === undefined) seen.set(s.scheme, s);
+      else if (s.set && !known.set) seen.set(s.scheme, { ...known, set: true });
     }
   }
   return [...seen.values()];
@@ -183,14 +248,13 @@ export function resolveAuth(op: Operation, config: ExecutionConfig): AppliedAuth
       else out.reservedHeaders.add(scheme.name.toLowerCase());
     }
   }
-  const session = config.sessionCredential !== undefined && config.sessionCredential !== '';
   for (const alt of alts) {
-    const values = alt.map(([, scheme]) => credentialFor(scheme, prefix, config));
-    if (!values.every((v) => v !== undefined)) continue;
-    alt.forEach(([, scheme], i) => {
-      const v = values[i]!;
+    const values = valuesOf(alt, prefix, config);
+    if (!values.every((v) => v.values !== undefined)) continue;
+    for (const { scheme, values: found, fromSession } of values) {
+      const v = found!;
       const kind = kindOf(scheme);
-      out.sources.push(...(session ? ["the session's X-Upstream-Token"] : envVarsFor(scheme, prefix)));
+      out.sources.push(...(fromSession ? ["the session's X-Upstream-Token"] : envVarsFor(scheme, prefix)));
       if (kind === 'bearer') {
         out.headers.authorization = `Bearer ${v[0]!}`;
         out.secrets.push(v[0]!);
@@ -207,13 +271,16 @@ export function resolveAuth(op: Operation, config: ExecutionConfig): AppliedAuth
         else out.headers[name.toLowerCase()] = value;
         out.secrets.push(v[0]!);
       }
-    });
+    }
     return out;
   }
   const needed = alts
     .map((alt) => alt.map(([name, scheme]) => `${name} (${envVarsFor(scheme, prefix).join(' + ') || 'unsupported scheme'})`).join(' and '))
     .join(' or ');
-  throw new AppError('AUTH_MISSING', `${op.name}: needs credentials: ${needed}; none are set`, {
+  // A session token that could have been meant for a scheme it is never used for: say so, or the env var the
+  // message names reads like the only way.
+  const unused = hasSession(config) ? `; ${SESSION_RULE}` : '';
+  throw new AppError('AUTH_MISSING', `${op.name}: needs credentials: ${needed}; none are set${unused}`, {
     details: { schemes: credentialStatus(op, config) },
   });
 }

@@ -161,7 +161,8 @@ async function pipeline(op: Operation, args: unknown, config: ExecutionConfig, o
   let data: unknown;
   try {
     const decoded = decodeBody(raw.bytes, contentType, raw.cutAt !== undefined);
-    // Scan the raw text for secrets once instead of re-serializing the parsed data.
+    // The raw text is searched for secrets instead of re-serializing the parsed data, unless its escapes could hide
+    // one (`\/`, `\u00XX`): Redactor.deep decides.
     data = redactor.deep(decoded.data, decoded.text);
   } catch (err) {
     if (raw.status >= 400 && isAppError(err)) data = raw.bytes.toString('utf8').slice(0, 2000);

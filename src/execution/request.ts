@@ -319,7 +319,8 @@ export function buildRequest(op: Operation, args: Record<string, unknown>, confi
     headers,
     ...(body !== undefined ? { body } : {}),
     ...(bodyPreview !== undefined ? { bodyPreview } : {}),
-    redactor: new Redactor(auth.secrets),
+    // The credentials, and the exact strings the query and cookie carry them as (strict percent-encoding).
+    redactor: new Redactor([...auth.secrets, ...[...auth.query, ...auth.cookies].map(([, v]) => encodeStrict(v))]),
     ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
     ...(plainHttp !== undefined ? { plainHttp } : {}),
   };

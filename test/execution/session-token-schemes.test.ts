@@ -1,0 +1,108 @@
+// Which scheme a session's X-Upstream-Token fills: one credential, so one scheme of a requirement (its bearer /
+// OAuth2 / OpenID Connect scheme, else its only header, cookie or basic scheme), never an API key in the URL query
+// where access logs keep it; the requirement's other schemes read their env vars. And the credentials an operation
+// accepts keep the spec's structure: schemes of one requirement all needed, requirements alternatives.
+// Real request building against a recording upstream on 127.0.0.1.
+import { describe, expect, it } from 'vitest';
+import { credentialAlternatives } from '../../src/execution/auth.js';
+import { credentialStatus, executeOperation, prepareRequest, type ExecutionConfig } from '../../src/execution/index.js';
+import type { Operation } from '../../src/types.js';
+import type { RecordedRequest, Upstream } from '../helpers/upstream.js';
+import { fail, okay, op, useUpstream, withSchemes } from './fixtures.js';
+
+let up: Upstream;
+let cfg: ExecutionConfig;
+useUpstream((u, c) => {
+  up = u;
+  cfg = c;
+}, { path: '/v1' });
+
+const SESSION = 'session-token-7f3a9c';
+const schemes = withSchemes({
+  key: { type: 'apiKey', in: 'query', name: 'api_key' },
+  hkey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+  ckey: { type: 'apiKey', in: 'cookie', name: 'sid' },
+  bearer: { type: 'http', scheme: 'bearer' },
+  basic: { type: 'http', scheme: 'basic' },
+  oauth: { type: 'oauth2' },
+  oidc: { type: 'openIdConnect' },
+});
+const secured = (...reqs: string[][]): Operation => op({ security: reqs.map((r) => Object.fromEntries(r.map((s) => [s, []]))) });
+const session = (env: Record<string, string> = {}): ExecutionConfig => ({ ...cfg, catalog: schemes, env, sessionCredential: SESSION });
+
+async function sent(o: Operation, config: ExecutionConfig): Promise<RecordedRequest> {
+  okay(await executeOperation(o, {}, config));
+  expect(up.requests).toHaveLength(1);
+  return up.requests[0]!;
+}
+
+describe("the session's X-Upstream-Token fills one scheme, never the URL query", () => {
+  it('API key in the query + bearer, both required: the token is the bearer; the key comes from its env var', async () => {
+    const r = await sent(secured(['key', 'bearer']), session({ TESTAPI_API_KEY: 'operator-key-1' }));
+    expect(r.headers.authorization).toBe(`Bearer ${SESSION}`);
+    expect(r.url).toBe('/v1/things?api_key=operator-key-1');
+  });
+
+  it('API key in the query + bearer with no key in the environment: AUTH_MISSING, nothing sent, the rule said', async () => {
+    const out = fail(await executeOperation(secured(['key', 'bearer']), {}, session()));
+    expect(out.code).toBe('AUTH_MISSING');
+    expect(out.message).toMatch(/key \(TESTAPI_API_KEY\) and bearer \(TESTAPI_TOKEN\)/);
+    expect(out.message).toMatch(/X-Upstream-Token stands for a bearer .* never put into a URL query/);
+    expect(out.message).not.toContain(SESSION);
+    expect(up.requests).toHaveLength(0);
+    expect(() => prepareRequest(secured(['key', 'bearer']), {}, session())).toThrow(/AUTH_MISSING|needs credentials/);
+  });
+
+  it('an operation whose only credential is an API key in the query: the env key, never the token', async () => {
+    expect(fail(await executeOperation(secured(['key']), {}, session())).code).toBe('AUTH_MISSING');
+    const r = await sent(secured(['key']), session({ TESTAPI_API_KEY: 'operator-key-2' }));
+    expect(r.url).toBe('/v1/things?api_key=operator-key-2');
+    expect(JSON.stringify(r.headers)).not.toContain(SESSION);
+  });
+
+  it.each([
+    ['bearer', (r: RecordedRequest) => expect(r.headers.authorization).toBe(`Bearer ${SESSION}`)],
+    ['oauth', (r: RecordedRequest) => expect(r.headers.authorization).toBe(`Bearer ${SESSION}`)],
+    ['oidc', (r: RecordedRequest) => expect(r.headers.authorization).toBe(`Bearer ${SESSION}`)],
+    ['hkey', (r: RecordedRequest) => expect(r.headers['x-api-key']).toBe(SESSION)],
+    ['ckey', (r: RecordedRequest) => expect(r.headers.cookie).toBe(`sid=${SESSION}`)],
+  ])('a requirement of %s alone: the token is its credential (env ignored)', async (scheme, check) => {
+    const r = await sent(secured([scheme]), session({ TESTAPI_TOKEN: 'env-token', TESTAPI_API_KEY: 'env-key' }));
+    check(r);
+    expect(r.url).toBe('/v1/things');
+  });
+
+  it('basic alone takes user:password from the token', async () => {
+    const r = await sent(secured(['basic']), { ...cfg, catalog: schemes, env: {}, sessionCredential: 'ann:pw-session-1' });
+    expect(r.headers.authorization).toBe(`Basic ${Buffer.from('ann:pw-session-1').toString('base64')}`);
+  });
+
+  it('a header API key + bearer: the token is the bearer only, never copied into the key header', async () => {
+    const r = await sent(secured(['hkey', 'bearer']), session({ TESTAPI_API_KEY: 'operator-key-3' }));
+    expect(r.headers.authorization).toBe(`Bearer ${SESSION}`);
+    expect(r.headers['x-api-key']).toBe('operator-key-3');
+  });
+
+  it('describe says which schemes the token fills', () => {
+    const status = credentialStatus(secured(['key', 'bearer']), session());
+    expect(status.map((s) => [s.scheme, s.set])).toEqual([['key', false], ['bearer', true]]);
+  });
+});
+
+describe('credentialAlternatives keeps the spec structure: all of a requirement, any requirement', () => {
+  const env = { TESTAPI_API_KEY: 'k-1' };
+  it('[{key, bearer}] is one alternative of two required schemes, each with its own status', () => {
+    const alts = credentialAlternatives(secured(['key', 'bearer']), { ...cfg, catalog: schemes, env }, { format: true });
+    expect(alts).toEqual([
+      [
+        { scheme: 'key', envVars: ['TESTAPI_API_KEY'], set: true, format: 'the key alone; sent as query parameter api_key' },
+        { scheme: 'bearer', envVars: ['TESTAPI_TOKEN'], set: false, format: 'the token alone; sent as "Authorization: Bearer <value>"' },
+      ],
+    ]);
+  });
+
+  it('[{bearer}, {hkey}] are two alternatives; {} is an empty (optional) one', () => {
+    const alts = credentialAlternatives(op({ security: [{ bearer: [] }, { hkey: [] }, {}] }), { ...cfg, catalog: schemes, env });
+    expect(alts.map((a) => a.map((s) => `${s.scheme}:${s.set}`))).toEqual([['bearer:false'], ['hkey:true'], []]);
+  });
+});
