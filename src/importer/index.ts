@@ -9,8 +9,8 @@ import { AppError } from '../errors.js';
 import { createAjv } from '../schema/ajv.js';
 import type { CatalogMeta, Diagnostic, Operation, SecurityRequirement, SecuritySchemeInfo } from '../types.js';
 import { buildExamples, specExampleValues } from './examples.js';
-import { EXT, catalogDescription, catalogTitle, readAgentExtensions, readCatalogExtensions, type AgentExtensions } from './curation.js';
-import { lintOperations, LINT_CODES } from './lint.js';
+import { EXT, INFO_EXT, catalogDescription, catalogTitle, readAgentExtensions, readCatalogExtensions, type AgentExtensions } from './curation.js';
+import { lintCatalogText, lintOperations, lintTagDescriptions, LINT_CODES, WITHHELD_TEXT } from './lint.js';
 import { isUrl, loadSpec } from './load.js';
 import type { LoadedSpec } from './load.js';
 import { splitDominantDomain } from './domains.js';
@@ -340,16 +340,29 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
 
   const lint = lintOperations(operations, hadText, rawText);
   operations.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const domains = buildDomains(operations, tagDescriptions(loaded.doc));
+  // a tag description that reads like instructions is withheld before it becomes a domain's (lint.ts)
+  const described = tagDescriptions(loaded.doc);
+  lint.push(...lintTagDescriptions(loaded.doc, described));
+  const domains = buildDomains(operations, described);
   const info = own(loaded.doc, 'info');
   // The display name and description: import's own arguments, else the curators' info extensions, else the spec's.
   const display = readCatalogExtensions(info, diagnostics);
+  // The spec's title or description as shown (the curators' extension, else info's own), withheld when it reads
+  // like instructions to an AI: an empty title (the catalog name is shown), WITHHELD_TEXT for the description.
+  const specText = (key: 'title' | 'description', extension: string | undefined, clean: (raw: unknown) => string): string => {
+    const field = extension !== undefined ? INFO_EXT[key] : key;
+    const text = extension ?? clean(own(info, key));
+    const finding = lintCatalogText(key, `#/info/${field}`, own(info, field), text, name);
+    if (finding === undefined) return text;
+    lint.push(finding);
+    return key === 'title' ? '' : WITHHELD_TEXT;
+  };
   const meta: CatalogMeta = {
     formatVersion: 1,
     name,
-    title: importArgs.title ?? display.title ?? (catalogTitle(own(info, 'title')) || name),
+    title: importArgs.title ?? (specText('title', display.title, catalogTitle) || name),
     version: cleanLine(String(own(info, 'version') ?? ''), 60),
-    description: importArgs.description ?? display.description ?? catalogDescription(own(info, 'description')),
+    description: importArgs.description ?? specText('description', display.description, catalogDescription),
     specVersion: loaded.specVersion,
     source: loaded.sourceLabel,
     sourceSha256: loaded.sha256,

@@ -1,12 +1,22 @@
 // The import lint (reported with the summary and in diagnostics.json): operations without summary or
 // description, near-duplicate operations, and text that reads like instructions to an AI (RELIABILITY J1).
-// Flags are data on the operation; nothing here changes what the spec says.
+// An operation's flags are data on the operation; nothing here changes what the spec says. The catalog's title
+// and description and the tags' descriptions are linted too: list_domains shows them to every agent before any
+// operation, as plain fields with nothing to flag them, so the importer withholds the ones that read like
+// instructions (WITHHELD_TEXT) instead of storing them.
 import type { Diagnostic, Operation } from '../types.js';
 import { isObject } from './pointer.js';
-import { instructionMatch } from './text.js';
+import { cleanDescription, instructionMatch, slug } from './text.js';
 
 /** Diagnostic codes produced by the lint (all level `warning`; `--strict` does not fail on them). */
 export const LINT_CODES = ['LINT_NO_DESCRIPTION', 'LINT_NEAR_DUPLICATE', 'LINT_INSTRUCTION_LIKE'] as const;
+
+/**
+ * What catalog.json holds in place of a catalog or domain description the lint withheld, so that list_domains, the
+ * explorer and `api-catalog domains` say that there was text, and why it is not shown (the spec keeps it; the
+ * finding is in diagnostics.json). Neutral words: it must not itself read like an instruction.
+ */
+export const WITHHELD_TEXT = "Withheld at import: the API's text here reads like instructions to an AI.";
 
 function opPointer(op: Operation): string {
   return `#/paths/${op.path.replace(/~/g, '~0').replace(/\//g, '~1')}/${op.method}`;
@@ -27,6 +37,53 @@ function schemaTexts(node: unknown, out: string[], depth = 0): void {
   }
 }
 
+/** The first phrase of `texts` that reads like an instruction to an AI, cut for a message; undefined when none. */
+function instructionExcerpt(texts: readonly unknown[]): string | undefined {
+  for (const t of texts) {
+    const hit = typeof t === 'string' ? instructionMatch(t) : undefined;
+    if (hit !== undefined) return hit.length > 80 ? hit.slice(0, 80) + '…' : hit;
+  }
+  return undefined;
+}
+
+/**
+ * Lints the catalog's title or description as list_domains would show it: `raw` is the spec's text at `pointer`
+ * (markup such as <IMPORTANT> is the signal, and cleaning removes it), `stored` the cleaned text. Returns the
+ * finding, or undefined when the text reads as documentation. The caller withholds a flagged one. (The operator's
+ * own `import --title` / `--description` are not the spec's text and are not linted.)
+ */
+export function lintCatalogText(what: 'title' | 'description', pointer: string, raw: unknown, stored: string, name: string): Diagnostic | undefined {
+  const hit = instructionExcerpt([stored, typeof raw === 'string' ? raw.slice(0, 20_000) : undefined]);
+  if (hit === undefined) return undefined;
+  const instead = what === 'title' ? `the catalog name ${JSON.stringify(name)}` : 'a note';
+  return { level: 'warning', code: 'LINT_INSTRUCTION_LIKE', pointer, message: `catalog ${what}: text reads like an instruction to an AI (${JSON.stringify(hit)}); withheld from agents, ${instead} is shown instead` };
+}
+
+/**
+ * Lints the spec's tag descriptions, which become the domains' descriptions in list_domains. `described` is
+ * tagDescriptions' map (tag slug -> stored description); the description of a flagged tag is replaced there by
+ * WITHHELD_TEXT, so that buildDomains never stores it. Returns the findings, one per flagged tag.
+ */
+export function lintTagDescriptions(doc: Record<string, unknown>, described: Map<string, string>): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  if (!Array.isArray(doc.tags)) return out;
+  for (const [i, tag] of doc.tags.entries()) {
+    if (!isObject(tag) || typeof tag.name !== 'string' || typeof tag.description !== 'string') continue;
+    // the cleaned text too: invisible characters inside a phrase hide it from the raw one
+    const hit = instructionExcerpt([cleanDescription(tag.description, 20_000), tag.description.slice(0, 20_000)]);
+    if (hit === undefined) continue;
+    const key = slug(tag.name);
+    if (described.has(key)) described.set(key, WITHHELD_TEXT);
+    out.push({
+      level: 'warning',
+      code: 'LINT_INSTRUCTION_LIKE',
+      pointer: `#/tags/${i}/description`,
+      message: `tag ${JSON.stringify(key)}: description reads like an instruction to an AI (${JSON.stringify(hit)}); withheld from agents, its domain shows a note instead`,
+    });
+  }
+  return out;
+}
+
 /**
  * Runs the lint over all operations: sets `flags: ['instruction-like']` on suspicious operations and returns
  * LINT_* diagnostics. `hadText` says whether the spec gave a summary or description for each operation;
@@ -41,11 +98,9 @@ export function lintOperations(ops: Operation[], hadText: Map<Operation, boolean
     // Raw spec text too: markup such as <IMPORTANT> is removed by cleaning but is itself the signal.
     const texts = [op.summary, op.description, ...(rawText.get(op) ?? [])];
     schemaTexts(op.inputSchema, texts);
-    let hit: string | undefined;
-    for (const t of texts) if ((hit = instructionMatch(t)) !== undefined) break;
-    if (hit !== undefined) {
+    const excerpt = instructionExcerpt(texts);
+    if (excerpt !== undefined) {
       op.flags = [...new Set([...(op.flags ?? []), 'instruction-like'])].sort();
-      const excerpt = hit.length > 80 ? hit.slice(0, 80) + '…' : hit;
       out.push({ level: 'warning', code: 'LINT_INSTRUCTION_LIKE', pointer: opPointer(op), message: `${op.name}: text reads like an instruction to an AI (${JSON.stringify(excerpt)}); shown to agents as data only` });
     }
   }

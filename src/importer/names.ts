@@ -163,7 +163,8 @@ const VERB_ORDER: Record<string, number> = { get: 0, post: 1, put: 2, patch: 3, 
 
 /**
  * DomainInfo for each domain, sorted by name: the tag description, else "<Domain>: " and up to three
- * operation summaries, preferring the shortest paths (the core resource operations).
+ * operation summaries, preferring the shortest paths (the core resource operations). Not those of operations the
+ * lint flagged `instruction-like` (run it first): list_domains shows this line as a plain field, with no flag.
  */
 export function buildDomains(ops: Operation[], tagDesc: Map<string, string>): DomainInfo[] {
   const by = new Map<string, Operation[]>();
@@ -176,7 +177,8 @@ export function buildDomains(ops: Operation[], tagDesc: Map<string, string>): Do
     const list = by.get(name) as Operation[];
     let description = tagDesc.get(name) ?? '';
     if (description === '') {
-      const picks = [...list]
+      const picks = list
+        .filter((o) => !(o.flags ?? []).includes('instruction-like'))
         .sort((a, b) => a.path.length - b.path.length || (VERB_ORDER[a.method] ?? 9) - (VERB_ORDER[b.method] ?? 9) || (a.name < b.name ? -1 : 1))
         .map((o) => o.summary)
         .filter((s, i, arr) => s !== '' && arr.indexOf(s) === i)
