@@ -152,6 +152,20 @@ export function credentialsLine(status: ReadonlyArray<{ scheme: string; envVars:
 }
 
 /**
+ * Level 2's `credentials` in one line with the API's structure kept: the schemes of one security requirement are all
+ * needed (`A_API_KEY (set) and A_TOKEN (not set)`), requirements are alternatives, joined by `or` (one of several
+ * schemes in parentheses); `none` when the operation needs none. An empty (optional) requirement is left out.
+ */
+export function requirementsLine(alternatives: ReadonlyArray<ReadonlyArray<{ scheme: string; envVars: string[]; set: boolean; format?: string }>>): string {
+  const needed = alternatives.filter((alt) => alt.length > 0);
+  const lines = [...new Set(needed.map((alt) => {
+    const all = alt.map((s) => `${s.envVars.length > 0 ? s.envVars.join(' + ') : s.scheme} (${s.set ? 'set' : 'not set'})${noteworthyFormat(s.format)}`).join(' and ');
+    return alt.length > 1 && needed.length > 1 ? `(${all})` : all;
+  }))];
+  return lines.length > 0 ? lines.join(' or ') : 'none';
+}
+
+/**
  * The value format at Level 2 only where it is not the usual one: a bearer token or a user name and password
  * need no words, an API key does (which header or parameter, and whether the value carries a scheme word).
  */

@@ -1,14 +1,14 @@
 // describe_tools: three levels of detail (SEEDS.md §3) — summary, parameters (default), full — and one
 // parameter's deep dive. Imported text is quoted under `api_text`, cleaned and capped; Level 3 is byte-capped (K3).
 import { sha256Hex } from '../../crypto.js';
-import { credentialStatus } from '../../execution/auth.js';
+import { credentialAlternatives, credentialStatus } from '../../execution/auth.js';
 import { suggestNames } from '../../registry/catalog.js';
 import type { JsonSchema, Operation } from '../../types.js';
 import { executionConfigFor, suggestToolNames, type CatalogEntry, type CatalogSet, type ExecutionSettings } from './catalogs.js';
 import { fail, ok, type Envelope } from './envelope.js';
 import { parseMetaArgs } from './meta-args.js';
 import { LIMITS, type ToolNames } from './names.js';
-import { briefReturns, briefText, credentialsLine, parameterLines, parameterSources, typeLabel } from './describe-brief.js';
+import { briefReturns, briefText, parameterLines, parameterSources, requirementsLine, typeLabel } from './describe-brief.js';
 import { cleanText, jsonBytes, oneLine } from './text.js';
 
 export { typeLabel };
@@ -305,7 +305,8 @@ export function levelTwo(entry: CatalogEntry, names: ToolNames, ctx: DescribeCon
     parameters: parameterLines(entry, known),
     example: exampleCall(op),
     returns: briefReturns(op),
-    credentials: credentialsLine(credentials(entry, ctx)),
+    // which schemes go together and which are alternatives: `A and B` both required (security: [{a, b}])
+    credentials: requirementsLine(credentialAlternatives(entry.op, executionConfigFor(entry.catalog, ctx.settings, ctx.sessionCredential), { format: true })),
   };
   const w = warnings(op, ctx);
   if (w.length > 0) out.warnings = w;
