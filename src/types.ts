@@ -216,6 +216,11 @@ export interface CatalogMeta {
    */
   renamed?: Record<string, string>;
   /**
+   * Operations the import lint flagged (their `flags`, e.g. `instruction-like`) by name, sorted: search_tools marks
+   * their results from here, without reading the operations. Absent when none.
+   */
+  flaggedOperations?: Record<string, string[]>;
+  /**
    * The display name and description given to `import --title` / `--description` (as stored), recorded so that
    * `import --check` re-applies them; `title` and `description` above hold what is shown. Absent when not given.
    */

@@ -374,6 +374,7 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
     operationCount: operations.length,
     ...(hiddenOperations > 0 ? { hiddenOperations } : {}),
     ...(Object.keys(renamed).length > 0 ? { renamed } : {}),
+    ...(flaggedOperations(operations) ?? {}),
     ...(Object.keys(importArgs).length > 0 ? { importArgs } : {}),
   };
   const all = [...diagnostics, ...lint].sort(compareDiagnostics);
@@ -404,6 +405,12 @@ function displayArgs(options: ImportOptions): NonNullable<CatalogMeta['importArg
     out[key] = value;
   }
   return out;
+}
+
+/** CatalogMeta.flaggedOperations of the operations (sorted by name), or undefined when the lint flagged none. */
+function flaggedOperations(operations: readonly Operation[]): Pick<CatalogMeta, 'flaggedOperations'> | undefined {
+  const flagged = operations.filter((op) => (op.flags ?? []).length > 0).map((op) => [op.name, op.flags as string[]] as const);
+  return flagged.length > 0 ? { flaggedOperations: Object.fromEntries(flagged) } : undefined;
 }
 
 /** The distinct `security` lists of operations (in name order), first seen first (CatalogMeta.securityRequirements). */
