@@ -2,7 +2,9 @@
 // answers input_required with an elicitation form and a signed requestState (the SDK's createRequestStateCodec,
 // bound to the principal, carrying the tool and a hash of the call's arguments, expiring); the retry carries the
 // answer. The SDK serves the same handler to both eras: a 2026-07-28 client retries itself (on any replica), and
-// on a legacy connection the SDK's shim sends a real elicitation/create and re-enters the handler.
+// on a legacy connection the SDK's shim sends a real elicitation/create and re-enters the handler. An accepted
+// state is used once: its nonce is claimed in the state store (shared by replicas with --state redis://), so one
+// approval runs one call, never a replay of it (MRTR: single use "MUST" be enforced server-side where it matters).
 import {
   CLIENT_CAPABILITIES_META_KEY,
   createRequestStateCodec,
@@ -13,7 +15,8 @@ import {
   type RequestStateCodec,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { sha256Hex } from '../crypto.js';
+import { randomBytes, sha256Hex } from '../crypto.js';
+import { MemoryStateStore, type StateStore } from '../state/index.js';
 import type { Operation } from '../types.js';
 import type { ConfirmAnswer } from './core/execute.js';
 import type { Signer } from './signing.js';
@@ -21,12 +24,22 @@ import type { Signer } from './signing.js';
 /** How long a confirmation may take between the input_required answer and the retry. */
 export const CONFIRMATION_TTL_SECONDS = 600;
 
+/**
+ * How much longer than its own lifetime a used state stays claimed: another replica's clock may run behind this
+ * one's, and there the state would still verify after this replica thinks it expired.
+ */
+const CLAIM_SKEW_MS = 60_000;
+
 /** What the signed requestState carries (readable by the client: nothing secret). */
 interface ConfirmState {
   /** The operation to confirm. */
   t: string;
   /** A hash of the execute_tool arguments that would run. */
   a: string;
+  /** A random nonce: what an accepted answer claims, so that the state runs one call. */
+  n: string;
+  /** When the state expires (epoch seconds, as the codec's own expiry): how long the claim must last. */
+  x: number;
 }
 
 /** The elicitation key in inputRequests / inputResponses. */
@@ -46,7 +59,15 @@ export interface ConfirmationOptions {
    * which cannot resume the call, so "confirm" is needed there (as before the modern era).
    */
   legacySharedHttp: boolean;
+  /**
+   * Where used confirmations are claimed (the server's state store: with --state redis:// every replica sees a
+   * claim). Default: one in-memory store for the whole process (stdio, a single HTTP process).
+   */
+  state?: StateStore;
 }
+
+/** The claims of a process whose servers were given no store (one process: all its connections agree). */
+let processClaims: StateStore | undefined;
 
 /** JSON with sorted keys: the same arguments hash the same whatever their key order. */
 function canonical(value: unknown): string {
@@ -77,6 +98,7 @@ function supportsForm(caps: ClientCapabilities | undefined): boolean {
 function refusal(reason: string): string {
   if (reason === 'expired') return `the confirmation took longer than ${CONFIRMATION_TTL_SECONDS / 60} minutes and expired`;
   if (reason === 'bind') return 'the confirmation state was issued to another caller';
+  if (reason === 'used') return 'this confirmation was already used (one approval runs one call); ask the user again';
   return 'the confirmation state is not valid (altered or from another server)';
 }
 
@@ -106,7 +128,9 @@ export class Confirmations {
 
   /**
    * The answer for `op` in this round: the user's answer when the request carries a valid state for this very
-   * call, 'ask' when the client can be asked, else 'unavailable' (CONFIRMATION_REQUIRED with the fix).
+   * call, 'ask' when the client can be asked, else 'unavailable' (CONFIRMATION_REQUIRED with the fix). An accept
+   * claims the state's nonce first: a second use of the same state is refused, and a store that cannot be reached
+   * rejects (STATE_UNAVAILABLE: fail closed, nothing sent, and the state stays unused for a retry).
    */
   async answer(op: Operation, input: unknown, ctx: ServerContext): Promise<ConfirmAnswer> {
     const raw = ctx.mcpReq.requestState();
@@ -119,11 +143,24 @@ export class Confirmations {
         return { refused: refusal(err instanceof Error ? err.message : '') };
       }
       if (state.t !== op.name || state.a !== callHash(input)) return { refused: 'the confirmation was given for another call' };
+      // A state without a nonce (an older server's) cannot be claimed, so it could be replayed: never accepted.
+      if (typeof state.n !== 'string' || typeof state.x !== 'number') return { refused: refusal('malformed') };
       const view = inputResponse(ctx.mcpReq.inputResponses, KEY);
-      // cancel: the user dismissed the form without answering, which is not a "no" (the agent may ask again)
-      if (view.kind === 'elicit') return view.action === 'cancel' ? 'cancel' : view.action === 'accept' && view.content?.confirm === true ? 'accept' : 'decline';
+      if (view.kind === 'elicit') {
+        // cancel: the user dismissed the form without answering, which is not a "no" (the agent may ask again)
+        if (view.action === 'cancel') return 'cancel';
+        if (view.action !== 'accept' || view.content?.confirm !== true) return 'decline';
+        return (await this.claim(state)) ? 'accept' : { refused: refusal('used') };
+      }
     }
     return this.canAsk(ctx) ? 'ask' : 'unavailable';
+  }
+
+  /** Claims the state's nonce for its remaining lifetime (plus clock skew); false when it was claimed before. */
+  private claim(state: ConfirmState): Promise<boolean> {
+    const store = this.options.state ?? (processClaims ??= new MemoryStateStore());
+    const ttlMs = (state.x + 1) * 1000 - Date.now() + CLAIM_SKEW_MS;
+    return store.claimOnce(this.options.principal, `confirm:${state.n}`, ttlMs);
   }
 
   /**
@@ -143,7 +180,11 @@ export class Confirmations {
           },
         }),
       },
-      requestState: await this.stateCodec().mint({ t: op.name, a: callHash(input) }, ctx),
+      requestState: await this.stateCodec().mint(
+        // x: the codec's own expiry, computed the same way (it keeps it to itself)
+        { t: op.name, a: callHash(input), n: randomBytes(16).toString('base64url'), x: Math.floor(Date.now() / 1000) + CONFIRMATION_TTL_SECONDS },
+        ctx,
+      ),
     });
   }
 }

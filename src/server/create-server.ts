@@ -1,6 +1,6 @@
 // createServer(deps): one MCP Server instance — for a stdio connection (either era), a legacy HTTP session, or one
 // 2026-07-28 HTTP request — with the four meta-tools, resource:///tool_descriptions, stored results, describe
-// authorization (remembered where there is a connection or session, proven by signed handles everywhere),
+// authorization (remembered by a legacy connection or session only, proven by signed handles everywhere),
 // confirmations through MRTR, per-principal rate limits in the state store, one log line per call.
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
@@ -142,7 +142,11 @@ export function createServer(deps: ServerDeps): CatalogServer {
   const now = deps.now ?? Date.now;
   const state = deps.state ?? new MemoryStateStore(now);
   const era = deps.era ?? 'legacy';
-  const stateless = deps.stateless === true;
+  // A 2026-07-28 instance never remembers, on any transport: "Servers MUST NOT rely on prior requests over the same
+  // connection to establish context" (basic/index.mdx, Statelessness); a stdio connection is not a conversation, and
+  // unrelated requests may share it. What spans requests is an identifier the client passes (the describe handle),
+  // and stored results belong to the principal, as over HTTP. Only the legacy handshake era keeps connection memory.
+  const stateless = deps.stateless === true || era === 'modern';
   const principal = deps.principal ?? 'local';
   const handleTtlMs = deps.handleTtlMs ?? DEFAULT_HANDLE_TTL_MS;
   // The stdio session's id (and its log tag) are made on first use: a random id loads node:crypto (src/crypto.ts).
@@ -194,6 +198,8 @@ export function createServer(deps: ServerDeps): CatalogServer {
     keyReady,
     legacyCapabilities: () => server.getClientCapabilities(),
     legacySharedHttp: era === 'legacy' && state.shared,
+    // an accepted confirmation is claimed once in the shared store, so a replay on any replica is refused
+    state,
   });
 
   function credentialOf(ctx: ServerContext): string | undefined {
@@ -229,8 +235,9 @@ export function createServer(deps: ServerDeps): CatalogServer {
 
   /**
    * Operations this instance described at Level 1 only. A summary never authorizes (it shows no parameters); this
-   * only lets TOOL_DESCRIPTION_REQUIRED say why (a hint, not state: another replica or a stateless request, which
-   * gets a fresh instance, falls back to the general message).
+   * only lets TOOL_DESCRIPTION_REQUIRED say why (a hint, not state: another replica falls back to the general
+   * message). Kept by a legacy instance only: a 2026-07-28 request is answered the same whatever came before it on
+   * the connection, as it is over HTTP, where each request gets a fresh instance.
    */
   const summarized = new Set<string>();
 
@@ -243,7 +250,16 @@ export function createServer(deps: ServerDeps): CatalogServer {
     return byHandle ?? { ok: false, reason: summarized.has(name) ? 'summary_only' : 'not_described' };
   }
 
-  server.setRequestHandler('tools/list', () => {
+  server.setRequestHandler('tools/list', (request) => {
+    // One page holds every tool and no cursor is ever issued, so any cursor is one we did not give out: the
+    // pagination spec's SHOULD (-32602) rather than silently answering the whole list again.
+    const cursor = request.params?.cursor;
+    if (cursor !== undefined) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `invalid cursor ${JSON.stringify(cursor.slice(0, 40))}: this server lists every tool in one page and never issues cursors; call tools/list without one`,
+      );
+    }
     // The client is up and about to think: build the search index now, after this answer is sent, so that
     // neither this answer nor (usually) the first search waits for it.
     mark('tools-list'); // the start-up trace's "first tools/list" (a mark keeps its first time)
@@ -318,8 +334,10 @@ export function createServer(deps: ServerDeps): CatalogServer {
           settings,
           ...(credential !== undefined ? { sessionCredential: credential } : {}),
         });
-        for (const n of outcome.summarized) summarized.add(n);
-        for (const n of outcome.described) summarized.delete(n);
+        if (!stateless) {
+          for (const n of outcome.summarized) summarized.add(n);
+          for (const n of outcome.described) summarized.delete(n);
+        }
         const handles = await authorize(catalogs, outcome.described, tool);
         // the log and the audit line count what the agent looked at, summaries included (they authorize nothing)
         const shown = [...outcome.described, ...outcome.summarized];

@@ -1,7 +1,9 @@
 // The server's resources: resource:///tool_descriptions (the progressive-disclosure extension, SEEDS.md §2) —
 // reading it with ?tools=a,b returns { name: { name, description, inputSchema, examples, usage_guidance,
-// error_guidance, handle } } for exactly those tools (with each describe handle); without a selection it fails
-// with MISSING_TOOL_SELECTION — and the stored full results of truncated calls; the resources/* handlers.
+// error_guidance, handle } } for exactly those tools (with each describe handle); the bare URI, which
+// resources/list lists, reads as a short guide to naming tools (a listed resource must be readable); a query
+// naming no tool fails with MISSING_TOOL_SELECTION, one naming only operations that do not exist is resource not
+// found — and the stored full results of truncated calls; the resources/* handlers.
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import { isAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -15,6 +17,16 @@ import type { SessionState } from './session.js';
 import { workflowText } from './surface.js';
 
 export const TOOL_DESCRIPTIONS_URI = 'resource:///tool_descriptions';
+/** The template resources/templates/list advertises for it. */
+export const TOOL_DESCRIPTIONS_TEMPLATE = `${TOOL_DESCRIPTIONS_URI}{?tools}`;
+
+/**
+ * The JSON-RPC error code of a rate-limited resources/read (data.code RATE_LIMITED, data.retryAfterMs). An
+ * application code outside the range JSON-RPC reserves (-32768..-32000), as MCP asks of new codes (basic/index.mdx,
+ * "Error Codes"): -32600 would tell the client its request was malformed, and a client does not retry that. The
+ * digits echo HTTP 429. Tool calls report the same limit as a RATE_LIMITED envelope instead (a tool result).
+ */
+export const RATE_LIMITED_ERROR_CODE = -31429;
 
 export interface ToolDescriptionsRead {
   body: Record<string, unknown>;
@@ -31,11 +43,37 @@ export function selectedTools(uri: string): string[] | undefined {
   return list.length > 0 ? list : undefined;
 }
 
-/** Reads the resource. Throws ProtocolError (InvalidParams) with data.code MISSING_TOOL_SELECTION or LIMIT_EXCEEDED. */
-export function readToolDescriptions(set: CatalogSet, uri: string, names: ToolNames, ctx: DescribeContext): ToolDescriptionsRead {
-  const selected = selectedTools(uri);
+/** Example URIs naming operations of the loaded catalogs (one, another, both). */
+function exampleUris(set: CatalogSet): string[] {
   const examples = set.names.slice(0, 2).map((n) => `${TOOL_DESCRIPTIONS_URI}?tools=${n}`);
   if (examples.length === 2) examples.push(`${TOOL_DESCRIPTIONS_URI}?tools=${set.names.slice(0, 2).join(',')}`);
+  return examples;
+}
+
+/**
+ * What the bare resource:///tool_descriptions reads as: how to name the tools to describe. resources/list lists the
+ * bare URI (clients that browse resources, not templates, find the feature there), so it must read as something;
+ * describing every operation at once would be the very dump progressive disclosure avoids.
+ */
+export function toolDescriptionsGuide(set: CatalogSet, names: ToolNames): Record<string, unknown> {
+  return {
+    about: 'Full descriptions of the API operations you name: input schema, examples, usage and error guidance, and each one\'s describe handle for execute_tool.',
+    how: `Read ${TOOL_DESCRIPTIONS_URI}?tools=<name>,<name> with up to ${LIMITS.describeHardMax} exact operation names; find names with ${names.searchTools} (or ${names.listDomains}). ${names.describeTools} gives the same descriptions as a tool.`,
+    uriTemplate: TOOL_DESCRIPTIONS_TEMPLATE,
+    example_uris: exampleUris(set),
+    max_tools: LIMITS.describeHardMax,
+  };
+}
+
+/**
+ * Reads the resource for a selection. Throws ProtocolError (InvalidParams) with data.code MISSING_TOOL_SELECTION
+ * or LIMIT_EXCEEDED, and ResourceNotFoundError (data: exactly { uri }, what SDK clients recognise as not found;
+ * the suggestions are in the message) when none of the named operations exists. A list naming some that exist
+ * answers per name: those that do not get { error, suggestions } in the body.
+ */
+export function readToolDescriptions(set: CatalogSet, uri: string, names: ToolNames, ctx: DescribeContext): ToolDescriptionsRead {
+  const selected = selectedTools(uri);
+  const examples = exampleUris(set);
   if (!selected) {
     throw new ProtocolError(
       ProtocolErrorCode.InvalidParams,
@@ -52,14 +90,28 @@ export function readToolDescriptions(set: CatalogSet, uri: string, names: ToolNa
   }
   const body: Record<string, unknown> = {};
   const described: string[] = [];
+  const missing: Array<{ name: string; suggestions: string[] }> = [];
   for (const name of selected) {
     const entry = set.byName.get(name);
     if (!entry) {
-      body[name.slice(0, LIMITS.nameMaxChars)] = { error: `Tool '${name.slice(0, 100)}' not found`, suggestions: suggestToolNames(set, name.slice(0, LIMITS.nameMaxChars)) };
+      const suggestions = suggestToolNames(set, name.slice(0, LIMITS.nameMaxChars));
+      missing.push({ name, suggestions });
+      body[name.slice(0, LIMITS.nameMaxChars)] = { error: `Tool '${name.slice(0, 100)}' not found`, suggestions };
       continue;
     }
     body[name] = fullDescription(entry, names, ctx);
     described.push(name);
+  }
+  if (described.length === 0) {
+    const each = missing
+      .slice(0, 5)
+      .map((m) => `'${m.name.slice(0, 100)}'${m.suggestions.length > 0 ? ` (did you mean ${m.suggestions.join(', ')}?)` : ''}`)
+      .join(', ');
+    const more = missing.length > 5 ? ` and ${missing.length - 5} more` : '';
+    throw new ResourceNotFoundError(
+      uri.slice(0, 200),
+      `Resource not found: no operation is named ${each}${more}; find exact names with ${names.searchTools}, then read ${TOOL_DESCRIPTIONS_URI}?tools=<name>`,
+    );
   }
   return { body, described };
 }
@@ -132,35 +184,50 @@ export function registerResourceHandlers(server: Server, h: ResourceHooks): void
     }
   }
 
-  server.setRequestHandler('resources/list', async () => ({
-    resources: [
-      {
-        uri: TOOL_DESCRIPTIONS_URI,
-        name: 'tool_descriptions',
-        title: 'Tool descriptions (progressive disclosure)',
-        description: workflowText(h.names, { requireDescribe: h.requireDescribe }),
-        mimeType: 'application/json',
-      },
-      ...(await listStoredResults()).map((r) => ({
-        uri: r.uri,
-        name: `result-${r.id.slice(0, 8)}`,
-        description: 'The full result of a truncated execute_tool call (kept for a limited time).',
-        mimeType: 'application/json',
-      })),
-    ],
-  }));
+  /** The server hands out no cursors (every list is one page): any cursor is one it never issued. */
+  function refuseCursor(method: string, cursor: string | undefined): void {
+    if (cursor === undefined) return;
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `invalid cursor ${JSON.stringify(cursor.slice(0, 40))}: this server lists everything in one page and never issues cursors; call ${method} without one`,
+    );
+  }
 
-  server.setRequestHandler('resources/templates/list', () => ({
-    resourceTemplates: [
-      {
-        uriTemplate: `${TOOL_DESCRIPTIONS_URI}{?tools}`,
-        name: 'tool_descriptions',
-        title: 'Full descriptions of the named operations',
-        description: 'Comma-separated exact operation names; the answer carries each one\'s describe handle.',
-        mimeType: 'application/json',
-      },
-    ],
-  }));
+  server.setRequestHandler('resources/list', async (request) => {
+    refuseCursor('resources/list', request.params?.cursor);
+    return {
+      resources: [
+        {
+          uri: TOOL_DESCRIPTIONS_URI,
+          name: 'tool_descriptions',
+          title: 'Tool descriptions (progressive disclosure)',
+          description: workflowText(h.names, { requireDescribe: h.requireDescribe }),
+          mimeType: 'application/json',
+        },
+        ...(await listStoredResults()).map((r) => ({
+          uri: r.uri,
+          name: `result-${r.id.slice(0, 8)}`,
+          description: 'The full result of a truncated execute_tool call (kept for a limited time).',
+          mimeType: 'application/json',
+        })),
+      ],
+    };
+  });
+
+  server.setRequestHandler('resources/templates/list', (request) => {
+    refuseCursor('resources/templates/list', request.params?.cursor);
+    return {
+      resourceTemplates: [
+        {
+          uriTemplate: TOOL_DESCRIPTIONS_TEMPLATE,
+          name: 'tool_descriptions',
+          title: 'Full descriptions of the named operations',
+          description: 'Comma-separated exact operation names; the answer carries each one\'s describe handle.',
+          mimeType: 'application/json',
+        },
+      ],
+    };
+  });
 
   server.setRequestHandler('resources/read', async (request, ctx) => {
     const uri = request.params.uri;
@@ -175,13 +242,21 @@ export function registerResourceHandlers(server: Server, h: ResourceHooks): void
       }
       return { contents: [{ uri: item.uri, mimeType: 'application/json', text: item.text ?? '' }] };
     }
-    if (uri === TOOL_DESCRIPTIONS_URI || uri.startsWith(`${TOOL_DESCRIPTIONS_URI}?`)) {
+    if (uri === TOOL_DESCRIPTIONS_URI) {
+      // The guide describes nothing and authorizes nothing: no read token, no handle.
+      const guide = toolDescriptionsGuide(h.served().catalogs, h.names);
+      return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(guide) }] };
+    }
+    if (uri.startsWith(`${TOOL_DESCRIPTIONS_URI}?`)) {
       const rate = await storeCall(() => h.session.takeToken('read'));
       if (!rate.ok) {
-        throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `RATE_LIMITED: too many catalog reads; retry in ${Math.ceil(rate.retryAfterMs / 1000)} s`, {
-          code: 'RATE_LIMITED',
-          retryAfterMs: rate.retryAfterMs,
-        });
+        // The same limit, words and data as a rate-limited describe_tools (its envelope), as a protocol error.
+        const seconds = Math.max(1, Math.ceil(rate.retryAfterMs / 1000));
+        throw new ProtocolError(
+          RATE_LIMITED_ERROR_CODE,
+          `RATE_LIMITED: too many catalog calls (list/search/describe and tool_descriptions reads); the limit is ${h.session.limit('read')} per minute. Wait ${seconds} s, then read again.`,
+          { code: 'RATE_LIMITED', retryAfterMs: rate.retryAfterMs, bucket: 'read' },
+        );
       }
       const credential = h.credentialOf(ctx);
       const { catalogs, settings } = h.served();

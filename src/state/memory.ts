@@ -16,6 +16,7 @@ export class MemoryStateStore implements StateStore {
   private readonly results = new Map<string, Map<string, { text: string; createdAt: number; expiresAt: number }>>();
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
   private readonly idem = new Map<string, Expiring<string>>();
+  private readonly once = new Map<string, Expiring<true>>();
   private readonly secrets = new Map<string, string>();
   private ops = 0;
 
@@ -34,7 +35,7 @@ export class MemoryStateStore implements StateStore {
   private maybeSweep(): void {
     if (++this.ops % 1000 !== 0) return;
     const t = this.now();
-    for (const m of [this.sessions, this.auth, this.idem] as Array<Map<string, Expiring<unknown>>>) {
+    for (const m of [this.sessions, this.auth, this.idem, this.once] as Array<Map<string, Expiring<unknown>>>) {
       for (const [k, e] of m) if (e.expiresAt <= t) m.delete(k);
     }
     for (const [k, m] of this.results) {
@@ -147,6 +148,14 @@ export class MemoryStateStore implements StateStore {
     };
   }
 
+  async claimOnce(principal: string, name: string, ttlMs: number): Promise<boolean> {
+    this.maybeSweep();
+    const k = `${principalPrefix(principal)}:once:${name}`;
+    if (this.live(this.once, k)) return false;
+    this.once.set(k, { value: true, expiresAt: this.now() + ttlMs });
+    return true;
+  }
+
   async sharedSecret(name: string, candidate: string): Promise<string> {
     if (!this.secrets.has(name)) this.secrets.set(name, candidate);
     return this.secrets.get(name) as string;
@@ -162,6 +171,7 @@ export class MemoryStateStore implements StateStore {
     this.results.clear();
     this.buckets.clear();
     this.idem.clear();
+    this.once.clear();
     this.secrets.clear();
   }
 }

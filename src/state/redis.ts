@@ -228,6 +228,11 @@ export class RedisStateStore implements StateStore {
     };
   }
 
+  async claimOnce(principal: string, name: string, ttlMs: number): Promise<boolean> {
+    const k = `${NS}${principalPrefix(principal)}:once:${name}`;
+    return (await this.run(() => this.client.set(k, '1', 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX'))) === 'OK';
+  }
+
   async sharedSecret(name: string, candidate: string): Promise<string> {
     const k = `${NS}secret:${name}`;
     return this.run(async () => {

@@ -1,6 +1,6 @@
 // The state-store contract: everything two replicas must agree on (legacy MCP session records, describe
-// authorizations, rate-limit buckets, stored large results, idempotency keys in flight, the generated signing
-// key), namespaced by principal and session, each with a TTL. Implementations: memory.ts (one process), redis.ts (shared).
+// authorizations, rate-limit buckets, stored large results, idempotency keys in flight, used confirmations, the
+// generated signing key), namespaced by principal and session, each with a TTL. Implementations: memory.ts (one process), redis.ts (shared).
 import { AppError } from '../errors.js';
 
 /** Who authenticated a request: `token:<sha256 prefix>`, `anonymous` (loopback), a JWT `sub`, `local` (stdio). */
@@ -86,6 +86,13 @@ export interface StateStore {
 
   /** Claims an idempotency key for one in-flight request; false when another request holds it. */
   claimIdempotencyKey(principal: string, idempotencyKey: string, ttlMs: number): Promise<{ claimed: boolean; release: () => Promise<void> }>;
+
+  /**
+   * Claims `name` for the principal once and for good (SET NX with a TTL, never released): true for the first
+   * claim, false for every later one while `ttlMs` has not passed. What must be used at most once (an accepted
+   * confirmation) claims here, so that every replica agrees it was used.
+   */
+  claimOnce(principal: string, name: string, ttlMs: number): Promise<boolean>;
 
   health(): Promise<StateHealth>;
   /**

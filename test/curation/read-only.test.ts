@@ -10,6 +10,7 @@ import { run } from '../../src/cli/import.js';
 import { loadCatalogSet } from '../../src/server/index.js';
 import { runCaptured } from '../helpers/cli.js';
 import { ERAS, call, connectInMemory, type Connected, type Era } from '../helpers/mcp.js';
+import { handlesIn } from '../helpers/describe-handles.js';
 import { tempDir } from '../helpers/temp.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
 
@@ -111,7 +112,7 @@ describe('x-api-catalog-read-only', () => {
       const d = await call(client, 'describe_tools', { tool_names: ['notes_search'], detail: 'full' });
       expect(d.success, JSON.stringify(d.error)).toBe(true);
       expect(JSON.stringify(d.value)).toMatch(/"method":"POST","path":"\/notes\/search","destructive":false,"readOnly":true/);
-      const r = await call(client, 'execute_tool', { tool_name: 'notes_search', args: { text: 'groceries' } });
+      const r = await call(client, 'execute_tool', { tool_name: 'notes_search', args: { text: 'groceries' }, handle: handlesIn(d).notes_search });
       expect(r.success, JSON.stringify(r.error)).toBe(true);
       expect(up.requests.map((q) => `${q.method} ${q.url} ${q.text}`)).toEqual(['POST /notes/search {"text":"groceries"}']);
     });
@@ -125,13 +126,15 @@ describe('x-api-catalog-read-only', () => {
       expect(refusal('notes_delete')).toMatch(/changes data \(DELETE\)\. execute_tool answers READ_ONLY_MODE/);
       expect(refusal('notes_list')).toBeUndefined();
       expect(refusal('notes_search')).toBeUndefined();
-      const g = await call(client, 'execute_tool', { tool_name: 'session_logout', args: {} });
+      // with the describe handles, which a 2026-07-28 connection requires (it remembers nothing)
+      const handles = handlesIn(d);
+      const g = await call(client, 'execute_tool', { tool_name: 'session_logout', args: {}, handle: handles.session_logout });
       expect(g.error?.code).toBe('READ_ONLY_MODE');
-      const del = await call(client, 'execute_tool', { tool_name: 'notes_delete', args: { id: 'n1' }, confirm: 'notes_delete' });
+      const del = await call(client, 'execute_tool', { tool_name: 'notes_delete', args: { id: 'n1' }, confirm: 'notes_delete', handle: handles.notes_delete });
       expect(del.error?.code).toBe('READ_ONLY_MODE');
       expect(up.requests).toHaveLength(0);
       // the plain GET still runs
-      const l = await call(client, 'execute_tool', { tool_name: 'notes_list', args: {} });
+      const l = await call(client, 'execute_tool', { tool_name: 'notes_list', args: {}, handle: handles.notes_list });
       expect(l.success, JSON.stringify(l.error)).toBe(true);
       expect(up.requests.map((q) => `${q.method} ${q.url}`)).toEqual(['GET /notes']);
     });

@@ -12,6 +12,7 @@ import { loadCatalogSet } from '../../src/server/core/catalogs.js';
 import type { CatalogMeta } from '../../src/types.js';
 import { runCaptured } from '../helpers/cli.js';
 import { ERAS, REPO_ROOT, builtCli, call, connectInMemory, fixtureRegistry, type Connected, type Era } from '../helpers/mcp.js';
+import { handlesIn } from '../helpers/describe-handles.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -89,7 +90,8 @@ describe.each(ERAS)('SendGrid with display names, through a %s client', (era: Er
 
       up.clear();
       up.route('/marketing/contacts', { kind: 'status', status: 200, body: { result: [{ email: 'ada@example.com' }], contact_count: 1 } });
-      const e = await call(c.client, 'execute_tool', { tool_name: 'contacts_sample', args: {} });
+      // with the describe handle, which a 2026-07-28 connection requires (it remembers nothing)
+      const e = await call(c.client, 'execute_tool', { tool_name: 'contacts_sample', args: {}, handle: handlesIn(d).contacts_sample });
       expect(e.success, JSON.stringify(e.error)).toBe(true);
       expect(e.tool).toBe('contacts_sample');
       expect(e.value).toMatchObject({ status: 200, data: { contact_count: 1 } });
@@ -105,7 +107,9 @@ describe.each(ERAS)('SendGrid with display names, through a %s client', (era: Er
       const e = await call(c.client, 'execute_tool', { tool_name: 'GET_mc-contats', args: {} });
       expect(e.error?.code).toBe('UNKNOWN_TOOL');
       expect(e.error?.details.suggestions[0]).toBe('contacts_sample');
-      const res = await c.client.readResource({ uri: 'resource:///tool_descriptions?tools=GET_mc-contats' });
+      // the resource, naming only the old name, does not exist: the message names the new one
+      await expect(c.client.readResource({ uri: 'resource:///tool_descriptions?tools=GET_mc-contats' })).rejects.toThrow(/'GET_mc-contats' \(did you mean contacts_sample[,?]/);
+      const res = await c.client.readResource({ uri: 'resource:///tool_descriptions?tools=GET_mc-contats,contacts_sample' });
       const body = JSON.parse((res.contents[0] as { text: string }).text) as Record<string, { suggestions: string[] }>;
       expect(body['GET_mc-contats']?.suggestions[0]).toBe('contacts_sample');
     });

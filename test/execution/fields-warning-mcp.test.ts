@@ -3,6 +3,7 @@
 // warning's wording is tested in fields-warning.test.ts.
 import { describe, expect, test } from 'vitest';
 import { ERAS, call, catalogs, connectInMemory, fixtureRegistry, type Era } from '../helpers/mcp.js';
+import { describeWithHandles } from '../helpers/describe-handles.js';
 import { upstreamPerFile } from '../helpers/upstream-per-file.js';
 
 const fixture = upstreamPerFile();
@@ -14,17 +15,17 @@ describe.each(ERAS)('%s era', (era: Era) => {
     open.push(c);
     fixture.up.route('/pets', { kind: 'status', status: 200, body: { method: 'GET', headers: { host: 'x' } } });
     try {
-      await call(c.client, 'describe_tools', { tool_names: ['pets.list'] });
-      const none = await call(c.client, 'execute_tool', { tool_name: 'pets.list', args: {}, fields: ['methd', 'headerz.host'] });
+      const handle = (await describeWithHandles(c.client, ['pets.list'])).handles['pets.list'];
+      const none = await call(c.client, 'execute_tool', { tool_name: 'pets.list', args: {}, fields: ['methd', 'headerz.host'], handle });
       expect(none.success).toBe(true);
       expect(none.value.data).toEqual({});
       expect(none.value.warnings).toHaveLength(1);
       expect(none.value.warnings[0]).toMatch(/"methd" \(no "methd" at the top level\).*top-level fields are: method, headers/);
       expect(none.instruction).toMatch(/matched nothing in this response \(see warnings\)/);
-      const jmes = await call(c.client, 'execute_tool', { tool_name: 'pets.list', args: {}, fields: 'methd' });
+      const jmes = await call(c.client, 'execute_tool', { tool_name: 'pets.list', args: {}, fields: 'methd', handle });
       expect(jmes.value.data).toBeNull();
       expect(jmes.value.warnings[0]).toMatch(/"methd" is not a field anywhere in this response/);
-      const fine = await call(c.client, 'execute_tool', { tool_name: 'pets.list', args: {}, fields: ['method'] });
+      const fine = await call(c.client, 'execute_tool', { tool_name: 'pets.list', args: {}, fields: ['method'], handle });
       expect(fine.value).not.toHaveProperty('warnings');
       expect(fine.instruction).toBeUndefined();
     } finally {

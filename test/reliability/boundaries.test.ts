@@ -10,7 +10,7 @@ import { ERAS, REPO_ROOT } from '../helpers/mcp.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
 import { resolveServerConfig } from '../../src/config.js';
 import { DEFAULTS } from '../../src/execution/http.js';
-import { envelope, httpDriver, importFixture, stdioDriver, type Message } from './helpers.js';
+import { envelope, httpDriver, importFixture, stdioDriver, threadHandles, type Message } from './helpers.js';
 
 let up: Upstream;
 let extDir: string;
@@ -50,9 +50,11 @@ test.each(ERAS)('I15: injection text from the upstream is returned only as data,
   let ok: Message;
   let failed: Message;
   try {
-    await d.tool('describe_tools', { tool_names: ['keyEcho', 'basicDenied'] });
-    ok = envelope(await d.tool('execute_tool', { tool_name: 'keyEcho', args: {} }));
-    failed = envelope(await d.tool('execute_tool', { tool_name: 'basicDenied', args: {} }));
+    // as an agent does: each execute_tool passes its describe handle (a 2026-07-28 connection remembers nothing)
+    const agent = threadHandles(d);
+    await agent.tool('describe_tools', { tool_names: ['keyEcho', 'basicDenied'] });
+    ok = envelope(await agent.tool('execute_tool', { tool_name: 'keyEcho', args: {} }));
+    failed = envelope(await agent.tool('execute_tool', { tool_name: 'basicDenied', args: {} }));
   } finally {
     await d.close();
   }
@@ -107,9 +109,10 @@ test.each(ERAS)('I14: the total upstream deadline includes retries and stays bel
   let stalled: Message;
   let waited: Message;
   try {
-    await d.tool('describe_tools', { tool_names: ['keyItem'] });
-    stalled = envelope(await d.tool('execute_tool', { tool_name: 'keyItem', args: { id: 5 } }));
-    waited = envelope(await d.tool('execute_tool', { tool_name: 'keyItem', args: { id: 6 } }));
+    const agent = threadHandles(d); // each execute_tool passes its describe handle
+    await agent.tool('describe_tools', { tool_names: ['keyItem'] });
+    stalled = envelope(await agent.tool('execute_tool', { tool_name: 'keyItem', args: { id: 5 } }));
+    waited = envelope(await agent.tool('execute_tool', { tool_name: 'keyItem', args: { id: 6 } }));
   } finally {
     await d.close();
   }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { ERAS, REPO_ROOT, builtCli } from '../helpers/mcp.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
-import { envelope, importFixture, stdioDriver, type Message } from './helpers.js';
+import { envelope, importFixture, stdioDriver, threadHandles, type Message } from './helpers.js';
 
 let up: Upstream;
 let dir: string;
@@ -29,11 +29,13 @@ test.each(ERAS)('C2/E2/C7: quirky schemas and a missing credential — stdout is
   const d = await stdioDriver(['--registry', dir], { QUIRKS_BASE_URL: up.url }, era);
   const r: Record<string, Message> = {};
   try {
-    r.describe = await d.tool('describe_tools', { tool_names: ['createPet', 'getSecret'], detail: 'full' });
+    // as an agent does: each execute_tool passes its describe handle (a 2026-07-28 connection remembers nothing)
+    const agent = threadHandles(d);
+    r.describe = await agent.tool('describe_tools', { tool_names: ['createPet', 'getSecret'], detail: 'full' });
     // Every quirky keyword is exercised by validation at run time (Ajv compiles the schema now).
-    r.ok = await d.tool('execute_tool', { tool_name: 'createPet', args: { kind: 'cat', id: 3, tag: 'x', code: 'AB1', blob: 'aGk=', size: 2, weight: null }, dry_run: true });
-    r.bad = await d.tool('execute_tool', { tool_name: 'createPet', args: { kind: 'cat', id: 0, code: 'ab1', size: 1.5 } });
-    r.missingKey = await d.tool('execute_tool', { tool_name: 'getSecret', args: { when: '2024-01-01T00:00:00Z' } });
+    r.ok = await agent.tool('execute_tool', { tool_name: 'createPet', args: { kind: 'cat', id: 3, tag: 'x', code: 'AB1', blob: 'aGk=', size: 2, weight: null }, dry_run: true });
+    r.bad = await agent.tool('execute_tool', { tool_name: 'createPet', args: { kind: 'cat', id: 0, code: 'ab1', size: 1.5 } });
+    r.missingKey = await agent.tool('execute_tool', { tool_name: 'getSecret', args: { when: '2024-01-01T00:00:00Z' } });
   } finally {
     expect(await d.close()).toBe(0);
   }

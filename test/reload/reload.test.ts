@@ -14,6 +14,7 @@ import { loadCatalogSet } from '../../src/server/core/catalogs.js';
 import { LiveCatalogs, type ServedCatalogs } from '../../src/server/core/reload.js';
 import { runCaptured } from '../helpers/cli.js';
 import { ERAS, call, connectInMemory, type Connected, type Era } from '../helpers/mcp.js';
+import { handlesIn } from '../helpers/describe-handles.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -110,7 +111,9 @@ describe.each(ERAS)('%s era', (era: Era) => {
     try {
       const d = await call(c.client, 'describe_tools', { tool_names: ['orders_get', 'orders_list'] });
       const handle = d.value.tools.find((t: { name: string }) => t.name === 'orders_get').example.handle as string;
-      expect((await call(c.client, 'execute_tool', { tool_name: 'orders_get', args: { id: '1' } })).success).toBe(true);
+      // a legacy connection remembers the describe; a 2026-07-28 one remembers nothing, so its client passes the handle
+      const proof = (h: string | undefined): { handle?: string } => (era === 'modern' && h !== undefined ? { handle: h } : {});
+      expect((await call(c.client, 'execute_tool', { tool_name: 'orders_get', args: { id: '1' }, ...proof(handle) })).success).toBe(true);
 
       await importShop(overlay('change.yaml', `  - target: "$.paths['/orders/{id}'].get"\n    update:\n      parameters:\n        - { name: expand, in: query, required: true, schema: { type: string } }\n`));
       expect((await live.reload('request')).ok).toBe(true);
@@ -121,11 +124,11 @@ describe.each(ERAS)('%s era', (era: Era) => {
       expect(byHandle.error).toMatchObject({ code: 'TOOL_DESCRIPTION_REQUIRED', details: { reason: 'mismatch' } });
       expect(up.requests).toHaveLength(1);
       // untouched by the change: still described
-      expect((await call(c.client, 'execute_tool', { tool_name: 'orders_list', args: {} })).success).toBe(true);
+      expect((await call(c.client, 'execute_tool', { tool_name: 'orders_list', args: {}, ...proof(handlesIn(d).orders_list) })).success).toBe(true);
       // describing the new definition authorizes it again
       const again = await call(c.client, 'describe_tools', { tool_names: ['orders_get'] });
       expect(again.value.tools[0].parameters.expand).toBe('string, required');
-      expect((await call(c.client, 'execute_tool', { tool_name: 'orders_get', args: { id: '1', expand: 'items' } })).success).toBe(true);
+      expect((await call(c.client, 'execute_tool', { tool_name: 'orders_get', args: { id: '1', expand: 'items' }, ...proof(handlesIn(again).orders_get) })).success).toBe(true);
       expect(up.requests.map((r) => r.url)).toEqual(['/orders/1', '/orders', '/orders/1?expand=items']);
     } finally {
       await c.close();
@@ -151,7 +154,8 @@ describe.each(ERAS)('%s era', (era: Era) => {
       try {
         const v1 = live.version;
         // orders.json is read by this version now; customers.json is not
-        expect((await call(c.client, 'describe_tools', { tool_names: ['orders_delete'] })).success).toBe(true);
+        const deleteDescribed = await call(c.client, 'describe_tools', { tool_names: ['orders_delete'] });
+        expect(deleteDescribed.success).toBe(true);
         // a copy of the good registry, to put back afterwards
         cpSync(join(root, 'reg', 'shop'), join(root, 'good'), { recursive: true });
         breakIt(join(root, 'reg', 'shop'));
@@ -167,7 +171,9 @@ describe.each(ERAS)('%s era', (era: Era) => {
         expect(live.version).toBe(v1);
         expect((await call(c.client, 'list_domains', {})).value.catalogVersion).toBe(v1);
         expect(names(await call(c.client, 'search_tools', { query: 'delete an order' }))[0]).toBe('orders_delete');
-        expect((await call(c.client, 'execute_tool', { tool_name: 'orders_delete', args: { id: '7' }, confirm: 'orders_delete' })).success).toBe(true);
+        // (each execute_tool with its describe handle, which a 2026-07-28 connection requires)
+        const deleteCall = { tool_name: 'orders_delete', args: { id: '7' }, confirm: 'orders_delete', handle: handlesIn(deleteDescribed).orders_delete };
+        expect((await call(c.client, 'execute_tool', deleteCall)).success).toBe(true);
         const d = await call(c.client, 'describe_tools', { tool_names: ['customers_get'] });
         if (what === 'the folder is gone') {
           // a file this version never read and that is gone cannot be answered from: refused, never guessed
@@ -175,7 +181,7 @@ describe.each(ERAS)('%s era', (era: Era) => {
         } else {
           // customers.json was never read by this version and is still the file it loaded: described
           expect(d.success, JSON.stringify(d)).toBe(true);
-          expect((await call(c.client, 'execute_tool', { tool_name: 'customers_get', args: { id: '7' } })).success).toBe(true);
+          expect((await call(c.client, 'execute_tool', { tool_name: 'customers_get', args: { id: '7' }, handle: handlesIn(d).customers_get })).success).toBe(true);
         }
         // fixed on disk: the next reload succeeds
         rmSync(join(root, 'reg', 'shop'), { recursive: true, force: true });

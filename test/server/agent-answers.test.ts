@@ -10,6 +10,7 @@ import type { ServerDeps } from '../../src/server/create-server.js';
 import { Signer } from '../../src/server/signing.js';
 import { serveHttp, type HttpHandle } from '../../src/server/transports/http.js';
 import { ERAS, call, catalogs, connectHttp, connectInMemory, fixtureRegistry, type Connected, type Era } from '../helpers/mcp.js';
+import { describeWithHandles } from '../helpers/describe-handles.js';
 import { upstreamPerFile } from '../helpers/upstream-per-file.js';
 
 const fixture = upstreamPerFile();
@@ -34,8 +35,8 @@ describe.each(ERAS)('%s era', (era: Era) => {
         asked.push(req.params.message);
         return { action: 'accept', content: { confirm: true } };
       });
-      await call(c.client, 'describe_tools', { tool_names: ['pets.delete'] });
-      const r = await call(c.client, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 31 } });
+      const { handles } = await describeWithHandles(c.client, ['pets.delete']);
+      const r = await call(c.client, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 31 }, handle: handles['pets.delete'] });
       expect(r.success, JSON.stringify(r)).toBe(true);
       expect(asked).toEqual(['Allow the destructive API call pets.delete (DELETE /pets/31)?']);
       expect(asked.join()).not.toContain('CANARY');
@@ -44,8 +45,8 @@ describe.each(ERAS)('%s era', (era: Era) => {
 
     test('a client without elicitation is told the concrete request too', async () => {
       const c = await connect();
-      await call(c.client, 'describe_tools', { tool_names: ['pets.delete'] });
-      const r = await call(c.client, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 8 } });
+      const { handles } = await describeWithHandles(c.client, ['pets.delete']);
+      const r = await call(c.client, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 8 }, handle: handles['pets.delete'] });
       expect(r.error?.code).toBe('CONFIRMATION_REQUIRED');
       expect(r.error?.message).toContain('(DELETE /pets/8)');
     });
@@ -55,8 +56,8 @@ describe.each(ERAS)('%s era', (era: Era) => {
       for (const action of ['cancel', 'decline'] as const) {
         const c = await connect({}, { elicitation: {} });
         c.client.setRequestHandler('elicitation/create', () => ({ action }));
-        await call(c.client, 'describe_tools', { tool_names: ['pets.delete'] });
-        const r = await call(c.client, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 9 } });
+        const { handles } = await describeWithHandles(c.client, ['pets.delete']);
+        const r = await call(c.client, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 9 }, handle: handles['pets.delete'] });
         expect(r.error?.code).toBe('CONFIRMATION_REQUIRED');
         said[action] = { message: r.error?.message as string, instruction: r.instruction as string };
       }
@@ -70,7 +71,7 @@ describe.each(ERAS)('%s era', (era: Era) => {
   });
 
   describe('a Level-1 (summary) describe', () => {
-    test('does not authorize execute_tool; its instruction asks for a Level-2 describe; the refusal says summary only', async () => {
+    test('does not authorize execute_tool; its instruction asks for a Level-2 describe; the refusal says why', async () => {
       const { client } = await connect();
       const s = await call(client, 'describe_tools', { tool_names: ['pets.get'], detail: 'summary' });
       expect(s.success).toBe(true);
@@ -78,12 +79,19 @@ describe.each(ERAS)('%s era', (era: Era) => {
       expect(s.instruction).not.toMatch(/parameters above/);
       const r = await call(client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } });
       expect(r.error?.code).toBe('TOOL_DESCRIPTION_REQUIRED');
-      expect(r.error?.details.reason).toBe('summary_only');
-      expect(r.error?.message).toMatch(/pets\.get was described at summary level only.*describe it at level "parameters"/);
+      if (era === 'legacy') {
+        // a legacy connection remembers what it described, so the refusal can say it was a summary
+        expect(r.error?.details.reason).toBe('summary_only');
+        expect(r.error?.message).toMatch(/pets\.get was described at summary level only.*describe it at level "parameters"/);
+      } else {
+        // a 2026-07-28 request is answered as if alone (as over HTTP): the general refusal, which names summaries
+        expect(r.error?.details.reason).toBe('not_described');
+        expect(r.error?.message).toMatch(/a "summary" describe does not count/);
+      }
       expect(r.error?.details.describe_call).toEqual({ tool: 'describe_tools', arguments: { tool_names: ['pets.get'] } });
       expect(fixture.up.requests).toHaveLength(0);
-      await call(client, 'describe_tools', { tool_names: ['pets.get'] });
-      expect((await call(client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } })).success).toBe(true);
+      const { handles } = await describeWithHandles(client, ['pets.get']);
+      expect((await call(client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 }, handle: handles['pets.get'] })).success).toBe(true);
     });
 
     test('several summaries: the instruction asks to describe the one that fits', async () => {

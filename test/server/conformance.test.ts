@@ -1,6 +1,7 @@
 // The eight conformance criteria of the progressive-disclosure extension (SEEDS.md §2) through a real client of
-// each era on one connection (as over stdio, where describes are remembered), plus session rules B1–B3, B5 (idle
-// expiry with an injected clock) and B10 (concurrency in one session).
+// each era on one connection (as over stdio: a legacy connection remembers its describes; a 2026-07-28 one remembers
+// nothing, so its client passes the describe handle, as over HTTP), plus session rules B1–B3, B5 (idle expiry of a
+// legacy session, with an injected clock) and B10 (concurrency in one session).
 import { ProtocolError } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { loadCatalogSet } from '../../src/server/core/catalogs.js';
@@ -9,6 +10,7 @@ import { SessionState } from '../../src/server/session.js';
 import { MemoryStateStore } from '../../src/state/index.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
 import { ERAS, call, catalogs, connectInMemory, fixtureRegistry, type Connected, type Era } from '../helpers/mcp.js';
+import { describeWithHandles } from '../helpers/describe-handles.js';
 
 let up: Upstream;
 const open: Connected[] = [];
@@ -42,6 +44,8 @@ describe.each(ERAS)('%s era', (era: Era) => {
     open.push(c);
     return c;
   }
+  /** What proves a describe to execute_tool: a 2026-07-28 client passes the handle; a legacy connection remembers. */
+  const proof = (handle: string | undefined): { handle?: string } => (era === 'modern' && handle !== undefined ? { handle } : {});
 
   describe('progressive disclosure conformance (SEEDS.md §2)', () => {
     test('1. minimal listing: four tools, no operation schemas', async () => {
@@ -68,23 +72,31 @@ describe.each(ERAS)('%s era', (era: Era) => {
       expect(d.inputSchema.required).toEqual(['name']);
       expect(d.examples[0]).toEqual({ tool_name: 'pets.create', args: { name: 'Rex', status: 'available' } });
       expect(d.usage_guidance).toMatch(/execute_tool/);
-      const unknown = await readJson(c, 'resource:///tool_descriptions?tools=pets.gte');
-      expect(unknown['pets.gte'].error).toBe("Tool 'pets.gte' not found");
-      expect(unknown['pets.gte'].suggestions[0]).toBe('pets.get');
+      const mixed = await readJson(c, 'resource:///tool_descriptions?tools=pets.get,pets.gte');
+      expect(mixed['pets.gte'].error).toBe("Tool 'pets.gte' not found");
+      expect(mixed['pets.gte'].suggestions[0]).toBe('pets.get');
+      // naming only operations that do not exist: the resource does not exist (-32602 with the URI, suggestions in the message)
+      const unknown = await c.client.readResource({ uri: 'resource:///tool_descriptions?tools=pets.gte' }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(unknown).toBeInstanceOf(ProtocolError);
+      expect((unknown as ProtocolError).data).toEqual({ uri: 'resource:///tool_descriptions?tools=pets.gte' });
+      expect((unknown as ProtocolError).message).toMatch(/did you mean pets\.get/);
     });
 
-    test('5. without a selection -> MISSING_TOOL_SELECTION with example URIs', async () => {
+    test('5. without a selection: the bare URI reads as a guide with example URIs; an empty selection -> MISSING_TOOL_SELECTION', async () => {
       const c = await connect();
-      for (const uri of ['resource:///tool_descriptions', 'resource:///tool_descriptions?tools=']) {
-        const err = await c.client.readResource({ uri }).then(
-          () => undefined,
-          (e: unknown) => e,
-        );
-        expect(err).toBeInstanceOf(ProtocolError);
-        expect((err as ProtocolError).message).toMatch(/MISSING_TOOL_SELECTION/);
-        expect((err as ProtocolError).data).toMatchObject({ code: 'MISSING_TOOL_SELECTION' });
-        expect(((err as ProtocolError).data as { example_uris: string[] }).example_uris[0]).toMatch(/^resource:\/\/\/tool_descriptions\?tools=/);
-      }
+      const guide = await readJson(c, 'resource:///tool_descriptions');
+      expect(guide.example_uris[0]).toMatch(/^resource:\/\/\/tool_descriptions\?tools=/);
+      const err = await c.client.readResource({ uri: 'resource:///tool_descriptions?tools=' }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(ProtocolError);
+      expect((err as ProtocolError).message).toMatch(/MISSING_TOOL_SELECTION/);
+      expect((err as ProtocolError).data).toMatchObject({ code: 'MISSING_TOOL_SELECTION' });
+      expect(((err as ProtocolError).data as { example_uris: string[] }).example_uris[0]).toMatch(/^resource:\/\/\/tool_descriptions\?tools=/);
     });
 
     test('K2 on the resource: more than 20 names is LIMIT_EXCEEDED', async () => {
@@ -95,8 +107,8 @@ describe.each(ERAS)('%s era', (era: Era) => {
 
     test('6. reading the resource authorizes the tool for the session', async () => {
       const c = await connect();
-      await readJson(c, 'resource:///tool_descriptions?tools=pets.get');
-      const r = await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 2 } });
+      const read = await readJson(c, 'resource:///tool_descriptions?tools=pets.get');
+      const r = await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 2 }, ...proof(read['pets.get'].handle) });
       expect(r.success).toBe(true);
       expect(up.requests).toHaveLength(1);
     });
@@ -116,8 +128,8 @@ describe.each(ERAS)('%s era', (era: Era) => {
     test('8. per-session isolation: described in A, refused in B (B2)', async () => {
       const a = await connect();
       const b = await connect();
-      await call(a.client, 'describe_tools', { tool_names: ['pets.get'] });
-      expect((await call(a.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } })).success).toBe(true);
+      const { handles } = await describeWithHandles(a.client, ['pets.get']);
+      expect((await call(a.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 }, ...proof(handles['pets.get']) })).success).toBe(true);
       const rb = await call(b.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } });
       expect(rb.error?.code).toBe('TOOL_DESCRIPTION_REQUIRED');
       expect(up.requests).toHaveLength(1);
@@ -140,36 +152,39 @@ describe.each(ERAS)('%s era', (era: Era) => {
       // A private copy of the catalog set, so swapping an operation does not leak into other tests.
       const set = loadCatalogSet([fixtureRegistry('petstore')]);
       const c = await connect({ catalogs: set });
-      await call(c.client, 'describe_tools', { tool_names: ['pets.get'] });
-      expect((await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } })).success).toBe(true);
+      const before = (await describeWithHandles(c.client, ['pets.get'])).handles['pets.get'];
+      expect((await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 }, ...proof(before) })).success).toBe(true);
       const entry = set.byName.get('pets.get')!;
       // Same name, a changed input schema: what a re-imported spec with a rug-pulled definition looks like.
       const schema = entry.op.inputSchema;
       entry.op = { ...entry.op, inputSchema: { ...schema, properties: { ...schema.properties, extra: { type: 'string' } } } };
       up.clear();
-      const refused = await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } });
+      const refused = await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 }, ...proof(before) });
       expect(refused.error?.code).toBe('TOOL_DESCRIPTION_REQUIRED');
       expect(up.requests).toHaveLength(0);
-      await call(c.client, 'describe_tools', { tool_names: ['pets.get'] });
-      expect((await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } })).success).toBe(true);
+      const after = (await describeWithHandles(c.client, ['pets.get'])).handles['pets.get'];
+      expect((await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 }, ...proof(after) })).success).toBe(true);
       expect(up.requests).toHaveLength(1);
     });
 
     test('a summary describe does not authorize (it shows no parameters), nor does a failed parameter lookup; Level 2 does', async () => {
       const c = await connect();
-      await call(c.client, 'describe_tools', { tool_names: ['pets.create'], parameter: 'nope' });
+      const failedLookup = await describeWithHandles(c.client, ['pets.create'], { parameter: 'nope' });
+      expect(failedLookup.handles).toEqual({});
       expect((await call(c.client, 'execute_tool', { tool_name: 'pets.create', args: { name: 'a' } })).error?.code).toBe(
         'TOOL_DESCRIPTION_REQUIRED',
       );
-      await call(c.client, 'describe_tools', { tool_names: ['pets.create'], detail: 'summary' });
+      expect((await describeWithHandles(c.client, ['pets.create'], { detail: 'summary' })).handles).toEqual({});
       const summary = await call(c.client, 'execute_tool', { tool_name: 'pets.create', args: { name: 'a' } });
       expect(summary.error?.code).toBe('TOOL_DESCRIPTION_REQUIRED');
-      expect(summary.error?.details.reason).toBe('summary_only');
-      await call(c.client, 'describe_tools', { tool_names: ['pets.create'] });
-      expect((await call(c.client, 'execute_tool', { tool_name: 'pets.create', args: { name: 'a' } })).success).toBe(true);
+      // why, where the connection remembers; a 2026-07-28 request is answered as if alone (as over HTTP)
+      expect(summary.error?.details.reason).toBe(era === 'legacy' ? 'summary_only' : 'not_described');
+      const level2 = (await describeWithHandles(c.client, ['pets.create'])).handles['pets.create'];
+      expect((await call(c.client, 'execute_tool', { tool_name: 'pets.create', args: { name: 'a' }, ...proof(level2) })).success).toBe(true);
     });
 
-    test('B5: authorization expires with an idle session (TTL + 1 s), then describe again works', async () => {
+    // A 2026-07-28 connection keeps no authorization to expire (its handles expire on their own: handles.test.ts).
+    test.runIf(era === 'legacy')('B5: authorization expires with an idle session (TTL + 1 s), then describe again works', async () => {
       let t = 1_000_000;
       const c = await connect({ now: () => t, sessionTtlMs: 60_000 });
       await call(c.client, 'describe_tools', { tool_names: ['pets.get'] });
@@ -187,8 +202,8 @@ describe.each(ERAS)('%s era', (era: Era) => {
       const c = await connect();
       const pairs = Array.from({ length: 50 }, async (_, i) => {
         const op = i % 2 === 0 ? 'pets.get' : 'pets.list';
-        await call(c.client, 'describe_tools', { tool_names: [op] });
-        return call(c.client, 'execute_tool', { tool_name: op, args: op === 'pets.get' ? { petId: i + 1 } : { limit: 1 } });
+        const { handles } = await describeWithHandles(c.client, [op]);
+        return call(c.client, 'execute_tool', { tool_name: op, args: op === 'pets.get' ? { petId: i + 1 } : { limit: 1 }, ...proof(handles[op]) });
       });
       const results = await Promise.all(pairs);
       expect(results.filter((r) => r.success)).toHaveLength(50);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { importSpec, writeRegistry } from '../../src/importer/index.js';
 import { ERAS, call, catalogs, connectInMemory, type Era } from '../helpers/mcp.js';
+import { handlesIn } from '../helpers/describe-handles.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -38,12 +39,14 @@ describe.each(ERAS)('%s era', (era: Era) => {
     try {
       const described = await call(c.client, 'describe_tools', { tool_names: ['deleteTag', 'tagInfo'] });
       expect(JSON.stringify(described.value)).toMatch(/"destructive":true/);
-      const unconfirmed = await call(c.client, 'execute_tool', { tool_name: 'deleteTag', args: { tag: 'newsletter' } });
+      // the describe handles, which a 2026-07-28 connection requires (it remembers nothing)
+      const handles = handlesIn(described);
+      const unconfirmed = await call(c.client, 'execute_tool', { tool_name: 'deleteTag', args: { tag: 'newsletter' }, handle: handles.deleteTag });
       expect(unconfirmed.error?.code).toBe('CONFIRMATION_REQUIRED');
       expect(up.requests).toHaveLength(0);
-      const info = await call(c.client, 'execute_tool', { tool_name: 'tagInfo', args: { tag: 'newsletter' } });
+      const info = await call(c.client, 'execute_tool', { tool_name: 'tagInfo', args: { tag: 'newsletter' }, handle: handles.tagInfo });
       expect(info.success).toBe(true);
-      const confirmed = await call(c.client, 'execute_tool', { tool_name: 'deleteTag', args: { tag: 'newsletter' }, confirm: 'deleteTag' });
+      const confirmed = await call(c.client, 'execute_tool', { tool_name: 'deleteTag', args: { tag: 'newsletter' }, confirm: 'deleteTag', handle: handles.deleteTag });
       expect(confirmed.success).toBe(true);
       expect(up.hits('/tags/delete.json')).toHaveLength(1);
       expect(up.hits('/tags/info.json')).toHaveLength(1);

@@ -228,9 +228,10 @@ describe.each(ERAS)('I13: client cancellation reaches the upstream socket (%s cl
       { era },
     );
     try {
-      await call(c.client, 'describe_tools', { tool_names: ['pets.get'] });
+      // the describe handle, which a 2026-07-28 connection requires (it remembers nothing)
+      const handle = await describeHandle(c.client, 'pets.get');
       const ac = new AbortController();
-      const pending = c.client.callTool({ name: 'execute_tool', arguments: { tool_name: 'pets.get', args: { petId: 55 } } }, { signal: ac.signal });
+      const pending = c.client.callTool({ name: 'execute_tool', arguments: { tool_name: 'pets.get', args: { petId: 55 }, handle } }, { signal: ac.signal });
       const settled = pending.then(() => 'resolved', () => 'rejected');
       expect(await until(() => up.hits('/pets/55').length === 1)).toBe(true);
       expect(up.hits('/pets/55')[0]!.aborted).toBe(false);
@@ -239,7 +240,7 @@ describe.each(ERAS)('I13: client cancellation reaches the upstream socket (%s cl
       expect(await until(() => up.hits('/pets/55')[0]!.aborted)).toBe(true);
       // The server is healthy for the next call.
       up.route('/pets/55', { kind: 'echo' });
-      expect((await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 55 } })).success).toBe(true);
+      expect((await call(c.client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 55 }, handle })).success).toBe(true);
     } finally {
       await c.close();
     }

@@ -1,6 +1,7 @@
 // stdio, both eras on one entry: spawns the built CLI (`npm run build` first; CI does) and opens each connection
 // the way a client of that era does (2026-07-28: requests with their _meta envelope; legacy: initialize). Every
-// stdout line is JSON-RPC (C1), garbage lines are tolerated (C3), a frame over 10 MiB exits 1 with a stderr
+// stdout line is JSON-RPC (C1), garbage lines are answered and the session goes on (C3: the answers themselves in
+// stdio-per-request.test.ts), a frame over 10 MiB exits 1 with a stderr
 // message (C4), stdin EOF exits 0 quickly (C5, also with a call in flight), SIGTERM during a slow upstream call
 // aborts it and exits 0 (C6); and the SDK stdio client of each era runs the flow, a destructive call confirmed.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -71,6 +72,14 @@ function spawnServer(extraEnv: Record<string, string> = {}): Proc {
   return proc;
 }
 
+/** The describe handle of `name` in a describe_tools answer (in the example call, or beside the name). */
+function handleIn(answer: Record<string, any>, name: string): string {
+  const entry = (answer.result?.structuredContent?.value?.tools as Array<Record<string, any>> | undefined)?.find((t) => t.name === name);
+  const handle = entry?.example?.handle ?? entry?.handle;
+  if (typeof handle !== 'string') throw new Error(`no handle for ${name} in ${JSON.stringify(answer).slice(0, 300)}`);
+  return handle;
+}
+
 /** The 2026-07-28 per-request envelope. */
 const META = {
   'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
@@ -111,10 +120,12 @@ describe.each(ERAS)('stdio, %s opening', (era: Era) => {
       p.send('[]');
       p.send(tool(2, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } }));
       p.send(tool(3, 'describe_tools', { tool_names: ['pets.get', 'nope'] }));
-      p.send(tool(4, 'execute_tool', { tool_name: 'pets.get', args: { petId: 'x' } }));
-      p.send(tool(5, 'execute_tool', { tool_name: 'pets.get', args: { petId: 500 } }));
-      p.send(tool(6, 'execute_tool', { tool_name: 'pets.get', args: { petId: 7 } }));
-      p.send(request(7, 'resources/read', { uri: 'resource:///tool_descriptions' }));
+      // the describe answer's handle, as its instruction tells agents (a 2026-07-28 connection remembers nothing)
+      const handle = handleIn(await p.response(3), 'pets.get');
+      p.send(tool(4, 'execute_tool', { tool_name: 'pets.get', args: { petId: 'x' }, handle }));
+      p.send(tool(5, 'execute_tool', { tool_name: 'pets.get', args: { petId: 500 }, handle }));
+      p.send(tool(6, 'execute_tool', { tool_name: 'pets.get', args: { petId: 7 }, handle }));
+      p.send(request(7, 'resources/read', { uri: 'resource:///tool_descriptions?tools=' }));
       const codes: Array<string | undefined> = [];
       for (const id of [2, 3, 4, 5, 6]) {
         const r = await p.response(id);
@@ -160,8 +171,8 @@ describe.each(ERAS)('stdio, %s opening', (era: Era) => {
       const p = spawnServer({ API_CATALOG_TIMEOUT_MS: '3600000' });
       await initialize(p);
       p.send(tool(2, 'describe_tools', { tool_names: ['pets.get'] }));
-      await p.response(2);
-      p.send(tool(3, 'execute_tool', { tool_name: 'pets.get', args: { petId: 78 } }));
+      const handle = handleIn(await p.response(2), 'pets.get');
+      p.send(tool(3, 'execute_tool', { tool_name: 'pets.get', args: { petId: 78 }, handle }));
       await until(() => up.hits('/pets/78').length > 0, 'the upstream request');
       expect(up.hits('/pets/78')).toHaveLength(1);
       expect(up.hits('/pets/78')[0]?.aborted).toBe(false);
@@ -180,8 +191,8 @@ describe.each(ERAS)('stdio, %s opening', (era: Era) => {
       const p = spawnServer({ API_CATALOG_SHUTDOWN_GRACE_SECONDS: '1' });
       await initialize(p);
       p.send(tool(2, 'describe_tools', { tool_names: ['pets.get'] }));
-      await p.response(2);
-      p.send(tool(3, 'execute_tool', { tool_name: 'pets.get', args: { petId: 77 } }));
+      const handle = handleIn(await p.response(2), 'pets.get');
+      p.send(tool(3, 'execute_tool', { tool_name: 'pets.get', args: { petId: 77 }, handle }));
       await until(() => up.hits('/pets/77').length > 0, 'the upstream request');
       expect(up.hits('/pets/77')).toHaveLength(1);
       p.child.kill('SIGTERM');
@@ -223,11 +234,12 @@ describe.each(ERAS)('stdio, %s opening', (era: Era) => {
         const dry = await call(client, 'execute_tool', { tool_name: 'pets.list', args: { limit: 2 }, dry_run: true, handle });
         expect(dry.value.request.url).toBe(`${up.url}/pets?limit=2`);
         const before = up.requests.length;
-        // Over stdio the connection remembers the describe: the handle is optional.
-        const r = await call(client, 'execute_tool', { tool_name: 'pets.list', args: { limit: 2 } });
+        // A legacy connection remembers the describe (the handle is optional there); a 2026-07-28 one remembers
+        // nothing, so its client passes the handle, as the describe answer's instruction says.
+        const r = await call(client, 'execute_tool', { tool_name: 'pets.list', args: { limit: 2 }, ...(era === 'modern' ? { handle } : {}) });
         expect(r.success).toBe(true);
-        await describeHandle(client, 'pets.delete');
-        const del = await call(client, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 31 } });
+        const deleteHandle = await describeHandle(client, 'pets.delete');
+        const del = await call(client, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 31 }, ...(era === 'modern' ? { handle: deleteHandle } : {}) });
         expect(del.success, JSON.stringify(del)).toBe(true);
         expect(asked).toEqual(['Allow the destructive API call pets.delete (DELETE /pets/31)?']);
         expect(up.requests.slice(before).map((q) => `${q.method} ${q.url}`)).toEqual(['GET /pets?limit=2', 'DELETE /pets/31']);

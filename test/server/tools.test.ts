@@ -1,11 +1,13 @@
 // The four meta-tools through a real SDK client of each protocol era (in memory, one connection as over stdio):
-// happy paths, errors, the three describe levels, execute refusals that never reach the network, confirmations
+// happy paths, errors, the three describe levels, execute refusals that never reach the network (execute_tool
+// passes the describe answer's handle, which a 2026-07-28 connection requires: it remembers nothing), confirmations
 // (MRTR; the SDK's shim on a legacy connection), and the full search -> describe -> execute flow against the
 // recording upstream.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
 import { ERAS, call, catalogs, connectInMemory, fixtureRegistry, type Connected, type Envelope, type Era } from '../helpers/mcp.js';
+import { describeWithHandles } from '../helpers/describe-handles.js';
 import type { ServerDeps } from '../../src/server/create-server.js';
 import { MAX_QUERY_CHARS } from '../../src/search/index.js';
 
@@ -241,8 +243,8 @@ describe.each(ERAS)('%s era', (era: Era) => {
       const { client } = await connect();
       const s = await call(client, 'search_tools', { query: 'create pet' });
       const name = s.value.results[0].name as string;
-      await call(client, 'describe_tools', { tool_names: [name] });
-      const r = await call(client, 'execute_tool', { tool_name: name, args: { name: 'Rex', tags: ['good'] } });
+      const { handles } = await describeWithHandles(client, [name]);
+      const r = await call(client, 'execute_tool', { tool_name: name, args: { name: 'Rex', tags: ['good'] }, handle: handles[name] });
       expect(r.success).toBe(true);
       expect(r.tool).toBe('pets.create');
       expect(r.value.status).toBe(200);
@@ -260,13 +262,13 @@ describe.each(ERAS)('%s era', (era: Era) => {
         body: [{ id: 1, name: 'Rex', tag: 'dog' }, { id: 2, name: 'Tom', tag: 'cat' }],
       });
       try {
-        await call(client, 'describe_tools', { tool_names: ['pets.list'] });
-        const r = await call(client, 'execute_tool', { tool_name: 'pets.list', args: {} });
+        const handle = (await describeWithHandles(client, ['pets.list'])).handles['pets.list'];
+        const r = await call(client, 'execute_tool', { tool_name: 'pets.list', args: {}, handle });
         expect(r.value.status).toBe(200);
         expect(r.value.headers).toMatchObject({ 'x-ratelimit-remaining': '41', 'content-type': 'application/json' });
         expect(r.value.headers['x-internal-noise']).toBeUndefined();
         expect(r.value.data).toEqual([{ id: 1, name: 'Rex', tag: 'dog' }, { id: 2, name: 'Tom', tag: 'cat' }]);
-        const projected = await call(client, 'execute_tool', { tool_name: 'pets.list', args: {}, fields: ['id', 'name'] });
+        const projected = await call(client, 'execute_tool', { tool_name: 'pets.list', args: {}, fields: ['id', 'name'], handle });
         expect(projected.value.data).toEqual([{ id: 1, name: 'Rex' }, { id: 2, name: 'Tom' }]);
       } finally {
         up.route('/pets', { kind: 'echo' }); // routes outlive up.clear(): give the next tests the default back
@@ -280,13 +282,15 @@ describe.each(ERAS)('%s era', (era: Era) => {
       expect(notDescribed.error?.details.describe_call).toEqual({ tool: 'describe_tools', arguments: { tool_names: ['pets.get'] } });
       expect(notDescribed.instruction).toMatch(/Call describe_tools with \{"tool_names": \["pets.get"\]\}/);
 
-      await call(client, 'describe_tools', { tool_names: ['pets.delete', 'pets.create'] });
-      const unconfirmed = await call(client, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 1 } });
+      const { handles } = await describeWithHandles(client, ['pets.delete', 'pets.create']);
+      const del = handles['pets.delete'];
+      const create = handles['pets.create'];
+      const unconfirmed = await call(client, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 1 }, handle: del });
       expect(unconfirmed.error?.code).toBe('CONFIRMATION_REQUIRED');
-      const wrongConfirm = await call(client, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 1 }, confirm: 'yes' });
+      const wrongConfirm = await call(client, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 1 }, confirm: 'yes', handle: del });
       expect(wrongConfirm.error?.code).toBe('CONFIRMATION_REQUIRED');
 
-      const invalid = await call(client, 'execute_tool', { tool_name: 'pets.create', args: { nme: 'Rex', status: 'availble' } });
+      const invalid = await call(client, 'execute_tool', { tool_name: 'pets.create', args: { nme: 'Rex', status: 'availble' }, handle: create });
       expect(invalid.error?.code).toBe('INVALID_ARGUMENTS');
       const fieldErrors = invalid.error?.details.errors as Array<{ path: string; suggestion?: string }>;
       expect(fieldErrors.find((e) => e.path === '/nme')?.suggestion).toMatch(/"name"/);
@@ -295,37 +299,37 @@ describe.each(ERAS)('%s era', (era: Era) => {
       expect(unknown.error?.code).toBe('UNKNOWN_TOOL');
       expect(unknown.error?.details.suggestions).toContain('pets.create');
       // a projection that does not parse is refused with the arguments, before the confirmation step or a send
-      const badFields = await call(client, 'execute_tool', { tool_name: 'pets.create', args: { name: 'Rex' }, fields: 'a,,b' });
+      const badFields = await call(client, 'execute_tool', { tool_name: 'pets.create', args: { name: 'Rex' }, fields: 'a,,b', handle: create });
       expect(badFields.error?.code).toBe('INVALID_ARGUMENTS');
-      const badFieldsDelete = await call(client, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 1 }, fields: 'a,,b' });
+      const badFieldsDelete = await call(client, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 1 }, fields: 'a,,b', handle: del });
       expect(badFieldsDelete.error?.code).toBe('INVALID_ARGUMENTS');
       expect(up.requests).toHaveLength(0);
 
-      const confirmed = await call(client, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 7 }, confirm: 'pets.delete' });
+      const confirmed = await call(client, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 7 }, confirm: 'pets.delete', handle: del });
       expect(confirmed.success).toBe(true);
       expect(up.requests.map((q) => `${q.method} ${q.url}`)).toEqual(['DELETE /pets/7']);
     });
 
     test('read-only mode refuses writes with READ_ONLY_MODE (0 upstream) and allows reads', async () => {
       const { client } = await connect({ settings: { baseUrls: { petstore: up.url }, readOnly: true, env: {} } });
-      await call(client, 'describe_tools', { tool_names: ['pets.create', 'pets.get'] });
-      const w = await call(client, 'execute_tool', { tool_name: 'pets.create', args: { name: 'Rex' } });
+      const { handles } = await describeWithHandles(client, ['pets.create', 'pets.get']);
+      const w = await call(client, 'execute_tool', { tool_name: 'pets.create', args: { name: 'Rex' }, handle: handles['pets.create'] });
       expect(w.error?.code).toBe('READ_ONLY_MODE');
       expect(up.requests).toHaveLength(0);
-      const d = await call(client, 'execute_tool', { tool_name: 'pets.create', args: { name: 'Rex' }, dry_run: true });
+      const d = await call(client, 'execute_tool', { tool_name: 'pets.create', args: { name: 'Rex' }, dry_run: true, handle: handles['pets.create'] });
       expect(d.value).toMatchObject({ dry_run: true, read_only_mode: true, request: { method: 'POST' } });
       expect(d.instruction).toMatch(/read-only/);
       expect(d.instruction).not.toMatch(/without "dry_run"/);
       expect(up.requests).toHaveLength(0);
-      const g = await call(client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 3 } });
+      const g = await call(client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 3 }, handle: handles['pets.get'] });
       expect(g.success).toBe(true);
       expect(up.requests.map((q) => q.url)).toEqual(['/pets/3']);
     });
 
     test('dry_run returns the exact request and sends nothing; args given as a JSON string are accepted', async () => {
       const { client } = await connect();
-      await call(client, 'describe_tools', { tool_names: ['pets.list'] });
-      const r = await call(client, 'execute_tool', { tool_name: 'pets.list', args: '{"limit": 5, "status": "sold"}', dry_run: true });
+      const { handles } = await describeWithHandles(client, ['pets.list']);
+      const r = await call(client, 'execute_tool', { tool_name: 'pets.list', args: '{"limit": 5, "status": "sold"}', dry_run: true, handle: handles['pets.list'] });
       expect(r.value.dry_run).toBe(true);
       expect(r.value.request).toMatchObject({ method: 'GET', url: `${up.url}/pets?limit=5&status=sold` });
       expect(up.requests).toHaveLength(0);
@@ -333,8 +337,8 @@ describe.each(ERAS)('%s era', (era: Era) => {
 
     test('dry_run that cannot build a request (missing credential) is an AUTH_MISSING envelope, not a protocol error', async () => {
       const { client } = await connect();
-      await call(client, 'describe_tools', { tool_names: ['store.inventory'] });
-      const r = await call(client, 'execute_tool', { tool_name: 'store.inventory', args: {}, dry_run: true });
+      const { handles } = await describeWithHandles(client, ['store.inventory']);
+      const r = await call(client, 'execute_tool', { tool_name: 'store.inventory', args: {}, dry_run: true, handle: handles['store.inventory'] });
       expect(r.isError).toBe(true);
       expect(r.error?.code).toBe('AUTH_MISSING');
       expect(r.error?.message).toMatch(/PETSTORE_API_KEY/);
@@ -345,8 +349,8 @@ describe.each(ERAS)('%s era', (era: Era) => {
     test('upstream failure -> isError with the upstream code and an instruction', async () => {
       const { client } = await connect();
       up.route('/pets/404', { kind: 'status', status: 404, body: { message: 'Not Found' } });
-      await call(client, 'describe_tools', { tool_names: ['pets.get'] });
-      const r = await call(client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 404 } });
+      const { handles } = await describeWithHandles(client, ['pets.get']);
+      const r = await call(client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 404 }, handle: handles['pets.get'] });
       expect(r.isError).toBe(true);
       expect(r.error?.code).toBe('UPSTREAM_ERROR');
       expect(r.error?.details.status).toBe(404);
@@ -362,8 +366,8 @@ describe.each(ERAS)('%s era', (era: Era) => {
           asked = req.params.message;
           return answer === 'accept' ? { action: 'accept', content: { confirm: true } } : { action: 'decline' };
         });
-        await call(c.client, 'describe_tools', { tool_names: ['pets.delete'] });
-        const r = await call(c.client, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 9 } });
+        const { handles } = await describeWithHandles(c.client, ['pets.delete']);
+        const r = await call(c.client, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 9 }, handle: handles['pets.delete'] });
         expect(asked).toMatch(/pets.delete/);
         if (answer === 'accept') {
           expect(r.success).toBe(true);
@@ -379,8 +383,8 @@ describe.each(ERAS)('%s era', (era: Era) => {
     test('a truncated result is kept as a resource and the envelope says where', async () => {
       const { client } = await connect({ settings: { baseUrls: { petstore: up.url }, readOnly: false, env: {}, maxResponseBytes: 10_000_000 } });
       up.route('/pets', { kind: 'bigJson', items: 3000, itemBytes: 200 });
-      await call(client, 'describe_tools', { tool_names: ['pets.list'] });
-      const r = await call(client, 'execute_tool', { tool_name: 'pets.list', args: {} });
+      const { handles } = await describeWithHandles(client, ['pets.list']);
+      const r = await call(client, 'execute_tool', { tool_name: 'pets.list', args: {}, handle: handles['pets.list'] });
       expect(r.success).toBe(true);
       expect(r.value.truncated).toBeDefined();
       expect(r.value.full_result_uri).toMatch(/^api-catalog:\/\/results\//);
@@ -394,11 +398,11 @@ describe.each(ERAS)('%s era', (era: Era) => {
 
     test('A23: execute_tool is rate limited per principal -> RATE_LIMITED with a retry hint, nothing sent beyond it', async () => {
       const { client } = await connect({ rateLimitPerMinute: 5 });
-      await call(client, 'describe_tools', { tool_names: ['pets.get'] });
+      const { handles } = await describeWithHandles(client, ['pets.get']);
       const outcomes: string[] = [];
       let last: Envelope | undefined;
       for (let i = 0; i < 8; i++) {
-        last = await call(client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } });
+        last = await call(client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 }, handle: handles['pets.get'] });
         outcomes.push(last.success ? 'ok' : (last.error?.code as string));
       }
       // The describe call is not counted: the execute bucket protects the upstream, not the catalog.

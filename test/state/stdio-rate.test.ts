@@ -4,6 +4,7 @@
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { ERAS, REPO_ROOT, builtCli, call, fixtureRegistry, newClient } from '../helpers/mcp.js';
+import { describeWithHandles } from '../helpers/describe-handles.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
 
 let up: Upstream;
@@ -34,9 +35,11 @@ test.each(ERAS)('stdio defaults (%s era): 150 search/describe calls all succeed;
     expect(failures).toEqual([]);
     expect((await call(client, 'list_domains', {})).success).toBe(true);
 
-    // 130 at once: the bucket holds 120 and refills 2 per second, so about 10 are refused.
+    // 130 at once: the bucket holds 120 and refills 2 per second, so about 10 are refused. Each passes the describe
+    // handle, which a 2026-07-28 connection requires (it remembers nothing).
+    const handle = (await describeWithHandles(client, ['pets.get'])).handles['pets.get'];
     const t0 = performance.now();
-    const results = await Promise.all(Array.from({ length: 130 }, (_, i) => call(client, 'execute_tool', { tool_name: 'pets.get', args: { petId: i + 1 } })));
+    const results = await Promise.all(Array.from({ length: 130 }, (_, i) => call(client, 'execute_tool', { tool_name: 'pets.get', args: { petId: i + 1 }, handle })));
     const elapsedS = (performance.now() - t0) / 1000;
     const ok = results.filter((r) => r.success).length;
     const limited = results.filter((r) => r.error?.code === 'RATE_LIMITED');

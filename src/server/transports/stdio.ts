@@ -1,16 +1,24 @@
 // stdio transport: the MCP protocol on stdin/stdout, nothing else on stdout (logs go to the logger). Both eras on
 // one entry, the SDK's serveStdio: the opening message picks the connection's era (a 2026-07-28 request with its
-// _meta envelope, or the legacy initialize) and one server instance is pinned for the connection. Garbage lines
-// are skipped (C3); a frame over the buffer cap closes the session with reason 'overflow' (C4); stdin EOF closes
-// it with reason 'eof' (C5). Closing aborts in-flight tool calls (their AbortSignal); shutdown() drains first:
-// new requests are refused, answers and notifications still pass, and the calls in flight finish (or the grace ends).
+// _meta envelope, or the legacy initialize) and one server instance is pinned for the connection; on a 2026-07-28
+// connection every request's claimed version is checked again (each request stands alone). A line that is not a
+// JSON-RPC message is answered as over HTTP (-32700 / -32600) and the session goes on (C3); a frame over the buffer
+// cap closes the session with reason 'overflow' (C4); stdin EOF closes it with reason 'eof' (C5). Closing aborts
+// in-flight tool calls (their AbortSignal); shutdown() drains first: new requests are refused, answers and
+// notifications still pass, and the calls in flight finish (or the grace ends).
 import type { Readable, Writable } from 'node:stream';
-import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
+import type { JSONRPCMessage, MessageExtraInfo, Server, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
 import { serveStdio as sdkServeStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
-import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/server';
+import {
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolErrorCode,
+  STDIO_DEFAULT_MAX_BUFFER_SIZE,
+  UnsupportedProtocolVersionError,
+  parseJSONRPCMessage,
+} from '@modelcontextprotocol/server';
 import { silentLogger, type Logger } from '../../logger.js';
 import { createServer, type CatalogServer, type ServerDeps } from '../create-server.js';
-import { withAllSupportedVersions } from '../eras.js';
+import { MODERN_PROTOCOL_VERSIONS, withAllSupportedVersions } from '../eras.js';
 import { Drain } from '../ops/drain.js';
 
 export type StdioCloseReason = 'eof' | 'overflow' | 'shutdown' | 'error';
@@ -91,6 +99,135 @@ class ObservedWire implements Transport {
   }
 }
 
+/**
+ * The SDK's stdio transport, but it reads the lines itself so that a line it cannot deliver gets an answer: the
+ * SDK's own reader drops a line that is not JSON without a word and reports one that is not a JSON-RPC message only
+ * to `onerror`, so a client waits for its timeout. Here (as the HTTP leg answers such a body) a line that is not JSON
+ * gets -32700 and one that is JSON but no valid request gets -32600, both without an id unless the line carried a
+ * usable one (the 2026-07-28 schema allows no `null` id, and SDK clients drop a line that has one). Not answered:
+ * blank lines, notification-shaped lines (a `method` and no `id`: nobody waits for them) and response-shaped ones (a
+ * `result` or `error` and no `method`: an answer to them could be taken for the answer to the client's own request
+ * of that id). Every refused line is still reported to `onerror` (the log's `stdio_bad_message`). Writing, closing
+ * and the frame cap (C4: the same check and message as the SDK's reader) are the SDK's.
+ */
+class AnsweringStdioTransport extends StdioServerTransport {
+  private pending: Buffer | undefined;
+
+  constructor(stdin: Readable, stdout: Writable, private readonly maxBufferSize: number) {
+    super(stdin, stdout, { maxBufferSize });
+    // start() subscribes whatever `_ondata` is then, and close() unsubscribes the same, so this replaces the reader.
+    this._ondata = (chunk: Buffer) => {
+      if ((this.pending?.length ?? 0) + chunk.length > this.maxBufferSize) {
+        this.pending = undefined;
+        this.onerror?.(new Error(`ReadBuffer exceeded maximum size of ${this.maxBufferSize} bytes`));
+        void this.close().catch(() => undefined);
+        return;
+      }
+      this.pending = this.pending === undefined ? chunk : Buffer.concat([this.pending, chunk]);
+      let newline: number;
+      while (this.pending !== undefined && (newline = this.pending.indexOf(10)) >= 0) {
+        const line = this.pending.toString('utf8', 0, newline).replace(/\r$/, '');
+        this.pending = this.pending.subarray(newline + 1);
+        try {
+          this.receive(line);
+        } catch (error) {
+          this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+        }
+      }
+    };
+  }
+
+  private receive(line: string): void {
+    if (line.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      this.refuse(undefined, ProtocolErrorCode.ParseError, 'Parse error: the line is not JSON; send one JSON-RPC message per line');
+      return;
+    }
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(value);
+    } catch {
+      this.refuseInvalid(value);
+      return;
+    }
+    this.onmessage?.(message);
+  }
+
+  /** A JSON value that is no JSON-RPC message: -32600 unless nobody waits for an answer to it. */
+  private refuseInvalid(value: unknown): void {
+    if (Array.isArray(value)) {
+      this.refuse(undefined, ProtocolErrorCode.InvalidRequest, 'Invalid Request: JSON-RPC batches are not supported; send one message per line');
+      return;
+    }
+    const m = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
+    if (m !== undefined && !('id' in m) && typeof m.method === 'string') {
+      this.onerror?.(new Error(`Discarded an invalid notification ${JSON.stringify(m.method.slice(0, 60))} from stdin (notifications get no answer)`));
+      return;
+    }
+    if (m !== undefined && !('method' in m) && ('result' in m || 'error' in m)) {
+      this.onerror?.(new Error('Discarded an invalid JSON-RPC response from stdin (responses get no answer)'));
+      return;
+    }
+    const id = m?.id;
+    const usableId = typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)) ? id : undefined;
+    this.refuse(
+      usableId,
+      ProtocolErrorCode.InvalidRequest,
+      'Invalid Request: not a JSON-RPC 2.0 request; one needs "jsonrpc": "2.0", an "id" that is a string or an integer (never null) and a string "method"',
+    );
+  }
+
+  private refuse(id: string | number | undefined, code: number, message: string): void {
+    this.onerror?.(new Error(`Refused a stdin line: ${message}`));
+    // An error response without an id: the 2026-07-28 schema's JSONRPCErrorResponse allows it (its `id` is optional).
+    void this.send({ jsonrpc: '2.0', ...(id !== undefined ? { id } : {}), error: { code, message } } as JSONRPCMessage).catch(() => undefined);
+  }
+}
+
+/** The claimed protocol version of a request or notification (its `_meta`), when it names one. */
+function claimedVersion(message: JSONRPCMessage): string | undefined {
+  const params = (message as { params?: unknown }).params;
+  if (typeof params !== 'object' || params === null) return undefined;
+  const meta = (params as { _meta?: unknown })._meta;
+  if (typeof meta !== 'object' || meta === null) return undefined;
+  const version = (meta as Record<string, unknown>)[PROTOCOL_VERSION_META_KEY];
+  return typeof version === 'string' ? version : undefined;
+}
+
+/**
+ * A 2026-07-28 instance refuses every message claiming a version we do not speak, not only the connection's opening
+ * one (which the SDK's entry checks): "the server accepts or rejects each request independently" (basic/versioning.mdx).
+ * A request gets the UnsupportedProtocolVersionError the opening check and the HTTP leg send (-32022, data.supported
+ * and data.requested; the wire rewrites its message as for those) and is not delivered; a notification is dropped,
+ * as the entry drops one at the opening. A missing or malformed envelope stays the SDK's (-32602).
+ */
+function refuseUnsupportedVersions(server: Server, onerror?: (error: Error) => void): void {
+  const connect = server.connect.bind(server);
+  server.connect = async (channel: Transport) => {
+    await connect(channel);
+    // The entry's channel calls `onmessage` as it is when a message arrives: wrap what connect() installed.
+    const deliver = channel.onmessage;
+    channel.onmessage = (message, extra) => {
+      const requested = claimedVersion(message);
+      const method = (message as { method?: unknown }).method;
+      if (requested === undefined || typeof method !== 'string' || MODERN_PROTOCOL_VERSIONS.includes(requested)) {
+        deliver?.(message, extra);
+        return;
+      }
+      const error = new UnsupportedProtocolVersionError({ supported: [...MODERN_PROTOCOL_VERSIONS], requested });
+      onerror?.(error);
+      const id = (message as { id?: unknown }).id;
+      if (id === undefined) return;
+      void channel
+        .send({ jsonrpc: '2.0', id: id as string | number, error: { code: error.code, message: error.message, data: error.data } })
+        .catch((e: unknown) => onerror?.(e instanceof Error ? e : new Error(String(e))));
+    };
+  };
+}
+
 /** What was served on one connection: the instance of its era (the last the factory built; a probe is replaced). */
 export interface ConnectionHandle {
   close(): Promise<void>;
@@ -107,6 +244,7 @@ export function serveConnection(deps: ServerDeps, wire: Transport, onerror?: (er
   const handle = sdkServeStdio(
     ({ era }) => {
       current = createServer({ ...deps, era });
+      if (era === 'modern') refuseUnsupportedVersions(current.server, onerror);
       return current.server;
     },
     { transport: new ObservedWire(wire, onClosed, drain), ...(onerror !== undefined ? { onerror } : {}) },
@@ -125,7 +263,7 @@ export async function serveStdio(
   let reason: StdioCloseReason | undefined;
   let resolveClosed!: (r: StdioCloseReason) => void;
   const closed = new Promise<StdioCloseReason>((r) => (resolveClosed = r));
-  const wire = new StdioServerTransport(stdin, stdout, { maxBufferSize: STDIO_MAX_FRAME_BYTES });
+  const wire = new AnsweringStdioTransport(stdin, stdout, STDIO_MAX_FRAME_BYTES);
   const drain = new Drain();
   const handle = serveConnection(deps, wire, (error: Error) => {
     if (/exceeded maximum size/i.test(error.message)) {
@@ -135,7 +273,7 @@ export async function serveStdio(
         message: `a stdin message exceeded ${STDIO_MAX_FRAME_BYTES} bytes; closing the session`,
       });
     } else {
-      // Unparseable lines (C3) and messages the entry refused: report and keep serving.
+      // Refused lines (C3: answered already) and messages the entry refused: report and keep serving.
       logger.log('warn', { event: 'stdio_bad_message', message: error.message.slice(0, 200) });
     }
   }, () => resolveClosed(reason ?? 'eof'), drain);
