@@ -49,8 +49,8 @@ address, the --public-url host and --allow-host values.
 Protocol eras: one endpoint (stdio, or /mcp over HTTP) serves MCP 2026-07-28 clients (no handshake, no session:
 every request stands alone) and handshake-era clients (initialize; 2024-10-07 ... 2025-11-25) alike.
 describe_tools answers carry a signed "handle" per operation that execute_tool takes: over 2026-07-28 HTTP it is
-the proof of the describe (any replica checks it); where a connection or legacy session remembers describes it
-is optional. API_CATALOG_SIGNING_KEY (32+ characters, env only) is the key; unset, one is generated (and shared
+the proof of the describe (any replica checks it), over HTTP and stdio alike; where a legacy connection or
+session remembers describes it is optional. API_CATALOG_SIGNING_KEY (32+ characters, env only) is the key; unset, one is generated (and shared
 through --state when given).
 
 Several replicas: 2026-07-28 clients need no shared store, only the same API_CATALOG_SIGNING_KEY on every replica
@@ -355,7 +355,8 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
 
-  // stdio: one connection remembers its describes; the key (the env var's, else random) signs handles lazily.
+  // stdio: a legacy connection remembers its describes, a 2026-07-28 one needs the handles; the key (the env var's,
+  // else random) signs handles lazily.
   if (signingKey !== undefined) deps.signer = Signer.fromSecret(signingKey);
   deps.observe = audit.observe;
   // The MCP SDK checks every message against zod schemas, which zod compiles to a fast path on first use. A stdio

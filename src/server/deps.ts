@@ -54,7 +54,7 @@ export interface ServerDeps {
   /** The protocol era this instance serves (the serving entry's factory says); default legacy. */
   era?: 'legacy' | 'modern';
   /**
-   * The instance serves one request and has nothing to remember a describe with (2026-07-28 over HTTP): the
+   * The instance remembers nothing between requests (every 2026-07-28 instance, over HTTP and stdio): the
    * describe handle is the only proof, and stored results are kept per principal instead of per session.
    */
   stateless?: boolean;
