@@ -43,6 +43,11 @@ function decodeEntities(text: string): string {
   });
 }
 
+/** A Markdown link's `(target)`: balanced parentheses one level deep inside it, else up to the first `)`. */
+const LINK_TARGET = String.raw`(?:\((?:[^()]|\([^()]*\))*\)|\([^)]*\))`;
+const MD_IMAGE = new RegExp(String.raw`!\[([^\]]*)\]${LINK_TARGET}`, 'g');
+const MD_LINK = new RegExp(String.raw`\[([^\]]+)\]${LINK_TARGET}`, 'g');
+
 /**
  * HTML and Markdown to plain text: tags removed (block tags become line breaks, `<li>` a bullet), entities
  * decoded, links and images reduced to their text (URLs are not forwarded to the model, J4), emphasis and
@@ -61,8 +66,10 @@ export function toPlainText(input: string): string {
   t = decodeEntities(t);
   t = stripInvisible(t);
   // Markdown: images, links (inline and reference-style), autolinks, emphasis, headings, rules, code fences.
-  t = t.replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1');
-  t = t.replace(/\[([^\]]+)\]\([^)]*\)/g, '$1');
+  // A link's target may hold balanced parentheses (`(https://en.wikipedia.org/wiki/X_(y))`, `(url "title (t)")`):
+  // the whole of it goes. A target whose parentheses do not balance ends at its first `)`, as before.
+  t = t.replace(MD_IMAGE, '$1');
+  t = t.replace(MD_LINK, '$1');
   t = t.replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1');
   t = t.replace(/^\s*\[[^\]]+\]:\s*\S+.*$/gm, '');
   t = t.replace(/<(https?:\/\/[^>\s]+)>/g, '$1');

@@ -1,7 +1,8 @@
 // What a dry run's shareable address may hold (src/server/explorer/share.ts): credential-shaped values by pattern,
-// values of credential-named arguments and the server's own credential values are replaced; everything else is
-// kept byte for byte. And the tool page's `from` column, read from the registry's `paramSources` where it has them,
-// over the real HTTP transport.
+// everything under a credential-named argument and the server's own credential values are replaced, in argument
+// names too; encoded content (base64) is not taken for a token; everything else is kept byte for byte. Over the real
+// HTTP transport: such an address is sent to the cleaned one, and the tool page's `from` column, read from the
+// registry's `paramSources` where it has them.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -49,6 +50,62 @@ describe('shareableArgs', () => {
     expect(({} as Record<string, unknown>).password).toBeUndefined();
   });
 
+  test('everything under a credential-named argument is replaced: numbers, lists, nested objects; booleans and null say nothing', () => {
+    const r = shareableArgs(
+      JSON.stringify({ name: 'w', password: 12345678, secret_token: ['hunter2hunter2', 7], pin_password: { value: 'hunter2', n: 4, on: true, none: null, empty: '' }, api_key: false }),
+      secrets,
+    );
+    expect(JSON.parse(r.text)).toEqual({ name: 'w', password: REDACTED, secret_token: [REDACTED, REDACTED], pin_password: { value: REDACTED, n: REDACTED, on: true, none: null, empty: '' }, api_key: false });
+    expect(shareableArgs(r.text, secrets)).toEqual({ text: r.text, changed: false });
+    // the page's own placeholder stays, at any depth under the name
+    const filled = '{"password": {"value": "<value>"}, "secret_token": "<secret_token>"}';
+    expect(shareableArgs(filled, secrets)).toEqual({ text: filled, changed: false });
+  });
+
+  test('passphrase, private_key and camelCase names (clientSecret, accessToken, privateKey) are credential names', () => {
+    for (const name of ['passphrase', 'key_passphrase', 'private_key', 'private-key', 'privatekey', 'ssh_private_key', 'clientSecret', 'accessToken', 'privateKey', 'APIKey']) {
+      expect(JSON.parse(shareableArgs(JSON.stringify({ [name]: 'hunter2' }), secrets).text), name).toEqual({ [name]: REDACTED });
+    }
+    for (const name of ['monkey', 'tokens', 'keyboard', 'public_key', 'secretary', 'isPrivate']) {
+      expect(shareableArgs(JSON.stringify({ [name]: 'hunter2' }), secrets).changed, name).toBe(false);
+    }
+  });
+
+  test('argument names are cleaned like values: the server’s own secret or a pasted token as a key is replaced', () => {
+    const token = 'ghp_R7fKq2Lm9Xw4Tz8Nc1Vb6Hy3Jd5Gs0Pa2Qe7';
+    const r = shareableArgs(JSON.stringify({ 'own-secret-value-1234': 'x', nested: { [token]: 1 }, owner: 'octo' }), secrets);
+    expect(r.text).not.toContain('own-secret-value-1234');
+    expect(r.text).not.toContain(token);
+    expect(JSON.parse(r.text)).toEqual({ [REDACTED]: 'x', nested: { [`ghp_${REDACTED}`]: 1 }, owner: 'octo' });
+  });
+
+  test('encoded content (format byte, contentEncoding base64, a description saying Base64) is not taken for a token; the server’s secrets still are', () => {
+    const content = 'SGVsbG8gV29ybGQgdGhpcyBpcyBhIGxvbmdlciBmaWxlIGNvbnRlbnQgaW4gYmFzZTY0';
+    const schema = {
+      type: 'object',
+      $defs: { Blob: { type: 'string', contentEncoding: 'base64' } },
+      properties: {
+        data: { type: 'string', format: 'byte' },
+        blob: { $ref: '#/$defs/Blob' },
+        files: { type: 'array', items: { type: 'object', properties: { content: { type: 'string', description: 'The file, Base64 encoded.' } } } },
+        note: { type: 'string' },
+        api_key: { type: 'string', format: 'byte' },
+      },
+    };
+    const kept = JSON.stringify({ data: content, blob: content, files: [{ content }] });
+    expect(shareableArgs(kept, secrets, undefined, schema)).toEqual({ text: kept, changed: false });
+    // without the schema, or in an argument that is not encoded content, the same text reads as a token
+    expect(shareableArgs(kept, secrets).changed).toBe(true);
+    expect(JSON.parse(shareableArgs(JSON.stringify({ note: content }), secrets, undefined, schema).text)).toEqual({ note: REDACTED });
+    // a credential name and the server's own secret win over the encoding
+    const r = shareableArgs(JSON.stringify({ api_key: content, data: `${content}own-secret-value-1234` }), secrets, undefined, schema);
+    expect(JSON.parse(r.text)).toEqual({ api_key: REDACTED, data: `${content}${REDACTED}` });
+    // GitHub's own: the new file's content of repos_create-or-update-file-contents
+    const op = loadCatalogSet([]).byName.get('repos_create-or-update-file-contents')?.op;
+    const file = JSON.stringify({ owner: 'octo', repo: 'hello', path: 'a.txt', message: 'm', content });
+    expect(shareableArgs(file, secrets, undefined, op?.inputSchema)).toEqual({ text: file, changed: false });
+  });
+
   test('serverSecrets: credential-looking env vars and the config file’s credential names, never short values', () => {
     const s = serverSecrets({
       baseUrls: {},
@@ -57,6 +114,36 @@ describe('shareableArgs', () => {
       catalogs: { shop: { credentials: { apiKey: 'SHOP_KEY' } } },
     });
     expect(s.sort()).toEqual(['ghtoken-value-99', 'shop-key-value-1']);
+  });
+});
+
+describe('a dry run’s address over HTTP', () => {
+  const CANARY = 'CANARY-key-as-argument-name-0123';
+  let srv: HttpHandle;
+
+  beforeAll(async () => {
+    srv = await serveHttp({ catalogs: loadCatalogSet([]), settings: { baseUrls: {}, readOnly: false, env: { GITHUB_TOKEN: CANARY } } }, { port: 0, explorer: true });
+  });
+
+  afterAll(async () => {
+    await srv?.close();
+  });
+
+  test('an argument named like the server’s secret, or a numeric password, is sent to the cleaned address', async () => {
+    for (const [args, gone] of [
+      [{ [CANARY]: 'x', owner: 'octo', repo: 'hello', ref: 'main' }, CANARY],
+      [{ owner: 'octo', repo: 'hello', ref: 'main', password: 12345678 }, '12345678'],
+      [{ owner: 'octo', repo: 'hello', ref: 'main', passphrase: ['correct horse battery'] }, 'correct horse'],
+    ] as const) {
+      const res = await rawHttp(srv.port, 'GET', `/?tool=repos_get-commit&args=${encodeURIComponent(JSON.stringify(args))}`, {});
+      expect(res.status, gone).toBe(303);
+      const location = decodeURIComponent(String(res.headers.location));
+      expect(location, gone).not.toContain(gone);
+      expect(location, gone).toContain(REDACTED);
+      const shown = await rawHttp(srv.port, 'GET', String(res.headers.location).replace(/#try$/, ''), {});
+      expect(shown.status).toBe(200);
+      expect(shown.body).not.toContain(gone);
+    }
   });
 });
 

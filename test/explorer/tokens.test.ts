@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { loadCatalogSet, type CatalogSet, type ExecutionSettings } from '../../src/server/core/catalogs.js';
 import { describeTools } from '../../src/server/core/describe.js';
 import { toolNames } from '../../src/server/core/names.js';
+import { standInHandle } from '../../src/server/explorer/operation-page.js';
 import { tokenizerState } from '../../src/server/explorer/tokens.js';
+import { attachHandles } from '../../src/server/handles.js';
 import { serveHttp, type HttpHandle } from '../../src/server/transports/http.js';
 import { REPO_ROOT } from '../helpers/mcp.js';
 import { rawHttp } from '../helpers/raw-http.js';
@@ -46,7 +48,9 @@ afterAll(async () => {
  * hold this test's thread for seconds, and the tripwire below is about this thread).
  */
 async function exactTokens(tool: string): Promise<number> {
-  const { envelope } = describeTools(set, { tool_names: [tool], detail: 'parameters' }, toolNames(''), { settings });
+  // the answer as an agent gets it: with the operation's describe handle (the page's stand-in, same shape and length)
+  const op = set.byName.get(tool)!.op;
+  const envelope = attachHandles(describeTools(set, { tool_names: [tool], detail: 'parameters' }, toolNames(''), { settings }).envelope, (n) => (n === tool ? standInHandle(tool, op) : undefined));
   const count = `const { Tiktoken } = require('js-tiktoken/lite'); const r = require('js-tiktoken/ranks/o200k_base'); let s = '';
 process.stdin.on('data', (d) => (s += d)).on('end', () => console.log(new Tiktoken(r.default ?? r).encode(s).length));`;
   const out = await runProcess(process.execPath, ['-e', count], { cwd: REPO_ROOT, input: JSON.stringify(envelope) });

@@ -7,6 +7,7 @@ import { Tiktoken } from 'js-tiktoken/lite';
 import o200k from 'js-tiktoken/ranks/o200k_base';
 import { describe, expect, test, vi } from 'vitest';
 import { describeTools, type DetailLevel } from '../../src/server/core/describe.js';
+import { attachHandles } from '../../src/server/handles.js';
 import { toolNames } from '../../src/server/core/names.js';
 import { agentSearch, explorerRig, tableRows } from '../helpers/explorer.js';
 import { rawHttp } from '../helpers/raw-http.js';
@@ -20,10 +21,20 @@ const encoder = new Tiktoken(o200k);
 const names = toolNames('');
 const rows = (selector: string): Promise<string[][]> => tableRows(rig.page, selector);
 
-/** What the page must show: o200k tokens of the compact describe_tools answer an agent gets. */
-function expectedTokens(tool: string, detail: DetailLevel): { tokens: number; envelope: unknown } {
+/**
+ * What the page must show: the describe_tools answer an agent gets, with the page's stand-in `handle` (Levels 2 and 3;
+ * the server adds a real one for an agent) where the agent's is, and the o200k tokens of its compact text.
+ */
+function expectedTokens(tool: string, detail: DetailLevel, handle: string | undefined): { tokens: number; envelope: unknown } {
   const { envelope } = describeTools(rig.set, { tool_names: [tool], detail }, names, { settings: rig.settings });
-  return { tokens: encoder.encode(JSON.stringify(envelope)).length, envelope };
+  const withHandle = handle === undefined ? envelope : attachHandles(envelope, () => handle);
+  return { tokens: encoder.encode(JSON.stringify(withHandle)).length, envelope: withHandle };
+}
+
+/** The handle in the describe_tools answer the page shows, if any: in the example call, or beside the name. */
+async function shownHandle(): Promise<string | undefined> {
+  const shown = JSON.parse((await rig.page.locator('#describe-output').textContent()) as string) as { value: { tools: Array<{ handle?: string; example?: { handle?: string } }> } };
+  return shown.value.tools[0]?.example?.handle ?? shown.value.tools[0]?.handle;
 }
 
 describe('the tool page', () => {
@@ -56,7 +67,11 @@ describe('the tool page', () => {
       await expect.poll(() => rig.page.locator('.tabs [aria-current=page]').textContent()).toBe(label);
       // a level picked explicitly keeps the toggle open
       expect(await rig.page.locator('#describe-output').isVisible()).toBe(true);
-      const want = expectedTokens(first, level);
+      const handle = await shownHandle();
+      // a handle of the real shape at Levels 2 and 3, as describe_tools gives one; none at Level 1
+      if (level === 'summary') expect(handle).toBeUndefined();
+      else expect(handle).toMatch(/^[0-9a-z]{1,11}\.[A-Za-z0-9_-]{16}$/);
+      const want = expectedTokens(first, level, handle);
       // the tokenizer loads in a worker: until then the page shows an estimate, and a reload the exact count
       await expect
         .poll(async () => {

@@ -40,6 +40,9 @@ main { max-width: 1200px; margin: 0 auto; padding: 12px 24px 48px; }
 h1 { font-size: 1.6rem; margin: 8px 0 4px; word-break: break-word; }
 h2 { font-size: 1.2rem; margin: 24px 0 8px; }
 p { margin: 6px 0; }
+/* a long unbroken word (a 300-character name typed into the address, an argument's name in an error) wraps
+   instead of widening the page */
+main p, main li, main dd { overflow-wrap: anywhere; }
 .muted, footer { color: var(--muted); }
 footer { border-top: 1px solid var(--line); padding: 8px 24px; font-size: .9rem; }
 table { border-collapse: collapse; width: 100%; }
@@ -81,7 +84,8 @@ details.agent > summary, details.why > summary { font-weight: 600; }
 .share { font-size: .9rem; }
 .pager { display: flex; flex-wrap: wrap; gap: 8px 24px; align-items: center; justify-content: center; margin: 16px 0; }
 .pager span:not([aria-hidden]) { color: var(--muted); }
-dl.reading { display: grid; grid-template-columns: max-content 1fr; gap: 2px 16px; margin: 8px 0; }
+/* minmax(0, 1fr): a value with no break opportunity (uncreate/discreate/…) must not grow its column past the page */
+dl.reading { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 2px 16px; margin: 8px 0; }
 dl.reading dt { font-weight: 600; color: var(--muted); }
 dl.reading dd { margin: 0; }
 table.results td.name { white-space: nowrap; }
@@ -137,7 +141,7 @@ table.params td.desc { min-width: 16em; }
   table.params td.example::before { content: "e.g. "; color: var(--muted); font-weight: 400; }
   table.params td.from::before { content: "from "; color: var(--muted); font-weight: 400; }
   table.queries td.inline { display: inline-block; margin-right: 10px; font-size: .9rem; }
-  dl.reading { grid-template-columns: 1fr; }
+  dl.reading { grid-template-columns: minmax(0, 1fr); }
   dl.reading dd { margin-bottom: 4px; }
   pre, .answer pre { max-height: 35vh; }
 }

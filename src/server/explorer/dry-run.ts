@@ -1,24 +1,77 @@
 // The operation page's dry run: the form's pre-filled arguments, execute_tool's own dry-run path (validation and
 // the exact request, never a network call), and the answer beside the form: errors, or the request and a curl
-// command one option a line. Arguments that still hold a placeholder (`<owner>`) are named, never called valid.
+// command one option a line. Arguments that still hold a placeholder (`<owner>`) are named, never called valid, and
+// schema errors that only a placeholder causes are told as such, not as an error. An operation whose credential
+// this server does not have still shows its request, with `<ENV_VAR not set>` where the credential would go.
+import { configRedactor } from '../../execution/execute.js';
+import { encodeStrict } from '../../execution/encode.js';
+import { credentialStatus, validateArguments, type FieldError } from '../../execution/index.js';
+import { buildRequest, toPrepared } from '../../execution/request.js';
 import { executeTool } from '../core/execute.js';
-import type { DetailLevel } from '../core/describe.js';
-import type { Envelope } from '../core/envelope.js';
-import type { Operation } from '../../types.js';
-import { href, html, jsonBlock, type Html } from './html.js';
+import { executionConfigFor } from '../core/catalogs.js';
+import { refusedWhenReadOnly, type DetailLevel } from '../core/describe.js';
+import { failFromError, ok, type Envelope } from '../core/envelope.js';
+import { isAppError } from '../../errors.js';
+import type { JsonSchema, Operation } from '../../types.js';
+import { html, jsonBlock, type Html } from './html.js';
 import { names, type PageDeps } from './pages.js';
-import { placeholderPaths } from './params.js';
+import { isPlaceholder, placeholderPaths } from './params.js';
+import { resolvedSchema } from './share.js';
 
 /** A dry run to show on the page: what was typed and what execute_tool answered (or why the text is not JSON). */
 export interface DryRunView {
   argsText: string;
-  result: { envelope?: Envelope; parseError?: string; placeholders?: string[] };
+  result: DryRunResult;
   /** The address held a credential-shaped value, replaced before the run (share.ts). */
   redacted?: boolean;
+  /**
+   * False when the arguments are too long for an address (see {@link MAX_ADDRESS_CHARS}): the answer was posted,
+   * so it has no link to share, and the level links leave the arguments out.
+   */
+  shareable?: boolean;
+}
+
+export interface DryRunResult {
+  envelope?: Envelope;
+  parseError?: string;
+  /** Argument paths that still hold a placeholder (`owner`, `labels[0]`). */
+  placeholders?: string[];
+  /** The arguments fail the schema only where a placeholder stands (a `"<count>"` where a number goes). */
+  placeholderErrors?: FieldError[];
+  /**
+   * The operation's credential is not set on this server: execute_tool would stop at AUTH_MISSING (`message`), so the
+   * envelope is the request built with `<ENV_VAR not set>` in the credential's place (`envVars` are those not set).
+   */
+  missingCredentials?: { envVars: string[]; message: string };
+}
+
+/**
+ * The longest dry-run address the page links to or sends the browser to. Node answers a request whose request line
+ * and headers pass 16 KB with a bare 431, and the headers include the Referer, which may be the previous dry run's
+ * address; many proxies stop at 8 KB a line. Longer arguments are answered where they were posted, without a link.
+ */
+export const MAX_ADDRESS_CHARS = 6000;
+
+/**
+ * A dry run's shareable address (`/?tool=…&level=…&args=…`, without `#try`; `args` kept even when empty, so an empty
+ * form is a dry run of `{}`), or undefined when it would be longer than {@link MAX_ADDRESS_CHARS}.
+ */
+export function dryRunAddress(tool: string, level: DetailLevel, argsText: string, redacted = false): string | undefined {
+  const params = new URLSearchParams({ tool });
+  if (level !== 'parameters') params.set('level', level);
+  params.set('args', argsText);
+  if (redacted) params.set('redacted', '1');
+  const address = `/?${params.toString()}`;
+  return address.length <= MAX_ADDRESS_CHARS ? address : undefined;
+}
+
+/** What stands in a credential's place when this server does not have it: the variable to set, named. */
+export function unsetCredential(envVar: string): string {
+  return `<${envVar} not set>`;
 }
 
 /** Runs execute_tool's own flow with dry_run: validation and the exact request, never a network call. */
-export async function dryRun(deps: PageDeps, tool: string, argsText: string): Promise<DryRunView['result']> {
+export async function dryRun(deps: PageDeps, tool: string, argsText: string): Promise<DryRunResult> {
   let args: unknown;
   try {
     args = argsText.trim() === '' ? {} : JSON.parse(argsText);
@@ -26,16 +79,127 @@ export async function dryRun(deps: PageDeps, tool: string, argsText: string): Pr
     return { parseError: `The arguments are not valid JSON: ${err instanceof Error ? err.message.slice(0, 200) : 'parse error'}` };
   }
   if (args === null || typeof args !== 'object' || Array.isArray(args)) return { parseError: 'The arguments must be a JSON object, e.g. {"owner": "octo"}.' };
-  const outcome = await executeTool(deps.catalogs, { tool_name: tool, args, dry_run: true }, names(deps), { settings: deps.settings });
-  const placeholders = placeholderPaths(args);
-  return { envelope: outcome.envelope, ...(placeholders.length > 0 ? { placeholders } : {}) };
+  const input = args as Record<string, unknown>;
+  const outcome = await executeTool(deps.catalogs, { tool_name: tool, args: input, dry_run: true }, names(deps), { settings: deps.settings });
+  const placeholders = placeholderPaths(input);
+  const named = placeholders.length > 0 ? { placeholders } : {};
+  const env = outcome.envelope;
+  if (!env.success && env.error.code === 'INVALID_ARGUMENTS' && placeholders.length > 0) {
+    const errors = (env.error.details as { errors?: FieldError[] } | undefined)?.errors ?? [];
+    if (errors.length > 0 && errors.every((e) => atPlaceholder(input, e.path))) return { envelope: env, ...named, placeholderErrors: errors };
+  }
+  if (!env.success && env.error.code === 'AUTH_MISSING') {
+    const stood = withUnsetCredentials(deps, tool, input);
+    if (stood !== undefined) return { envelope: stood.envelope, ...named, missingCredentials: { envVars: stood.envVars, message: env.error.message } };
+  }
+  return { envelope: env, ...named };
 }
 
-/** Arguments to prefill the dry-run form: placeholders for the required ones, overlaid by the first example. */
+/** Whether the value at a JSON pointer into the arguments, or one that holds it, is a placeholder. */
+function atPlaceholder(args: unknown, pointer: string): boolean {
+  let at = args;
+  for (const part of pointer === '' ? [] : pointer.slice(1).split('/')) {
+    if (isPlaceholder(at)) return true;
+    const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
+    at = at !== null && typeof at === 'object' && Object.hasOwn(at, key) ? (at as Record<string, unknown>)[key] : undefined;
+  }
+  return isPlaceholder(at);
+}
+
+/**
+ * execute_tool's dry-run request for arguments it has already validated, built as if each credential variable this
+ * server lacks held `<ENV_VAR not set>`, so a reader without credentials still sees the URL, headers and body.
+ * The stand-ins stay readable (in the URL too, and a Basic header names its two variables instead of base64); every
+ * credential the server does have is still `***`. Undefined when no stand-in makes the request buildable (a scheme
+ * this server cannot send); an error envelope when something else stops it.
+ */
+function withUnsetCredentials(deps: PageDeps, tool: string, args: Record<string, unknown>): { envelope: Envelope; envVars: string[] } | undefined {
+  const entry = deps.catalogs.byName.get(tool);
+  if (entry === undefined) return undefined;
+  const op = entry.op;
+  const validated = validateArguments(op, args);
+  if (!validated.ok) return undefined;
+  const real = executionConfigFor(entry.catalog, deps.settings);
+  const status = credentialStatus(op, real).filter((s) => !s.set);
+  const envVars = [...new Set(status.flatMap((s) => s.envVars))];
+  const realEnv = real.env ?? process.env;
+  const unset = envVars.filter((v) => realEnv[v] === undefined || realEnv[v] === '');
+  if (unset.length === 0) return undefined;
+  const env = { ...realEnv, ...Object.fromEntries(unset.map((v) => [v, unsetCredential(v)])) };
+  let request: ReturnType<typeof toPrepared>;
+  try {
+    const built = buildRequest(op, validated.args, { ...real, env });
+    // only the server's real credentials are masked: the stand-ins are no secret and must stay readable
+    built.redactor = configRedactor(real);
+    request = readable(toPrepared(built), unset, status, env);
+  } catch (err) {
+    // what stops the request once the credential is there (an argument that would change the target) is the answer
+    if (isAppError(err) && err.code === 'AUTH_MISSING') return undefined;
+    return { envelope: failFromError(op.name, err), envVars: unset };
+  }
+  const readOnly = refusedWhenReadOnly(op, deps.settings.readOnly);
+  const value = { dry_run: true, ...(readOnly ? { read_only_mode: true } : {}), request };
+  return { envelope: ok(op.name, value), envVars: unset };
+}
+
+/** The prepared request with each stand-in shown as written: not URL-encoded, and not inside a Basic header's base64. */
+function readable<T>(request: T, unset: readonly string[], schemes: ReadonlyArray<{ envVars: string[] }>, env: Record<string, string | undefined>): T {
+  const swaps: Array<[string, string]> = [];
+  for (const v of unset) {
+    const text = unsetCredential(v);
+    swaps.push([encodeStrict(text), text], [encodeURIComponent(text).replace(/%20/g, '+'), text]);
+  }
+  for (const s of schemes) {
+    const [user, pass] = s.envVars;
+    if (s.envVars.length !== 2 || user === undefined || pass === undefined) continue;
+    const pair = Buffer.from(`${env[user] ?? ''}:${env[pass] ?? ''}`, 'utf8').toString('base64');
+    const missing = s.envVars.filter((v) => unset.includes(v));
+    swaps.push([pair, `<base64 of ${user}:${pass}; ${missing.join(' and ')} not set>`]);
+  }
+  swaps.sort((a, b) => b[0].length - a[0].length);
+  const swap = (s: string): string => swaps.reduce((out, [from, to]) => out.split(from).join(to), s);
+  const walk = (v: unknown): unknown =>
+    typeof v === 'string' ? swap(v) : Array.isArray(v) ? v.map(walk) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)])) : v;
+  return walk(request) as T;
+}
+
+/**
+ * The form's value for a required argument without an example, one the schema accepts where one is known: its
+ * default, const or first allowed value; `false`; an empty list or object when the schema allows one. Else a
+ * placeholder naming it (`"<owner>"`), which the answer names until it is replaced.
+ */
+function standIn(name: string, schema: JsonSchema | undefined, root: JsonSchema): unknown {
+  const s = resolvedSchema(schema, root);
+  if (s === undefined) return `<${name}>`;
+  if (s.default !== undefined) return s.default;
+  if (s.const !== undefined) return s.const;
+  const allowed = Array.isArray(s.enum) ? s.enum.filter((v) => v !== null) : [];
+  if (allowed.length > 0) return allowed[0];
+  const types = Array.isArray(s.type) ? s.type : [s.type];
+  const positive = (n: unknown): boolean => typeof n === 'number' && n > 0;
+  if (types.includes('boolean')) return false;
+  if (types.includes('array') && !positive(s.minItems)) return [];
+  if (types.includes('object') && !positive(s.minProperties) && !(Array.isArray(s.required) && s.required.length > 0)) return {};
+  return `<${name}>`;
+}
+
+/**
+ * Arguments to prefill the dry-run form: a stand-in for each required one, overlaid by the first example. A stand-in
+ * the schema still refuses (a spec whose `enum` contradicts its `format`) becomes the placeholder again, so what the
+ * reader sees first is never an error of the page's making.
+ */
 export function exampleArgs(op: Operation): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const r of op.inputSchema.required ?? []) out[r] = `<${r}>`;
-  return { ...out, ...(op.examples[0]?.args ?? {}) };
+  const props = op.inputSchema.properties;
+  const example = op.examples[0]?.args ?? {};
+  // fromEntries and spreads define own properties, so an argument named `__proto__` stays an argument
+  const out = Object.fromEntries((op.inputSchema.required ?? []).map((r) => [r, standIn(r, Object.hasOwn(props, r) ? props[r] : undefined, op.inputSchema)]));
+  const stood = new Set(Object.keys(out).filter((r) => !isPlaceholder(out[r]) && !Object.hasOwn(example, r)));
+  const args: Record<string, unknown> = { ...out, ...example };
+  if (stood.size === 0) return args;
+  const checked = validateArguments(op, args);
+  if (checked.ok) return args;
+  const refused = new Set(checked.errors.map((e) => (e.path.split('/')[1] ?? '').replace(/~1/g, '/').replace(/~0/g, '~')).filter((top) => stood.has(top)));
+  return Object.fromEntries(Object.entries(args).map(([k, v]) => [k, refused.has(k) ? `<${k}>` : v]));
 }
 
 /**
@@ -76,39 +240,64 @@ function list(paths: string[]): Html {
   return html`${paths.map((p, i) => html`${i > 0 ? ', ' : ''}<code>${p}</code>`)}`;
 }
 
+/** Where the dry run can be found again: its link, or why a posted one has none. */
+function shareLine(op: Operation, level: DetailLevel, dry: DryRunView): Html {
+  const address = dry.shareable === false ? undefined : dryRunAddress(op.name, level, dry.argsText);
+  if (address === undefined) {
+    return html`<p class="share muted" id="dry-run-unshared">No link to this dry run: its arguments are too long for an address (over ${MAX_ADDRESS_CHARS} characters once encoded). The answer above is complete; to share it, share the arguments.</p>`;
+  }
+  return html`<p class="share"><a id="dry-run-link" href="${address}#try">Link to this dry run</a> <span class="muted">(the arguments are in the address; credentials never are)</span></p>`;
+}
+
 /** The answer beside the dry-run form: a prompt before the first run, else validation errors or the request. */
 export function dryRunAnswer(op: Operation, level: DetailLevel, dry: DryRunView | undefined): Html {
   if (dry === undefined) {
     return html`<div id="dry-run-result" class="answer empty"><p class="muted">Press <strong>Dry run</strong>: the exact request appears here — method, URL,
 headers (credentials as <code>***</code>), body and a <code>curl</code> line. Nothing is sent upstream.</p></div>`;
   }
-  const link = `${href({ tool: op.name, level: level === 'parameters' ? undefined : level, args: dry.argsText })}#try`;
-  const share = html`<p class="share"><a id="dry-run-link" href="${link}">Link to this dry run</a> <span class="muted">(the arguments are in the address; credentials never are)</span></p>`;
+  const share = shareLine(op, level, dry);
   const notice = dry.redacted === true ? html`<p class="notice" id="dry-run-redacted" role="status">A credential-shaped value was taken out of the arguments so that this address can be shared; it reads [REDACTED]. Credentials come from the server's environment, never from the page.</p>` : '';
   const r = dry.result;
   if (r.parseError !== undefined) return html`<div id="dry-run-result" class="answer">${notice}<p class="error" role="alert" id="dry-run-error">${r.parseError}</p></div>`;
   const env = r.envelope;
   if (env === undefined) return html`<div id="dry-run-result" class="answer"></div>`;
   const placeholders = r.placeholders ?? [];
+  const each = placeholders.length === 1 ? 'it' : 'each';
+  if (!env.success && r.placeholderErrors !== undefined) {
+    // Only the form's own placeholders fail the schema (a "<count>" where a number goes): what to fill in, not an error.
+    return html`<div id="dry-run-result" class="answer" role="status">${notice}<p class="notice" id="dry-run-placeholders">Still a placeholder: ${list(placeholders)}. Replace ${each} with a real value; the request is built once the schema accepts them:</p>
+<ul id="dry-run-placeholder-errors">${r.placeholderErrors.map((e) => html`<li><code>${e.path === '' ? '/' : e.path}</code> ${e.message}</li>`)}</ul>
+<p class="warn" id="dry-run-verdict">Not ready to send: some arguments are still placeholders.</p>${share}</div>`;
+  }
   const still =
     placeholders.length > 0
-      ? html`<p class="notice" id="dry-run-placeholders" role="alert">Still a placeholder: ${list(placeholders)}. Replace ${placeholders.length === 1 ? 'it' : 'each'} with a real value; as typed, the request sends the placeholder text itself.</p>`
+      ? html`<p class="notice" id="dry-run-placeholders" role="alert">Still a placeholder: ${list(placeholders)}. Replace ${each} with a real value; as typed, the request sends the placeholder text itself.</p>`
+      : '';
+  const missing = r.missingCredentials;
+  const shows = env.success ? html`The request shows ${missing?.envVars.map((v, i) => html`${i > 0 ? ', ' : ''}<code>${unsetCredential(v)}</code>`)} where the credential goes; a` : 'A';
+  const unsetNotice =
+    missing !== undefined
+      ? html`<p class="notice" id="dry-run-credentials" role="status">Not set on this server: ${list(missing.envVars)}. ${shows} real call stops before sending (${missing.message}).</p>`
       : '';
   if (!env.success) {
-    return html`<div id="dry-run-result" class="answer">${notice}<p class="error" role="alert">${env.error.code}: ${env.error.message}</p>
+    return html`<div id="dry-run-result" class="answer">${notice}${unsetNotice}<p class="error" role="alert">${env.error.code}: ${env.error.message}</p>
 ${env.instruction !== undefined ? html`<p>${env.instruction}</p>` : ''}${still}${jsonBlock(env.error.details ?? {}, 'Error details')}${share}</div>`;
   }
   const value = env.value as { request: { curl?: string; warnings?: unknown } & Record<string, unknown>; read_only_mode?: boolean };
-  const { curl, ...request } = value.request;
-  const warnings = Array.isArray(value.request.warnings) ? value.request.warnings.filter((w): w is string => typeof w === 'string') : [];
+  // curl and the warnings are shown on their own, each once: the JSON is the request itself
+  const { curl, warnings: rawWarnings, ...request } = value.request;
+  const warnings = Array.isArray(rawWarnings) ? rawWarnings.filter((w): w is string => typeof w === 'string') : [];
   const readOnly = value.read_only_mode ? ' The server is read-only: it would refuse to send it.' : '';
+  const masked = missing !== undefined ? 'credentials the server has shown as ***' : 'credentials shown as ***';
   const verdict =
     placeholders.length > 0
-      ? html`<p class="warn" id="dry-run-verdict">Not ready to send: the arguments match the schema, but some are placeholders. The request execute_tool would build from them (not sent; credentials shown as ***).${readOnly}</p>`
-      : html`<p class="ok" id="dry-run-verdict">Valid arguments. The exact request execute_tool would send (not sent; credentials shown as ***).${readOnly}</p>`;
-  return html`<div id="dry-run-result" class="answer" role="status">${notice}${still}
+      ? html`<p class="warn" id="dry-run-verdict">Not ready to send: the arguments match the schema, but some are placeholders. The request execute_tool would build from them (not sent; ${masked}).${readOnly}</p>`
+      : missing !== undefined
+        ? html`<p class="warn" id="dry-run-verdict">Valid arguments, but not ready to send: the server lacks the credential. The request execute_tool would build once it is set (not sent; ${masked}).${readOnly}</p>`
+        : html`<p class="ok" id="dry-run-verdict">Valid arguments. The exact request execute_tool would send (not sent; ${masked}).${readOnly}</p>`;
+  return html`<div id="dry-run-result" class="answer" role="status">${notice}${still}${unsetNotice}
 ${verdict}
-${warnings.map((w) => html`<p class="error">${w}</p>`)}
+${warnings.map((w) => html`<p class="error dry-run-warning">${w}</p>`)}
 ${jsonBlock(request, 'Request', 'dry-run-request')}
 ${curl !== undefined ? html`<pre class="json curl" tabindex="0" id="dry-run-curl" aria-label="curl"><code>${curlLines(curl)}</code></pre>` : ''}${share}</div>`;
 }

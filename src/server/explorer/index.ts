@@ -1,13 +1,15 @@
 // The catalog explorer's HTTP routing (served by the Streamable HTTP transport at `/` and `/explorer/*`, after
 // its Host/Origin checks): deep links (empty form fields redirected away), the stylesheet and icon, dry runs at
-// shareable addresses (a GET; credentials taken out of the address first), the login form, auth, security headers,
-// and the HTML 404 a browser gets for a path the server does not have. Read-only: dry runs never call upstream; it
-// never touches MCP sessions.
+// shareable addresses (a GET; credentials taken out of the address first), the login form, auth and the scopes /mcp
+// would want (catalog:read for pages, catalog:execute for dry runs), security headers, and the HTML 404 a browser
+// gets for a path the server does not have. Read-only: dry runs never call upstream; it never touches MCP sessions.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { silentLogger, type Logger } from '../../logger.js';
+import type { Operation } from '../../types.js';
 import { FAVICON_SVG, STYLE_CSS } from './assets.js';
-import { frame, href, html, type Html } from './html.js';
+import { frame, html, type Html } from './html.js';
+import { dryRunAddress } from './dry-run.js';
 import { dryRun, operationPage, parseLevel } from './operation-page.js';
 import { domainPage, domainsPage, notFound, type Page, type PageDeps } from './pages.js';
 import { strayPage, unknownView } from './not-found.js';
@@ -18,6 +20,15 @@ import { searchPage } from './search-page.js';
 import { serverSecrets, shareableArgs } from './share.js';
 import { warmTokenizer } from './tokens.js';
 
+/** What an explorer request does, as far as scopes go: read the catalog (every page), or run a dry run. */
+export type ExplorerAction = 'read' | 'dry-run';
+
+/** A scope the request's principal lacks: which, and the refusal /mcp would give (`Forbidden: this request needs …`). */
+export interface ScopeRefusal {
+  scope: string;
+  message: string;
+}
+
 export interface ExplorerContext {
   deps: PageDeps & { searchLogFile?: string };
   /**
@@ -25,6 +36,14 @@ export interface ExplorerContext {
    * none. The transport computes it with the same function it uses for /mcp, so every scheme it accepts applies.
    */
   headerAuthorized: boolean;
+  /**
+   * The scope check /mcp makes, for the principal of the Authorization header: undefined when it may do `action`
+   * (reading pages needs catalog:read, as list_domains does; a dry run catalog:execute, as execute_tool's dry run
+   * does). Absent when the header named no principal or every principal has every scope (static token, no auth).
+   */
+  refused?: (action: ExplorerAction) => ScopeRefusal | undefined;
+  /** The clock for the login cookie's age (ms since the epoch); default Date.now. */
+  now?: () => number;
   /**
    * The static bearer token (API_CATALOG_HTTP_TOKEN), when one is configured: a browser logs in once with it
    * through the login form and then carries a cookie derived from it. Without it, the page needs the header.
@@ -36,7 +55,12 @@ export interface ExplorerContext {
 }
 
 export const COOKIE_NAME = 'api_catalog_explorer';
-const COOKIE_MAX_AGE_S = 12 * 60 * 60;
+/** How long a login lasts: the cookie's Max-Age, and the age past which the server refuses it whatever the browser does. */
+export const COOKIE_MAX_AGE_S = 12 * 60 * 60;
+/** How far in the future another replica's issue time may lie (their clocks drift a little). */
+const COOKIE_CLOCK_SKEW_S = 5 * 60;
+/** What the cookie's HMAC signs, with its issue time; a new label when the format changes (older cookies stop working). */
+const COOKIE_LABEL = 'api-catalog explorer login v2';
 const MAX_FORM_BYTES = 64 * 1024;
 
 const SECURITY_HEADERS: Record<string, string> = {
@@ -53,12 +77,28 @@ export function isExplorerPath(pathname: string): boolean {
   return pathname === '/' || pathname.startsWith('/explorer/');
 }
 
+function cookieMac(authToken: string, issuedAtS: number): string {
+  return createHmac('sha256', authToken).update(`${COOKIE_LABEL}|${issuedAtS}`).digest('base64url');
+}
+
 /**
- * The login cookie's value: an HMAC of a fixed label keyed by the token, so the cookie never holds the token,
- * every replica with the same token accepts it, and changing the token logs every browser out.
+ * The login cookie's value, `<issue time, s>.<HMAC of the label and that time keyed by the token>`: it never holds the
+ * token, every replica with the same token accepts it, it expires on the server after {@link COOKIE_MAX_AGE_S}, and
+ * changing the token logs every browser out.
  */
-export function cookieValue(authToken: string): string {
-  return createHmac('sha256', authToken).update('api-catalog explorer login v1').digest('base64url');
+export function cookieValue(authToken: string, nowMs: number): string {
+  const issuedAtS = Math.floor(nowMs / 1000);
+  return `${issuedAtS}.${cookieMac(authToken, issuedAtS)}`;
+}
+
+/** Whether a login cookie was issued with this token and is younger than {@link COOKIE_MAX_AGE_S} (constant-time HMAC check). */
+export function cookieAccepted(authToken: string, value: string, nowMs: number): boolean {
+  const m = /^(\d{1,12})\.([\w-]{43})$/.exec(value);
+  if (m === null) return false;
+  const issuedAtS = Number(m[1]);
+  const age = nowMs / 1000 - issuedAtS;
+  if (age > COOKIE_MAX_AGE_S || age < -COOKIE_CLOCK_SKEW_S) return false;
+  return sameSecret(m[2] as string, cookieMac(authToken, issuedAtS));
 }
 
 function cookieOf(req: IncomingMessage, name: string): string | undefined {
@@ -115,6 +155,27 @@ function safeNext(raw: string | null): string {
   return raw !== null && raw.startsWith('/') && !raw.startsWith('//') && !raw.includes('\\') && raw.length < 2000 ? raw : '/';
 }
 
+/** The page for a principal without catalog:read: the refusal /mcp gives, and nothing from the catalog. */
+function forbiddenPage(refusal: ScopeRefusal): Html {
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Forbidden · api-catalog explorer</title><link rel="stylesheet" href="/explorer/style.css"><link rel="icon" href="/explorer/favicon.svg" type="image/svg+xml"></head>
+<body><main id="main">
+<h1>Forbidden</h1>
+<p class="error" role="alert" id="forbidden">${refusal.message}.</p>
+<p>The explorer shows the catalog, which needs the scope <code>${refusal.scope}</code>, as <code>list_domains</code>, <code>search_tools</code> and <code>describe_tools</code> do over MCP.</p>
+</main></body></html>
+`;
+}
+
+/**
+ * The dry-run answer's text when the principal may not run one: the refusal /mcp gives execute_tool's dry run (the
+ * answer's error line, where a dry run's error goes; it names the scope).
+ */
+function dryRunRefusedText(refusal: ScopeRefusal): string {
+  return `Dry run not run. ${refusal.message}.`;
+}
+
 function loginPage(next: string, error?: string): Html {
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -151,9 +212,16 @@ export async function handleExplorer(req: IncomingMessage, res: ServerResponse, 
   // HTML): a page with the way home, before auth and without anything from the catalog.
   if (!isExplorerPath(pathname)) return send(res, 404, 'text/html; charset=utf-8', strayPage(pathname).text, {}, head);
 
+  const now = ctx.now ?? Date.now;
   const cookie = cookieOf(req, COOKIE_NAME);
-  const cookieOk = ctx.authToken !== undefined && cookie !== undefined && sameSecret(cookie, cookieValue(ctx.authToken));
+  const cookieOk = ctx.authToken !== undefined && cookie !== undefined && cookieAccepted(ctx.authToken, cookie, now());
   const authorized = ctx.headerAuthorized || cookieOk;
+  // A login cookie is the static token's, which has every scope; a header's named or OAuth token may lack one.
+  const refused = (action: ExplorerAction): ScopeRefusal | undefined => {
+    const refusal = cookieOk ? undefined : ctx.refused?.(action);
+    if (refusal !== undefined) logger.log('warn', { event: 'http_refused', reason: 'scope', path: 'explorer', detail: `insufficient_scope ${refusal.scope}` });
+    return refusal;
+  };
 
   if (pathname === '/explorer/login' && method === 'POST') {
     const form = await readForm(req);
@@ -174,7 +242,7 @@ export async function handleExplorer(req: IncomingMessage, res: ServerResponse, 
     res.writeHead(303, {
       ...SECURITY_HEADERS,
       Location: next,
-      'Set-Cookie': `${COOKIE_NAME}=${cookieValue(ctx.authToken)}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${COOKIE_MAX_AGE_S}${secure}`,
+      'Set-Cookie': `${COOKIE_NAME}=${cookieValue(ctx.authToken, now())}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${COOKIE_MAX_AGE_S}${secure}`,
       'Content-Length': '0',
     });
     res.end();
@@ -197,6 +265,10 @@ export async function handleExplorer(req: IncomingMessage, res: ServerResponse, 
     }, head);
   }
 
+  // every page shows the catalog: the scope list_domains needs over MCP
+  const noRead = refused('read');
+  if (noRead !== undefined) return send(res, 403, 'text/html; charset=utf-8', forbiddenPage(noRead).text, {}, head);
+
   let page: Page;
   if (pathname === '/' && (method === 'GET' || head)) {
     // A form's empty fields (`q=`, "all domains" as `domain=`) make no difference: the address leaves them out.
@@ -205,7 +277,8 @@ export async function handleExplorer(req: IncomingMessage, res: ServerResponse, 
     // A dry run's address may be shared: one that holds a credential is answered with the cleaned address instead.
     const args = url.searchParams.get('args');
     if (args !== null) {
-      const shared = shareableArgs(args.slice(0, MAX_FORM_BYTES), serverSecrets(ctx.deps.settings), publicExamples(ctx, url.searchParams.get('tool')));
+      const tool = url.searchParams.get('tool');
+      const shared = shareableArgs(args.slice(0, MAX_FORM_BYTES), serverSecrets(ctx.deps.settings), publicExamples(ctx, tool), operationOf(ctx, tool)?.inputSchema);
       if (shared.changed) {
         const params = new URLSearchParams(url.searchParams);
         params.set('args', shared.text);
@@ -215,20 +288,36 @@ export async function handleExplorer(req: IncomingMessage, res: ServerResponse, 
     }
     // An operation page shows a token count: the tokenizer loads in its worker while the reader looks around.
     warmTokenizer();
-    page = await routePage(ctx, url.searchParams);
+    page = await routePage(ctx, url.searchParams, () => refused('dry-run'));
   } else if (pathname === '/explorer/dry-run' && method === 'POST') {
-    // The form of earlier versions: answered with the dry run's shareable address.
+    // The page's dry-run form: answered with the dry run's shareable address (credentials taken out), or, when the
+    // arguments are too long for an address, with the dry run itself, without a link.
     const form = await readForm(req);
     if (!form.ok) return send(res, form.status, 'text/plain; charset=utf-8', form.message);
+    const tool = form.fields.get('tool') ?? '';
     const level = parseLevel(form.fields.get('level'));
-    const shared = shareableArgs((form.fields.get('args') ?? '').slice(0, MAX_FORM_BYTES), serverSecrets(ctx.deps.settings), publicExamples(ctx, form.fields.get('tool')));
-    const to = href({ tool: form.fields.get('tool') ?? '', level: level === 'parameters' ? undefined : level, args: shared.text, redacted: shared.changed ? '1' : undefined });
-    return redirect(res, `${to}#try`);
+    const shared = shareableArgs((form.fields.get('args') ?? '').slice(0, MAX_FORM_BYTES), serverSecrets(ctx.deps.settings), publicExamples(ctx, tool), operationOf(ctx, tool)?.inputSchema);
+    const noRun = refused('dry-run');
+    if (noRun !== undefined) {
+      // answered here, not at an address that would only be refused again: the operation, the (cleaned) arguments kept
+      const dry = { argsText: shared.text, result: { parseError: dryRunRefusedText(noRun) }, ...(shared.changed ? { redacted: true } : {}) };
+      return sendPage(ctx, res, refusedDryRun(await operationPage(ctx.deps, tool, level, dry)), cookieOk, false);
+    }
+    const to = dryRunAddress(tool, level, shared.text, shared.changed);
+    if (to !== undefined) return redirect(res, `${to}#try`);
+    warmTokenizer();
+    const dry = { argsText: shared.text, result: await dryRun(ctx.deps, tool, shared.text), shareable: false, ...(shared.changed ? { redacted: true } : {}) };
+    page = await operationPage(ctx.deps, tool, level, dry, level !== 'parameters');
   } else if (pathname === '/' || pathname === '/explorer/dry-run') {
     return send(res, 405, 'text/plain; charset=utf-8', 'Method Not Allowed', { Allow: pathname === '/' ? 'GET, HEAD' : 'POST' });
   } else {
     page = notFound('Not found', html`There is no explorer page at <code>${pathname.slice(0, 200)}</code>.`);
   }
+  sendPage(ctx, res, page, cookieOk, head);
+}
+
+/** A page in the explorer's frame. */
+function sendPage(ctx: ExplorerContext, res: ServerResponse, page: Page, cookieOk: boolean, head: boolean): void {
   const doc = frame(
     {
       title: page.title,
@@ -256,9 +345,14 @@ function withoutEmpty(params: URLSearchParams): string | undefined {
   return s === '' ? '/' : `/?${s}`;
 }
 
+/** The operation a dry run names, if it exists. */
+function operationOf(ctx: ExplorerContext, tool: string | null): Operation | undefined {
+  return tool === null ? undefined : ctx.deps.catalogs.byName.get(tool)?.op;
+}
+
 /** The strings of an operation's published examples: what the page pre-fills, never taken for a credential. */
 function publicExamples(ctx: ExplorerContext, tool: string | null): Set<string> {
-  const op = tool === null ? undefined : ctx.deps.catalogs.byName.get(tool)?.op;
+  const op = operationOf(ctx, tool);
   return op === undefined ? new Set() : exampleStrings(op);
 }
 
@@ -267,16 +361,26 @@ function redirect(res: ServerResponse, location: string): void {
   res.end();
 }
 
+/** An operation page whose dry run was refused for a missing scope: 403 (an unknown operation stays a 404). */
+function refusedDryRun(page: Page): Page {
+  return page.status === 200 ? { ...page, status: 403 } : page;
+}
+
 /**
- * Deep links: `tool` (with `level`; `args` runs a dry run), then `q` (with `domain`, `offset`), `view`, `domain`
- * (with `offset`), else the domains (with `offset`).
+ * Deep links: `tool` (with `level`; `args` runs a dry run, when `dryRunRefused` has no objection), then `q` (with
+ * `domain`, `offset`), `view`, `domain` (with `offset`), else the domains (with `offset`).
  */
-async function routePage(ctx: ExplorerContext, params: URLSearchParams): Promise<Page> {
+async function routePage(ctx: ExplorerContext, params: URLSearchParams, dryRunRefused: () => ScopeRefusal | undefined): Promise<Page> {
   const offset = parseOffset(params.get('offset'));
   const tool = params.get('tool');
   if (tool !== null && tool !== '') {
     const level = parseLevel(params.get('level'));
     const argsText = params.get('args')?.slice(0, MAX_FORM_BYTES) ?? null;
+    const noRun = argsText === null ? undefined : dryRunRefused();
+    if (argsText !== null && noRun !== undefined) {
+      // the operation without the dry run, the arguments kept in the form, the refusal where the answer would be
+      return refusedDryRun(await operationPage(ctx.deps, tool, level, { argsText, result: { parseError: dryRunRefusedText(noRun) } }, params.get('level') !== null));
+    }
     const dry =
       argsText === null
         ? undefined

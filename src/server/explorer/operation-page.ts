@@ -1,12 +1,15 @@
 // The explorer's page for one operation (`/?tool=<name>`): what it does, a dry run whose answer sits beside its form
-// at an address that can be shared (`&args=<json>`, a GET, credentials never in it), the parameters as a table, and
-// the describe_tools answer the agent receives (each level, with its o200k token count) behind a toggle. Text comes
-// from the same core functions agents call (describeTools, executeTool with dry_run).
-import { describeTools, DETAIL_LEVELS, type DetailLevel } from '../core/describe.js';
+// (posted, then shown at an address that can be shared: `&args=<json>`, credentials never in it), the parameters as
+// a table, and the describe_tools answer the agent receives (each level, with its o200k token count) behind a toggle.
+// Text comes from the same core functions agents call (describeTools, executeTool with dry_run).
+import { describeTools, DETAIL_LEVELS, operationFingerprint, type DetailLevel } from '../core/describe.js';
 import { suggestToolNames } from '../core/catalogs.js';
 import { LIMITS } from '../core/names.js';
 import type { Envelope } from '../core/envelope.js';
-import { dryRunAnswer, exampleArgs, type DryRunView } from './dry-run.js';
+import { attachHandles } from '../handles.js';
+import { DEFAULT_HANDLE_TTL_MS, Signer } from '../signing.js';
+import type { Operation } from '../../types.js';
+import { dryRunAddress, dryRunAnswer, exampleArgs, type DryRunView } from './dry-run.js';
 import { href, html, jsonBlock, type Html } from './html.js';
 import { names, notFound, orList, type Page, type PageDeps } from './pages.js';
 import { parameterTable } from './params.js';
@@ -20,11 +23,31 @@ const LEVEL_LABELS: Record<DetailLevel, string> = { summary: 'Level 1 · summary
 /** The lead of an operation's description shown at once; the rest is behind "Full description". */
 const LEAD_CHARS = 280;
 
+/**
+ * Signs the page's stand-in describe handles: a key of its own, random per process and never the server's, so
+ * execute_tool refuses every handle the page shows ("mismatch"), and the page authorizes nothing.
+ */
+const standInSigner = Signer.random();
+const HOUR_MS = 60 * 60_000;
+
+/**
+ * A describe handle of the real shape and length (`<expiry>.<16 base64url characters>`, what describe_tools gives an
+ * agent at Levels 2 and 3), so the JSON shown and its token count are what the agent pays for. Signed by
+ * {@link standInSigner} for a principal no caller has; its expiry is counted from the start of the hour, so the text
+ * (and its cached token count) stays the same for an hour.
+ */
+export function standInHandle(name: string, op: Operation, nowMs = Date.now()): string {
+  return standInSigner.handle(name, operationFingerprint(op), 'explorer-page', Math.floor(nowMs / HOUR_MS) * HOUR_MS + DEFAULT_HANDLE_TTL_MS);
+}
+
 /** The describe_tools answer for one tool at one level, as the agent receives it (compact JSON), and its tokens. */
 export async function describeForAgent(deps: PageDeps, tool: string, level: DetailLevel): Promise<{ envelope: Envelope; text: string; tokens: TokenCount }> {
   const outcome = describeTools(deps.catalogs, { tool_names: [tool], detail: level }, names(deps), { settings: deps.settings });
-  const text = JSON.stringify(outcome.envelope);
-  return { envelope: outcome.envelope, text, tokens: await countTokens(text) };
+  const op = deps.catalogs.byName.get(tool)?.op;
+  // the server adds each described operation's handle (Levels 2 and 3) to the answer; so does the page, a stand-in
+  const envelope = op === undefined ? outcome.envelope : attachHandles(outcome.envelope, (n) => (n === tool ? standInHandle(tool, op) : undefined));
+  const text = JSON.stringify(envelope);
+  return { envelope, text, tokens: await countTokens(text) };
 }
 
 /** The count in the panel's header: exact, or clearly an estimate. */
@@ -76,8 +99,10 @@ export async function operationPage(deps: PageDeps, tool: string, level: DetailL
   const described = await describeForAgent(deps, tool, level);
   const argsText = dry?.argsText ?? JSON.stringify(exampleArgs(op), null, 2);
   const renamed = Object.entries(entry.catalog.meta.renamed ?? {}).find(([, to]) => to === entry.localName)?.[0];
+  // a level link keeps the dry run when it has an address; a posted one too long for an address is left out
+  const keepArgs = dry !== undefined && dry.shareable !== false && dryRunAddress(tool, level, dry.argsText) !== undefined;
   const levels = DETAIL_LEVELS.map(
-    (l) => html`<li><a href="${href({ tool, level: l === 'parameters' ? undefined : l, args: dry?.argsText })}#agent-json"${l === level ? html` aria-current="page"` : ''}>${LEVEL_LABELS[l]}</a></li>`,
+    (l) => html`<li><a href="${href({ tool, level: l === 'parameters' ? undefined : l, args: keepArgs ? dry.argsText : undefined })}#agent-json"${l === level ? html` aria-current="page"` : ''}>${LEVEL_LABELS[l]}</a></li>`,
   );
   const badges = [
     op.destructive ? html` · <span class="badge bad">destructive</span>` : '',
@@ -96,7 +121,7 @@ ${descriptionBlock(op.description)}
 <section id="try" aria-labelledby="try-heading">
 <h2 id="try-heading">Try it (dry run)</h2>
 <div class="try-grid">
-<form method="get" action="/#try" class="panel try-form">
+<form method="post" action="/explorer/dry-run#try" class="panel try-form">
 <input type="hidden" name="tool" value="${op.name}">
 ${level !== 'parameters' ? html`<input type="hidden" name="level" value="${level}">` : ''}
 <label for="args">Arguments (JSON, as in execute_tool's <code>args</code>)</label>
@@ -111,7 +136,7 @@ ${parameterTable(entry, deps)}
 <details class="agent"${showAgentJson ? html` open` : ''} id="agent-json">
 <summary>What the agent receives: describe_tools, ${LEVEL_LABELS[level]} — ${tokenBadge(described.tokens)}</summary>
 <nav aria-label="Describe level"><ul class="tabs">${levels}</ul></nav>
-<p class="muted" id="token-note">describe_tools {"tool_names": ["${op.name}"], "detail": "${level}"}: ${tokenNote(described.tokens)}</p>
+<p class="muted" id="token-note">describe_tools {"tool_names": ["${op.name}"], "detail": "${level}"}: ${tokenNote(described.tokens)}${level !== 'summary' ? html` Its <code>handle</code> is a stand-in of the real length that execute_tool does not accept: an agent gets its own.` : ''}</p>
 ${jsonBlock(described.envelope, `describe_tools answer at level ${level}`, 'describe-output')}
 </details>`,
   };

@@ -66,12 +66,20 @@ function diagnosticsTable(id: string, rows: DiagnosticRow[], empty: string, opOf
   })}</tbody></table></div>${rows.length > MAX_ROWS ? html`<p class="muted">… and ${rows.length - MAX_ROWS} more in diagnostics.json.</p>` : ''}`;
 }
 
-function names(list: string[]): Html {
+/**
+ * Operation names, each a link to its page where `served` knows the name (as the server calls it: `github.x` when it
+ * serves several catalogs); a name it does not have (removed or renamed since) is plain text, never a link to a 404.
+ */
+function names(list: string[], served: (name: string) => string | undefined = (n) => n): Html {
   if (list.length === 0) return html`<span class="muted">—</span>`;
-  return html`${list.slice(0, 50).map((n, i) => html`${i > 0 ? ', ' : ''}<a href="${href({ tool: n })}">${n}</a>`)}${list.length > 50 ? ` and ${list.length - 50} more` : ''}`;
+  return html`${list.slice(0, 50).map((n, i) => {
+    const name = served(n);
+    return html`${i > 0 ? ', ' : ''}${name !== undefined ? html`<a href="${href({ tool: name })}">${n}</a>` : n}`;
+  })}${list.length > 50 ? ` and ${list.length - 50} more` : ''}`;
 }
 
-function changesSection(catalog: string, dir: string): Html {
+/** The section on the last re-import; changes.json names operations as the catalog does (`served` adds a prefix). */
+function changesSection(catalog: string, dir: string, served: (name: string) => string | undefined): Html {
   const read = readJson<ChangesJson>(join(dir, 'changes.json'));
   if (!read.ok) {
     return read.missing
@@ -89,7 +97,7 @@ ${
     : html`<div class="table-wrap"><table class="stack">
 <thead><tr><th scope="col">Domain</th><th scope="col">Added</th><th scope="col">Removed</th><th scope="col">Changed</th></tr></thead>
 <tbody>${domains.map(
-        (d) => html`<tr><td data-label="Domain">${d.domain}</td><td data-label="Added">${names(d.added)}</td><td data-label="Removed">${d.removed.slice(0, 50).join(', ') || '—'}</td><td data-label="Changed">${names(d.changed)}</td></tr>`,
+        (d) => html`<tr><td data-label="Domain">${d.domain}</td><td data-label="Added">${names(d.added, served)}</td><td data-label="Removed">${d.removed.slice(0, 50).join(', ') || '—'}</td><td data-label="Changed">${names(d.changed, served)}</td></tr>`,
       )}</tbody></table></div>`
 }</div>`;
 }
@@ -101,7 +109,12 @@ export function importPage(set: CatalogSet): Page {
     const all = read.ok && Array.isArray(read.value) ? read.value : [];
     const warnings = all.filter((d) => !d.code.startsWith('LINT_'));
     const lint = all.filter((d) => d.code.startsWith('LINT_'));
-    const opOf = (pointer: string): string | undefined => operationAt(c, set.catalogs.length > 1, pointer);
+    const multi = set.catalogs.length > 1;
+    const opOf = (pointer: string): string | undefined => operationAt(c, multi, pointer);
+    const served = (name: string): string | undefined => {
+      const full = multi ? `${c.meta.name}.${name}` : name;
+      return set.byName.has(full) ? full : undefined;
+    };
     return html`<section aria-labelledby="cat-${c.meta.name}">
 <h2 id="cat-${c.meta.name}">${c.meta.title} <span class="muted">(${c.meta.name}, imported from <code>${c.meta.source}</code>, version ${c.meta.version})</span></h2>
 ${!read.ok && !read.missing ? html`<p class="error">diagnostics.json is not valid JSON; re-run the import.</p>` : ''}
@@ -111,7 +124,7 @@ ${diagnosticsTable(`warnings-${c.meta.name}`, warnings, 'No import warnings.', o
 <p class="muted">Operations without a description, near-duplicates, and descriptions that read like instructions to an AI.</p>
 ${diagnosticsTable(`lint-${c.meta.name}`, lint, 'No lint findings.', opOf)}
 <h3>What the last re-import changed</h3>
-${changesSection(c.meta.name, c.dir)}
+${changesSection(c.meta.name, c.dir, served)}
 </section>`;
   });
   return { status: 200, title: 'Import report', current: 'import', body: html`<h1>Import report</h1>${sections}` };

@@ -79,14 +79,22 @@ export function shownQuery(query: string): string {
   return query.length > SHOWN_QUERY_CHARS ? `${query.slice(0, SHOWN_QUERY_CHARS - 1).trimEnd()}…` : query;
 }
 
-/** The query as the search spelt it, when its typo reading corrected a word: the query with each fix applied. */
+/**
+ * The query as the search spelt it, when its typo reading corrected a word: the query with each fix applied, and each
+ * fix as the reader typed the word (the reading has it lower-cased: "Isue" is read as "isue").
+ */
 function correctedQuery(query: string, reading: QueryReading | undefined): { text: string; fixes: Array<[string, string]> } | undefined {
   const note = reading?.units.find((u) => u.unit === 'typos')?.reading;
   if (note === undefined) return undefined;
-  const fixes = note.split(', ').map((f) => f.split(' -> ')).filter((f): f is [string, string] => f.length === 2);
-  if (fixes.length === 0) return undefined;
+  const read = note.split(', ').map((f) => f.split(' -> ')).filter((f): f is [string, string] => f.length === 2);
+  if (read.length === 0) return undefined;
   let text = query;
-  for (const [from, to] of fixes) text = text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'giu'), to);
+  const fixes: Array<[string, string]> = [];
+  for (const [from, to] of read) {
+    const word = new RegExp(`(?<![\\p{L}\\p{N}])${from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'giu');
+    fixes.push([query.match(word)?.[0] ?? from, to]);
+    text = text.replace(word, to);
+  }
   return { text, fixes };
 }
 

@@ -1,17 +1,20 @@
 // Streamable HTTP transport on node:http (no Express): one endpoint (/mcp) for both protocol eras, behind our own
 // Host/Origin checks (A1–A5), authentication (static token, named tokens or OAuth via ../auth: A6/A24) and scope
-// checks, with JSON-RPC error bodies for every refusal (A8–A10, A21), a body cap, server timeouts, and the
+// checks, with JSON-RPC error bodies for every refusal (A8–A10, A21; with the explorer on, a browser opening /mcp or an
+// address over the header limit gets a small HTML page instead), a body cap, server timeouts, and the
 // operations endpoints and lifecycle of ../ops (/healthz, /readyz, /metrics, the graceful drain). Each request is
 // then routed by era: a 2026-07-28 request (its _meta envelope) to the stateless modern leg (http-modern.ts),
 // anything else to the sessionful legacy leg (http-legacy.ts).
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
+import escapeHtml from 'escape-html';
 import { DEFAULT_MAX_BODY_BYTES, MIN_HTTP_TOKEN_LENGTH, checkSecureUrl, isLoopbackHost } from '../../config.js';
 import { AppError } from '../../errors.js';
 import { silentLogger } from '../../logger.js';
 import { MemoryStateStore, type StateStore } from '../../state/index.js';
-import { createAuthenticator, type Authenticator, type AuthRefusal, type Principal } from '../auth/index.js';
+import { SCOPE_EXECUTE, SCOPE_READ, createAuthenticator, type Authenticator, type AuthRefusal, type Principal } from '../auth/index.js';
+import { toolNames } from '../core/names.js';
 import type { ServerDeps } from '../create-server.js';
 import { ConnectionCloser, DRAIN_QUIET_MS } from '../ops/connections.js';
 import { Drain } from '../ops/drain.js';
@@ -38,6 +41,100 @@ function sendRefusal(res: ServerResponse, refusal: AuthRefusal): void {
   res.writeHead(refusal.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(refusal.body), ...refusal.headers });
   res.end(refusal.body);
 }
+
+/** The MCP refusal's own message (`Forbidden: this request needs the scope …`), for a page to show. */
+function refusalMessage(refusal: AuthRefusal): string {
+  try {
+    const message = (JSON.parse(refusal.body) as { error?: { message?: unknown } }).error?.message;
+    if (typeof message === 'string') return message;
+  } catch {
+    // not JSON: the reason below names the scope
+  }
+  return `Forbidden: ${refusal.reason}`;
+}
+
+/** Headers of the transport's own small HTML pages: no script, no framing, only the explorer's stylesheet. */
+const PAGE_HEADERS: Record<string, string> = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'Content-Security-Policy': "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Cache-Control': 'no-store',
+};
+
+function smallPage(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · api-catalog</title><link rel="stylesheet" href="/explorer/style.css"><link rel="icon" href="/explorer/favicon.svg" type="image/svg+xml"></head>
+<body><main id="main">
+<h1>${escapeHtml(title)}</h1>
+${body}
+</main></body></html>
+`;
+}
+
+/**
+ * What a browser that opens the MCP endpoint gets: what the address is for, where the explorer is, and the client
+ * configuration to paste (with the Authorization header when the server needs a token).
+ */
+export function mcpEndpointPage(endpoint: string, needsToken: boolean): string {
+  const server = { type: 'http', url: endpoint, ...(needsToken ? { headers: { Authorization: 'Bearer <token>' } } : {}) };
+  const config = JSON.stringify({ mcpServers: { 'api-catalog': server } }, null, 2);
+  const vscode = JSON.stringify({ servers: { 'api-catalog': server } }, null, 2);
+  return smallPage(
+    'This is the MCP endpoint',
+    `<p id="mcp-endpoint">This address (<code>${escapeHtml(endpoint)}</code>) is where AI agents talk to the server, through an MCP client; it has no page to read.
+The catalog explorer, where people browse what agents see, is at <a href="/" id="home">/</a>.</p>
+<h2>Connect an MCP client</h2>
+<p>Cursor (<code>.cursor/mcp.json</code>) and Claude Code (<code>.mcp.json</code>):</p>
+<pre class="json" id="client-config"><code>${escapeHtml(config)}</code></pre>
+<p>VS Code (<code>.vscode/mcp.json</code>):</p>
+<pre class="json"><code>${escapeHtml(vscode)}</code></pre>
+${needsToken ? "<p>This server needs a token: replace <code>&lt;token&gt;</code> with the one its operator gave you.</p>\n" : ''}`,
+  );
+}
+
+/**
+ * What a browser gets for an address longer than Node accepts (a request line and headers over 16 KB: a dry run's
+ * arguments too large for a shareable address): the way back to the form, or to the operation (`tool`) when the
+ * address names one.
+ */
+export function addressTooLongPage(tool: string | undefined): string {
+  const back = tool !== undefined ? `<a href="/?${escapeHtml(new URLSearchParams({ tool }).toString())}" id="back">the operation ${escapeHtml(tool)}</a>` : '<a href="/" id="back">the explorer</a>';
+  return smallPage(
+    'The address is too long',
+    `<p class="error" role="alert" id="too-long">This address is longer than the server accepts (16 KB with the request's headers). When it is a dry run, its arguments are too large to travel in a shareable address.</p>
+<p>Go back with the browser's Back button: the form keeps what you typed, so you can shorten the arguments. Or open ${back}.</p>`,
+  );
+}
+
+/**
+ * Whether the bytes of a request refused before parsing came from a browser loading a page (see clientError below):
+ * its Accept asks for text/html, or, when the address alone passed the limit and the Accept header is not among the
+ * bytes that arrived, it is a GET of the explorer's own address (`/?…`), which MCP clients never ask for.
+ */
+function browserRequestBytes(raw: string): boolean {
+  const head = raw.slice(0, raw.indexOf('\r\n\r\n') >= 0 ? raw.indexOf('\r\n\r\n') : raw.length);
+  const accept = /\r\naccept:([^\r\n]*)/i.exec(head);
+  if (accept !== null) return /(^|,)\s*text\/html\s*(;|,|$)/i.test(accept[1] as string);
+  return /^(GET|HEAD) \/\?/.test(raw);
+}
+
+/** The operation a refused address names (`/?tool=<name>&…`), when it is in the bytes that arrived and looks like a name. */
+function toolOfRequestBytes(raw: string): string | undefined {
+  const m = /^(?:GET|HEAD) \/\?(?:[^ #]*?&)?tool=([^& #\r\n]{1,400})/.exec(raw);
+  if (m === null) return undefined;
+  let name: string;
+  try {
+    name = decodeURIComponent((m[1] as string).replace(/\+/g, ' '));
+  } catch {
+    return undefined;
+  }
+  return /^[\w.@-]{1,200}$/.test(name) ? name : undefined;
+}
+
+/** Headers only MCP clients send: a GET that carries one is a legacy stream or a resumption, never a page load. */
+const MCP_REQUEST_HEADERS = ['mcp-session-id', 'mcp-protocol-version', 'last-event-id'];
 
 /** `[::1]` -> `::1`, lower case. */
 function bare(hostname: string): string {
@@ -140,6 +237,10 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     () => options.readinessInfo?.() ?? {},
   );
 
+  // The JSON-RPC messages whose scope check stands for an explorer action (the scopes /mcp would want for them).
+  const READ_MESSAGE = { method: 'resources/list' };
+  const dryRunMessage = { method: 'tools/call', params: { name: toolNames(deps.toolPrefix ?? '').executeTool } };
+
   /** A browser asking for a page (GET or HEAD accepting text/html): it gets HTML, not a JSON-RPC error. */
   function browserPageRequest(req: IncomingMessage): boolean {
     return (req.method === 'GET' || req.method === 'HEAD') && /(^|,)\s*text\/html\s*(;|,|$)/i.test(String(req.headers.accept ?? ''));
@@ -193,16 +294,42 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
       // answers a browser that asks for a page the server does not have (an HTML 404 with the way home) and the tab
       // icon; MCP clients, which do not ask for HTML, keep the JSON-RPC errors below.
       const { handleExplorer } = await import('../explorer/index.js');
+      const authn = await auth.authenticate(req);
+      const principal: Principal | undefined = authn.ok ? ((req as AuthenticatedRequest).principal ?? authn.principal) : undefined;
+      const checker = auth;
       return handleExplorer(req, res, {
         // the served version (hot reload): the page shows what agents get now
         deps: { ...deps, ...deps.live?.current, ...(deps.searchLog !== undefined ? { searchLogFile: deps.searchLog.file } : {}) },
-        headerAuthorized: (await auth.authenticate(req)).ok,
+        headerAuthorized: authn.ok,
+        // the scope /mcp checks for the same thing: a page reads the catalog (as list_domains), a dry run is
+        // execute_tool's dry run; a named token or an OAuth token may lack one (static token, no auth: never)
+        ...(principal !== undefined
+          ? {
+              refused: (action: 'read' | 'dry-run') => {
+                const forbidden = checker.authorize(principal, action === 'read' ? READ_MESSAGE : dryRunMessage);
+                if (forbidden === undefined) return undefined;
+                options.metrics?.refusal('scope');
+                return { scope: action === 'read' ? SCOPE_READ : SCOPE_EXECUTE, message: refusalMessage(forbidden) };
+              },
+            }
+          : {}),
+        now,
         ...(options.authToken !== undefined ? { authToken: options.authToken, verifyToken: (t: string) => auth?.verifyStaticToken(t) === true } : {}),
         logger,
       });
     }
     const method = req.method ?? 'GET';
     if (pathname !== path) return sendError(res, 404, -32000, `Not Found: the MCP endpoint is ${path}`);
+    if (options.explorer === true && browserPageRequest(req) && !MCP_REQUEST_HEADERS.some((h) => req.headers[h] !== undefined)) {
+      // Someone opened the URL the banner prints in a browser: a page that says what this address is for, not a
+      // JSON-RPC error. MCP clients never ask for text/html (a legacy stream asks for text/event-stream).
+      const proto = String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim().toLowerCase() === 'https' ? 'https' : 'http';
+      const endpoint = publicUrl?.href ?? `${proto}://${String(req.headers.host)}${path}`;
+      const page = mcpEndpointPage(endpoint, auth.required);
+      res.writeHead(200, { ...PAGE_HEADERS, 'Content-Length': String(Buffer.byteLength(page)) });
+      res.end(method === 'HEAD' ? undefined : page);
+      return;
+    }
     if (method === 'OPTIONS') {
       res.writeHead(204, {
         ...cors,
@@ -288,15 +415,22 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
   httpServer.headersTimeout = options.headersTimeoutMs ?? 10_000;
   httpServer.requestTimeout = options.requestTimeoutMs ?? 120_000;
   httpServer.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
-  // Malformed HTTP (bad request line, oversized headers): a bare JSON 400 instead of Node's default.
-  httpServer.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+  // Malformed HTTP (bad request line, oversized headers): a bare JSON 400 instead of Node's default. A browser whose
+  // address is too long (a dry run's arguments in a GET) gets a page with the way back instead.
+  httpServer.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
     if (!socket.writable) return socket.destroy();
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const reason = status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request';
+    // what arrived of the request (Node keeps the packet it was parsing); the Host, Origin and auth checks never ran
+    const raw = status === 431 && err.rawPacket !== undefined ? err.rawPacket.toString('latin1') : '';
+    if (options.explorer === true && raw !== '' && browserRequestBytes(raw)) {
+      const page = addressTooLongPage(toolOfRequestBytes(raw));
+      const headers = Object.entries({ ...PAGE_HEADERS, 'Content-Length': String(Buffer.byteLength(page)), Connection: 'close' }).map(([k, v]) => `${k}: ${v}\r\n`);
+      socket.end(`HTTP/1.1 431 ${reason}\r\n${headers.join('')}\r\n${page}`);
+      return;
+    }
     const body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: 'Bad Request' }, id: null });
-    socket.end(
-      `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\n` +
-        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
+    socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   });
 
   await new Promise<void>((resolve, reject) => {
