@@ -3,7 +3,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { isAppError } from '../errors.js';
-import { catalogNameFor, checkRegistry, importedCounts, importSpec, writeRegistry } from '../importer/index.js';
+import { catalogNameFor, checkRegistry, importedCounts, importSpec } from '../importer/index.js';
+import { removedOperations, stageRegistry, sweepInterruptedWrites, type StagedRegistry, type WriteReport } from '../importer/write.js';
 import type { DomainChange, ImportResult } from '../importer/index.js';
 import { MANIFEST_FILE, VECTORS_FILE } from '../embeddings/store.js';
 import type { CatalogMeta } from '../types.js';
@@ -38,6 +39,9 @@ options:
                     index in memory at start-up, with a warning)
   --strict          fail on any import warning, including an overlay target that matches nothing
                     (lint findings are reported, not fatal)
+  --allow-removals  let a re-import remove more than half of the catalog's operations (at least 5);
+                    without it such an import is refused and the registry kept, as a spec cut short
+                    or the wrong file would otherwise replace most of the catalog
   --timeout <s>     give up after this many seconds (default 300)
   --embeddings-url <url>       also embed every operation with this OpenAI-compatible endpoint
                                (or env API_CATALOG_EMBEDDINGS_URL; key from API_CATALOG_EMBEDDINGS_KEY only)
@@ -48,6 +52,40 @@ options:
   --verbose         list every warning; show stack traces on errors
   --quiet           print only errors
   --help            show this help`;
+
+/**
+ * A re-import that would remove more than this share of the catalog's operations, and at least MASS_REMOVAL_MIN of
+ * them, is refused without --allow-removals: a spec cut at a line boundary parses, and would replace most of a good
+ * catalog with what is left of it (the cut-short check in load.ts only sees `$ref`s into missing sections).
+ */
+const MASS_REMOVAL_SHARE = 0.5;
+const MASS_REMOVAL_MIN = 5;
+
+/** The exit codes of a process ended by SIGINT / SIGTERM (128 + the signal's number), as shells report them. */
+const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
+
+/**
+ * Runs `handler` on the first SIGINT (Ctrl-C) or SIGTERM until the returned function is called. While a listener is
+ * installed Node no longer ends the process itself: the handler must exit.
+ */
+function onInterrupt(handler: (signal: keyof typeof SIGNAL_EXIT) => void): () => void {
+  const installed = (Object.keys(SIGNAL_EXIT) as Array<keyof typeof SIGNAL_EXIT>).map((signal) => {
+    const listener = (): void => handler(signal);
+    process.once(signal, listener);
+    return { signal, listener };
+  });
+  return () => {
+    for (const { signal, listener } of installed) process.removeListener(signal, listener);
+  };
+}
+
+/**
+ * One turn of the event loop: a signal that came during the synchronous work before it is handled here (Node runs
+ * signal listeners between turns, never inside synchronous code), so the write can stop between its steps.
+ */
+function nextTurn(): Promise<void> {
+  return new Promise((resolveTurn) => setImmediate(resolveTurn));
+}
 
 /** At most `max` names, then "and N more". */
 function list(names: string[], max = 5): string {
@@ -158,7 +196,7 @@ async function staleEmbeddings(dir: string, result: ImportResult, model: string 
 
 export async function run(argv: string[]): Promise<number> {
   let values: {
-    name?: string; out?: string; overlay?: string[]; title?: string; description?: string; check?: boolean; 'no-snapshot'?: boolean; strict?: boolean; timeout?: string; verbose?: boolean; quiet?: boolean; help?: boolean;
+    name?: string; out?: string; overlay?: string[]; title?: string; description?: string; check?: boolean; 'no-snapshot'?: boolean; strict?: boolean; 'allow-removals'?: boolean; timeout?: string; verbose?: boolean; quiet?: boolean; help?: boolean;
     'embeddings-url'?: string; 'embeddings-model'?: string; 'embeddings-dimensions'?: string;
   };
   let positionals: string[];
@@ -171,6 +209,7 @@ export async function run(argv: string[]): Promise<number> {
     check: { type: 'boolean' },
     'no-snapshot': { type: 'boolean' },
     strict: { type: 'boolean' },
+    'allow-removals': { type: 'boolean' },
     timeout: { type: 'string' },
     'embeddings-url': { type: 'string' },
     'embeddings-model': { type: 'string' },
@@ -221,6 +260,8 @@ export async function run(argv: string[]): Promise<number> {
   const verbose = values.verbose === true;
   const started = performance.now();
   let overlays: Array<{ file: string; label: string }> = [];
+  // removes the signal listeners the write installs (below); called however run() ends
+  let releaseSignals = (): void => {};
   // Progress only for imports slow enough to need it (large specs, URLs): nothing in the first 500 ms. The
   // importer's last step says "imported N operations"; nothing is written yet then, so it is said as found.
   const progress = (msg: string): void => {
@@ -229,6 +270,8 @@ export async function run(argv: string[]): Promise<number> {
   try {
     // --out is checked (and made) before the import runs: a file, or a place no folder can be written, fails now.
     const makeOutDir = prepareOutDir(out, { check: values.check === true });
+    // What imports into this folder left when they were killed mid-write: gone before this one starts (--check writes nothing).
+    if (!values.check) for (const line of sweepInterruptedWrites(out)) if (!quiet) process.stderr.write(`import: ${line}\n`);
     // Recorded overlay paths are relative to the catalog folder, so a registry and its overlays can move together.
     const catalogDir = resolve(out, catalogNameFor(spec, values.name));
     const given = values.overlay ?? [];
@@ -297,16 +340,49 @@ export async function run(argv: string[]): Promise<number> {
       process.stderr.write(`api-catalog import: ${dir} is stale (${what}); run \`${fixCommand(spec, values.name, outShown, used, result.meta.importArgs)}\` and commit the result\n`);
       return 1;
     }
+    const removal = values['allow-removals'] === true ? undefined : removedOperations(result, out);
+    if (removal !== undefined && removal.removed.length >= MASS_REMOVAL_MIN && removal.removed.length > removal.before * MASS_REMOVAL_SHARE) {
+      process.stderr.write(
+        `api-catalog import: refusing to replace ${dir}: this import would remove ${removal.removed.length} of its ${removal.before} operations ` +
+          `(${list(removal.removed)}), more than half of them. If the API really dropped them, run it again with --allow-removals; ` +
+          `if not, check that ${spec} is the whole spec of this API (not cut short, not another API's). ${dir} is unchanged\n`,
+      );
+      return 1;
+    }
     makeOutDir();
-    // writeRegistry swaps the whole folder: keep the stored vectors across it (embedRegistry reuses unchanged rows).
+    // The swap replaces the whole folder: keep the stored vectors across it (embedRegistry reuses unchanged rows).
     const kept = keepEmbeddings(join(out, result.meta.name));
     const previousOverlays = overlaysOf(resolve(catalogDir, 'catalog.json'));
     const previousMeta = readMeta(resolve(catalogDir, 'catalog.json'));
+    // Ctrl-C or SIGTERM from here on: before the swap, the temporary folder goes and the registry stays as it was;
+    // after it, the registry is whole and only what follows (vectors, the report) is skipped. Installed before the
+    // temporary folder exists, so none is ever left behind by a signal. The write runs in steps with a turn of
+    // the event loop between them (nextTurn), where a signal that came during a step is acted on.
+    let staged: StagedRegistry | undefined;
+    let report: WriteReport | undefined;
+    releaseSignals = onInterrupt((signal) => {
+      staged?.abort();
+      process.stderr.write(
+        `api-catalog import: interrupted (${signal}); ${report === undefined ? `${dir} is unchanged` : `${dir} was already written${embeddings !== undefined ? ', its vectors may not be' : ''}`}\n`,
+      );
+      process.exit(SIGNAL_EXIT[signal]);
+    });
+    staged = stageRegistry(result, out);
+    await nextTurn();
     // The search index snapshot next to the registry: the server restores it instead of building the index. Written
     // into the new folder before it is swapped in, so a running server that reloads sees both together.
     let snap: ReturnType<typeof writeSearchSnapshot> | undefined;
     const withSnapshot = values['no-snapshot'] !== true;
-    const report = writeRegistry(result, out, withSnapshot ? { beforeSwap: (tmp) => (snap = writeSearchSnapshot(tmp, 'api-catalog import')) } : {});
+    if (withSnapshot && staged.tmp !== undefined) {
+      try {
+        snap = writeSearchSnapshot(staged.tmp, 'api-catalog import');
+      } catch (err) {
+        staged.abort();
+        throw err;
+      }
+      await nextTurn();
+    }
+    report = staged.commit();
     kept();
     let embedLine: string | undefined;
     if (embeddings !== undefined && embeddingsConfig !== undefined) {
@@ -399,5 +475,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     if (verbose && err instanceof Error && err.stack) process.stderr.write(err.stack + '\n');
     return 1;
+  } finally {
+    releaseSignals();
   }
 }

@@ -34,6 +34,19 @@ export type SpecValues = ReadonlyMap<string, string | number>;
 
 const NO_VALUES: SpecValues = new Map();
 
+/**
+ * A Postman-style variable (`{{PAGE_ID}}`): specs converted from a Postman collection keep the collection's
+ * variables as example values. They are no values: shown to an agent as an example, it would send them as they are.
+ */
+const TEMPLATE = /^\{\{.*\}\}$/s;
+
+/** Whether `value` is, or holds anywhere inside it, a template variable (TEMPLATE): not usable as an example. */
+export function hasTemplate(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return TEMPLATE.test(value.trim());
+  if (depth > 32 || value === null || typeof value !== 'object') return false;
+  return (Array.isArray(value) ? value : Object.values(value)).some((v) => hasTemplate(v, depth + 1));
+}
+
 /** The generic value of a string argument named `hint`: its name as a placeholder, else `example`. */
 function placeholder(hint: string): string {
   return hint ? `<${hint}>` : 'example';
@@ -137,8 +150,11 @@ export function synthesize(schema: JsonSchema | undefined, defs: Record<string, 
     return synthesize(own(defs, name) as JsonSchema | undefined, defs, hint, depth + 1, values);
   }
   if (Object.hasOwn(s, 'const')) return s.const;
-  if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
-  if (Object.hasOwn(s, 'default') && s.default !== null) return s.default;
+  if (Array.isArray(s.examples) && s.examples.length > 0) {
+    const example = s.examples.find((e) => !hasTemplate(e));
+    if (example !== undefined) return example;
+  }
+  if (Object.hasOwn(s, 'default') && s.default !== null && !hasTemplate(s.default)) return s.default;
   if (Array.isArray(s.enum)) {
     const first = s.enum.find((v) => v !== null);
     if (first !== undefined) return first;
@@ -263,12 +279,16 @@ function specArgs(op: Operation, values: SpecValues): Record<string, unknown> | 
   const args: Record<string, unknown> = {};
   let fromSpec = 0;
   for (const { arg, values } of seeds.params) {
-    if (values.length > 0 && values[0] !== undefined) {
-      setOwn(args, arg, values[0]);
+    // the first value, past any template variables (an absent first value means none, as it always has)
+    const value = values.find((v) => v === undefined || !hasTemplate(v));
+    if (value !== undefined) {
+      setOwn(args, arg, value);
       fromSpec++;
     }
   }
-  const bodyExample = seeds.body.find((b) => b !== undefined);
+  // A whole-body example with a template variable anywhere is passed over; one spread into arguments loses only
+  // the arguments that hold one (a required one is then synthesized below).
+  const bodyExample = seeds.body.find((b) => b !== undefined && (seeds.wholeBodyArg === undefined || !hasTemplate(b)));
   if (bodyExample !== undefined) {
     if (seeds.wholeBodyArg !== undefined) {
       setOwn(args, seeds.wholeBodyArg, bodyExample);
@@ -276,7 +296,7 @@ function specArgs(op: Operation, values: SpecValues): Record<string, unknown> | 
     } else if (isObject(bodyExample)) {
       for (const key of Object.keys(bodyExample)) {
         const arg = seeds.bodyArgs.get(key);
-        if (arg === undefined) continue;
+        if (arg === undefined || hasTemplate(bodyExample[key])) continue;
         setOwn(args, arg, bodyExample[key]);
         fromSpec++;
       }
@@ -324,7 +344,7 @@ const CONTEXTUAL_NAMES = new Set(['id', 'ids', 'key', 'name', 'type', 'body', 'v
 export function specExampleValues(operations: readonly Operation[]): Map<string, string | number> {
   const out = new Map<string, string | number>();
   const offer = (name: string, v: unknown): void => {
-    if (!CONTEXTUAL_NAMES.has(name.slice(name.indexOf(':') + 1).toLowerCase()) && !out.has(name) && (typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))) && v !== '') out.set(name, v);
+    if (!CONTEXTUAL_NAMES.has(name.slice(name.indexOf(':') + 1).toLowerCase()) && !out.has(name) && (typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))) && v !== '' && !hasTemplate(v)) out.set(name, v);
   };
   for (const op of operations) {
     const seeds = new Map((exampleSeeds(op)?.params ?? []).map((p) => [p.arg, p.values[0]]));

@@ -11,7 +11,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { AppError } from '../errors.js';
 import type { Diagnostic } from '../types.js';
-import { fetchText, redact } from './net.js';
+import { fetchBody, fetchText, redact } from './net.js';
 import { METHODS } from './operations.js';
 import { jsonErrorPosition, parseFailure, positionAt, type ParsePosition } from './parse-errors.js';
 import { escapePointer, getPointer, isObject, unescapePointer } from './pointer.js';
@@ -85,6 +85,97 @@ export function parseSpecText(text: string, where: string, at: string = where): 
   }
 }
 
+/** File signatures of formats people pass by mistake (a screenshot of the docs, an archive of the spec). */
+const MAGIC: ReadonlyArray<{ bytes: readonly number[]; what: string; todo: string }> = [
+  { bytes: [0x89, 0x50, 0x4e, 0x47], what: 'a PNG image', todo: "pass the spec's JSON or YAML file" },
+  { bytes: [0xff, 0xd8, 0xff], what: 'a JPEG image', todo: "pass the spec's JSON or YAML file" },
+  { bytes: [0x47, 0x49, 0x46, 0x38], what: 'a GIF image', todo: "pass the spec's JSON or YAML file" },
+  { bytes: [0x25, 0x50, 0x44, 0x46], what: 'a PDF document', todo: "pass the spec's JSON or YAML file" },
+  { bytes: [0x50, 0x4b, 0x03, 0x04], what: 'a ZIP archive', todo: 'extract the JSON or YAML spec from it and pass that' },
+  { bytes: [0x1f, 0x8b], what: 'gzip-compressed', todo: 'decompress it (gunzip) and pass the JSON or YAML file' },
+];
+
+/** How many leading bytes are looked at to tell text from binary (as git and grep do: a NUL means binary). */
+const SNIFF_BYTES = 8192;
+
+/**
+ * Whether the text starts like UTF-16 without a byte order mark: ASCII characters (a spec starts with `{`, `openapi:`,
+ * a comment) each followed (little-endian) or preceded (big-endian) by a zero byte.
+ */
+function utf16WithoutBom(bytes: Buffer): 'utf-16le' | 'utf-16be' | undefined {
+  const pairs = Math.min(Math.floor(bytes.length / 2), 256);
+  if (pairs < 2) return undefined;
+  let le = 0;
+  let be = 0;
+  for (let i = 0; i < pairs; i++) {
+    const a = bytes[2 * i] as number;
+    const b = bytes[2 * i + 1] as number;
+    if (a !== 0 && b === 0) le++;
+    else if (a === 0 && b !== 0) be++;
+  }
+  return le >= pairs * 0.9 ? 'utf-16le' : be >= pairs * 0.9 ? 'utf-16be' : undefined;
+}
+
+/**
+ * The spec's bytes as text, after telling what they are when they cannot be a spec (RELIABILITY: a clear refusal,
+ * never binary on the terminal): UTF-16 (with a byte order mark, or plainly ASCII with zero bytes between) is
+ * decoded; UTF-32, images, PDFs, archives, anything else with a NUL byte, and HTML or XML pages are refused with
+ * what they are and what to pass instead. `contentType` is the Content-Type a URL was served with. Plain UTF-8
+ * (with or without a BOM) comes back exactly as `readFileSync(file, 'utf8')` reads it.
+ */
+export function decodeSpecBytes(bytes: Buffer, where: string, contentType?: string): string {
+  const starts = (sig: readonly number[]): boolean => bytes.length >= sig.length && sig.every((b, i) => bytes[i] === b);
+  const served = contentType !== undefined ? ` (served as ${contentType.split(';')[0]!.trim()})` : '';
+  const refuse = (what: string, todo: string): never => {
+    throw new AppError('SPEC_INVALID', `import: ${where} is ${what}${served}, not an OpenAPI document; ${todo}`);
+  };
+  const asUtf8 = 'save it as UTF-8 and import that';
+  const notSpec = "pass the spec's JSON or YAML file";
+  if (starts([0xff, 0xfe, 0, 0]) || starts([0, 0, 0xfe, 0xff])) refuse('UTF-32 text', asUtf8);
+  let text: string;
+  const utf16 = starts([0xff, 0xfe]) ? 'utf-16le' : starts([0xfe, 0xff]) ? 'utf-16be' : utf16WithoutBom(bytes);
+  if (utf16 !== undefined) {
+    try {
+      // TextDecoder drops the byte order mark; a broken sequence fails here instead of becoming U+FFFD silently
+      text = new TextDecoder(utf16, { fatal: true }).decode(bytes);
+    } catch {
+      return refuse(`${utf16.toUpperCase()} text with invalid characters`, asUtf8);
+    }
+    if (text.includes('\0')) refuse('a binary file', notSpec);
+  } else {
+    for (const m of MAGIC) if (starts(m.bytes)) refuse(m.what, m.todo);
+    if (bytes.subarray(0, SNIFF_BYTES).includes(0)) refuse('a binary file', notSpec);
+    text = bytes.toString('utf8');
+  }
+  // Markup: an API's documentation page (Swagger UI, Redoc) is the commonest wrong URL. A Content-Type of
+  // text/html alone is not enough (some servers label every file so): the body must start with markup too.
+  const head = text.replace(/^\uFEFF/, '').trimStart().slice(0, 1024);
+  const markup = /^(<!--[\s\S]*?-->\s*)*<(!doctype\s+html|html|head|body|meta|title|script|link)[\s>/]/i.test(head);
+  if (markup || (/^text\/html\b/i.test(contentType?.trim() ?? '') && head.startsWith('<'))) {
+    refuse(
+      'an HTML page',
+      isUrl(where)
+        ? "it looks like the API's documentation page: use the URL of the JSON or YAML spec file itself (such pages often link it as openapi.json, swagger.json or Download)"
+        : "it looks like an API's documentation page: download the JSON or YAML spec file it is built from (often linked as openapi.json, swagger.json or Download) and import that",
+    );
+  }
+  if (/^<\?xml[\s?]/.test(head)) refuse('an XML document', `OpenAPI specs are JSON or YAML; ${notSpec}`);
+  return text;
+}
+
+/**
+ * Why a parsed document is nothing (`null` or `undefined` at its top level), for the message: the file is empty,
+ * holds only whitespace or comments, or holds only `null` (`null`, `~`, a bare `---`).
+ */
+export function emptyDocument(text: string): string {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (body === '') return 'is empty (no content at all)';
+  if (body.trim() === '') return 'holds only whitespace';
+  const lines = body.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '' && l !== '---' && l !== '...');
+  if (lines.length > 0 && lines.every((l) => l.startsWith('#'))) return 'holds only YAML comments';
+  return 'holds only null';
+}
+
 function sourceLabelFor(absPath: string): string {
   const rel = relative(process.cwd(), absPath);
   if (rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) return rel.split(sep).join('/');
@@ -100,8 +191,9 @@ async function readSource(source: string): Promise<{ text: string; label: string
       throw new AppError('SPEC_UNREADABLE', `import: ${JSON.stringify(source)} is not a valid URL`, { cause });
     }
     // The URL the user typed is trusted as-is (it may be a local server); its refs are not (see resolvers).
-    const text = await fetchText(url.toString(), { trustedOrigin: url.origin, maxBytes: MAX_SPEC_BYTES, timeoutMs: FETCH_TIMEOUT_MS, what: 'spec' });
-    return { text, label: redact(url.toString()), baseUrl: url.toString() };
+    const body = await fetchBody(url.toString(), { trustedOrigin: url.origin, maxBytes: MAX_SPEC_BYTES, timeoutMs: FETCH_TIMEOUT_MS, what: 'spec' });
+    const label = redact(url.toString());
+    return { text: decodeSpecBytes(body.bytes, label, body.contentType), label, baseUrl: url.toString() };
   }
   const abs = resolve(source);
   let size: number;
@@ -117,18 +209,21 @@ async function readSource(source: string): Promise<{ text: string; label: string
   if (size > MAX_SPEC_BYTES) {
     throw new AppError('SPEC_TOO_LARGE', `import: ${source} is ${size} bytes, over the ${MAX_SPEC_BYTES}-byte limit`);
   }
+  let bytes: Buffer;
   try {
-    return { text: readFileSync(abs, 'utf8'), label: sourceLabelFor(abs), filePath: abs };
+    bytes = readFileSync(abs);
   } catch (cause) {
     throw new AppError('SPEC_UNREADABLE', `import: cannot read ${source} (${(cause as NodeJS.ErrnoException).code ?? String(cause)})`, { cause });
   }
+  return { text: decodeSpecBytes(bytes, source), label: sourceLabelFor(abs), filePath: abs };
 }
 
 /** Checks `swagger` / `openapi`; returns the kind. Throws SPEC_INVALID / SPEC_UNSUPPORTED_VERSION. */
 export function detectVersion(doc: unknown, where: string): { kind: SpecKind; specVersion: string } {
   const supported = 'supported versions: Swagger 2.0, OpenAPI 3.0.x and 3.1.x';
+  if (doc === null || doc === undefined) throw new AppError('SPEC_INVALID', `import: ${where} is empty or holds only null, not an OpenAPI document`);
   if (!isObject(doc)) {
-    throw new AppError('SPEC_INVALID', `import: ${where} is not an OpenAPI document (its top level is ${Array.isArray(doc) ? 'an array' : typeof doc}, expected an object)`);
+    throw new AppError('SPEC_INVALID', `import: ${where} is not an OpenAPI document (its top level is ${Array.isArray(doc) ? 'an array' : `a ${typeof doc}`}, expected an object)`);
   }
   if (Object.hasOwn(doc, 'openapi')) {
     const v = doc.openapi;
@@ -409,6 +504,33 @@ function refuseMissingSections(doc: Record<string, unknown>, broken: readonly Re
   );
 }
 
+/**
+ * Refuses an OAS 3.1 document whose only operations are `webhooks`: requests the API sends to its users, which an
+ * agent cannot call, so the importer never reads them. Without this the import would fail later with "no
+ * operations under `paths`", which reads as if the spec were broken. A path item given by `$ref` counts as having
+ * operations (collectOperations resolves it).
+ * @see https://spec.openapis.org/oas/v3.1.0#fixed-fields (webhooks)
+ */
+function refuseWebhooksOnly(doc: Record<string, unknown>, where: string): void {
+  const webhooks = doc.webhooks;
+  if (!isObject(webhooks)) return;
+  const names = Object.keys(webhooks).filter((k) => !k.startsWith('x-'));
+  if (names.length === 0) return;
+  const paths = doc.paths;
+  if (isObject(paths)) {
+    for (const [path, item] of Object.entries(paths)) {
+      if (path.startsWith('x-') || !isObject(item)) continue;
+      if (typeof item.$ref === 'string' || METHODS.some((m) => isObject(item[m]))) return;
+    }
+  }
+  const shown = names.length <= 3 ? names.join(', ') : `${names.slice(0, 3).join(', ')} and ${names.length - 3} more`;
+  throw new AppError(
+    'SPEC_NO_OPERATIONS',
+    `import: ${where} has no operations under \`paths\`, only ${names.length} webhook(s) under \`webhooks\` (${shown}); webhooks are requests the ` +
+      'API sends to you, not calls an agent can make, so they are not imported: nothing to import',
+  );
+}
+
 export interface LoadOptions {
   /** Changes the parsed document in place before refs are resolved (import --overlay); may add warnings. */
   transform?: (doc: Record<string, unknown>, diagnostics: Diagnostic[]) => void;
@@ -429,6 +551,9 @@ export async function loadSpec(source: string, options: LoadOptions = {}): Promi
     if (cause instanceof RangeError) throw new AppError('SPEC_INVALID', `import: ${where} is nested too deeply to parse`, { cause });
     throw cause;
   }
+  if (parsed === null || parsed === undefined) {
+    throw new AppError('SPEC_INVALID', `import: ${where} ${emptyDocument(read.text)}: there is no OpenAPI document in it; check that the whole file was saved or downloaded`);
+  }
   let { kind, specVersion } = detectVersion(parsed, where);
   let doc = parsed as Record<string, unknown>;
   const diagnostics: Diagnostic[] = [];
@@ -438,6 +563,7 @@ export async function loadSpec(source: string, options: LoadOptions = {}): Promi
     options.transform(doc, diagnostics);
     ({ kind, specVersion } = detectVersion(doc, `${where} after its overlays`));
   }
+  refuseWebhooksOnly(doc, where);
 
   // Extensions are never read by the importer: a $ref inside one is harmless unless it is external (it would
   // be fetched) or broken. Those extensions are removed with a warning; valid local ones are left alone.

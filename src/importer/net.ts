@@ -29,15 +29,29 @@ function hostOf(url: URL): string {
   return url.hostname.replace(/^\[|\]$/g, '');
 }
 
-/** Text of `url` with redirects followed (at most 5), every hop checked; throws AppError. */
-export async function fetchText(rawUrl: string, options: FetchOptions): Promise<string> {
+/** What a URL answered: the body's bytes and the Content-Type it was served with (absent when none was sent). */
+export interface FetchedBody {
+  bytes: Buffer;
+  contentType?: string;
+}
+
+/**
+ * The body of `url` with redirects followed (at most 5), every hop checked; throws AppError. As bytes, with the
+ * Content-Type, so the caller can tell a spec from an HTML page, an image or UTF-16 text before decoding it.
+ */
+export async function fetchBody(rawUrl: string, options: FetchOptions): Promise<FetchedBody> {
   let url = new URL(rawUrl);
   for (let hop = 0; hop < 6; hop++) {
     const result = await fetchOnce(url, options);
-    if (typeof result === 'string') return result;
+    if (!('location' in result)) return result;
     url = new URL(result.location, url);
   }
   throw new AppError('SPEC_UNREADABLE', `import: too many redirects fetching ${options.what} ${redact(rawUrl)}`);
+}
+
+/** Text (UTF-8) of `url` with redirects followed (at most 5), every hop checked; throws AppError. */
+export async function fetchText(rawUrl: string, options: FetchOptions): Promise<string> {
+  return (await fetchBody(rawUrl, options)).bytes.toString('utf8');
 }
 
 /** A URL as it may be shown: no credentials, no query string (tokens often travel there). */
@@ -54,7 +68,7 @@ export function redact(raw: string): string {
   }
 }
 
-function fetchOnce(url: URL, options: FetchOptions): Promise<string | { location: string }> {
+function fetchOnce(url: URL, options: FetchOptions): Promise<FetchedBody | { location: string }> {
   const shown = redact(url.toString());
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return Promise.reject(new AppError('SPEC_REF_REFUSED', `import: ${options.what} ${shown} uses ${url.protocol}; only http(s) is allowed`));
@@ -91,7 +105,8 @@ function fetchOnce(url: URL, options: FetchOptions): Promise<string | { location
         }
         chunks.push(chunk);
       });
-      res.on('end', () => resolvePromise(Buffer.concat(chunks).toString('utf8')));
+      const contentType = res.headers['content-type'];
+      res.on('end', () => resolvePromise({ bytes: Buffer.concat(chunks), ...(contentType !== undefined && contentType !== '' ? { contentType } : {}) }));
       res.on('error', reject);
     });
     req.on('timeout', () => req.destroy(new AppError('SPEC_UNREADABLE', `import: ${options.what} ${shown} timed out after ${options.timeoutMs} ms`)));

@@ -6,7 +6,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { JSONPathError, jsonpath, type JSONPathQuery, type JSONValue } from 'json-p3';
 import { AppError } from '../errors.js';
 import type { Diagnostic } from '../types.js';
-import { parseSpecText } from './load.js';
+import { emptyDocument, parseSpecText } from './load.js';
 import { isObject, setOwn } from './pointer.js';
 
 /** Largest overlay file accepted, in bytes (checked before parsing). */
@@ -87,6 +87,7 @@ export function parseOverlay(text: string, file: string, label: string = file): 
     if (err instanceof AppError) throw new AppError('CONFIG_INVALID', err.message, { details: { ...(isObject(err.details) ? err.details : {}), file }, cause: err });
     throw err;
   }
+  if (raw === null || raw === undefined) throw invalid(file, `${emptyDocument(text)}: there is no Overlay document in it; start it with \`overlay: 1.0.0\`, then info and actions`);
   if (!isObject(raw)) throw invalid(file, `is not an Overlay document (its top level is ${Array.isArray(raw) ? 'an array' : typeof raw}, expected an object with overlay, info and actions)`);
   checkKeys(file, '', raw, TOP_KEYS);
   if (typeof raw.overlay !== 'string') {

@@ -2,7 +2,7 @@
 // basePath; OAS 3's servers with their variables), overridden by a path item's or an operation's. No I/O.
 // @see https://spec.openapis.org/oas/v3.1.0#server-object and https://spec.openapis.org/oas/v3.1.0#security-requirement-object
 import type { SecurityRequirement, ServerInfo } from '../types.js';
-import type { BuildContext, RawOperation } from './context.js';
+import { warn, type BuildContext, type RawOperation } from './context.js';
 import { isObject, setOwn } from './pointer.js';
 import { cleanLine, stripInvisible } from './text.js';
 
@@ -35,7 +35,27 @@ function serverInfo(node: unknown, ctx: BuildContext): ServerInfo | undefined {
   return info;
 }
 
-/** Document servers (Swagger 2.0: scheme + host + basePath, https preferred). */
+/**
+ * Whether a server URL, its variables at their defaults, has no scheme and host (`/`, `/api/v1`, `//host/x`):
+ * execution needs an absolute base URL, so such a server cannot be called as it is. Undefined when a variable
+ * is not declared (what it stands for is unknown).
+ */
+function isRelative(server: ServerInfo): boolean | undefined {
+  let unknown = false;
+  const url = server.url.replace(/\{([^}]+)\}/g, (_m, name: string) => {
+    const v = server.variables?.[name];
+    if (v === undefined) unknown = true;
+    return v?.default ?? '';
+  });
+  return unknown ? undefined : !/^[a-z][a-z0-9+.-]*:\/\//i.test(url);
+}
+
+/**
+ * Document servers (Swagger 2.0: scheme + host + basePath, https preferred). Execution calls the first one, so an
+ * absolute server goes before relative ones (`["/", "http://adobe.local"]`); when there is none, the first call
+ * would fail, so the import says so now (SERVER_RELATIVE), naming the settings that give the base URL. A URL spec's
+ * relative servers are resolved against its URL (serverInfo) and are absolute by then.
+ */
 export function documentServers(ctx: BuildContext): ServerInfo[] {
   const doc = ctx.doc;
   if (ctx.kind === 'swagger2') {
@@ -44,10 +64,26 @@ export function documentServers(ctx: BuildContext): ServerInfo[] {
     const basePath = typeof doc.basePath === 'string' ? doc.basePath.replace(/\/$/, '') : '';
     if (typeof doc.host === 'string' && doc.host !== '') return [{ url: `${scheme}://${stripInvisible(doc.host)}${basePath}` }];
     if (ctx.baseUrl) return [{ url: new URL(basePath || '/', ctx.baseUrl).toString().replace(/\/$/, '') }];
-    return basePath ? [{ url: basePath }] : [];
+    if (!basePath) return [];
+    warnRelative(ctx, '#/basePath', basePath, 'has no `host`');
+    return [{ url: basePath }];
   }
   const list = Array.isArray(doc.servers) ? doc.servers : [];
-  return list.map((s) => serverInfo(s, ctx)).filter((s): s is ServerInfo => s !== undefined);
+  const servers = list.map((s, i) => ({ info: serverInfo(s, ctx), at: `#/servers/${i}` })).filter((s): s is { info: ServerInfo; at: string } => s.info !== undefined);
+  const relative = servers.filter((s) => isRelative(s.info) === true);
+  if (relative.length > 0 && relative.length === servers.length) warnRelative(ctx, relative[0]!.at, relative[0]!.info.url, 'lists no absolute server');
+  return [...servers.filter((s) => isRelative(s.info) !== true), ...relative].map((s) => s.info);
+}
+
+function warnRelative(ctx: BuildContext, at: string, url: string, why: string): void {
+  warn(
+    ctx,
+    'SERVER_RELATIVE',
+    at,
+    `the API's server URL ${JSON.stringify(url)} is relative and the spec ${why}, so calls have no host to go to until you set the base URL: ` +
+      `--base-url https://<host>${url === '/' ? '' : url} (serve, call), the <CATALOG>_BASE_URL environment variable (the catalog name in capitals), ` +
+      'or catalogs.<catalog>.baseUrl in the config file; or import the spec from its URL, which relative servers resolve against',
+  );
 }
 
 export function effectiveServers(raw: RawOperation, ctx: BuildContext): ServerInfo[] {

@@ -96,14 +96,15 @@ function listFiles(dir: string): string[] {
   return out.sort();
 }
 
-function readOperations(dir: string): Map<string, { domain: string; text: string }> {
-  const out = new Map<string, { domain: string; text: string }>();
+/** The operations of a catalog folder by name: domain, the JSON text compared, and `<method> <path>`. */
+function readOperations(dir: string): Map<string, { domain: string; text: string; endpoint: string }> {
+  const out = new Map<string, { domain: string; text: string; endpoint: string }>();
   const opsDir = join(dir, 'operations');
   if (!existsSync(opsDir)) return out;
   for (const file of readdirSync(opsDir).filter((f) => f.endsWith('.json'))) {
     try {
       const list = JSON.parse(readFileSync(join(opsDir, file), 'utf8')) as Operation[];
-      for (const op of list) out.set(op.name, { domain: op.domain, text: JSON.stringify(op) });
+      for (const op of list) out.set(op.name, { domain: op.domain, text: JSON.stringify(op), endpoint: `${op.method} ${op.path}` });
     } catch {
       /* an unreadable old file: everything in it counts as removed/added */
     }
@@ -133,6 +134,19 @@ function diffOperations(dir: string, result: ImportResult): DomainChange[] {
   return [...changes.values()].sort((a, b) => (a.domain < b.domain ? -1 : 1)).map((c) => ({ ...c, added: c.added.sort(), removed: c.removed.sort(), changed: c.changed.sort() }));
 }
 
+/**
+ * What writing `result` would remove from the catalog in `<outDir>/<catalog>/`: its operations (by name, as the change
+ * report counts them, diffOperations) that the import no longer has, less the renamed ones (the same method and path
+ * under a new name: a naming change loses nothing). `before` is how many operations the catalog has now (0: none).
+ */
+export function removedOperations(result: ImportResult, outDir: string): { before: number; removed: string[] } {
+  const before = readOperations(join(outDir, result.meta.name));
+  const names = new Set(result.operations.map((op) => op.name));
+  const endpoints = new Set(result.operations.map((op) => `${op.method} ${op.path}`));
+  const removed = [...before].filter(([name, old]) => !names.has(name) && !endpoints.has(old.endpoint)).map(([name]) => name);
+  return { before: before.size, removed: removed.sort() };
+}
+
 function serverUrls(servers: ServerInfo[] | undefined): string[] {
   return (servers ?? []).map((s) => s.url);
 }
@@ -141,9 +155,40 @@ function serverUrls(servers: ServerInfo[] | undefined): string[] {
  * Writes `<outDir>/<catalog>/` atomically: the tree is built in a temporary sibling folder and swapped in
  * with renames, so a failed or interrupted import leaves the previous registry as it was. `beforeSwap` adds
  * derived files to the temporary folder first (the swap moves them in with the rest). Returns the per-domain
- * change report against the previous registry.
+ * change report against the previous registry. stageRegistry does the same in two steps, for a caller that
+ * wants to stop between them (the CLI on Ctrl-C).
  */
 export function writeRegistry(result: ImportResult, outDir: string, options: { beforeSwap?: (dir: string) => void } = {}): WriteReport {
+  const staged = stageRegistry(result, outDir);
+  if (staged.tmp !== undefined) {
+    try {
+      options.beforeSwap?.(staged.tmp);
+    } catch (err) {
+      staged.abort();
+      throw err;
+    }
+  }
+  return staged.commit();
+}
+
+/** A registry written to its temporary folder and not yet swapped in (stageRegistry). */
+export interface StagedRegistry {
+  /** The temporary folder (`<outDir>/.<catalog>.tmp-<pid>-<stamp>`); undefined when the registry is already up to date. */
+  tmp: string | undefined;
+  /** Swaps the temporary folder in (renames only) and returns the report. */
+  commit(): WriteReport;
+  /** Removes the temporary folder; the registry stays as it was. Safe to call more than once, and after commit. */
+  abort(): void;
+}
+
+/**
+ * The first half of writeRegistry: renders the catalog into a temporary sibling folder (after sweeping what
+ * interrupted imports left in `outDir`, sweepInterruptedWrites). Nothing a reader of `<outDir>/<catalog>/` sees
+ * changes until `commit()`; `abort()` leaves no trace. An up-to-date registry writes nothing (`tmp` undefined).
+ */
+export function stageRegistry(result: ImportResult, outDir: string): StagedRegistry {
+  // first: a catalog folder an interrupted swap left under an .old- name is back before it is compared
+  sweepInterruptedWrites(outDir);
   const name = result.meta.name;
   const dir = join(outDir, name);
   const files = renderRegistry(result);
@@ -163,11 +208,12 @@ export function writeRegistry(result: ImportResult, outDir: string, options: { b
       /* unreadable old catalog.json: nothing to compare */
     }
   }
-  if (check.upToDate) return { dir, hadPrevious, changes, unchanged: true, ...(serversChanged ? { serversChanged } : {}) };
+  const report = (unchanged: boolean): WriteReport => ({ dir, hadPrevious, changes, unchanged, ...(serversChanged ? { serversChanged } : {}) });
+  if (check.upToDate) return { tmp: undefined, commit: () => report(true), abort: () => {} };
   if (hadPrevious) {
     const facts = (m: CatalogMeta | undefined) => ({ version: m?.version ?? '', sourceSha256: m?.sourceSha256 ?? '', operationCount: m?.operationCount ?? 0 });
-    const report: ChangesFile = { before: facts(previous), after: facts(result.meta), domains: changes, ...(serversChanged ? { serversChanged } : {}) };
-    files.set(CHANGES_FILE, json(report));
+    const changesFile: ChangesFile = { before: facts(previous), after: facts(result.meta), domains: changes, ...(serversChanged ? { serversChanged } : {}) };
+    files.set(CHANGES_FILE, json(changesFile));
   }
 
   if (existsSync(join(dir, SETTINGS_FILE))) files.set(SETTINGS_FILE, readFileSync(join(dir, SETTINGS_FILE), 'utf8'));
@@ -184,28 +230,80 @@ export function writeRegistry(result: ImportResult, outDir: string, options: { b
     cleanUp(tmp);
     throw new AppError('INTERNAL', `import: cannot write the registry under ${outDir} (${(cause as Error).message}); check permissions`, { cause });
   }
-  // Derived files (the search snapshot) go in before the swap, so a server watching the folder never sees the
-  // new registry without them.
+  let committed: WriteReport | undefined;
+  return {
+    tmp,
+    abort: () => {
+      if (committed === undefined) cleanUp(tmp);
+    },
+    commit: () => {
+      if (committed !== undefined) return committed;
+      let moved = false;
+      try {
+        if (existsSync(dir)) {
+          renameSync(dir, old);
+          moved = true;
+        }
+        renameSync(tmp, dir);
+      } catch (cause) {
+        if (moved && !existsSync(dir)) renameSync(old, dir);
+        cleanUp(tmp);
+        throw new AppError('INTERNAL', `import: cannot replace ${dir} (${(cause as Error).message}); the previous registry is unchanged`, { cause });
+      }
+      if (moved) rmSync(old, { recursive: true, force: true });
+      committed = report(false);
+      return committed;
+    },
+  };
+}
+
+/** `.<catalog>.tmp-<pid>-<stamp>` / `.<catalog>.old-<pid>-<stamp>`: the folders stageRegistry and commit make. */
+const WRITE_FOLDER = /^\.(.+)\.(tmp|old)-(\d+)-[0-9a-z]+$/;
+
+/** Whether process `pid` is alive here (one we may not signal is alive too). */
+function isAlive(pid: number): boolean {
   try {
-    options.beforeSwap?.(tmp);
+    process.kill(pid, 0);
+    return true;
   } catch (err) {
-    cleanUp(tmp);
-    throw err;
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
-  let moved = false;
+}
+
+/**
+ * Cleans up after imports into `outDir` that were killed mid-write (SIGKILL, a crash, a power cut; the CLI removes
+ * its own temporary folder on Ctrl-C): their `.<catalog>.tmp-<pid>-*` folders are removed, and so are their
+ * `.old-` folders, unless the catalog folder itself is gone (killed between the two renames of the swap), when the
+ * `.old-` folder is the previous registry and is put back. Only folders of processes that are no longer running are
+ * touched: a concurrent import's are its own. Returns one line per folder handled, for the caller to report.
+ */
+export function sweepInterruptedWrites(outDir: string): string[] {
+  let entries: string[];
   try {
-    if (existsSync(dir)) {
-      renameSync(dir, old);
-      moved = true;
-    }
-    renameSync(tmp, dir);
-  } catch (cause) {
-    if (moved && !existsSync(dir)) renameSync(old, dir);
-    cleanUp(tmp);
-    throw new AppError('INTERNAL', `import: cannot replace ${dir} (${(cause as Error).message}); the previous registry is unchanged`, { cause });
+    entries = readdirSync(outDir);
+  } catch {
+    return []; // no out folder yet: nothing was left there
   }
-  if (moved) rmSync(old, { recursive: true, force: true });
-  return { dir, hadPrevious, changes, unchanged: false, ...(serversChanged ? { serversChanged } : {}) };
+  const done: string[] = [];
+  // .old- first: a catalog folder put back is then there when its .tmp- sibling is judged
+  const found = entries.map((e) => ({ e, m: WRITE_FOLDER.exec(e) })).filter((x) => x.m !== null && Number(x.m[3]) !== process.pid && !isAlive(Number(x.m[3])));
+  found.sort((a, b) => (a.m![2] === b.m![2] ? (a.e < b.e ? -1 : 1) : a.m![2] === 'old' ? -1 : 1));
+  for (const { e, m } of found) {
+    const path = join(outDir, e);
+    const catalog = join(outDir, m![1]!);
+    try {
+      if (m![2] === 'old' && !existsSync(catalog)) {
+        renameSync(path, catalog);
+        done.push(`put back ${m![1]} from ${e} (an import was stopped in the middle of replacing it)`);
+        continue;
+      }
+      rmSync(path, { recursive: true, force: true });
+      done.push(`removed ${e} (left by an import that was stopped)`);
+    } catch {
+      // not ours to fix (permissions): the folder stays, and the catalog listings pass over dot-folders anyway
+    }
+  }
+  return done;
 }
 
 /**

@@ -263,8 +263,9 @@ function missingCatalogMessage(abs: string): string {
   }
   let inside: string[] = [];
   try {
+    // a dot-folder is no catalog: an import writes its next version into `.<catalog>.tmp-*` and swaps it in
     inside = readdirSync(abs, { withFileTypes: true })
-      .filter((e) => e.isDirectory() && existsSync(join(abs, e.name, 'catalog.json')))
+      .filter((e) => e.isDirectory() && !e.name.startsWith('.') && existsSync(join(abs, e.name, 'catalog.json')))
       .map((e) => e.name)
       .sort();
   } catch {
