@@ -50,8 +50,8 @@ Protocol eras: one endpoint (stdio, or /mcp over HTTP) serves MCP 2026-07-28 cli
 every request stands alone) and handshake-era clients (initialize; 2024-10-07 ... 2025-11-25) alike.
 describe_tools answers carry a signed "handle" per operation that execute_tool takes: over 2026-07-28 HTTP it is
 the proof of the describe (any replica checks it), over HTTP and stdio alike; where a legacy connection or
-session remembers describes it is optional. API_CATALOG_SIGNING_KEY (32+ characters, env only) is the key; unset, one is generated (and shared
-through --state when given).
+session remembers describes it is optional. API_CATALOG_SIGNING_KEY (32+ characters, env only) is the key;
+unset, one is generated (and shared through --state when given).
 
 Several replicas: 2026-07-28 clients need no shared store, only the same API_CATALOG_SIGNING_KEY on every replica
 (or --state). --state redis://... is what legacy sessions need (any replica serves any session, no sticky
