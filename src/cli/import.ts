@@ -15,7 +15,7 @@ import { prepareOutDir } from './out-dir.js';
 import { selfCommand } from './self-command.js';
 import { shellLine, shellWord } from './shell.js';
 import { displayLines, overlayLines, overlaysOf, readMeta, recordedDisplay, recordedOverlays } from './import-recorded.js';
-import { envPrefix } from '../execution/auth.js';
+import { envPrefix, inServerEnvNamespace, serverNamespaceMessage } from '../execution/auth.js';
 import { shownPointer } from '../importer/overlay.js';
 import { packageRoot } from '../registry/catalog.js';
 
@@ -246,6 +246,9 @@ export async function run(argv: string[]): Promise<number> {
       throw new UsageError(`import: --name: ${err.message.replace(/^import: /, '')}`);
     }
   }
+  // a name in the server's own env namespace would take its credentials from the server's secrets
+  const named = catalogNameFor(spec, values.name);
+  if (inServerEnvNamespace(named)) throw new UsageError(`import: ${serverNamespaceMessage(named)}`);
   checkEmbeddingsFlags('import', values);
   // `npm run import -- <paths>` from a subfolder: the paths are the user's, relative to where they typed them, so
   // the import runs from there (every path it reads, writes and prints). The default registry stays the

@@ -10,6 +10,22 @@ export function envPrefix(catalogName: string): string {
   return catalogName.toUpperCase().replace(/[^A-Z0-9]/g, '_');
 }
 
+/** The server's own env vars (API_CATALOG_SIGNING_KEY, API_CATALOG_HTTP_TOKEN, ...): never a catalog's credentials. */
+export const SERVER_ENV_PREFIX = 'API_CATALOG_';
+
+/**
+ * Whether a catalog of this name would read its default credentials from the server's own variables
+ * (`api-catalog-signing` -> API_CATALOG_SIGNING_TOKEN): such a name is refused at import and at load.
+ */
+export function inServerEnvNamespace(catalogName: string): boolean {
+  return `${envPrefix(catalogName)}_`.startsWith(SERVER_ENV_PREFIX);
+}
+
+/** The refusal of such a name, with the fix. */
+export function serverNamespaceMessage(catalogName: string): string {
+  return `catalog name ${JSON.stringify(catalogName)} would read its credentials from the server's own variables (${SERVER_ENV_PREFIX}*); import it under another name (--name)`;
+}
+
 type Kind = 'bearer' | 'basic' | 'apiKey' | 'unsupported';
 
 function kindOf(scheme: SecuritySchemeInfo): Kind {

@@ -4,6 +4,7 @@
 // it. How the index is restored or built is in catalog-index.ts; the execution settings an operation's catalog
 // gets are in settings.ts.
 import { AppError } from '../../errors.js';
+import { inServerEnvNamespace, serverNamespaceMessage } from '../../execution/auth.js';
 import type { Logger } from '../../logger.js';
 import { mark } from '../../startup-marks.js';
 import { defaultCatalogDir, loadCatalog, suggestNames, type Catalog } from '../../registry/catalog.js';
@@ -154,6 +155,7 @@ export function buildCatalogSet(loaded: readonly Catalog[], options: CatalogSetO
       );
     }
     seen.add(c.meta.name);
+    if (inServerEnvNamespace(c.meta.name)) throw new AppError('REGISTRY_INVALID', `catalogs: ${serverNamespaceMessage(c.meta.name)}`);
   }
   const multi = catalogs.length > 1;
   const domains: Array<DomainInfo & { catalog: string }> = [];

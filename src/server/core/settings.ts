@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { catalogOptions, parseConfigFile, resolveBaseUrls, type ConfigFile, type ServerConfig } from '../../config.js';
 import { AppError } from '../../errors.js';
-import { envPrefix } from '../../execution/auth.js';
+import { envPrefix, SERVER_ENV_PREFIX } from '../../execution/auth.js';
 import type { ExecutionConfig } from '../../execution/index.js';
 import type { Catalog } from '../../registry/catalog.js';
 import type { CatalogSet } from './catalogs.js';
@@ -84,9 +84,6 @@ export function settingsFromConfig(
   if (Object.keys(per).length > 0) settings.catalogs = per;
   return settings;
 }
-
-/** Env var names that are the server's own (API_CATALOG_SIGNING_KEY, API_CATALOG_HTTP_TOKEN, ...), never a catalog's. */
-const SERVER_ENV_PREFIX = 'API_CATALOG_';
 
 /**
  * The options of a catalog's own settings file (`<registry>/settings.json`): the format of the config file, with
