@@ -4,12 +4,12 @@
 // stdio-per-request.test.ts), a frame over 10 MiB exits 1 with a stderr
 // message (C4), stdin EOF exits 0 quickly (C5, also with a call in flight), SIGTERM during a slow upstream call
 // aborts it and exits 0 (C6); and the SDK stdio client of each era runs the flow, a destructive call confirmed.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
+import { spawnStdioServe, type StdioLines } from '../helpers/stdio-lines.js';
 import { until } from '../helpers/timing.js';
-import { ERAS, MODERN_VERSION, REPO_ROOT, builtCli, call, describeHandle, fixtureRegistry, newClient, type Era } from '../helpers/mcp.js';
+import { ERAS, MODERN_VERSION, builtCli, call, describeHandle, fixtureRegistry, newClient, type Era } from '../helpers/mcp.js';
 
 let up: Upstream;
 beforeAll(async () => {
@@ -26,50 +26,11 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
   return { ...e, PETSTORE_BASE_URL: up.url, API_CATALOG_RATE_LIMIT: '0', ...extra };
 }
 
-interface Proc {
-  child: ChildProcessWithoutNullStreams;
-  lines: string[];
-  stderr: () => string;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  send(obj: unknown): void;
-  /** Waits for the response with this id. */
-  response(id: number): Promise<Record<string, any>>;
-}
+type Proc = StdioLines;
 
+/** The built serve over stdio, raw lines (test/helpers/stdio-lines.ts), upstream and rate limit as this file needs. */
 function spawnServer(extraEnv: Record<string, string> = {}): Proc {
-  const child = spawn(process.execPath, [builtCli(), 'serve', '--registry', fixtureRegistry('petstore')], { cwd: REPO_ROOT, env: env(extraEnv) });
-  const lines: string[] = [];
-  let buf = '';
-  let err = '';
-  const waiters: Array<() => void> = [];
-  child.stdout.on('data', (d: Buffer) => {
-    buf += d.toString('utf8');
-    let i: number;
-    while ((i = buf.indexOf('\n')) >= 0) {
-      lines.push(buf.slice(0, i));
-      buf = buf.slice(i + 1);
-    }
-    for (const w of waiters.splice(0)) w();
-  });
-  child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })),
-  );
-  const proc: Proc = {
-    child,
-    lines,
-    stderr: () => err,
-    exited,
-    send: (obj) => child.stdin.write((typeof obj === 'string' ? obj : JSON.stringify(obj)) + '\n'),
-    async response(id) {
-      for (;;) {
-        const hit = lines.map((l) => JSON.parse(l) as Record<string, any>).find((m) => m.id === id);
-        if (hit) return hit;
-        await new Promise<void>((r) => waiters.push(r));
-      }
-    },
-  };
-  return proc;
+  return spawnStdioServe(env(extraEnv));
 }
 
 /** The describe handle of `name` in a describe_tools answer (in the example call, or beside the name). */
@@ -139,10 +100,8 @@ describe.each(ERAS)('stdio, %s opening', (era: Era) => {
       expect((await p.response(7)).error.message).toMatch(/MISSING_TOOL_SELECTION/);
       p.child.stdin.end();
       expect((await p.exited).code).toBe(0);
-      for (const line of p.lines) {
-        const msg = JSON.parse(line) as Record<string, unknown>;
-        expect(msg.jsonrpc).toBe('2.0');
-      }
+      // every stdout line parses as JSON (messages() fails the test otherwise) and is JSON-RPC
+      for (const msg of p.messages()) expect(msg.jsonrpc).toBe('2.0');
       // Logs are JSON lines on stderr: one per tool call, with outcome and code.
       const logs = p.stderr().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, any>);
       const calls = logs.filter((l) => l.event === 'tool_call');
@@ -180,7 +139,7 @@ describe.each(ERAS)('stdio, %s opening', (era: Era) => {
       const { code } = await p.exited;
       expect(code).toBe(0);
       // the call never answered: the process ended on the EOF, not on an upstream answer or timeout
-      expect(p.lines.map((l) => JSON.parse(l) as Record<string, any>).some((m) => m.id === 3)).toBe(false);
+      expect(p.messages().some((m) => m.id === 3)).toBe(false);
       await until(() => up.hits('/pets/78')[0]?.aborted === true, 'the upstream request to be aborted');
     });
 
@@ -209,7 +168,7 @@ describe.each(ERAS)('stdio, %s opening', (era: Era) => {
       const { code } = await p.exited;
       expect(code).toBe(1);
       expect(p.stderr()).toMatch(/stdio_frame_too_large/);
-      for (const line of p.lines) expect((JSON.parse(line) as { jsonrpc: string }).jsonrpc).toBe('2.0');
+      for (const m of p.messages()) expect(m.jsonrpc).toBe('2.0');
     });
 
     test('L3: the SDK stdio client runs search -> describe -> dry run -> execute -> a destructive call confirmed by the user', async () => {
