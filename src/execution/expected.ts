@@ -23,7 +23,8 @@ export function resolveRef(root: Schema, schema: JsonSchema | Schema | undefined
     if (typeof ref !== 'string' || !ref.startsWith('#/')) return s;
     let cur: unknown = root;
     for (const part of ref.slice(2).split('/')) {
-      cur = isSchema(cur) ? cur[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+      const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
+      cur = isSchema(cur) && Object.hasOwn(cur, key) ? cur[key] : undefined;
     }
     s = cur;
   }

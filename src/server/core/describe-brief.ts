@@ -1,6 +1,7 @@
 // The short forms of Level 2 (SEEDS.md §3, "enough to decide and to call"): the API's text cut to its first
 // sentences, each parameter as one `type[, required]` string (with `from` where the registry knows which operations
 // give its value), and what the call returns in one line. Pure functions of the operation; no I/O.
+import { resolveRef } from '../../execution/expected.js';
 import type { JsonSchema, Operation } from '../../types.js';
 import type { CatalogEntry } from './catalogs.js';
 import { oneLine, sentences } from './text.js';
@@ -32,8 +33,8 @@ function referenced(schema: Exclude<JsonSchema, boolean>, defs: Record<string, J
     if (refs.length === 1 && rest.length === 0) ref = (refs[0] as { $ref: string }).$ref;
   }
   if (typeof ref !== 'string' || !ref.startsWith('#/$defs/')) return undefined;
-  const name = ref.slice('#/$defs/'.length).replace(/~1/g, '/').replace(/~0/g, '~');
-  return Object.hasOwn(defs, name) ? defs[name] : undefined;
+  // execution's resolver follows a chain of names (an alias of an alias) and stops at a cycle (undefined)
+  return resolveRef({ $defs: defs }, { $ref: ref }) as JsonSchema | undefined;
 }
 
 /**

@@ -5,6 +5,7 @@
 // network.
 import { secretLookingEnv } from '../../config.js';
 import { redactSecretPatterns } from '../../logger.js';
+import { resolveRef } from '../../execution/expected.js';
 import type { JsonSchema } from '../../types.js';
 import type { ExecutionSettings } from '../core/catalogs.js';
 
@@ -48,20 +49,10 @@ function cleanString(s: string, secrets: readonly string[], allowed: ReadonlySet
 
 const NONE: ReadonlySet<string> = new Set();
 
-/** A schema node with a local `$ref` (`#/$defs/X`, as the registry writes them) followed; else as it is. */
+/** A schema node with its local `$ref`s (`#/$defs/X`, as the registry writes them) followed (execution's resolveRef). */
 export function resolvedSchema(schema: JsonSchema | undefined, root: JsonSchema | undefined): Exclude<JsonSchema, boolean> | undefined {
-  let s = schema;
-  for (let hops = 0; hops < 8 && s !== undefined && typeof s === 'object' && typeof s.$ref === 'string'; hops++) {
-    const ref = s.$ref;
-    if (!ref.startsWith('#/') || root === undefined || typeof root !== 'object') return undefined;
-    let at: unknown = root;
-    for (const part of ref.slice(2).split('/')) {
-      const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
-      at = at !== null && typeof at === 'object' && Object.hasOwn(at, key) ? (at as Record<string, unknown>)[key] : undefined;
-    }
-    s = at as JsonSchema | undefined;
-  }
-  return s !== undefined && typeof s === 'object' ? s : undefined;
+  if (root === undefined || typeof root !== 'object') return undefined;
+  return resolveRef(root, schema) as Exclude<JsonSchema, boolean> | undefined;
 }
 
 /** The schema of a property or of an array's items, or undefined when the schema does not say. */
