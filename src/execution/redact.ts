@@ -1,5 +1,6 @@
 // Secret scrubbing: a Redactor knows every credential value in use (and its encoded forms) and replaces them
 // with *** in strings, headers and whole data trees. Every outcome of execution passes through one.
+import { encodeStrict } from './encode.js';
 
 const MASK = '***';
 
@@ -22,7 +23,7 @@ function spellings(v: string): string[] {
     // a lone surrogate cannot be percent-encoded, so no encoded form of it can be on the wire either
     return [v, Buffer.from(v, 'utf8').toString('base64')];
   }
-  const strict = uri.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const strict = encodeStrict(v);
   const form = new URLSearchParams([['', v]]).toString().slice(1);
   const encoded = [uri, strict, form].flatMap((e) => [e, e.replace(/%20/g, '+')]);
   return [v, ...encoded, ...encoded.map(lowerHex), Buffer.from(v, 'utf8').toString('base64')];
