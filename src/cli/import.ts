@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { isAppError } from '../errors.js';
 import { catalogNameFor, checkRegistry, importedCounts, importSpec } from '../importer/index.js';
-import { removedOperations, stageRegistry, sweepInterruptedWrites, type StagedRegistry, type WriteReport } from '../importer/write.js';
+import { previousOperations, removedOperations, stageRegistry, sweepInterruptedWrites, type StagedRegistry, type WriteReport } from '../importer/write.js';
 import type { DomainChange, ImportResult } from '../importer/index.js';
 import { MANIFEST_FILE, VECTORS_FILE } from '../embeddings/store.js';
 import type { CatalogMeta } from '../types.js';
@@ -343,7 +343,9 @@ export async function run(argv: string[]): Promise<number> {
       process.stderr.write(`api-catalog import: ${dir} is stale (${what}); run \`${fixCommand(spec, values.name, outShown, used, result.meta.importArgs)}\` and commit the result\n`);
       return 1;
     }
-    const removal = values['allow-removals'] === true ? undefined : removedOperations(result, out);
+    // read once: the mass-removal guard here and the change report (stageRegistry) compare against the same operations
+    const previous = previousOperations(out, result.meta.name);
+    const removal = values['allow-removals'] === true ? undefined : removedOperations(result, previous);
     if (removal !== undefined && removal.removed.length >= MASS_REMOVAL_MIN && removal.removed.length > removal.before * MASS_REMOVAL_SHARE) {
       process.stderr.write(
         `api-catalog import: refusing to replace ${dir}: this import would remove ${removal.removed.length} of its ${removal.before} operations ` +
@@ -370,7 +372,7 @@ export async function run(argv: string[]): Promise<number> {
       );
       process.exit(SIGNAL_EXIT[signal]);
     });
-    staged = stageRegistry(result, out);
+    staged = stageRegistry(result, out, previous);
     await nextTurn();
     // The search index snapshot next to the registry: the server restores it instead of building the index. Written
     // into the new folder before it is swapped in, so a running server that reloads sees both together.

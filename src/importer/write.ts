@@ -97,8 +97,18 @@ function listFiles(dir: string): string[] {
 }
 
 /** The operations of a catalog folder by name: domain, the JSON text compared, and `<method> <path>`. */
-function readOperations(dir: string): Map<string, { domain: string; text: string; endpoint: string }> {
-  const out = new Map<string, { domain: string; text: string; endpoint: string }>();
+export type PreviousOperations = Map<string, { domain: string; text: string; endpoint: string }>;
+
+/**
+ * The operations the catalog `<outDir>/<catalog>/` has now (empty when there is none), read once per import: the
+ * mass-removal guard (removedOperations) and the change report (stageRegistry) both compare against it.
+ */
+export function previousOperations(outDir: string, catalog: string): PreviousOperations {
+  return readOperations(join(outDir, catalog));
+}
+
+function readOperations(dir: string): PreviousOperations {
+  const out: PreviousOperations = new Map();
   const opsDir = join(dir, 'operations');
   if (!existsSync(opsDir)) return out;
   for (const file of readdirSync(opsDir).filter((f) => f.endsWith('.json'))) {
@@ -112,8 +122,7 @@ function readOperations(dir: string): Map<string, { domain: string; text: string
   return out;
 }
 
-function diffOperations(dir: string, result: ImportResult): DomainChange[] {
-  const before = readOperations(dir);
+function diffOperations(before: PreviousOperations, result: ImportResult): DomainChange[] {
   const changes = new Map<string, DomainChange>();
   const entry = (domain: string): DomainChange => {
     let c = changes.get(domain);
@@ -135,12 +144,12 @@ function diffOperations(dir: string, result: ImportResult): DomainChange[] {
 }
 
 /**
- * What writing `result` would remove from the catalog in `<outDir>/<catalog>/`: its operations (by name, as the change
- * report counts them, diffOperations) that the import no longer has, less the renamed ones (the same method and path
- * under a new name: a naming change loses nothing). `before` is how many operations the catalog has now (0: none).
+ * What writing `result` would remove from a catalog whose operations are now `before` (previousOperations): its
+ * operations (by name, as the change report counts them, diffOperations) that the import no longer has, less the
+ * renamed ones (the same method and path under a new name: a naming change loses nothing). The returned `before` is
+ * how many operations the catalog has now (0: none).
  */
-export function removedOperations(result: ImportResult, outDir: string): { before: number; removed: string[] } {
-  const before = readOperations(join(outDir, result.meta.name));
+export function removedOperations(result: ImportResult, before: PreviousOperations): { before: number; removed: string[] } {
   const names = new Set(result.operations.map((op) => op.name));
   const endpoints = new Set(result.operations.map((op) => `${op.method} ${op.path}`));
   const removed = [...before].filter(([name, old]) => !names.has(name) && !endpoints.has(old.endpoint)).map(([name]) => name);
@@ -185,8 +194,10 @@ export interface StagedRegistry {
  * The first half of writeRegistry: renders the catalog into a temporary sibling folder (after sweeping what
  * interrupted imports left in `outDir`, sweepInterruptedWrites). Nothing a reader of `<outDir>/<catalog>/` sees
  * changes until `commit()`; `abort()` leaves no trace. An up-to-date registry writes nothing (`tmp` undefined).
+ * `before` is the catalog's operations as the caller already read them (previousOperations, after its own sweep);
+ * without it they are read here.
  */
-export function stageRegistry(result: ImportResult, outDir: string): StagedRegistry {
+export function stageRegistry(result: ImportResult, outDir: string, before?: PreviousOperations): StagedRegistry {
   // first: a catalog folder an interrupted swap left under an .old- name is back before it is compared
   sweepInterruptedWrites(outDir);
   const name = result.meta.name;
@@ -194,7 +205,7 @@ export function stageRegistry(result: ImportResult, outDir: string): StagedRegis
   const files = renderRegistry(result);
   const hadPrevious = existsSync(join(dir, 'catalog.json'));
   const check = checkRegistry(result, outDir);
-  const changes = hadPrevious ? diffOperations(dir, result) : [];
+  const changes = hadPrevious ? diffOperations(before ?? readOperations(dir), result) : [];
   let serversChanged: WriteReport['serversChanged'];
   let previous: CatalogMeta | undefined;
   if (hadPrevious) {
