@@ -23,6 +23,7 @@ export { credentialEnvNames, credentialStatus, envPrefix } from './auth.js';
 export { executeOperation } from './execute.js';
 export { CheckedFields, checkFields } from './shape.js';
 export { policyInstruction } from './policy.js';
+export { prepareWithStandIns, type CredentialStandIn } from './stand-ins.js';
 
 /**
  * The exact request an operation would send with these (already validated) arguments: method, URL, headers

@@ -1,6 +1,16 @@
 // execute_tool's flow, shared by the MCP tool and `api-catalog call`: lookup -> describe-before-execute ->
 // read-only -> validate -> dry run | confirm destructive -> execute. Every refusal happens before the network.
-import { checkFields, executeOperation, prepareRequest, validateArguments, type CheckedFields, type ExecuteOptions } from '../../execution/index.js';
+import {
+  checkFields,
+  executeOperation,
+  prepareRequest,
+  prepareWithStandIns,
+  validateArguments,
+  type CheckedFields,
+  type CredentialStandIn,
+  type ExecuteOptions,
+} from '../../execution/index.js';
+import { isAppError } from '../../errors.js';
 import { encodePathParam } from '../../execution/encode.js';
 import type { Operation } from '../../types.js';
 import { executionConfigFor, suggestToolNames, type CatalogSet, type ExecutionSettings } from './catalogs.js';
@@ -54,6 +64,12 @@ export interface ExecuteContext {
    * exit's audit line says so). Never for a call refused before that, inside the execution layer too.
    */
   onDispatch?: () => void;
+  /**
+   * A dry run whose credential this server lacks shows the request with `credentialStandIn(VAR)` where each missing
+   * credential goes, instead of stopping at AUTH_MISSING (the explorer's page; the outcome's unsetCredentials says so).
+   * Omitted: AUTH_MISSING, as for a real call.
+   */
+  credentialStandIn?: CredentialStandIn;
 }
 
 export interface ExecuteOutcome {
@@ -75,6 +91,11 @@ export interface ExecuteOutcome {
    * building, the answer's shaping, the describe check, the confirmation, the idempotency claim or storing the result.
    */
   upstreamMs?: number;
+  /**
+   * A dry run with credentialStandIn whose credential is not set: the envelope's request has stand-ins for `envVars`,
+   * and `message` is the AUTH_MISSING a real call would get.
+   */
+  unsetCredentials?: { envVars: string[]; message: string };
 }
 
 /** The TOOL_DESCRIPTION_REQUIRED message for each reason; never the handle's MAC. */
@@ -237,14 +258,21 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
   const config = executionConfigFor(entry.catalog, ctx.settings, ctx.sessionCredential);
   if (dryRun) {
     let request: ReturnType<typeof prepareRequest>;
+    let unsetCredentials: ExecuteOutcome['unsetCredentials'];
     try {
       request = prepareRequest(op, validated.args, config);
     } catch (err) {
-      return { ...base, dispatched: false, envelope: failFromError(op.name, err) };
+      const stood = isAppError(err) && err.code === 'AUTH_MISSING' && ctx.credentialStandIn ? prepareWithStandIns(op, validated.args, config, ctx.credentialStandIn) : undefined;
+      if (stood === undefined) return { ...base, dispatched: false, envelope: failFromError(op.name, err) };
+      unsetCredentials = { envVars: stood.envVars, message: (err as Error).message };
+      // what stops the request once the credential is there (an argument that would change the target) is the answer
+      if ('error' in stood) return { ...base, dispatched: false, unsetCredentials, envelope: failFromError(op.name, stood.error) };
+      request = stood.request;
     }
     return {
       ...base,
       dispatched: false,
+      ...(unsetCredentials !== undefined ? { unsetCredentials } : {}),
       envelope:
         refusedWhenReadOnly(op, ctx.settings.readOnly)
           ? ok(

@@ -3,15 +3,10 @@
 // command one option a line. Arguments that still hold a placeholder (`<owner>`) are named, never called valid, and
 // schema errors that only a placeholder causes are told as such, not as an error. An operation whose credential
 // this server does not have still shows its request, with `<ENV_VAR not set>` where the credential would go.
-import { configRedactor } from '../../execution/execute.js';
-import { encodeStrict } from '../../execution/encode.js';
-import { credentialStatus, validateArguments, type FieldError } from '../../execution/index.js';
-import { buildRequest, toPrepared } from '../../execution/request.js';
+import { validateArguments, type FieldError } from '../../execution/index.js';
 import { executeTool } from '../core/execute.js';
-import { executionConfigFor } from '../core/catalogs.js';
-import { refusedWhenReadOnly, type DetailLevel } from '../core/describe.js';
-import { failFromError, ok, type Envelope } from '../core/envelope.js';
-import { isAppError } from '../../errors.js';
+import type { DetailLevel } from '../core/describe.js';
+import type { Envelope } from '../core/envelope.js';
 import type { JsonSchema, Operation } from '../../types.js';
 import { html, jsonBlock, type Html } from './html.js';
 import { names, type PageDeps } from './pages.js';
@@ -80,7 +75,7 @@ export async function dryRun(deps: PageDeps, tool: string, argsText: string): Pr
   }
   if (args === null || typeof args !== 'object' || Array.isArray(args)) return { parseError: 'The arguments must be a JSON object, e.g. {"owner": "octo"}.' };
   const input = args as Record<string, unknown>;
-  const outcome = await executeTool(deps.catalogs, { tool_name: tool, args: input, dry_run: true }, names(deps), { settings: deps.settings });
+  const outcome = await executeTool(deps.catalogs, { tool_name: tool, args: input, dry_run: true }, names(deps), { settings: deps.settings, credentialStandIn: unsetCredential });
   const placeholders = placeholderPaths(input);
   const named = placeholders.length > 0 ? { placeholders } : {};
   const env = outcome.envelope;
@@ -88,11 +83,7 @@ export async function dryRun(deps: PageDeps, tool: string, argsText: string): Pr
     const errors = (env.error.details as { errors?: FieldError[] } | undefined)?.errors ?? [];
     if (errors.length > 0 && errors.every((e) => atPlaceholder(input, e.path))) return { envelope: env, ...named, placeholderErrors: errors };
   }
-  if (!env.success && env.error.code === 'AUTH_MISSING') {
-    const stood = withUnsetCredentials(deps, tool, input);
-    if (stood !== undefined) return { envelope: stood.envelope, ...named, missingCredentials: { envVars: stood.envVars, message: env.error.message } };
-  }
-  return { envelope: env, ...named };
+  return { envelope: env, ...named, ...(outcome.unsetCredentials !== undefined ? { missingCredentials: outcome.unsetCredentials } : {}) };
 }
 
 /** Whether the value at a JSON pointer into the arguments, or one that holds it, is a placeholder. */
@@ -104,63 +95,6 @@ function atPlaceholder(args: unknown, pointer: string): boolean {
     at = at !== null && typeof at === 'object' && Object.hasOwn(at, key) ? (at as Record<string, unknown>)[key] : undefined;
   }
   return isPlaceholder(at);
-}
-
-/**
- * execute_tool's dry-run request for arguments it has already validated, built as if each credential variable this
- * server lacks held `<ENV_VAR not set>`, so a reader without credentials still sees the URL, headers and body.
- * The stand-ins stay readable (in the URL too, and a Basic header names its two variables instead of base64); every
- * credential the server does have is still `***`. Undefined when no stand-in makes the request buildable (a scheme
- * this server cannot send); an error envelope when something else stops it.
- */
-function withUnsetCredentials(deps: PageDeps, tool: string, args: Record<string, unknown>): { envelope: Envelope; envVars: string[] } | undefined {
-  const entry = deps.catalogs.byName.get(tool);
-  if (entry === undefined) return undefined;
-  const op = entry.op;
-  const validated = validateArguments(op, args);
-  if (!validated.ok) return undefined;
-  const real = executionConfigFor(entry.catalog, deps.settings);
-  const status = credentialStatus(op, real).filter((s) => !s.set);
-  const envVars = [...new Set(status.flatMap((s) => s.envVars))];
-  const realEnv = real.env ?? process.env;
-  const unset = envVars.filter((v) => realEnv[v] === undefined || realEnv[v] === '');
-  if (unset.length === 0) return undefined;
-  const env = { ...realEnv, ...Object.fromEntries(unset.map((v) => [v, unsetCredential(v)])) };
-  let request: ReturnType<typeof toPrepared>;
-  try {
-    const built = buildRequest(op, validated.args, { ...real, env });
-    // only the server's real credentials are masked: the stand-ins are no secret and must stay readable
-    built.redactor = configRedactor(real);
-    request = readable(toPrepared(built), unset, status, env);
-  } catch (err) {
-    // what stops the request once the credential is there (an argument that would change the target) is the answer
-    if (isAppError(err) && err.code === 'AUTH_MISSING') return undefined;
-    return { envelope: failFromError(op.name, err), envVars: unset };
-  }
-  const readOnly = refusedWhenReadOnly(op, deps.settings.readOnly);
-  const value = { dry_run: true, ...(readOnly ? { read_only_mode: true } : {}), request };
-  return { envelope: ok(op.name, value), envVars: unset };
-}
-
-/** The prepared request with each stand-in shown as written: not URL-encoded, and not inside a Basic header's base64. */
-function readable<T>(request: T, unset: readonly string[], schemes: ReadonlyArray<{ envVars: string[] }>, env: Record<string, string | undefined>): T {
-  const swaps: Array<[string, string]> = [];
-  for (const v of unset) {
-    const text = unsetCredential(v);
-    swaps.push([encodeStrict(text), text], [encodeURIComponent(text).replace(/%20/g, '+'), text]);
-  }
-  for (const s of schemes) {
-    const [user, pass] = s.envVars;
-    if (s.envVars.length !== 2 || user === undefined || pass === undefined) continue;
-    const pair = Buffer.from(`${env[user] ?? ''}:${env[pass] ?? ''}`, 'utf8').toString('base64');
-    const missing = s.envVars.filter((v) => unset.includes(v));
-    swaps.push([pair, `<base64 of ${user}:${pass}; ${missing.join(' and ')} not set>`]);
-  }
-  swaps.sort((a, b) => b[0].length - a[0].length);
-  const swap = (s: string): string => swaps.reduce((out, [from, to]) => out.split(from).join(to), s);
-  const walk = (v: unknown): unknown =>
-    typeof v === 'string' ? swap(v) : Array.isArray(v) ? v.map(walk) : v !== null && typeof v === 'object' ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)])) : v;
-  return walk(request) as T;
 }
 
 /**
