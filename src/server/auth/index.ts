@@ -37,6 +37,8 @@ export interface AuthRefusal {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** The body's error message (`Forbidden: this request needs the scope …`), for a page to show. */
+  message: string;
   /** Short token-free reason for the log line. */
   reason: string;
 }
@@ -84,7 +86,7 @@ function digest(value: string): Buffer {
 
 function refusal(status: number, message: string, challenge: string | undefined, reason: string, extra: Record<string, string> = {}): AuthRefusal {
   const body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
-  return { ok: false, status, headers: { ...(challenge !== undefined ? { 'WWW-Authenticate': challenge } : {}), ...extra }, body, reason };
+  return { ok: false, status, headers: { ...(challenge !== undefined ? { 'WWW-Authenticate': challenge } : {}), ...extra }, body, message, reason };
 }
 
 /**

@@ -13,6 +13,7 @@ import { dryRunAddress } from './dry-run.js';
 import { dryRun, operationPage, parseLevel } from './operation-page.js';
 import { domainPage, domainsPage, notFound, type Page, type PageDeps } from './pages.js';
 import { strayPage, unknownView } from './not-found.js';
+import { SECURITY_HEADERS } from './standalone.js';
 import { parseOffset } from './paging.js';
 import { exampleStrings } from './params.js';
 import { importPage, logPage } from './report.js';
@@ -62,15 +63,6 @@ const COOKIE_CLOCK_SKEW_S = 5 * 60;
 /** What the cookie's HMAC signs, with its issue time; a new label when the format changes (older cookies stop working). */
 const COOKIE_LABEL = 'api-catalog explorer login v2';
 const MAX_FORM_BYTES = 64 * 1024;
-
-const SECURITY_HEADERS: Record<string, string> = {
-  'Content-Security-Policy': "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'DENY',
-  // not no-referrer: with it, browsers send `Origin: null` on form POSTs, which the transport's Origin check refuses
-  'Referrer-Policy': 'same-origin',
-  'Cache-Control': 'no-store',
-};
 
 /** True for the paths the explorer answers: `/` and everything under `/explorer/`. */
 export function isExplorerPath(pathname: string): boolean {

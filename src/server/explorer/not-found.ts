@@ -3,6 +3,7 @@
 // catalog, so it needs no login. MCP clients never see these: the transport keeps its JSON errors for them.
 import { href, html, type Html } from './html.js';
 import { notFound, type Page } from './pages.js';
+import { standalonePage } from './standalone.js';
 
 /** The views `/?view=` shows, with what each is. */
 const VIEWS: Record<string, string> = { import: 'Import report', log: 'Search log' };
@@ -18,13 +19,9 @@ export function unknownView(view: string): Page {
 
 /** The whole page for a path the server does not have: what it is, and the way to the explorer. */
 export function strayPage(pathname: string): Html {
-  return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Not found · api-catalog explorer</title><link rel="stylesheet" href="/explorer/style.css"><link rel="icon" href="/explorer/favicon.svg" type="image/svg+xml"></head>
-<body><main id="main">
-<h1>Not found</h1>
-<p class="error" role="alert">This server has no page at <code>${pathname.slice(0, 200)}</code>.</p>
-<p>The catalog explorer is at <a href="/" id="home">/</a>. MCP clients connect to the server's MCP endpoint, not to this address.</p>
-</main></body></html>
-`;
+  return standalonePage(
+    'Not found',
+    html`<p class="error" role="alert">This server has no page at <code>${pathname.slice(0, 200)}</code>.</p>
+<p>The catalog explorer is at <a href="/" id="home">/</a>. MCP clients connect to the server's MCP endpoint, not to this address.</p>`,
+  );
 }

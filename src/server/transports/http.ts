@@ -8,7 +8,6 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
-import escapeHtml from 'escape-html';
 import { DEFAULT_MAX_BODY_BYTES, MIN_HTTP_TOKEN_LENGTH, checkSecureUrl, isLoopbackHost } from '../../config.js';
 import { AppError } from '../../errors.js';
 import { silentLogger } from '../../logger.js';
@@ -22,6 +21,7 @@ import { Readiness } from '../ops/readiness.js';
 import { handleOpsEndpoint, readinessChecks, refuseDraining } from '../ops/http-endpoints.js';
 import { auditRefusedCall } from '../ops/observe.js';
 import { resolveSigner } from '../signing.js';
+import { PAGE_HEADERS, addressTooLongPage, mcpEndpointPage } from '../explorer/standalone.js';
 import { isJsonContentType, readBody, sendError } from './http-errors.js';
 import { LegacySessions } from './http-legacy.js';
 import type { AuthenticatedRequest, HttpHandle, HttpServeOptions } from './http-types.js';
@@ -40,72 +40,6 @@ export const DEFAULT_HTTP_READ_RATE_LIMIT = 600;
 function sendRefusal(res: ServerResponse, refusal: AuthRefusal): void {
   res.writeHead(refusal.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(refusal.body), ...refusal.headers });
   res.end(refusal.body);
-}
-
-/** The MCP refusal's own message (`Forbidden: this request needs the scope …`), for a page to show. */
-function refusalMessage(refusal: AuthRefusal): string {
-  try {
-    const message = (JSON.parse(refusal.body) as { error?: { message?: unknown } }).error?.message;
-    if (typeof message === 'string') return message;
-  } catch {
-    // not JSON: the reason below names the scope
-  }
-  return `Forbidden: ${refusal.reason}`;
-}
-
-/** Headers of the transport's own small HTML pages: no script, no framing, only the explorer's stylesheet. */
-const PAGE_HEADERS: Record<string, string> = {
-  'Content-Type': 'text/html; charset=utf-8',
-  'Content-Security-Policy': "default-src 'none'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
-  'X-Content-Type-Options': 'nosniff',
-  'X-Frame-Options': 'DENY',
-  'Cache-Control': 'no-store',
-};
-
-function smallPage(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · api-catalog</title><link rel="stylesheet" href="/explorer/style.css"><link rel="icon" href="/explorer/favicon.svg" type="image/svg+xml"></head>
-<body><main id="main">
-<h1>${escapeHtml(title)}</h1>
-${body}
-</main></body></html>
-`;
-}
-
-/**
- * What a browser that opens the MCP endpoint gets: what the address is for, where the explorer is, and the client
- * configuration to paste (with the Authorization header when the server needs a token).
- */
-export function mcpEndpointPage(endpoint: string, needsToken: boolean): string {
-  const server = { type: 'http', url: endpoint, ...(needsToken ? { headers: { Authorization: 'Bearer <token>' } } : {}) };
-  const config = JSON.stringify({ mcpServers: { 'api-catalog': server } }, null, 2);
-  const vscode = JSON.stringify({ servers: { 'api-catalog': server } }, null, 2);
-  return smallPage(
-    'This is the MCP endpoint',
-    `<p id="mcp-endpoint">This address (<code>${escapeHtml(endpoint)}</code>) is where AI agents talk to the server, through an MCP client; it has no page to read.
-The catalog explorer, where people browse what agents see, is at <a href="/" id="home">/</a>.</p>
-<h2>Connect an MCP client</h2>
-<p>Cursor (<code>.cursor/mcp.json</code>) and Claude Code (<code>.mcp.json</code>):</p>
-<pre class="json" id="client-config"><code>${escapeHtml(config)}</code></pre>
-<p>VS Code (<code>.vscode/mcp.json</code>):</p>
-<pre class="json"><code>${escapeHtml(vscode)}</code></pre>
-${needsToken ? "<p>This server needs a token: replace <code>&lt;token&gt;</code> with the one its operator gave you.</p>\n" : ''}`,
-  );
-}
-
-/**
- * What a browser gets for an address longer than Node accepts (a request line and headers over 16 KB: a dry run's
- * arguments too large for a shareable address): the way back to the form, or to the operation (`tool`) when the
- * address names one.
- */
-export function addressTooLongPage(tool: string | undefined): string {
-  const back = tool !== undefined ? `<a href="/?${escapeHtml(new URLSearchParams({ tool }).toString())}" id="back">the operation ${escapeHtml(tool)}</a>` : '<a href="/" id="back">the explorer</a>';
-  return smallPage(
-    'The address is too long',
-    `<p class="error" role="alert" id="too-long">This address is longer than the server accepts (16 KB with the request's headers). When it is a dry run, its arguments are too large to travel in a shareable address.</p>
-<p>Go back with the browser's Back button: the form keeps what you typed, so you can shorten the arguments. Or open ${back}.</p>`,
-  );
 }
 
 /**
@@ -309,7 +243,7 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
                 const forbidden = checker.authorize(principal, action === 'read' ? READ_MESSAGE : dryRunMessage);
                 if (forbidden === undefined) return undefined;
                 options.metrics?.refusal('scope');
-                return { scope: action === 'read' ? SCOPE_READ : SCOPE_EXECUTE, message: refusalMessage(forbidden) };
+                return { scope: action === 'read' ? SCOPE_READ : SCOPE_EXECUTE, message: forbidden.message };
               },
             }
           : {}),

@@ -1,0 +1,66 @@
+// The explorer's response headers, and the small standalone pages a browser gets outside the explorer's own routes:
+// the MCP endpoint opened in a browser, an address over Node's header limit (served by the transport, src/server/
+// transports/http.ts), and a path the server does not have (not-found.ts). They share the explorer's stylesheet and
+// headers, and need nothing from the catalog, so this module loads only the HTML helper: the transport imports it
+// at start without loading the explorer.
+import { html, type Html } from './html.js';
+
+/** Every explorer response's headers: no script, no framing, no caching, same-origin forms only. */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  // not no-referrer: with it, browsers send `Origin: null` on form POSTs, which the transport's Origin check refuses
+  'Referrer-Policy': 'same-origin',
+  'Cache-Control': 'no-store',
+};
+
+/** A standalone page's headers: the explorer's, as HTML. */
+export const PAGE_HEADERS: Readonly<Record<string, string>> = { ...SECURITY_HEADERS, 'Content-Type': 'text/html; charset=utf-8' };
+
+/** A page outside the explorer's frame: its title, the stylesheet and tab icon, and the body. */
+export function standalonePage(title: string, body: Html): Html {
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · api-catalog</title><link rel="stylesheet" href="/explorer/style.css"><link rel="icon" href="/explorer/favicon.svg" type="image/svg+xml"></head>
+<body><main id="main">
+<h1>${title}</h1>
+${body}
+</main></body></html>
+`;
+}
+
+/**
+ * What a browser that opens the MCP endpoint gets: what the address is for, where the explorer is, and the client
+ * configuration to paste (with the Authorization header when the server needs a token).
+ */
+export function mcpEndpointPage(endpoint: string, needsToken: boolean): string {
+  const server = { type: 'http', url: endpoint, ...(needsToken ? { headers: { Authorization: 'Bearer <token>' } } : {}) };
+  const config = JSON.stringify({ mcpServers: { 'api-catalog': server } }, null, 2);
+  const vscode = JSON.stringify({ servers: { 'api-catalog': server } }, null, 2);
+  return standalonePage(
+    'This is the MCP endpoint',
+    html`<p id="mcp-endpoint">This address (<code>${endpoint}</code>) is where AI agents talk to the server, through an MCP client; it has no page to read.
+The catalog explorer, where people browse what agents see, is at <a href="/" id="home">/</a>.</p>
+<h2>Connect an MCP client</h2>
+<p>Cursor (<code>.cursor/mcp.json</code>) and Claude Code (<code>.mcp.json</code>):</p>
+<pre class="json" id="client-config"><code>${config}</code></pre>
+<p>VS Code (<code>.vscode/mcp.json</code>):</p>
+<pre class="json"><code>${vscode}</code></pre>
+${needsToken ? html`<p>This server needs a token: replace <code>&lt;token&gt;</code> with the one its operator gave you.</p>\n` : ''}`,
+  ).text;
+}
+
+/**
+ * What a browser gets for an address longer than Node accepts (a request line and headers over 16 KB: a dry run's
+ * arguments too large for a shareable address): the way back to the form, or to the operation (`tool`) when the
+ * address names one.
+ */
+export function addressTooLongPage(tool: string | undefined): string {
+  const back = tool !== undefined ? html`<a href="/?${new URLSearchParams({ tool }).toString()}" id="back">the operation ${tool}</a>` : html`<a href="/" id="back">the explorer</a>`;
+  return standalonePage(
+    'The address is too long',
+    html`<p class="error" role="alert" id="too-long">This address is longer than the server accepts (16 KB with the request's headers). When it is a dry run, its arguments are too large to travel in a shareable address.</p>
+<p>Go back with the browser's Back button: the form keeps what you typed, so you can shorten the arguments. Or open ${back}.</p>`,
+  ).text;
+}
