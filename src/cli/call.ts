@@ -69,9 +69,9 @@ function forTheCli(envelope: Envelope, name: string, argv: readonly string[], de
     case 'AUTH_MISSING':
       return { ...envelope, error, instruction: 'Set the environment variable(s) named above (describe lists what each must hold), then run it again.' };
     case 'UNSAFE_REQUEST': {
-      const upstream = (envelope.error.details as { upstream?: { configKey?: string; flag?: string } } | undefined)?.upstream;
-      if (upstream?.flag === undefined) return { ...envelope, error, ...(envelope.instruction !== undefined ? { instruction: forPeople(envelope.instruction) } : {}) };
-      return { ...envelope, error, instruction: `Use an https base URL (--base-url), or, on a network you trust, run it again with ${upstream.flag} (or set ${upstream.configKey} in the config file).` };
+      const refusal = envelope.error.details as { configKey?: string; flag?: string } | undefined;
+      if (refusal?.flag === undefined) return { ...envelope, error, ...(envelope.instruction !== undefined ? { instruction: forPeople(envelope.instruction) } : {}) };
+      return { ...envelope, error, instruction: `Use an https base URL (--base-url), or, on a network you trust, run it again with ${refusal.flag} (or set ${refusal.configKey} in the config file).` };
     }
     default:
       return { ...envelope, error, ...(envelope.instruction !== undefined ? { instruction: forPeople(envelope.instruction) } : {}) };

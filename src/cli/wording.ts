@@ -32,6 +32,10 @@ export function forPeople(text: string): string {
       .replace(/\bTell the user the server is misconfigured \(see the message\); do not retry\./g, 'The configuration is wrong (see the message): fix it, then run it again.')
       .replace(/\bTell the user the call failed inside api-catalog\b/g, 'The call failed inside api-catalog')
       .replace(/\bTell the user this operation cannot be called through this server and choose another one\./g, 'This operation cannot be called through api-catalog; choose another one.')
+      // the execution layer's steps for an answer it cannot read, a cut body, a base URL with userinfo
+      .replace(/; tell the user the upstream service\b/g, '; the upstream service')
+      .replace(/\bor ask the operator to raise (API_CATALOG_\w+)/g, 'or raise $1')
+      .replace(/\. Do not retry until then\./g, ', then run it again.')
       .replace(/\bTell the user to ([a-z])/g, (_m, c: string) => c.toUpperCase())
       .replace(new RegExp(`\\b(Call|call|Use|use) ${TOOL.source}\\b`, 'g'), (_m, verb: string, tool: string) => `${/^[CU]/.test(verb) ? 'Run' : 'run'} \`${COMMAND_OF_TOOL[tool]}\``)
       .replace(new RegExp(TOOL.source, 'g'), (tool: string) => `\`${COMMAND_OF_TOOL[tool]}\``)

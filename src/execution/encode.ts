@@ -46,7 +46,7 @@ export function encodePathParam(name: string, value: unknown, style: string | un
     const decoded = fullyDecoded(text).trim();
     if (decoded === '.' || decoded === '..' || /^[./\\]*$/.test(decoded) && decoded.includes('..')) {
       throw new AppError('INVALID_ARGUMENTS', `path parameter ${name}: ${JSON.stringify(text)} is a dot segment and would change the URL path; pass a real identifier`, {
-        details: { errors: [{ path: `/${name}`, message: 'dot segments are not allowed in path parameters' }] },
+        details: { errors: [{ path: `/${name}`, message: 'dot segments are not allowed in path parameters', expected: 'an identifier other than "." or ".." (also percent-encoded)', suggestion: 'pass the identifier of the resource itself' }] },
       });
     }
     return encodeStrict(text);
@@ -66,7 +66,7 @@ export function encodePathParam(name: string, value: unknown, style: string | un
   }
   if (body === '' && style !== 'matrix' && style !== 'label') {
     throw new AppError('INVALID_ARGUMENTS', `path parameter ${name}: empty value would remove a path segment; pass a non-empty value`, {
-      details: { errors: [{ path: `/${name}`, message: 'must not be empty' }] },
+      details: { errors: [{ path: `/${name}`, message: 'must not be empty', expected: 'a non-empty value', suggestion: 'pass the identifier of the resource' }] },
     });
   }
   return prefix + body;
@@ -102,8 +102,11 @@ export function encodeQueryParam(
   return [`${key}=${enc(primitiveText(value))}`];
 }
 
-/** Header value per `simple` style; refuses CR, LF, NUL and other control characters (G1). */
-export function headerValue(name: string, value: unknown, explode?: boolean): string {
+/**
+ * Header value per `simple` style; refuses CR, LF, NUL and other control characters (G1). `arg`: the argument that
+ * holds it (the refusal's JSON path), when it is not named like the header.
+ */
+export function headerValue(name: string, value: unknown, explode?: boolean, arg = name): string {
   let text: string;
   if (Array.isArray(value)) text = value.map(primitiveText).join(',');
   else if (value !== null && typeof value === 'object') {
@@ -111,15 +114,17 @@ export function headerValue(name: string, value: unknown, explode?: boolean): st
       .map(([k, v]) => (explode ? `${k}=${primitiveText(v)}` : `${k},${primitiveText(v)}`))
       .join(',');
   } else text = primitiveText(value);
-  assertHeaderSafe(name, text);
+  assertHeaderSafe(name, text, arg);
   return text;
 }
 
-export function assertHeaderSafe(name: string, text: string): void {
+export function assertHeaderSafe(name: string, text: string, arg = name): void {
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u0008\u000a-\u001f\u007f]/.test(text) || /[^\u0000-\u00ff]/.test(text)) {
     throw new AppError('INVALID_ARGUMENTS', `header ${name}: invalid header value (control characters such as CR/LF/NUL or non-Latin-1 text are not allowed)`, {
-      details: { errors: [{ path: `/${name}`, message: 'invalid header value: no CR, LF, NUL or other control characters' }] },
+      details: {
+        errors: [{ path: `/${arg}`, message: 'invalid header value: no CR, LF, NUL or other control characters', expected: 'one line of Latin-1 text without control characters', suggestion: 'remove the line breaks and control characters from the value' }],
+      },
     });
   }
 }
@@ -211,7 +216,7 @@ function assertMediaType(contentType: string, pointer: string): void {
   const shown = contentType.length > 80 ? `${JSON.stringify(contentType.slice(0, 80))}…` : JSON.stringify(contentType);
   const rule = 'a content type must be type/subtype with optional ;name=value parameters, e.g. "image/png" or "text/plain; charset=utf-8", with no CR, LF or other control characters';
   throw new AppError('INVALID_ARGUMENTS', `file argument ${pointer}: content type ${shown} is not a media type; ${rule}`, {
-    details: { errors: [{ path: pointer, message: rule }] },
+    details: { errors: [{ path: pointer, message: rule, expected: 'a media type, e.g. "image/png"' }] },
   });
 }
 

@@ -1,14 +1,14 @@
 // executeOperation: read-only gate -> validation -> request build (auth, encoding) -> HTTP -> shaped result.
 // Never throws: every outcome is a value, redacted of every credential in use, saying whether the request was sent
 // and how long its upstream round trip took.
-import { isAppError, type ErrorCode } from '../errors.js';
+import { isAppError, type AppError, type ErrorCode } from '../errors.js';
 import type { Operation } from '../types.js';
 import { credentialEnvNames, credentialStatus, envPrefix } from './auth.js';
 import { DEFAULTS, parseRetryAfter, send, SendError } from './http.js';
 import { buildRequest, originOf, type BuiltRequest } from './request.js';
 import { policyInstruction } from './policy.js';
 import { Redactor } from './redact.js';
-import { apiErrorMessage, CheckedFields, checkFields, decodeBody, instructionFor, paginationHint, project, projectionWarning, selectHeaders, truncate } from './shape.js';
+import { apiErrorMessage, bodyText, CheckedFields, checkFields, decodeBody, instructionFor, MAX_JSON_DEPTH, narrowingParams, paginationHint, project, projectionWarning, selectHeaders, truncate } from './shape.js';
 import type { ExecuteOptions, ExecutionConfig, ExecutionOutcome, WireFacts } from './types.js';
 import { validateArguments } from './validate.js';
 
@@ -159,34 +159,48 @@ async function pipeline(op: Operation, args: unknown, config: ExecutionConfig, o
   const headers = redactor.deep(selectHeaders(raw.headers));
   const contentType = raw.headers.get('content-type') ?? '';
   let data: unknown;
+  /** What the agent must know to read data right (redacted: they quote upstream text). */
+  const warnings: string[] = [];
+  let tooDeep = false;
   try {
     const decoded = decodeBody(raw.bytes, contentType, raw.cutAt !== undefined);
     // The raw text is searched for secrets instead of re-serializing the parsed data, unless its escapes could hide
     // one (`\/`, `\u00XX`): Redactor.deep decides.
     data = redactor.deep(decoded.data, decoded.text);
+    for (const w of decoded.warnings ?? []) warnings.push(redactor.string(w));
+    tooDeep = decoded.tooDeep === true;
   } catch (err) {
-    if (raw.status >= 400 && isAppError(err)) data = raw.bytes.toString('utf8').slice(0, 2000);
+    if (raw.status >= 400 && isAppError(err)) data = bodyText(raw.bytes, contentType).text.slice(0, 2000);
     else return fromError(err, redactor, op, raw.status);
   }
 
   if (raw.status >= 400) {
     const retryAfter = parseRetryAfter(raw.headers.get('retry-after'), Date.now());
-    const retryAfterS = retryAfter !== undefined ? Math.ceil(retryAfter / 1000) : undefined;
+    // an absurd Retry-After (`1e400`) is Infinity: no number to show
+    const retryAfterS = retryAfter !== undefined && Number.isFinite(retryAfter) ? Math.ceil(retryAfter / 1000) : undefined;
     const apiMessage = apiErrorMessage(data);
     const names = credentialStatus(op, config).flatMap((c) => c.envVars);
     const snippet = truncate(data, 500, op)?.data ?? data;
+    const long = raw.status === 414 || raw.status === 431 ? longArguments(op, validation.args) : undefined;
     return failure(
       'UPSTREAM_ERROR',
       `${op.name}: the API answered ${raw.status}${apiMessage !== undefined ? `: ${apiMessage}` : ''}`,
       redactor,
       { status: raw.status, headers, body: snippet, ...(retryAfterS !== undefined ? { retryAfterSeconds: retryAfterS } : {}), attempts: raw.attempts },
       raw.status,
-      instructionFor(raw.status, op, names, data, retryAfterS),
+      instructionFor(raw.status, op, names, data, retryAfterS, long),
     );
   }
 
   const pagination = paginationHint(op, raw.headers, data, (s) => redactor.string(s));
+  const params = narrowingParams(op);
+  const narrow = params.length > 0 ? `paging or filter arguments (${params.join(', ')})` : 'paging or filter arguments, if the operation has any';
   if (raw.cutAt !== undefined) {
+    // The body stopped at the byte cap: its text is partial, not parsed, so a projection has nothing to select from
+    // and "fields" cannot make it smaller; only a smaller answer (or a larger cap, the operator's) can.
+    if (projection !== undefined) {
+      warnings.push(`fields: not applied: the response was larger than ${raw.cutAt} bytes, the most this server reads, so it was cut and is shown as text, not parsed; data is that text, unprojected`);
+    }
     const text = typeof data === 'string' ? data : '';
     const cut = truncate(text, config.tokenBudget ?? DEFAULT_TOKEN_BUDGET, op);
     return {
@@ -197,13 +211,19 @@ async function pipeline(op: Operation, args: unknown, config: ExecutionConfig, o
       truncated: {
         size: raw.cutAt,
         reason: 'maxResponseBytes',
-        hint: `The response was larger than ${raw.cutAt} bytes and was cut (shown as text, not parsed). ${cut?.info.hint ?? 'Narrow the request with pagination or filter parameters.'}`,
+        hint: `The response was larger than ${raw.cutAt} bytes and was cut (shown as text, not parsed, so "fields" cannot select from it). For a complete answer, ask for less with ${narrow}; the cap is the operator's API_CATALOG_MAX_RESPONSE_BYTES.`,
       },
       ...(pagination !== undefined ? { pagination } : {}),
+      ...(warnings.length > 0 ? { warnings } : {}),
+      instruction: `The response was cut at ${raw.cutAt} bytes (the response size cap), so data is partial text and "fields" cannot select from it: call again with ${narrow} to get a smaller answer, or ask the operator to raise API_CATALOG_MAX_RESPONSE_BYTES.`,
     };
   }
-  let warnings: string[] | undefined;
-  if (projection !== undefined) {
+  let instruction: string | undefined;
+  if (tooDeep) {
+    // kept as text (decodeBody's warning says why): a projection would select nothing from it
+    if (projection !== undefined) warnings.push('fields: not applied: the response is shown as text (see the warning before this one); data is that text, unprojected');
+    instruction = `data is the response's text, not parsed: its JSON nests deeper than ${MAX_JSON_DEPTH} levels (see warnings), so "fields" cannot select from it; read it as text, or ask for less with ${narrow}.`;
+  } else if (projection !== undefined) {
     let projected: unknown;
     try {
       projected = project(data, projection);
@@ -213,9 +233,11 @@ async function pipeline(op: Operation, args: unknown, config: ExecutionConfig, o
     // A projection that matched nothing gives {} or null: said in a warning, or an agent reads it as the API's
     // answer. Redacted like everything else the call returns (it quotes the agent's paths and upstream key names).
     const warning = projectionWarning(data, projection, projected);
-    if (warning !== undefined) warnings = [redactor.string(warning)];
+    if (warning !== undefined) warnings.push(redactor.string(warning));
+    // the projection's own warning has its instruction (the caller's); a charset warning alone needs one here
+    else if (warnings.length > 0) instruction = 'Some characters of data may be wrong: see warnings.';
     data = projected;
-  }
+  } else if (warnings.length > 0) instruction = 'Some characters of data may be wrong: see warnings.';
   const cut = truncate(data, config.tokenBudget ?? DEFAULT_TOKEN_BUDGET, op, projection === undefined ? raw.bytes.length : undefined);
   return {
     ok: true,
@@ -224,8 +246,29 @@ async function pipeline(op: Operation, args: unknown, config: ExecutionConfig, o
     data: cut?.data ?? data,
     ...(cut !== undefined ? { truncated: cut.info, full: data } : {}),
     ...(pagination !== undefined ? { pagination } : {}),
-    ...(warnings !== undefined ? { warnings } : {}),
+    ...(warnings.length > 0 ? { warnings } : {}),
+    ...(instruction !== undefined ? { instruction } : {}),
   };
+}
+
+/**
+ * The arguments that make a request long, longest first, for a 414/431 answer: query, header and path values
+ * (`ids (3000 items)`, `q (2048 characters)`), at most three.
+ */
+function longArguments(op: Operation, args: Record<string, unknown>): string[] {
+  const sized: Array<{ name: string; size: number; label: string }> = [];
+  for (const b of op.bindings) {
+    if (b.in !== 'query' && b.in !== 'header' && b.in !== 'path' && b.in !== 'cookie') continue;
+    const v = args[b.arg];
+    if (v === undefined) continue;
+    const size = (JSON.stringify(v) ?? '').length;
+    const label = Array.isArray(v) ? `${b.arg} (${v.length} items)` : typeof v === 'string' ? `${b.arg} (${v.length} characters)` : b.arg;
+    sized.push({ name: b.arg, size, label });
+  }
+  return sized
+    .sort((a, b) => b.size - a.size)
+    .slice(0, 3)
+    .map((s) => s.label);
 }
 
 /** The operator's configured base URL origin: exempt from private-address blocking (they named it). */
@@ -243,9 +286,18 @@ function badPortInstruction(err: unknown, config: ExecutionConfig): string | und
   return `Do not retry: the server's HTTP client never sends to this port. Tell the user to point the base URL at another port (--base-url, ${envPrefix(config.catalog.name)}_BASE_URL, or catalogs.${config.catalog.name}.baseUrl in the config file).`;
 }
 
+/**
+ * The next step for an UPSTREAM_RESPONSE_INVALID that no retry can fix (headers over the client's limit, bytes that
+ * are not HTTP, a body that does not decode as its Content-Encoding says): the generic step says "retry".
+ */
+function unreadableInstruction(err: AppError): string | undefined {
+  if (err.code !== 'UPSTREAM_RESPONSE_INVALID' || (err.details as { retryable?: unknown } | undefined)?.retryable !== false) return undefined;
+  return "Do not retry: the API's answer cannot be read (see the message for what it sent); tell the user the upstream service, or the port the base URL names, is at fault.";
+}
+
 function fromError(err: unknown, redactor: Redactor, op: Operation, status?: number, instruction?: string): Answer {
   if (isAppError(err)) {
-    return failure(err.code, err.message, redactor, err.details ?? undefined, status, instruction ?? policyInstruction(err));
+    return failure(err.code, err.message, redactor, err.details ?? undefined, status, instruction ?? policyInstruction(err) ?? unreadableInstruction(err));
   }
   // Unexpected: a generic, redacted message without the stack (H3).
   const message = err instanceof Error ? err.message : String(err);

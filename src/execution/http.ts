@@ -180,9 +180,28 @@ function isBadPort(err: unknown): boolean {
   return errCode(err) === undefined && causeMessage(err) === 'bad port';
 }
 
-function networkError(err: unknown, phase: Phase, url: string, redact: (s: string) => string): AppError {
+/**
+ * What the upstream did wrong when it answered, but not with HTTP this client can read: headers over the client's
+ * limit, bytes that are not an HTTP response (another protocol on the port), or a body that does not decode as its
+ * Content-Encoding says (zlib's Z_* codes, brotli's ERR__ERROR_FORMAT_*). Undefined for a network failure.
+ */
+function protocolFault(code: string, encoding: string | undefined): string | undefined {
+  if (code === 'UND_ERR_HEADERS_OVERFLOW') return 'answered with response headers larger than the HTTP client accepts';
+  if (code.startsWith('HPE_')) return 'did not answer with a valid HTTP response (another protocol on that port, or a broken server)';
+  if (/^Z_[A-Z_]+_ERROR$|^ERR__ERROR_FORMAT|^ERR_BROTLI/.test(code)) {
+    return `sent a body that does not decode as its Content-Encoding${encoding !== undefined ? ` (${encoding.slice(0, 40)})` : ''} says`;
+  }
+  return undefined;
+}
+
+function networkError(err: unknown, phase: Phase, url: string, redact: (s: string) => string, encoding?: string): AppError {
   const code = errCode(err) ?? causeMessage(err) ?? 'unknown';
   const origin = redact(new URL(url).origin);
+  const fault = protocolFault(code, encoding);
+  if (fault !== undefined) {
+    // the upstream answered, wrongly: not "cannot reach" (the network is fine) nor a cut connection
+    return new AppError('UPSTREAM_RESPONSE_INVALID', `upstream ${origin} ${fault} (${code})`, { details: { code, retryable: false } });
+  }
   if (isBadPort(err)) {
     // not a network failure: no retry, no other network can get it through; only another port can
     const port = new URL(url).port;
@@ -249,7 +268,7 @@ export async function send(req: BuiltRequest, opts: SendOptions): Promise<RawRes
   const aborted = (): AppError =>
     why === 'cancelled'
       ? new AppError('CANCELLED', 'the call was cancelled by the client; the upstream request was aborted')
-      : new AppError('UPSTREAM_TIMEOUT', `no complete answer from ${redact(new URL(req.url).origin)} within ${Math.round(opts.totalMs / 1000)} s`, {
+      : new AppError('UPSTREAM_TIMEOUT', `no complete answer from ${redact(new URL(req.url).origin)} within ${opts.totalMs % 1000 === 0 ? `${opts.totalMs / 1000} s` : `${opts.totalMs} ms`}`, {
           details: { totalMs: opts.totalMs },
         });
 
@@ -308,6 +327,18 @@ export async function send(req: BuiltRequest, opts: SendOptions): Promise<RawRes
         } catch {
           throw new AppError('UPSTREAM_RESPONSE_INVALID', `upstream sent a redirect with an invalid Location`);
         }
+        // Checked before the origin: URL.origin ignores userinfo (F9), and a non-http(s) URL's origin is "null".
+        // Neither the userinfo nor the rest of such a URL is echoed: the origin says where, and nothing more.
+        if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+          throw new AppError('UPSTREAM_REDIRECT_REFUSED', `upstream redirected to a ${target.protocol.replace(':', '')}: URL; refused: only http(s) redirects to the same origin are followed`, {
+            details: { status: res.status, scheme: target.protocol.replace(':', '') },
+          });
+        }
+        if (target.username !== '' || target.password !== '') {
+          throw new AppError('UPSTREAM_REDIRECT_REFUSED', `upstream redirected to a URL carrying a user name or password (${redact(target.origin)}); refused: URLs with userinfo are never followed`, {
+            details: { status: res.status, location: redact(target.origin) },
+          });
+        }
         const from = new URL(url);
         if (from.protocol === 'https:' && target.protocol !== 'https:') {
           throw new AppError('UPSTREAM_REDIRECT_REFUSED', `upstream redirected from https to ${target.protocol.replace(':', '')} (${redact(target.origin)}); refused: credentials would travel unencrypted`, {
@@ -322,8 +353,11 @@ export async function send(req: BuiltRequest, opts: SendOptions): Promise<RawRes
         if (++redirects > DEFAULTS.maxRedirects) {
           throw new AppError('UPSTREAM_REDIRECT_REFUSED', `upstream redirected more than ${DEFAULTS.maxRedirects} times; stopped`);
         }
-        if (res.status === 303 || ((res.status === 301 || res.status === 302) && method !== 'GET' && method !== 'HEAD')) {
-          method = method === 'HEAD' ? 'HEAD' : 'GET';
+        // RFC 9110 §15.4.2-4: a 303 turns any method but HEAD into GET; a 301/302 may do so for POST only (as
+        // browsers do). PUT, PATCH and DELETE repeat with their body, as on 307/308: rewritten to a GET, a write
+        // would be answered by a read and reported as done.
+        if ((res.status === 303 && method !== 'HEAD') || ((res.status === 301 || res.status === 302) && method === 'POST')) {
+          method = 'GET';
           body = undefined;
           delete headers['content-type'];
         }
@@ -363,7 +397,7 @@ export async function send(req: BuiltRequest, opts: SendOptions): Promise<RawRes
           }
         } catch (err) {
           if (controller.signal.aborted) throw aborted();
-          throw networkError(err, 'body', url, redact);
+          throw networkError(err, 'body', url, redact, res.headers.get('content-encoding') ?? undefined);
         }
       }
       return { status: res.status, headers: res.headers, bytes: Buffer.concat(chunks, total), ...(cutAt !== undefined ? { cutAt } : {}), url, attempts };

@@ -4,10 +4,17 @@ import { isAppError } from '../errors.js';
 
 /**
  * The agent's next step for a refusal by operator policy (F7 origins, F10 private addresses, a credential over
- * plain http), which no
- * change of arguments can fix; undefined for any other error.
+ * plain http) or configuration (a base URL carrying userinfo), which no change of arguments can fix; undefined for
+ * any other error.
  */
 export function policyInstruction(err: unknown): string | undefined {
+  if (isAppError(err) && err.code === 'CONFIG_INVALID') {
+    const details = err.details as { reason?: unknown; credentialEnv?: unknown } | undefined;
+    if (details?.reason !== 'userinfo') return undefined;
+    // the generic CONFIG_INVALID step speaks of a missing base URL: this one is there, with credentials in it
+    const env = Array.isArray(details.credentialEnv) && details.credentialEnv.length > 0 ? ` (${details.credentialEnv.join(', ')})` : '';
+    return `Tell the user to remove the user name and password from the base URL; the credential goes in the environment variables${env}. Do not retry until then.`;
+  }
   if (!isAppError(err) || err.code !== 'UNSAFE_REQUEST') return undefined;
   const details = err.details as { configKey?: unknown; flag?: unknown } | undefined;
   const key = details?.configKey;

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { Operation, ServerInfo } from '../types.js';
-import { envPrefix, resolveAuth, type AppliedAuth } from './auth.js';
+import { credentialStatus, envPrefix, resolveAuth, type AppliedAuth } from './auth.js';
 import { assertHeaderSafe, binaryBody, encodeFormBody, encodeMultipart, encodePathParam, encodeQueryParam, encodeStrict, headerValue, primitiveText } from './encode.js';
 import { isLoopbackHost } from '../net/address-policy.js';
 import { Redactor } from './redact.js';
@@ -93,7 +93,10 @@ export function originOf(raw: string): string | undefined {
   return url.origin;
 }
 
-function checkedUrl(raw: string): URL {
+/** Where a base URL came from, for a refusal to name: the operator's setting or the API description's servers. */
+type BaseSource = { operator: boolean; op: Operation; config: ExecutionConfig };
+
+function checkedUrl(raw: string, source?: BaseSource): URL {
   let url: URL;
   try {
     url = new URL(raw);
@@ -104,7 +107,19 @@ function checkedUrl(raw: string): URL {
     throw new AppError('CONFIG_INVALID', `base URL ${JSON.stringify(raw)}: only http and https are supported`);
   }
   if (url.username !== '' || url.password !== '') {
-    throw new AppError('CONFIG_INVALID', 'base URL must not carry credentials; use the credential environment variables');
+    // never echoed: the userinfo is a credential; the origin says which URL
+    const name = source?.config.catalog.name;
+    const where =
+      name === undefined
+        ? 'the base URL'
+        : source!.operator
+          ? `the base URL setting (--base-url or ${envPrefix(name)}_BASE_URL)`
+          : `the API description's servers (or set a base URL without them: --base-url, ${envPrefix(name)}_BASE_URL or catalogs.${name}.baseUrl)`;
+    const credentialEnv = source !== undefined ? credentialStatus(source.op, source.config).flatMap((c) => c.envVars) : [];
+    const env = credentialEnv.length > 0 ? ` (${credentialEnv.join(', ')})` : '';
+    throw new AppError('CONFIG_INVALID', `base URL ${url.origin} carries a user name or password, which is never sent from a URL: remove them from ${where} and set the credential environment variables${env} instead`, {
+      details: { reason: 'userinfo', origin: url.origin, ...(credentialEnv.length > 0 ? { credentialEnv } : {}) },
+    });
   }
   return url;
 }
@@ -121,14 +136,15 @@ export function allowedOriginsKey(catalogName: string): string {
  * first such entry wins; none -> UNSAFE_REQUEST naming the origin and the config key that allows it.
  */
 export function resolveBaseUrl(op: Operation, config: ExecutionConfig): URL {
-  if (config.baseUrl !== undefined && config.baseUrl !== '') return checkedUrl(config.baseUrl);
+  const source = (operator: boolean): BaseSource => ({ operator, op, config });
+  if (config.baseUrl !== undefined && config.baseUrl !== '') return checkedUrl(config.baseUrl, source(true));
   const first = config.catalog.servers[0];
   if (op.servers.length === 0) {
     const catalogRaw = first !== undefined ? serverUrl(first) : undefined;
     if (catalogRaw === undefined || catalogRaw === '') {
       throw new AppError('CONFIG_INVALID', `${config.catalog.name}: the API description names no server; set the base URL (--base-url or ${envPrefix(config.catalog.name)}_BASE_URL)`);
     }
-    return checkedUrl(catalogRaw);
+    return checkedUrl(catalogRaw, source(false));
   }
   // Operation- or path-level servers (F7): never a new origin unless the operator allowed it.
   const trusted = new Set<string>();
@@ -200,7 +216,7 @@ export function buildRequest(op: Operation, args: Record<string, unknown>, confi
     if (b === undefined) throw new AppError('NOT_EXECUTABLE', `${op.name}: path parameter {${name}} is not declared in the API description`);
     if (!has(args, b.arg)) {
       throw new AppError('INVALID_ARGUMENTS', `${op.name}: path parameter ${b.arg} is required`, {
-        details: { errors: [{ path: `/${b.arg}`, message: 'required property is missing' }] },
+        details: { errors: [{ path: `/${b.arg}`, message: 'required property is missing', expected: 'a value for this path parameter' }] },
       });
     }
     return encodePathParam(b.arg, args[b.arg], b.style, b.explode);
@@ -222,7 +238,7 @@ export function buildRequest(op: Operation, args: Record<string, unknown>, confi
       const lower = b.name.toLowerCase();
       if (RESERVED_HEADERS.has(lower) || auth.reservedHeaders.has(lower)) continue; // G2
       assertHeaderSafe(b.name, b.name);
-      headers[lower] = headerValue(b.name, v, b.explode);
+      headers[lower] = headerValue(b.name, v, b.explode, b.arg);
     } else if (b.in === 'cookie') {
       if (auth.reservedCookies.has(b.name)) continue;
       const text = Array.isArray(v) ? v.map(primitiveText).join(',') : primitiveText(v);

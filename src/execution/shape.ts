@@ -32,11 +32,23 @@ export function selectHeaders(headers: Headers): Record<string, string> {
 }
 
 /**
- * JSON.parse that keeps integers beyond Number.MAX_SAFE_INTEGER exact by turning them into strings (E7).
- * Only pays the rewrite cost when a 16+ digit number appears.
+ * Whether JSON.parse would change this number token: an integer beyond Number.MAX_SAFE_INTEGER (rounded), or a
+ * number a double cannot hold at all (`1.5e400` becomes Infinity, shown as null; `1e-400` becomes 0).
+ */
+function unrepresentable(token: string): boolean {
+  if (/^-?\d{16,}$/.test(token)) return !Number.isSafeInteger(Number(token));
+  const n = Number(token);
+  if (Number.isNaN(n)) return false; // not a number token (a stray `-`): JSON.parse says what is wrong
+  return !Number.isFinite(n) || (n === 0 && /[1-9]/.test(token.replace(/[eE].*$/, '')));
+}
+
+/**
+ * JSON.parse that keeps numbers exact by turning them into strings when a double would change them (E7): integers
+ * beyond Number.MAX_SAFE_INTEGER, and numbers out of a double's range. Only pays the rewrite cost when a 16+ digit
+ * number or a 3-digit exponent appears.
  */
 export function parseJson(text: string): unknown {
-  if (!/\d{16,}/.test(text)) return JSON.parse(text);
+  if (!/\d{16,}|[eE][+-]?\d{3,}/.test(text)) return JSON.parse(text);
   let out = '';
   let last = 0;
   let inString = false;
@@ -55,7 +67,7 @@ export function parseJson(text: string): unknown {
       let j = i + 1;
       while (j < text.length && /[0-9eE.+-]/.test(text[j]!)) j++;
       const token = text.slice(i, j);
-      if (/^-?\d{16,}$/.test(token) && !Number.isSafeInteger(Number(token))) {
+      if (unrepresentable(token)) {
         out += `${text.slice(last, i)}"${token}"`;
         last = j;
       }
@@ -72,10 +84,79 @@ function isJson(ct: string): boolean {
 }
 
 /**
- * Decoded body: JSON parsed, text kept, binary summarized; `text` is the UTF-8 text it came from (undefined for
- * binary). Throws UPSTREAM_RESPONSE_INVALID on bad JSON.
+ * Deepest nesting of arrays and objects a JSON response is parsed at. Shaping, redaction and projection walk parsed
+ * data level by level (JSON.stringify too), so a small body nested thousands of levels deep (30 KB reach 5,000)
+ * would overflow the stack; such a body is returned as its text instead. Real APIs stay far below it.
  */
-export function decodeBody(bytes: Buffer, contentType: string, cut: boolean): { data: unknown; text?: string } {
+export const MAX_JSON_DEPTH = 256;
+
+/**
+ * Whether JSON text nests arrays and objects deeper than `max` (brackets inside strings do not count). One pass,
+ * jumping over strings with indexOf (most of a typical body's bytes): about half the time of reading every character.
+ */
+function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      // to the closing quote: the next `"` preceded by an even number of backslashes
+      for (;;) {
+        const end = text.indexOf('"', i + 1);
+        if (end === -1) return false;
+        let k = end - 1;
+        while (text.charCodeAt(k) === 92) k--;
+        i = end;
+        if ((end - 1 - k) % 2 === 0) break;
+      }
+    } else if (c === 123 || c === 91) {
+      if (++depth > max) return true;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return false;
+}
+
+/** The charset a Content-Type names (`text/plain; charset="ISO-8859-1"` -> `iso-8859-1`); undefined when none. */
+function charsetOf(contentType: string): string | undefined {
+  return /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1]?.toLowerCase();
+}
+
+/**
+ * A body's text: a byte-order mark decides the encoding (and is dropped: RFC 8259 §8.1 lets JSON parsers ignore
+ * it), else the declared charset, else UTF-8. A charset this runtime cannot decode is read as UTF-8, with a warning.
+ */
+export function bodyText(bytes: Uint8Array, contentType: string): { text: string; warning?: string } {
+  let label = charsetOf(contentType) ?? 'utf-8';
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) label = 'utf-8';
+  else if (bytes[0] === 0xff && bytes[1] === 0xfe) label = 'utf-16le';
+  else if (bytes[0] === 0xfe && bytes[1] === 0xff) label = 'utf-16be';
+  let decoder: InstanceType<typeof TextDecoder>;
+  try {
+    decoder = new TextDecoder(label);
+  } catch {
+    const warning = `the response declares the charset ${JSON.stringify(label.slice(0, 40))}, which this server cannot decode: it was read as UTF-8, so some characters in data may be wrong`;
+    return { text: new TextDecoder('utf-8').decode(bytes), warning };
+  }
+  return { text: decoder.decode(bytes) };
+}
+
+/** What decodeBody made of a body. */
+export interface DecodedBody {
+  /** Parsed JSON, text, or a summary of binary content. */
+  data: unknown;
+  /** The text the data came from (undefined for binary). */
+  text?: string;
+  /** What the agent must know to read data right (a charset that could not be decoded, JSON kept as text). */
+  warnings?: string[];
+  /** JSON returned as text because it nests deeper than MAX_JSON_DEPTH (nothing can be projected from it). */
+  tooDeep?: boolean;
+}
+
+/**
+ * Decoded body: JSON parsed, text kept, binary summarized; text is decoded with the declared charset (or a BOM's).
+ * JSON nested deeper than MAX_JSON_DEPTH is kept as text, with a warning. Throws UPSTREAM_RESPONSE_INVALID on bad
+ * JSON.
+ */
+export function decodeBody(bytes: Buffer, contentType: string, cut: boolean): DecodedBody {
   if (bytes.length === 0) return { data: null, text: '' };
   const ct = contentType.toLowerCase();
   if (ct !== '' && !TEXT_TYPE.test(ct)) {
@@ -83,19 +164,25 @@ export function decodeBody(bytes: Buffer, contentType: string, cut: boolean): { 
     if (ct.startsWith('image/') && bytes.length <= 48 * 1024 && !cut) summary.base64 = bytes.toString('base64');
     return { data: summary };
   }
-  const text = bytes.toString('utf8');
-  if (cut) return { data: text, text }; // a cut JSON document cannot be parsed; the caller marks it truncated
+  const { text, warning } = bodyText(bytes, ct);
+  const warnings = warning !== undefined ? [warning] : [];
+  const plain = (): DecodedBody => ({ data: text, text, ...(warnings.length > 0 ? { warnings } : {}) });
+  if (cut) return plain(); // a cut JSON document cannot be parsed; the caller marks it truncated
   if (isJson(ct) || (ct === '' && /^\s*[[{]/.test(text))) {
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      warnings.push(`data is the response's text, not parsed: its JSON nests deeper than ${MAX_JSON_DEPTH} levels, more than this server parses, so "fields" cannot select from it`);
+      return { ...plain(), tooDeep: true };
+    }
     try {
-      return { data: parseJson(text), text };
+      return { data: parseJson(text), text, ...(warnings.length > 0 ? { warnings } : {}) };
     } catch {
-      if (ct === '') return { data: text, text };
+      if (ct === '') return plain();
       throw new AppError('UPSTREAM_RESPONSE_INVALID', `upstream declared ${contentType} but sent invalid JSON: ${JSON.stringify(text.slice(0, 200))}`, {
         details: { snippet: text.slice(0, 500) },
       });
     }
   }
-  return { data: text, text };
+  return plain();
 }
 
 function pick(v: unknown, paths: string[][]): unknown {
@@ -121,7 +208,7 @@ const compileJmesPath = (jmespath as unknown as { compile(expression: string): u
 
 function invalidFields(fields: string, err: unknown): AppError {
   return new AppError('INVALID_ARGUMENTS', `fields: ${JSON.stringify(fields)} is not a valid JMESPath expression (${err instanceof Error ? err.message : String(err)}); use e.g. "items[].{id: id, name: name}" or a list of dotted paths`, {
-    details: { errors: [{ path: '/fields', message: 'invalid JMESPath expression' }] },
+    details: { errors: [{ path: '/fields', message: 'invalid JMESPath expression', expected: 'a list of dotted paths or one JMESPath expression', suggestion: 'e.g. "items[].{id: id, name: name}"' }] },
   });
 }
 
@@ -401,7 +488,11 @@ export function truncate(data: unknown, tokenBudget: number, op: Operation, rawS
   if (size <= budget) return undefined;
   const params = narrowingParams(op);
   const how = params.length > 0 ? `narrow the request with ${params.join(', ')}` : 'narrow the request';
-  const hint = `Response cut to fit the token budget: ${how}, or ask only for what you need with \`fields\` (dotted paths or a JMESPath expression).`;
+  // `fields` selects from parsed data only: text (a text answer, JSON too deep to parse) keeps it out of the hint
+  const hint =
+    typeof data === 'string'
+      ? `Response cut to fit the token budget: ${how}.`
+      : `Response cut to fit the token budget: ${how}, or ask only for what you need with \`fields\` (dotted paths or a JMESPath expression).`;
   if (Array.isArray(data)) {
     const kept = shrink(data, budget) as unknown[];
     return { data: kept, info: { totalItems: data.length, kept: kept.length, path: '', size, reason: 'tokenBudget', hint } };
@@ -508,8 +599,11 @@ export function rejectedFields(data: unknown): string[] {
   return [...out];
 }
 
-/** What to do about an HTTP error status. */
-export function instructionFor(status: number, op: Operation, credentialNames: string[], data: unknown, retryAfterS?: number): string {
+/**
+ * What to do about an HTTP error status. `longArgs`: the arguments that make the request long, longest first
+ * (`ids (3000 items)`), named when the API refused it as too long (414, 431).
+ */
+export function instructionFor(status: number, op: Operation, credentialNames: string[], data: unknown, retryAfterS?: number, longArgs?: string[]): string {
   if (status === 401 || status === 403) {
     const names = credentialNames.length > 0 ? credentialNames.join(' / ') : 'the API credential';
     return status === 401
@@ -524,7 +618,17 @@ export function instructionFor(status: number, op: Operation, credentialNames: s
       : `The API rejected the request: read the message, fix the arguments (see describe_tools for ${op.name}) and call again.`;
   }
   if (status === 409) return 'Conflict with the current state of the resource: fetch it again and retry with updated arguments.';
-  if (status === 429) return retryAfterS !== undefined ? `Rate limited: retry after ${retryAfterS} s.` : 'Rate limited: wait before retrying.';
+  if (status === 414 || status === 431) {
+    // the API sends no message worth reading here: what made the request long is in its arguments
+    const what = status === 414 ? 'its URL is too long (414)' : 'its headers are too large (431)';
+    const which = longArgs !== undefined && longArgs.length > 0 ? `fewer or shorter values in ${longArgs.join(', ')}` : 'fewer or shorter query values (long arrays and strings)';
+    return `The API refused the request because ${what}: send ${which}, splitting the values over several calls if you need them all.`;
+  }
+  if (status === 429) {
+    // an absurd Retry-After (a year, 1e+23 s) is no plan for an agent: said as what it means
+    if (retryAfterS !== undefined && retryAfterS > 3600) return 'Rate limited: the API asks to wait more than an hour; do not retry now, tell the user.';
+    return retryAfterS !== undefined ? `Rate limited: retry after ${retryAfterS} s.` : 'Rate limited: wait before retrying.';
+  }
   if (status >= 500) return 'The API failed on its side: retry later; if it persists, the upstream service is degraded.';
   return 'Read the API message and adjust the request.';
 }

@@ -106,7 +106,7 @@ export interface TruncationInfo {
   size: number;
   /** Why: over the token budget, or over maxResponseBytes (then the body itself was cut). */
   reason: 'tokenBudget' | 'maxResponseBytes';
-  /** How to narrow the request: the operation's pagination/filter parameters and `fields`. */
+  /** How to narrow the request: the operation's pagination/filter parameters, and `fields` where it can help. */
   hint: string;
 }
 
@@ -146,9 +146,17 @@ export type ExecutionOutcome = WireFacts &
         /**
          * What the agent must know to read `data` right: `fields` paths that matched nothing in this response
          * (then `data` is what the projection kept, `{}` or `null` when nothing matched, not the API's answer),
-         * with the fields the response does have. Absent when there is nothing to say.
+         * with the fields the response does have; a `fields` projection that could not be applied (a body cut at
+         * maxResponseBytes, JSON too deep to parse); JSON nested deeper than MAX_JSON_DEPTH, kept as text; a charset
+         * that could not be decoded. Absent when there is nothing to say.
          */
         warnings?: string[];
+        /**
+         * The next step, when the usual ones (read the full result, narrow with `fields`, fix the `fields` paths)
+         * would mislead: a body cut at maxResponseBytes or JSON kept as text (`fields` cannot select from text), a
+         * charset read as UTF-8. Absent otherwise.
+         */
+        instruction?: string;
       }
     | { ok: false; code: ErrorCode; message: string; details?: unknown; instruction: string; status?: number }
   );

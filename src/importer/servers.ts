@@ -62,7 +62,11 @@ export function documentServers(ctx: BuildContext): ServerInfo[] {
     const schemes = Array.isArray(doc.schemes) ? doc.schemes.filter((s): s is string => typeof s === 'string') : [];
     const scheme = schemes.length === 0 || schemes.includes('https') ? 'https' : (schemes[0] as string);
     const basePath = typeof doc.basePath === 'string' ? doc.basePath.replace(/\/$/, '') : '';
-    if (typeof doc.host === 'string' && doc.host !== '') return [{ url: `${scheme}://${stripInvisible(doc.host)}${basePath}` }];
+    if (typeof doc.host === 'string' && doc.host !== '') {
+      const server = { url: `${scheme}://${stripInvisible(doc.host)}${basePath}` };
+      warnUserinfo(ctx, '#/host', server);
+      return [server];
+    }
     if (ctx.baseUrl) return [{ url: new URL(basePath || '/', ctx.baseUrl).toString().replace(/\/$/, '') }];
     if (!basePath) return [];
     warnRelative(ctx, '#/basePath', basePath, 'has no `host`');
@@ -70,6 +74,7 @@ export function documentServers(ctx: BuildContext): ServerInfo[] {
   }
   const list = Array.isArray(doc.servers) ? doc.servers : [];
   const servers = list.map((s, i) => ({ info: serverInfo(s, ctx), at: `#/servers/${i}` })).filter((s): s is { info: ServerInfo; at: string } => s.info !== undefined);
+  for (const s of servers) warnUserinfo(ctx, s.at, s.info);
   const relative = servers.filter((s) => isRelative(s.info) === true);
   if (relative.length > 0 && relative.length === servers.length) warnRelative(ctx, relative[0]!.at, relative[0]!.info.url, 'lists no absolute server');
   return [...servers.filter((s) => isRelative(s.info) !== true), ...relative].map((s) => s.info);
@@ -86,11 +91,38 @@ function warnRelative(ctx: BuildContext, at: string, url: string, why: string): 
   );
 }
 
+/**
+ * A server URL (its variables at their defaults) with a user name or password: execution never sends one (a base
+ * URL with userinfo is refused, an operation's server too), so the import says so now (SERVER_USERINFO), naming the
+ * settings to use instead. The userinfo itself is never repeated: it is a credential.
+ */
+function warnUserinfo(ctx: BuildContext, at: string, server: ServerInfo): void {
+  let url: URL;
+  try {
+    url = new URL(server.url.replace(/\{([^}]+)\}/g, (_m, name: string) => server.variables?.[name]?.default ?? 'x'));
+  } catch {
+    return;
+  }
+  if (url.username === '' && url.password === '') return;
+  // a path item's servers are every one of its operations': said once
+  if (ctx.diagnostics.some((d) => d.code === 'SERVER_USERINFO' && d.pointer === at)) return;
+  warn(
+    ctx,
+    'SERVER_USERINFO',
+    at,
+    `the API's server URL ${url.protocol}//${url.host} carries a user name or password (user:password@), which api-catalog never sends from a URL: calls to it are refused until you ` +
+      `set a base URL without them (--base-url, the <CATALOG>_BASE_URL environment variable or catalogs.<catalog>.baseUrl in the config file) ` +
+      'and put the credential in the credential environment variables (<CATALOG>_USERNAME and <CATALOG>_PASSWORD for HTTP basic)',
+  );
+}
+
 export function effectiveServers(raw: RawOperation, ctx: BuildContext): ServerInfo[] {
   if (ctx.kind === 'swagger2') return [];
-  for (const holder of [raw.op, raw.pathItem]) {
+  for (const [holder, at] of [[raw.op, raw.at], [raw.pathItem, raw.at.replace(/\/[^/]+$/, '')]] as const) {
     if (Array.isArray(holder.servers) && holder.servers.length > 0) {
-      return holder.servers.map((s) => serverInfo(s, ctx)).filter((s): s is ServerInfo => s !== undefined);
+      const servers = holder.servers.map((s, i) => ({ info: serverInfo(s, ctx), at: `${at}/servers/${i}` })).filter((s): s is { info: ServerInfo; at: string } => s.info !== undefined);
+      for (const s of servers) warnUserinfo(ctx, s.at, s.info);
+      return servers.map((s) => s.info);
     }
   }
   return [];

@@ -32,6 +32,8 @@ describe('timeouts, unreachable, cancellation', () => {
     up.route('/stall', { kind: 'stall' });
     const out = fail(await executeOperation(get('/stall'), {}, { ...cfg, timeouts: { totalMs: 400 } }));
     expect(out.code).toBe('UPSTREAM_TIMEOUT');
+    // the limit as configured, not rounded to whole seconds ("within 0 s")
+    expect(out.message).toMatch(/within 400 ms$/);
     await vi.waitFor(() => expect(up.hits('/stall')[0]?.aborted).toBe(true), { timeout: 10_000, interval: 10 });
   });
 

@@ -343,7 +343,14 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
   if (!outcome.ok) {
     const details: Record<string, unknown> = {};
     if (outcome.status !== undefined) details.status = outcome.status;
-    if (outcome.details !== undefined) details.upstream = outcome.details;
+    // an argument refused while building the request (a dot segment, CR/LF in a header) has the shape of the schema
+    // refusals above: field errors in details.errors; details.upstream is for what the upstream said. A refusal
+    // before anything was sent (the address policy, plain-http credentials, a missing credential) is ours: its
+    // details sit at the top, like every other refusal's.
+    const fieldErrors = outcome.code === 'INVALID_ARGUMENTS' ? (outcome.details as { errors?: unknown } | undefined)?.errors : undefined;
+    if (Array.isArray(fieldErrors)) details.errors = fieldErrors;
+    else if (outcome.details !== undefined && outcome.sent) details.upstream = outcome.details;
+    else if (outcome.details !== undefined) Object.assign(details, outcome.details);
     return {
       ...base,
       ...wire,
@@ -355,11 +362,15 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
   if (outcome.truncated) {
     value.truncated = outcome.truncated;
     const uri = outcome.full !== undefined && ctx.storeFull ? await ctx.storeFull(outcome.full) : undefined;
+    // the execution layer's own step, where "fields" cannot help (a body cut at the byte cap, JSON kept as text)
     if (uri) {
       value.full_result_uri = uri;
-      instruction = `The result was cut to fit; read the resource ${uri} for all of it, or call again with "fields" to select only what you need.`;
+      instruction =
+        outcome.instruction !== undefined
+          ? `The result was cut to fit; read the resource ${uri} for all of it. ${outcome.instruction}`
+          : `The result was cut to fit; read the resource ${uri} for all of it, or call again with "fields" to select only what you need.`;
     } else {
-      instruction = 'The result was cut to fit; call again with "fields" or paging arguments to get the rest.';
+      instruction = outcome.instruction ?? 'The result was cut to fit; call again with "fields" or paging arguments to get the rest.';
     }
   }
   if (outcome.pagination) value.pagination = outcome.pagination;
@@ -367,7 +378,7 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
   // reads as an empty answer from the API
   if (outcome.warnings) {
     value.warnings = outcome.warnings;
-    instruction ??= 'Some "fields" paths matched nothing in this response (see warnings): fix them from the fields listed there, or call again without "fields".';
+    instruction ??= outcome.instruction ?? 'Some "fields" paths matched nothing in this response (see warnings): fix them from the fields listed there, or call again without "fields".';
   }
   return { ...base, ...wire, envelope: ok(op.name, value, instruction) };
 }
