@@ -389,6 +389,23 @@ export function resolveBaseUrls(
 }
 
 /**
+ * The start-up warning for a server that takes a static or named bearer token from other machines with no TLS in
+ * front that it knows of (no https --public-url): such a token is a password sent with every request, readable on
+ * the network over plain http (RFC 6750 §5.3). OAuth alone needs no warning (an off-loopback --public-url must be
+ * https already). Undefined when none applies. Never names a token.
+ */
+export function cleartextTokenWarning(http: Pick<HttpConfig, 'host' | 'allowRemote' | 'authToken' | 'tokensFile' | 'publicUrl'>): string | undefined {
+  if (!http.allowRemote || isLoopbackHost(http.host)) return undefined;
+  if (http.authToken === undefined && http.tokensFile === undefined) return undefined;
+  if (http.publicUrl?.toLowerCase().startsWith('https:') === true) return undefined;
+  const which = [http.authToken !== undefined ? 'API_CATALOG_HTTP_TOKEN' : undefined, http.tokensFile !== undefined ? 'the --tokens file\'s' : undefined].filter(Boolean).join(' and ');
+  return (
+    `--allow-remote on ${http.host} over plain http: bearer tokens (${which}) cross the network in clear text unless a ` +
+    'TLS proxy is in front. Put one in front (docs/DEPLOY.md) and give the https address clients use with --public-url https://<name>/mcp'
+  );
+}
+
+/**
  * An https URL, or http on a loopback address (development, tests), without userinfo, query or fragment: for
  * the OAuth issuer, its key URLs and this server's public URL. Throws CONFIG_INVALID naming `what`.
  */
@@ -400,9 +417,35 @@ export function checkSecureUrl(what: string, value: string): URL {
   return new URL(value);
 }
 
-/** Env var names that look like they hold credentials; their values are registered as log secrets. */
+/** Env var names that say they hold a credential. */
+const CREDENTIAL_ENV_NAME = /(TOKEN|SECRET|PASSWORD|API_?KEY|CREDENTIAL|AUTH)/i;
+/**
+ * Names that say where something is, not what the secret is (API_CATALOG_TOKENS_FILE, API_CATALOG_OAUTH_ISSUER):
+ * what an operator must read in a log line to fix it, however credential-like the rest of the name.
+ */
+const LOCATION_ENV_NAME = /_(FILE|PATH|DIR|URL|URI|ISSUER)$/i;
+
+/**
+ * The environment's secret values, to be registered as log secrets: the value of a variable whose name says it holds
+ * a credential, unless the name says it is a location (a file, a folder, a URL, an issuer); and the password of any
+ * URL with userinfo (API_CATALOG_STATE=redis://:<password>@host, DATABASE_URL): the password, not the whole URL.
+ */
 export function secretLookingEnv(env: Record<string, string | undefined>): string[] {
-  return Object.entries(env)
-    .filter(([k, v]) => v !== undefined && v.length >= 6 && /(TOKEN|SECRET|PASSWORD|API_?KEY|CREDENTIAL|AUTH)/i.test(k))
-    .map(([, v]) => v as string);
+  const out = new Set<string>();
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || value === '') continue;
+    if (/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(value)) {
+      try {
+        const password = new URL(value).password;
+        if (password !== '') {
+          out.add(password);
+          out.add(decodeURIComponent(password));
+        }
+      } catch {
+        // not a URL after all (or a bad escape in its password): the name decides below
+      }
+    }
+    if (value.length >= 6 && CREDENTIAL_ENV_NAME.test(name) && !LOCATION_ENV_NAME.test(name)) out.add(value);
+  }
+  return [...out];
 }

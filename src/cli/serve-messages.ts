@@ -17,25 +17,8 @@ export function clientConfigLines(url: string, headers?: Record<string, string>)
   ];
 }
 
-/**
- * The `Authorization` header a client must send, with a placeholder where the token goes (never a token: the
- * static one is a secret and the tokens file holds only hashes), or undefined when clients need none or get their
- * tokens through OAuth discovery. `tokenNames`: the names in the --tokens file (principals, not secrets).
- */
-export function authorizationPlaceholder(auth: { staticToken: boolean; tokenNames?: readonly string[]; oauth: boolean }): string | undefined {
-  if (auth.oauth) return undefined;
-  const names = auth.tokenNames;
-  const named =
-    names === undefined
-      ? undefined
-      : names.length === 0
-        ? 'a token from api-catalog token new'
-        : names.length === 1
-          ? `the token for ${names[0]}`
-          : `the token for one of ${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''}`;
-  if (auth.staticToken) return `Bearer <API_CATALOG_HTTP_TOKEN${named !== undefined ? ` or ${named}` : ''}>`;
-  return named !== undefined ? `Bearer <${named.replace(/^the /, '')}>` : undefined;
-}
+// the header a client is told to send is decided once, for the banner and the /mcp page alike
+export { authorizationPlaceholder } from '../server/auth/client-config.js';
 
 /** A failure to listen as an AppError that names the address and the flag to change; other errors unchanged. */
 export function listenError(err: unknown, host: string, port: number): unknown {

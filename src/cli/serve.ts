@@ -1,8 +1,11 @@
 // `api-catalog serve`: loads the catalogs, then serves MCP over stdio (default) or Streamable HTTP (--http).
 // Logs are JSON lines on stderr; stdout carries nothing but the protocol in stdio mode.
-import { configuredCredentialNames, loadServerConfig, optionsHelp, secretLookingEnv, type ConfigFile, type ServerConfig } from '../config.js';
+import {
+  cleartextTokenWarning, configuredCredentialNames, loadServerConfig, optionsHelp, secretLookingEnv, type ConfigFile, type HttpConfig, type ServerConfig,
+} from '../config.js';
 import { checkServeFlags, parseServeArgs } from './args.js';
-import { authorizationPlaceholder, clientConfigLines, listenError } from './serve-messages.js';
+import { clientConfigLines, listenError } from './serve-messages.js';
+import { authorizationPlaceholder } from '../server/auth/client-config.js';
 import { config as zodConfig } from 'zod';
 import { mark, marked, markTimes } from '../startup-marks.js';
 import { createLogger, type Logger } from '../logger.js';
@@ -31,8 +34,9 @@ shown, e.g. serve.http.port); flags win over the environment, the environment ov
 ${optionsHelp()}
 
 The config file also holds per-catalog settings (catalogs.<name>: baseUrl, credentials as env var NAMES,
-idempotencyHeader, allowedOrigins, blockPrivateAddresses); upstream credentials come from <CATALOG>_TOKEN,
-_API_KEY, _USERNAME, _PASSWORD (or the names the file gives) and <CATALOG>_BASE_URL overrides a base URL.
+idempotencyHeader, allowedOrigins, blockPrivateAddresses, allowHttpCredentials, credentialPrefix); upstream
+credentials come from <CATALOG>_TOKEN, _API_KEY, _USERNAME, _PASSWORD (or the names the file gives) and
+<CATALOG>_BASE_URL overrides a base URL.
 
 Filters (--include-domains, --exclude-domains, --exclude-tools): filtered operations cannot be listed, searched,
 described or executed; an unknown domain or a glob matching nothing stops the start.
@@ -44,7 +48,10 @@ With --oauth-issuer, clients find the issuer at /.well-known/oauth-protected-res
 tokens for the --public-url resource (scopes catalog:read for list/search/describe and resources,
 catalog:execute for execute_tool); API_CATALOG_HTTP_TOKEN, when also set, is accepted as well.
 --allow-remote binds a non-loopback address only with one of them; Host headers accepted: loopback, the bound
-address, the --public-url host and --allow-host values.
+address, the --public-url host and --allow-host values. Origins accepted (browser pages): loopback on this port,
+the page's own (Origin matching Host), the --public-url's and --allow-origin values. Static and named tokens are
+passwords: off loopback without an https --public-url (a TLS proxy in front) the start warns that they travel in
+clear text.
 
 Protocol eras: one endpoint (stdio, or /mcp over HTTP) serves MCP 2026-07-28 clients (no handshake, no session:
 every request stands alone) and handshake-era clients (initialize; 2024-10-07 ... 2025-11-25) alike.
@@ -143,6 +150,25 @@ function traceStartup(set: CatalogSet): void {
   timer.unref();
 }
 
+/**
+ * The MCP URL the banner gives clients: one the server's own Host check accepts. The --public-url when set (the URL
+ * clients use, and OAuth's audience); on a wildcard bind (0.0.0.0, ::), whose address is no Host the server takes, the
+ * first --allow-host name that fits the port, else loopback, with `note` saying what to set for other machines.
+ */
+function bannerUrl(listening: string, port: number, h: Pick<HttpConfig, 'host' | 'publicUrl' | 'allowHosts'>): { url: string; note?: string } {
+  if (h.publicUrl !== undefined) return { url: h.publicUrl };
+  const host = h.host.replace(/^\[|\]$/g, '');
+  if (host !== '0.0.0.0' && host !== '::') return { url: listening };
+  const path = new URL(listening).pathname;
+  const named = h.allowHosts
+    .map((entry) => /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(entry.trim()))
+    .find((m) => m?.[1] !== undefined && (m[2] === undefined || m[2] === String(port)));
+  const note =
+    `listening on all interfaces (${h.host}), but requests must name a Host this server accepts: loopback, --allow-host ` +
+    'values, the --public-url host; for other machines set --allow-host <the name they use>, or --public-url https://<name>/mcp behind a TLS proxy';
+  return named?.[1] !== undefined ? { url: `http://${named[1]}:${port}${path}` } : { url: `http://127.0.0.1:${port}${path}`, note };
+}
+
 /** The metrics and audit observers as one (each guarded by the server). */
 function observers(list: Array<ToolCallObserver | undefined>): ToolCallObserver | undefined {
   const present = list.filter((o): o is ToolCallObserver => o !== undefined);
@@ -224,6 +250,9 @@ export async function run(argv: string[]): Promise<number> {
 
   if (config.http) {
     const h = config.http;
+    // Bearer tokens over plain http from other machines: said once, before anything listens.
+    const cleartext = cleartextTokenWarning(h);
+    if (cleartext !== undefined) process.stderr.write(`api-catalog: warning: ${cleartext}\n`);
     // The store URL may hold a password: registered as a secret before anything can print it.
     if (config.stateUrl !== undefined) {
       try {
@@ -312,15 +341,18 @@ export async function run(argv: string[]): Promise<number> {
       ...(tokens !== undefined ? { tokenNames: tokens.names } : {}),
     });
     const headers = authorization !== undefined ? { Authorization: authorization } : undefined;
+    // what clients use: never the wildcard address, which the server's own Host check refuses
+    const client = bannerUrl(handle.url, handle.port, h);
     process.stderr.write(
       [
         `api-catalog: serving ${what} over Streamable HTTP`,
-        `  URL: ${handle.url}`,
+        `  URL: ${client.url}`,
+        ...(client.note !== undefined ? [`  Note: ${client.note}`] : []),
         ...(handle.resourceMetadataUrl !== undefined
           ? [`  OAuth: tokens from ${h.oauthIssuer} for resource ${handle.resource}; metadata at ${handle.resourceMetadataUrl}`]
           : []),
-        ...(h.explorer ? [`  Catalog explorer: ${handle.url.replace(/\/mcp$/, '/')}`] : []),
-        ...clientConfigLines(handle.url, headers),
+        ...(h.explorer ? [`  Catalog explorer: ${client.url.replace(/\/mcp$/, '/')}`] : []),
+        ...clientConfigLines(client.url, headers),
         '  Upstream credential per session: send header X-Upstream-Token, or set the env vars `api-catalog describe <name>` names.',
         `  State: ${describeStateStore(config.stateUrl)}${state.shared ? ' (shared: replicas serve each other\'s legacy sessions and share rate limits)' : ' (this process only)'}`,
         `  Probes: ${handle.url.replace(/\/mcp$/, '')}/healthz (live), /readyz (ready), /metrics (Prometheus); shutdown grace ${config.shutdownGraceMs / 1000} s`,

@@ -14,14 +14,16 @@ The name is the client's principal: its sessions, describe handles, rate limits 
 A running server re-reads the file when it changes; remove a line to revoke that token.
 
   --scopes <list>   comma-separated: catalog:read (list_domains, search_tools, describe_tools, resources),
-                    catalog:execute (execute_tool); default both`;
+                    catalog:execute (execute_tool); default both. Repeatable: the values add up
+                    (--scopes catalog:read --scopes catalog:execute is both)`;
 
 export async function run(argv: string[]): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(USAGE + '\n');
     return 0;
   }
-  const { values, positionals } = parseCommand('token', argv, { scopes: { type: 'string' } });
+  // repeatable, as serve's list options are: a second --scopes adds to the first instead of replacing it
+  const { values, positionals } = parseCommand('token', argv, { scopes: { type: 'string', multiple: true } });
   const [action, name, extra] = positionals;
   if (action !== 'new') {
     throw new UsageError(`token: ${action === undefined ? 'missing the action' : `unknown action ${JSON.stringify(action)}`}; the form is \`api-catalog token new <name> [--scopes ...]\``);
@@ -32,7 +34,7 @@ export async function run(argv: string[]): Promise<number> {
     throw new UsageError(`token new: the name ${JSON.stringify(name.slice(0, 70))} must be 1-64 characters of letters, digits, . _ @ - (starting with a letter or digit)`);
   }
   // a typo of a scope gets its "did you mean", as every flag value does (docs/CLI.md)
-  const scopes = parseScopes(values.scopes ?? 'catalog:read,catalog:execute', (unknown) => didYouMean(unknown, ALL_SCOPES));
+  const scopes = parseScopes(values.scopes?.join(',') ?? ALL_SCOPES.join(','), (unknown) => didYouMean(unknown, ALL_SCOPES));
   if (typeof scopes === 'string') throw new UsageError(`token new: --scopes: ${scopes}`);
   const { token, line } = newToken(name, scopes);
   process.stdout.write(`${token}\n${line}\n`);

@@ -29,6 +29,8 @@ export { TokenFile, newToken, parseScopes, parseTokenFile, readTokenFile, TOKEN_
 export interface Principal {
   id: string;
   scopes?: string[];
+  /** OAuth: why the token's `scope` claim could not be read (a 403 says so instead of "ask the issuer for the scope"). */
+  scopeProblem?: string;
 }
 
 /** A refusal, ready to send: HTTP status, headers (WWW-Authenticate) and a JSON-RPC error body. */
@@ -173,16 +175,16 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       if (verifier === undefined) return unauthorized('invalid', 'the token is not one of the configured ones');
       const result = await verifier.verify(token);
       if (result.ok) {
-        return { ok: true, principal: { id: `oauth:${verifier.issuer}#${result.token.subject}`, scopes: result.token.scopes } };
+        const { subject, scopes, scopeProblem } = result.token;
+        return { ok: true, principal: { id: `oauth:${verifier.issuer}#${subject}`, scopes, ...(scopeProblem !== undefined ? { scopeProblem } : {}) } };
       }
       if (result.kind === 'unavailable') {
-        return refusal(
-          503,
-          'Service Unavailable: the authorization server cannot be reached to check the token; retry later',
-          undefined,
-          result.reason,
-          { 'Retry-After': '5' },
-        );
+        // a 503, not a 401: the token may be good (a client keeps it and retries after Retry-After)
+        const message =
+          result.retryAfterSec !== undefined
+            ? `Service Unavailable: the token cannot be checked yet (${result.reason}); retry after ${result.retryAfterSec} s`
+            : 'Service Unavailable: the authorization server cannot be reached to check the token; retry later';
+        return refusal(503, message, undefined, result.reason, { 'Retry-After': String(result.retryAfterSec ?? 5) });
       }
       // Not a JWT where named or static tokens are configured too: most likely one of those, unknown or revoked.
       const bare = result.reason === NOT_A_JWT && (options.tokens !== undefined || tokenDigest !== undefined);
@@ -194,14 +196,17 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       if (needed === undefined || principal.scopes === undefined || principal.scopes.includes(needed)) return undefined;
       const challenge = bearerChallenge({
         error: 'insufficient_scope',
-        description: `this request needs the scope ${needed}`,
+        description: `this request needs the scope ${needed}${principal.scopeProblem !== undefined ? `; ${principal.scopeProblem}` : ''}`,
         scope: needed,
         ...(prmUrl !== undefined ? { resourceMetadata: prmUrl } : {}),
       });
-      // A named token's scopes are its line of the --tokens file; an OAuth token's come from the issuer.
+      // A named token's scopes are its line of the --tokens file; an OAuth token's come from the issuer, unless its
+      // scope claim could not be read: then asking the issuer for the scope would bring the same token again.
       const fix = principal.id.startsWith(tokenPrincipal(''))
         ? `the token ${JSON.stringify(principal.id.slice(tokenPrincipal('').length))} has ${principal.scopes.join(', ')}: ask the server's operator to add ${needed} to its line of the tokens file`
-        : 'ask the authorization server for a token with it';
+        : principal.scopeProblem !== undefined
+          ? `${principal.scopeProblem}, so this server could not read the token's scopes: the authorization server's administrator can issue scope as a space-separated string (RFC 9068)`
+          : 'ask the authorization server for a token with it';
       return refusal(403, `Forbidden: this request needs the scope ${needed}; ${fix}`, challenge, `insufficient_scope ${needed}`);
     },
 

@@ -1,7 +1,7 @@
 // JWT access-token validation for the OAuth 2.1 resource-server role: discovers the authorization server's
 // metadata (OpenID discovery, else RFC 8414), verifies with `jose` against its JWKS (cached by jose) and checks
 // issuer, audience (RFC 8707: this server's canonical URL), expiry and allowed algorithms. Never logs tokens.
-import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import { createRemoteJWKSet, decodeJwt, errors as joseErrors, jwksCache, jwtVerify, type JWKSCacheInput, type JWTPayload } from 'jose';
 import { checkSecureUrl } from '../../config.js';
 import { AppError } from '../../errors.js';
 
@@ -37,12 +37,17 @@ export interface VerifiedToken {
   /** Seconds since epoch. */
   expiresAt: number;
   clientId?: string;
+  /** Why the token's `scope` claim could not be read (not a string, nor an array of strings); its scopes then come from `scp`, if any. */
+  scopeProblem?: string;
 }
 
 export type VerifyResult =
   | { ok: true; token: VerifiedToken }
-  /** `invalid`: the token is bad (401 invalid_token). `unavailable`: we could not check it (AS/JWKS down: 503). */
-  | { ok: false; kind: 'invalid' | 'unavailable'; reason: string };
+  /**
+   * `invalid`: the token is bad (401 invalid_token). `unavailable`: we could not check it (AS/JWKS down, or its key
+   * may be newer than ours: 503), with `retryAfterSec` when we know when checking it can work.
+   */
+  | { ok: false; kind: 'invalid' | 'unavailable'; reason: string; retryAfterSec?: number };
 
 /**
  * Where the AS metadata may live for an issuer: OpenID Connect discovery (path appended) and RFC 8414
@@ -86,14 +91,27 @@ export function fetchFailure(err: unknown): string {
   return (text || err.name).replace(/\s+/g, ' ').slice(0, 160);
 }
 
-/** Scopes from RFC 9068 `scope` (space-separated) or the `scp` array some servers use. */
-function scopesOf(payload: JWTPayload): string[] {
+/** A claim value's kind, in words, for a message (never the value: it comes from the token). */
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array with an entry that is not a string';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/**
+ * Scopes from RFC 9068 `scope` (space-separated), else the `scp` claim some servers use (an array, or a string). A
+ * `scope` array of strings is read like `scp` (Spring Authorization Server issues one). A `scope` of another shape
+ * is not understood: `problem` says so, so that a refusal does not send the user to ask the issuer for a scope the
+ * token may well carry.
+ */
+function scopesOf(payload: JWTPayload): { scopes: string[]; problem?: string } {
   const scope = payload.scope;
-  if (typeof scope === 'string') return scope.split(' ').filter(Boolean);
+  if (typeof scope === 'string') return { scopes: scope.split(' ').filter(Boolean) };
+  if (Array.isArray(scope) && scope.every((s) => typeof s === 'string')) return { scopes: scope.filter(Boolean) };
+  const problem = scope === undefined ? undefined : `the token's scope claim is ${kindOf(scope)}, not a space-separated string or an array of strings`;
   const scp = payload.scp;
-  if (Array.isArray(scp)) return scp.filter((s): s is string => typeof s === 'string');
-  if (typeof scp === 'string') return scp.split(' ').filter(Boolean);
-  return [];
+  const scopes = Array.isArray(scp) ? scp.filter((s): s is string => typeof s === 'string') : typeof scp === 'string' ? scp.split(' ').filter(Boolean) : [];
+  return { scopes, ...(problem !== undefined ? { problem } : {}) };
 }
 
 /** Fixed, token-free reasons for the jose failures (used in logs and error_description). */
@@ -126,6 +144,10 @@ export class OAuthVerifier {
   private readonly timeoutMs: number;
   private readonly now: () => number;
   private readonly keysMaxAgeMs: number;
+  /** After a fetch of the keys, how long an unknown key id does not make jose fetch them again (its cooldown). */
+  private readonly keysCooldownMs: number;
+  /** jose's cache of the key set: `uat` is when the keys were last fetched (Date.now ms), which jose's cooldown counts from. */
+  private readonly keysCache: JWKSCacheInput = {};
   private jwks?: ReturnType<typeof createRemoteJWKSet>;
   private pending?: Promise<ReturnType<typeof createRemoteJWKSet>>;
 
@@ -138,6 +160,7 @@ export class OAuthVerifier {
     this.timeoutMs = options.fetchTimeoutMs ?? 5000;
     this.now = options.now ?? Date.now;
     this.keysMaxAgeMs = options.keysMaxAgeMs ?? 600_000;
+    this.keysCooldownMs = Math.min(30_000, this.keysMaxAgeMs);
   }
 
   /**
@@ -167,7 +190,12 @@ export class OAuthVerifier {
         }
         if (typeof meta.jwks_uri !== 'string') throw new AppError('CONFIG_INVALID', `oauth: ${url} has no jwks_uri; the server needs the issuer's signing keys`);
         checkSecureUrl('jwks_uri', meta.jwks_uri);
-        this.jwks = createRemoteJWKSet(new URL(meta.jwks_uri), { timeoutDuration: this.timeoutMs, cooldownDuration: Math.min(30_000, this.keysMaxAgeMs), cacheMaxAge: this.keysMaxAgeMs });
+        this.jwks = createRemoteJWKSet(new URL(meta.jwks_uri), {
+          timeoutDuration: this.timeoutMs,
+          cooldownDuration: this.keysCooldownMs,
+          cacheMaxAge: this.keysMaxAgeMs,
+          [jwksCache]: this.keysCache,
+        });
         return this.jwks;
       }
       throw new AppError('CONFIG_INVALID', `oauth: no authorization server metadata for ${this.issuer}; tried ${tried.join(', ')}`);
@@ -213,27 +241,79 @@ export class OAuthVerifier {
     } catch (err) {
       return { ok: false, kind: 'unavailable', reason: err instanceof AppError ? err.message : 'authorization server discovery failed' };
     }
-    const resource = this.resource.replace(/\/$/, '');
+    const startedAt = Date.now();
     try {
       const { payload } = await jwtVerify(token, jwks, {
-        issuer: [this.issuer, this.issuer.replace(/\/$/, ''), `${this.issuer.replace(/\/$/, '')}/`],
-        audience: [resource, `${resource}/`],
+        issuer: this.issuers(),
+        audience: this.audiences(),
         algorithms: this.algorithms,
         clockTolerance: this.toleranceSec,
         currentDate: new Date(this.now()),
         requiredClaims: ['exp', 'sub', 'iss', 'aud'],
       });
+      const { scopes, problem } = scopesOf(payload);
       return {
         ok: true,
         token: {
           subject: payload.sub as string,
-          scopes: scopesOf(payload),
+          scopes,
           expiresAt: payload.exp as number,
           ...(typeof payload.client_id === 'string' ? { clientId: payload.client_id } : {}),
+          ...(problem !== undefined ? { scopeProblem: problem } : {}),
         },
       };
     } catch (err) {
-      return { ok: false, ...reasonOf(err) };
+      return this.keyMayBeNewer(err, token, startedAt) ?? { ok: false, ...reasonOf(err) };
     }
+  }
+
+  /** The `iss` values accepted: the issuer with or without its trailing slash. */
+  private issuers(): string[] {
+    return [this.issuer, this.issuer.replace(/\/$/, ''), `${this.issuer.replace(/\/$/, '')}/`];
+  }
+
+  /** The `aud` values accepted: this resource with or without its trailing slash. */
+  private audiences(): string[] {
+    const resource = this.resource.replace(/\/$/, '');
+    return [resource, `${resource}/`];
+  }
+
+  /**
+   * An unknown key id that jose did not ask the issuer about, because its cooldown after the last fetch was still on
+   * (anyone can start one with a junk token): when the token was issued after that fetch, its key may have been
+   * published since (a key rotation), so the token could not be checked yet: 503 with Retry-After the rest of the
+   * cooldown, which a client retries, instead of a 401 that makes it throw a good token away. A token issued before
+   * the fetch was checked against keys newer than itself: an unknown key id then is a bad token (undefined: 401).
+   */
+  private keyMayBeNewer(err: unknown, token: string, startedAt: number): VerifyResult | undefined {
+    if (!(err instanceof joseErrors.JWKSNoMatchingKey)) return undefined;
+    const fetchedAt = 'uat' in this.keysCache ? this.keysCache.uat : undefined;
+    // jose fetched the keys during this very check (its cooldown was over): they are the issuer's current ones
+    if (fetchedAt === undefined || fetchedAt >= startedAt) return undefined;
+    const left = fetchedAt + this.keysCooldownMs - Date.now();
+    if (left <= 0) return undefined;
+    let claims: JWTPayload;
+    try {
+      claims = decodeJwt(token);
+    } catch {
+      return undefined;
+    }
+    // Unverified claims, read only to tell "not checkable yet" from "bad anyway": a token of another issuer, for
+    // another resource or expired stays a 401 whatever key it names.
+    const nowSec = this.now() / 1000;
+    const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+    if (typeof claims.iss !== 'string' || !this.issuers().includes(claims.iss)) return undefined;
+    if (!aud.some((a) => typeof a === 'string' && this.audiences().includes(a))) return undefined;
+    if (typeof claims.exp !== 'number' || claims.exp < nowSec - this.toleranceSec) return undefined;
+    // issued in the second of the fetch or later (iat has whole seconds), and not from the future (a made-up claim)
+    const iat = claims.iat;
+    if (typeof iat !== 'number' || iat < Math.floor(fetchedAt / 1000) || iat > nowSec + this.toleranceSec) return undefined;
+    const retryAfterSec = Math.max(1, Math.ceil(left / 1000));
+    return {
+      ok: false,
+      kind: 'unavailable',
+      reason: `the token's signing key is not among the authorization server's keys, which were fetched before the token was issued and are fetched again in ${retryAfterSec} s`,
+      retryAfterSec,
+    };
   }
 }

@@ -13,7 +13,7 @@ import { dryRunAddress } from './dry-run.js';
 import { dryRun, operationPage, parseLevel } from './operation-page.js';
 import { domainPage, domainsPage, notFound, type Page, type PageDeps } from './pages.js';
 import { strayPage, unknownView } from './not-found.js';
-import { SECURITY_HEADERS } from './standalone.js';
+import { SECURITY_HEADERS, clientAuthText, standalonePage, type ClientAccess } from './standalone.js';
 import { parseOffset } from './paging.js';
 import { exampleStrings } from './params.js';
 import { importPage, logPage } from './report.js';
@@ -52,6 +52,18 @@ export interface ExplorerContext {
   authToken?: string;
   /** Checks a token typed into the login form with the transport's own (constant-time) check. */
   verifyToken?: (token: string) => boolean;
+  /** The --public-url: an https one says browsers reach this server over TLS (the login cookie gets `Secure`). */
+  publicUrl?: string;
+  /**
+   * How MCP clients reach and authenticate to this server: what the page says where a browser cannot log in (no
+   * static token) instead of a bare refusal.
+   */
+  access?: ClientAccess;
+  /**
+   * The request's credentials could not be checked (the OAuth issuer cannot be reached): /mcp's 503 refusal and its
+   * Retry-After. The page answers 503 too, not 401: the token may well be good.
+   */
+  unavailable?: { message: string; retryAfter: string };
   logger?: Logger;
 }
 
@@ -142,9 +154,13 @@ function readForm(req: IncomingMessage): Promise<Form> {
   });
 }
 
-/** A same-site path to go back to after logging in (never another origin). */
+/**
+ * A same-site path to go back to after logging in (never another origin). A control character is refused too: CR/LF
+ * cannot go into a Location header (Node throws), and browsers drop a tab or newline from a URL, so `/\t/evil.example`
+ * would be read as `//evil.example`.
+ */
 function safeNext(raw: string | null): string {
-  return raw !== null && raw.startsWith('/') && !raw.startsWith('//') && !raw.includes('\\') && raw.length < 2000 ? raw : '/';
+  return raw !== null && raw.startsWith('/') && !raw.startsWith('//') && !raw.includes('\\') && !/[\x00-\x1f\x7f]/.test(raw) && raw.length < 2000 ? raw : '/';
 }
 
 /** The page for a principal without catalog:read: the refusal /mcp gives, and nothing from the catalog. */
@@ -184,6 +200,41 @@ ${error !== undefined ? html`<p class="error" role="alert">${error}</p>` : ''}
 <button type="submit">Log in</button>
 </form></main></body></html>
 `;
+}
+
+/**
+ * The page for a browser without credentials on a server with no static token (OAuth, named tokens only): the login
+ * form needs API_CATALOG_HTTP_TOKEN, so it says so, what else lets a request in (the header /mcp takes, which a
+ * browser sends only through an extension or a proxy), and how MCP clients connect.
+ */
+function noLoginPage(access: ClientAccess | undefined): Html {
+  const what =
+    access?.oauth !== undefined
+      ? html`an OAuth access token from <code>${access.oauth.issuer}</code> with the scope <code>catalog:read</code>`
+      : access?.namedTokens === true
+        ? html`a token of the server's tokens file (<code>api-catalog token new</code>) with the scope <code>catalog:read</code>`
+        : html`a token this server accepts`;
+  return standalonePage(
+    'api-catalog explorer',
+    html`<p class="error" role="alert" id="needs-token">The explorer's login form needs the server's static token, and this server has none set, so a browser cannot log in here.</p>
+<p>Two ways in: the server's operator sets <code>API_CATALOG_HTTP_TOKEN</code> (at least 16 characters, e.g. <code>openssl rand -hex 32</code>) and restarts it, and the explorer then asks for that token once; or the browser sends the header <code>/mcp</code> takes, <code>Authorization: Bearer &lt;token&gt;</code> with ${what}, through an extension or a proxy that adds request headers.</p>
+${
+  access !== undefined
+    ? html`<h2>MCP clients</h2>
+<p id="mcp-clients">Agents connect to <code>${access.endpoint}</code>; <a href="${access.endpoint}">that address</a>, opened in a browser, shows the client configuration to paste.</p>
+${clientAuthText(access)}`
+    : ''
+}`,
+  );
+}
+
+/** The page for a request whose credentials could not be checked now: /mcp's 503 message; the browser may retry. */
+function unavailablePage(message: string): Html {
+  return standalonePage(
+    'Try again shortly',
+    html`<p class="error" role="alert" id="unavailable">${message}.</p>
+<p>The token was not refused: reload this page in a few seconds.</p>`,
+  );
 }
 
 /** Answers one explorer request. Never throws for bad input: every failure is a page with a status. */
@@ -229,8 +280,10 @@ export async function handleExplorer(req: IncomingMessage, res: ServerResponse, 
       return send(res, 401, 'text/html; charset=utf-8', loginPage(next, 'That token is not right.').text);
     }
     logger.log('info', { event: 'explorer_login' });
-    // Behind a TLS-terminating proxy the browser speaks https: keep the cookie off plain http then.
-    const secure = String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim().toLowerCase() === 'https' ? '; Secure' : '';
+    // Behind a TLS-terminating proxy the browser speaks https: keep the cookie off plain http then. The proxy says so
+    // (X-Forwarded-Proto), or the operator did with an https --public-url.
+    const forwardedHttps = String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim().toLowerCase() === 'https';
+    const secure = forwardedHttps || ctx.publicUrl?.startsWith('https:') === true ? '; Secure' : '';
     res.writeHead(303, {
       ...SECURITY_HEADERS,
       Location: next,
@@ -246,15 +299,19 @@ export async function handleExplorer(req: IncomingMessage, res: ServerResponse, 
     return;
   }
 
+  if (!authorized && ctx.unavailable !== undefined) {
+    // /mcp's 503: the credentials may be good, they could not be checked now (a 401 would say they are wrong)
+    logger.log('warn', { event: 'http_refused', reason: 'auth', path: 'explorer', status: 503 });
+    return send(res, 503, 'text/html; charset=utf-8', unavailablePage(ctx.unavailable.message).text, { 'Retry-After': ctx.unavailable.retryAfter }, head);
+  }
   if (!authorized) {
     logger.log('warn', { event: 'http_refused', reason: 'auth', path: 'explorer' });
     if (ctx.authToken !== undefined) {
       const next = safeNext(method === 'GET' ? `${pathname}${url.search}` : '/');
       return send(res, 401, 'text/html; charset=utf-8', loginPage(next).text, { 'WWW-Authenticate': 'Bearer realm="api-catalog"' }, head);
     }
-    return send(res, 401, 'text/plain; charset=utf-8', 'Unauthorized: send the header Authorization: Bearer <token>, as for /mcp.', {
-      'WWW-Authenticate': 'Bearer realm="api-catalog"',
-    }, head);
+    // no static token, so no login form: a page that says what would let a browser in, and how agents connect
+    return send(res, 401, 'text/html; charset=utf-8', noLoginPage(ctx.access).text, { 'WWW-Authenticate': 'Bearer realm="api-catalog"' }, head);
   }
 
   // every page shows the catalog: the scope list_domains needs over MCP

@@ -31,23 +31,60 @@ ${body}
 }
 
 /**
- * What a browser that opens the MCP endpoint gets: what the address is for, where the explorer is, and the client
- * configuration to paste (with the Authorization header when the server needs a token).
+ * How MCP clients reach and authenticate to this server, as the pages a browser can open without credentials tell it
+ * (never a token, never a principal's name).
  */
-export function mcpEndpointPage(endpoint: string, needsToken: boolean): string {
-  const server = { type: 'http', url: endpoint, ...(needsToken ? { headers: { Authorization: 'Bearer <token>' } } : {}) };
+export interface ClientAccess {
+  /** The MCP endpoint as clients reach it: the --public-url, else this request's own scheme, Host and path. */
+  endpoint: string;
+  /**
+   * The Authorization header to configure, a placeholder (the start banner's decision, from auth/client-config.ts);
+   * undefined when clients need none: no authentication, or OAuth (the client gets its token itself).
+   */
+  authorization?: string;
+  /** OAuth: the issuer, and the Protected Resource Metadata URL clients discover it from. */
+  oauth?: { issuer: string; metadataUrl: string };
+  /** The static API_CATALOG_HTTP_TOKEN is set (the explorer's login form needs it). */
+  staticToken: boolean;
+  /** Named tokens (--tokens) are accepted. */
+  namedTokens: boolean;
+}
+
+/** The client configurations to paste (Cursor and Claude Code; VS Code), with the header when clients need one. */
+function clientConfigs(access: ClientAccess): Html {
+  const server = { type: 'http', url: access.endpoint, ...(access.authorization !== undefined ? { headers: { Authorization: access.authorization } } : {}) };
   const config = JSON.stringify({ mcpServers: { 'api-catalog': server } }, null, 2);
   const vscode = JSON.stringify({ servers: { 'api-catalog': server } }, null, 2);
-  return standalonePage(
-    'This is the MCP endpoint',
-    html`<p id="mcp-endpoint">This address (<code>${endpoint}</code>) is where AI agents talk to the server, through an MCP client; it has no page to read.
-The catalog explorer, where people browse what agents see, is at <a href="/" id="home">/</a>.</p>
-<h2>Connect an MCP client</h2>
-<p>Cursor (<code>.cursor/mcp.json</code>) and Claude Code (<code>.mcp.json</code>):</p>
+  return html`<p>Cursor (<code>.cursor/mcp.json</code>) and Claude Code (<code>.mcp.json</code>):</p>
 <pre class="json" id="client-config"><code>${config}</code></pre>
 <p>VS Code (<code>.vscode/mcp.json</code>):</p>
 <pre class="json"><code>${vscode}</code></pre>
-${needsToken ? html`<p>This server needs a token: replace <code>&lt;token&gt;</code> with the one its operator gave you.</p>\n` : ''}`,
+`;
+}
+
+/** How a client authenticates, in a sentence or two; empty for a server without authentication. */
+export function clientAuthText(access: ClientAccess): Html {
+  if (access.oauth !== undefined) {
+    const others = access.staticToken || access.namedTokens ? html` A script without OAuth support may send <code>Authorization: Bearer &lt;token&gt;</code> with a token the server's operator gave it.` : '';
+    return html`<p id="client-auth">This server takes OAuth access tokens from <code>${access.oauth.issuer}</code>. An MCP client with OAuth support needs only the URL, so the configuration has no <code>Authorization</code> header: the client reads the server's metadata (<a href="${access.oauth.metadataUrl}">${access.oauth.metadataUrl}</a>), gets its token from the authorization server (asking for the scopes <code>catalog:read</code> and <code>catalog:execute</code>) and sends it itself.${others}</p>
+`;
+  }
+  if (access.authorization !== undefined) return html`<p id="client-auth">This server needs a token: replace <code>&lt;token&gt;</code> with the one its operator gave you.</p>\n`;
+  return html``;
+}
+
+/**
+ * What a browser that opens the MCP endpoint gets: what the address is for, where the explorer is, and the client
+ * configuration to paste (with the Authorization header only where clients configure one by hand; an OAuth client
+ * gets its token itself, as the start banner says).
+ */
+export function mcpEndpointPage(access: ClientAccess): string {
+  return standalonePage(
+    'This is the MCP endpoint',
+    html`<p id="mcp-endpoint">This address (<code>${access.endpoint}</code>) is where AI agents talk to the server, through an MCP client; it has no page to read.
+The catalog explorer, where people browse what agents see, is at <a href="/" id="home">/</a>.</p>
+<h2>Connect an MCP client</h2>
+${clientConfigs(access)}${clientAuthText(access)}`,
   ).text;
 }
 

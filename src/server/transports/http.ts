@@ -21,7 +21,8 @@ import { Readiness } from '../ops/readiness.js';
 import { handleOpsEndpoint, readinessChecks, refuseDraining } from '../ops/http-endpoints.js';
 import { auditRefusedCall } from '../ops/observe.js';
 import { resolveSigner } from '../signing.js';
-import { PAGE_HEADERS, addressTooLongPage, mcpEndpointPage } from '../explorer/standalone.js';
+import { authorizationPlaceholder } from '../auth/client-config.js';
+import { PAGE_HEADERS, addressTooLongPage, mcpEndpointPage, type ClientAccess } from '../explorer/standalone.js';
 import { isJsonContentType, readBody, sendError } from './http-errors.js';
 import { LegacySessions } from './http-legacy.js';
 import type { AuthenticatedRequest, HttpHandle, HttpServeOptions } from './http-types.js';
@@ -33,6 +34,9 @@ export type { AuthenticatedRequest, HttpHandle, HttpServeOptions } from './http-
 
 /** At the end of a drain, how long connections already accepted may still bring a request (it gets a 503). */
 const CLOSE_WINDOW_MS = 1000;
+
+/** The refusal of a browser page from another origin, with the fix for a page the operator trusts. */
+const ORIGIN_REFUSED = 'Forbidden: Origin not allowed (an operator can allow a trusted page with --allow-origin <origin>, e.g. --allow-origin https://app.example.com)';
 
 /** Default per-principal limit of list/search/describe calls per minute over HTTP (a shared server). */
 export const DEFAULT_HTTP_READ_RATE_LIMIT = 600;
@@ -107,7 +111,13 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     logger.addSecret(options.authToken);
   }
 
-  function allowedOrigin(origin: string): boolean {
+  /**
+   * Whether a browser page of `origin` may call this server: an --allow-origin value, a loopback page on our port,
+   * the --public-url's origin (this server's own, behind its proxy), or the page's own origin: an Origin whose
+   * host[:port] is exactly the request's Host, which the Host allow-list has already accepted (so a DNS-rebound name
+   * stays refused). Browsers send Origin on every form POST, same-origin ones included (the explorer's login).
+   */
+  function allowedOrigin(origin: string, hostHeader: string | undefined): boolean {
     if (options.allowOrigins?.includes(origin)) return true;
     if (origin === 'null') return false;
     let url: URL;
@@ -116,12 +126,11 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     } catch {
       return false;
     }
-    return (
-      url.protocol === 'http:' &&
-      isLoopbackHost(url.hostname) &&
-      url.port === String(port) &&
-      url.origin === origin.toLowerCase()
-    );
+    // only a bare, canonical origin (scheme://host[:port], lower case): never a path or userinfo passed off as one
+    if (url.origin !== origin.toLowerCase() || (url.protocol !== 'http:' && url.protocol !== 'https:')) return false;
+    if (url.protocol === 'http:' && isLoopbackHost(url.hostname) && url.port === String(port)) return true;
+    if (publicUrl !== undefined && url.origin === publicUrl.origin) return true;
+    return hostHeader !== undefined && url.host === hostHeader.toLowerCase();
   }
 
   /** Host names (lower case, IPv6 without brackets) with the port they must come with; undefined: any port. */
@@ -175,6 +184,24 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
   const READ_MESSAGE = { method: 'resources/list' };
   const dryRunMessage = { method: 'tools/call', params: { name: toolNames(deps.toolPrefix ?? '').executeTool } };
 
+  /**
+   * How MCP clients reach and authenticate to this server, for the pages a browser gets (/mcp's, the explorer's when
+   * it cannot log in): the endpoint as this request reached it (or the --public-url), and the banner's decision on the
+   * Authorization header, worded for anyone (no token names).
+   */
+  function clientAccess(req: IncomingMessage): ClientAccess {
+    const proto = String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim().toLowerCase() === 'https' ? 'https' : 'http';
+    const modes = { staticToken: options.authToken !== undefined, oauth: options.oauth !== undefined, ...(options.tokens !== undefined ? { tokenNames: [] } : {}) };
+    const authorization = authorizationPlaceholder(modes, 'anyone');
+    return {
+      endpoint: publicUrl?.href ?? `${proto}://${String(req.headers.host)}${path}`,
+      ...(authorization !== undefined ? { authorization } : {}),
+      ...(options.oauth !== undefined && auth?.resourceMetadataUrl !== undefined ? { oauth: { issuer: options.oauth.issuer, metadataUrl: auth.resourceMetadataUrl } } : {}),
+      staticToken: options.authToken !== undefined,
+      namedTokens: options.tokens !== undefined,
+    };
+  }
+
   /** A browser asking for a page (GET or HEAD accepting text/html): it gets HTML, not a JSON-RPC error. */
   function browserPageRequest(req: IncomingMessage): boolean {
     return (req.method === 'GET' || req.method === 'HEAD') && /(^|,)\s*text\/html\s*(;|,|$)/i.test(String(req.headers.accept ?? ''));
@@ -198,7 +225,7 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     if (!auth) return sendError(res, 503, -32000, 'Service Unavailable: starting', { 'Retry-After': '1' });
     if (pathname === '/metrics') {
       // The same Origin and authentication checks as /mcp; answered during the drain too (Prometheus sees it).
-      if (req.headers.origin !== undefined && !allowedOrigin(req.headers.origin)) return sendError(res, 403, -32000, 'Forbidden: Origin not allowed');
+      if (req.headers.origin !== undefined && !allowedOrigin(req.headers.origin, req.headers.host)) return sendError(res, 403, -32000, ORIGIN_REFUSED);
       const authn = await auth.authenticate(req);
       if (!authn.ok) return sendRefusal(res, authn);
       if (await handleOpsEndpoint(pathname, req, res, { stage: 'metrics', readiness, drain, ...(options.metrics ? { metrics: options.metrics } : {}) })) return;
@@ -213,10 +240,10 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     const origin = req.headers.origin;
     const cors: Record<string, string> = {};
     if (origin !== undefined) {
-      if (!allowedOrigin(origin)) {
+      if (!allowedOrigin(origin, req.headers.host)) {
         options.metrics?.refusal('origin');
         logger.log('warn', { event: 'http_refused', reason: 'origin', origin: origin.slice(0, 100) });
-        return sendError(res, 403, -32000, 'Forbidden: Origin not allowed');
+        return sendError(res, 403, -32000, ORIGIN_REFUSED);
       }
       cors['Access-Control-Allow-Origin'] = origin;
       cors['Access-Control-Expose-Headers'] = 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate';
@@ -235,6 +262,10 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
         // the served version (hot reload): the page shows what agents get now
         deps: { ...deps, ...deps.live?.current, ...(deps.searchLog !== undefined ? { searchLogFile: deps.searchLog.file } : {}) },
         headerAuthorized: authn.ok,
+        // credentials that could not be checked (the OAuth issuer unreachable) get /mcp's 503, not a 401
+        ...(!authn.ok && authn.status === 503 ? { unavailable: { message: authn.message, retryAfter: authn.headers['Retry-After'] ?? '5' } } : {}),
+        access: clientAccess(req),
+        ...(publicUrl !== undefined ? { publicUrl: publicUrl.href } : {}),
         // the scope /mcp checks for the same thing: a page reads the catalog (as list_domains), a dry run is
         // execute_tool's dry run; a named token or an OAuth token may lack one (static token, no auth: never)
         ...(principal !== undefined
@@ -257,9 +288,7 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     if (options.explorer === true && browserPageRequest(req) && !MCP_REQUEST_HEADERS.some((h) => req.headers[h] !== undefined)) {
       // Someone opened the URL the banner prints in a browser: a page that says what this address is for, not a
       // JSON-RPC error. MCP clients never ask for text/html (a legacy stream asks for text/event-stream).
-      const proto = String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim().toLowerCase() === 'https' ? 'https' : 'http';
-      const endpoint = publicUrl?.href ?? `${proto}://${String(req.headers.host)}${path}`;
-      const page = mcpEndpointPage(endpoint, auth.required);
+      const page = mcpEndpointPage(clientAccess(req));
       res.writeHead(200, { ...PAGE_HEADERS, 'Content-Length': String(Buffer.byteLength(page)) });
       res.end(method === 'HEAD' ? undefined : page);
       return;
