@@ -24,13 +24,55 @@ const REDACTED = '[REDACTED]';
 const LEVELS: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 /**
+ * Secret values this long or longer are replaced wherever they appear: a string of 8 characters or more that equals
+ * a secret of ours is that secret. A shorter one (a Redis password like `redis` or `WRONG`) also occurs inside
+ * ordinary text — `redis://`, the store kind `redis`, Redis's own `WRONGPASS` — and every such replacement would be
+ * wrong and would show each reader what the secret is (`[REDACTED]PASS`). Short values are therefore replaced only
+ * where a credential stands (shortSecretPattern): in a URL's userinfo, after an auth scheme, as the value of a
+ * credential-named parameter; fields with credential-like names are replaced whole whatever they hold (SECRET_KEY).
+ */
+const SUBSTRING_SECRET_MIN_LENGTH = 8;
+
+const shortPatterns = new Map<string, RegExp>();
+
+/** Where a short secret `s` stands as a credential: `://user:s@`, `Bearer s`, `password=s` / `"token": "s"`. */
+function shortSecretPattern(s: string): RegExp {
+  let re = shortPatterns.get(s);
+  if (re === undefined) {
+    const e = s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    const end = '(?![A-Za-z0-9._~+/=-])';
+    re = new RegExp(
+      [
+        `(:\\/\\/[^\\s/@:]*:)${e}(?=@)`,
+        `(\\b(?:Bearer|Basic|Token)\\s+)${e}${end}`,
+        `(\\b(?:password|passwd|pwd|pass|secret|token|api[_-]?key|apikey|auth|credentials?)["']?\\s*[=:]\\s*["']?)${e}${end}`,
+      ].join('|'),
+      'gi',
+    );
+    shortPatterns.set(s, re);
+  }
+  re.lastIndex = 0;
+  return re;
+}
+
+/**
  * Deep copy with credential-looking keys, known secret values and credential-shaped strings (by pattern: a
  * pasted `ghp_…` that is no secret of ours, a JWT, `Bearer x`) redacted; bounded depth and size.
  */
 export function redact(value: unknown, secrets: readonly string[] = [], depth = 0): unknown {
   if (typeof value === 'string') {
     let out = value;
-    for (const s of secrets) if (s.length >= 4 && out.includes(s)) out = out.split(s).join(REDACTED);
+    for (const s of secrets) {
+      if (s === '' || !out.includes(s)) continue;
+      if (s.length >= SUBSTRING_SECRET_MIN_LENGTH) out = out.split(s).join(REDACTED);
+      else {
+        out = out.replace(shortSecretPattern(s), (match: string, ...groups: unknown[]) => {
+          const before = (groups.slice(0, 3).find((g) => typeof g === 'string') as string | undefined) ?? '';
+          // the keywords match in any case, the secret only exactly
+          return match.slice(before.length) === s ? `${before}${REDACTED}` : match;
+        });
+      }
+    }
     out = redactSecretPatterns(out, REDACTED);
     return out.length > 2000 ? out.slice(0, 2000) + '…' : out;
   }
@@ -64,7 +106,8 @@ export function createLogger(options: { write?: (line: string) => void; minLevel
       }
     },
     addSecret(value) {
-      if (value && value.length >= 4 && !secrets.includes(value)) secrets.push(value);
+      // any length: a short one is matched only where a credential stands (see redact)
+      if (value && !secrets.includes(value)) secrets.push(value);
     },
   };
 }

@@ -93,9 +93,10 @@ export class SearchLog {
             event: 'search_log_write_failed',
             file: this.file,
             error: typeof code === 'string' ? code : err instanceof Error ? err.name : 'error',
-            note: 'searches go on; further failures are not reported',
+            note: 'searches go on; the next failure after a write works again is reported again',
           });
         },
+        onRecovered: (lost) => this.logger.log('warn', { event: 'search_log_write_recovered', file: this.file, lost }),
       });
     } catch (err) {
       const code = (err as { code?: unknown }).code;

@@ -70,7 +70,7 @@ export class RedisConnection {
     this.client.on('ready', () => void this.checkConnection());
     this.client.on('error', (err: Error) => {
       // ioredis emits connection and handshake errors here (without a listener they would be unhandled).
-      const p = classifyRedisError(err, t.tls);
+      const p = classifyRedisError(err, t.tls, { reachedBefore: this.everUsable });
       // a refused SELECT: the connection check says which database and how many there are
       if (p.code === 'db') this.dbRefused = true;
       else this.setProblem(p);
@@ -96,7 +96,7 @@ export class RedisConnection {
    */
   commandFailed(err: unknown): StateProblem {
     this.failedAt = Date.now();
-    const p = classifyRedisError(err, this.target.tls);
+    const p = classifyRedisError(err, this.target.tls, { reachedBefore: this.everUsable });
     this.logger?.log('warn', { event: 'state_store_error', store: 'redis', reason: p.code });
     if (p.code === 'read-only' || p.code === 'auth' || p.code === 'not-standalone' || p.code === 'timeout') {
       this.setProblem(p);
@@ -128,7 +128,7 @@ export class RedisConnection {
         }
       }
     } catch (err) {
-      found = classifyRedisError(err, this.target.tls);
+      found = classifyRedisError(err, this.target.tls, { reachedBefore: this.everUsable });
     }
     if (!current()) return;
     if (found !== undefined) {
@@ -271,7 +271,7 @@ export class RedisConnection {
       await this.client.ping();
       return { ok: true, kind: 'redis', reachable: true, authenticated: true };
     } catch (err) {
-      return down(classifyRedisError(err, this.target.tls));
+      return down(classifyRedisError(err, this.target.tls, { reachedBefore: this.everUsable }));
     }
   }
 

@@ -39,8 +39,12 @@ const TLS_UNTRUSTED = new Set([
   'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
 ]);
 
-/** The problem an ioredis error (connection, handshake or reply) stands for. `tls`: the URL is rediss://. */
-export function classifyRedisError(err: unknown, tls: boolean): StateProblem {
+/**
+ * The problem an ioredis error (connection, handshake or reply) stands for. `tls`: the URL is rediss://.
+ * `reachedBefore`: the store was usable at some point since start, so the URL, the port and TLS are right and a
+ * reset means Redis went away (killed, restarted, a failover, a proxy) — no hint about them.
+ */
+export function classifyRedisError(err: unknown, tls: boolean, options: { reachedBefore?: boolean } = {}): StateProblem {
   const e = err as { code?: unknown; message?: unknown } | undefined;
   const code = typeof e?.code === 'string' ? e.code : undefined;
   const message = typeof e?.message === 'string' ? e.message : '';
@@ -81,6 +85,10 @@ export function classifyRedisError(err: unknown, tls: boolean): StateProblem {
   if (code === 'ECONNREFUSED') return { code: 'unreachable', detail: 'unreachable (ECONNREFUSED): nothing listens at the host and port of the state store URL' };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { code: 'unreachable', detail: `unreachable (${code}): the host name of the state store URL does not resolve` };
   if (code === 'ECONNRESET' || code === 'EPIPE') {
+    if (options.reachedBefore === true) {
+      return { code: 'unreachable', detail: `the connection to Redis was reset (${code}) after it had worked: Redis stopped or restarted, or something between closed it` };
+    }
+    // Never reached since start: a reset right away is what a TLS port does to a plain client, and the reverse.
     return {
       code: 'unreachable',
       detail: tls

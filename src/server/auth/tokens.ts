@@ -40,11 +40,14 @@ export function parseScopes(text: string, hint: (unknown: string) => string = ()
 
 /**
  * Parses a token file. Throws CONFIG_INVALID naming the file and the line (never the line's hash) for a line that
- * is not `<name> <scopes> sha256:<64 hex>`, a duplicate name, an unknown scope, or a file with no entry.
+ * is not `<name> <scopes> sha256:<64 hex>`, a duplicate name, a duplicate hash, an unknown scope, or a file with no
+ * entry.
  */
 export function parseTokenFile(text: string, file: string, options: { allowEmpty?: boolean } = {}): TokenEntry[] {
   const entries: TokenEntry[] = [];
   const seen = new Map<string, number>();
+  /** hash (hex) -> the line that has it: one token under two names would be two principals (and survive revoking one). */
+  const seenHash = new Map<string, number>();
   const lines = text.split(/\r?\n/);
   const bad = (n: number, why: string) =>
     new AppError('CONFIG_INVALID', `--tokens ${file} line ${n}: ${why}; each line is "<name> <scopes> sha256:<hex>" (make one with \`api-catalog token new <name>\`)`);
@@ -62,8 +65,17 @@ export function parseTokenFile(text: string, file: string, options: { allowEmpty
     if (typeof scopes === 'string') throw bad(n, scopes);
     const m = /^sha256:([0-9a-f]{64})$/.exec(hashText);
     if (!m) throw bad(n, 'the third field must be sha256: followed by 64 lower-case hex digits (the hash of the token, never the token)');
+    // Refused like a duplicate name, for the same reason: a token that matches two lines authenticates as the first
+    // one, so deleting that line (revoking it) would leave the token working under the other name. Typically a line
+    // copied for a new person without a new token; the hash itself is never echoed.
+    const hex = m[1] as string;
+    const sameHash = seenHash.get(hex);
+    if (sameHash !== undefined) {
+      throw bad(n, `the hash of ${name} is also on line ${sameHash} (one token for two lines); each person needs their own token`);
+    }
     seen.set(name, n);
-    entries.push({ name, scopes, hash: Buffer.from(m[1] as string, 'hex') });
+    seenHash.set(hex, n);
+    entries.push({ name, scopes, hash: Buffer.from(hex, 'hex') });
   });
   if (entries.length === 0 && options.allowEmpty !== true) {
     // `token new` prints two lines, the token and then its file line: only the last one may go into the file (the

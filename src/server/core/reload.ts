@@ -54,6 +54,18 @@ export interface WatchOptions {
   debounceMs?: number;
 }
 
+/**
+ * Reloads that ran to an end in this process, by outcome, every LiveCatalogs together: what /metrics counts
+ * (api_catalog_catalog_reloads_total, src/server/ops/metrics.ts). Kept here, per process, because a counter is a
+ * process's: a served process has one LiveCatalogs, and the metrics module reads it without being handed it.
+ */
+const reloadTally = { ok: 0, failed: 0 };
+
+/** Reloads so far in this process: swapped (`ok`) and refused (`failed`). */
+export function reloadsInProcess(): { ok: number; failed: number } {
+  return { ...reloadTally };
+}
+
 /** The files whose change means a new version: catalog.json (every import rewrites it) and the stored vectors. */
 const WATCHED_FILES = ['catalog.json', 'embeddings.json'];
 
@@ -156,11 +168,13 @@ export class LiveCatalogs {
       const ms = Math.round(performance.now() - t0);
       logger?.log('error', { event: 'catalog_reload_failed', trigger, ...(code !== undefined ? { code } : {}), reason: reason.slice(0, 500), serving: previous, ms });
       this.failure = { trigger, ...(code !== undefined ? { code } : {}), reason: reason.slice(0, 500), at: new Date().toISOString(), serving: previous };
+      reloadTally.failed++;
       return { ok: false, trigger, version: previous, reason, ms };
     }
     if (this.closed) return { ok: false, trigger, version: previous, reason: 'closed', ms: Math.round(performance.now() - t0) };
     this.served = next;
     this.reloads++;
+    reloadTally.ok++;
     this.failure = undefined;
     const ms = Math.round(performance.now() - t0);
     // meta.operationCount is already the served count (filterCatalogs recounts it); filteredOut is said apart
@@ -195,14 +209,18 @@ export class LiveCatalogs {
   watch(dirs: readonly string[], options: WatchOptions = {}): void {
     const interval = options.intervalMs ?? 500;
     const debounce = options.debounceMs ?? 1000;
-    const listener = (curr: Stats, prev: Stats): void => {
-      if (curr.mtimeMs === prev.mtimeMs && curr.ino === prev.ino && curr.size === prev.size) return;
-      this.schedule('watch', debounce);
-    };
     for (const dir of dirs) {
       for (const f of WATCHED_FILES) {
         const path = join(dir, f);
-        watchFile(path, { interval, persistent: false }, listener);
+        // Compared with the stat this watcher last saw, not with the `prev` watchFile passes: after the file was
+        // gone, libuv passes as `prev` the stat from before the removal, so a folder moved away and back (or a file
+        // restored unchanged) would look unchanged, and the refusal its removal caused would stay forever.
+        let seen: string | undefined;
+        watchFile(path, { interval, persistent: false }, (curr: Stats, prev: Stats) => {
+          const before = seen ?? statKey(prev);
+          seen = statKey(curr);
+          if (seen !== before) this.schedule('watch', debounce);
+        });
         this.watched.push(path);
       }
     }
@@ -215,6 +233,12 @@ export class LiveCatalogs {
     clearTimeout(this.debounce);
     for (const path of this.watched.splice(0)) unwatchFile(path);
   }
+}
+
+/** What identifies a version of a watched file; a missing one (watchFile zeroes every field) is 'gone'. */
+function statKey(st: Stats): string {
+  if (st.ino === 0 && st.mtimeMs === 0 && st.nlink === 0) return 'gone';
+  return `${st.ino}:${st.size}:${st.mtimeMs}`;
 }
 
 /** Parses in `next` the operations files `previous` had parsed (by catalog name); throws for a broken one. */

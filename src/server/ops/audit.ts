@@ -8,6 +8,17 @@ import { RotatingFile } from '../rotating-file.js';
 
 export const DEFAULT_AUDIT_LOG_MAX_BYTES = 10 * 1024 * 1024;
 
+/**
+ * Audit records this process could not write whole to its --audit-log file (a full disk, a removed folder): what
+ * /metrics counts as api_catalog_audit_write_failures_total (src/server/ops/metrics.ts). Per process, like the counter.
+ */
+let recordsLost = 0;
+
+/** Audit records lost so far in this process. */
+export function auditRecordsLost(): number {
+  return recordsLost;
+}
+
 /** One audit line. */
 export interface AuditLine {
   type: 'audit';
@@ -80,7 +91,15 @@ export class AuditLog {
           ownerOnly: true,
           onFirstFailure: (err) => {
             const code = (err as { code?: unknown }).code;
-            this.logger.log('error', { event: 'audit_log_write_failed', file, error: typeof code === 'string' ? code : 'error', note: 'calls go on; further failures are not reported' });
+            this.logger.log('error', {
+              event: 'audit_log_write_failed',
+              file,
+              error: typeof code === 'string' ? code : 'error',
+              note: 'calls go on; their audit records are lost (api_catalog_audit_write_failures_total counts them) until a write works again (audit_log_write_recovered)',
+            });
+          },
+          onRecovered: (lost) => {
+            this.logger.log('warn', { event: 'audit_log_write_recovered', file, lost, note: `writing again; ${lost} audit record(s) were lost since audit_log_write_failed` });
           },
         });
       } catch (err) {
@@ -99,7 +118,7 @@ export class AuditLog {
       return;
     }
     // synchronous append (a few hundred bytes): nothing queued to lose at exit
-    this.out.append(JSON.stringify(line) + '\n');
+    if (!this.out.append(JSON.stringify(line) + '\n')) recordsLost++;
   };
 
   close(): void {

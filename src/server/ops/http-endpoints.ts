@@ -75,6 +75,7 @@ export async function handleOpsEndpoint(pathname: string, req: IncomingMessage, 
   }
   const report = await ctx.readiness.evaluate();
   ctx.metrics.ready(report.ready);
+  ctx.metrics.served(report.info);
   const text = await ctx.metrics.render();
   res.writeHead(200, { 'Content-Type': ctx.metrics.contentType, 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store' });
   res.end(method === 'HEAD' ? undefined : text);

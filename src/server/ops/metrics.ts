@@ -1,9 +1,12 @@
 // `GET /metrics` (Prometheus text format, prom-client): tool calls by tool and outcome, latency per tool, upstream
 // calls by catalog, method and status class, search answers by confidence, rate-limit refusals, state-store errors
-// and latency, legacy sessions open, requests by era, readiness, build info and the process's own metrics. Every
-// label comes from a bounded set: never a query, an argument, a principal or a secret. Loaded only by `serve --http`.
+// and latency, legacy sessions open, requests by era, readiness, registry reloads and the version served, audit
+// records lost, build info and the process's own metrics. Every label comes from a bounded set: never a query, an
+// argument, a principal or a secret. Loaded only by `serve --http`.
 import client from 'prom-client';
 import type { StateStore } from '../../state/index.js';
+import { reloadsInProcess } from '../core/reload.js';
+import { auditRecordsLost } from './audit.js';
 import type { ToolCallRecord } from './observe.js';
 
 const PREFIX = 'api_catalog_';
@@ -38,6 +41,8 @@ export class OpsMetrics {
   private readonly requests: client.Counter<'era'>;
   private readonly refused: client.Counter<'reason'>;
   private readonly readyGauge: client.Gauge;
+  private readonly reloadFailedGauge: client.Gauge;
+  private readonly versionGauge: client.Gauge<'version'>;
   private sources: MetricsSources;
 
   constructor(sources: MetricsSources) {
@@ -87,6 +92,35 @@ export class OpsMetrics {
       },
     });
     this.readyGauge = new client.Gauge({ name: `${PREFIX}ready`, help: '1 when the last readiness evaluation was ready', registers });
+    // Registry reloads (SIGHUP, the watch): counted from the process's tally (src/server/core/reload.ts); the served
+    // version and a standing refusal from what /readyz reports, set at each scrape (served()).
+    new client.Counter({
+      name: `${PREFIX}catalog_reloads_total`,
+      help: 'Registry reloads by outcome: ok (the new version swapped in) or failed (refused: the previous version goes on serving)',
+      labelNames: ['outcome'],
+      registers,
+      collect() {
+        const n = reloadsInProcess();
+        this.reset();
+        this.inc({ outcome: 'ok' }, n.ok);
+        this.inc({ outcome: 'failed' }, n.failed);
+      },
+    });
+    this.reloadFailedGauge = new client.Gauge({
+      name: `${PREFIX}catalog_reload_failed`,
+      help: '1 while the last registry reload was refused (reloadFailed on /readyz): this replica still serves the previous version',
+      registers,
+    });
+    this.versionGauge = new client.Gauge({ name: `${PREFIX}catalog_version_info`, help: 'The catalog version served (the one list_domains and /readyz show), as a label', labelNames: ['version'], registers });
+    new client.Counter({
+      name: `${PREFIX}audit_write_failures_total`,
+      help: 'Audit records that could not be written whole to the --audit-log file (a full disk, an unwritable file): missing from the audit log',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(auditRecordsLost());
+      },
+    });
     new client.Gauge({ name: `${PREFIX}build_info`, help: 'The running version', labelNames: ['version', 'node_version'], registers }).set({ version: sources.version, node_version: process.version }, 1);
   }
 
@@ -125,6 +159,14 @@ export class OpsMetrics {
 
   ready(value: boolean): void {
     this.readyGauge.set(value ? 1 : 0);
+  }
+
+  /** What /readyz reports as served (`version`, `reloadFailed`): the version gauge and the refused-reload gauge. */
+  served(info: Record<string, unknown> | undefined): void {
+    this.reloadFailedGauge.set(info?.reloadFailed !== undefined ? 1 : 0);
+    // one series, the version served now: a reload replaces it
+    this.versionGauge.reset();
+    if (typeof info?.version === 'string' && info.version !== '') this.versionGauge.set({ version: info.version.slice(0, 64) }, 1);
   }
 
   /**
