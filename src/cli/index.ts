@@ -44,6 +44,8 @@ function usage(): string {
     '',
     'With no command, `api-catalog` serves the embedded GitHub catalog over stdio.',
     'Run `api-catalog <command> --help` for the options of a command.',
+    // every command takes it (src/cli/args.ts), so it is said once here rather than in each command's --help
+    'Every command also takes --verbose: a stack trace, pointing into src/, beside an error.',
   ].join('\n');
 }
 

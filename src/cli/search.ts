@@ -35,7 +35,7 @@ async function hybridOrLexical(
   set: CatalogSet,
   query: string,
   options: { domain?: string; limit?: number; offset?: number },
-): Promise<SearchResult & { mode?: string }> {
+): Promise<SearchResult & { mode?: string; reason?: string }> {
   if (values['embeddings-url'] === undefined && values['embeddings-model'] === undefined && !process.env.API_CATALOG_EMBEDDINGS_URL) return set.index.search(query, options);
   const { resolveEmbeddingsConfig } = await import('../embeddings/index.js');
   const flags = { url: values['embeddings-url'], model: values['embeddings-model'], dimensions: values['embeddings-dimensions'] };
@@ -161,6 +161,7 @@ export async function run(argv: string[]): Promise<number> {
   const shown = first + result.results.length - 1;
   // describe finds the names in the same catalogs only when it is given the same ones
   process.stdout.write(`${first}-${shown} of ${result.total} in ${names}; next: ${withSame('api-catalog describe <name>')}\n`);
-  if (result.mode !== undefined) process.stderr.write(`search: ${result.mode}\n`);
+  // the operator runs this: the mode with its reason (an agent's search answer carries the mode alone)
+  if (result.mode !== undefined) process.stderr.write(`search: ${result.mode}${result.reason !== undefined ? `: ${result.reason}` : ''}\n`);
   return 0;
 }

@@ -49,6 +49,9 @@ export function integer(min: number, max?: number): z.ZodType<number> {
   return max === undefined ? base : base.max(max, { error: `must be ${what}` });
 }
 
+/** The longest delay setTimeout takes (2^31-1 ms); a longer one fires after 1 ms. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 const bool = z.boolean({ error: 'must be true or false' });
 
 /** An absolute http(s) URL (upstream base URLs). */
@@ -91,7 +94,7 @@ const allowedHost = z
  * `serve` section and docs/config.schema.json are generated from the entries with a `file` key.
  */
 export const SERVE_OPTIONS = [
-  { name: 'registries', metavar: 'dir', type: 'list', schema: stringList(z.string().min(1, { error: 'must be a registry folder path, not empty' })), default: [], flag: '--registry', env: 'API_CATALOG_REGISTRY', separator: ':', file: 'serve.registries', help: 'registry folders to serve (default: the embedded GitHub catalog)' },
+  { name: 'registries', metavar: 'dir', type: 'list', schema: stringList(z.string().min(1, { error: 'must be a registry folder path, not empty' })), default: [], flag: '--registry', env: 'API_CATALOG_REGISTRY', separator: ':', file: 'serve.registries', help: 'registry folders to serve: --registry repeated, or `:`-separated in the env var like PATH, not commas (default: the embedded GitHub catalog)' },
   { name: 'baseUrl', metavar: 'url', type: 'string', schema: httpUrl, flag: '--base-url', help: 'upstream base URL for the first catalog (per catalog: env <CATALOG>_BASE_URL or catalogs.<name>.baseUrl)' },
   { name: 'configPath', metavar: 'file', type: 'string', schema: z.string().min(1, { error: 'must be a file path' }), flag: '--config', env: 'API_CATALOG_CONFIG', help: 'this config file' },
   { name: 'readOnly', type: 'boolean', schema: bool, default: false, flag: '--read-only', env: 'API_CATALOG_READ_ONLY', file: 'serve.readOnly', help: 'refuse every operation that does not only read (GET/HEAD, or marked x-api-catalog-read-only)' },
@@ -122,7 +125,8 @@ export const SERVE_OPTIONS = [
   { name: 'embeddingsDimensions', type: 'integer', schema: integer(1), flag: '--embeddings-dimensions', env: 'API_CATALOG_EMBEDDINGS_DIMENSIONS', file: 'serve.embeddings.dimensions', help: 'requested vector size, for models that take one' },
   { name: 'resultTtlSeconds', type: 'integer', schema: integer(1), default: 600, env: 'API_CATALOG_RESULT_TTL_SECONDS', file: 'serve.resultTtlSeconds', help: 'how long truncated results stay readable as resources, seconds' },
   { name: 'maxStoredResults', type: 'integer', schema: integer(1), default: 20, env: 'API_CATALOG_MAX_STORED_RESULTS', file: 'serve.maxStoredResults', help: 'truncated results kept per session (2026-07-28 requests over HTTP: per principal)' },
-  { name: 'timeoutMs', type: 'integer', schema: integer(1), default: 30_000, env: 'API_CATALOG_TIMEOUT_MS', file: 'serve.timeoutMs', help: 'total upstream time per call, ms' },
+  // at most 2^31-1 ms (~24.8 days): timers take no more, and a longer one fires at once (every call would time out)
+  { name: 'timeoutMs', type: 'integer', schema: integer(1, MAX_TIMER_MS), default: 30_000, env: 'API_CATALOG_TIMEOUT_MS', file: 'serve.timeoutMs', help: 'total upstream time per call, ms' },
   { name: 'maxResponseBytes', type: 'integer', schema: integer(1024), env: 'API_CATALOG_MAX_RESPONSE_BYTES', file: 'serve.maxResponseBytes', help: 'largest upstream response read, bytes (default: execution\'s own cap)' },
   { name: 'shutdownGraceSeconds', metavar: 's', type: 'integer', schema: integer(0, 3600), default: 25, flag: '--shutdown-grace', env: 'API_CATALOG_SHUTDOWN_GRACE_SECONDS', file: 'serve.shutdownGraceSeconds', help: 'on SIGTERM/SIGINT, how long calls in flight may finish before the process exits (new requests are refused at once; a second signal exits at once), seconds' },
   { name: 'auditLog', metavar: 'file', type: 'string', schema: z.string().min(1, { error: 'must be a file path' }), flag: '--audit-log', env: 'API_CATALOG_AUDIT_LOG', file: 'serve.auditLog', help: 'write the audit log (one JSON line per execute_tool: who, which operation, outcome, upstream status; never arguments) to this file, mode 0600, instead of the log stream' },
@@ -135,7 +139,7 @@ export const SERVE_OPTIONS = [
   { name: 'http', type: 'boolean', schema: bool, default: false, flag: '--http', help: 'serve Streamable HTTP instead of stdio' },
   { name: 'host', metavar: 'h', type: 'string', schema: z.string().min(1, { error: 'must be a host name or address' }), default: '127.0.0.1', flag: '--host', env: 'API_CATALOG_HOST', file: 'serve.http.host', http: true, help: 'bind address; non-loopback needs --allow-remote' },
   { name: 'port', type: 'integer', schema: integer(0, 65535), default: 3333, flag: '--port', env: 'API_CATALOG_PORT', file: 'serve.http.port', http: true, help: 'port; 0 picks a free one' },
-  { name: 'allowOrigins', metavar: 'o', type: 'list', schema: stringList(z.string().min(1, { error: 'must be an Origin (https://host[:port]), not empty' })), default: [], flag: '--allow-origin', env: 'API_CATALOG_ALLOW_ORIGINS', concat: true, file: 'serve.http.allowOrigins', http: true, help: 'browser Origin values allowed besides loopback' },
+  { name: 'allowOrigins', metavar: 'o', type: 'list', schema: stringList(z.string().min(1, { error: 'must be an Origin (https://host[:port]), not empty' })), default: [], flag: '--allow-origin', env: 'API_CATALOG_ALLOW_ORIGINS', concat: true, file: 'serve.http.allowOrigins', http: true, help: "browser Origin values allowed besides loopback, the --public-url's origin and the page's own (an Origin equal to the request's allowed Host)" },
   { name: 'allowRemote', type: 'boolean', schema: bool, default: false, flag: '--allow-remote', http: true, help: 'allow a non-loopback bind (needs API_CATALOG_HTTP_TOKEN, --tokens or --oauth-issuer)' },
   { name: 'allowHosts', metavar: 'h', type: 'list', schema: stringList(allowedHost), default: [], flag: '--allow-host', env: 'API_CATALOG_ALLOW_HOSTS', concat: true, file: 'serve.http.allowHosts', http: true, help: 'extra Host header values, name or name:port (e.g. what a proxy forwards)' },
   { name: 'authToken', type: 'string', schema: z.string(), env: 'API_CATALOG_HTTP_TOKEN', secret: true, http: true, help: 'static bearer token every request must carry (16+ characters; env only)' },

@@ -27,9 +27,19 @@ export interface CatalogVectorStatus {
 export interface SemanticAnswer {
   results: Hit[];
   total: number;
-  /** `hybrid (...)` or `lexical (...: why)`. */
+  /**
+   * What the agent is told: `hybrid (<fusion>)`, `lexical (confident)`, `lexical (browse)`, or `lexical (embeddings
+   * unavailable)` / `lexical (embeddings not usable)`. Never why: that names the registry's folder, the endpoint and
+   * operator commands, which an agent cannot act on (the operator has it in the log and on stderr).
+   */
   mode: string;
+  /** Why the answer is lexical, for the operator (the CLI prints it); never sent to an agent. */
+  reason?: string;
 }
+
+/** The agent-facing modes of a lexical fallback (the reason stays with the operator). */
+export const NOT_USABLE_MODE = 'lexical (embeddings not usable)';
+export const UNAVAILABLE_MODE = 'lexical (embeddings unavailable)';
 
 export interface SemanticOptions extends ClientOptions {
   /** After a failed query embedding, skip the endpoint this long (default 30 s) so searches stay fast. */
@@ -117,13 +127,22 @@ export class SemanticSearch {
     return this.catalogs.some((c) => c.usable) && this.denseError === undefined;
   }
 
-  /** One line for list_domains and the start-up log. */
+  /**
+   * One line for list_domains and the start-up log. Agents read it, so a lexical one says no more than that: the
+   * reasons (`problems()`) are on stderr at start and in the log.
+   */
   describe(): string {
     const bad = this.catalogs.filter((c) => !c.usable);
-    if (this.denseError !== undefined) return `lexical (embeddings not usable: ${this.denseError})`;
-    if (bad.length === this.catalogs.length) return `lexical (embeddings not usable: ${bad.map((b) => `${b.catalog}: ${b.problem}`).join('; ')})`;
+    if (this.denseError !== undefined || bad.length === this.catalogs.length) return NOT_USABLE_MODE;
     const partial = bad.length > 0 ? `; lexical only for ${bad.map((b) => b.catalog).join(', ')}` : '';
     return `hybrid (lexical + embeddings from ${this.config.model}, ${this.config.fusion}${partial})`;
+  }
+
+  /** Why embeddings are not usable, for the operator (each catalog's problem with its fix); undefined when they are. */
+  problems(): string | undefined {
+    if (this.denseError !== undefined) return this.denseError;
+    const bad = this.catalogs.filter((c) => !c.usable);
+    return bad.length === this.catalogs.length ? bad.map((b) => `${b.catalog}: ${b.problem}`).join('; ') : undefined;
   }
 
   /** The dense matrix of the usable catalogs, read on first use. */
@@ -193,15 +212,16 @@ export class SemanticSearch {
 
   /** Hybrid search, or the lexical answer with the reason when embeddings cannot help. Never throws for the endpoint. */
   async search(lexical: LexicalSearcher, query: string, options: { domain?: string; limit?: number; offset?: number; keywords?: readonly string[] }): Promise<SemanticAnswer> {
-    const lexicalOnly = (why: string): SemanticAnswer => ({ ...lexical.search(query, options), mode: `lexical (${why})` });
+    // The reason was logged when it arose (at load, or at most once a minute for the endpoint), not per search.
+    const lexicalOnly = (mode: string, reason: string): SemanticAnswer => ({ ...lexical.search(query, options), mode, reason });
     if (query.trim() === '') return { ...lexical.search(query, options), mode: 'lexical (browse)' };
     const dense = this.denseIndex();
-    if (!dense) return lexicalOnly(`embeddings not usable: ${this.describe().replace(/^lexical \(embeddings not usable: |\)$/g, '')}`);
+    if (!dense) return lexicalOnly(NOT_USABLE_MODE, this.problems() ?? 'no catalog has vectors for the configured model');
     // gated: a confident lexical answer is final, so the endpoint is not asked (agents' calls rarely wait on it)
     const gated = this.config.fusion === 'gated';
     const confident = gated ? confidentPage(lexical, query, options) : undefined;
     if (confident) return { ...confident, mode: 'lexical (confident)' };
-    if (this.now() < this.downUntil) return lexicalOnly(`embeddings unavailable: ${this.downReason}`);
+    if (this.now() < this.downUntil) return lexicalOnly(UNAVAILABLE_MODE, this.downReason);
     let vector: Float32Array;
     try {
       vector = await this.queryVector(query);
@@ -213,7 +233,7 @@ export class SemanticSearch {
       this.downUntil = this.now() + this.cooldownMs;
       this.downReason = reason.length > 160 ? reason.slice(0, 160) + '…' : reason;
       this.warn(reason);
-      return lexicalOnly(`embeddings unavailable: ${this.downReason}`);
+      return lexicalOnly(UNAVAILABLE_MODE, this.downReason);
     }
     this.downUntil = 0;
     const exact = this.exact.get(query.trim().toLowerCase());

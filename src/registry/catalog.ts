@@ -255,6 +255,10 @@ function readCatalog(abs: string, metaBytes: Buffer, metaPin: Pinned, options: L
  */
 function missingCatalogMessage(abs: string): string {
   if (!existsSync(abs)) {
+    // every other list option is comma-separated, the registry folders are not (`:`, like PATH): say so where it shows
+    if (abs.includes(',')) {
+      return `catalog: ${abs} does not exist; to serve several folders, separate folders with \`:\` (API_CATALOG_REGISTRY=<dir>:<dir>) or repeat --registry <dir>, not with commas`;
+    }
     return `catalog: ${abs} does not exist; build a catalog with \`api-catalog import <spec> --out <registry dir>\`, then pass <registry dir>/<catalog>`;
   }
   // a spec given where its catalog belongs (`--registry openapi.json`): the catalog is what importing it makes

@@ -219,7 +219,9 @@ describe.each(ERAS)('%s era', (era: Era) => {
         const r = await call(conn.client, 'search_tools', { query: 'list invoices' });
         expect(r.success).toBe(true);
         expect(r.value.results[0].name).toMatch(/listInvoices$/);
-        expect(r.value.mode).toMatch(/^lexical \(embeddings unavailable: .*did not answer within 300 ms/);
+        expect(r.value.mode).toBe('lexical (embeddings unavailable)');
+        // the why is the operator's: in the log, not in the agent's answer
+        expect(lines.some((l) => l.includes('"embeddings_fallback"') && /did not answer within 300 ms/.test(l))).toBe(true);
       } finally {
         await conn.close();
       }
@@ -233,7 +235,7 @@ describe.each(ERAS)('%s era', (era: Era) => {
         const requests = fake.requests;
         // Skipped, not waited for: the endpoint gets no request at all during the cool-down.
         const r = await call(conn.client, 'search_tools', { query: 'create a customer' });
-        expect(r.value.mode).toMatch(/^lexical \(embeddings unavailable/);
+        expect(r.value.mode).toBe('lexical (embeddings unavailable)');
         expect(fake.requests).toBe(requests);
       } finally {
         await conn.close();
@@ -262,7 +264,7 @@ describe.each(ERAS)('%s era', (era: Era) => {
         expect(lines.some((l) => l.includes('"embeddings_fallback"'))).toBe(false);
         const unsure = await call(down.conn.client, 'search_tools', { query: 'hibernate my membership' });
         expect(unsure.success).toBe(true);
-        expect(unsure.value.mode).toMatch(/^lexical \(embeddings unavailable: cannot reach /);
+        expect(unsure.value.mode).toBe('lexical (embeddings unavailable)');
         expect(lines.filter((l) => l.includes('"embeddings_fallback"'))).toHaveLength(1);
       } finally {
         await down.conn.close();
@@ -277,12 +279,16 @@ describe.each(ERAS)('%s era', (era: Era) => {
         const b = await call(conn.client, 'search_tools', { query: 'list customers' });
         for (const r of [a, b]) {
           expect(r.success).toBe(true);
-          expect(r.value.mode).toMatch(/^lexical \(embeddings unavailable: cannot reach http:\/\/127\.0\.0\.1:\d+\/v1\/embeddings/);
+          // the agent is told the mode only: not the endpoint, the env var or what the operator should do
+          expect(r.value.mode).toBe('lexical (embeddings unavailable)');
+          expect(JSON.stringify(r)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|API_CATALOG_|check /);
         }
         expect(a.value.results[0].name).toMatch(/listInvoices$/);
+        // the reason is logged once for both searches (at most once a minute), naming the endpoint
         const warnings = lines.filter((l) => l.includes('"embeddings_fallback"'));
         expect(warnings).toHaveLength(1);
         expect(warnings[0]).toContain('ECONNREFUSED');
+        expect(warnings[0]).toMatch(/cannot reach http:\/\/127\.0\.0\.1:\d+\/v1\/embeddings/);
       } finally {
         await conn.close();
       }
@@ -295,7 +301,7 @@ describe.each(ERAS)('%s era', (era: Era) => {
         const r = await call(conn.client, 'search_tools', { query: 'retrieve an invoice' });
         expect(r.success).toBe(true);
         expect(r.value.results[0].name).toMatch(/getInvoice$/);
-        expect(r.value.mode).toMatch(/^lexical \(embeddings unavailable: /);
+        expect(r.value.mode).toBe('lexical (embeddings unavailable)');
       } finally {
         await conn.close();
       }
@@ -308,12 +314,19 @@ describe.each(ERAS)('%s era', (era: Era) => {
       try {
         expect(semantic.usable).toBe(false);
         expect(semantic.catalogs[0]?.problem).toMatch(/made with model "fake-embed", the configured model is "fake-embed-small".*api-catalog embed --registry/);
-        expect(lines.some((l) => l.includes('"embeddings_mismatch"'))).toBe(true);
+        // the operator gets the why once, at load (the log; serve also prints it on stderr)
+        expect(lines.filter((l) => l.includes('"embeddings_mismatch"'))).toHaveLength(1);
+        expect(semantic.problems()).toMatch(/^club: the registry's vectors were made with model "fake-embed".*api-catalog embed --registry /);
+        // the agent gets the mode alone: no registry folder, model names or operator command
         const d = await call(conn.client, 'list_domains', {});
-        expect(d.value.search).toMatch(/^lexical \(embeddings not usable: club: the registry's vectors were made with model "fake-embed"/);
+        expect(d.value.search).toBe('lexical (embeddings not usable)');
+        const logged = lines.length;
         const r = await call(conn.client, 'search_tools', { query: 'hibernate my membership' });
         expect(r.success).toBe(true);
-        expect(r.value.mode).toMatch(/^lexical \(embeddings not usable: /);
+        expect(r.value.mode).toBe('lexical (embeddings not usable)');
+        expect(JSON.stringify([d, r])).not.toMatch(/api-catalog embed|fake-embed|\/tmp\/|ac-embed-/);
+        // and nothing more is logged per search
+        expect(lines.slice(logged).filter((l) => l.includes('embeddings_'))).toEqual([]);
         expect(fake.requests).toBe(before);
       } finally {
         await conn.close();
@@ -329,7 +342,8 @@ describe.each(ERAS)('%s era', (era: Era) => {
         expect((await cli(importCli, [SPEC, '--name', 'club', '--out', bare])).code).toBe(0);
         const set = loadCatalogSet([join(bare, 'club')]);
         const s = await attachEmbeddings(set, config());
-        expect(s.describe()).toMatch(/^lexical \(embeddings not usable: club: the registry has no operation vectors; run `api-catalog embed/);
+        expect(s.describe()).toBe('lexical (embeddings not usable)');
+        expect(s.problems()).toMatch(/^club: the registry has no operation vectors; run `api-catalog embed/);
       } finally {
         rmSync(bare, { recursive: true, force: true });
       }
@@ -354,7 +368,7 @@ describe.each(ERAS)('%s era', (era: Era) => {
         const conn = await connectInMemory({ catalogs: set }, { era });
         try {
           const a = await call(conn.client, 'search_tools', { query: 'list invoices' });
-          expect(a.value.mode).toMatch(/^lexical \(embeddings unavailable: the endpoint returned 64 dimensions, the registry's vectors have 32; re-embed/);
+          expect(a.value.mode).toBe('lexical (embeddings unavailable)');
           expect(a.value.results[0].name).toBe('listInvoices');
         } finally {
           await conn.close();

@@ -82,12 +82,13 @@ describe('serve with an embeddings endpoint (spawned, stdio)', () => {
       try {
         const r = await search(s.client, 'list invoices');
         expect(r.value.results[0]?.name).toBe('listInvoices');
-        expect(r.value.mode).toMatch(/^lexical \(embeddings not usable: /);
+        expect(r.value.mode).toBe('lexical (embeddings not usable)');
       } finally {
         await s.close();
       }
       expect(s.stderr()).toMatch(/api-catalog: warning: embeddings for club: the registry's vectors were made with model "fake-embed", the configured model is "fake-embed-small".*api-catalog embed --registry/);
       expect(s.stderr()).toMatch(/"event":"embeddings_mismatch"/);
+      expect(s.stderr()).toContain('api-catalog: search: lexical (embeddings not usable)');
     });
   });
 
@@ -106,5 +107,20 @@ describe('serve with an embeddings endpoint (spawned, stdio)', () => {
     expect(out.split('\n')[0]).toMatch(/^ +1\. \d\.\d{3} +suspendSubscription +Suspend a subscription/);
     expect(err).toContain('search: hybrid (gated)');
     expect(out + err).not.toContain(CANARY);
+  });
+
+  test('api-catalog search with vectors of another model: the operator is told the mode and why', async () => {
+    const child = spawn(
+      process.execPath,
+      [builtCli(), 'search', 'list invoices', '--registry', join(root, 'club'), '--embeddings-url', fake.url, '--embeddings-model', 'fake-embed-small'],
+      { cwd: REPO_ROOT, env: childEnv({ API_CATALOG_EMBEDDINGS_KEY: CANARY }) },
+    );
+    let err = '';
+    child.stdout.resume();
+    child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code, err).toBe(0);
+    expect(err).toMatch(/search: lexical \(embeddings not usable\): club: the registry's vectors were made with model "fake-embed".*api-catalog embed --registry/);
+    expect(err).not.toContain(CANARY);
   });
 });
