@@ -35,7 +35,7 @@ const SUBSTRING_SECRET_MIN_LENGTH = 8;
 
 const shortPatterns = new Map<string, RegExp>();
 
-/** Where a short secret `s` stands as a credential: `://user:s@`, `Bearer s`, `password=s` / `"token": "s"`. */
+/** Where a short secret `s` stands as a credential: `://user:s@`, `Bearer s`, `password=s`, `access_token=s`, `"x-api-key": "s"`. */
 function shortSecretPattern(s: string): RegExp {
   let re = shortPatterns.get(s);
   if (re === undefined) {
@@ -45,7 +45,8 @@ function shortSecretPattern(s: string): RegExp {
       [
         `(:\\/\\/[^\\s/@:]*:)${e}(?=@)`,
         `(\\b(?:Bearer|Basic|Token)\\s+)${e}${end}`,
-        `(\\b(?:password|passwd|pwd|pass|secret|token|api[_-]?key|apikey|auth|credentials?)["']?\\s*[=:]\\s*["']?)${e}${end}`,
+        // no word boundary before the name: `access_token=`, `x-api-key:` and `client_secret=` are credentials too
+        `((?:password|passwd|pwd|pass|secret|token|key|auth|credentials?)["']?\\s*[=:]\\s*["']?)${e}${end}`,
       ].join('|'),
       'gi',
     );

@@ -43,6 +43,7 @@ test('a short secret is replaced where a credential stands, never inside ordinar
     url: 'redis://:WRONG@127.0.0.1:6379/0 and redis://default:redis@host:1',
     header: 'Authorization: Bearer WRONG',
     query: 'password=WRONG&x=1',
+    upstream: 'GET /v1/things?access_token=WRONG&api_key=WRONG -H x-api-key: WRONG',
   });
   expect(lines[0]).toEqual({
     ts: expect.any(String),
@@ -53,6 +54,7 @@ test('a short secret is replaced where a credential stands, never inside ordinar
     url: 'redis://:[REDACTED]@127.0.0.1:6379/0 and redis://default:[REDACTED]@host:1',
     header: 'Authorization: Bearer [REDACTED]',
     query: 'password=[REDACTED]&x=1',
+    upstream: 'GET /v1/things?access_token=[REDACTED]&api_key=[REDACTED] -H x-api-key: [REDACTED]',
   });
   // 8 characters and more: replaced wherever they appear
   expect(redact('x-CANARY-1234-y', ['CANARY-1234'])).toBe('x-[REDACTED]-y');
