@@ -237,7 +237,7 @@ export function registerResourceHandlers(server: Server, h: ResourceHooks): void
       if (!item) {
         throw new ResourceNotFoundError(
           uri.slice(0, 200),
-          `Resource ${uri.slice(0, 120)} not found: stored results expire after ${Math.round(h.resultTtlMs / 60_000)} min and belong to the caller that made them; run the call again`,
+          `Resource ${uri.slice(0, 120)} not found: stored results expire after ${Math.round(h.resultTtlMs / 60_000)} min, make room for newer ones when the server holds too many, and belong to the caller that made them; run the call again`,
         );
       }
       return { contents: [{ uri: item.uri, mimeType: 'application/json', text: item.text ?? '' }] };

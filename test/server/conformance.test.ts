@@ -83,6 +83,12 @@ describe.each(ERAS)('%s era', (era: Era) => {
       expect(unknown).toBeInstanceOf(ProtocolError);
       expect((unknown as ProtocolError).data).toEqual({ uri: 'resource:///tool_descriptions?tools=pets.gte' });
       expect((unknown as ProtocolError).message).toMatch(/did you mean pets\.get/);
+      // a stored result that is gone says every way it goes: expired, made room for newer ones (the byte budget), or another caller's
+      const gone = await c.client.readResource({ uri: 'api-catalog://results/00000000-0000-4000-8000-000000000000' }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect((gone as ProtocolError).message).toMatch(/expire after \d+ min, make room for newer ones .*belong to the caller/);
     });
 
     test('5. without a selection: the bare URI reads as a guide with example URIs; an empty selection -> MISSING_TOOL_SELECTION', async () => {
