@@ -9,21 +9,22 @@ import { serveHttp, type HttpHandle } from '../../src/server/transports/http.js'
 import { catalogs, fixtureRegistry } from '../helpers/mcp.js';
 import { modernRpc, type RpcReply } from '../helpers/mcp-raw.js';
 import { until } from '../helpers/timing.js';
-import { nextKey, startRotatingProvider, type RotatingClient, type RotatingProvider } from './rotating-provider.js';
+import { nextKey, startProvider, type TestClient, type TestProvider } from './provider.js';
 
 const BOTH = 'catalog:read catalog:execute';
-const AGENT: RotatingClient = { id: 'agent', secret: 'agent-secret-rotation-5b0e13' };
-const SPRING: RotatingClient = { id: 'spring-style', secret: 'spring-secret-9a7c42', scopeClaim: 'array' };
-const ODD: RotatingClient = { id: 'odd-scope', secret: 'odd-secret-2f6d80', scopeClaim: 'number' };
+const SCOPES = 'catalog:read catalog:execute';
+const AGENT: TestClient = { id: 'agent', secret: 'agent-secret-rotation-5b0e13', scope: SCOPES };
+const SPRING: TestClient = { id: 'spring-style', secret: 'spring-secret-9a7c42', scope: SCOPES, scopeClaim: 'array' };
+const ODD: TestClient = { id: 'odd-scope', secret: 'odd-secret-2f6d80', scope: SCOPES, scopeClaim: 'number' };
 // jose's cooldown is min(30 s, the keys' max age): 20 s, so the wait for the retry to work stays short, and the
 // requests between the key fetch and the fresh token (a token request, nothing slow) are far inside it.
 const KEYS_MAX_AGE_MS = 20_000;
 
-let idp: RotatingProvider;
+let idp: TestProvider;
 const servers: HttpHandle[] = [];
 
 beforeAll(async () => {
-  idp = await startRotatingProvider([AGENT, SPRING, ODD]);
+  idp = await startProvider([AGENT, SPRING, ODD]);
 });
 afterAll(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
