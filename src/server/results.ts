@@ -63,7 +63,8 @@ export class ResultBudget {
     return v.text;
   }
 
-  private drop(id: string): void {
+  /** Frees the text of a result that is gone from its store (evicted past its session's count). */
+  drop(id: string): void {
     const v = this.texts.get(id);
     if (v === undefined) return;
     this.texts.delete(id);
@@ -82,6 +83,9 @@ export interface StoredResult {
 }
 
 export class ResultStore {
+  /** The ids whose texts this store put in the budget and that its session may still hold (local stores only). */
+  private readonly kept = new Set<string>();
+
   constructor(
     private readonly store: StateStore,
     private readonly key: SessionKey,
@@ -104,11 +108,21 @@ export class ResultStore {
   /** Keeps `value` as compact JSON; evicts the oldest beyond `max` (and beyond the byte budget). Returns the URI, or undefined when too large. */
   async put(value: unknown): Promise<string | undefined> {
     const text = JSON.stringify(value) ?? 'null';
-    if (text.length > this.maxBytes || (this.local && !this.budget.fits(text))) return undefined;
+    // the cap is on bytes, as a shared store keeps them (a non-ASCII text takes up to 3 bytes a character)
+    if (Buffer.byteLength(text) > this.maxBytes || (this.local && !this.budget.fits(text))) return undefined;
     if (!this.local) return RESULT_URI_PREFIX + (await this.store.putResult(this.key, text, this.ttlMs, this.max));
     // the store's entry (empty) says whose it is and until when; the budget holds the text
     const id = await this.store.putResult(this.key, '', this.ttlMs, this.max);
+    // the store evicts the session's oldest beyond `max`: their texts go first, or one busy session's unreadable
+    // texts would push other sessions' live results out of the shared budget
+    const alive = new Set((await this.store.listResults(this.key, this.ttlMs)).map((r) => r.id));
+    for (const old of this.kept) {
+      if (alive.has(old)) continue;
+      this.kept.delete(old);
+      this.budget.drop(old);
+    }
     this.budget.keep(id, text, this.ttlMs);
+    this.kept.add(id);
     return RESULT_URI_PREFIX + id;
   }
 

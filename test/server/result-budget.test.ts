@@ -26,6 +26,25 @@ describe('stored results share one byte budget across sessions', () => {
     expect((await stores[0]!.list()).map((r) => r.uri)).toEqual([uris[3]]);
   });
 
+  test("a result the store evicts past its session's count frees its bytes, so other sessions' results stay", async () => {
+    const state = new MemoryStateStore();
+    const budget = new ResultBudget(1_000);
+    const busy = new ResultStore(state, { principal: 'p', session: 'busy' }, TTL, 2, undefined, budget);
+    const other = new ResultStore(state, { principal: 'q', session: 'other' }, TTL, 20, undefined, budget);
+    const kept = (await other.put(text(300)))!;
+    // the busy session keeps at most 2: each put past that evicts its oldest, whose text must leave the budget
+    for (let i = 0; i < 5; i++) await busy.put(text(300, String(i)));
+    expect(budget.bytes).toBe(900);
+    expect((await other.get(kept))?.text).toBe(JSON.stringify(text(300)));
+  });
+
+  test('the per-result cap counts bytes: a non-ASCII text over it is not kept', async () => {
+    const store = new ResultStore(new MemoryStateStore(), { principal: 'p', session: 's' }, TTL, 20, 1_000, new ResultBudget(10_000));
+    // 500 characters, 1,500 bytes in UTF-8
+    expect(await store.put('€'.repeat(500))).toBeUndefined();
+    expect(await store.put('e'.repeat(500))).toBeDefined();
+  });
+
   test('a result larger than the whole budget is not kept, and evicts nothing', async () => {
     const state = new MemoryStateStore();
     const budget = new ResultBudget(1_000);
