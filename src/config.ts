@@ -430,6 +430,19 @@ const LOCATION_ENV_NAME = /_(FILE|PATH|DIR|URL|URI|ISSUER)$/i;
  * a credential, unless the name says it is a location (a file, a folder, a URL, an issuer); and the password of any
  * URL with userinfo (API_CATALOG_STATE=redis://:<password>@host, DATABASE_URL): the password, not the whole URL.
  */
+/** The parts of a URL that can hold a credential besides its password: the user name and credential-named query values. */
+function credentialPartsOfUrl(value: string): string[] {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return [];
+  }
+  const parts = url.username !== '' ? [url.username, decodeURIComponent(url.username)] : [];
+  for (const [key, v] of url.searchParams) if (v.length >= 4 && /(token|secret|password|key|auth|credential|sig)/i.test(key)) parts.push(v);
+  return parts;
+}
+
 export function secretLookingEnv(env: Record<string, string | undefined>): string[] {
   const out = new Set<string>();
   for (const [name, value] of Object.entries(env)) {
@@ -446,6 +459,9 @@ export function secretLookingEnv(env: Record<string, string | undefined>): strin
       }
     }
     if (value.length >= 6 && CREDENTIAL_ENV_NAME.test(name) && !LOCATION_ENV_NAME.test(name)) out.add(value);
+    // a location named like a credential (GIT_AUTH_URL) stays readable, but what in it can be one is not: a user
+    // name standing for a token (https://<token>@host) and credential-named query values (?access_token=…)
+    if (CREDENTIAL_ENV_NAME.test(name) && LOCATION_ENV_NAME.test(name)) for (const part of credentialPartsOfUrl(value)) out.add(part);
   }
   return [...out];
 }

@@ -27,8 +27,13 @@ test('secretLookingEnv: credential-named values and URL passwords, never locatio
     SHOP_API_KEY: 'CANARY-shopkey-7f3a',
     API_CATALOG_HTTP_TOKEN: 'a-long-shared-token-value',
     HOME: '/root',
+    // a location named like a credential: the URL stays readable, a token in its user name or query does not
+    GIT_AUTH_URL: 'https://ghp-user-token-0123@git.example.com/org/repo.git',
+    HOOK_TOKEN_URL: 'https://hooks.example.com/in?access_token=tok-in-query-99&x=1',
   });
-  expect(secrets.sort()).toEqual(['CANARY-shopkey-7f3a', 'a-long-shared-token-value', 'hunter2', 's3cr%40t-pass', 's3cr@t-pass'].sort());
+  expect(secrets.sort()).toEqual(
+    ['CANARY-shopkey-7f3a', 'a-long-shared-token-value', 'hunter2', 's3cr%40t-pass', 's3cr@t-pass', 'ghp-user-token-0123', 'tok-in-query-99'].sort(),
+  );
 });
 
 test('a short secret is replaced where a credential stands, never inside ordinary words', () => {
