@@ -1,24 +1,18 @@
 // What `serve --http` tells people: the client configurations in each client's own shape (the label always
 // matches the JSON under it), and a listen failure as one line naming the port and the flag that fixes it.
 import { AppError } from '../errors.js';
+import { clientConfigs } from '../server/auth/client-config.js';
 
 /**
- * Banner lines with a ready-to-paste config for each kind of client. Cursor and Claude Code read
- * `{"mcpServers": {...}}`; VS Code's mcp.json reads `{"servers": {...}}`. `headers` (e.g. the bearer
- * placeholder) never holds a secret.
+ * Banner lines with a ready-to-paste config for each kind of client (client-config.ts's, as the /mcp page shows
+ * them). `authorization` (the bearer placeholder) never holds a secret.
  */
-export function clientConfigLines(url: string, headers?: Record<string, string>): string[] {
-  const server = { type: 'http', url, ...(headers !== undefined ? { headers } : {}) };
-  return [
-    '  Client config, Cursor (.cursor/mcp.json) and Claude Code (.mcp.json):',
-    '  ' + JSON.stringify({ mcpServers: { 'api-catalog': server } }),
-    '  Client config, VS Code (.vscode/mcp.json):',
-    '  ' + JSON.stringify({ servers: { 'api-catalog': server } }),
-  ];
+export function clientConfigLines(url: string, authorization?: string): string[] {
+  return clientConfigs(url, authorization).flatMap((c) => [
+    `  Client config, ${c.clients.map((k) => `${k.name} (${k.file})`).join(' and ')}:`,
+    '  ' + JSON.stringify(c.config),
+  ]);
 }
-
-// the header a client is told to send is decided once, for the banner and the /mcp page alike
-export { authorizationPlaceholder } from '../server/auth/client-config.js';
 
 /** A failure to listen as an AppError that names the address and the flag to change; other errors unchanged. */
 export function listenError(err: unknown, host: string, port: number): unknown {

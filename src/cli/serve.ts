@@ -340,7 +340,6 @@ export async function run(argv: string[]): Promise<number> {
       // the names in force (the file as read at start, or as re-read since), not a fresh read of the file
       ...(tokens !== undefined ? { tokenNames: tokens.names } : {}),
     });
-    const headers = authorization !== undefined ? { Authorization: authorization } : undefined;
     // what clients use: never the wildcard address, which the server's own Host check refuses
     const client = bannerUrl(handle.url, handle.port, h);
     process.stderr.write(
@@ -352,7 +351,7 @@ export async function run(argv: string[]): Promise<number> {
           ? [`  OAuth: tokens from ${h.oauthIssuer} for resource ${handle.resource}; metadata at ${handle.resourceMetadataUrl}`]
           : []),
         ...(h.explorer ? [`  Catalog explorer: ${client.url.replace(/\/mcp$/, '/')}`] : []),
-        ...clientConfigLines(client.url, headers),
+        ...clientConfigLines(client.url, authorization),
         '  Upstream credential per session: send header X-Upstream-Token, or set the env vars `api-catalog describe <name>` names.',
         `  State: ${describeStateStore(config.stateUrl)}${state.shared ? ' (shared: replicas serve each other\'s legacy sessions and share rate limits)' : ' (this process only)'}`,
         `  Probes: ${handle.url.replace(/\/mcp$/, '')}/healthz (live), /readyz (ready), /metrics (Prometheus); shutdown grace ${config.shutdownGraceMs / 1000} s`,

@@ -38,8 +38,8 @@ export interface SemanticAnswer {
 }
 
 /** The agent-facing modes of a lexical fallback (the reason stays with the operator). */
-export const NOT_USABLE_MODE = 'lexical (embeddings not usable)';
-export const UNAVAILABLE_MODE = 'lexical (embeddings unavailable)';
+const NOT_USABLE_MODE = 'lexical (embeddings not usable)';
+const UNAVAILABLE_MODE = 'lexical (embeddings unavailable)';
 
 export interface SemanticOptions extends ClientOptions {
   /** After a failed query embedding, skip the endpoint this long (default 30 s) so searches stay fast. */
@@ -128,8 +128,9 @@ export class SemanticSearch {
   }
 
   /**
-   * One line for list_domains and the start-up log. Agents read it, so a lexical one says no more than that: the
-   * reasons (`problems()`) are on stderr at start and in the log.
+   * One line for list_domains and the start-up log. Agents read it, so a lexical one says no more than that. The
+   * reasons are the operator's: each catalog's problem is printed at start, an endpoint failure is logged when it
+   * arises (problems()).
    */
   describe(): string {
     const bad = this.catalogs.filter((c) => !c.usable);

@@ -113,7 +113,7 @@ function checkedUrl(raw: string, source?: BaseSource): URL {
       name === undefined
         ? 'the base URL'
         : source!.operator
-          ? `the base URL setting (--base-url or ${envPrefix(name)}_BASE_URL)`
+          ? `the base URL setting (--base-url, ${envPrefix(name)}_BASE_URL or catalogs.${name}.baseUrl)`
           : `the API description's servers (or set a base URL without them: --base-url, ${envPrefix(name)}_BASE_URL or catalogs.${name}.baseUrl)`;
     const credentialEnv = source !== undefined ? credentialStatus(source.op, source.config).flatMap((c) => c.envVars) : [];
     const env = credentialEnv.length > 0 ? ` (${credentialEnv.join(', ')})` : '';

@@ -35,7 +35,6 @@ export class RotatingFile {
   /** A write failed since the last one that worked. */
   private failing = false;
   private lostInRun = 0;
-  private lostTotal = 0;
 
   /** Opens `file` for appending now; throws (with the fs error's code) when it cannot. */
   constructor(
@@ -43,11 +42,6 @@ export class RotatingFile {
     private readonly options: RotatingFileOptions,
   ) {
     this.open();
-  }
-
-  /** Records not written whole since start (each missing from the file, or torn). */
-  get lost(): number {
-    return this.lostTotal;
   }
 
   private open(): void {
@@ -88,7 +82,6 @@ export class RotatingFile {
       this.writeWhole(record);
     } catch (err) {
       this.close();
-      this.lostTotal++;
       this.lostInRun++;
       if (!this.failing) {
         this.failing = true;

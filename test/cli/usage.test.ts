@@ -10,7 +10,8 @@ import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run as callRun } from '../../src/cli/call.js';
-import { authorizationPlaceholder, clientConfigLines } from '../../src/cli/serve-messages.js';
+import { clientConfigLines } from '../../src/cli/serve-messages.js';
+import { authorizationPlaceholder } from '../../src/server/auth/client-config.js';
 import { stateFlagPasswordWarning } from '../../src/cli/serve-state.js';
 import { builtCli, fixtureRegistry } from '../helpers/mcp.js';
 import { runCaptured } from '../helpers/cli.js';
@@ -287,7 +288,7 @@ describe('serve --http: the port, the banner', () => {
   });
 
   it('with a static token, both configs carry the placeholder, never the token', () => {
-    const lines = clientConfigLines('http://127.0.0.1:3333/mcp', { Authorization: 'Bearer <API_CATALOG_HTTP_TOKEN>' });
+    const lines = clientConfigLines('http://127.0.0.1:3333/mcp', 'Bearer <API_CATALOG_HTTP_TOKEN>');
     expect(JSON.parse(lines[1]!)).toEqual({ mcpServers: { 'api-catalog': { type: 'http', url: 'http://127.0.0.1:3333/mcp', headers: { Authorization: 'Bearer <API_CATALOG_HTTP_TOKEN>' } } } });
     expect(JSON.parse(lines[3]!).servers['api-catalog'].headers).toEqual({ Authorization: 'Bearer <API_CATALOG_HTTP_TOKEN>' });
   });

@@ -32,3 +32,28 @@ export function authorizationPlaceholder(auth: ClientAuthModes, reader: 'operato
   if (auth.staticToken) return `Bearer <API_CATALOG_HTTP_TOKEN${named !== undefined ? ` or ${named}` : ''}>`;
   return named !== undefined ? `Bearer <${named.replace(/^the /, '')}>` : undefined;
 }
+
+/** One ready-to-paste client configuration: the clients that read it (each with its file) and the JSON. */
+export interface ClientConfig {
+  clients: Array<{ name: string; file: string }>;
+  config: Record<string, unknown>;
+}
+
+/**
+ * The configurations to paste into each kind of client, for the banner and the /mcp page alike. Cursor and Claude
+ * Code read `{"mcpServers": {...}}`; VS Code's mcp.json reads `{"servers": {...}}`. `authorization` (a placeholder
+ * from authorizationPlaceholder) never holds a secret.
+ */
+export function clientConfigs(url: string, authorization?: string): ClientConfig[] {
+  const server = { type: 'http', url, ...(authorization !== undefined ? { headers: { Authorization: authorization } } : {}) };
+  return [
+    {
+      clients: [
+        { name: 'Cursor', file: '.cursor/mcp.json' },
+        { name: 'Claude Code', file: '.mcp.json' },
+      ],
+      config: { mcpServers: { 'api-catalog': server } },
+    },
+    { clients: [{ name: 'VS Code', file: '.vscode/mcp.json' }], config: { servers: { 'api-catalog': server } } },
+  ];
+}

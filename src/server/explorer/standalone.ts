@@ -4,6 +4,7 @@
 // headers, and need nothing from the catalog, so this module loads only the HTML helper: the transport imports it
 // at start without loading the explorer.
 import { html, type Html } from './html.js';
+import { clientConfigs } from '../auth/client-config.js';
 
 /** Every explorer response's headers: no script, no framing, no caching, same-origin forms only. */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
@@ -51,15 +52,12 @@ export interface ClientAccess {
 }
 
 /** The client configurations to paste (Cursor and Claude Code; VS Code), with the header when clients need one. */
-function clientConfigs(access: ClientAccess): Html {
-  const server = { type: 'http', url: access.endpoint, ...(access.authorization !== undefined ? { headers: { Authorization: access.authorization } } : {}) };
-  const config = JSON.stringify({ mcpServers: { 'api-catalog': server } }, null, 2);
-  const vscode = JSON.stringify({ servers: { 'api-catalog': server } }, null, 2);
-  return html`<p>Cursor (<code>.cursor/mcp.json</code>) and Claude Code (<code>.mcp.json</code>):</p>
-<pre class="json" id="client-config"><code>${config}</code></pre>
-<p>VS Code (<code>.vscode/mcp.json</code>):</p>
-<pre class="json"><code>${vscode}</code></pre>
-`;
+function clientConfigBlocks(access: ClientAccess): Html {
+  return html`${clientConfigs(access.endpoint, access.authorization).map(
+    (c, i) => html`<p>${c.clients.map((k, j) => html`${j > 0 ? ' and ' : ''}${k.name} (<code>${k.file}</code>)`)}:</p>
+<pre class="json"${i === 0 ? html` id="client-config"` : ''}><code>${JSON.stringify(c.config, null, 2)}</code></pre>
+`,
+  )}`;
 }
 
 /** How a client authenticates, in a sentence or two; empty for a server without authentication. */
@@ -84,7 +82,7 @@ export function mcpEndpointPage(access: ClientAccess): string {
     html`<p id="mcp-endpoint">This address (<code>${access.endpoint}</code>) is where AI agents talk to the server, through an MCP client; it has no page to read.
 The catalog explorer, where people browse what agents see, is at <a href="/" id="home">/</a>.</p>
 <h2>Connect an MCP client</h2>
-${clientConfigs(access)}${clientAuthText(access)}`,
+${clientConfigBlocks(access)}${clientAuthText(access)}`,
   ).text;
 }
 
