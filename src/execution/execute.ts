@@ -8,7 +8,8 @@ import { DEFAULTS, parseRetryAfter, send, SendError } from './http.js';
 import { buildRequest, originOf, type BuiltRequest } from './request.js';
 import { policyInstruction } from './policy.js';
 import { Redactor } from './redact.js';
-import { apiErrorMessage, bodyText, CheckedFields, checkFields, decodeBody, instructionFor, MAX_JSON_DEPTH, narrowingParams, paginationHint, project, projectionWarning, selectHeaders, truncate } from './shape.js';
+import { bodyText, decodeBody, MAX_JSON_DEPTH } from './decode.js';
+import { apiErrorMessage, CheckedFields, checkFields, instructionFor, narrowingParams, paginationHint, project, projectionWarning, selectHeaders, truncate } from './shape.js';
 import type { ExecuteOptions, ExecutionConfig, ExecutionOutcome, WireFacts } from './types.js';
 import { validateArguments } from './validate.js';
 

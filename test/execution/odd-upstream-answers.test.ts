@@ -239,7 +239,7 @@ describe('a base URL that carries a user name and password', () => {
 
   it('from the operator: names the base URL setting', async () => {
     const out = fail(await executeOperation(get('/x'), {}, { ...cfg, baseUrl: `http://u:pw-7f3a@127.0.0.1:${up.port}` }));
-    expect(out.message).toMatch(/remove them from the base URL setting \(--base-url or TESTAPI_BASE_URL\)/);
+    expect(out.message).toMatch(/remove them from the base URL setting \(--base-url, TESTAPI_BASE_URL or catalogs\.testapi\.baseUrl\)/);
     expect(up.requests).toHaveLength(0);
   });
 });
