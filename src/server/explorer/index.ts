@@ -13,7 +13,7 @@ import { dryRunAddress } from './dry-run.js';
 import { dryRun, operationPage, parseLevel } from './operation-page.js';
 import { domainPage, domainsPage, notFound, type Page, type PageDeps } from './pages.js';
 import { strayPage, unknownView } from './not-found.js';
-import { SECURITY_HEADERS, clientAuthText, standalonePage, type ClientAccess } from './standalone.js';
+import { SECURITY_HEADERS, noLoginPage, unavailablePage, type ClientAccess } from './standalone.js';
 import { parseOffset } from './paging.js';
 import { exampleStrings } from './params.js';
 import { importPage, logPage } from './report.js';
@@ -200,41 +200,6 @@ ${error !== undefined ? html`<p class="error" role="alert">${error}</p>` : ''}
 <button type="submit">Log in</button>
 </form></main></body></html>
 `;
-}
-
-/**
- * The page for a browser without credentials on a server with no static token (OAuth, named tokens only): the login
- * form needs API_CATALOG_HTTP_TOKEN, so it says so, what else lets a request in (the header /mcp takes, which a
- * browser sends only through an extension or a proxy), and how MCP clients connect.
- */
-function noLoginPage(access: ClientAccess | undefined): Html {
-  const what =
-    access?.oauth !== undefined
-      ? html`an OAuth access token from <code>${access.oauth.issuer}</code> with the scope <code>catalog:read</code>`
-      : access?.namedTokens === true
-        ? html`a token of the server's tokens file (<code>api-catalog token new</code>) with the scope <code>catalog:read</code>`
-        : html`a token this server accepts`;
-  return standalonePage(
-    'api-catalog explorer',
-    html`<p class="error" role="alert" id="needs-token">The explorer's login form needs the server's static token, and this server has none set, so a browser cannot log in here.</p>
-<p>Two ways in: the server's operator sets <code>API_CATALOG_HTTP_TOKEN</code> (at least 16 characters, e.g. <code>openssl rand -hex 32</code>) and restarts it, and the explorer then asks for that token once; or the browser sends the header <code>/mcp</code> takes, <code>Authorization: Bearer &lt;token&gt;</code> with ${what}, through an extension or a proxy that adds request headers.</p>
-${
-  access !== undefined
-    ? html`<h2>MCP clients</h2>
-<p id="mcp-clients">Agents connect to <code>${access.endpoint}</code>; <a href="${access.endpoint}">that address</a>, opened in a browser, shows the client configuration to paste.</p>
-${clientAuthText(access)}`
-    : ''
-}`,
-  );
-}
-
-/** The page for a request whose credentials could not be checked now: /mcp's 503 message; the browser may retry. */
-function unavailablePage(message: string): Html {
-  return standalonePage(
-    'Try again shortly',
-    html`<p class="error" role="alert" id="unavailable">${message}.</p>
-<p>The token was not refused: reload this page in a few seconds.</p>`,
-  );
 }
 
 /** Answers one explorer request. Never throws for bad input: every failure is a page with a status. */

@@ -1,6 +1,7 @@
 // The explorer's response headers, and the small standalone pages a browser gets outside the explorer's own routes:
 // the MCP endpoint opened in a browser, an address over Node's header limit (served by the transport, src/server/
-// transports/http.ts), and a path the server does not have (not-found.ts). They share the explorer's stylesheet and
+// transports/http.ts), a path the server does not have (not-found.ts), and the explorer's own answers when it cannot
+// log a browser in (no static token) or cannot check its credentials now (index.ts). They share the explorer's stylesheet and
 // headers, and need nothing from the catalog, so this module loads only the HTML helper: the transport imports it
 // at start without loading the explorer.
 import { html, type Html } from './html.js';
@@ -84,6 +85,41 @@ The catalog explorer, where people browse what agents see, is at <a href="/" id=
 <h2>Connect an MCP client</h2>
 ${clientConfigBlocks(access)}${clientAuthText(access)}`,
   ).text;
+}
+
+/**
+ * The page for a browser without credentials on a server with no static token (OAuth, named tokens only): the login
+ * form needs API_CATALOG_HTTP_TOKEN, so it says so, what else lets a request in (the header /mcp takes, which a
+ * browser sends only through an extension or a proxy), and how MCP clients connect.
+ */
+export function noLoginPage(access: ClientAccess | undefined): Html {
+  const what =
+    access?.oauth !== undefined
+      ? html`an OAuth access token from <code>${access.oauth.issuer}</code> with the scope <code>catalog:read</code>`
+      : access?.namedTokens === true
+        ? html`a token of the server's tokens file (<code>api-catalog token new</code>) with the scope <code>catalog:read</code>`
+        : html`a token this server accepts`;
+  return standalonePage(
+    'api-catalog explorer',
+    html`<p class="error" role="alert" id="needs-token">The explorer's login form needs the server's static token, and this server has none set, so a browser cannot log in here.</p>
+<p>Two ways in: the server's operator sets <code>API_CATALOG_HTTP_TOKEN</code> (at least 16 characters, e.g. <code>openssl rand -hex 32</code>) and restarts it, and the explorer then asks for that token once; or the browser sends the header <code>/mcp</code> takes, <code>Authorization: Bearer &lt;token&gt;</code> with ${what}, through an extension or a proxy that adds request headers.</p>
+${
+  access !== undefined
+    ? html`<h2>MCP clients</h2>
+<p id="mcp-clients">Agents connect to <code>${access.endpoint}</code>; <a href="${access.endpoint}">that address</a>, opened in a browser, shows the client configuration to paste.</p>
+${clientAuthText(access)}`
+    : ''
+}`,
+  );
+}
+
+/** The page for a request whose credentials could not be checked now: /mcp's 503 message; the browser may retry. */
+export function unavailablePage(message: string): Html {
+  return standalonePage(
+    'Try again shortly',
+    html`<p class="error" role="alert" id="unavailable">${message}.</p>
+<p>The token was not refused: reload this page in a few seconds.</p>`,
+  );
 }
 
 /**
