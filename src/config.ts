@@ -138,6 +138,19 @@ export function isLoopbackHost(host: string): boolean {
   return LOOPBACK_HOSTS.has(host.toLowerCase()) || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
+/** True for a bind address that listens on every interface (0.0.0.0, ::), which no client names as its Host. */
+export function isWildcardHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '');
+  return h === '0.0.0.0' || h === '::';
+}
+
+/** An --allow-host entry (`name`, `name:port`, `[v6]:port`): the host as written and the port it must come with. */
+export function parseAllowHost(entry: string): { host: string; port?: string } | undefined {
+  const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(entry.trim());
+  if (m?.[1] === undefined) return undefined;
+  return { host: m[1], ...(m[2] !== undefined ? { port: m[2] } : {}) };
+}
+
 /**
  * Env var holding a catalog's base URL override: `github` -> `GITHUB_BASE_URL`. Same prefix rule as
  * execution's envPrefix (config may import only errors.ts, see test/architecture.test.ts).

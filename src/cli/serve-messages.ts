@@ -1,5 +1,7 @@
-// What `serve --http` tells people: the client configurations in each client's own shape (the label always
-// matches the JSON under it), and a listen failure as one line naming the port and the flag that fixes it.
+// What `serve --http` tells people: the URL clients use (one the Host check accepts), the client configurations in
+// each client's own shape (the label always matches the JSON under it), and a listen failure as one line naming the
+// port and the flag that fixes it.
+import { isWildcardHost, parseAllowHost, type HttpConfig } from '../config.js';
 import { AppError } from '../errors.js';
 import { clientConfigs } from '../server/auth/client-config.js';
 
@@ -12,6 +14,22 @@ export function clientConfigLines(url: string, authorization?: string): string[]
     `  Client config, ${c.clients.map((k) => `${k.name} (${k.file})`).join(' and ')}:`,
     '  ' + JSON.stringify(c.config),
   ]);
+}
+
+/**
+ * The MCP URL the banner gives clients: one the server's own Host check accepts. The --public-url when set (the URL
+ * clients use, and OAuth's audience); on a wildcard bind (0.0.0.0, ::), whose address is no Host the server takes, the
+ * first --allow-host name that fits the port, else loopback, with `note` saying what to set for other machines.
+ */
+export function bannerUrl(listening: string, port: number, h: Pick<HttpConfig, 'host' | 'publicUrl' | 'allowHosts'>): { url: string; note?: string } {
+  if (h.publicUrl !== undefined) return { url: h.publicUrl };
+  if (!isWildcardHost(h.host)) return { url: listening };
+  const path = new URL(listening).pathname;
+  const named = h.allowHosts.map(parseAllowHost).find((a) => a !== undefined && (a.port === undefined || a.port === String(port)));
+  const note =
+    `listening on all interfaces (${h.host}), but requests must name a Host this server accepts: loopback, --allow-host ` +
+    'values, the --public-url host; for other machines set --allow-host <the name they use>, or --public-url https://<name>/mcp behind a TLS proxy';
+  return named !== undefined ? { url: `http://${named.host}:${port}${path}` } : { url: `http://127.0.0.1:${port}${path}`, note };
 }
 
 /** A failure to listen as an AppError that names the address and the flag to change; other errors unchanged. */

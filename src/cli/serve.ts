@@ -4,7 +4,7 @@ import {
   cleartextTokenWarning, configuredCredentialNames, loadServerConfig, optionsHelp, secretLookingEnv, type ConfigFile, type HttpConfig, type ServerConfig,
 } from '../config.js';
 import { checkServeFlags, parseServeArgs } from './args.js';
-import { clientConfigLines, listenError } from './serve-messages.js';
+import { bannerUrl, clientConfigLines, listenError } from './serve-messages.js';
 import { authorizationPlaceholder } from '../server/auth/client-config.js';
 import { config as zodConfig } from 'zod';
 import { mark, marked, markTimes } from '../startup-marks.js';
@@ -148,25 +148,6 @@ function traceStartup(set: CatalogSet): void {
     process.stderr.write(JSON.stringify({ event: 'startup_trace', marks, index, parsedFiles, cpuMs, rssMB: process.memoryUsage().rss / 1048576 }) + '\n');
   }, 20);
   timer.unref();
-}
-
-/**
- * The MCP URL the banner gives clients: one the server's own Host check accepts. The --public-url when set (the URL
- * clients use, and OAuth's audience); on a wildcard bind (0.0.0.0, ::), whose address is no Host the server takes, the
- * first --allow-host name that fits the port, else loopback, with `note` saying what to set for other machines.
- */
-function bannerUrl(listening: string, port: number, h: Pick<HttpConfig, 'host' | 'publicUrl' | 'allowHosts'>): { url: string; note?: string } {
-  if (h.publicUrl !== undefined) return { url: h.publicUrl };
-  const host = h.host.replace(/^\[|\]$/g, '');
-  if (host !== '0.0.0.0' && host !== '::') return { url: listening };
-  const path = new URL(listening).pathname;
-  const named = h.allowHosts
-    .map((entry) => /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(entry.trim()))
-    .find((m) => m?.[1] !== undefined && (m[2] === undefined || m[2] === String(port)));
-  const note =
-    `listening on all interfaces (${h.host}), but requests must name a Host this server accepts: loopback, --allow-host ` +
-    'values, the --public-url host; for other machines set --allow-host <the name they use>, or --public-url https://<name>/mcp behind a TLS proxy';
-  return named?.[1] !== undefined ? { url: `http://${named[1]}:${port}${path}` } : { url: `http://127.0.0.1:${port}${path}`, note };
 }
 
 /** The metrics and audit observers as one (each guarded by the server). */

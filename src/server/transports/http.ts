@@ -8,7 +8,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
-import { DEFAULT_MAX_BODY_BYTES, MIN_HTTP_TOKEN_LENGTH, checkSecureUrl, isLoopbackHost } from '../../config.js';
+import { DEFAULT_MAX_BODY_BYTES, MIN_HTTP_TOKEN_LENGTH, checkSecureUrl, isLoopbackHost, isWildcardHost, parseAllowHost } from '../../config.js';
 import { AppError } from '../../errors.js';
 import { silentLogger } from '../../logger.js';
 import { MemoryStateStore, type StateStore } from '../../state/index.js';
@@ -138,11 +138,11 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
   // The canonical public name is this server's own: a proxy forwards it (with or without the port).
   if (publicUrl !== undefined) extraHosts.push({ name: bare(publicUrl.hostname) });
   for (const entry of options.allowHosts ?? []) {
-    const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(entry.trim());
-    if (m?.[1]) extraHosts.push({ name: bare(m[1]), ...(m[2] !== undefined ? { port: m[2] } : {}) });
+    const allowed = parseAllowHost(entry);
+    if (allowed !== undefined) extraHosts.push({ name: bare(allowed.host), ...(allowed.port !== undefined ? { port: allowed.port } : {}) });
   }
   const boundHost = bare(host);
-  const wildcardBind = boundHost === '0.0.0.0' || boundHost === '::';
+  const wildcardBind = isWildcardHost(boundHost);
 
   function allowedHost(hostHeader: string | undefined): boolean {
     if (!hostHeader) return false;
