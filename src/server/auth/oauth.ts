@@ -290,6 +290,8 @@ export class OAuthVerifier {
     const fetchedAt = 'uat' in this.keysCache ? this.keysCache.uat : undefined;
     // jose fetched the keys during this very check (its cooldown was over): they are the issuer's current ones
     if (fetchedAt === undefined || fetchedAt >= startedAt) return undefined;
+    // Two clocks on purpose: jose stamps its fetch (`uat`) and counts its cooldown with Date.now(), so the cooldown
+    // is measured on that clock; the token's own times are judged on this.now(), the clock jwtVerify used above.
     const left = fetchedAt + this.keysCooldownMs - Date.now();
     if (left <= 0) return undefined;
     let claims: JWTPayload;
