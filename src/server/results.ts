@@ -2,16 +2,16 @@
 // (`api-catalog://results/<id>`) in the state store under the session's key: bounded count per session,
 // expiring after a TTL, readable from any replica. A store this process holds (memory) keeps only each result's
 // entry; the texts live in the process's ResultBudget, which bounds them all together in bytes.
+import { RESULT_BUDGET_BYTES } from '../state/store.js';
 import type { SessionKey, StateStore } from '../state/index.js';
 
 export const RESULT_URI_PREFIX = 'api-catalog://results/';
 
 /**
- * Bytes of stored result text one process keeps in memory, all sessions and principals together (64 MiB): without
- * it, 1000 sessions × 20 results of up to 20 MiB each could hold hundreds of GB. The oldest results go first when a
- * new one needs room; a result larger than the whole budget is not kept. Counted as the stored text's length.
+ * Bytes of stored result text one process keeps in memory, all sessions and principals together (RESULT_BUDGET_BYTES,
+ * 64 MiB; with Redis, the replicas together keep as much there: src/state/redis.ts).
  */
-export const RESULT_BUDGET_BYTES = 64 * 1024 * 1024;
+export { RESULT_BUDGET_BYTES };
 
 /** Largest single stored text (20 MiB); bigger results are not kept, whatever the budget. */
 const MAX_RESULT_BYTES = 20 * 1024 * 1024;
@@ -99,7 +99,8 @@ export class ResultStore {
 
   /**
    * The texts live in this process: the state store is memory, not shared. A shared store (Redis) keeps the texts
-   * itself, so that every replica can read them (bounded by the count per session and the TTL there).
+   * itself, so that every replica can read them (bounded there by the count per session, the TTL and one byte budget
+   * for every replica).
    */
   private get local(): boolean {
     return !this.store.shared;

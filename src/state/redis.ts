@@ -6,7 +6,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
 import { RedisConnection } from './redis-connection.js';
 import type { StateProblem } from './redis-problems.js';
-import { principalPrefix, sessionPrefix, stateUnavailable, type RateDecision, type SessionKey, type SessionRecord, type StateHealth, type StateStore, type StoredResultInfo } from './store.js';
+import { RESULT_BUDGET_BYTES, principalPrefix, sessionPrefix, stateUnavailable, type RateDecision, type SessionKey, type SessionRecord, type StateHealth, type StateStore, type StoredResultInfo } from './store.js';
 import { checkRedisUrl, redactRedisUrl } from './url.js';
 
 const NS = 'ac:';
@@ -17,9 +17,25 @@ redis.call('PEXPIRE', KEYS[2], ARGV[1])
 if rec then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return rec`;
 
-const DELETE = `
+// Every replica's stored results together stay within one byte budget: KEYS of the budget are a sorted set of
+// result keys by expiry (µs), a hash of their sizes and their total. FORGET takes a result out of the count.
+const FORGET = `
+local function forget(k)
+  redis.call('ZREM', KEYS[BUDGET], k)
+  local s = redis.call('HGET', KEYS[BUDGET + 1], k)
+  if s then
+    redis.call('HDEL', KEYS[BUDGET + 1], k)
+    redis.call('DECRBY', KEYS[BUDGET + 2], s)
+  end
+end`;
+
+const DELETE = `local BUDGET = 4
+${FORGET}
 local ids = redis.call('ZRANGE', KEYS[3], 0, -1)
-for _, id in ipairs(ids) do redis.call('DEL', ARGV[1] .. id) end
+for _, id in ipairs(ids) do
+  redis.call('DEL', ARGV[1] .. id)
+  forget(ARGV[1] .. id)
+end
 return redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])`;
 
 const NOW_MS = `local t = redis.call('TIME')
@@ -43,17 +59,41 @@ return {0, math.ceil((1 - tokens) * 60000 / cap)}`;
 const NOW_US = `local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000000 + tonumber(t[2])`;
 
-const PUT_RESULT = `${NOW_US}
+const PUT_RESULT = `local BUDGET = 2
+${FORGET}
+${NOW_US}
 local ttl = tonumber(ARGV[4])
+local budget = tonumber(ARGV[6])
+local size = string.len(ARGV[3])
+local key = ARGV[1] .. ARGV[2]
+-- results past their expiry are gone from Redis: out of the count too
+for _, k in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now)) do forget(k) end
+-- nothing left to count (the budget's keys never expire: this prune keeps them small), so nothing is held
+if redis.call('ZCARD', KEYS[2]) == 0 then redis.call('SET', KEYS[4], '0') end
+-- then the oldest results of every session, until this one fits (one larger than the whole budget is kept alone)
+while tonumber(redis.call('GET', KEYS[4]) or '0') + size > budget do
+  local oldest = redis.call('ZRANGE', KEYS[2], 0, 0)
+  if #oldest == 0 then break end
+  redis.call('DEL', oldest[1])
+  local owner, id = string.match(oldest[1], '^(.*):result:([^:]*)$')
+  if owner then redis.call('ZREM', owner .. ':results', id) end
+  forget(oldest[1])
+end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ttl * 1000)
 local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
 if last[2] and tonumber(last[2]) >= now then now = tonumber(last[2]) + 1 end
-redis.call('SET', ARGV[1] .. ARGV[2], ARGV[3], 'PX', ttl)
+redis.call('SET', key, ARGV[3], 'PX', ttl)
 redis.call('ZADD', KEYS[1], now, ARGV[2])
+redis.call('ZADD', KEYS[2], now + ttl * 1000, key)
+redis.call('HSET', KEYS[3], key, size)
+redis.call('INCRBY', KEYS[4], size)
 local over = redis.call('ZCARD', KEYS[1]) - tonumber(ARGV[5])
 if over > 0 then
   local old = redis.call('ZRANGE', KEYS[1], 0, over - 1)
-  for _, id in ipairs(old) do redis.call('DEL', ARGV[1] .. id) end
+  for _, id in ipairs(old) do
+    redis.call('DEL', ARGV[1] .. id)
+    forget(ARGV[1] .. id)
+  end
   redis.call('ZREMRANGEBYRANK', KEYS[1], 0, over - 1)
 end
 redis.call('PEXPIRE', KEYS[1], ttl)
@@ -68,9 +108,9 @@ return 0`;
 
 interface Scripts {
   acTouch(session: string, auth: string, ttl: number): Promise<string | null>;
-  acDelete(session: string, auth: string, idx: string, resultPrefix: string): Promise<number>;
+  acDelete(session: string, auth: string, idx: string, budgetIdx: string, budgetSizes: string, budgetTotal: string, resultPrefix: string): Promise<number>;
   acTakeToken(bucket: string, cap: number): Promise<[number, number]>;
-  acPutResult(idx: string, resultPrefix: string, id: string, text: string, ttl: number, max: number): Promise<number>;
+  acPutResult(idx: string, budgetIdx: string, budgetSizes: string, budgetTotal: string, resultPrefix: string, id: string, text: string, ttl: number, max: number, budget: number): Promise<number>;
   acListResults(idx: string, ttl: number): Promise<string[]>;
   acRelease(key: string, token: string): Promise<number>;
 }
@@ -84,7 +124,15 @@ export interface RedisStoreOptions {
    */
   commandTimeoutMs?: number;
   logger?: Logger;
+  /**
+   * Bytes of stored result text all replicas keep in this Redis together (default RESULT_BUDGET_BYTES, 64 MiB):
+   * the oldest results of any session are evicted first when a new one needs room.
+   */
+  resultBudgetBytes?: number;
 }
+
+/** The shared result budget's keys: result keys by expiry, their sizes, their total. */
+const BUDGET_KEYS = [`${NS}results:expiry`, `${NS}results:size`, `${NS}results:bytes`] as const;
 
 export { checkRedisUrl, redactRedisUrl };
 
@@ -94,14 +142,16 @@ export class RedisStateStore implements StateStore {
   private readonly conn: RedisConnection;
   private readonly client: Redis;
   private readonly scripts: Scripts;
+  private readonly resultBudgetBytes: number;
 
   constructor(url: string, options: RedisStoreOptions = {}) {
+    this.resultBudgetBytes = options.resultBudgetBytes ?? RESULT_BUDGET_BYTES;
     this.conn = new RedisConnection(url, options);
     this.client = this.conn.client;
     this.client.defineCommand('acTouch', { numberOfKeys: 2, lua: TOUCH });
-    this.client.defineCommand('acDelete', { numberOfKeys: 3, lua: DELETE });
+    this.client.defineCommand('acDelete', { numberOfKeys: 6, lua: DELETE });
     this.client.defineCommand('acTakeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
-    this.client.defineCommand('acPutResult', { numberOfKeys: 1, lua: PUT_RESULT });
+    this.client.defineCommand('acPutResult', { numberOfKeys: 4, lua: PUT_RESULT });
     this.client.defineCommand('acListResults', { numberOfKeys: 1, lua: LIST_RESULTS, readOnly: true });
     this.client.defineCommand('acRelease', { numberOfKeys: 1, lua: RELEASE });
     this.scripts = this.client as unknown as Scripts;
@@ -165,7 +215,7 @@ export class RedisStateStore implements StateStore {
 
   async deleteSession(key: SessionKey): Promise<void> {
     const k = this.keys(key);
-    await this.run(() => this.scripts.acDelete(k.session, k.auth, k.results, k.result));
+    await this.run(() => this.scripts.acDelete(k.session, k.auth, k.results, ...BUDGET_KEYS, k.result));
   }
 
   async authorize(key: SessionKey, entries: ReadonlyArray<{ name: string; fingerprint: string }>, ttlMs: number): Promise<void> {
@@ -197,7 +247,7 @@ export class RedisStateStore implements StateStore {
   async putResult(key: SessionKey, text: string, ttlMs: number, max: number): Promise<string> {
     const k = this.keys(key);
     const id = randomUUID();
-    await this.run(() => this.scripts.acPutResult(k.results, k.result, id, text, ttlMs, max));
+    await this.run(() => this.scripts.acPutResult(k.results, ...BUDGET_KEYS, k.result, id, text, ttlMs, max, this.resultBudgetBytes));
     return id;
   }
 

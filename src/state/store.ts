@@ -104,6 +104,13 @@ export interface StateStore {
   close(): Promise<void>;
 }
 
+/**
+ * Bytes of stored result text kept together (64 MiB): by one process in its memory, or by every replica in one Redis.
+ * Without it, 1000 sessions x 20 results of up to 20 MiB each could hold hundreds of GB. The oldest results go first
+ * when a new one needs room. Counted as the stored text's length (bytes in Redis).
+ */
+export const RESULT_BUDGET_BYTES = 64 * 1024 * 1024;
+
 /** The message every caller sees when the store cannot be reached (fail closed). */
 export const STATE_UNAVAILABLE_MESSAGE = 'state store unavailable';
 
