@@ -36,11 +36,17 @@ let vocabulary: string | undefined;
  * A fingerprint of the search word lists (every file of words/): most of them shape what the index derives at build
  * (an action segment, a head noun, the typo dictionary), so a snapshot built with other lists is refused and rebuilt
  * like one of another layout, without anyone bumping it. All of them are in it, so no one has to know which are
- * read at build.
+ * read at build; a file's `manifest` (the record of how a mined list was built: its date, duration, inputs) is not,
+ * so mining the same words again keeps every snapshot.
  */
 export function vocabularyFingerprint(): string {
-  vocabulary ??= keyHash(JSON.stringify(WORD_LISTS)).toString(16).padStart(8, '0');
+  vocabulary ??= listsFingerprint(WORD_LISTS);
   return vocabulary;
+}
+
+/** The fingerprint of these word lists, their `manifest`s left out. */
+export function listsFingerprint(lists: Readonly<Record<string, unknown>>): string {
+  return keyHash(JSON.stringify(lists, (key, value: unknown) => (key === 'manifest' ? undefined : value))).toString(16).padStart(8, '0');
 }
 
 type Typed = Uint32Array | Uint8Array | Float64Array;

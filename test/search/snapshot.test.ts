@@ -4,12 +4,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, test } from 'vitest';
 import { isAppError } from '../../src/errors.js';
 import { importSpec } from '../../src/importer/index.js';
 import { defaultCatalogDir, loadCatalog } from '../../src/registry/catalog.js';
 import { DEFAULT_TUNING, SearchIndex } from '../../src/search/index.js';
-import { vocabularyFingerprint } from '../../src/search/snapshot.js';
+import { listsFingerprint, vocabularyFingerprint } from '../../src/search/snapshot.js';
+import { WORD_LISTS } from '../../src/search/words.js';
 import type { DomainInfo, Operation } from '../../src/types.js';
 
 const ROOT = resolve(fileURLToPath(import.meta.url), '../../..');
@@ -110,4 +111,13 @@ describe('search snapshot', () => {
     const loaded = SearchIndex.fromSnapshot(padded.subarray(3), ops, c.meta.domains);
     expect(loaded.search('list issues').results).toEqual(SearchIndex.build(ops, c.meta.domains).search('list issues').results);
   });
+});
+
+test('mining the same words again keeps every snapshot: the fingerprint reads the lists, not how they were built', () => {
+  const mined = WORD_LISTS.mined as unknown as { manifest: Record<string, unknown>; mappings: Record<string, Array<[string, number]>> };
+  const rebuilt = { ...WORD_LISTS, mined: { ...mined, manifest: { ...mined.manifest, builtOn: '2099-01-01', buildSeconds: 99 } } };
+  expect(listsFingerprint(rebuilt)).toBe(vocabularyFingerprint());
+  const [word, alternatives] = Object.entries(mined.mappings)[0] as [string, Array<[string, number]>];
+  const remapped = { ...WORD_LISTS, mined: { ...mined, mappings: { ...mined.mappings, [word]: alternatives.slice(1) } } };
+  expect(listsFingerprint(remapped)).not.toBe(vocabularyFingerprint());
 });
