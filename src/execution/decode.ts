@@ -121,6 +121,8 @@ export interface DecodedBody {
   warnings?: string[];
   /** JSON returned as text because it nests deeper than MAX_JSON_DEPTH (nothing can be projected from it). */
   tooDeep?: boolean;
+  /** The declared charset could not be decoded: the text was read as UTF-8 (one of the warnings says so). */
+  charsetMisread?: boolean;
 }
 
 /**
@@ -138,7 +140,8 @@ export function decodeBody(bytes: Buffer, contentType: string, cut: boolean): De
   }
   const { text, warning } = bodyText(bytes, ct);
   const warnings = warning !== undefined ? [warning] : [];
-  const plain = (): DecodedBody => ({ data: text, text, ...(warnings.length > 0 ? { warnings } : {}) });
+  const misread = warning !== undefined ? { charsetMisread: true } : {};
+  const plain = (): DecodedBody => ({ data: text, text, ...(warnings.length > 0 ? { warnings } : {}), ...misread });
   if (cut) return plain(); // a cut JSON document cannot be parsed; the caller marks it truncated
   if (isJson(ct) || (ct === '' && /^\s*[[{]/.test(text))) {
     if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
@@ -146,7 +149,7 @@ export function decodeBody(bytes: Buffer, contentType: string, cut: boolean): De
       return { ...plain(), tooDeep: true };
     }
     try {
-      return { data: parseJson(text), text, ...(warnings.length > 0 ? { warnings } : {}) };
+      return { data: parseJson(text), text, ...(warnings.length > 0 ? { warnings } : {}), ...misread };
     } catch {
       if (ct === '') return plain();
       throw new AppError('UPSTREAM_RESPONSE_INVALID', `upstream declared ${contentType} but sent invalid JSON: ${JSON.stringify(text.slice(0, 200))}`, {

@@ -163,6 +163,7 @@ async function pipeline(op: Operation, args: unknown, config: ExecutionConfig, o
   /** What the agent must know to read data right (redacted: they quote upstream text). */
   const warnings: string[] = [];
   let tooDeep = false;
+  let charsetMisread = false;
   try {
     const decoded = decodeBody(raw.bytes, contentType, raw.cutAt !== undefined);
     // The raw text is searched for secrets instead of re-serializing the parsed data, unless its escapes could hide
@@ -170,6 +171,7 @@ async function pipeline(op: Operation, args: unknown, config: ExecutionConfig, o
     data = redactor.deep(decoded.data, decoded.text);
     for (const w of decoded.warnings ?? []) warnings.push(redactor.string(w));
     tooDeep = decoded.tooDeep === true;
+    charsetMisread = decoded.charsetMisread === true;
   } catch (err) {
     if (raw.status >= 400 && isAppError(err)) data = bodyText(raw.bytes, contentType).text.slice(0, 2000);
     else return fromError(err, redactor, op, raw.status);
@@ -216,14 +218,13 @@ async function pipeline(op: Operation, args: unknown, config: ExecutionConfig, o
       },
       ...(pagination !== undefined ? { pagination } : {}),
       ...(warnings.length > 0 ? { warnings } : {}),
-      instruction: `The response was cut at ${raw.cutAt} bytes (the response size cap), so data is partial text and "fields" cannot select from it: call again with ${narrow} to get a smaller answer, or ask the operator to raise API_CATALOG_MAX_RESPONSE_BYTES.`,
+      instruction: answerInstruction({ capCutAt: raw.cutAt, budgetCut: false, text: true, tooDeep: false, charsetMisread, missed: false }, narrow),
     };
   }
-  let instruction: string | undefined;
+  let missed = false;
   if (tooDeep) {
     // kept as text (decodeBody's warning says why): a projection would select nothing from it
     if (projection !== undefined) warnings.push('fields: not applied: the response is shown as text (see the warning before this one); data is that text, unprojected');
-    instruction = `data is the response's text, not parsed: its JSON nests deeper than ${MAX_JSON_DEPTH} levels (see warnings), so "fields" cannot select from it; read it as text, or ask for less with ${narrow}.`;
   } else if (projection !== undefined) {
     let projected: unknown;
     try {
@@ -235,11 +236,11 @@ async function pipeline(op: Operation, args: unknown, config: ExecutionConfig, o
     // answer. Redacted like everything else the call returns (it quotes the agent's paths and upstream key names).
     const warning = projectionWarning(data, projection, projected);
     if (warning !== undefined) warnings.push(redactor.string(warning));
-    // the projection's own warning has its instruction (the caller's); a charset warning alone needs one here
-    else if (warnings.length > 0) instruction = 'Some characters of data may be wrong: see warnings.';
+    missed = warning !== undefined;
     data = projected;
-  } else if (warnings.length > 0) instruction = 'Some characters of data may be wrong: see warnings.';
+  }
   const cut = truncate(data, config.tokenBudget ?? DEFAULT_TOKEN_BUDGET, op, projection === undefined ? raw.bytes.length : undefined);
+  const instruction = answerInstruction({ budgetCut: cut !== undefined, text: typeof data === 'string', tooDeep, charsetMisread, missed }, narrow);
   return {
     ok: true,
     status: raw.status,
@@ -250,6 +251,51 @@ async function pipeline(op: Operation, args: unknown, config: ExecutionConfig, o
     ...(warnings.length > 0 ? { warnings } : {}),
     ...(instruction !== undefined ? { instruction } : {}),
   };
+}
+
+/** What a successful answer's instruction speaks of. */
+interface AnswerFacts {
+  /** The body stopped at the byte cap (this many bytes): partial text, never parsed or projected. */
+  capCutAt?: number;
+  /** data was cut to the token budget (the caller may keep the full result and say where). */
+  budgetCut: boolean;
+  /** data is text, which "fields" cannot select from. */
+  text: boolean;
+  /** JSON kept as text: it nests deeper than MAX_JSON_DEPTH. */
+  tooDeep: boolean;
+  /** A charset this runtime cannot decode: read as UTF-8. */
+  charsetMisread: boolean;
+  /** Some "fields" paths matched nothing (a warning names them). */
+  missed: boolean;
+}
+
+/**
+ * A successful answer's next step: one sentence for each thing the agent must know, so that no warning hides another
+ * (a charset read as UTF-8 in a cut result, paths that matched nothing in a projection that was cut). Undefined when
+ * the caller's usual step says it all by itself: nothing to say, a cut of parsed data alone (read the stored full
+ * result, or narrow with "fields"), or paths that matched nothing alone (fix them). The caller puts where it kept
+ * the full result before this.
+ */
+function answerInstruction(f: AnswerFacts & { capCutAt: number }, narrow: string): string;
+function answerInstruction(f: AnswerFacts, narrow: string): string | undefined;
+function answerInstruction(f: AnswerFacts, narrow: string): string | undefined {
+  const steps: string[] = [];
+  let usual = 0;
+  if (f.capCutAt !== undefined) {
+    steps.push(`The response was cut at ${f.capCutAt} bytes (the response size cap), so data is partial text and "fields" cannot select from it: call again with ${narrow} to get a smaller answer, or ask the operator to raise API_CATALOG_MAX_RESPONSE_BYTES.`);
+  } else if (f.budgetCut) {
+    // "fields" selects from parsed data only: for text (too deep included) it would select nothing
+    if (!f.text) usual++;
+    const how = f.text ? (f.tooDeep ? '.' : `: ask for less with ${narrow}.`) : `: for a smaller answer, call again with "fields" to select only what you need, or with ${narrow}.`;
+    steps.push(`The data was cut to fit the token budget (see truncated)${how}`);
+  }
+  if (f.tooDeep) steps.push(`data is the response's text, not parsed: its JSON nests deeper than ${MAX_JSON_DEPTH} levels (see warnings), so "fields" cannot select from it; read it as text, or ask for less with ${narrow}.`);
+  if (f.missed) {
+    usual++;
+    steps.push('Some "fields" paths matched nothing in this response (see warnings): fix them from the fields listed there, or call again without "fields".');
+  }
+  if (f.charsetMisread) steps.push('Some characters of data may be wrong: see warnings.');
+  return steps.length === 0 || (steps.length === 1 && usual === 1) ? undefined : steps.join(' ');
 }
 
 /**

@@ -153,8 +153,9 @@ export type ExecutionOutcome = WireFacts &
         warnings?: string[];
         /**
          * The next step, when the usual ones (read the full result, narrow with `fields`, fix the `fields` paths)
-         * would mislead: a body cut at maxResponseBytes or JSON kept as text (`fields` cannot select from text), a
-         * charset read as UTF-8. Absent otherwise.
+         * would mislead or leave something out: a body cut at maxResponseBytes or JSON kept as text (`fields` cannot
+         * select from text), a charset read as UTF-8, or more than one of these and the usual cases at once (one
+         * sentence each). Absent otherwise.
          */
         instruction?: string;
       }

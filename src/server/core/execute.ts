@@ -362,12 +362,13 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
   if (outcome.truncated) {
     value.truncated = outcome.truncated;
     const uri = outcome.full !== undefined && ctx.storeFull ? await ctx.storeFull(outcome.full) : undefined;
-    // the execution layer's own step, where "fields" cannot help (a body cut at the byte cap, JSON kept as text)
+    // the execution layer's own steps (a body cut at the byte cap, JSON kept as text, a charset read as UTF-8, ...)
+    // say how it was cut; here only where the whole of it is kept
     if (uri) {
       value.full_result_uri = uri;
       instruction =
         outcome.instruction !== undefined
-          ? `The result was cut to fit; read the resource ${uri} for all of it. ${outcome.instruction}`
+          ? `The full result is kept: read the resource ${uri} for all of it. ${outcome.instruction}`
           : `The result was cut to fit; read the resource ${uri} for all of it, or call again with "fields" to select only what you need.`;
     } else {
       instruction = outcome.instruction ?? 'The result was cut to fit; call again with "fields" or paging arguments to get the rest.';
