@@ -12,8 +12,9 @@ function lowerHex(s: string): string {
 /**
  * Every spelling of a value that a request may carry or an upstream may echo: the value itself, its percent
  * encodings (encodeURIComponent; the strict form request.ts puts query and cookie credentials on the wire with,
- * which also escapes `!'()*`; the form-urlencoded form URLSearchParams writes), each with `+` for spaces and in
- * lower-case hex too, and its base64.
+ * which also escapes `!'()*`; the form-urlencoded form URLSearchParams writes), each with `+` for spaces; those
+ * encoded once more, as an upstream writes the URL that carried the value inside another URL (`?return_to=...`:
+ * `%28` becomes `%2528`); each in lower-case hex too; and its base64. So a credential is registered once, as it is.
  */
 function spellings(v: string): string[] {
   let uri: string;
@@ -25,8 +26,11 @@ function spellings(v: string): string[] {
   }
   const strict = encodeStrict(v);
   const form = new URLSearchParams([['', v]]).toString().slice(1);
-  const encoded = [uri, strict, form].flatMap((e) => [e, e.replace(/%20/g, '+')]);
-  return [v, ...encoded, ...encoded.map(lowerHex), Buffer.from(v, 'utf8').toString('base64')];
+  const plus = [uri, strict, form].flatMap((e) => [e, e.replace(/%20/g, '+')]);
+  const once = [...plus, ...plus.map(lowerHex)];
+  // a value with nothing to encode is its own encoding: nothing to encode again either
+  const again = once.filter((e) => e !== v).flatMap((e) => [encodeURIComponent(e), encodeStrict(e)]);
+  return [...new Set([v, ...once, ...again, ...again.map(lowerHex), Buffer.from(v, 'utf8').toString('base64')])];
 }
 
 /**
@@ -46,8 +50,9 @@ export class Redactor {
   private readonly values: string[];
 
   /**
-   * Values shorter than 3 characters are ignored (they would mask ordinary text). Besides the credential values,
-   * pass the exact strings the request carries them as (request.ts does), so whatever went on the wire is masked.
+   * Values shorter than 3 characters are ignored (they would mask ordinary text). Pass each credential as it is:
+   * its encoded spellings are derived here, and a value the request sends inside a longer string (after a
+   * credentialPrefix, percent-encoded in a query) is masked inside it.
    */
   constructor(values: Iterable<string>) {
     const set = new Set<string>();

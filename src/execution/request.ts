@@ -335,8 +335,9 @@ export function buildRequest(op: Operation, args: Record<string, unknown>, confi
     headers,
     ...(body !== undefined ? { body } : {}),
     ...(bodyPreview !== undefined ? { bodyPreview } : {}),
-    // The credentials, and the exact strings the query and cookie carry them as (strict percent-encoding).
-    redactor: new Redactor([...auth.secrets, ...[...auth.query, ...auth.cookies].map(([, v]) => encodeStrict(v))]),
+    // Each credential once: the Redactor masks every spelling the request or an echo of it can carry (the strict
+    // percent-encoding the query and cookie send, that encoded again inside another URL, ...).
+    redactor: new Redactor(auth.secrets),
     ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
     ...(plainHttp !== undefined ? { plainHttp } : {}),
   };

@@ -74,6 +74,20 @@ describe('a credential with !\'()* is masked in the form it went on the wire', (
     expect(leaks(JSON.stringify(out), KEY, TOKEN)).toEqual([]);
   });
 
+  it('an echo of the URL inside another URL (percent-encoded again, as a return_to link carries it) is masked too', async () => {
+    const again = (s: string) => encodeURIComponent(s);
+    up.route('/v1/users/1/profile', answer(200, (rec) => JSON.stringify({ next: `/login?return_to=${again(rec.url)}`, lower: again(rec.url).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()) })));
+    const out = okay(await executeOperation(profile, { id: '1' }, config()));
+    expect(JSON.stringify(up.requests.map((r) => r.url))).toContain(KEY_WIRE);
+    expect(out.data).toEqual({ next: '/login?return_to=%2Fv1%2Fusers%2F1%2Fprofile%3Fapi_key%3D***', lower: '%2fv1%2fusers%2f1%2fprofile%3fapi_key%3d***' });
+    expect(leaks(JSON.stringify(out), KEY, KEY_WIRE)).toEqual([]);
+    // an API error quoting it so: masked in the message too
+    up.route('/v1/users/1/profile', answer(403, (rec) => JSON.stringify({ message: `sign in first: /login?return_to=${again(rec.url)}` })));
+    const err = fail(await executeOperation(profile, { id: '1' }, config()));
+    expect(err.message).toBe('test_op: the API answered 403: sign in first: /login?return_to=%2Fv1%2Fusers%2F1%2Fprofile%3Fapi_key%3D***');
+    expect(leaks(JSON.stringify(err), KEY, KEY_WIRE)).toEqual([]);
+  });
+
   it("the session's X-Upstream-Token in a cookie: masked in the dry run and in the echo", async () => {
     const session = 'SESSIONTOKEN(zz)!';
     const cookieOp = op({ security: [{ ckey: [] }] });
@@ -114,7 +128,7 @@ describe('an echo whose JSON escapes the secret differently from the raw text is
 });
 
 describe('Redactor forms', () => {
-  it('masks the raw value, both percent encodings in either hex case, the form (+) spellings and base64', () => {
+  it('masks the raw value, both percent encodings in either hex case, the form (+) spellings, the encodings encoded again and base64', () => {
     const r = new Redactor(["it's a (secret) key!*"]);
     const strict = "it%27s%20a%20%28secret%29%20key%21%2A";
     for (const form of [
@@ -123,6 +137,8 @@ describe('Redactor forms', () => {
       strict,
       strict.toLowerCase(),
       strict.replace(/%20/g, '+'),
+      encodeURIComponent(strict),
+      encodeURIComponent(strict).replace(/%25([0-9A-F]{2})/g, (_m, h: string) => `%25${h.toLowerCase()}`),
       new URLSearchParams({ k: "it's a (secret) key!*" }).toString().slice(2),
       Buffer.from("it's a (secret) key!*").toString('base64'),
     ]) {
