@@ -1,6 +1,7 @@
 // JWT access-token validation for the OAuth 2.1 resource-server role: discovers the authorization server's
 // metadata (OpenID discovery, else RFC 8414), verifies with `jose` against its JWKS (cached by jose) and checks
-// issuer, audience (RFC 8707: this server's canonical URL), expiry and allowed algorithms. Never logs tokens.
+// issuer, audience (RFC 8707: this server's canonical URL), expiry, allowed algorithms, the access-token `typ`
+// (RFC 9068) and a subject. Never logs tokens.
 import { createRemoteJWKSet, decodeJwt, errors as joseErrors, jwksCache, jwtVerify, type JWKSCacheInput, type JWTPayload } from 'jose';
 import { checkSecureUrl } from '../../config.js';
 import { AppError } from '../../errors.js';
@@ -91,11 +92,16 @@ export function fetchFailure(err: unknown): string {
   return (text || err.name).replace(/\s+/g, ' ').slice(0, 160);
 }
 
-/** A claim value's kind, in words, for a message (never the value: it comes from the token). */
-function kindOf(value: unknown): string {
+/** A value's JSON type, in words, for a message (never the value: it comes from the token). */
+function typeOf(value: unknown): string {
   if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array with an entry that is not a string';
+  if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** A scope claim's kind, in words: an array here has an entry that is not a string (one of strings is read). */
+function kindOf(value: unknown): string {
+  return Array.isArray(value) ? 'an array with an entry that is not a string' : typeOf(value);
 }
 
 /**
@@ -112,6 +118,34 @@ function scopesOf(payload: JWTPayload): { scopes: string[]; problem?: string } {
   const scp = payload.scp;
   const scopes = Array.isArray(scp) ? scp.filter((s): s is string => typeof s === 'string') : typeof scp === 'string' ? scp.split(' ').filter(Boolean) : [];
   return { scopes, ...(problem !== undefined ? { problem } : {}) };
+}
+
+/**
+ * The `typ` header values of an access token (RFC 9068 §2.1 `at+jwt`; plain `JWT`, which Keycloak and Entra ID send),
+ * compared as RFC 7515 §4.1.9 says: case-insensitively, `application/` implied. No `typ` at all is accepted too
+ * (many issuers send none). Any other type is another kind of JWT (RFC 8725 §3.11: a logout token, a security
+ * event, a DPoP proof), signed by the same issuer perhaps, but never an access token.
+ */
+const ACCESS_TOKEN_TYPES = new Set(['at+jwt', 'jwt']);
+const ACCEPTED_TYPES = 'at+jwt (or application/at+jwt), JWT, or none';
+
+/** Why the token's `typ` header says it is not an access token; undefined when it may be one. */
+function typProblem(typ: unknown): string | undefined {
+  if (typ === undefined) return undefined;
+  if (typeof typ === 'string' && ACCESS_TOKEN_TYPES.has(typ.toLowerCase().replace(/^application\//, ''))) return undefined;
+  // named only when it reads as a media type: the reason goes into a WWW-Authenticate header and a log line
+  const seen = typeof typ !== 'string' ? typeOf(typ) : /^[A-Za-z0-9!#$&^_.+/-]{1,64}$/.test(typ) ? typ : 'a value that is not a media type';
+  return `the token's typ header is ${seen}, which is not an access token's: accepted are ${ACCEPTED_TYPES}`;
+}
+
+/**
+ * Why the token names no subject, which it must: its principal is `oauth:<issuer>#<sub>`, so tokens without one
+ * would all be one principal (sharing sessions, describe handles and stored results). Undefined when it has one.
+ */
+function subjectProblem(sub: unknown): string | undefined {
+  if (typeof sub === 'string' && sub !== '') return undefined;
+  const what = sub === undefined ? 'missing' : sub === '' ? 'empty' : `${typeOf(sub)}, not a string`;
+  return `the token has no subject: its sub claim is ${what}; the authorization server must say who the token is for`;
 }
 
 /** Fixed, token-free reasons for the jose failures (used in logs and error_description). */
@@ -243,14 +277,18 @@ export class OAuthVerifier {
     }
     const startedAt = Date.now();
     try {
-      const { payload } = await jwtVerify(token, jwks, {
+      const { payload, protectedHeader } = await jwtVerify(token, jwks, {
         issuer: this.issuers(),
         audience: this.audiences(),
         algorithms: this.algorithms,
         clockTolerance: this.toleranceSec,
         currentDate: new Date(this.now()),
-        requiredClaims: ['exp', 'sub', 'iss', 'aud'],
+        // `sub` is checked below, with a reason that says what is wrong with it
+        requiredClaims: ['exp', 'iss', 'aud'],
       });
+      // signed by the issuer, for this resource, not expired: now, is it an access token, and whose?
+      const refused = typProblem(protectedHeader.typ) ?? subjectProblem(payload.sub);
+      if (refused !== undefined) return { ok: false, kind: 'invalid', reason: refused };
       const { scopes, problem } = scopesOf(payload);
       return {
         ok: true,
