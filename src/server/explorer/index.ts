@@ -52,13 +52,12 @@ export interface ExplorerContext {
   authToken?: string;
   /** Checks a token typed into the login form with the transport's own (constant-time) check. */
   verifyToken?: (token: string) => boolean;
-  /** The --public-url: an https one says browsers reach this server over TLS (the login cookie gets `Secure`). */
-  publicUrl?: string;
   /**
-   * How MCP clients reach and authenticate to this server: what the page says where a browser cannot log in (no
-   * static token) instead of a bare refusal.
+   * How MCP clients and browsers reach this server, as the transport reads the request (its clientAccess, the one
+   * reading of X-Forwarded-Proto and --public-url): whether the login cookie gets `Secure`, and what the page says
+   * where a browser cannot log in (no static token) instead of a bare refusal.
    */
-  access?: ClientAccess;
+  access: ClientAccess;
   /**
    * The request's credentials could not be checked (the OAuth issuer cannot be reached): /mcp's 503 refusal and its
    * Retry-After. The page answers 503 too, not 401: the token may well be good.
@@ -245,10 +244,9 @@ export async function handleExplorer(req: IncomingMessage, res: ServerResponse, 
       return send(res, 401, 'text/html; charset=utf-8', loginPage(next, 'That token is not right.').text);
     }
     logger.log('info', { event: 'explorer_login' });
-    // Behind a TLS-terminating proxy the browser speaks https: keep the cookie off plain http then. The proxy says so
-    // (X-Forwarded-Proto), or the operator did with an https --public-url.
-    const forwardedHttps = String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim().toLowerCase() === 'https';
-    const secure = forwardedHttps || ctx.publicUrl?.startsWith('https:') === true ? '; Secure' : '';
+    // Behind a TLS-terminating proxy the browser speaks https: keep the cookie off plain http then (the transport
+    // decides it, from X-Forwarded-Proto or an https --public-url, for the endpoint it shows too).
+    const secure = ctx.access.https ? '; Secure' : '';
     res.writeHead(303, {
       ...SECURITY_HEADERS,
       Location: next,

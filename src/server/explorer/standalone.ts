@@ -40,6 +40,12 @@ export interface ClientAccess {
   /** The MCP endpoint as clients reach it: the --public-url, else this request's own scheme, Host and path. */
   endpoint: string;
   /**
+   * Browsers reach this server over TLS: the request came through a TLS-terminating proxy (X-Forwarded-Proto:
+   * https) or the --public-url is https. The explorer's login cookie gets `Secure` then; the endpoint's scheme is the
+   * forwarded one too, unless the --public-url names the endpoint.
+   */
+  https: boolean;
+  /**
    * The Authorization header to configure, a placeholder (the start banner's decision, from auth/client-config.ts);
    * undefined when clients need none: no authentication, or OAuth (the client gets its token itself).
    */

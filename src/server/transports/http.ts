@@ -190,11 +190,13 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
    * Authorization header, worded for anyone (no token names).
    */
   function clientAccess(req: IncomingMessage): ClientAccess {
-    const proto = String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim().toLowerCase() === 'https' ? 'https' : 'http';
+    // the proxy nearest the client comes first in a list (`https, http`)
+    const forwardedHttps = String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim().toLowerCase() === 'https';
     const modes = { staticToken: options.authToken !== undefined, oauth: options.oauth !== undefined, ...(options.tokens !== undefined ? { tokenNames: [] } : {}) };
     const authorization = authorizationPlaceholder(modes, 'anyone');
     return {
-      endpoint: publicUrl?.href ?? `${proto}://${String(req.headers.host)}${path}`,
+      endpoint: publicUrl?.href ?? `${forwardedHttps ? 'https' : 'http'}://${String(req.headers.host)}${path}`,
+      https: forwardedHttps || publicUrl?.protocol === 'https:',
       ...(authorization !== undefined ? { authorization } : {}),
       ...(options.oauth !== undefined && auth?.resourceMetadataUrl !== undefined ? { oauth: { issuer: options.oauth.issuer, metadataUrl: auth.resourceMetadataUrl } } : {}),
       staticToken: options.authToken !== undefined,
@@ -265,7 +267,6 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
         // credentials that could not be checked (the OAuth issuer unreachable) get /mcp's 503, not a 401
         ...(!authn.ok && authn.status === 503 ? { unavailable: { message: authn.message, retryAfter: authn.headers['Retry-After'] ?? '5' } } : {}),
         access: clientAccess(req),
-        ...(publicUrl !== undefined ? { publicUrl: publicUrl.href } : {}),
         // the scope /mcp checks for the same thing: a page reads the catalog (as list_domains), a dry run is
         // execute_tool's dry run; a named token or an OAuth token may lack one (static token, no auth: never)
         ...(principal !== undefined
