@@ -1,9 +1,67 @@
-// What `serve --http` tells people: the URL clients use (one the Host check accepts), the client configurations in
-// each client's own shape (the label always matches the JSON under it), and a listen failure as one line naming the
-// port and the flag that fixes it.
+// What `serve --http` tells people: the start banner, with the URL clients use (one the Host check accepts) and
+// the client configurations in each client's own shape (the label always matches the JSON under it), and a listen
+// failure as one line naming the port and the flag that fixes it.
 import { isWildcardHost, parseAllowHost, type HttpConfig } from '../config.js';
 import { AppError } from '../errors.js';
-import { clientConfigs } from '../server/auth/client-config.js';
+import { authorizationPlaceholder, clientConfigs } from '../server/auth/client-config.js';
+import type { SignerSource } from '../server/signing.js';
+
+/** Where the HTTP server's signing key came from, for the start-up banner (never the key). */
+const SIGNING_SOURCES: Record<SignerSource, string> = {
+  env: 'API_CATALOG_SIGNING_KEY',
+  state: 'generated once, shared through the state store',
+  process: 'random for this process (replicas behind one balancer need API_CATALOG_SIGNING_KEY or --state)',
+};
+
+/** What the start banner of `serve --http` reports, once the server listens. */
+export interface BannerFacts {
+  /** The catalogs served, with their operation counts. */
+  what: string;
+  /** The handle's URL (the bound address) and port. */
+  listening: string;
+  port: number;
+  http: Pick<HttpConfig, 'host' | 'publicUrl' | 'allowHosts' | 'authToken' | 'oauthIssuer' | 'explorer'>;
+  /** OAuth: the resource tokens name and the Protected Resource Metadata URL. */
+  oauth?: { resource: string; metadataUrl: string };
+  /** Named tokens: the names in force (the file as read at start, or as re-read since), how many, from where. */
+  tokens?: { names: string[]; size: number; file: string };
+  state: { where: string; shared: boolean };
+  shutdownGraceMs: number;
+  auditLog?: string;
+  signing: SignerSource;
+  version: string | undefined;
+  watch: boolean;
+}
+
+/** The start banner of `serve --http` (stderr): where clients connect and how, and what this replica runs with. */
+export function httpBanner(f: BannerFacts): string {
+  const h = f.http;
+  // The token itself is never printed: the config shows where it goes, with a placeholder naming whose it is.
+  const authorization = authorizationPlaceholder({
+    staticToken: h.authToken !== undefined,
+    oauth: h.oauthIssuer !== undefined,
+    ...(f.tokens !== undefined ? { tokenNames: f.tokens.names } : {}),
+  });
+  // what clients use: never the wildcard address, which the server's own Host check refuses
+  const client = bannerUrl(f.listening, f.port, h);
+  return [
+    `api-catalog: serving ${f.what} over Streamable HTTP`,
+    `  URL: ${client.url}`,
+    ...(client.note !== undefined ? [`  Note: ${client.note}`] : []),
+    ...(f.oauth !== undefined ? [`  OAuth: tokens from ${h.oauthIssuer} for resource ${f.oauth.resource}; metadata at ${f.oauth.metadataUrl}`] : []),
+    ...(h.explorer ? [`  Catalog explorer: ${client.url.replace(/\/mcp$/, '/')}`] : []),
+    ...clientConfigLines(client.url, authorization),
+    '  Upstream credential per session: send header X-Upstream-Token, or set the env vars `api-catalog describe <name>` names.',
+    `  State: ${f.state.where}${f.state.shared ? ' (shared: replicas serve each other\'s legacy sessions and share rate limits)' : ' (this process only)'}`,
+    `  Probes: ${f.listening.replace(/\/mcp$/, '')}/healthz (live), /readyz (ready), /metrics (Prometheus); shutdown grace ${f.shutdownGraceMs / 1000} s`,
+    ...(f.tokens !== undefined ? [`  Named tokens: ${f.tokens.size} from ${f.tokens.file} (re-read on change)`] : []),
+    `  Audit log: ${f.auditLog ?? 'on the log stream (event "audit")'}`,
+    `  Signing key: ${SIGNING_SOURCES[f.signing]}`,
+    `  Catalog version: ${f.version ?? 'unknown'}; reloaded on SIGHUP${f.watch ? ' and when a registry\'s catalog.json changes' : ''}`,
+    '  Stop with Ctrl-C.',
+    '',
+  ].join('\n');
+}
 
 /**
  * Banner lines with a ready-to-paste config for each kind of client (client-config.ts's, as the /mcp page shows

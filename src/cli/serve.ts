@@ -4,8 +4,7 @@ import {
   cleartextTokenWarning, configuredCredentialNames, loadServerConfig, optionsHelp, secretLookingEnv, type ConfigFile, type HttpConfig, type ServerConfig,
 } from '../config.js';
 import { checkServeFlags, parseServeArgs } from './args.js';
-import { bannerUrl, clientConfigLines, listenError } from './serve-messages.js';
-import { authorizationPlaceholder } from '../server/auth/client-config.js';
+import { httpBanner, listenError } from './serve-messages.js';
 import { config as zodConfig } from 'zod';
 import { mark, marked, markTimes } from '../startup-marks.js';
 import { createLogger, type Logger } from '../logger.js';
@@ -105,13 +104,6 @@ flight finish for up to --shutdown-grace seconds (default 25), then exits 0. A s
 (130 for SIGINT, 143 for SIGTERM). See docs/DEPLOY.md.
 Exit codes: 0 after stdin EOF or a drain; 1 when a stdio message exceeds 10 MiB or on a startup error.`;
 
-/** Where the HTTP server's signing key came from, for the start-up banner (never the key). */
-const SIGNING_SOURCES = {
-  env: 'API_CATALOG_SIGNING_KEY',
-  state: 'generated once, shared through the state store',
-  process: 'random for this process (replicas behind one balancer need API_CATALOG_SIGNING_KEY or --state)',
-} as const;
-
 function depsFrom(config: ServerConfig, set: CatalogSet, logger: Logger, file?: ConfigFile): ServerDeps {
   const settings = settingsFromConfig(config, set, process.env, file);
   return {
@@ -150,6 +142,28 @@ function traceStartup(set: CatalogSet): void {
   timer.unref();
 }
 
+/** What SIGTERM/SIGINT does now (onShutdownSignals calls it on the first signal): set by each stage of run(). */
+interface OnSignal {
+  stop: (signal: string) => void;
+  inFlight: () => number;
+}
+
+/**
+ * Signals from the moment `serve` has a logger (with no listener a signal ends the process without a word). Until a
+ * transport can drain, the start stops at once, saying so, exit 0 as after a drain; each transport then sets `stop`.
+ */
+function stopStartOnSignals(logger: Logger): OnSignal {
+  const on: OnSignal = {
+    stop: (signal) => {
+      logger.log('warn', { event: 'exit', reason: 'stopped during start-up', signal, note: 'the signal came before the server was serving', code: 0 });
+      process.exit(0);
+    },
+    inFlight: () => 0,
+  };
+  onShutdownSignals(logger, (signal) => on.stop(signal), () => on.inFlight());
+  return on;
+}
+
 /** The metrics and audit observers as one (each guarded by the server). */
 function observers(list: Array<ToolCallObserver | undefined>): ToolCallObserver | undefined {
   const present = list.filter((o): o is ToolCallObserver => o !== undefined);
@@ -167,6 +181,7 @@ export async function run(argv: string[]): Promise<number> {
   checkServeFlags(flags);
   const { config, file } = loadServerConfig(flags, process.env);
   const logger = createLogger({ write: (line) => process.stderr.write(line), minLevel: config.logLevel });
+  const onSignal = stopStartOnSignals(logger);
   for (const secret of secretLookingEnv(process.env)) logger.addSecret(secret);
   logger.addSecret(process.env.API_CATALOG_HTTP_TOKEN);
   const signingKey = config.options.signingKey as string | undefined;
@@ -304,64 +319,50 @@ export async function run(argv: string[]): Promise<number> {
     }).catch((err: unknown) => {
       throw listenError(err, h.host, h.port);
     });
+    // Listening: a signal now drains (requests may already be in flight), logged as a stop during start-up until the
+    // banner is out; no banner once it came.
+    let phase: 'starting' | 'serving' | 'stopping' = 'starting';
+    const stopped = new Promise<void>((resolve) => {
+      onSignal.inFlight = () => handle.drain.count;
+      onSignal.stop = () => {
+        const early = phase === 'starting';
+        phase = 'stopping';
+        live.close();
+        void handle
+          .shutdown(config.shutdownGraceMs)
+          .then((r) => logger.log(early ? 'warn' : 'info', { event: 'exit', reason: early ? 'stopped during start-up' : 'shutdown', drained: r.finished, abandoned: r.abandoned, code: 0 }))
+          .then(() => state.close())
+          .finally(() => { tokens?.close(); audit.close(); resolve(); });
+      };
+    });
     // The state store's verdict is awaited once the server listens, so that /healthz answers at once and /readyz says
     // why the replica is unready (a Redis that is not reachable yet takes up to 5 s to judge). A wrong password is
-    // named now; a problem only the configuration can fix (a missing database) stops the start, exit 1.
+    // named now; a problem only the configuration can fix (a missing database) stops the start, exit 1. A signal
+    // meanwhile ends the wait: the verdict is no longer news.
+    const reported = reportStateAtStart(opened, describeStateStore(config.stateUrl), stateVerdict);
+    reported.catch(() => undefined);
     try {
-      await reportStateAtStart(opened, describeStateStore(config.stateUrl), stateVerdict);
+      await Promise.race([reported, stopped]);
     } catch (err) {
       await handle.shutdown(0);
       tokens?.close();
       throw err;
     }
-    // The token itself is never printed: the config shows where it goes, with a placeholder naming whose it is.
-    const authorization = authorizationPlaceholder({
-      staticToken: h.authToken !== undefined,
-      oauth: h.oauthIssuer !== undefined,
-      // the names in force (the file as read at start, or as re-read since), not a fresh read of the file
-      ...(tokens !== undefined ? { tokenNames: tokens.names } : {}),
-    });
-    // what clients use: never the wildcard address, which the server's own Host check refuses
-    const client = bannerUrl(handle.url, handle.port, h);
-    process.stderr.write(
-      [
-        `api-catalog: serving ${what} over Streamable HTTP`,
-        `  URL: ${client.url}`,
-        ...(client.note !== undefined ? [`  Note: ${client.note}`] : []),
-        ...(handle.resourceMetadataUrl !== undefined
-          ? [`  OAuth: tokens from ${h.oauthIssuer} for resource ${handle.resource}; metadata at ${handle.resourceMetadataUrl}`]
-          : []),
-        ...(h.explorer ? [`  Catalog explorer: ${client.url.replace(/\/mcp$/, '/')}`] : []),
-        ...clientConfigLines(client.url, authorization),
-        '  Upstream credential per session: send header X-Upstream-Token, or set the env vars `api-catalog describe <name>` names.',
-        `  State: ${describeStateStore(config.stateUrl)}${state.shared ? ' (shared: replicas serve each other\'s legacy sessions and share rate limits)' : ' (this process only)'}`,
-        `  Probes: ${handle.url.replace(/\/mcp$/, '')}/healthz (live), /readyz (ready), /metrics (Prometheus); shutdown grace ${config.shutdownGraceMs / 1000} s`,
-        ...(tokens !== undefined ? [`  Named tokens: ${tokens.size} from ${tokens.file} (re-read on change)`] : []),
-        `  Audit log: ${config.auditLog !== undefined ? config.auditLog.file : 'on the log stream (event "audit")'}`,
-        `  Signing key: ${SIGNING_SOURCES[signing.source]}`,
-        `  Catalog version: ${version ?? 'unknown'}; reloaded on SIGHUP${config.options.watch ? ' and when a registry\'s catalog.json changes' : ''}`,
-        '  Stop with Ctrl-C.',
-        '',
-      ].join('\n'),
-    );
-    await new Promise<void>((resolve) => {
-      onShutdownSignals(
-        logger,
-        () => {
-          live.close();
-          void handle
-            .shutdown(config.shutdownGraceMs)
-            .then((r) => logger.log('info', { event: 'exit', reason: 'shutdown', drained: r.finished, abandoned: r.abandoned, code: 0 }))
-            .then(() => state.close())
-            .finally(() => {
-              tokens?.close();
-              audit.close();
-              resolve();
-            });
-        },
-        () => handle.drain.count,
+    if (phase === 'starting') {
+      phase = 'serving';
+      const oauth = handle.resourceMetadataUrl !== undefined ? { resource: handle.resource ?? '', metadataUrl: handle.resourceMetadataUrl } : undefined;
+      process.stderr.write(
+        httpBanner({
+          what, listening: handle.url, port: handle.port, http: h, version, signing: signing.source, shutdownGraceMs: config.shutdownGraceMs,
+          ...(oauth !== undefined ? { oauth } : {}),
+          ...(tokens !== undefined ? { tokens } : {}),
+          ...(config.auditLog !== undefined ? { auditLog: config.auditLog.file } : {}),
+          state: { where: describeStateStore(config.stateUrl), shared: state.shared },
+          watch: config.options.watch as boolean,
+        }),
       );
-    });
+    }
+    await stopped;
     // Nothing should be left to keep the process up; if a library left a handle open, it must not hold the exit.
     setTimeout(() => process.exit(0), 1000).unref();
     return 0;
@@ -382,14 +383,11 @@ export async function run(argv: string[]): Promise<number> {
   const input = serveInput();
   const handle = await serveStdio(deps, { logger, ...(input !== undefined ? { stdin: input } : {}) });
   mark('connected');
-  onShutdownSignals(
-    logger,
-    () => {
-      live.close();
-      void handle.shutdown(config.shutdownGraceMs);
-    },
-    () => handle.inFlight(),
-  );
+  onSignal.inFlight = () => handle.inFlight();
+  onSignal.stop = () => {
+    live.close();
+    void handle.shutdown(config.shutdownGraceMs);
+  };
   const reason = await handle.closed;
   audit.close();
   const code = reason === 'overflow' ? 1 : 0;
