@@ -13,6 +13,24 @@ import { checkRedisUrl, redactRedisUrl, redisTarget, type RedisTarget } from './
 const RECHECK_MS = 2000;
 /** After a failed command, how long further calls fail without trying (a hung Redis costs one timeout, not one per call). */
 const FAIL_FAST_MS = 500;
+/**
+ * How long readiness waits for its PING: well under a probe's own timeout (Kubernetes' default is 1 s), so a hung
+ * Redis gets a 503 that says so, not a probe timeout. The PING itself runs on (up to the command timeout).
+ */
+const HEALTH_PING_MS = 500;
+
+/** What readiness reads for a store that cannot be used now. */
+function unhealthy(p: StateProblem): StateHealth {
+  return {
+    ok: false,
+    kind: 'redis',
+    reachable: reachedRedis(p),
+    // Known only past AUTH: a Redis that answered anything but an auth error accepted the credentials.
+    authenticated: reachedRedis(p) && p.code !== 'auth',
+    code: p.code,
+    detail: `${STATE_UNAVAILABLE_MESSAGE} (${p.detail})`,
+  };
+}
 
 export class RedisConnection {
   readonly client: Redis;
@@ -37,6 +55,8 @@ export class RedisConnection {
   private readonly recovered: Array<() => void> = [];
   /** When the last command failed: for a moment after, calls fail at once instead of each waiting out a timeout. */
   private failedAt = 0;
+  /** The readiness PING still out, with when it was sent: probes meanwhile wait for it (within the bound), never send another. */
+  private ping: { sent: number; answer: Promise<StateHealth> } | undefined;
 
   constructor(url: string, options: { commandTimeoutMs?: number; logger?: Logger } = {}) {
     this.target = redisTarget(url);
@@ -255,24 +275,39 @@ export class RedisConnection {
     this.recovered.push(listener);
   }
 
-  /** Readiness: usable (a PING answers), or why not. */
+  /**
+   * Readiness: usable (a PING answers within HEALTH_PING_MS), or why not. Never waits longer than that: a hung Redis
+   * is reported as one (code `timeout`) while its PING is still out, and when that PING fails, the connection is
+   * taken down as for any failed command, so later probes answer at once from the problem it left.
+   */
   async health(): Promise<StateHealth> {
-    const down = (p: StateProblem): StateHealth => ({
-      ok: false,
-      kind: 'redis',
-      reachable: reachedRedis(p),
-      // Known only past AUTH: a Redis that answered anything but an auth error accepted the credentials.
-      authenticated: reachedRedis(p) && p.code !== 'auth',
-      code: p.code,
-      detail: `${STATE_UNAVAILABLE_MESSAGE} (${p.detail})`,
+    if (!this.usable || this.client.status !== 'ready') return unhealthy(this.problem);
+    const ping = (this.ping ??= this.sendPing());
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<StateHealth>((resolve) => {
+      timer = setTimeout(() => resolve(unhealthy({ code: 'timeout', detail: `no answer to a PING within ${HEALTH_PING_MS} ms` })), Math.max(0, ping.sent + HEALTH_PING_MS - Date.now()));
+      timer.unref();
     });
-    if (!this.usable || this.client.status !== 'ready') return down(this.problem);
     try {
-      await this.client.ping();
-      return { ok: true, kind: 'redis', reachable: true, authenticated: true };
-    } catch (err) {
-      return down(classifyRedisError(err, this.target.tls, { reachedBefore: this.everUsable }));
+      return await Promise.race([ping.answer, late]);
+    } finally {
+      clearTimeout(timer);
     }
+  }
+
+  private sendPing(): { sent: number; answer: Promise<StateHealth> } {
+    const ping = {
+      sent: Date.now(),
+      answer: this.client.ping().then(
+        (): StateHealth => ({ ok: true, kind: 'redis', reachable: true, authenticated: true }),
+        // a PING cut off by close() is no news about Redis
+        (err: unknown) => unhealthy(this.closed ? this.problem : this.commandFailed(err)),
+      ),
+    };
+    void ping.answer.finally(() => {
+      if (this.ping === ping) this.ping = undefined;
+    });
+    return ping;
   }
 
   async close(): Promise<void> {
