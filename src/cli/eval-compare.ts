@@ -1,8 +1,37 @@
 // `api-catalog eval --baseline` / `--compare`: two saved runs side by side (per set before -> after with deltas, the
-// MRR change with its bootstrap interval, the queries whose rank moved). Moved out of eval.ts as it was; printing only.
+// MRR change with its bootstrap interval, the queries whose rank moved), as a table or JSON. Printing only.
 import { existsSync, readFileSync } from 'node:fs';
 import { AppError } from '../errors.js';
 import { compareRuns, parseSavedRun, type CompareRow, type SavedRun } from '../search/eval.js';
+import { UsageError } from './args.js';
+
+/** The flags of a run that searches; `--compare` only reads two saved runs, so none of them applies to it. */
+const SEARCH_FLAGS = ['registry', 'spec', 'keywords', 'domain', 'save', 'baseline', 'misses', 'embeddings-url', 'embeddings-model', 'embeddings-dimensions', 'fusion'];
+
+/** A UsageError naming the search flags given with --compare: silently ignored, they would look honoured. */
+export function checkCompareFlags(values: Record<string, unknown>): void {
+  const given = SEARCH_FLAGS.filter((f) => (Array.isArray(values[f]) ? (values[f] as unknown[]).length > 0 : values[f] !== undefined && values[f] !== false));
+  if (given.length === 0) return;
+  const one = given.length === 1;
+  throw new UsageError(
+    `eval: --compare compares two saved runs without searching, so ${given.map((f) => `--${f}`).join(', ')} ${one ? 'does' : 'do'} not apply; ` +
+      `drop ${one ? 'it' : 'them'} (--json applies)`,
+  );
+}
+
+/** A comparison as JSON prints it (`eval --baseline --json` and `eval --compare --json`). */
+export function comparisonJson(before: SavedRun, after: SavedRun): Record<string, unknown> {
+  const c = compareRuns(before, after);
+  return { rows: c.rows, common: c.common, mean: c.mean, pooled: c.pooled, mrrDelta: c.mrrDelta, changes: c.changes };
+}
+
+/** `eval --compare <before> <after> [--json]`: the table, or the two runs' files and settings with the comparison. */
+export function compareFiles(files: [string, string], json: boolean): string {
+  const [before, after] = files.map(readRun) as [SavedRun, SavedRun];
+  if (!json) return formatComparison(before, after, files);
+  const side = (file: string, run: SavedRun) => ({ file, settings: run.settings });
+  return JSON.stringify({ before: side(files[0], before), after: side(files[1], after), comparison: comparisonJson(before, after) }, null, 2) + '\n';
+}
 
 export const fmt = (x: number): string => x.toFixed(3);
 
@@ -21,7 +50,7 @@ const weightsNote = (run: SavedRun): string => (run.settings.weights === undefin
 /** The before/after table of a comparison, one row per set, then mean and pooled over the common sets. */
 export function formatComparison(before: SavedRun, after: SavedRun, labels: [string, string]): string {
   const c = compareRuns(before, after);
-  const width = Math.max(10, ...c.rows.map((r) => r.set.length));
+  const width = Math.max(10, `mean (${c.common} sets)`.length, ...c.rows.map((r) => r.set.length));
   const line = (r: CompareRow): string => {
     const q = r.after?.queries ?? r.before?.queries ?? 0;
     return (

@@ -4,13 +4,13 @@
 // importSpec. Printing only.
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { AppError } from '../errors.js';
 import { importSpec, writeRegistry } from '../importer/index.js';
 import { loadCatalog, packageRoot, type Catalog } from '../registry/catalog.js';
 import {
   combineMetrics,
-  compareRuns,
   evaluate,
   meanMetrics,
   parseQueryFile,
@@ -20,6 +20,7 @@ import {
   type EvalMiss,
   type EvalOutcome,
   type EvalQuery,
+  type EvalLineProblem,
   type EvalSettings,
   type KeywordsMode,
   type SavedRun,
@@ -27,24 +28,30 @@ import {
 import { SearchIndex } from '../search/index.js';
 import { rankingWeights } from '../search/semantic.js';
 import { checkEmbeddingsFlags, closest, isUsageError, oneOf, parseCommand, UsageError } from './args.js';
-import { fmt, formatComparison, readRun } from './eval-compare.js';
+import { checkCompareFlags, compareFiles, comparisonJson, fmt, formatComparison, readRun } from './eval-compare.js';
 import { EVAL_EMBEDDINGS_OPTIONS, EVAL_EMBEDDINGS_USAGE, withEmbeddings } from './eval-embeddings.js';
 import { checkWritableFile } from './out-dir.js';
+import { forPeople } from './wording.js';
+import { openCatalog } from './eval-catalogs.js';
+
+export { importerBuild, openCatalog } from './eval-catalogs.js';
 
 const USAGE = `usage: api-catalog eval <queries.jsonl>... [--registry <dir>]... [--spec <catalog>=<file>]...
                         [--keywords auto|option|append|ignore] [--domain use|ignore]
                         [--save <run.json>] [--baseline <run.json>] [--misses] [--json]
-       api-catalog eval --compare <before.json> <after.json>
+       api-catalog eval --compare <before.json> <after.json> [--json]
 
 Each file (or a quoted pattern such as 'test/fixtures/search/queries-*.jsonl', * and ? in the file name) is
-one set: a table per set, then every set in one table with the mean over sets (each set counts once, as
-BEIR averages) and pooled (each query counts once), then per catalog over all sets.
+one set, named after the file (and its folders where two sets share a file name): a table per set, then
+every set in one table with the mean over sets (each set counts once, as BEIR averages) and pooled (each
+query counts once), then per catalog over all sets.
 A line is {"catalog": "github", "query": "...", "expect": ["<name or operationId>", ...]}; agent-style lines add what an
 agent sends after list_domains: "keywords": [...], "domain": "<a list_domains name>", and "request" (the
 user's words, not searched).
 A catalog is read from, in order: a --registry dir whose catalog has that name; registry/<catalog>;
-.cache/registry/<catalog> (if it matches the spec); else the spec (--spec, or openapi/<catalog>.json or
-test/fixtures/real-specs/<catalog>.json in the package) is imported into .cache/registry/<catalog> first.
+.cache/registry/<catalog> (if this importer build imported it from that spec); else the spec (--spec, or
+openapi/<catalog>.json or test/fixtures/real-specs/<catalog>.json in the package) is imported into
+.cache/registry/<catalog> first (again after a change to the spec or the importer, saying why).
 
   --registry <dir>        a catalog folder (repeatable)
   --spec <catalog>=<file> the spec to import for a catalog without a registry (repeatable)
@@ -56,56 +63,8 @@ test/fixtures/real-specs/<catalog>.json in the package) is imported into .cache/
                           MRR change with a 95% bootstrap interval, and the queries whose rank moved
   --compare               compare two saved runs (the two positionals) without searching
   --misses                also list the queries whose expected operation is not first
-  --json                  print the metrics as JSON
+  --json                  print the metrics (or the comparison) as JSON
 ${EVAL_EMBEDDINGS_USAGE}`;
-
-function sha256(path: string): string {
-  return createHash('sha256').update(readFileSync(path)).digest('hex');
-}
-
-/** Where a catalog's spec may ship with the package or a checkout of it: openapi/, then the test fixtures. */
-const SPEC_FOLDERS = [['openapi'], ['test', 'fixtures', 'real-specs']];
-
-/** The spec for a catalog: --spec, else <catalog>.{json,yaml,yml} in one of SPEC_FOLDERS of the package. */
-function specFor(catalog: string, specs: Map<string, string>): string | undefined {
-  const given = specs.get(catalog);
-  if (given !== undefined) return resolve(given);
-  const root = packageRoot();
-  for (const folder of SPEC_FOLDERS) {
-    for (const ext of ['json', 'yaml', 'yml']) {
-      const candidate = join(root, ...folder, `${catalog}.${ext}`);
-      if (existsSync(candidate)) return candidate;
-    }
-  }
-  return undefined;
-}
-
-/** The catalog for a name (see the usage text for the order); exported for the experiment scripts. */
-export async function openCatalog(catalog: string, registries: Catalog[], specs: Map<string, string>): Promise<Catalog> {
-  const given = registries.find((c) => c.meta.name === catalog || basename(c.dir) === catalog);
-  if (given) return given;
-  const root = packageRoot();
-  const committed = join(root, 'registry', catalog);
-  if (existsSync(join(committed, 'catalog.json')) && !specs.has(catalog)) return loadCatalog(committed);
-  const cacheRoot = join(root, '.cache', 'registry');
-  const cached = join(cacheRoot, catalog);
-  const spec = specFor(catalog, specs);
-  if (existsSync(join(cached, 'catalog.json'))) {
-    const c = loadCatalog(cached);
-    if (spec === undefined || c.meta.sourceSha256 === sha256(spec)) return c;
-  }
-  if (spec === undefined) {
-    throw new AppError(
-      'REGISTRY_NOT_FOUND',
-      `eval: no registry for catalog ${JSON.stringify(catalog)} (looked in registry/${catalog}, .cache/registry/${catalog}) ` +
-        `and no spec at openapi/${catalog}.json or test/fixtures/real-specs/${catalog}.json; pass --registry <dir> or --spec ${catalog}=<file>`,
-    );
-  }
-  process.stderr.write(`eval: importing ${catalog} from ${spec} into ${cached}\n`);
-  const result = await importSpec(spec, { name: catalog });
-  writeRegistry(result, cacheRoot);
-  return loadCatalog(cached);
-}
 
 /** True when `name` matches a file-name pattern with `*` (any run) and `?` (one character); no regex from input. */
 export function matchesPattern(name: string, pattern: string): boolean {
@@ -139,7 +98,9 @@ export function expandQueryFiles(args: readonly string[]): string[] {
     if (found.length === 0) throw new AppError('CONFIG_INVALID', `eval: no query file matches ${arg}; check the folder and the pattern`);
     out.push(...found.map((f) => join(dir, f)));
   }
-  return [...new Set(out)];
+  // one file given twice (`q.jsonl ./q.jsonl`) is one set
+  const seen = new Set<string>();
+  return out.filter((f) => !seen.has(resolve(f)) && seen.add(resolve(f)));
 }
 
 interface Row {
@@ -156,6 +117,21 @@ export function setName(file: string): string {
   return basename(file).replace(/\.jsonl$/, '');
 }
 
+/**
+ * Each file's set name: setName, with as many of its folders as tell it apart from another file of the same name
+ * (`a/q`, `b/q`). Runs are compared set by set, by name: two sets of one name would be one.
+ */
+export function setNames(files: readonly string[]): string[] {
+  const parts = files.map((f) => resolve(f).replace(/\.jsonl$/, '').split(/[\\/]/).filter((p) => p !== ''));
+  const depth = files.map(() => 1);
+  for (;;) {
+    const names = parts.map((p, i) => p.slice(-(depth[i] as number)).join('/'));
+    const grow = names.map((n, i) => names.indexOf(n) !== names.lastIndexOf(n) && (depth[i] as number) < (parts[i] as string[]).length);
+    if (!grow.includes(true)) return names;
+    grow.forEach((g, i) => (depth[i] = (depth[i] as number) + (g ? 1 : 0)));
+  }
+}
+
 const KEYWORDS_MODES = ['auto', 'option', 'append', 'ignore'] as const;
 
 /** The flags of a run, checked: a mistake is a UsageError (one line, as every command says it). */
@@ -163,8 +139,9 @@ function parseEvalArgs(argv: string[]) {
   const { values, positionals } = parseCommand('eval', argv, {
     registry: { type: 'string', multiple: true, default: [] },
     spec: { type: 'string', multiple: true, default: [] },
-    keywords: { type: 'string', default: 'auto' },
-    domain: { type: 'string', default: 'use' },
+    // no defaults: --compare must tell a given --keywords or --domain from none (defaults applied below)
+    keywords: { type: 'string' },
+    domain: { type: 'string' },
     save: { type: 'string' },
     baseline: { type: 'string' },
     compare: { type: 'boolean', default: false },
@@ -174,14 +151,15 @@ function parseEvalArgs(argv: string[]) {
     verbose: { type: 'boolean', default: false },
     ...EVAL_EMBEDDINGS_OPTIONS,
   });
-  if (values.help) return { values, positionals, keywords: 'auto' as const, specs: new Map<string, string>() };
+  if (values.help) return { values, positionals, keywords: 'auto' as const, domain: 'use' as const, specs: new Map<string, string>() };
   if (values.compare) {
     if (positionals.length !== 2) throw new UsageError('eval: --compare takes exactly two saved runs: <before.json> <after.json>');
+    checkCompareFlags(values);
   } else if (positionals.length === 0) {
     throw new UsageError('eval: give at least one queries file, e.g. api-catalog eval test/fixtures/eval/queries-dev.jsonl');
   }
-  const keywords = oneOf('eval', '--keywords', values.keywords, KEYWORDS_MODES);
-  oneOf('eval', '--domain', values.domain, ['use', 'ignore']);
+  const keywords = oneOf('eval', '--keywords', values.keywords ?? 'auto', KEYWORDS_MODES);
+  const domain = oneOf('eval', '--domain', values.domain ?? 'use', ['use', 'ignore']);
   checkEmbeddingsFlags('eval', values);
   const specs = new Map<string, string>();
   for (const s of values.spec) {
@@ -189,7 +167,7 @@ function parseEvalArgs(argv: string[]) {
     if (!m) throw new UsageError(`eval: --spec must look like <catalog>=<file>, e.g. --spec github=openapi/github.json, got ${JSON.stringify(s)}`);
     specs.set(m[1] as string, m[2] as string);
   }
-  return { values, positionals, keywords, specs };
+  return { values, positionals, keywords, domain, specs };
 }
 
 /**
@@ -212,6 +190,23 @@ function warnUnknownExpects(file: string, catalog: string, operations: Catalog['
   }
 }
 
+/**
+ * evaluate()'s error for a line of `file`, as `file:line`; an unknown domain in the CLI's words, pointing to the
+ * command that lists the catalog's domains.
+ */
+function inFile(err: unknown, file: string, catalog: Catalog): unknown {
+  if (!(err instanceof AppError) || err.code !== 'CONFIG_INVALID') return err;
+  const at = err.details as EvalLineProblem | undefined;
+  const cause = err.cause;
+  if (at === undefined || !(cause instanceof AppError) || cause.code !== 'UNKNOWN_DOMAIN') {
+    return new AppError('CONFIG_INVALID', err.message.replace(/^eval: /, `eval: ${file}: `), { details: err.details });
+  }
+  const near = relative(process.cwd(), catalog.dir);
+  const dir = near !== '' && !near.startsWith('..') && !isAbsolute(near) ? near : catalog.dir;
+  const said = forPeople(cause.message.replace(/^search: /, '')).replace('`api-catalog domains`', `\`api-catalog domains --registry ${dir}\``);
+  return new AppError('CONFIG_INVALID', `eval: ${file}:${at.line} (${at.catalog}): ${said}`, { details: at });
+}
+
 /** Runs the eval subcommand; returns the exit code (0 ok, 2 a mistake on the command line, printed as one line). */
 export async function run(argv: string[]): Promise<number> {
   let parsed;
@@ -228,8 +223,7 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   if (values.compare) {
-    const [a, b] = positionals as [string, string];
-    process.stdout.write(formatComparison(readRun(a), readRun(b), [a, b]));
+    process.stdout.write(compareFiles(positionals as [string, string], values.json));
     return 0;
   }
   const keywordsFlag = parsed.keywords;
@@ -271,7 +265,7 @@ export async function run(argv: string[]): Promise<number> {
       keywordsNote = 'as asked, but this build seems to ignore SearchOptions.keywords';
     }
   }
-  const settings: EvalSettings = { keywords: keywordsMode, useDomain: values.domain === 'use' };
+  const settings: EvalSettings = { keywords: keywordsMode, useDomain: parsed.domain === 'use' };
   const measure = async (queries: readonly EvalQuery[]): Promise<Row[]> => {
     const rows: Row[] = [];
     for (const name of [...new Set(queries.map((q) => q.catalog))].sort()) {
@@ -282,9 +276,7 @@ export async function run(argv: string[]): Promise<number> {
       try {
         result = evaluate(await withEmbeddings(values, catalog, index, subset, settings), catalog.operations, subset, settings);
       } catch (err) {
-        // name the file: evaluate knows only the line
-        if (err instanceof AppError && err.code === 'CONFIG_INVALID') throw new AppError('CONFIG_INVALID', err.message.replace(/^eval: /, `eval: ${currentFile}: `));
-        throw err;
+        throw inFile(err, currentFile, catalog);
       }
       rows.push({ catalog: name, ...result });
     }
@@ -292,10 +284,11 @@ export async function run(argv: string[]): Promise<number> {
   };
   let currentFile = '';
   const perFile: Array<{ file: string; set: string; rows: Row[]; overall: EvalMetrics }> = [];
-  for (const s of sets) {
+  const names = setNames(sets.map((s) => s.file));
+  for (const [k, s] of sets.entries()) {
     currentFile = s.file;
     const rows = await measure(s.queries);
-    perFile.push({ file: s.file, set: setName(s.file), rows, overall: combineMetrics(rows.map((r) => r.metrics)) });
+    perFile.push({ file: s.file, set: names[k] as string, rows, overall: combineMetrics(rows.map((r) => r.metrics)) });
   }
   // per catalog over all files (a catalog asked by several files counts each query once)
   const byCatalog = new Map<string, EvalMetrics[]>();
@@ -340,10 +333,7 @@ export async function run(argv: string[]): Promise<number> {
             overall,
           };
     out['settings'] = saved.settings;
-    if (baseline) {
-      const c = compareRuns(baseline, saved);
-      out['comparison'] = { rows: c.rows, mean: c.mean, pooled: c.pooled, mrrDelta: c.mrrDelta, changes: c.changes };
-    }
+    if (baseline) out['comparison'] = comparisonJson(baseline, saved);
     process.stdout.write(JSON.stringify(out, null, 2) + '\n');
     return 0;
   }

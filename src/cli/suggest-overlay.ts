@@ -1,12 +1,14 @@
 // `api-catalog suggest-overlay --queries <file.jsonl>`: runs a team's queries through the search agents get and,
 // for each miss (expected operation not in the top 5), proposes an Overlay 1.0 action that adds the query's
 // missing words to the operation as `x-api-catalog-keywords`. Pure helpers (exported for tests) plus printing.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Document } from 'yaml';
 import { AppError, isAppError } from '../errors.js';
 import { isUsageError, parseCommand, UsageError } from './args.js';
 import { checkWritableFile } from './out-dir.js';
-import { defaultCatalogDir, loadCatalog } from '../registry/catalog.js';
+import { forPeople } from './wording.js';
+import { defaultCatalogDir, loadCatalog, type Catalog } from '../registry/catalog.js';
+import { searchRequest } from '../search/eval.js';
 import { STOP_WORDS, splitWords, stem } from '../search/text.js';
 import { buildCatalogSet, type CatalogSet } from '../server/core/catalogs.js';
 import type { Operation } from '../types.js';
@@ -19,11 +21,13 @@ summary or keywords; stop words dropped) as x-api-catalog-keywords. Review the r
 \`api-catalog import <spec> --overlay overlay.yaml\`.
 
 Each line of the query file: {"query": "...", "expect": ["<name or operationId>", ...], "catalog"?: "<name>"}
-(the eval format; lines for another catalog are skipped).
+(the eval format; lines for another catalog are skipped). Agent-style lines' "domain" and "keywords" are
+searched with, as search_tools gets them.
 
   --queries <file>  the JSONL query file (required)
   --registry <dir>  catalog folder (registry/<name>); default: the embedded GitHub catalog
-  --out <file>      write the overlay there instead of stdout
+  --out <file>      write the overlay there instead of stdout (with nothing to suggest, an older file there
+                    is removed, so that it is not applied again)
   --help            show this help`;
 
 /** A miss counts when no expected operation is within this many results. */
@@ -36,6 +40,9 @@ export interface SuggestQuery {
   query: string;
   expect: string[];
   catalog?: string;
+  /** Agent-style lines: the domain filter and keywords the agent sent with the query (searched with, as eval does). */
+  domain?: string;
+  keywords?: string[];
 }
 
 /** Parses the JSONL query file; throws CONFIG_INVALID naming the file and line of a malformed entry. */
@@ -51,16 +58,29 @@ export function parseSuggestQueries(text: string, file: string): SuggestQuery[] 
     } catch {
       throw new AppError('CONFIG_INVALID', `suggest-overlay: ${where} is not valid JSON; each line must be {"query": "...", "expect": ["..."]}`);
     }
-    const o = v as { query?: unknown; expect?: unknown; catalog?: unknown };
+    const o = v as { query?: unknown; expect?: unknown; catalog?: unknown; domain?: unknown; keywords?: unknown };
     if (
       typeof v !== 'object' || v === null || Array.isArray(v) ||
       typeof o.query !== 'string' || o.query.trim() === '' ||
       !Array.isArray(o.expect) || o.expect.length === 0 || !o.expect.every((e) => typeof e === 'string') ||
-      (o.catalog !== undefined && typeof o.catalog !== 'string')
+      (o.catalog !== undefined && typeof o.catalog !== 'string') ||
+      (o.domain !== undefined && (typeof o.domain !== 'string' || o.domain === '')) ||
+      (o.keywords !== undefined && !(Array.isArray(o.keywords) && o.keywords.every((w) => typeof w === 'string')))
     ) {
-      throw new AppError('CONFIG_INVALID', `suggest-overlay: ${where} needs "query" (a non-empty string) and "expect" (a non-empty array of operation names or operationIds); "catalog" is optional`);
+      throw new AppError(
+        'CONFIG_INVALID',
+        `suggest-overlay: ${where} needs "query" (a non-empty string) and "expect" (a non-empty array of operation names or operationIds); ` +
+          '"catalog", "domain" (a non-empty string) and "keywords" (an array of strings) are optional',
+      );
     }
-    out.push({ line: i + 1, query: o.query, expect: o.expect as string[], ...(typeof o.catalog === 'string' ? { catalog: o.catalog } : {}) });
+    out.push({
+      line: i + 1,
+      query: o.query,
+      expect: o.expect as string[],
+      ...(typeof o.catalog === 'string' ? { catalog: o.catalog } : {}),
+      ...(typeof o.domain === 'string' ? { domain: o.domain } : {}),
+      ...(Array.isArray(o.keywords) ? { keywords: o.keywords as string[] } : {}),
+    });
   });
   return out;
 }
@@ -100,8 +120,24 @@ export function missingWords(query: string, op: Operation): string[] {
   return out;
 }
 
-/** Runs the queries against a one-catalog set and collects the suggestions, one per operation. */
-export function suggestKeywords(set: CatalogSet, queries: readonly SuggestQuery[]): SuggestReport {
+/**
+ * The ranked names for one query, searched as search_tools is asked (the line's domain filter and keywords, as
+ * `eval` searches them), RANK_DEPTH deep. A domain the catalog lacks is a CONFIG_INVALID naming the line.
+ */
+function ranked(set: CatalogSet, q: SuggestQuery, catalog: Catalog, file: string): string[] {
+  const { text, options } = searchRequest({ ...q, catalog: catalog.meta.name }, { keywords: 'option', useDomain: true });
+  try {
+    return set.index.search(text, { ...options, limit: RANK_DEPTH }).results.map((h) => h.name);
+  } catch (err) {
+    if (!(err instanceof AppError) || err.code !== 'UNKNOWN_DOMAIN') throw err;
+    const registry = catalog.dir === defaultCatalogDir() ? '' : ` --registry ${catalog.dir}`;
+    const said = forPeople(err.message.replace(/^search: /, '')).replace('`api-catalog domains`', `\`api-catalog domains${registry}\``);
+    throw new AppError('CONFIG_INVALID', `suggest-overlay: ${file}:${q.line}: ${said}`, { cause: err });
+  }
+}
+
+/** Runs the queries (of `file`, named in errors) against a one-catalog set and collects the suggestions, one per operation. */
+export function suggestKeywords(set: CatalogSet, queries: readonly SuggestQuery[], file = 'the query file'): SuggestReport {
   const catalog = set.catalogs[0];
   if (set.catalogs.length !== 1 || catalog === undefined) throw new AppError('CONFIG_INVALID', 'suggest-overlay: works on one catalog at a time');
   const byOperationId = new Map(set.operations.map((op) => [op.operationId, op]));
@@ -118,7 +154,7 @@ export function suggestKeywords(set: CatalogSet, queries: readonly SuggestQuery[
       report.unknownExpect.push({ line: q.line, expect: q.expect });
       continue;
     }
-    const names = set.index.search(q.query, { limit: RANK_DEPTH }).results.map((h) => h.name);
+    const names = ranked(set, q, catalog, file);
     const at = names.findIndex((n) => expected.some((op) => op.name === n));
     const rank = at >= 0 ? at + 1 : null;
     if (rank !== null && rank <= TOP_N) {
@@ -207,7 +243,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     const queries = parseSuggestQueries(text, values.queries);
     const catalog = loadCatalog(values.registry ?? defaultCatalogDir());
-    const report = suggestKeywords(buildCatalogSet([catalog]), queries);
+    const report = suggestKeywords(buildCatalogSet([catalog]), queries, values.queries);
     const lines = [
       `${report.considered} quer${report.considered === 1 ? 'y' : 'ies'} for ${catalog.meta.name}: ${report.hits} found in the top ${TOP_N}, ${report.misses.length} missed` +
         (report.skippedOtherCatalog > 0 ? ` (${report.skippedOtherCatalog} for other catalogs skipped)` : ''),
@@ -218,7 +254,10 @@ export async function run(argv: string[]): Promise<number> {
     }
     const yaml = renderOverlay(report, values.queries, catalog.meta.name);
     if (yaml === undefined) {
-      lines.push('nothing to suggest');
+      // an older overlay left at --out would be applied again by `suggest-overlay --out F && import --overlay F`
+      const removed = values.out !== undefined && existsSync(values.out);
+      if (removed) rmSync(values.out as string);
+      lines.push(`nothing to suggest${removed ? `; removed the older ${values.out} (its suggestions are not this run's)` : ''}`);
       process.stderr.write(lines.join('\n') + '\n');
       return 0;
     }

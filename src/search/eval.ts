@@ -92,6 +92,10 @@ export function parseQueryFile(text: string, file: string): EvalQuery[] {
         `eval: ${where} needs "catalog" (a-z0-9_-), "query" (string) and "expect" (non-empty array of operation names or operationIds)`,
       );
     }
+    // a blank query searches nothing (or browses a domain in name order): it would score as a silent miss
+    if (v.query.trim() === '') {
+      throw new AppError('CONFIG_INVALID', `eval: ${where}: "query" is blank; give the words a user or an agent would search with`);
+    }
     if (v.keywords !== undefined && !(Array.isArray(v.keywords) && v.keywords.every((w) => typeof w === 'string'))) {
       throw new AppError('CONFIG_INVALID', `eval: ${where}: "keywords" must be an array of strings`);
     }
@@ -168,6 +172,12 @@ export function unknownExpects(operations: readonly Operation[], queries: readon
   return queries.flatMap((q) => [...new Set(q.expect)].filter((e) => !known.has(e)).map((entry) => ({ line: q.line, entry })));
 }
 
+/** Where a query line went wrong in evaluate(): the `details` of its CONFIG_INVALID (the search's error is the `cause`). */
+export interface EvalLineProblem {
+  line: number;
+  catalog: string;
+}
+
 /**
  * Runs each query against `index` and scores the ranks of the expected operations, each named by its operationId
  * or its name (the first hit either names counts). An agent-style line's domain that the catalog does not have is a
@@ -192,7 +202,9 @@ export function evaluate(
       hits = index.search(text, options).results;
     } catch (err) {
       if (err instanceof AppError && err.code === 'UNKNOWN_DOMAIN') {
-        throw new AppError('CONFIG_INVALID', `eval: line ${q.line} (${q.catalog}): ${err.message}`);
+        // the search's own error stays the cause, so a caller can word it for its readers (the CLI does)
+        const details: EvalLineProblem = { line: q.line, catalog: q.catalog };
+        throw new AppError('CONFIG_INVALID', `eval: line ${q.line} (${q.catalog}): ${err.message}`, { details, cause: err });
       }
       throw err;
     }
@@ -271,7 +283,25 @@ export function parseSavedRun(text: string, file: string): SavedRun {
       throw new AppError('CONFIG_INVALID', `eval: ${file}: set #${k + 1} needs "set", "metrics" and "queries"`);
     }
   });
+  const repeated = repeatedSet(v as SavedRun);
+  if (repeated !== undefined) {
+    throw new AppError(
+      'CONFIG_INVALID',
+      `eval: ${file}: two sets are both named ${JSON.stringify(repeated.set)} (${repeated.files.join(' and ')}), so they cannot be told apart; ` +
+        'an older api-catalog named a set after its file name alone: run the eval again with --save',
+    );
+  }
   return v as SavedRun;
+}
+
+/** The first set name a run holds twice, with the files of its sets; undefined when every name is unique. */
+function repeatedSet(run: SavedRun): { set: string; files: string[] } | undefined {
+  const seen = new Set<string>();
+  for (const s of run.sets) {
+    if (seen.has(s.set)) return { set: s.set, files: run.sets.filter((x) => x.set === s.set).map((x) => x.file) };
+    seen.add(s.set);
+  }
+  return undefined;
 }
 
 export interface CompareRow {
@@ -290,12 +320,19 @@ export interface QueryChange {
 
 /**
  * Lines up two runs set by set (by set name), then `mean` and `pooled` over the sets both runs measured, and
- * lists the queries whose rank changed (matched by set, line and query text).
+ * lists the queries whose rank changed (matched by set, line and query text). A run that names two sets alike is
+ * a CONFIG_INVALID: lined up by name, one of them would silently replace the other.
  */
 export function compareRuns(
   before: SavedRun,
   after: SavedRun,
 ): { rows: CompareRow[]; common: number; mean: CompareRow; pooled: CompareRow; changes: QueryChange[]; mrrDelta: DeltaInterval | null } {
+  for (const [label, run] of [['before', before], ['after', after]] as const) {
+    const repeated = repeatedSet(run);
+    if (repeated !== undefined) {
+      throw new AppError('CONFIG_INVALID', `eval: the ${label} run has two sets named ${JSON.stringify(repeated.set)} (${repeated.files.join(' and ')}); give each set a name of its own`);
+    }
+  }
   const a = new Map(before.sets.map((s) => [s.set, s]));
   const b = new Map(after.sets.map((s) => [s.set, s]));
   const names = [...new Set([...a.keys(), ...b.keys()])];

@@ -53,5 +53,5 @@ test('a line naming a domain the catalog lacks is still a usage error naming the
   const file = queries([{ catalog: 'club', query: 'hibernate my membership', domain: 'no-such-domain', expect: ['suspendSubscription'] }]);
   const r = await runCaptured(evalCli, [file, '--registry', join(root, 'club'), '--embeddings-url', fake.url, '--embeddings-model', 'fake-embed']).catch((err: Error) => ({ code: -1, stdout: '', stderr: err.message }));
   expect(r.code).not.toBe(0);
-  expect(r.stderr).toMatch(/line 1 \(club\)/);
+  expect(r.stderr).toMatch(/\.jsonl:1 \(club\): unknown domain "no-such-domain"/);
 });

@@ -202,7 +202,7 @@ describe('agent-style lines', () => {
   it('names the file and line of a domain the catalog does not have', async () => {
     const file = join(tempDir('eval-'), 'q.jsonl');
     writeFileSync(file, '{"catalog":"tiny","query":"create issue","expect":["issues/create"]}\n{"catalog":"tiny","query":"x","domain":"isues","expect":["a"]}\n');
-    await expect(run([file, '--registry', REGISTRY])).rejects.toThrow(/q\.jsonl: line 2 \(tiny\): .*unknown domain "isues".*did you mean "issues"/);
+    await expect(run([file, '--registry', REGISTRY])).rejects.toThrow(/q\.jsonl:2 \(tiny\): unknown domain "isues"; did you mean "issues"\?; run `api-catalog domains --registry [^`]+` for the valid names$/);
   });
 
   it('detects whether the index honours SearchOptions.keywords', () => {
