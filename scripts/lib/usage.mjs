@@ -15,6 +15,11 @@ export function openingComment(file) {
   return out.join('\n');
 }
 
+/** True when the script at `scriptUrl` is the one node was started with (not imported by another). */
+export function isMain(scriptUrl) {
+  return process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(scriptUrl);
+}
+
 /**
  * The first thing a script does. `--help` or `-h`: prints its opening comment, exit 0. An option it does not take
  * (`known`: the options it reads; words without a leading dash pass; `null`: options pass through to another
@@ -23,7 +28,7 @@ export function openingComment(file) {
  */
 export function usage(scriptUrl, known = [], argv = process.argv.slice(2)) {
   const file = fileURLToPath(scriptUrl);
-  if (process.argv[1] === undefined || resolve(process.argv[1]) !== file) return;
+  if (!isMain(scriptUrl)) return;
   if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(`${openingComment(file)}\n`);
     process.exit(0);
