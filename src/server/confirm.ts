@@ -1,10 +1,12 @@
 // Confirmation of a destructive execute_tool called without "confirm", through Multi Round-Trip Requests: the call
 // answers input_required with an elicitation form and a signed requestState (the SDK's createRequestStateCodec,
 // bound to the principal, carrying the tool and a hash of the call's arguments, expiring); the retry carries the
-// answer. The SDK serves the same handler to both eras: a 2026-07-28 client retries itself (on any replica), and
-// on a legacy connection the SDK's shim sends a real elicitation/create and re-enters the handler. An accepted
-// state is used once: its nonce is claimed in the state store (shared by replicas with --state redis://), so one
-// approval runs one call, never a replay of it (MRTR: single use "MUST" be enforced server-side where it matters).
+// answer. A 2026-07-28 client retries itself (on any replica). An accepted state is used once: its nonce is claimed
+// in the state store (shared by replicas with --state redis://), so one approval runs one call, never a replay of it
+// (MRTR: single use "MUST" be enforced server-side where it matters). A legacy (2025-era) client is asked inside the
+// call instead (elicit(): a real elicitation/create on the call's own stream), not through the SDK's input_required
+// shim: the shim answers a failed elicitation (an error from the client, no answer in time) with its own bare text,
+// outside our handler, so the agent got no envelope and the log no line saying how the call ended.
 import {
   CLIENT_CAPABILITIES_META_KEY,
   createRequestStateCodec,
@@ -14,8 +16,11 @@ import {
   type InputRequiredResult,
   type RequestStateCodec,
   type ServerContext,
+  SdkError,
+  SdkErrorCode,
 } from '@modelcontextprotocol/server';
 import { randomBytes, sha256Hex } from '../crypto.js';
+import { AppError } from '../errors.js';
 import { MemoryStateStore, type StateStore } from '../state/index.js';
 import type { Operation } from '../types.js';
 import type { ConfirmAnswer } from './core/execute.js';
@@ -23,6 +28,9 @@ import type { Signer } from './signing.js';
 
 /** How long a confirmation may take between the input_required answer and the retry. */
 export const CONFIRMATION_TTL_SECONDS = 600;
+
+/** How long a legacy client has to answer the elicitation/create of a confirmation (human-paced; as the SDK shim had). */
+export const LEGACY_ELICITATION_TIMEOUT_MS = 120_000;
 
 /**
  * How much longer than its own lifetime a used state stays claimed: another replica's clock may run behind this
@@ -102,6 +110,24 @@ function refusal(reason: string): string {
   return 'the confirmation state is not valid (altered or from another server)';
 }
 
+/** The confirmation question: the concrete request line (core/execute's requestLine) when known, else the template. */
+function form(op: Operation, request: string | undefined): ReturnType<typeof inputRequired.elicit> {
+  return inputRequired.elicit({
+    message: `Allow the destructive API call ${op.name} (${request ?? `${op.method.toUpperCase()} ${op.path}`})?`,
+    requestedSchema: {
+      type: 'object',
+      properties: { confirm: { type: 'boolean', title: 'Confirm', description: `Run ${op.name}` } },
+      required: ['confirm'],
+    },
+  });
+}
+
+/** A client's error text, one line and short (it goes into the envelope and the agent's context). */
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > 200 ? `${flat.slice(0, 200)}...` : flat;
+}
+
 export class Confirmations {
   private codec: RequestStateCodec<ConfirmState> | undefined;
 
@@ -170,21 +196,37 @@ export class Confirmations {
   async ask(op: Operation, input: unknown, ctx: ServerContext, request?: string): Promise<InputRequiredResult> {
     if (!this.options.signer().isReady) await this.options.keyReady();
     return inputRequired({
-      inputRequests: {
-        [KEY]: inputRequired.elicit({
-          message: `Allow the destructive API call ${op.name} (${request ?? `${op.method.toUpperCase()} ${op.path}`})?`,
-          requestedSchema: {
-            type: 'object',
-            properties: { confirm: { type: 'boolean', title: 'Confirm', description: `Run ${op.name}` } },
-            required: ['confirm'],
-          },
-        }),
-      },
+      inputRequests: { [KEY]: form(op, request) },
       requestState: await this.stateCodec().mint(
         // x: the codec's own expiry, computed the same way (it keeps it to itself)
         { t: op.name, a: callHash(input), n: randomBytes(16).toString('base64url'), x: Math.floor(Date.now() / 1000) + CONFIRMATION_TTL_SECONDS },
         ctx,
       ),
     });
+  }
+
+  /**
+   * A legacy connection: asks the user now, with a real elicitation/create on this call's stream (the question
+   * ask() would put in its input_required answer), and returns the answer for executeTool. A failed ask (the client
+   * answers with an error, or not within LEGACY_ELICITATION_TIMEOUT_MS) is `refused` with the reason, which the
+   * envelope turns into CONFIRMATION_REQUIRED with the "confirm" fallback; the call being cancelled meanwhile
+   * throws CANCELLED (no answer is sent for it).
+   */
+  async elicit(op: Operation, ctx: ServerContext, request?: string): Promise<ConfirmAnswer> {
+    try {
+      const answer = await ctx.mcpReq.send(
+        { method: 'elicitation/create', params: { ...form(op, request).params } },
+        { timeout: LEGACY_ELICITATION_TIMEOUT_MS, resetTimeoutOnProgress: true, signal: ctx.mcpReq.signal },
+      );
+      if (answer.action === 'cancel') return 'cancel';
+      return answer.action === 'accept' && answer.content?.confirm === true ? 'accept' : 'decline';
+    } catch (err) {
+      if (ctx.mcpReq.signal.aborted) throw new AppError('CANCELLED', 'the call was cancelled by the client while the user was being asked to confirm it; nothing was sent');
+      const timedOut = err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout;
+      const why = timedOut
+        ? `it did not answer within ${LEGACY_ELICITATION_TIMEOUT_MS / 1000} s`
+        : `it answered with an error: ${oneLine(err instanceof Error ? err.message : String(err))}`;
+      return { refused: `the client could not ask the user to confirm (${why})` };
+    }
   }
 }

@@ -22,14 +22,15 @@ import { silentLogger } from '../logger.js';
 import { MemoryStateStore, stateUnavailable } from '../state/index.js';
 import { packageRoot } from '../registry/catalog.js';
 import { randomUUID, sha256Hex } from '../crypto.js';
+import type { Operation } from '../types.js';
 import { mark } from '../startup-marks.js';
-import { Confirmations } from './confirm.js';
+import { Confirmations, LEGACY_ELICITATION_TIMEOUT_MS } from './confirm.js';
 import { warmSearchIndex, type CatalogSet } from './core/catalogs.js';
 import type { ServedCatalogs } from './core/reload.js';
 import { describeTools, operationFingerprint } from './core/describe.js';
 import { listDomains } from './core/domains.js';
 import { fail, failFromError, type Envelope } from './core/envelope.js';
-import type { DescribeCheck } from './core/execute.js';
+import type { ConfirmAnswer, DescribeCheck } from './core/execute.js';
 import { toolNames, type ToolNames } from './core/names.js';
 import { searchTools } from './core/search.js';
 import type { ServerDeps } from './deps.js';
@@ -186,8 +187,9 @@ export function createServer(deps: ServerDeps): CatalogServer {
       jsonSchemaValidator: lazySchemaValidator,
       capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
       cacheHints: CACHE_HINTS,
-      // A legacy client's answer to elicitation/create (sent by the SDK's shim): as long as before the shim.
-      inputRequired: { roundTimeoutMs: 120_000 },
+      // The SDK shim's bound on a legacy client's answer, should a handler ever return input_required to one (the
+      // confirmation asks such a client inside the call instead: confirm.ts): the same as that ask's.
+      inputRequired: { roundTimeoutMs: LEGACY_ELICITATION_TIMEOUT_MS },
     },
   );
   server.onerror = (error) => logger.log('warn', { event: 'mcp_error', session: tag(), message: error.message.slice(0, 300) });
@@ -285,6 +287,8 @@ export function createServer(deps: ServerDeps): CatalogServer {
     let sending = false;
     let upstreamMs: number | undefined;
     let pending: InputRequiredResult | undefined;
+    /** How a legacy client's confirmation of this call ended (its elicitation's action, or 'failed'). */
+    let confirmation: string | undefined;
     let limitedBucket: RateBucket | undefined;
     const observe = deps.observe;
     // Until it ends, an execute_tool is in flight: a forced exit (a second signal) writes its audit line then.
@@ -346,19 +350,28 @@ export function createServer(deps: ServerDeps): CatalogServer {
         target = shown.join(',') || undefined;
       } else if (tool === names.executeTool) {
         const credential = credentialOf(ctx);
-        if (executor === undefined) throw new Error('the executor module could not be loaded');
-        const outcome = await executor.executeTool(catalogs, input, names, {
+        const exec = executor;
+        if (exec === undefined) throw new Error('the executor module could not be loaded');
+        const run = (askConfirmation: (op: Operation) => Promise<ConfirmAnswer>) => exec.executeTool(catalogs, input, names, {
           settings,
           ...(credential !== undefined ? { sessionCredential: credential } : {}),
           signal: ctx.mcpReq.signal,
           ...(requireDescribe ? { checkDescribed } : {}),
           describeUri: (n) => `${TOOL_DESCRIPTIONS_URI}?tools=${encodeURIComponent(n)}`,
-          askConfirmation: (op) => confirmations.answer(op, input, ctx),
+          askConfirmation,
           // The call already went out: if the store fails now, answer without the resource rather than fail.
           storeFull: (full) => results.put(full).catch(() => undefined),
           claimIdempotencyKey: (k) => state.claimIdempotencyKey(principal, k, IDEMPOTENCY_CLAIM_MS),
           onDispatch: () => (sending = true),
         });
+        let outcome = await run((op) => confirmations.answer(op, input, ctx));
+        if (outcome.confirmationPending !== undefined && era === 'legacy') {
+          // A 2025-era client is asked here, inside the call (confirm.ts), and the call runs again with the answer:
+          // a failed ask ends in our envelope and log line, never in the SDK shim's bare text.
+          const answer = await confirmations.elicit(outcome.confirmationPending, ctx, outcome.confirmationRequest);
+          confirmation = typeof answer === 'string' ? answer : 'failed';
+          outcome = await run(() => Promise.resolve(answer));
+        }
         envelope = outcome.envelope;
         target = outcome.operation ?? target;
         dispatched = outcome.dispatched;
@@ -398,6 +411,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
     if (target !== undefined) line.target = target;
     if (pending === undefined && !envelope.success) line.code = envelope.error.code;
     if (tool === names.executeTool) line.dispatched = dispatched;
+    if (confirmation !== undefined) line.confirmation = confirmation;
     // A 2026-07-28 request's trace context (its per-request _meta), so a call can be followed across services.
     const traceparent = ctx.mcpReq._meta?.[TRACEPARENT_META_KEY];
     if (typeof traceparent === 'string') line.traceparent = traceparent.slice(0, 100);

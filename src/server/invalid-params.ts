@@ -3,7 +3,7 @@
 // a dozen lines for one missing field. CatalogMcpServer (every server instance we build, both eras, stdio and
 // HTTP) wraps each request handler so that such an error leaves as one line naming what is missing or wrong
 // ("params.name is required"). Other errors pass through unchanged.
-import { ProtocolError, ProtocolErrorCode, Server, type JSONRPCRequest, type Result, type ServerContext } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, Server, type JSONRPCRequest, type RequestId, type Result, type ServerContext } from '@modelcontextprotocol/server';
 
 interface Issue {
   path: Array<string | number>;
@@ -87,6 +87,13 @@ type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 
 /** The SDK's Server, with schema refusals answered in one line (see oneLineInvalidParams). */
 export class CatalogMcpServer extends Server {
+  /**
+   * Called as each request's handler settles, with whether the request was cancelled by then: the SDK sends no
+   * answer to a cancelled request, so a transport that counts a request in flight until its answer (stdio's drain)
+   * counts it out here instead.
+   */
+  onHandlerSettled?: (id: RequestId, cancelled: boolean) => void;
+
   protected override _wrapHandler(method: string, handler: Handler): Handler {
     const inner = super._wrapHandler(method, handler);
     return async (request, ctx) => {
@@ -94,6 +101,8 @@ export class CatalogMcpServer extends Server {
         return await inner(request, ctx);
       } catch (err) {
         throw oneLineInvalidParams(method, err);
+      } finally {
+        this.onHandlerSettled?.(ctx.mcpReq.id, ctx.mcpReq.signal.aborted);
       }
     };
   }

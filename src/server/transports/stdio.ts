@@ -5,7 +5,8 @@
 // JSON-RPC message is answered as over HTTP (-32700 / -32600) and the session goes on (C3); a frame over the buffer
 // cap closes the session with reason 'overflow' (C4); stdin EOF closes it with reason 'eof' (C5). Closing aborts
 // in-flight tool calls (their AbortSignal); shutdown() drains first: new requests are refused, answers and
-// notifications still pass, and the calls in flight finish (or the grace ends).
+// notifications still pass, and the calls in flight finish (or the grace ends); a call the client cancelled is
+// finished once its handler settles (no answer comes for it). A JSON-RPC batch is refused in every revision.
 import type { Readable, Writable } from 'node:stream';
 import type { JSONRPCMessage, MessageExtraInfo, Server, Transport, TransportSendOptions } from '@modelcontextprotocol/server';
 import { serveStdio as sdkServeStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
@@ -19,6 +20,7 @@ import {
 import { silentLogger, type Logger } from '../../logger.js';
 import { createServer, type CatalogServer, type ServerDeps } from '../create-server.js';
 import { MODERN_PROTOCOL_VERSIONS, withAllSupportedVersions } from '../eras.js';
+import { CatalogMcpServer } from '../invalid-params.js';
 import { Drain } from '../ops/drain.js';
 
 export type StdioCloseReason = 'eof' | 'overflow' | 'shutdown' | 'error';
@@ -53,6 +55,8 @@ class ObservedWire implements Transport {
 
   /** Requests from the client not answered yet (id -> counts it out of the drain). */
   private readonly pending = new Map<unknown, () => void>();
+  /** Pending requests the client cancelled (notifications/cancelled): no answer will come for them. */
+  private readonly cancelled = new Set<unknown>();
 
   constructor(
     private readonly inner: Transport,
@@ -68,7 +72,12 @@ class ObservedWire implements Transport {
           return;
         }
         this.pending.get(m.id)?.();
+        this.cancelled.delete(m.id);
         this.pending.set(m.id, drain.enter());
+      }
+      if (m.method === 'notifications/cancelled' && m.id === undefined) {
+        const id = (message as { params?: { requestId?: unknown } }).params?.requestId;
+        if (this.pending.has(id)) this.cancelled.add(id);
       }
       this.onmessage?.(message, extra);
     };
@@ -83,11 +92,24 @@ class ObservedWire implements Transport {
     return this.inner.start();
   }
 
+  /**
+   * A request's handler settled (CatalogMcpServer.onHandlerSettled). One the client cancelled gets no answer (the
+   * SDK sends none), so it is counted out now, or a drain would wait for it until the grace ran out; any other is
+   * counted out once its answer is written (send()).
+   */
+  settled(id: unknown, aborted: boolean): void {
+    if (!aborted || !this.cancelled.delete(id)) return;
+    const leave = this.pending.get(id);
+    this.pending.delete(id);
+    leave?.();
+  }
+
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     const m = message as Message;
     if (m.method === undefined && m.id !== undefined && (m.result !== undefined || m.error !== undefined)) {
       const leave = this.pending.get(m.id);
       this.pending.delete(m.id);
+      this.cancelled.delete(m.id);
       // Counted out once the answer is written (a drain that ends now must not cut it).
       if (leave !== undefined) return this.inner.send(withAllSupportedVersions(message), options).finally(leave);
     }
@@ -159,7 +181,13 @@ class AnsweringStdioTransport extends StdioServerTransport {
   /** A JSON value that is no JSON-RPC message: -32600 unless nobody waits for an answer to it. */
   private refuseInvalid(value: unknown): void {
     if (Array.isArray(value)) {
-      this.refuse(undefined, ProtocolErrorCode.InvalidRequest, 'Invalid Request: JSON-RPC batches are not supported; send one message per line');
+      // Every revision, 2025-03-26 and 2024-11-05 included (whose JSON-RPC allows batches): a deviation the README's
+      // "Protocol versions" states with its reason, as the HTTP leg's refusal does.
+      this.refuse(
+        undefined,
+        ProtocolErrorCode.InvalidRequest,
+        'Invalid Request: this server accepts no JSON-RPC batches, in any protocol revision (2025-03-26 and earlier included); send one message per line',
+      );
       return;
     }
     const m = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
@@ -241,13 +269,15 @@ export interface ConnectionHandle {
  */
 export function serveConnection(deps: ServerDeps, wire: Transport, onerror?: (error: Error) => void, onClosed?: () => void, drain?: Drain): ConnectionHandle {
   let current: CatalogServer | undefined;
+  const observed = new ObservedWire(wire, onClosed, drain);
   const handle = sdkServeStdio(
     ({ era }) => {
       current = createServer({ ...deps, era });
       if (era === 'modern') refuseUnsupportedVersions(current.server, onerror);
+      if (current.server instanceof CatalogMcpServer) current.server.onHandlerSettled = (id, aborted) => observed.settled(id, aborted);
       return current.server;
     },
-    { transport: new ObservedWire(wire, onClosed, drain), ...(onerror !== undefined ? { onerror } : {}) },
+    { transport: observed, ...(onerror !== undefined ? { onerror } : {}) },
   );
   return { close: () => handle.close(), current: () => current };
 }
