@@ -2,9 +2,6 @@
 // 2026-07-28 HTTP request — with the four meta-tools, resource:///tool_descriptions, stored results, describe
 // authorization (remembered by a legacy connection or session only, proven by signed handles everywhere),
 // confirmations through MRTR, per-principal rate limits in the state store, one log line per call.
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import {
   ProtocolError,
   ProtocolErrorCode,
@@ -14,14 +11,11 @@ import {
   type InputRequiredResult,
   type ListToolsResult,
   type ServerContext,
-  type ServerOptions,
-  type jsonSchemaValidator,
 } from '@modelcontextprotocol/server';
-import { isAppError, type AppError } from '../errors.js';
+import { isAppError } from '../errors.js';
 import { silentLogger } from '../logger.js';
 import { MemoryStateStore, stateUnavailable } from '../state/index.js';
-import { packageRoot } from '../registry/catalog.js';
-import { randomUUID, sha256Hex } from '../crypto.js';
+import { randomUUID } from '../crypto.js';
 import type { Operation } from '../types.js';
 import { mark } from '../startup-marks.js';
 import { Confirmations, LEGACY_ELICITATION_TIMEOUT_MS } from './confirm.js';
@@ -42,7 +36,10 @@ import { trackCall } from './ops/in-flight.js';
 import { namedOperation, notifyObserver, toolCallRecord } from './ops/observe.js';
 import { SessionState, type RateBucket } from './session.js';
 import { DEFAULT_HANDLE_TTL_MS, Signer } from './signing.js';
+import { CACHE_HINTS, IDEMPOTENCY_CLAIM_MS, lazySchemaValidator, SERVER_VERSION, sessionTag, stateUnavailableEnvelope, toCallToolResult } from './server-setup.js';
 import { toolDefinitions, workflowText } from './surface.js';
+
+export { SERVER_VERSION, sessionTag, toCallToolResult } from './server-setup.js';
 
 // What createServer is given is declared in deps.ts; re-exported so that importers keep this path.
 export type { ServerDeps } from './deps.js';
@@ -59,44 +56,6 @@ export const SESSION_CREDENTIAL_HEADER = 'x-upstream-token';
 /** The session part of the state keys of a stateless instance: its results and describes belong to the principal. */
 export const PRINCIPAL_SCOPE = '-';
 
-function packageVersion(): string {
-  try {
-    // From the package root, not relative to this file: the bundled build moves modules into dist/cli/chunks/.
-    return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
-  } catch {
-    return '0.0.0';
-  }
-}
-const VERSION = packageVersion();
-/** This package's version (build info in /metrics). */
-export const SERVER_VERSION = VERSION;
-
-
-
-// The SDK validates elicitation answers with Ajv and would build a new Ajv for every instance at construction;
-// one shared instance, built on the first use, keeps start-up and every per-request instance cheap. In the bundle,
-// the SDK's own default (imported at load) is replaced by scripts/postbuild.mjs with one that requires Ajv only
-// when it is constructed, which this validator never asks for before a schema needs checking.
-let sdkAjv: jsonSchemaValidator | undefined;
-const lazySchemaValidator: jsonSchemaValidator = {
-  getValidator: (schema) => {
-    sdkAjv ??= new (createRequire(import.meta.url)('@modelcontextprotocol/server/validators/ajv') as {
-      AjvJsonSchemaValidator: new () => jsonSchemaValidator;
-    }).AjvJsonSchemaValidator();
-    return sdkAjv.getValidator(schema);
-  },
-};
-
-/** Our four tools and the resource template are the same for every client: lists are cacheable by anyone for an hour. */
-const CACHE_HINTS: ServerOptions['cacheHints'] = {
-  'tools/list': { ttlMs: 3_600_000, cacheScope: 'public' },
-  'resources/templates/list': { ttlMs: 3_600_000, cacheScope: 'public' },
-  'server/discover': { ttlMs: 3_600_000, cacheScope: 'public' },
-  // Stored results are the caller's own, and reading tool_descriptions authorizes: never shared, never reused.
-  'resources/list': { ttlMs: 0, cacheScope: 'private' },
-  'resources/read': { ttlMs: 0, cacheScope: 'private' },
-};
-
 /** One key for the process when none is given: describe handles must verify across this process's instances. */
 let processSigner: Signer | undefined;
 
@@ -111,28 +70,6 @@ let executorLoad: Promise<Executor> | undefined;
 export function preloadExecutor(): Promise<Executor> {
   executorLoad ??= import('./core/execute.js').then((m) => (executor = m));
   return executorLoad;
-}
-
-/** A result that carries the envelope as structuredContent and as JSON text; failures set isError. */
-export function toCallToolResult(envelope: Envelope): CallToolResult {
-  return {
-    content: [{ type: 'text', text: JSON.stringify(envelope) }],
-    structuredContent: envelope as unknown as Record<string, unknown>,
-    isError: !envelope.success,
-  };
-}
-
-/** How long an agent-supplied idempotency key stays claimed at most (longer than any upstream deadline). */
-const IDEMPOTENCY_CLAIM_MS = 5 * 60_000;
-
-/** The state store cannot be reached: fail closed with a retry instruction (RELIABILITY B6). */
-function stateUnavailableEnvelope(tool: string, err: AppError): Envelope {
-  return fail(tool, 'STATE_UNAVAILABLE', err.message, 'Nothing was executed. Retry the same call in a few seconds; if it keeps failing, tell the user the server\'s state store (Redis) is down.');
-}
-
-/** A short, non-reversible tag of a session id for logs (the id itself is a bearer secret on HTTP). */
-export function sessionTag(id: string): string {
-  return sha256Hex(id).slice(0, 10);
 }
 
 /** Builds the server for one connection, session or request. Cheap: the catalogs and search index are shared via `deps`. */
@@ -181,7 +118,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
   // registries (and the modules they load at every start) would add nothing.
   // (CatalogMcpServer: the SDK's schema refusals, like a tools/call without params, answered in one line)
   const server = new CatalogMcpServer(
-    { name: SERVER_NAME, version: VERSION },
+    { name: SERVER_NAME, version: SERVER_VERSION },
     {
       instructions: workflowText(names, { requireDescribe }),
       jsonSchemaValidator: lazySchemaValidator,
