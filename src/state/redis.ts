@@ -6,8 +6,9 @@ import type { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
 import { RedisConnection } from './redis-connection.js';
 import type { StateProblem } from './redis-problems.js';
-import { RESULT_BUDGET_BYTES, principalPrefix, sessionPrefix, stateUnavailable, type RateDecision, type SessionKey, type SessionRecord, type StateHealth, type StateStore, type StoredResultInfo } from './store.js';
-import { checkRedisUrl, redactRedisUrl } from './url.js';
+import { RedisSignals, signalChannel } from './redis-signals.js';
+import { RESULT_BUDGET_BYTES, principalPrefix, sessionPrefix, stateUnavailable, type RateDecision, type SessionKey, type SessionRecord, type SessionSignal, type StateHealth, type StateStore, type StoredResultInfo } from './store.js';
+import { checkRedisUrl, redactRedisUrl, redisTarget } from './url.js';
 
 const NS = 'ac:';
 
@@ -143,11 +144,13 @@ export class RedisStateStore implements StateStore {
   private readonly client: Redis;
   private readonly scripts: Scripts;
   private readonly resultBudgetBytes: number;
+  private readonly signals: RedisSignals;
 
   constructor(url: string, options: RedisStoreOptions = {}) {
     this.resultBudgetBytes = options.resultBudgetBytes ?? RESULT_BUDGET_BYTES;
     this.conn = new RedisConnection(url, options);
     this.client = this.conn.client;
+    this.signals = new RedisSignals(this.client, signalChannel(redisTarget(url).db), options.logger);
     this.client.defineCommand('acTouch', { numberOfKeys: 2, lua: TOUCH });
     this.client.defineCommand('acDelete', { numberOfKeys: 6, lua: DELETE });
     this.client.defineCommand('acTakeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
@@ -293,11 +296,24 @@ export class RedisStateStore implements StateStore {
     });
   }
 
+  async publishSignal(signal: SessionSignal): Promise<void> {
+    if (!this.conn.open) throw stateUnavailable();
+    // Not through run(): a refused PUBLISH (an ACL without the channel) says nothing about the store's other commands.
+    await this.signals.publish(signal).catch(() => {
+      throw stateUnavailable();
+    });
+  }
+
+  onSignal(listener: (signal: SessionSignal) => void): () => void {
+    return this.signals.listen(listener);
+  }
+
   health(): Promise<StateHealth> {
     return this.conn.health();
   }
 
   close(): Promise<void> {
+    this.signals.close();
     return this.conn.close();
   }
 

@@ -23,6 +23,15 @@ export interface SessionRecord {
   createdAt: number;
 }
 
+/**
+ * What one replica tells the others about a legacy session (shared stores only): its client cancelled a request,
+ * which another replica may be running; or the session was deleted, which ends the live transport (and standalone
+ * GET stream) another replica may hold. A replica acts on one only for a session it holds for that principal.
+ */
+export type SessionSignal =
+  | { kind: 'cancel'; key: SessionKey; requestId: string | number; reason?: string }
+  | { kind: 'deleted'; key: SessionKey };
+
 export type RateDecision = { ok: true } | { ok: false; retryAfterMs: number };
 
 export interface StoredResultInfo {
@@ -93,6 +102,14 @@ export interface StateStore {
    * confirmation) claims here, so that every replica agrees it was used.
    */
   claimOnce(principal: string, name: string, ttlMs: number): Promise<boolean>;
+
+  /**
+   * Shared stores: sends `signal` to every other process using this store, at most once and best effort (a process
+   * whose connection is down at that moment misses it). Rejects with STATE_UNAVAILABLE when it could not be sent.
+   */
+  publishSignal?(signal: SessionSignal): Promise<void>;
+  /** Shared stores: calls `listener` with each signal another process publishes; returns the way to stop. */
+  onSignal?(listener: (signal: SessionSignal) => void): () => void;
 
   health(): Promise<StateHealth>;
   /**

@@ -4,10 +4,11 @@
 // what a session used to, so any replica answers any request. The caller has done every HTTP check.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { createMcpHandler, type McpHttpHandler, type Server } from '@modelcontextprotocol/server';
 import type { Logger } from '../../logger.js';
 import type { Principal } from '../auth/index.js';
 import { createServer, type ServerDeps } from '../create-server.js';
+import type { CutOffCalls } from '../ops/cut-off-calls.js';
 import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS, UNSUPPORTED_PROTOCOL_VERSION, withAllSupportedVersions, type Era } from '../eras.js';
 import { toWebRequest, writeWebResponse } from './node-web.js';
 
@@ -46,19 +47,27 @@ export function claimedEra(headers: IncomingHttpHeaders): Era | undefined {
   return undefined;
 }
 
-/** The modern leg over `deps` (state store, signer and read limit already set). */
-export function createModernLeg(deps: ServerDeps, logger: Logger): ModernLeg {
-  // The request being served, for the refusal log line (the SDK's onerror is one callback for every request).
-  const current = new AsyncLocalStorage<{ era: Era }>();
+/**
+ * The modern leg over `deps` (state store, signer and read limit already set). `cutOff`: where each request in
+ * flight is tracked, so that one still running when the shutdown grace ends is answered (ops/cut-off-calls.ts).
+ */
+export function createModernLeg(deps: ServerDeps, logger: Logger, cutOff?: CutOffCalls): ModernLeg {
+  // The request being served: its era for the refusal log line (the SDK's onerror is one callback for every
+  // request), and its server instance once made (its transport sends a shutdown answer).
+  const current = new AsyncLocalStorage<{ era: Era; server?: Server }>();
   const handler: McpHttpHandler = createMcpHandler(
-    ({ authInfo }) =>
-      createServer({
+    ({ authInfo }) => {
+      const { server } = createServer({
         ...deps,
         era: 'modern',
         stateless: true,
         principal: authInfo?.clientId ?? 'anonymous',
         acceptSessionCredential: true,
-      }).server,
+      });
+      const request = current.getStore();
+      if (request !== undefined) request.server = server;
+      return server;
+    },
     {
       legacy: 'reject',
       // Refusals of malformed 2026-07-28 requests (missing or mismatched Mcp-Method / Mcp-Name, a bad envelope):
@@ -75,8 +84,15 @@ export function createModernLeg(deps: ServerDeps, logger: Logger): ModernLeg {
         if (!res.writableFinished) gone.abort();
       };
       res.once('close', onClose);
+      const request: { era: Era; server?: Server } = { era: claimedEra(req.headers) ?? 'modern' };
+      // the per-request transport frames the answer (JSON, or the last event of an SSE response) and ends it
+      const untrack = cutOff?.track(parsed, 'modern', res, (m) => {
+        const transport = request.server?.transport;
+        if (transport === undefined) throw new Error('no server instance yet, or its exchange is over');
+        return transport.send(m);
+      });
       try {
-        const response = await current.run({ era: claimedEra(req.headers) ?? 'modern' }, () =>
+        const response = await current.run(request, () =>
           handler.fetch(toWebRequest(req, target, gone.signal), {
             parsedBody: parsed,
             authInfo: { token: '', clientId: principal.id, scopes: principal.scopes ?? [] },
@@ -85,6 +101,7 @@ export function createModernLeg(deps: ServerDeps, logger: Logger): ModernLeg {
         await writeWebResponse(res, await widenVersionError(response));
       } finally {
         res.off('close', onClose);
+        untrack?.();
       }
     },
     close: () => handler.close(),

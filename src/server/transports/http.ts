@@ -16,6 +16,7 @@ import { SCOPE_EXECUTE, SCOPE_READ, createAuthenticator, type Authenticator, typ
 import { toolNames } from '../core/names.js';
 import type { ServerDeps } from '../create-server.js';
 import { ConnectionCloser, DRAIN_QUIET_MS } from '../ops/connections.js';
+import { CutOffCalls } from '../ops/cut-off-calls.js';
 import { Drain } from '../ops/drain.js';
 import { Readiness } from '../ops/readiness.js';
 import { handleOpsEndpoint, readinessChecks, refuseDraining } from '../ops/http-endpoints.js';
@@ -24,7 +25,7 @@ import { resolveSigner } from '../signing.js';
 import { authorizationPlaceholder } from '../auth/client-config.js';
 import { PAGE_HEADERS, addressTooLongPage, mcpEndpointPage, type ClientAccess } from '../explorer/standalone.js';
 import { isJsonContentType, readBody, sendError } from './http-errors.js';
-import { LegacySessions } from './http-legacy.js';
+import { LegacySessions, refusedByVersion } from './http-legacy.js';
 import type { AuthenticatedRequest, HttpHandle, HttpServeOptions } from './http-types.js';
 import { createModernLeg } from './http-modern.js';
 import { toWebRequest } from './node-web.js';
@@ -172,8 +173,10 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     readRateLimitPerMinute: deps.readRateLimitPerMinute ?? DEFAULT_HTTP_READ_RATE_LIMIT,
     acceptSessionCredential: true,
   };
-  const legacy = new LegacySessions({ deps: legDeps, store, path, maxBodyBytes: maxBody, maxSessions, ttlMs, now, logger });
-  const modern = createModernLeg(legDeps, logger);
+  // requests in flight, each answered if the shutdown grace ends before it does (ops/cut-off-calls.ts)
+  const cutOff = new CutOffCalls(toolNames(deps.toolPrefix ?? '').executeTool);
+  const legacy = new LegacySessions({ deps: legDeps, store, path, maxBodyBytes: maxBody, maxSessions, ttlMs, now, logger, cutOff });
+  const modern = createModernLeg(legDeps, logger, cutOff);
   const readiness = new Readiness(
     [...readinessChecks({ catalogs: () => deps.live?.current.catalogs ?? deps.catalogs, store, keysProblem: () => auth?.keysProblem() ?? Promise.resolve(undefined), drain }), ...(options.readinessChecks ?? [])],
     logger,
@@ -318,7 +321,7 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     const principal: Principal = (req as AuthenticatedRequest).principal ?? authn.principal;
     const target = (req.url ?? path).startsWith('/') ? (req.url ?? path) : path;
     // GET (the legacy standalone stream) and DELETE (end a legacy session) have no body and no modern meaning.
-    if (method !== 'POST') return legacy.serve(req, res, principal, target, undefined);
+    if (method !== 'POST') return refusedByVersion(req, res, undefined) ? undefined : legacy.serve(req, res, principal, target, undefined);
 
     if (!isJsonContentType(req.headers['content-type'])) {
       return sendError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
@@ -352,6 +355,7 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
       }
       return sendRefusal(res, forbidden);
     }
+    if (refusedByVersion(req, res, parsed)) return;
     // The SDK's own classification (the per-request _meta envelope claim, and the MCP-Protocol-Version header),
     // so this routing never disagrees with its modern handler.
     if (await isLegacyRequest(toWebRequest(req, target), parsed)) {
@@ -434,7 +438,12 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     const deadline = Date.now() + graceMs;
     const finished = await drain.idle(graceMs);
     const abandoned = drain.count;
-    if (!finished) logger.log('warn', { event: 'drain_timeout', graceMs, abandoned, note: 'calls still in flight are cancelled now' });
+    if (!finished) {
+      // Each call still running gets its answer (CANCELLED: the server shut down, the upstream request may have run)
+      // before the sockets go and the calls are aborted; the SDK itself never answers an aborted request.
+      const answered = await cutOff.answerAll();
+      logger.log('warn', { event: 'drain_timeout', graceMs, abandoned, answered, note: 'calls still in flight were answered CANCELLED and are cancelled now' });
+    }
     // Listening (and answering 503) until the balancer stopped routing here, within the grace (close(): no wait).
     const unrouted = finished && graceMs > 0 ? await connections.quiet(DRAIN_QUIET_MS, deadline) : true;
     if (!unrouted) logger.log('warn', { event: 'drain_still_routed', quietMs: DRAIN_QUIET_MS, note: 'requests kept arriving until the grace ended: is the balancer health-checking /readyz?' });
