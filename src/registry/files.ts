@@ -1,14 +1,22 @@
-// A registry's files, read consistently: each file's identity pinned (size, modification time, inode) so a file
-// that changed since the catalog was loaded is noticed, and the registry's content hash and stat signature.
+// A registry's files, read consistently: each file's identity pinned (size, modification time, change time, inode)
+// so a file that changed since the catalog was loaded is noticed, and the registry's content hash and stat signature.
+//
+// Why the change time (ctime) and the inode count, not only size and mtime: registries are often deployed with
+// normalised modification times (SOURCE_DATE_EPOCH builds, Nix, Bazel/ko/jib images, `touch -d`, `cp -p`, tar), so an
+// edit that keeps a file's length also keeps its (size, mtime). Nothing in user space can set a ctime (every write,
+// utimes, chmod or rename sets it to now) and an edit through a new file (sed -i, a rename over it) changes the inode.
+// The price: a copy or an image unpacked on another machine never matches a signature recorded elsewhere, so its
+// content is hashed (for a registry's own snapshot once per machine, when an index cache folder remembers it).
 import type { Hash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createSha256 } from '../crypto.js';
 
-/** A file's identity when the catalog was loaded: size, modification time (ns) and inode. */
+/** A file's identity when the catalog was loaded: size, modification time (ns), change time (ns) and inode. */
 export interface Pinned {
   size: bigint;
   mtimeNs: bigint;
+  ctimeNs: bigint;
   ino: bigint;
 }
 
@@ -45,19 +53,23 @@ function hashRegistry(abs: string, metaBytes: Buffer): string {
   return hashFiles(metaBytes, operationFiles(abs), (f) => readFileSync(join(abs, 'operations', f)));
 }
 
-/** Catalog.statSignature: each file's path, size and mtime (ns), in hash order (the inode is not part of it). */
+/**
+ * Catalog.statSignature: each file's path, size, mtime, ctime (ns) and inode, in hash order. ctime and inode are
+ * what `touch -d`, `cp -p` and tar cannot carry over (see the top of this file): with mtime alone, a same-length
+ * edit under a normalised mtime kept a stale search index and catalog version.
+ */
 export function statSignatureOf(entries: ReadonlyArray<[string, Pinned]>): string {
   const hash = createSha256();
-  for (const [rel, st] of entries) hash.update(`${rel}\0${st.size}\0${st.mtimeNs}\n`);
+  for (const [rel, st] of entries) hash.update(`${rel}\0${st.size}\0${st.mtimeNs}\0${st.ctimeNs}\0${st.ino}\n`);
   return hash.digest('hex');
 }
 
-export function pin(st: { size: bigint; mtimeNs: bigint; ino: bigint }): Pinned {
-  return { size: st.size, mtimeNs: st.mtimeNs, ino: st.ino };
+export function pin(st: { size: bigint; mtimeNs: bigint; ctimeNs: bigint; ino: bigint }): Pinned {
+  return { size: st.size, mtimeNs: st.mtimeNs, ctimeNs: st.ctimeNs, ino: st.ino };
 }
 
 export function samePin(a: Pinned, b: Pinned): boolean {
-  return a.size === b.size && a.mtimeNs === b.mtimeNs && a.ino === b.ino;
+  return a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs && a.ino === b.ino;
 }
 
 /** A file's bytes and its identity, both from one open file (a rename in between cannot mix two files). */

@@ -3,9 +3,11 @@
 // frames, verifies, reads and atomically writes the file; it never interprets the payload.
 //
 // Whether the registry is still what the snapshot was built from is decided the way git's index decides a file is
-// unchanged: when every registry file has the size and modification time recorded at import (the stat
-// signature), its content is not read again; otherwise (a fresh clone, a copy, an edit) the content hash decides.
-// At 100k operations that skips reading and hashing ~560 MB on every start.
+// unchanged: when every registry file has the size, modification time, change time and inode recorded at import
+// (the stat signature, src/registry/files.ts), its content is not read again; otherwise (a fresh clone, a copy, an
+// image unpacked on another machine, an edit) the content hash decides. The change time and inode are there
+// because a normalised mtime (touch -d, cp -p, tar, reproducible images) hides a same-length edit from size and
+// mtime alone. At 100k operations that skips reading and hashing ~560 MB on every start.
 import { randomHex, sha256Hex } from '../crypto.js';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -144,22 +144,31 @@ describe('a snapshot that does not fit is rebuilt in memory with a warning', () 
     expect(set.indexSource).toMatchObject({ kind: 'snapshot' });
   });
 
-  test('untouched files (same sizes and modification times as recorded at import) are not read again', () => {
-    // What the stat signature trusts, shown by the one change it cannot see: content edited in place with the
-    // size kept and the modification time put back (as git's index would not see it either).
+  test('untouched files (same sizes, times and inodes as recorded at import) are not read again', () => {
     const dir = copy();
     const file = join(dir, 'operations', 'issues.json');
     const when = new Date('2026-01-01T00:00:00Z');
     utimesSync(file, when, when);
     writeSearchSnapshot(dir, 'test');
+    // Shown by a snapshot whose header names other content but the files' stat signature: trusted on the signature
+    // alone, nothing read or hashed (hashing would find the registry hash wrong and refuse it as stale).
+    const snapshot = join(dir, SNAPSHOT_FILE);
+    const bytes = readFileSync(snapshot);
+    const headerBytes = bytes.readUInt32LE(8);
+    const header = JSON.parse(bytes.subarray(12, 12 + headerBytes).toString()) as { statSignature: string; registryHash: string };
+    writeFileSync(snapshot, encodeSnapshot(bytes.subarray(12 + headerBytes), { registryHash: 'f'.repeat(64), statSignature: header.statSignature }));
+    const untouched = served(dir).set;
+    expect(untouched.indexSource).toMatchObject({ kind: 'snapshot' });
+    expect(untouched.catalogs[0]?.parsedFiles?.()).toEqual([]);
+    // An edit in place that keeps the size and puts the modification time back (a normalised mtime: touch -d, cp -p,
+    // tar, reproducible images) changes the file's change time, which no tool can put back: the content is hashed.
+    writeSearchSnapshot(dir, 'test');
     const text = readFileSync(file, 'utf8');
     writeFileSync(file, text.replace('"Create an issue"', '"Create an ISSUE"'));
     utimesSync(file, when, when);
-    const { set } = served(dir);
-    expect(set.indexSource).toMatchObject({ kind: 'snapshot' });
-    expect(set.catalogs[0]?.parsedFiles?.()).toEqual([]);
-    // the content hash (what a changed stat would fall back to) does see the edit
-    expect(set.catalogs[0]?.contentHash).not.toBe(JSON.parse(readFileSync(join(dir, SNAPSHOT_FILE)).subarray(12, 12 + readFileSync(join(dir, SNAPSHOT_FILE)).readUInt32LE(8)).toString()).registryHash);
+    const { set, warning } = served(dir);
+    expect(set.indexSource).toMatchObject({ kind: 'built' });
+    expect(warning?.reason).toMatch(/refused \(stale\)/);
   });
 
   test('a fresh copy is hashed once: the verified stat signature is kept in the cache folder and the next start reads no file', () => {
@@ -178,12 +187,16 @@ describe('a snapshot that does not fit is rebuilt in memory with a warning', () 
     // new modification times (a clone, an install): the content hash decides, and the signature is remembered
     expect(start(true)).toBe('snapshot');
     expect(readdirSync(cache)).toEqual([expect.stringMatching(/^verified-[0-9a-f]{24}\.json$/)]);
-    // shown by the one edit a stat signature cannot see (size kept, time put back): no hashing on this start...
+    // the next start hashes nothing: a hash that matched would be remembered again, in a new file
+    const verified = join(cache, readdirSync(cache)[0]!);
+    const remembered = statSync(verified, { bigint: true }).ino;
+    expect(start(true)).toBe('snapshot');
+    expect(statSync(verified, { bigint: true }).ino).toBe(remembered);
+    // an edit that keeps the size and puts the time back changes the change time: hashed, stale, built
     const text = readFileSync(file, 'utf8');
     writeFileSync(file, text.replace('"Create an issue"', '"Create an ISSUE"'));
     utimesSync(file, when, when);
-    expect(start(true)).toBe('snapshot');
-    // ...while a start without the folder hashes the files and sees it
+    expect(start(true)).toBe('built');
     expect(start(false)).toBe('built');
     // a real edit changes the signature: hashed again, stale, built (and nothing stale is remembered)
     writeFileSync(file, text.replace('"Create an issue"', '"Open a zebra ticket"'));
