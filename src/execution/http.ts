@@ -1,12 +1,13 @@
 // The HTTP client of execution: undici fetch with connect/headers timeouts, one total deadline (AbortSignal,
-// because body timeouts reset per chunk), caller cancellation, retries with exponential back-off + jitter that
-// honour Retry-After (idempotent calls only, never past the deadline), same-origin-only manual redirects,
-// and a cap on response bytes counted after decompression; optionally refuses private/loopback addresses on
-// the resolved IP at connect time (F10, the one address policy of src/net). fetch, sleep, clock and randomness
-// are injectable.
+// because body timeouts reset per chunk; deadline.ts keeps a stalled event loop from cutting it short), caller
+// cancellation, retries with exponential back-off + jitter that honour Retry-After (idempotent calls only, never
+// past the deadline), same-origin-only manual redirects, and a cap on response bytes counted after decompression;
+// optionally refuses private/loopback addresses on the resolved IP at connect time (F10, the one address policy of
+// src/net). fetch, sleep, clock and randomness are injectable.
 import type { Agent } from 'undici';
 import { AppError } from '../errors.js';
 import { addressRefusal, checkAddress, guardedLookup, isIpLiteral } from '../net/address-policy.js';
+import { deadlineTimer } from './deadline.js';
 import type { BuiltRequest } from './request.js';
 
 export const DEFAULTS = { connectMs: 10_000, totalMs: 30_000, maxResponseBytes: 5 * 1024 * 1024, maxRetries: 2, maxRedirects: 5 } as const;
@@ -255,10 +256,10 @@ export async function send(req: BuiltRequest, opts: SendOptions): Promise<RawRes
 
   const controller = new AbortController();
   let why: 'timeout' | 'cancelled' | undefined;
-  const timer = setTimeout(() => {
+  const timer = deadlineTimer(opts.totalMs, () => {
     why = 'timeout';
     controller.abort(new Error('deadline'));
-  }, opts.totalMs);
+  });
   const onCancel = (): void => {
     why ??= 'cancelled';
     controller.abort(new Error('cancelled'));
@@ -406,7 +407,7 @@ export async function send(req: BuiltRequest, opts: SendOptions): Promise<RawRes
     const failure = err instanceof AppError ? err : controller.signal.aborted ? aborted() : networkError(err, 'connect', url, redact);
     throw new SendError(failure, sent);
   } finally {
-    clearTimeout(timer);
+    timer.clear();
     opts.signal?.removeEventListener('abort', onCancel);
   }
 }
