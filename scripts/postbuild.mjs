@@ -21,7 +21,7 @@ rmSync(`${outdir}chunks`, { recursive: true, force: true });
 /**
  * The MCP SDK's server imports its runtime shim at load, and the Node shim imports the SDK's bundled Ajv (~290 KB
  * of JS) only to offer a default JSON Schema validator; our servers always pass their own lazily built one
- * (src/server/create-server.ts). In the bundle the shim is replaced by this module with the same exports, whose
+ * (src/server/server-setup.ts). In the bundle the shim is replaced by this module with the same exports, whose
  * validator requires the SDK's Ajv build (CommonJS) when one is constructed: Ajv then stays out of every start.
  * Same class, same behaviour.
  */
@@ -44,7 +44,10 @@ const lazySdkAjvShim = {
 };
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { index: 'src/cli/index.ts' },
+  // The worker thread that builds a reloaded catalog set's search index is started from a file, so it is an entry
+  // of its own: dist/cli/index-worker.js (src/server/core/index-thread.ts looks for it beside the module that starts
+  // it, or one folder up from a chunk). What it shares with the CLI lands in common chunks.
+  entryPoints: { index: 'src/cli/index.ts', 'index-worker': 'src/server/core/index-worker.ts' },
   outdir,
   entryNames: '[name]',
   chunkNames: 'chunks/[name]-[hash]',

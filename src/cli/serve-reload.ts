@@ -1,34 +1,98 @@
 // `serve`'s catalogs beyond loading them: the embeddings endpoint attached to each version, and hot reload — the
 // served catalogs become a LiveCatalogs (src/server/core/reload.ts) that every tool call reads, reloaded on SIGHUP
-// and, unless --no-watch, when a registry's catalog.json changes.
-import { resolve } from 'node:path';
-import type { ServerConfig } from '../config.js';
+// and, unless --no-watch, when a registry's catalog.json changes. With several registries a reload loads each on
+// its own (loadRegistries): a broken one keeps its previous catalog and the others' changes are served.
+import { basename, resolve } from 'node:path';
+import type { ConfigFile, ServerConfig } from '../config.js';
+import { AppError, type ErrorCode } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { attachEmbeddings, type CatalogSet } from '../server/core/catalogs.js';
-import { defaultCatalogDir } from '../registry/catalog.js';
+import { attachEmbeddings, buildCatalogSet, settingsFromConfig, type CatalogSet, type CatalogSetOptions } from '../server/core/catalogs.js';
+import { defaultCatalogDir, loadCatalog, type Catalog } from '../registry/catalog.js';
 import type { ServerDeps } from '../server/create-server.js';
-import { LiveCatalogs, type ServedCatalogs } from '../server/core/reload.js';
+import { LiveCatalogs, ReloadRefused, type LoadedVersion, type RegistryRefusal, type ServedCatalogs } from '../server/core/reload.js';
 
 export interface ReloadWiring {
   /** The registry folders served (empty: the embedded catalog). */
   registries: readonly string[];
   /** Watch their catalog.json (`--no-watch` turns it off). */
   watch: boolean;
+  /** Up to this long (random) between a change's quiet time and its reload (`--watch-jitter`), ms. */
+  jitterMs: number;
   /** Builds a fresh version from disk (the same loading, filters, settings and embeddings as at start). */
-  load: (onChanged: (dir: string) => void) => Promise<ServedCatalogs>;
+  load: (onChanged: (dir: string) => void, serving: ServedCatalogs) => Promise<LoadedVersion>;
   logger: Logger;
+  /** SIGHUP, listened to since serve started (listenForReloads). */
+  signal: ReloadSignal;
+}
+
+/**
+ * SIGHUP from the first moment of `serve`: with no listener the signal would end the process (exit 129, no word)
+ * while it loads its catalogs, which takes seconds with many registries or a slow volume. Until the catalogs are
+ * served a SIGHUP is noted (and logged once a logger exists); startReloading makes it reload, and one that came
+ * before is applied once the server serves (applyPending).
+ */
+export class ReloadSignal {
+  private logger: Logger | undefined;
+  private reload: (() => void) | undefined;
+  private pending = false;
+
+  constructor() {
+    process.on('SIGHUP', () => {
+      if (this.reload !== undefined) {
+        this.logger?.log('info', { event: 'reload_requested', signal: 'SIGHUP' });
+        this.reload();
+      } else {
+        this.pending = true;
+        this.noteEarly();
+      }
+    });
+  }
+
+  /** Logs from now on (and says so for a SIGHUP that came before). */
+  useLogger(logger: Logger): void {
+    this.logger = logger;
+    if (this.pending) this.noteEarly();
+  }
+
+  /** SIGHUP reloads `live` from now on. */
+  reloads(live: LiveCatalogs): void {
+    this.reload = () => void live.reload('signal');
+  }
+
+  /** The reload a SIGHUP during start-up asked for, now that the server serves (once). */
+  applyPending(): void {
+    if (!this.pending || this.reload === undefined) return;
+    this.pending = false;
+    this.logger?.log('info', { event: 'reload_requested', signal: 'SIGHUP', note: 'asked for during start-up; applied now that the server serves' });
+    this.reload();
+  }
+
+  private noteEarly(): void {
+    this.logger?.log('info', { event: 'reload_requested', signal: 'SIGHUP', note: 'during start-up, before the catalogs are served: applied once the server serves' });
+  }
 }
 
 /** Makes `deps` answer from a swappable version; SIGHUP reloads it. Returns it (close() it at shutdown). */
 export function startReloading(deps: ServerDeps, wiring: ReloadWiring): LiveCatalogs {
   const live = new LiveCatalogs({ catalogs: deps.catalogs, settings: deps.settings }, { load: wiring.load, logger: wiring.logger });
   deps.live = live;
-  process.on('SIGHUP', () => {
-    wiring.logger.log('info', { event: 'reload_requested', signal: 'SIGHUP' });
-    void live.reload('signal');
-  });
-  if (wiring.watch) live.watch((wiring.registries.length > 0 ? wiring.registries : [defaultCatalogDir()]).map((d) => resolve(d)));
+  wiring.signal.reloads(live);
+  if (wiring.watch) {
+    live.watch((wiring.registries.length > 0 ? wiring.registries : [defaultCatalogDir()]).map((d) => resolve(d)), { jitterMs: wiring.jitterMs });
+  }
   return live;
+}
+
+/**
+ * What a reload loads: the registries again with the start's options, each on its own (loadRegistries: a broken one
+ * keeps its previous catalog, the others' changes are served), with the embeddings and settings the start has.
+ */
+export function registryLoader(config: ServerConfig, options: CatalogSetOptions, logger: Logger, file?: ConfigFile): ReloadWiring['load'] {
+  return async (onChanged, serving) => {
+    const { set, refused, changed } = loadRegistries(config.registries, { ...options, onChanged }, serving.catalogs);
+    await useEmbeddings(set, config, logger, false);
+    return { catalogs: set, settings: settingsFromConfig(config, set, process.env, file), refused, changed };
+  };
 }
 
 /**
@@ -56,4 +120,125 @@ export function knownVersion(live: LiveCatalogs, logger: Logger): string | undef
     logger.log('warn', { event: 'catalog_version_unknown', message: err instanceof Error ? err.message : String(err) });
     return undefined;
   }
+}
+
+/** The registries each served set was built from, before filters: what a reload compares with (loadRegistries). */
+const loadedFrom = new WeakMap<CatalogSet, readonly Catalog[]>();
+/** While set, the catalogs' onChanged says nothing: a reload reading files it is judging, not a served version. */
+let quiet = false;
+
+/** A set, what it holds of each registry, and (a reload) the registries refused and those whose change it applies. */
+export interface RegistriesLoaded {
+  set: CatalogSet;
+  refused: RegistryRefusal[];
+  changed: string[];
+}
+
+/**
+ * Loads the registry folders (none: the embedded catalog) into one set. A reload of several registries (`serving`:
+ * the set served now) takes each on its own: a registry whose files are untouched keeps its catalog (and what it has
+ * read); a changed one is loaded and parsed whole now, so that a damaged file or files that disagree are its own
+ * refusal; a refused one keeps its previous catalog in the new set, so the others' changes are served. That needs
+ * the previous catalog's operations as read before its files changed: when they cannot be read any more, or when
+ * nothing but refusals changed, the reload is refused (ReloadRefused) naming the registries that failed and the
+ * changes not applied. One registry, or the first load: all or nothing.
+ */
+export function loadRegistries(dirs: readonly string[], options: CatalogSetOptions, serving?: CatalogSet): RegistriesLoaded {
+  const list = (dirs.length > 0 ? dirs : [defaultCatalogDir()]).map((d) => resolve(d));
+  const onChanged = options.onChanged;
+  const told = (dir: string): void => {
+    if (!quiet) onChanged?.(dir);
+  };
+  const open = (dir: string): Catalog => loadCatalog(dir, onChanged !== undefined ? { onChanged: told } : {});
+  const previous = serving !== undefined ? loadedFrom.get(serving) : undefined;
+  if (previous === undefined || list.length === 1) {
+    const raw = list.map(open);
+    return { set: remember(buildCatalogSet(raw, options), raw), refused: [], changed: [] };
+  }
+  const before = new Map(previous.map((c) => [c.dir, c]));
+  const raw: Array<Catalog | undefined> = [];
+  const refused: RegistryRefusal[] = [];
+  const changed: string[] = [];
+  for (const dir of list) {
+    const prev = before.get(dir);
+    quiet = true;
+    try {
+      const fresh = open(dir);
+      const signature = fresh.statSignature?.();
+      if (prev?.statSignature !== undefined && signature !== undefined && signature === prev.statSignature()) {
+        raw.push(prev);
+        continue;
+      }
+      // every file parsed and checked against catalog.json now: a broken one is this registry's refusal, not the set's
+      void fresh.operations;
+      raw.push(fresh);
+      changed.push(fresh.meta.name);
+    } catch (err) {
+      const code = err instanceof AppError ? { code: err.code } : {};
+      refused.push({ catalog: prev?.meta.name ?? basename(dir), dir, ...code, reason: err instanceof Error ? err.message : String(err) });
+      raw.push(kept(prev));
+    } finally {
+      quiet = false;
+    }
+  }
+  const lost = refused.filter((r) => raw[list.indexOf(r.dir)] === undefined);
+  if (lost.length > 0 || (refused.length > 0 && changed.length === 0)) throw refusal(refused, lost.length > 0 ? changed : [], lost);
+  const catalogs = raw as Catalog[];
+  try {
+    return { set: remember(buildCatalogSet(catalogs, options), catalogs), refused, changed };
+  } catch (err) {
+    // the set itself (two catalogs with one name, a filter the new version fails): none of the changes applies
+    if (err instanceof AppError) throw new ReloadRefused(err.code, err.message, refused, changed);
+    throw err;
+  }
+}
+
+function remember(set: CatalogSet, raw: readonly Catalog[]): CatalogSet {
+  loadedFrom.set(set, raw);
+  return set;
+}
+
+/**
+ * A refused registry's previous catalog, to stay in the new set: its operations as read (parsed now if its files
+ * are still the ones it was loaded from), as a catalog in memory, since its folder no longer holds it (so the index
+ * cache and the index worker leave it alone). Undefined when its operations can no longer be read.
+ */
+function kept(prev: Catalog | undefined): Catalog | undefined {
+  if (prev === undefined) return undefined;
+  let operations: Catalog['operations'];
+  let byName: Catalog['byName'];
+  try {
+    ({ operations, byName } = prev);
+  } catch {
+    return undefined;
+  }
+  let contentHash: string | undefined;
+  try {
+    contentHash = prev.contentHash;
+  } catch {
+    // hashed from files replaced since: the set's version hashes its operations instead
+  }
+  return {
+    dir: prev.dir,
+    meta: prev.meta,
+    skipped: prev.skipped,
+    operations,
+    byName,
+    ...(contentHash !== undefined ? { contentHash } : {}),
+    operationsInDomain: (domain) => prev.operationsInDomain?.(domain),
+    parsedFiles: () => prev.parsedFiles?.() ?? [],
+  };
+}
+
+/** The reload refused whole: the registries that failed, and (`notApplied`) the changes it therefore does not serve. */
+function refusal(refused: RegistryRefusal[], notApplied: string[], lost: RegistryRefusal[]): ReloadRefused {
+  const first = refused[0] as RegistryRefusal;
+  let message = refused.map((r) => `${r.catalog}: ${r.reason}`).join('; ');
+  if (notApplied.length > 0) {
+    const names = lost.map((r) => r.catalog).join(', ');
+    message +=
+      `; not applied: ${notApplied.join(', ')} (changed on disk), because the previous version of ${names} can no longer be read ` +
+      `(its files changed before they were read) and every catalog must be in the new version: fix ${names} (re-run its import) and all of them are applied`;
+  }
+  return new ReloadRefused((first.code ?? 'REGISTRY_INVALID') as ErrorCode, message, refused, notApplied);
 }

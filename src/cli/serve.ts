@@ -8,9 +8,9 @@ import { httpBanner, listenError } from './serve-messages.js';
 import { config as zodConfig } from 'zod';
 import { mark, marked, markTimes } from '../startup-marks.js';
 import { createLogger, type Logger } from '../logger.js';
-import { loadCatalogSet, settingsFromConfig, warmSearchIndex, type CatalogSet, type CatalogSetOptions } from '../server/core/catalogs.js';
+import { settingsFromConfig, warmSearchIndex, type CatalogSet, type CatalogSetOptions } from '../server/core/catalogs.js';
 import type { LiveCatalogs } from '../server/core/reload.js';
-import { knownVersion, startReloading, useEmbeddings } from './serve-reload.js';
+import { knownVersion, loadRegistries, registryLoader, ReloadSignal, startReloading, useEmbeddings } from './serve-reload.js';
 import { judgeStateAtStart, reportStateAtStart, stateFlagPasswordWarning } from './serve-state.js';
 import { preloadExecutor, SERVER_VERSION, type ServerDeps } from '../server/create-server.js';
 import { AuditLog } from '../server/ops/audit.js';
@@ -73,6 +73,10 @@ replica unready, named in the log and /readyz, until fixed. Run Redis with AOF (
 Registry updates: SIGHUP reloads the catalogs, and so does a change of a registry's catalog.json (unless
 --no-watch): the new version (operations, search index, settings) replaces the old one whole, or the old one goes
 on serving when the new one does not load (logged as catalog_reload_failed; /readyz shows it as reloadFailed).
+With several registries each reloads on its own: a broken one keeps its previous catalog, the others' changes
+are served, and the refusal names it. A watch reload waits a random 0..--watch-jitter seconds (replicas on one
+volume spread out); one refused because the files disagree (a copy still under way) is retried after 2, 5 and
+15 s, then at each change of the files. A SIGHUP during start-up is applied once the server serves.
 A registry whose files disagree (catalog.json's operation counts against the operations files) is refused, at
 start and on reload, naming both files and both counts. list_domains and /readyz show the catalog version.
 
@@ -176,12 +180,15 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   mark('serve-module');
+  // SIGHUP from the first moment: with no listener it would end a process still loading its catalogs
+  const reloadSignal = new ReloadSignal();
   tuneCollectorForServing();
   const flags = parseServeArgs(argv);
   checkServeFlags(flags);
   const { config, file } = loadServerConfig(flags, process.env);
   const logger = createLogger({ write: (line) => process.stderr.write(line), minLevel: config.logLevel });
   const onSignal = stopStartOnSignals(logger);
+  reloadSignal.useLogger(logger);
   for (const secret of secretLookingEnv(process.env)) logger.addSecret(secret);
   logger.addSecret(process.env.API_CATALOG_HTTP_TOKEN);
   const signingKey = config.options.signingKey as string | undefined;
@@ -201,7 +208,7 @@ export async function run(argv: string[]): Promise<number> {
     ...(indexCache !== undefined ? { indexCache } : {}),
     onChanged: (dir) => live?.changed(dir),
   };
-  const set = loadCatalogSet(config.registries, loadOptions);
+  const set = loadRegistries(config.registries, loadOptions).set;
   const filteredOut = set.catalogs.reduce((n, c) => n + (c.filteredOut ?? 0), 0);
   if (filteredOut > 0) process.stderr.write(`api-catalog: --include-domains/--exclude-domains/--exclude-tools leave out ${filteredOut} operation(s)\n`);
   for (const c of set.catalogs) {
@@ -215,14 +222,8 @@ export async function run(argv: string[]): Promise<number> {
   await useEmbeddings(set, config, logger, true);
   const deps = depsFrom(config, set, logger, file);
   live = startReloading(deps, {
-    registries: config.registries,
-    watch: config.options.watch as boolean,
-    logger,
-    load: async (onChanged) => {
-      const next = loadCatalogSet(config.registries, { ...loadOptions, onChanged });
-      await useEmbeddings(next, config, logger, false);
-      return { catalogs: next, settings: settingsFromConfig(config, next, process.env, file) };
-    },
+    registries: config.registries, watch: config.options.watch as boolean, jitterMs: (config.options.watchJitterSeconds as number) * 1000,
+    logger, signal: reloadSignal, load: registryLoader(config, loadOptions, logger, file),
   });
   if (config.searchLog !== undefined) {
     // The same values the logger redacts: credential-looking env vars, the HTTP token, the config file's credentials.
@@ -350,6 +351,7 @@ export async function run(argv: string[]): Promise<number> {
     }
     if (phase === 'starting') {
       phase = 'serving';
+      reloadSignal.applyPending();
       const oauth = handle.resourceMetadataUrl !== undefined ? { resource: handle.resource ?? '', metadataUrl: handle.resourceMetadataUrl } : undefined;
       process.stderr.write(
         httpBanner({
@@ -383,6 +385,7 @@ export async function run(argv: string[]): Promise<number> {
   const input = serveInput();
   const handle = await serveStdio(deps, { logger, ...(input !== undefined ? { stdin: input } : {}) });
   mark('connected');
+  reloadSignal.applyPending();
   onSignal.inFlight = () => handle.inFlight();
   onSignal.stop = () => {
     live.close();

@@ -64,6 +64,8 @@ function samples(o: OptionSpec): [unknown, unknown] {
       return ['tokens-a.txt', 'tokens-b.txt'];
     case 'shutdownGraceSeconds':
       return [10, 20];
+    case 'watchJitterSeconds':
+      return [0, 30];
     case 'indexCache':
       return ['/var/cache/a', 'cache-b'];
     case 'stateUrl':

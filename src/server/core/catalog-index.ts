@@ -8,7 +8,7 @@ import { readSnapshot } from '../../registry/snapshot.js';
 import { SearchIndex } from '../../search/index.js';
 import { rankingWeights } from '../../search/semantic.js';
 import type { DomainInfo, Operation } from '../../types.js';
-import { readSetCache, verifiedSignatures, writeSetCache, type SetCacheEntry } from './index-cache.js';
+import { readSetCache, verifiedSignatures, writeSetCache, writeSetCacheAsync, type SetCacheEntry } from './index-cache.js';
 
 /** Where the search index came from, and what it cost. */
 export interface IndexSource {
@@ -87,27 +87,47 @@ export function buildIndex(
   const t0 = performance.now();
   const index = SearchIndex.build(operations, domains);
   const source: IndexSource = { kind: 'built', reason: why.reason, ms: performance.now() - t0 };
+  logBuilt(logger, why, { ms: Math.round(source.ms), operations: operations.length });
+  return { index, source };
+}
+
+/**
+ * The search_index line of a built index (here, or in a worker: index-thread.ts), saying why no snapshot was used:
+ * a warning for one catalog, with the command that writes a fresh snapshot; an info line otherwise.
+ */
+export function logBuilt(logger: Logger | undefined, why: { reason: string; only: Catalog | undefined }, fields: Record<string, unknown>): void {
   const only = why.only;
   const fix = only !== undefined ? `; \`api-catalog import <spec> --name ${only.meta.name} --out ${dirname(only.dir)}\` writes a fresh one` : '';
-  logger?.log(only !== undefined ? 'warn' : 'info', {
-    event: 'search_index',
-    source: 'built',
-    reason: `${why.reason}${fix}`,
-    ms: Math.round(source.ms),
-    operations: operations.length,
-    ...weightsField(),
-  });
-  return { index, source };
+  logger?.log(only !== undefined ? 'warn' : 'info', { event: 'search_index', source: 'built', reason: `${why.reason}${fix}`, ...fields, ...weightsField() });
 }
 
 /** Writes a built set index into the index cache; a failure is a warning (the next start builds again). */
 export function cacheIndex(entry: SetCacheEntry, index: SearchIndex, logger?: Logger): void {
+  const t0 = performance.now();
   try {
-    const t0 = performance.now();
     writeSetCache(entry, index.toSnapshot(), 'api-catalog serve');
-    logger?.log('info', { event: 'index_cached', file: entry.path, ms: Math.round(performance.now() - t0) });
+    cached(entry, t0, undefined, logger);
   } catch (err) {
-    const fix = 'every start builds this index until it can be kept: pass --index-cache <a writable folder> (or off)';
-    logger?.log('warn', { event: 'index_cache_unwritable', file: entry.path, message: err instanceof Error ? err.message : String(err), fix });
+    cached(entry, t0, err, logger);
   }
+}
+
+/** {@link cacheIndex} for a reload: the snapshot bytes a worker built, written without blocking the thread. */
+export async function cacheIndexAsync(entry: SetCacheEntry, payload: Uint8Array, logger?: Logger): Promise<void> {
+  const t0 = performance.now();
+  try {
+    await writeSetCacheAsync(entry, payload, 'api-catalog serve');
+    cached(entry, t0, undefined, logger);
+  } catch (err) {
+    cached(entry, t0, err, logger);
+  }
+}
+
+function cached(entry: SetCacheEntry, t0: number, err: unknown, logger: Logger | undefined): void {
+  if (err === undefined) {
+    logger?.log('info', { event: 'index_cached', file: entry.path, ms: Math.round(performance.now() - t0) });
+    return;
+  }
+  const fix = 'every start builds this index until it can be kept: pass --index-cache <a writable folder> (or off)';
+  logger?.log('warn', { event: 'index_cache_unwritable', file: entry.path, message: err instanceof Error ? err.message : String(err), fix });
 }

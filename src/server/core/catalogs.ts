@@ -14,7 +14,7 @@ import type { DomainInfo, Operation } from '../../types.js';
 import type { EmbeddingsConfig } from '../../embeddings/config.js';
 import type { SemanticOptions, SemanticSearch } from '../../embeddings/semantic.js';
 import { filterCatalogs, hasFilters, type CatalogFilters } from './filters.js';
-import { buildIndex, cacheIndex, restoreIndex, type IndexSource } from './catalog-index.js';
+import { buildIndex, cacheIndex, cacheIndexAsync, restoreIndex, type IndexSource } from './catalog-index.js';
 import { setCacheEntry, setContentHash } from './index-cache.js';
 import { sha256Hex } from '../../crypto.js';
 
@@ -55,6 +55,13 @@ export interface CatalogSet {
    * the first tools/list never wait for it; warmSearchIndex() prepares it in idle time once the server is up.
    */
   readonly index: SearchIndex;
+  /**
+   * Makes `index` ready without building it on this thread: restored now when a snapshot or the index cache has it,
+   * else built in a worker thread and restored from its bytes (index-thread.ts), and then written to the index cache
+   * without blocking. What a reload uses, so the server keeps answering meanwhile; when no worker can build it, it
+   * is built here (logged). Throws what reading the index would (a damaged registry, one replaced meanwhile).
+   */
+  prepareIndex(): Promise<void>;
   /** Hybrid search when an embeddings endpoint is configured (attachEmbeddings); absent: lexical only. */
   embeddings?: SemanticSearch;
   /** How the index was obtained, once it exists (for logs and the start-up trace). */
@@ -192,8 +199,10 @@ export function buildCatalogSet(loaded: readonly Catalog[], options: CatalogSetO
   let restoreFailure: { reason: string; only: Catalog | undefined } | undefined;
   // the registry hash a restored snapshot (or cache file) verified against: the content the index describes
   let verifiedHash: string | undefined;
+  // the index came from bytes that vouch for the operations: a snapshot, the cache, or a worker's build (index-thread.ts)
+  let fromBytes = false;
   const restored = (): boolean => {
-    if (index !== undefined) return indexSource?.kind !== 'built';
+    if (index !== undefined) return fromBytes;
     if (restoreFailure !== undefined) return false;
     const r = restoreIndex(catalogs, domains, cacheEntry, options.indexCache, options.logger);
     if ('reason' in r) {
@@ -202,6 +211,7 @@ export function buildCatalogSet(loaded: readonly Catalog[], options: CatalogSetO
     }
     index = r.index;
     indexSource = r.source;
+    fromBytes = true;
     verifiedHash = r.registryHash;
     mark('index-ready');
     return true;
@@ -216,8 +226,25 @@ export function buildCatalogSet(loaded: readonly Catalog[], options: CatalogSetO
     }
     return index as SearchIndex;
   };
-  // An index restored from a snapshot or the index cache finds a name's domain, so only that domain's file is
-  // parsed (of the catalog it belongs to). Filters (which read every file to apply them) or a built index: all read.
+  const prepareIndex = async (): Promise<void> => {
+    if (index !== undefined || restored()) return;
+    const { buildIndexOffThread } = await import('./index-thread.js');
+    const why = restoreFailure as { reason: string; only: Catalog | undefined };
+    const built = await buildIndexOffThread({ loaded, domains, filters: options.filters, why, logger: options.logger, onChanged: options.onChanged });
+    // (nothing reads a set a reload has not swapped in yet; should something have built it meanwhile, it stays)
+    if (index !== undefined) return;
+    if (built === undefined) {
+      void openedIndex();
+      return;
+    }
+    index = built.index;
+    indexSource = built.source;
+    fromBytes = true;
+    if (cacheEntry !== undefined) await cacheIndexAsync(cacheEntry, built.payload, options.logger);
+  };
+  // An index restored from a snapshot, the index cache or a worker's bytes finds a name's domain, so only that
+  // domain's file is parsed (of the catalog it belongs to). Filters (which read every file to apply them) or an index
+  // built on this thread: all read.
   const byDomain = !hasFilters(options.filters) && catalogs.every((c) => c.operationsInDomain !== undefined);
   const catalogByName = new Map(catalogs.map((c) => [c.meta.name, c]));
   const domainCatalog = new Map(domains.map((d) => [d.name, d.catalog]));
@@ -284,6 +311,7 @@ export function buildCatalogSet(loaded: readonly Catalog[], options: CatalogSetO
     get index(): SearchIndex {
       return openedIndex();
     },
+    prepareIndex,
     get indexSource() {
       return indexSource;
     },

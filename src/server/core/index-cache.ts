@@ -10,9 +10,10 @@
 import envPaths from 'env-paths';
 import { randomHex, sha256Hex } from '../../crypto.js';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Catalog } from '../../registry/catalog.js';
-import { readSnapshotFile, writeSnapshotFile, type SnapshotRead, type VerifiedSignatures } from '../../registry/snapshot.js';
+import { encodeSnapshot, readSnapshotFile, writeSnapshotFile, type SnapshotRead, type VerifiedSignatures } from '../../registry/snapshot.js';
 import type { CatalogFilters } from './filters.js';
 
 /** The cache file of a set, and what its content is checked against; undefined for catalogs assembled in memory. */
@@ -102,6 +103,41 @@ export function writeSetCache(entry: SetCacheEntry, payload: Uint8Array, writer:
 }
 
 /**
+ * {@link writeSetCache} without blocking the thread (fs.promises), for a reload: the file is megabytes (4.5 MB at
+ * 6,400 operations) and a shared volume can take seconds to write it, while the server goes on answering. The same
+ * file, the same atomic temporary-file-and-rename, the same pruning. Rejects on I/O errors (the caller logs them).
+ */
+export async function writeSetCacheAsync(entry: SetCacheEntry, payload: Uint8Array, writer: string): Promise<void> {
+  const dir = join(entry.path, '..');
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const bytes = encodeSnapshot(payload, { registryHash: entry.registryHash(), statSignature: entry.statSignature(), writer });
+  // named as writeSnapshotFile names its temporary files, which the pruning recognizes
+  const tmp = `${entry.path}.${process.pid}-${randomHex(6)}.tmp`;
+  try {
+    await writeFile(tmp, bytes, { mode: 0o600 });
+    await rename(tmp, entry.path);
+  } finally {
+    await rm(tmp, { force: true });
+  }
+  const now = Date.now();
+  let names: string[] = [];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const limit = unusedLimit(name);
+    if (limit === undefined) continue;
+    try {
+      if (now - (await stat(join(dir, name))).mtimeMs > limit) await rm(join(dir, name), { force: true });
+    } catch {
+      // gone already (another replica pruned it) or not ours to delete
+    }
+  }
+}
+
+/**
  * The stat signatures of the registry at `registryDir` that an earlier start verified against its content hash,
  * kept in the cache folder `dir` (the latest one: a registry has one state at a time). Best effort both ways: an
  * unreadable or damaged file is no entry, an unwritable folder remembers nothing (the next start hashes again).
@@ -139,14 +175,19 @@ export function pruneSetCache(dir: string, now: number): void {
     return;
   }
   for (const name of names) {
-    const set = /^(?:set-[0-9a-f]{24}\.snapshot|verified-[0-9a-f]{24}\.json)$/.test(name);
-    const tmp = /^(?:set-[0-9a-f]{24}\.snapshot|verified-[0-9a-f]{24}\.json)\.[0-9]+-[0-9a-f]+\.tmp$/.test(name);
-    if (!set && !tmp) continue;
+    const limit = unusedLimit(name);
+    if (limit === undefined) continue;
     try {
-      const age = now - statSync(join(dir, name)).mtimeMs;
-      if (age > (set ? UNUSED_SET_MS : ABANDONED_TMP_MS)) rmSync(join(dir, name), { force: true });
+      if (now - statSync(join(dir, name)).mtimeMs > limit) rmSync(join(dir, name), { force: true });
     } catch {
       // gone already (another replica pruned it) or not ours to delete
     }
   }
+}
+
+/** How long a file of a cache folder may go unused before it is deleted; undefined for a file this module does not name. */
+function unusedLimit(name: string): number | undefined {
+  if (/^(?:set-[0-9a-f]{24}\.snapshot|verified-[0-9a-f]{24}\.json)$/.test(name)) return UNUSED_SET_MS;
+  if (/^(?:set-[0-9a-f]{24}\.snapshot|verified-[0-9a-f]{24}\.json)\.[0-9]+-[0-9a-f]+\.tmp$/.test(name)) return ABANDONED_TMP_MS;
+  return undefined;
 }

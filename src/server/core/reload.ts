@@ -1,12 +1,15 @@
 // Registry changes under a running server: the catalogs a server answers from are one version (operations, search
 // index, execution settings), built or restored off to the side and swapped in with one assignment, so search,
 // describe and execute always answer from one version. Reloads on SIGHUP (the CLI wires it), when a watched
-// registry's catalog.json (or embeddings.json) changes (polled, debounced), and when an old version finds a file
-// that changed under it. A reload that fails (a registry whose files disagree among them) keeps the version serving,
-// logs why and keeps the refusal (`lastFailure`, shown by /readyz) until a reload succeeds.
-import { unwatchFile, watchFile, type Stats } from 'node:fs';
+// registry's catalog.json (or embeddings.json) changes (polled, debounced, then a random wait so replicas sharing a
+// volume do not all reload at once), and when an old version finds a file that changed under it. A reload that fails
+// (a registry whose files disagree among them) keeps the version serving, logs why and keeps the refusal
+// (`lastFailure`, shown by /readyz) until a reload succeeds; with several registries the loader refuses only the
+// broken one (its previous catalog stays in the new version). A refusal the disk caused (a registry still being
+// copied) is retried at 2, 5 and 15 s, then at every later change of the refused registries' files.
+import { readdirSync, statSync, unwatchFile, watchFile, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { AppError } from '../../errors.js';
+import { AppError, type ErrorCode } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { CatalogSet } from './catalogs.js';
 import type { ExecutionSettings } from './settings.js';
@@ -18,10 +21,34 @@ export interface ServedCatalogs {
 }
 
 /** What started a reload (in the log lines). */
-export type ReloadTrigger = 'signal' | 'watch' | 'changed' | 'request';
+export type ReloadTrigger = 'signal' | 'watch' | 'changed' | 'request' | 'retry';
+
+/** A registry whose new files a reload refused: the new version keeps its previous catalog (or nothing was swapped). */
+export interface RegistryRefusal {
+  /** The catalog's name as served (its folder's name when it never loaded). */
+  catalog: string;
+  dir: string;
+  code?: string;
+  reason: string;
+}
+
+/**
+ * A reload refused because of some registries: those that failed, and the changed ones it therefore does not apply
+ * (their new version is not served either). Thrown by a loader; LiveCatalogs reports both.
+ */
+export class ReloadRefused extends AppError {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    readonly failed: RegistryRefusal[],
+    readonly notApplied: string[],
+  ) {
+    super(code, message);
+  }
+}
 
 export type ReloadOutcome =
-  | { ok: true; trigger: ReloadTrigger; version: string; previous: string; changed: boolean; ms: number }
+  | { ok: true; trigger: ReloadTrigger; version: string; previous: string; changed: boolean; ms: number; refused?: RegistryRefusal[] }
   | { ok: false; trigger: ReloadTrigger; version: string; reason: string; ms: number };
 
 /** A reload that was refused, kept until one succeeds: /readyz shows it beside the version still served. */
@@ -34,6 +61,12 @@ export interface ReloadFailure {
   at: string;
   /** The version that went on serving ('' when it could not name itself). */
   serving: string;
+  /** The registries whose new files were refused (several registries: the others' changes are served). */
+  failed?: RegistryRefusal[];
+  /** Changed registries whose new version is not served because of the failure (catalog names). */
+  notApplied?: string[];
+  /** When it is tried again (ISO 8601), or 'on the next change of its files'; absent: not retried (SIGHUP retries). */
+  nextRetry?: string;
 }
 
 export interface LiveCatalogsOptions {
@@ -41,10 +74,18 @@ export interface LiveCatalogsOptions {
    * Builds a version from disk (load the registries, filters, settings, embeddings) for a reload; throws when a
    * registry cannot be loaded. `onChanged` is to be passed to the catalogs (CatalogSetOptions.onChanged).
    */
-  load: (onChanged: (dir: string) => void) => Promise<ServedCatalogs>;
+  load: (onChanged: (dir: string) => void, serving: ServedCatalogs) => Promise<LoadedVersion>;
   logger?: Logger;
   /** Called after each swap, with the new version (the CLI refreshes what it derives from the catalogs). */
   onSwap?: (served: ServedCatalogs) => void;
+}
+
+/** What a load built: the new version, and what it did per registry (absent fields: all of it loaded and applies). */
+export interface LoadedVersion extends ServedCatalogs {
+  /** Registries whose new files were refused: the version holds their previous catalog instead. */
+  refused?: RegistryRefusal[];
+  /** The catalogs whose files changed and whose new version this is (named when a later step fails: not applied). */
+  changed?: string[];
 }
 
 export interface WatchOptions {
@@ -52,6 +93,8 @@ export interface WatchOptions {
   intervalMs?: number;
   /** Quiet time after the last change before reloading; default 1000 ms (an import writes several files). */
   debounceMs?: number;
+  /** Up to this long more (random, so replicas sharing a volume spread out) before a watch-triggered reload; default 0. */
+  jitterMs?: number;
 }
 
 /**
@@ -59,15 +102,24 @@ export interface WatchOptions {
  * (api_catalog_catalog_reloads_total, src/server/ops/metrics.ts). Kept here, per process, because a counter is a
  * process's: a served process has one LiveCatalogs, and the metrics module reads it without being handed it.
  */
-const reloadTally = { ok: 0, failed: 0 };
+const reloadTally = { ok: 0, failed: 0, partial: 0 };
 
-/** Reloads so far in this process: swapped (`ok`) and refused (`failed`). */
-export function reloadsInProcess(): { ok: number; failed: number } {
+/** Reloads so far in this process: swapped (`ok`), refused (`failed`), swapped without a refused registry (`partial`). */
+export function reloadsInProcess(): { ok: number; failed: number; partial: number } {
   return { ...reloadTally };
 }
 
 /** The files whose change means a new version: catalog.json (every import rewrites it) and the stored vectors. */
 const WATCHED_FILES = ['catalog.json', 'embeddings.json'];
+
+/** Waits before retrying a refusal the disk caused; after the last, a retry waits for a change of the files. */
+const RETRY_DELAYS_MS = [2000, 5000, 15_000];
+/** How often the refused registries' files are stat'ed for a change once the timed retries are spent. */
+const RETRY_POLL_MS = 5000;
+/** Refusals a writer still at work causes (files that disagree, or that changed while read): worth retrying. */
+const RETRYABLE = new Set(['REGISTRY_INVALID', 'REGISTRY_STALE']);
+/** Triggers that come from the disk (not from an operator, who sends SIGHUP again). */
+const FROM_DISK = new Set<ReloadTrigger>(['watch', 'changed', 'retry']);
 
 /**
  * The served version and how it is replaced. Reloads run one at a time; a reload asked for while one runs runs
@@ -82,6 +134,10 @@ export class LiveCatalogs {
   private closed = false;
   private reloads = 0;
   private failure: ReloadFailure | undefined;
+  /** The watched registry folders (watch()); the retry timer and how many retries ran since the disk last changed. */
+  private readonly watchedDirs: string[] = [];
+  private retryTimer: NodeJS.Timeout | undefined;
+  private retries = 0;
 
   constructor(
     initial: ServedCatalogs,
@@ -151,31 +207,31 @@ export class LiveCatalogs {
     } catch {
       // the serving version cannot name itself (its files are gone): the reload decides
     }
-    let next: ServedCatalogs;
+    let next: LoadedVersion;
     let version: string;
+    let loaded: LoadedVersion | undefined;
     try {
       const before = this.served;
-      next = await this.options.load(this.changed);
+      next = loaded = await this.options.load(this.changed, before);
       // Off to the side, before anyone sees it: the search index (restored from a snapshot or the index cache
-      // when one matches, else built), the version (it reads the content a snapshot did not vouch for), and the
+      // when one matches, else built in a worker thread, so that this thread keeps answering calls and probes
+      // meanwhile: index-thread.ts), the version (it reads the content a snapshot did not vouch for), and the
       // operations files the serving version had read (the domains in use), so they are parsed and checked now.
-      void next.catalogs.index;
+      await next.catalogs.prepareIndex();
       version = next.catalogs.version;
       warmDomains(before.catalogs, next.catalogs);
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
-      const code = err instanceof AppError ? err.code : undefined;
-      const ms = Math.round(performance.now() - t0);
-      logger?.log('error', { event: 'catalog_reload_failed', trigger, ...(code !== undefined ? { code } : {}), reason: reason.slice(0, 500), serving: previous, ms });
-      this.failure = { trigger, ...(code !== undefined ? { code } : {}), reason: reason.slice(0, 500), at: new Date().toISOString(), serving: previous };
+      // a loader's refusal names the registries; a later step's failure leaves every change the load made unapplied
+      const refused = err instanceof ReloadRefused ? err : { failed: [], notApplied: loaded?.changed ?? [] };
+      this.refuse(trigger, err instanceof AppError ? err.code : undefined, reason, previous, refused.failed, refused.notApplied, t0);
       reloadTally.failed++;
-      return { ok: false, trigger, version: previous, reason, ms };
+      return { ok: false, trigger, version: previous, reason, ms: Math.round(performance.now() - t0) };
     }
     if (this.closed) return { ok: false, trigger, version: previous, reason: 'closed', ms: Math.round(performance.now() - t0) };
     this.served = next;
     this.reloads++;
-    reloadTally.ok++;
-    this.failure = undefined;
+    const refused = next.refused ?? [];
     const ms = Math.round(performance.now() - t0);
     // meta.operationCount is already the served count (filterCatalogs recounts it); filteredOut is said apart
     const operations = next.catalogs.catalogs.reduce((n, c) => n + c.meta.operationCount, 0);
@@ -187,10 +243,73 @@ export class LiveCatalogs {
       changed: version !== previous,
       operations,
       index: next.catalogs.indexSource?.kind,
+      ...(refused.length > 0 ? { refused: refused.map((r) => r.catalog) } : {}),
       ms,
     });
+    if (refused.length === 0) {
+      reloadTally.ok++;
+      this.failure = undefined;
+      this.retryAfter(trigger, 'ok');
+    } else {
+      // the other registries' changes are served; the broken ones keep their previous catalog, said as a refusal
+      reloadTally.partial++;
+      const reason = refused.map((r) => `${r.catalog}: ${r.reason}`).join('; ');
+      this.refuse(trigger, refused[0]?.code, reason, version, refused, [], t0);
+    }
     this.options.onSwap?.(next);
-    return { ok: true, trigger, version, previous, changed: version !== previous, ms };
+    return { ok: true, trigger, version, previous, changed: version !== previous, ms, ...(refused.length > 0 ? { refused } : {}) };
+  }
+
+  /**
+   * Logs a refusal (catalog_reload_failed) and keeps it for /readyz until a reload succeeds: the registries that
+   * failed, the changed ones not applied because of them, and when it is tried again.
+   */
+  private refuse(trigger: ReloadTrigger, code: string | undefined, reason: string, serving: string, failed: RegistryRefusal[], notApplied: string[], t0: number): void {
+    const codes = failed.length > 0 ? failed.map((f) => f.code) : [code];
+    const nextRetry = this.retryAfter(trigger, codes.some((c) => c !== undefined && RETRYABLE.has(c)) ? 'retryable' : 'final', failed.map((f) => f.dir));
+    const why = {
+      trigger,
+      ...(code !== undefined ? { code } : {}),
+      reason: reason.slice(0, 500),
+      serving,
+      ...(failed.length > 0 ? { failed: failed.map((f) => ({ ...f, reason: f.reason.slice(0, 500) })) } : {}),
+      ...(notApplied.length > 0 ? { notApplied } : {}),
+      ...(nextRetry !== undefined ? { nextRetry } : {}),
+    };
+    this.options.logger?.log('error', { event: 'catalog_reload_failed', ...why, ms: Math.round(performance.now() - t0) });
+    this.failure = { ...why, at: new Date().toISOString() };
+  }
+
+  /**
+   * After a reload: a refusal the disk caused that a writer still at work explains ('retryable') is tried again at
+   * 2, 5 and 15 s, then whenever a file of the refused registries (`dirs`; none named: every watched one) changes; a
+   * success, or a refusal retrying cannot fix, ends that. A refused operator's reload (SIGHUP) leaves a pending retry
+   * as it is. Returns when the next try is, for the refusal.
+   */
+  private retryAfter(trigger: ReloadTrigger, outcome: 'ok' | 'retryable' | 'final', dirs: readonly string[] = []): string | undefined {
+    if (outcome !== 'ok' && !FROM_DISK.has(trigger)) return this.failure?.nextRetry;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    if (outcome !== 'retryable' || this.closed) {
+      this.retries = 0;
+      return undefined;
+    }
+    // a new change on disk starts the series again; a retry that failed goes on with it
+    this.retries = trigger === 'retry' ? this.retries + 1 : 0;
+    const delay = RETRY_DELAYS_MS[this.retries];
+    if (delay !== undefined) {
+      this.retryTimer = setTimeout(() => void this.reload('retry'), delay).unref();
+      return new Date(Date.now() + delay).toISOString();
+    }
+    const watched = dirs.length > 0 ? [...dirs] : [...this.watchedDirs];
+    if (watched.length === 0) return undefined;
+    const seen = filesStamp(watched);
+    const poll = (): void => {
+      if (filesStamp(watched) !== seen) void this.reload('retry');
+      else this.retryTimer = setTimeout(poll, RETRY_POLL_MS).unref();
+    };
+    this.retryTimer = setTimeout(poll, RETRY_POLL_MS).unref();
+    return 'on the next change of its files';
   }
 
   /** A reload `delayMs` from now, unless another change comes first (then from that one). */
@@ -204,11 +323,15 @@ export class LiveCatalogs {
   /**
    * Reloads when catalog.json or embeddings.json of one of `dirs` changes. Polled with stat (fs.watchFile), not
    * inotify: an import replaces the whole folder, and mounted volumes (a Kubernetes ConfigMap) swap a symlink;
-   * a path stat'ed every interval sees both, where a watch on the old inode would not.
+   * a path stat'ed every interval sees both, where a watch on the old inode would not. After the quiet time it waits
+   * a random 0..`jitterMs` more: replicas that share a registry volume see a change together, and reloading at once
+   * they would all be busy at once.
    */
   watch(dirs: readonly string[], options: WatchOptions = {}): void {
     const interval = options.intervalMs ?? 500;
     const debounce = options.debounceMs ?? 1000;
+    const jitter = options.jitterMs ?? 0;
+    this.watchedDirs.push(...dirs);
     for (const dir of dirs) {
       for (const f of WATCHED_FILES) {
         const path = join(dir, f);
@@ -219,18 +342,22 @@ export class LiveCatalogs {
         watchFile(path, { interval, persistent: false }, (curr: Stats, prev: Stats) => {
           const before = seen ?? statKey(prev);
           seen = statKey(curr);
-          if (seen !== before) this.schedule('watch', debounce);
+          if (seen === before) return;
+          const delay = debounce + Math.round(Math.random() * jitter);
+          this.options.logger?.log('info', { event: 'catalog_change_seen', file: path, reloadInMs: delay });
+          this.schedule('watch', delay);
         });
         this.watched.push(path);
       }
     }
-    this.options.logger?.log('info', { event: 'catalog_watch', dirs: [...dirs], intervalMs: interval, debounceMs: debounce });
+    this.options.logger?.log('info', { event: 'catalog_watch', dirs: [...dirs], intervalMs: interval, debounceMs: debounce, jitterMs: jitter });
   }
 
   /** Stops watching and reloading (in-flight reloads finish without swapping). */
   close(): void {
     this.closed = true;
     clearTimeout(this.debounce);
+    clearTimeout(this.retryTimer);
     for (const path of this.watched.splice(0)) unwatchFile(path);
   }
 }
@@ -239,6 +366,24 @@ export class LiveCatalogs {
 function statKey(st: Stats): string {
   if (st.ino === 0 && st.mtimeMs === 0 && st.nlink === 0) return 'gone';
   return `${st.ino}:${st.size}:${st.mtimeMs}`;
+}
+
+/** Every file of the registries at `dirs` that a copy writes (catalog.json, operations/*, ...) by identity: a change of any changes it. */
+function filesStamp(dirs: readonly string[]): string {
+  const parts: string[] = [];
+  for (const dir of dirs) {
+    let ops: string[] = [];
+    try {
+      ops = readdirSync(join(dir, 'operations')).sort().map((f) => join('operations', f));
+    } catch {
+      // no operations folder (yet): catalog.json and the rest still say when it comes
+    }
+    for (const rel of [...WATCHED_FILES, 'search.snapshot', 'diagnostics.json', ...ops]) {
+      const st = statSync(join(dir, rel), { throwIfNoEntry: false });
+      parts.push(`${dir}/${rel} ${st === undefined ? 'gone' : `${st.ino}:${st.size}:${st.mtimeMs}`}`);
+    }
+  }
+  return parts.join('\n');
 }
 
 /** Parses in `next` the operations files `previous` had parsed (by catalog name); throws for a broken one. */

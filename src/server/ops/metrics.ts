@@ -42,6 +42,7 @@ export class OpsMetrics {
   private readonly refused: client.Counter<'reason'>;
   private readonly readyGauge: client.Gauge;
   private readonly reloadFailedGauge: client.Gauge;
+  private readonly reloadRefusedGauge: client.Gauge<'catalog' | 'state'>;
   private readonly versionGauge: client.Gauge<'version'>;
   private sources: MetricsSources;
 
@@ -96,7 +97,7 @@ export class OpsMetrics {
     // version and a standing refusal from what /readyz reports, set at each scrape (served()).
     new client.Counter({
       name: `${PREFIX}catalog_reloads_total`,
-      help: 'Registry reloads by outcome: ok (the new version swapped in) or failed (refused: the previous version goes on serving)',
+      help: 'Registry reloads by outcome: ok (the new version swapped in), failed (refused: the previous version goes on serving) or partial (swapped in, but some registries were refused and keep their previous catalog)',
       labelNames: ['outcome'],
       registers,
       collect() {
@@ -104,11 +105,18 @@ export class OpsMetrics {
         this.reset();
         this.inc({ outcome: 'ok' }, n.ok);
         this.inc({ outcome: 'failed' }, n.failed);
+        this.inc({ outcome: 'partial' }, n.partial);
       },
     });
     this.reloadFailedGauge = new client.Gauge({
       name: `${PREFIX}catalog_reload_failed`,
       help: '1 while the last registry reload was refused (reloadFailed on /readyz): this replica still serves the previous version',
+      registers,
+    });
+    this.reloadRefusedGauge = new client.Gauge({
+      name: `${PREFIX}catalog_reload_refused`,
+      help: 'While a reload refusal stands, 1 per catalog it names: state failed (its new files were refused: its previous version is served) or not_applied (changed, but not served because another failed)',
+      labelNames: ['catalog', 'state'],
       registers,
     });
     this.versionGauge = new client.Gauge({ name: `${PREFIX}catalog_version_info`, help: 'The catalog version served (the one list_domains and /readyz show), as a label', labelNames: ['version'], registers });
@@ -164,6 +172,11 @@ export class OpsMetrics {
   /** What /readyz reports as served (`version`, `reloadFailed`): the version gauge and the refused-reload gauge. */
   served(info: Record<string, unknown> | undefined): void {
     this.reloadFailedGauge.set(info?.reloadFailed !== undefined ? 1 : 0);
+    // which catalogs the refusal names (src/server/core/reload.ts ReloadFailure): one series each, replaced each time
+    const refusal = info?.reloadFailed as { failed?: Array<{ catalog: string }>; notApplied?: string[] } | undefined;
+    this.reloadRefusedGauge.reset();
+    for (const f of refusal?.failed ?? []) this.reloadRefusedGauge.set({ catalog: f.catalog.slice(0, 64), state: 'failed' }, 1);
+    for (const name of refusal?.notApplied ?? []) this.reloadRefusedGauge.set({ catalog: name.slice(0, 64), state: 'not_applied' }, 1);
     // one series, the version served now: a reload replaces it
     this.versionGauge.reset();
     if (typeof info?.version === 'string' && info.version !== '') this.versionGauge.set({ version: info.version.slice(0, 64) }, 1);
