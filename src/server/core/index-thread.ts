@@ -60,8 +60,14 @@ export function indexWorkerFile(): URL | undefined {
 /** Running from the TypeScript sources (vitest, tsx): Node cannot start the .ts worker, and no build is expected. */
 const fromSources = (): boolean => import.meta.url.endsWith('.ts');
 
-/** Runs `job` in a fresh worker; rejects when the worker could not answer (it crashed, or exited without a reply). */
-export function runIndexWorker(file: URL, job: IndexJob): Promise<IndexReply> {
+/**
+ * How long a worker may take before it is stopped and the index built on the main thread instead (10 min: the
+ * largest sets measured build in about a minute): a worker that hangs must not hold every later reload behind it.
+ */
+export const INDEX_WORKER_TIMEOUT_MS = 10 * 60_000;
+
+/** Runs `job` in a fresh worker; rejects when the worker could not answer (it crashed, exited without a reply, or took longer than `timeoutMs`). */
+export function runIndexWorker(file: URL, job: IndexJob, timeoutMs = INDEX_WORKER_TIMEOUT_MS): Promise<IndexReply> {
   return new Promise((resolve, reject) => {
     // not the process's own Node options: those of `node -e`/`--input-type` (or a test runner's) stop a worker that
     // runs a file, and V8's (--max-old-space-size) apply to every thread anyway
@@ -69,8 +75,15 @@ export function runIndexWorker(file: URL, job: IndexJob): Promise<IndexReply> {
     // a server that stops meanwhile does not wait for it
     worker.unref();
     let replied = false;
+    const timer = setTimeout(() => {
+      reject(new Error(`the index worker did not answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}`));
+      void worker.terminate();
+    }, timeoutMs);
+    timer.unref();
+    worker.once('exit', () => clearTimeout(timer));
     worker.once('message', (reply: IndexReply) => {
       replied = true;
+      clearTimeout(timer);
       resolve(reply);
       // its index (hundreds of MB for a large set) is given back now, not when its event loop ends
       void worker.terminate();

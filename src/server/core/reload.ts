@@ -365,11 +365,11 @@ export class LiveCatalogs {
 /** What identifies a version of a watched file; a missing one (watchFile zeroes every field) is 'gone'. */
 function statKey(st: Stats): string {
   if (st.ino === 0 && st.mtimeMs === 0 && st.nlink === 0) return 'gone';
-  return `${st.ino}:${st.size}:${st.mtimeMs}`;
+  return `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
 }
 
 /** Every file of the registries at `dirs` that a copy writes (catalog.json, operations/*, ...) by identity: a change of any changes it. */
-function filesStamp(dirs: readonly string[]): string {
+export function filesStamp(dirs: readonly string[]): string {
   const parts: string[] = [];
   for (const dir of dirs) {
     let ops: string[] = [];
@@ -379,8 +379,15 @@ function filesStamp(dirs: readonly string[]): string {
       // no operations folder (yet): catalog.json and the rest still say when it comes
     }
     for (const rel of [...WATCHED_FILES, 'search.snapshot', 'diagnostics.json', ...ops]) {
-      const st = statSync(join(dir, rel), { throwIfNoEntry: false });
-      parts.push(`${dir}/${rel} ${st === undefined ? 'gone' : `${st.ino}:${st.size}:${st.mtimeMs}`}`);
+      // a file that cannot be read now (permissions, a stale NFS handle) is a state of its own, never a crash
+      let st: Stats | undefined;
+      let failed: string | undefined;
+      try {
+        st = statSync(join(dir, rel), { throwIfNoEntry: false });
+      } catch (err) {
+        failed = (err as NodeJS.ErrnoException).code ?? 'error';
+      }
+      parts.push(`${dir}/${rel} ${failed !== undefined ? `unreadable:${failed}` : st === undefined ? 'gone' : `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`}`);
     }
   }
   return parts.join('\n');
