@@ -46,7 +46,13 @@ export function vocabularyFingerprint(): string {
 
 /** The fingerprint of these word lists, their `manifest`s left out. */
 export function listsFingerprint(lists: Readonly<Record<string, unknown>>): string {
-  return keyHash(JSON.stringify(lists, (key, value: unknown) => (key === 'manifest' ? undefined : value))).toString(16).padStart(8, '0');
+  // each list's own manifest only: a word or mapping named "manifest" deeper down is part of what search reads
+  const read = Object.fromEntries(Object.entries(lists).map(([name, list]) => {
+    if (typeof list !== 'object' || list === null || !('manifest' in list)) return [name, list];
+    const { manifest: _built, ...rest } = list as Record<string, unknown>;
+    return [name, rest];
+  }));
+  return keyHash(JSON.stringify(read)).toString(16).padStart(8, '0');
 }
 
 type Typed = Uint32Array | Uint8Array | Float64Array;

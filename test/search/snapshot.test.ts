@@ -120,4 +120,7 @@ test('mining the same words again keeps every snapshot: the fingerprint reads th
   const [word, alternatives] = Object.entries(mined.mappings)[0] as [string, Array<[string, number]>];
   const remapped = { ...WORD_LISTS, mined: { ...mined, mappings: { ...mined.mappings, [word]: alternatives.slice(1) } } };
   expect(listsFingerprint(remapped)).not.toBe(vocabularyFingerprint());
+  // a word named "manifest" inside a list is a word like any other
+  const withWord = { ...WORD_LISTS, mined: { ...mined, mappings: { ...mined.mappings, manifest: [['inventory', 0.5]] } } };
+  expect(listsFingerprint(withWord)).not.toBe(vocabularyFingerprint());
 });
