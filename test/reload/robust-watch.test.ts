@@ -1,16 +1,15 @@
 // What a reload must survive beyond a broken registry (second read of stop 45): a registry file that cannot even be
 // stat'ed (a path under a file, a stale NFS handle) is a state of its own, not an exception out of a timer; and an
 // index worker that never answers is stopped after its timeout, so later reloads do not wait behind it forever.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { runIndexWorker } from '../../src/server/core/index-thread.js';
 import { filesStamp } from '../../src/server/core/reload.js';
+import { tempDir } from '../helpers/temp.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'robust-watch-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('robust-watch-');
 
 test('a registry path that cannot be stat-ed (ENOTDIR) reads as unreadable, not a thrown error', () => {
   const notADir = join(dir, 'plain-file');
