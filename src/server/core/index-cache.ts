@@ -10,7 +10,7 @@
 import envPaths from 'env-paths';
 import { randomHex, sha256Hex } from '../../crypto.js';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Catalog } from '../../registry/catalog.js';
 import { encodeSnapshot, readSnapshotFile, writeSnapshotFile, type SnapshotRead, type VerifiedSignatures } from '../../registry/snapshot.js';
@@ -119,22 +119,8 @@ export async function writeSetCacheAsync(entry: SetCacheEntry, payload: Uint8Arr
   } finally {
     await rm(tmp, { force: true });
   }
-  const now = Date.now();
-  let names: string[] = [];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const limit = unusedLimit(name);
-    if (limit === undefined) continue;
-    try {
-      if (now - (await stat(join(dir, name))).mtimeMs > limit) await rm(join(dir, name), { force: true });
-    } catch {
-      // gone already (another replica pruned it) or not ours to delete
-    }
-  }
+  // the pruning is a listing and a few stats of a small folder: the same rules as writeSetCache's, not a copy of them
+  pruneSetCache(dir, Date.now());
 }
 
 /**
