@@ -53,9 +53,15 @@ export class RedisConnection {
   private closed = false;
   private readonly waiters = new Set<() => void>();
   private readonly recovered: Array<() => void> = [];
-  /** When the last command failed: for a moment after, calls fail at once instead of each waiting out a timeout. */
-  private failedAt = 0;
-  /** The readiness PING still out, with when it was sent: probes meanwhile wait for it (within the bound), never send another. */
+  /**
+   * When the last command failed (monotonic clock, performance.now: a step of the wall clock cannot stretch or skip
+   * the window): for a moment after, calls fail at once instead of each waiting out a timeout.
+   */
+  private failedAt: number | undefined;
+  /**
+   * The readiness PING still out, with when it was sent (monotonic clock, as failedAt): probes meanwhile wait for it
+   * (within the bound), never send another.
+   */
   private ping: { sent: number; answer: Promise<StateHealth> } | undefined;
 
   constructor(url: string, options: { commandTimeoutMs?: number; logger?: Logger } = {}) {
@@ -103,7 +109,7 @@ export class RedisConnection {
 
   /** Whether a command may be sent now: checked, connected, and not within the fail-fast window of a failure. */
   get open(): boolean {
-    return this.usable && this.client.status === 'ready' && Date.now() - this.failedAt >= FAIL_FAST_MS;
+    return this.usable && this.client.status === 'ready' && (this.failedAt === undefined || performance.now() - this.failedAt >= FAIL_FAST_MS);
   }
 
   /**
@@ -115,7 +121,7 @@ export class RedisConnection {
    * problem (for the log line).
    */
   commandFailed(err: unknown): StateProblem {
-    this.failedAt = Date.now();
+    this.failedAt = performance.now();
     const p = classifyRedisError(err, this.target.tls, { reachedBefore: this.everUsable });
     this.logger?.log('warn', { event: 'state_store_error', store: 'redis', reason: p.code });
     if (p.code === 'read-only' || p.code === 'auth' || p.code === 'not-standalone' || p.code === 'timeout') {
@@ -164,7 +170,7 @@ export class RedisConnection {
     const again = this.everUsable;
     this.usable = true;
     this.everUsable = true;
-    this.failedAt = 0;
+    this.failedAt = undefined;
     this.problem = { code: 'connecting', detail: 'connecting' };
     this.logged = undefined;
     this.logger?.log('info', { event: 'state_store_up', store: 'redis', target: this.where, db: this.target.db });
@@ -285,7 +291,7 @@ export class RedisConnection {
     const ping = (this.ping ??= this.sendPing());
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<StateHealth>((resolve) => {
-      timer = setTimeout(() => resolve(unhealthy({ code: 'timeout', detail: `no answer to a PING within ${HEALTH_PING_MS} ms` })), Math.max(0, ping.sent + HEALTH_PING_MS - Date.now()));
+      timer = setTimeout(() => resolve(unhealthy({ code: 'timeout', detail: `no answer to a PING within ${HEALTH_PING_MS} ms` })), Math.max(0, ping.sent + HEALTH_PING_MS - performance.now()));
       timer.unref();
     });
     try {
@@ -297,7 +303,7 @@ export class RedisConnection {
 
   private sendPing(): { sent: number; answer: Promise<StateHealth> } {
     const ping = {
-      sent: Date.now(),
+      sent: performance.now(),
       answer: this.client.ping().then(
         (): StateHealth => ({ ok: true, kind: 'redis', reachable: true, authenticated: true }),
         // a PING cut off by close() is no news about Redis
