@@ -111,9 +111,14 @@ export class ResultStore {
     const text = JSON.stringify(value) ?? 'null';
     // the cap is on bytes, as a shared store keeps them (a non-ASCII text takes up to 3 bytes a character)
     if (Buffer.byteLength(text) > this.maxBytes || (this.local && !this.budget.fits(text))) return undefined;
-    if (!this.local) return RESULT_URI_PREFIX + (await this.store.putResult(this.key, text, this.ttlMs, this.max));
+    if (!this.local) {
+      // a shared store keeps no text larger than its whole byte budget (undefined), as the local budget above
+      const shared = await this.store.putResult(this.key, text, this.ttlMs, this.max);
+      return shared === undefined ? undefined : RESULT_URI_PREFIX + shared;
+    }
     // the store's entry (empty) says whose it is and until when; the budget holds the text
     const id = await this.store.putResult(this.key, '', this.ttlMs, this.max);
+    if (id === undefined) return undefined;
     // the store evicts the session's oldest beyond `max`: their texts go first, or one busy session's unreadable
     // texts would push other sessions' live results out of the shared budget
     const alive = new Set((await this.store.listResults(this.key, this.ttlMs)).map((r) => r.id));

@@ -66,12 +66,14 @@ ${NOW_US}
 local ttl = tonumber(ARGV[4])
 local budget = tonumber(ARGV[6])
 local size = string.len(ARGV[3])
+-- a result larger than the whole budget is not kept, and nothing is evicted for it (as in one process's memory)
+if size > budget then return -1 end
 local key = ARGV[1] .. ARGV[2]
 -- results past their expiry are gone from Redis: out of the count too
 for _, k in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', now)) do forget(k) end
 -- nothing left to count (the budget's keys never expire: this prune keeps them small), so nothing is held
 if redis.call('ZCARD', KEYS[2]) == 0 then redis.call('SET', KEYS[4], '0') end
--- then the oldest results of every session, until this one fits (one larger than the whole budget is kept alone)
+-- then the oldest results of every session, until this one fits
 while tonumber(redis.call('GET', KEYS[4]) or '0') + size > budget do
   local oldest = redis.call('ZRANGE', KEYS[2], 0, 0)
   if #oldest == 0 then break end
@@ -247,11 +249,12 @@ export class RedisStateStore implements StateStore {
     return ok === 1 ? { ok: true } : { ok: false, retryAfterMs: Number(retry) };
   }
 
-  async putResult(key: SessionKey, text: string, ttlMs: number, max: number): Promise<string> {
+  /** Undefined (not kept, nothing evicted) for a text larger than the whole result budget. */
+  async putResult(key: SessionKey, text: string, ttlMs: number, max: number): Promise<string | undefined> {
     const k = this.keys(key);
     const id = randomUUID();
-    await this.run(() => this.scripts.acPutResult(k.results, ...BUDGET_KEYS, k.result, id, text, ttlMs, max, this.resultBudgetBytes));
-    return id;
+    const at = await this.run(() => this.scripts.acPutResult(k.results, ...BUDGET_KEYS, k.result, id, text, ttlMs, max, this.resultBudgetBytes));
+    return at === -1 ? undefined : id;
   }
 
   async getResult(key: SessionKey, id: string): Promise<string | undefined> {

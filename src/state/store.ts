@@ -81,8 +81,11 @@ export interface StateStore {
   /** Takes one token from the principal's bucket (capacity = perMinute, refilled perMinute per 60 s). */
   takeToken(principal: string, bucket: string, perMinute: number): Promise<RateDecision>;
 
-  /** Keeps a result text for `ttlMs`, at most `max` per session (oldest evicted). Returns its id. */
-  putResult(key: SessionKey, text: string, ttlMs: number, max: number): Promise<string>;
+  /**
+   * Keeps a result text for `ttlMs`, at most `max` per session (oldest evicted). Returns its id, or undefined when
+   * the store does not keep it: a text larger than its whole byte budget (Redis; nothing is evicted for it).
+   */
+  putResult(key: SessionKey, text: string, ttlMs: number, max: number): Promise<string | undefined>;
   getResult(key: SessionKey, id: string): Promise<string | undefined>;
   /** Results of the session younger than `ttlMs`, oldest first. */
   listResults(key: SessionKey, ttlMs: number): Promise<StoredResultInfo[]>;

@@ -74,7 +74,7 @@ describe.each(stores)('%s store', (_name, get) => {
     const s = get();
     const key = { principal: 'p', session: crypto.randomUUID() };
     const ids: string[] = [];
-    for (let i = 0; i < 4; i++) ids.push(await s.putResult(key, JSON.stringify({ i }), 60_000, 3));
+    for (let i = 0; i < 4; i++) ids.push((await s.putResult(key, JSON.stringify({ i }), 60_000, 3)) as string);
     const listed = await s.listResults(key, 60_000);
     expect(listed.map((r) => r.id)).toEqual(ids.slice(1));
     expect(await s.getResult(key, ids[0] as string)).toBeUndefined();
