@@ -58,8 +58,9 @@ export interface CatalogSet {
   /**
    * Makes `index` ready without building it on this thread: restored now when a snapshot or the index cache has it,
    * else built in a worker thread and restored from its bytes (index-thread.ts), and then written to the index cache
-   * without blocking. What a reload uses, so the server keeps answering meanwhile; when no worker can build it, it
-   * is built here (logged). Throws what reading the index would (a damaged registry, one replaced meanwhile).
+   * in the background (it resolves before that write ends). What a reload uses, so the server keeps answering
+   * meanwhile; when no worker can build it, it is built here (logged). Throws what reading the index would (a
+   * damaged registry, one replaced meanwhile).
    */
   prepareIndex(): Promise<void>;
   /** Hybrid search when an embeddings endpoint is configured (attachEmbeddings); absent: lexical only. */
@@ -240,7 +241,9 @@ export function buildCatalogSet(loaded: readonly Catalog[], options: CatalogSetO
     index = built.index;
     indexSource = built.source;
     fromBytes = true;
-    if (cacheEntry !== undefined) await cacheIndexAsync(cacheEntry, built.payload, options.logger);
+    // Written in the background: the reload swaps the new version in without waiting for the disk (a slow or full
+    // volume). cacheIndexAsync logs how the write went (index_cached, or index_cache_unwritable) and throws nothing.
+    if (cacheEntry !== undefined) void cacheIndexAsync(cacheEntry, built.payload, options.logger).catch(() => undefined);
   };
   // An index restored from a snapshot, the index cache or a worker's bytes finds a name's domain, so only that
   // domain's file is parsed (of the catalog it belongs to). Filters (which read every file to apply them) or an index

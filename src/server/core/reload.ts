@@ -166,7 +166,10 @@ export class LiveCatalogs {
     return this.failure;
   }
 
-  /** The callback a version's catalogs call when one of their files changed on disk: reload soon. */
+  /**
+   * A version's catalogs found a file of theirs changed on disk: reload at once, not after the watch's jitter (that
+   * version fails the calls needing it and /readyz is 503 until a new one serves: docs/DEPLOY.md, Registry updates).
+   */
   readonly changed = (dir: string): void => {
     this.options.logger?.log('info', { event: 'catalog_changed', dir });
     this.schedule('changed', 0);
