@@ -32,6 +32,7 @@ import { attachHandles } from './handles.js';
 import { CatalogMcpServer } from './invalid-params.js';
 import { registerResourceHandlers, TOOL_DESCRIPTIONS_URI } from './resources.js';
 import { ResultStore } from './results.js';
+import { cutOffMark } from './ops/cut-off-mark.js';
 import { trackCall } from './ops/in-flight.js';
 import { namedOperation, notifyObserver, toolCallRecord } from './ops/observe.js';
 import { SessionState, type RateBucket } from './session.js';
@@ -228,6 +229,8 @@ export function createServer(deps: ServerDeps): CatalogServer {
     let confirmation: string | undefined;
     let limitedBucket: RateBucket | undefined;
     const observe = deps.observe;
+    // Set when the end of the shutdown grace answered this request CANCELLED before the call finished (HTTP).
+    const cutOff = cutOffMark();
     // Until it ends, an execute_tool is in flight: a forced exit (a second signal) writes its audit line then.
     const untrack =
       observe !== undefined && tool === names.executeTool
@@ -349,14 +352,18 @@ export function createServer(deps: ServerDeps): CatalogServer {
     if (pending === undefined && !envelope.success) line.code = envelope.error.code;
     if (tool === names.executeTool) line.dispatched = dispatched;
     if (confirmation !== undefined) line.confirmation = confirmation;
+    if (cutOff?.answered === true) line.shutdownAnswer = 'CANCELLED';
     // A 2026-07-28 request's trace context (its per-request _meta), so a call can be followed across services.
     const traceparent = ctx.mcpReq._meta?.[TRACEPARENT_META_KEY];
     if (typeof traceparent === 'string') line.traceparent = traceparent.slice(0, 100);
     logger.log(envelope.success || pending !== undefined ? 'info' : 'warn', line as { event: string });
     // Metrics and the audit log (src/server/ops): names, codes and the path template, never arguments.
     if (observe !== undefined) {
-      const outcome = pending !== undefined ? 'input_required' : envelope.success ? 'ok' : envelope.error.code;
-      const facts = { era, principal, ...(stateless ? {} : { session: tag() }), tool, outcome, durationMs: performance.now() - started, target, dispatched, limitedBucket, upstreamMs };
+      const reached = pending !== undefined ? 'input_required' : envelope.success ? 'ok' : envelope.error.code;
+      // its client was told CANCELLED at the end of the shutdown grace: so says the record, with what it came to after
+      const told = cutOff?.answered === true && reached !== 'CANCELLED';
+      const outcome = told ? 'CANCELLED' : reached;
+      const facts = { era, principal, ...(stateless ? {} : { session: tag() }), tool, outcome, durationMs: performance.now() - started, target, dispatched, limitedBucket, upstreamMs, ...(told ? { completedAfterCancel: reached } : {}) };
       notifyObserver(observe, toolCallRecord(catalogs, names, envelope, facts), logger);
     }
     return pending ?? toCallToolResult(envelope);

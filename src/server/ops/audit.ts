@@ -41,6 +41,11 @@ export interface AuditLine {
   upstream_status?: number;
   duration_ms: number;
   upstream_request_id?: string;
+  /**
+   * `outcome` is CANCELLED because the client was answered so at the end of the shutdown grace, but the call went on
+   * to finish here: what it came to (`ok`: the upstream completed it; check before retrying, as the answer said).
+   */
+  completed_after_cancel?: string;
 }
 
 export function auditLine(r: ToolCallRecord, now: Date): AuditLine {
@@ -60,6 +65,7 @@ export function auditLine(r: ToolCallRecord, now: Date): AuditLine {
     ...(r.upstreamStatus !== undefined ? { upstream_status: r.upstreamStatus } : {}),
     duration_ms: Math.round(r.durationMs * 10) / 10,
     ...(r.requestId !== undefined ? { upstream_request_id: r.requestId.slice(0, 200) } : {}),
+    ...(r.completedAfterCancel !== undefined ? { completed_after_cancel: r.completedAfterCancel } : {}),
   };
 }
 

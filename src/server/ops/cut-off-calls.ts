@@ -10,6 +10,7 @@ import type { ServerResponse } from 'node:http';
 import { fail } from '../core/envelope.js';
 import { toCallToolResult } from '../create-server.js';
 import type { Era } from '../eras.js';
+import { withCutOffMark, type CutOffMark } from './cut-off-mark.js';
 
 /** How long the calls cut off at the end of the grace get to write their answer before the sockets are destroyed. */
 export const SHUTDOWN_ANSWER_MS = 200;
@@ -24,6 +25,14 @@ interface Tracked {
   era: Era;
   res: ServerResponse;
   send: (response: RpcResponse) => Promise<void> | void;
+  /** Set once the shutdown answer went out: the call's own audit line then says CANCELLED (create-server.ts). */
+  mark: CutOffMark;
+}
+
+/** A tracked request: `run` dispatches it (inside its mark), `untrack` forgets it once its response is written. */
+export interface TrackedRequest {
+  run<T>(fn: () => T): T;
+  untrack(): void;
 }
 
 /** The requests in flight that can still be answered when the grace ends. */
@@ -35,14 +44,17 @@ export class CutOffCalls {
 
   /**
    * Tracks a request (a JSON-RPC message with an id; anything else is ignored) while its response is written;
-   * `send` hands a JSON-RPC message to the request's own SDK transport. Returns the function that forgets it.
+   * `send` hands a JSON-RPC message to the request's own SDK transport. The request is to be dispatched through
+   * `run` (so that its tool call can tell it was answered at shutdown), and forgotten with `untrack`.
    */
-  track(message: unknown, era: Era, res: ServerResponse, send: Tracked['send']): () => void {
+  track(message: unknown, era: Era, res: ServerResponse, send: Tracked['send']): TrackedRequest {
     const m = message as Partial<Tracked['message']> | null;
-    if (m === null || typeof m !== 'object' || typeof m.method !== 'string' || (typeof m.id !== 'string' && typeof m.id !== 'number')) return () => undefined;
-    const tracked: Tracked = { message: m as Tracked['message'], era, res, send };
+    if (m === null || typeof m !== 'object' || typeof m.method !== 'string' || (typeof m.id !== 'string' && typeof m.id !== 'number')) {
+      return { run: (fn) => fn(), untrack: () => undefined };
+    }
+    const tracked: Tracked = { message: m as Tracked['message'], era, res, send, mark: { answered: false } };
     this.calls.add(tracked);
-    return () => void this.calls.delete(tracked);
+    return { run: (fn) => withCutOffMark(tracked.mark, fn), untrack: () => void this.calls.delete(tracked) };
   }
 
   /**
@@ -54,11 +66,14 @@ export class CutOffCalls {
     this.calls.clear();
     const sent = await Promise.all(
       open.map(async (c) => {
+        // marked first: a call that finishes while its answer is being written still says CANCELLED
+        c.mark.answered = true;
         try {
           await c.send(this.answer(c));
           return true;
         } catch {
-          // the request's stream is gone already (its client left): nothing to answer
+          // the request's stream is gone already (its client left): nothing to answer, nothing was told
+          c.mark.answered = false;
           return false;
         }
       }),

@@ -53,6 +53,11 @@ export interface ToolCallRecord {
    * metrics count (http_refused_total{reason="scope"} does).
    */
   refusedBeforeMcp?: boolean;
+  /**
+   * The call's client was answered CANCELLED at the end of the shutdown grace (`outcome` is then CANCELLED) before
+   * the call finished here: the outcome it came to after (`ok`: the upstream completed it).
+   */
+  completedAfterCancel?: string;
 }
 
 export type ToolCallObserver = (record: ToolCallRecord) => void;
@@ -129,6 +134,8 @@ export interface CallFacts {
   limitedBucket: 'execute' | 'read' | undefined;
   /** Dispatched calls: the upstream request's time (see ToolCallRecord.upstreamMs). */
   upstreamMs?: number;
+  /** See ToolCallRecord.completedAfterCancel. */
+  completedAfterCancel?: string;
 }
 
 /**
@@ -162,5 +169,6 @@ export function toolCallRecord(catalogs: CatalogSet, names: ToolNames, envelope:
     ...(f.dispatched && status !== undefined ? { upstreamStatus: status } : {}),
     ...(requestId !== undefined ? { requestId } : {}),
     ...(f.dispatched && f.upstreamMs !== undefined ? { upstreamMs: f.upstreamMs } : {}),
+    ...(f.completedAfterCancel !== undefined ? { completedAfterCancel: f.completedAfterCancel } : {}),
   };
 }
