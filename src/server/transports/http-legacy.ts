@@ -187,16 +187,33 @@ export class LegacySessions {
   private async rehydrate(id: string, record: SessionRecord): Promise<LiveSession> {
     if (this.sessions.size >= this.o.maxSessions) this.evictOldest();
     const live = await this.makeLive(id, record.principal);
-    const init = await this.post(live, id, { jsonrpc: '2.0', id: 'rehydrate', method: 'initialize', params: record.init }, false);
-    await init.text();
-    const done = await this.post(live, id, { jsonrpc: '2.0', method: 'notifications/initialized' }, true);
-    await done.text();
-    if (init.status !== 200 || done.status !== 202) {
+    const replayed = await this.untilMade(id, live, 'rehydrate_failed', async () => {
+      const init = await this.post(live, id, { jsonrpc: '2.0', id: 'rehydrate', method: 'initialize', params: record.init }, false);
+      await init.text();
+      const done = await this.post(live, id, { jsonrpc: '2.0', method: 'notifications/initialized' }, true);
+      await done.text();
+      return [init.status, done.status];
+    });
+    if (replayed[0] !== 200 || replayed[1] !== 202) {
       await this.end(id, 'rehydrate_failed');
-      throw new Error(`rehydrating a session failed (${init.status}/${done.status})`);
+      throw new Error(`rehydrating a session failed (${replayed[0]}/${replayed[1]})`);
     }
     this.o.logger.log('info', { event: 'session_rehydrated', session: sessionTag(id) });
     return live;
+  }
+
+  /**
+   * Runs the rest of a session's making (its initialize) on `live`, just made: when that throws, the session is
+   * ended at once (its slot freed, its transport closed) instead of holding a slot until idle expiry.
+   */
+  private async untilMade<T>(id: string, live: LiveSession, why: string, step: () => Promise<T>): Promise<T> {
+    try {
+      return await step();
+    } catch (err) {
+      if (this.sessions.get(id) === live) await this.end(id, why);
+      else await Promise.all([live.transport.close().catch(() => undefined), live.app.server.close().catch(() => undefined)]);
+      throw err;
+    }
   }
 
   private storeDown(res: ServerResponse): void {
@@ -274,11 +291,12 @@ export class LegacySessions {
       if (cancelled !== undefined) void this.signal({ kind: 'cancel', key, ...cancelled });
       // at the end of the shutdown grace the session's transport writes the answer onto this request's SSE stream
       const transport = live.transport;
-      const untrack = this.o.cutOff?.track(parsed, 'legacy', res, (m) => transport.send(m));
+      const tracked = this.o.cutOff?.track(parsed, 'legacy', res, (m) => transport.send(m));
+      const dispatch = () => transport.handleRequest(toWebRequest(req, target), { parsedBody: parsed });
       try {
-        await writeWebResponse(res, await transport.handleRequest(toWebRequest(req, target), { parsedBody: parsed }));
+        await writeWebResponse(res, await (tracked !== undefined ? tracked.run(dispatch) : dispatch()));
       } finally {
-        untrack?.();
+        tracked?.untrack();
       }
       return;
     }
@@ -292,7 +310,7 @@ export class LegacySessions {
     }
     const id = generateSessionId();
     const created = await this.makeLive(id, principal.id);
-    const response = await created.transport.handleRequest(toWebRequest(req, target), { parsedBody: parsed });
+    const response = await this.untilMade(id, created, 'create_failed', () => created.transport.handleRequest(toWebRequest(req, target), { parsedBody: parsed }));
     // A refused initialize (406 for an Accept without text/event-stream, 400 for a bad header...) leaves no session:
     // its client never learns the id, so nobody could use or DELETE it, and enough of them would fill maxSessions.
     if (response.status < 200 || response.status > 299 || response.headers.get('mcp-session-id') !== id) {

@@ -86,22 +86,22 @@ export function createModernLeg(deps: ServerDeps, logger: Logger, cutOff?: CutOf
       res.once('close', onClose);
       const request: { era: Era; server?: Server } = { era: claimedEra(req.headers) ?? 'modern' };
       // the per-request transport frames the answer (JSON, or the last event of an SSE response) and ends it
-      const untrack = cutOff?.track(parsed, 'modern', res, (m) => {
+      const tracked = cutOff?.track(parsed, 'modern', res, (m) => {
         const transport = request.server?.transport;
         if (transport === undefined) throw new Error('no server instance yet, or its exchange is over');
         return transport.send(m);
       });
+      const dispatch = () =>
+        handler.fetch(toWebRequest(req, target, gone.signal), {
+          parsedBody: parsed,
+          authInfo: { token: '', clientId: principal.id, scopes: principal.scopes ?? [] },
+        });
       try {
-        const response = await current.run(request, () =>
-          handler.fetch(toWebRequest(req, target, gone.signal), {
-            parsedBody: parsed,
-            authInfo: { token: '', clientId: principal.id, scopes: principal.scopes ?? [] },
-          }),
-        );
+        const response = await current.run(request, () => (tracked !== undefined ? tracked.run(dispatch) : dispatch()));
         await writeWebResponse(res, await widenVersionError(response));
       } finally {
         res.off('close', onClose);
-        untrack?.();
+        tracked?.untrack();
       }
     },
     close: () => handler.close(),

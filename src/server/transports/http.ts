@@ -4,11 +4,12 @@
 // address over the header limit gets a small HTML page instead), a body cap, server timeouts, and the
 // operations endpoints and lifecycle of ../ops (/healthz, /readyz, /metrics, the graceful drain). Each request is
 // then routed by era: a 2026-07-28 request (its _meta envelope) to the stateless modern leg (http-modern.ts),
-// anything else to the sessionful legacy leg (http-legacy.ts).
+// anything else to the sessionful legacy leg (http-legacy.ts). The Host/Origin rules are http-origin.ts's, the
+// answers to what Node's parser refuses http-client-error.ts's.
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isLegacyRequest } from '@modelcontextprotocol/server';
-import { DEFAULT_MAX_BODY_BYTES, MIN_HTTP_TOKEN_LENGTH, checkSecureUrl, isLoopbackHost, isWildcardHost, parseAllowHost } from '../../config.js';
+import { DEFAULT_MAX_BODY_BYTES, MIN_HTTP_TOKEN_LENGTH, checkSecureUrl, isLoopbackHost } from '../../config.js';
 import { AppError } from '../../errors.js';
 import { silentLogger } from '../../logger.js';
 import { MemoryStateStore, type StateStore } from '../../state/index.js';
@@ -23,11 +24,13 @@ import { handleOpsEndpoint, readinessChecks, refuseDraining } from '../ops/http-
 import { auditRefusedCall } from '../ops/observe.js';
 import { resolveSigner } from '../signing.js';
 import { authorizationPlaceholder } from '../auth/client-config.js';
-import { PAGE_HEADERS, addressTooLongPage, mcpEndpointPage, type ClientAccess } from '../explorer/standalone.js';
+import { PAGE_HEADERS, mcpEndpointPage, type ClientAccess } from '../explorer/standalone.js';
+import { clientErrorAnswer } from './http-client-error.js';
 import { isJsonContentType, readBody, sendError } from './http-errors.js';
 import { LegacySessions, refusedByVersion } from './http-legacy.js';
 import type { AuthenticatedRequest, HttpHandle, HttpServeOptions } from './http-types.js';
 import { createModernLeg } from './http-modern.js';
+import { bare, hostOriginPolicy } from './http-origin.js';
 import { toWebRequest } from './node-web.js';
 
 // The options, the handle and the authenticated request live in http-types.ts; importers keep this path.
@@ -47,39 +50,8 @@ function sendRefusal(res: ServerResponse, refusal: AuthRefusal): void {
   res.end(refusal.body);
 }
 
-/**
- * Whether the bytes of a request refused before parsing came from a browser loading a page (see clientError below):
- * its Accept asks for text/html, or, when the address alone passed the limit and the Accept header is not among the
- * bytes that arrived, it is a GET of the explorer's own address (`/?…`), which MCP clients never ask for.
- */
-function browserRequestBytes(raw: string): boolean {
-  const head = raw.slice(0, raw.indexOf('\r\n\r\n') >= 0 ? raw.indexOf('\r\n\r\n') : raw.length);
-  const accept = /\r\naccept:([^\r\n]*)/i.exec(head);
-  if (accept !== null) return /(^|,)\s*text\/html\s*(;|,|$)/i.test(accept[1] as string);
-  return /^(GET|HEAD) \/\?/.test(raw);
-}
-
-/** The operation a refused address names (`/?tool=<name>&…`), when it is in the bytes that arrived and looks like a name. */
-function toolOfRequestBytes(raw: string): string | undefined {
-  const m = /^(?:GET|HEAD) \/\?(?:[^ #]*?&)?tool=([^& #\r\n]{1,400})/.exec(raw);
-  if (m === null) return undefined;
-  let name: string;
-  try {
-    name = decodeURIComponent((m[1] as string).replace(/\+/g, ' '));
-  } catch {
-    return undefined;
-  }
-  return /^[\w.@-]{1,200}$/.test(name) ? name : undefined;
-}
-
 /** Headers only MCP clients send: a GET that carries one is a legacy stream or a resumption, never a page load. */
 const MCP_REQUEST_HEADERS = ['mcp-session-id', 'mcp-protocol-version', 'last-event-id'];
-
-/** `[::1]` -> `::1`, lower case. */
-function bare(hostname: string): string {
-  const h = hostname.toLowerCase();
-  return h.startsWith('[') && h.endsWith(']') ? h.slice(1, -1) : h;
-}
 
 /** Starts the Streamable HTTP server. Throws (EADDRINUSE, ...) when it cannot listen. */
 export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}): Promise<HttpHandle> {
@@ -112,53 +84,8 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     logger.addSecret(options.authToken);
   }
 
-  /**
-   * Whether a browser page of `origin` may call this server: an --allow-origin value, a loopback page on our port,
-   * the --public-url's origin (this server's own, behind its proxy), or the page's own origin: an Origin whose
-   * host[:port] is exactly the request's Host, which the Host allow-list has already accepted (so a DNS-rebound name
-   * stays refused). Browsers send Origin on every form POST, same-origin ones included (the explorer's login).
-   */
-  function allowedOrigin(origin: string, hostHeader: string | undefined): boolean {
-    if (options.allowOrigins?.includes(origin)) return true;
-    if (origin === 'null') return false;
-    let url: URL;
-    try {
-      url = new URL(origin);
-    } catch {
-      return false;
-    }
-    // only a bare, canonical origin (scheme://host[:port], lower case): never a path or userinfo passed off as one
-    if (url.origin !== origin.toLowerCase() || (url.protocol !== 'http:' && url.protocol !== 'https:')) return false;
-    if (url.protocol === 'http:' && isLoopbackHost(url.hostname) && url.port === String(port)) return true;
-    if (publicUrl !== undefined && url.origin === publicUrl.origin) return true;
-    return hostHeader !== undefined && url.host === hostHeader.toLowerCase();
-  }
-
-  /** Host names (lower case, IPv6 without brackets) with the port they must come with; undefined: any port. */
-  const extraHosts: Array<{ name: string; port?: string }> = [];
-  // The canonical public name is this server's own: a proxy forwards it (with or without the port).
-  if (publicUrl !== undefined) extraHosts.push({ name: bare(publicUrl.hostname) });
-  for (const entry of options.allowHosts ?? []) {
-    const allowed = parseAllowHost(entry);
-    if (allowed !== undefined) extraHosts.push({ name: bare(allowed.host), ...(allowed.port !== undefined ? { port: allowed.port } : {}) });
-  }
-  const boundHost = bare(host);
-  const wildcardBind = isWildcardHost(boundHost);
-
-  function allowedHost(hostHeader: string | undefined): boolean {
-    if (!hostHeader) return false;
-    let url: URL;
-    try {
-      url = new URL(`http://${hostHeader}`);
-    } catch {
-      return false;
-    }
-    if (url.username !== '' || url.password !== '' || url.pathname !== '/' || url.search !== '' || url.hash !== '') return false;
-    const name = bare(url.hostname);
-    const effectivePort = url.port === '' ? '80' : url.port;
-    if (effectivePort === String(port) && (isLoopbackHost(name) || (!wildcardBind && name === boundHost))) return true;
-    return extraHosts.some((h) => h.name === name && (h.port === undefined || h.port === effectivePort));
-  }
+  // Which Host headers and browser Origins may reach this server (http-origin.ts); the port is known once listening.
+  const { allowedHost, allowedOrigin } = hostOriginPolicy({ host, port: () => port, ...(publicUrl !== undefined ? { publicUrl } : {}), allowHosts: options.allowHosts ?? [], allowOrigins: options.allowOrigins ?? [] });
 
   /** Set once the port is known (the default public URL names it); requests cannot arrive before that. */
   let auth: Authenticator | undefined;
@@ -383,23 +310,8 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
   httpServer.headersTimeout = options.headersTimeoutMs ?? 10_000;
   httpServer.requestTimeout = options.requestTimeoutMs ?? 120_000;
   httpServer.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
-  // Malformed HTTP (bad request line, oversized headers): a bare JSON 400 instead of Node's default. A browser whose
-  // address is too long (a dry run's arguments in a GET) gets a page with the way back instead.
-  httpServer.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
-    if (!socket.writable) return socket.destroy();
-    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-    const reason = status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request';
-    // what arrived of the request (Node keeps the packet it was parsing); the Host, Origin and auth checks never ran
-    const raw = status === 431 && err.rawPacket !== undefined ? err.rawPacket.toString('latin1') : '';
-    if (options.explorer === true && raw !== '' && browserRequestBytes(raw)) {
-      const page = addressTooLongPage(toolOfRequestBytes(raw));
-      const headers = Object.entries({ ...PAGE_HEADERS, 'Content-Length': String(Buffer.byteLength(page)), Connection: 'close' }).map(([k, v]) => `${k}: ${v}\r\n`);
-      socket.end(`HTTP/1.1 431 ${reason}\r\n${headers.join('')}\r\n${page}`);
-      return;
-    }
-    const body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: 'Bad Request' }, id: null });
-    socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-  });
+  // Malformed HTTP (bad request line, oversized headers): answered by http-client-error.ts.
+  httpServer.on('clientError', clientErrorAnswer(options.explorer === true));
 
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
