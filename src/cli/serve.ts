@@ -1,7 +1,7 @@
 // `api-catalog serve`: loads the catalogs, then serves MCP over stdio (default) or Streamable HTTP (--http).
 // Logs are JSON lines on stderr; stdout carries nothing but the protocol in stdio mode.
 import {
-  cleartextTokenWarning, configuredCredentialNames, loadServerConfig, optionsHelp, secretLookingEnv, type ConfigFile, type HttpConfig, type ServerConfig,
+  cleartextTokenWarning, configuredCredentialNames, loadServerConfig, secretLookingEnv, type ConfigFile, type HttpConfig, type ServerConfig,
 } from '../config.js';
 import { checkServeFlags, parseServeArgs } from './args.js';
 import { httpBanner, listenError } from './serve-messages.js';
@@ -22,91 +22,6 @@ import { serveInput } from './probe.js';
 import { SearchLog } from '../server/search-log.js';
 import { Signer, resolveSigner } from '../server/signing.js';
 import { describeStateStore, openStateStore, type StateStore } from '../state/index.js';
-
-const HELP = `usage: api-catalog serve [options]
-
-Serves the four meta-tools over MCP: stdio by default, Streamable HTTP with --http (http://<host>:<port>/mcp).
-Every option below can come from a flag, an environment variable or the config file (--config; its keys are
-shown, e.g. serve.http.port); flags win over the environment, the environment over the file. Lists from
---allow-origin / --allow-host and their sources add up. See docs/config.example.json and docs/config.schema.json.
-
-${optionsHelp()}
-
-The config file also holds per-catalog settings (catalogs.<name>: baseUrl, credentials as env var NAMES,
-idempotencyHeader, allowedOrigins, blockPrivateAddresses, allowHttpCredentials, credentialPrefix); upstream
-credentials come from <CATALOG>_TOKEN, _API_KEY, _USERNAME, _PASSWORD (or the names the file gives) and
-<CATALOG>_BASE_URL overrides a base URL.
-
-Filters (--include-domains, --exclude-domains, --exclude-tools): filtered operations cannot be listed, searched,
-described or executed; an unknown domain or a glob matching nothing stops the start.
-
-HTTP authentication: set API_CATALOG_HTTP_TOKEN (at least 16 characters, e.g. \`openssl rand -hex 32\`) in the
-environment — never on the command line, where \`ps\` shows it. Every /mcp request must then carry
-\`Authorization: Bearer <token>\` (else 401). The token is never sent upstream and never logged.
-With --oauth-issuer, clients find the issuer at /.well-known/oauth-protected-resource and send its access
-tokens for the --public-url resource (scopes catalog:read for list/search/describe and resources,
-catalog:execute for execute_tool); API_CATALOG_HTTP_TOKEN, when also set, is accepted as well.
---allow-remote binds a non-loopback address only with one of them; Host headers accepted: loopback, the bound
-address, the --public-url host and --allow-host values. Origins accepted (browser pages): loopback on this port,
-the page's own (Origin matching Host), the --public-url's and --allow-origin values. Static and named tokens are
-passwords: off loopback without an https --public-url (a TLS proxy in front) the start warns that they travel in
-clear text.
-
-Protocol eras: one endpoint (stdio, or /mcp over HTTP) serves MCP 2026-07-28 clients (no handshake, no session:
-every request stands alone) and handshake-era clients (initialize; 2024-10-07 ... 2025-11-25) alike.
-describe_tools answers carry a signed "handle" per operation that execute_tool takes: over 2026-07-28 HTTP it is
-the proof of the describe (any replica checks it), over HTTP and stdio alike; where a legacy connection or
-session remembers describes it is optional. API_CATALOG_SIGNING_KEY (32+ characters, env only) is the key;
-unset, one is generated (and shared through --state when given).
-
-Several replicas: 2026-07-28 clients need no shared store, only the same API_CATALOG_SIGNING_KEY on every replica
-(or --state). --state redis://... is what legacy sessions need (any replica serves any session, no sticky
-routing), and it shares rate limits and stored large results between replicas. A principal is who authenticated
-a request (the API_CATALOG_HTTP_TOKEN holder, an OAuth subject, or "anonymous" on loopback); legacy sessions,
-handles and stored results are bound to it and rate limits count per principal. GET /readyz answers 503 with
-the reason while the state store is unreachable; --require-state refuses to start without --state.
-State store URL: redis://[user]:password@host:port/db, or rediss://... for TLS (a private CA through
-NODE_EXTRA_CA_CERTS). The database number is selected and checked; a database Redis lacks, a Cluster node or a
-Sentinel stop the start; a wrong password (WRONGPASS/NOAUTH), a TLS problem or a read-only replica keep the
-replica unready, named in the log and /readyz, until fixed. Run Redis with AOF (docs/DEPLOY.md).
-
-Registry updates: SIGHUP reloads the catalogs, and so does a change of a registry's catalog.json (unless
---no-watch): the new version (operations, search index, settings) replaces the old one whole, or the old one goes
-on serving when the new one does not load (logged as catalog_reload_failed; /readyz shows it as reloadFailed).
-With several registries each reloads on its own: a broken one keeps its previous catalog, the others' changes
-are served, and the refusal names it. A watch reload waits a random 0..--watch-jitter seconds (replicas on one
-volume spread out); one refused because the files disagree (a copy still under way) is retried after 2, 5 and
-15 s, then at each change of the files. A SIGHUP during start-up is applied once the server serves.
-A registry whose files disagree (catalog.json's operation counts against the operations files) is refused, at
-start and on reload, naming both files and both counts. list_domains and /readyz show the catalog version.
-
-Catalog explorer (with --http): open http://<host>:<port>/ in a browser to see the domains, search with the
-agents' ranking and scores, read describe_tools at each level with its token count, dry-run a call, read the
-import report and the search log. Deep links: /?q=<query>, /?tool=<name>, /?domain=<name>. With
-API_CATALOG_HTTP_TOKEN set, the page asks for the token once and keeps an HttpOnly cookie derived from it.
-
-Semantic search (off by default; no network unless configured): key from env API_CATALOG_EMBEDDINGS_KEY only
-(API_CATALOG_EMBEDDINGS_AUTH=api-key for Azure); query timeout API_CATALOG_EMBEDDINGS_TIMEOUT_MS (1500). Vectors
-come from \`import --embeddings-url\` or \`api-catalog embed\`. If the endpoint is down or slow, or the vectors do
-not match the model, search answers lexically and says so.
-
-API_CATALOG_STARTUP_TRACE=1 prints one JSON line on stderr saying where start-up went (for npm run bench).
-A registry's search.snapshot (written by import) is used when it matches the registry; else the index is built.
-Operations (with --http): GET /healthz is liveness (200 while the process answers; it checks no dependency);
-GET /readyz is readiness (503 with every reason while the catalogs are not searchable, the state store is not
-reachable or authenticated, the OAuth issuer's keys are not fetched, or the replica drains); GET /metrics is
-Prometheus text (same authentication as /mcp). Each execute_tool writes one audit line (who, which operation,
-outcome, upstream status; never arguments) to the log stream, or to --audit-log <file>.
-
-Named tokens: --tokens <file> holds one "<name> <scopes> sha256:<hash>" line per client; \`api-catalog token new
-<name> [--scopes catalog:read,catalog:execute]\` prints a new token and its line. Each name is its own principal
-(sessions, handles, rate limits, audit lines); the file is re-read when it changes.
-
-Shutdown: on SIGTERM or SIGINT the server stops taking work (HTTP: /readyz 503, new requests 503 with Retry-After
-and Connection: close, which a balancer may retry elsewhere; stdio: new requests get an error), lets calls in
-flight finish for up to --shutdown-grace seconds (default 25), then exits 0. A second signal exits at once
-(130 for SIGINT, 143 for SIGTERM). See docs/DEPLOY.md.
-Exit codes: 0 after stdin EOF or a drain; 1 when a stdio message exceeds 10 MiB or on a startup error.`;
 
 function depsFrom(config: ServerConfig, set: CatalogSet, logger: Logger, file?: ConfigFile): ServerDeps {
   const settings = settingsFromConfig(config, set, process.env, file);
@@ -156,7 +71,7 @@ interface OnSignal {
  * Signals from the moment `serve` has a logger (with no listener a signal ends the process without a word). Until a
  * transport can drain, the start stops at once, saying so, exit 0 as after a drain; each transport then sets `stop`.
  */
-function stopStartOnSignals(logger: Logger): OnSignal {
+function stopStartOnSignals(logger: Logger, added: Array<() => void>): OnSignal {
   const on: OnSignal = {
     stop: (signal) => {
       logger.log('warn', { event: 'exit', reason: 'stopped during start-up', signal, note: 'the signal came before the server was serving', code: 0 });
@@ -164,7 +79,7 @@ function stopStartOnSignals(logger: Logger): OnSignal {
     },
     inFlight: () => 0,
   };
-  onShutdownSignals(logger, (signal) => on.stop(signal), () => on.inFlight());
+  added.push(onShutdownSignals(logger, (signal) => on.stop(signal), () => on.inFlight()));
   return on;
 }
 
@@ -176,18 +91,32 @@ function observers(list: Array<ToolCallObserver | undefined>): ToolCallObserver 
 
 export async function run(argv: string[]): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(HELP + '\n');
+    // (the help text is its own module: a start never builds it)
+    process.stdout.write((await import('./serve-help.js')).HELP + '\n');
     return 0;
   }
+  // The process listeners serve adds (SIGHUP, SIGTERM/SIGINT) go when it returns: a process that starts and stops it
+  // more than once (a test, an embedding) is left with the listeners it had.
+  const added: Array<() => void> = [];
+  try {
+    return await serve(argv, added);
+  } finally {
+    for (const remove of added.splice(0)) remove();
+  }
+}
+
+async function serve(argv: string[], added: Array<() => void>): Promise<number> {
   mark('serve-module');
   // SIGHUP from the first moment: with no listener it would end a process still loading its catalogs
+  const hupBefore = process.listeners('SIGHUP');
   const reloadSignal = new ReloadSignal();
+  for (const l of process.listeners('SIGHUP')) if (!hupBefore.includes(l)) added.push(() => process.off('SIGHUP', l));
   tuneCollectorForServing();
   const flags = parseServeArgs(argv);
   checkServeFlags(flags);
   const { config, file } = loadServerConfig(flags, process.env);
   const logger = createLogger({ write: (line) => process.stderr.write(line), minLevel: config.logLevel });
-  const onSignal = stopStartOnSignals(logger);
+  const onSignal = stopStartOnSignals(logger, added);
   reloadSignal.useLogger(logger);
   for (const secret of secretLookingEnv(process.env)) logger.addSecret(secret);
   logger.addSecret(process.env.API_CATALOG_HTTP_TOKEN);
@@ -339,15 +268,18 @@ export async function run(argv: string[]): Promise<number> {
     // The state store's verdict is awaited once the server listens, so that /healthz answers at once and /readyz says
     // why the replica is unready (a Redis that is not reachable yet takes up to 5 s to judge). A wrong password is
     // named now; a problem only the configuration can fix (a missing database) stops the start, exit 1. A signal
-    // meanwhile ends the wait: the verdict is no longer news.
+    // meanwhile ends the wait: the verdict is no longer news, even one that comes while it drains (the stop wins).
     const reported = reportStateAtStart(opened, describeStateStore(config.stateUrl), stateVerdict);
     reported.catch(() => undefined);
     try {
       await Promise.race([reported, stopped]);
     } catch (err) {
-      await handle.shutdown(0);
-      tokens?.close();
-      throw err;
+      // (a signal's stop sets the phase meanwhile)
+      if ((phase as string) !== 'stopping') {
+        await handle.shutdown(0);
+        tokens?.close();
+        throw err;
+      }
     }
     if (phase === 'starting') {
       phase = 'serving';

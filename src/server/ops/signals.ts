@@ -6,11 +6,15 @@ import { abandonCalls } from './in-flight.js';
 
 const NUMBERS = { SIGINT: 2, SIGTERM: 15 } as const;
 
-/** Runs `drain` on the first SIGTERM/SIGINT; a second signal exits now. `inFlight` says what a forced exit abandons. */
-export function onShutdownSignals(logger: Logger, drain: (signal: string) => void, inFlight: () => number): void {
+/**
+ * Runs `drain` on the first SIGTERM/SIGINT; a second signal exits now. `inFlight` says what a forced exit abandons.
+ * Returns the function that removes the listeners (a serve that returned, in a process that goes on).
+ */
+export function onShutdownSignals(logger: Logger, drain: (signal: string) => void, inFlight: () => number): () => void {
   let received = 0;
+  const listeners: Array<[NodeJS.Signals, () => void]> = [];
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
+    const listener = (): void => {
       received++;
       if (received === 1) {
         logger.log('info', { event: 'shutdown', signal, inFlight: inFlight() });
@@ -21,6 +25,11 @@ export function onShutdownSignals(logger: Logger, drain: (signal: string) => voi
       // Synchronous appends (the audit file is written with writeSync): every line is in the file before the exit.
       abandonCalls();
       process.exit(128 + NUMBERS[signal]);
-    });
+    };
+    process.on(signal, listener);
+    listeners.push([signal, listener]);
   }
+  return () => {
+    for (const [signal, listener] of listeners.splice(0)) process.off(signal, listener);
+  };
 }
