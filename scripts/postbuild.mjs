@@ -2,7 +2,9 @@
 // into dist/cli/index.js (the `bin`) plus lazily loaded chunks under dist/cli/chunks/, so that a client spawning
 // the server pays for one small entry file and the chunks its first answers need instead of resolving and
 // parsing hundreds of node_modules files. The rest of dist/ stays tsc's per-module output (tests, benchmarks and
-// library users import it). Dynamic import() boundaries survive as chunks (ESM + splitting).
+// library users import it). Dynamic import() boundaries survive as chunks (ESM + splitting). The entry
+// (src/cli/index.ts) imports nothing of ours statically: it turns on the compile cache and, with --verbose, source
+// maps, then import()s the command (src/cli/main.ts), so every chunk loads after those switches.
 import { build } from 'esbuild';
 import { chmodSync, existsSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -56,7 +58,8 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  // Stack traces stay readable: the CLI turns source maps on for --verbose (or NODE_OPTIONS=--enable-source-maps).
+  // Stack traces stay readable: the entry turns source maps on for --verbose before any chunk loads (or
+  // NODE_OPTIONS=--enable-source-maps).
   sourcemap: true,
   // The package's own sources are in the maps; node_modules' are not (smaller maps, faster to read on a stack trace).
   sourcesContent: false,

@@ -1,7 +1,9 @@
 // The bundled CLI's start-up path (what a client spawning `api-catalog serve` loads before its first tools/list):
-// the entry, the serve chunk and the stdio transport chunk with everything they import statically. Ajv, MiniSearch,
+// the entry, the command's main chunk (which the entry import()s once source maps and the compile cache are set),
+// the serve chunk and the stdio transport chunk with everything they import statically. Ajv, MiniSearch,
 // picomatch, the executor, node:crypto and node:perf_hooks are loaded on first use, never on that path (each costs
-// every spawn a few ms). The entry alone, which answers a v2 client's stdio probe, loads none of the server.
+// every spawn a few ms). The entry and the main chunk alone, which answer a v2 client's stdio probe, load none of
+// the server.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
@@ -29,9 +31,10 @@ function dynamicChunk(from: string, text: string, prefix: string): string {
 
 describe('bundled start-up path', () => {
   const entry = builtCli();
-  const serve = dynamicChunk(entry, readFileSync(entry, 'utf8'), 'serve');
+  const main = dynamicChunk(entry, readFileSync(entry, 'utf8'), 'main');
+  const serve = dynamicChunk(main, readFileSync(main, 'utf8'), 'serve');
   const stdio = dynamicChunk(serve, readFileSync(serve, 'utf8'), 'stdio');
-  const files = staticClosure([entry, serve, stdio]);
+  const files = staticClosure([entry, main, serve, stdio]);
   const all = [...files.values()].join('\n');
 
   test('reaches the MCP SDK and the search modules', () => {
@@ -48,8 +51,8 @@ describe('bundled start-up path', () => {
     expect(all).not.toMatch(/undici/); // the executor's HTTP client
   });
 
-  test('the entry alone (what answers a stdio probe\'s server/discover) loads no MCP SDK, zod or search', () => {
-    const probePath = [...staticClosure([entry]).values()].join('\n');
+  test('the entry and the main chunk alone (what answers a stdio probe\'s server/discover) load no MCP SDK, zod or search', () => {
+    const probePath = [...staticClosure([entry, main]).values()].join('\n');
     expect(probePath).toContain('server/discover');
     expect(probePath).not.toContain('notifications/initialized'); // the MCP SDK
     expect(probePath).not.toMatch(/\$ZodType|_zod/); // zod

@@ -1,0 +1,103 @@
+// The `api-catalog` command: dispatches to one module per subcommand under src/cli/. src/cli/ is the only
+// place that reads argv, writes to stdout/stderr for people, or sets the exit code; everything it calls is
+// a library function that returns or throws. Loaded by the entry, ./index.ts, once it has set up the compile cache
+// and (with --verbose) source maps: this module's own imports come after that.
+import { AppError } from '../errors.js';
+import { mark } from '../startup-marks.js';
+import { answerProbe, probeEligible } from './probe.js';
+
+type Subcommand = { summary: string; load: () => Promise<{ run(argv: string[]): Promise<number> }> };
+
+const SUBCOMMANDS: Record<string, Subcommand> = {
+  serve: { summary: 'run the MCP server (stdio by default, --http for Streamable HTTP)', load: () => import('./serve.js') },
+  import: { summary: 'import an OpenAPI spec (file or URL) into a registry', load: () => import('./import.js') },
+  domains: { summary: 'list the domains of a catalog', load: () => import('./domains.js') },
+  search: { summary: 'search operations: api-catalog search "<query>"', load: () => import('./search.js') },
+  describe: { summary: 'describe operations: api-catalog describe <name> [--detail]', load: () => import('./describe.js') },
+  call: { summary: "call an operation: api-catalog call <name> --args '{...}' [--dry-run]", load: () => import('./call.js') },
+  embed: { summary: 'compute operation vectors with an embeddings endpoint: api-catalog embed --registry <dir>', load: () => import('./embed.js') },
+  eval: { summary: 'measure search quality: api-catalog eval <queries.jsonl>', load: () => import('./eval.js') },
+  token: { summary: 'make a named bearer token for serve --tokens: api-catalog token new <name> [--scopes ...]', load: () => import('./token.js') },
+  'suggest-overlay': { summary: 'propose overlay keywords for missed queries: --queries <file.jsonl>', load: () => import('./suggest-overlay.js') },
+};
+
+function usage(): string {
+  const width = Math.max(...Object.keys(SUBCOMMANDS).map((k) => k.length));
+  const lines = Object.entries(SUBCOMMANDS).map(([k, v]) => `  ${k.padEnd(width)}  ${v.summary}`);
+  return [
+    'usage: api-catalog <command> [options]',
+    '',
+    'commands:',
+    ...lines,
+    '',
+    'With no command, `api-catalog` serves the embedded GitHub catalog over stdio.',
+    'Run `api-catalog <command> --help` for the options of a command.',
+    // every command takes it (src/cli/args.ts), so it is said once here rather than in each command's --help
+    'Every command also takes --verbose: a stack trace, pointing into src/, beside an error.',
+  ].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  // Start-up phases for the benchmark's table (serve prints them with API_CATALOG_STARTUP_TRACE=1).
+  mark('cli');
+  const [first, ...rest] = argv;
+  if (first === '--help' || first === '-h' || first === 'help') {
+    process.stdout.write(usage() + '\n');
+    return 0;
+  }
+  if (first === '--version' || first === '-v') {
+    // the package's package.json: two folders up from src/cli/ or tsc's dist/cli/, three from the bundle's dist/cli/chunks/
+    const { createRequire } = await import('node:module');
+    const up = import.meta.url.includes('/dist/cli/chunks/') ? '../../../' : '../../';
+    const pkg = createRequire(import.meta.url)(`${up}package.json`) as { version: string };
+    process.stdout.write(pkg.version + '\n');
+    return 0;
+  }
+  const name = first === undefined || first.startsWith('-') ? 'serve' : first;
+  const args = first === undefined || first.startsWith('-') ? argv : rest;
+  const sub = SUBCOMMANDS[name];
+  if (!sub) {
+    const { didYouMean } = await import('./args.js');
+    process.stderr.write(`api-catalog: unknown command ${JSON.stringify(name)}${didYouMean(name, Object.keys(SUBCOMMANDS))}; run \`api-catalog --help\` for the commands\n`);
+    return 2;
+  }
+  if (name !== 'serve') {
+    // `api-catalog search ... | head`: a reader that stops early is not an error (serve's stdio transport
+    // handles its own stdout lifecycle).
+    process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(0);
+      throw err;
+    });
+  }
+  // a v2 client's stdio probe (server/discover, then disposed of) is answered before the server loads (probe.ts)
+  if (name === 'serve' && process.stdin.isTTY !== true && probeEligible(args, process.env)) {
+    if ((await answerProbe(process.stdin, process.stdout)) === 'answered') process.exit(0);
+  }
+  // another learned ranking build (npm run learn -- --out <dir>) for every command that searches
+  const semanticDir = process.env['API_CATALOG_SEMANTIC_DIR'];
+  if (semanticDir) (await import('../search/semantic.js')).useSemanticDir(semanticDir);
+  const mod = await sub.load();
+  return mod.run(args);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    const verbose = process.argv.includes('--verbose');
+    // A mistake on the command line: one line, exit 2 (UsageError, src/cli/args.ts).
+    if ((err as { usage?: unknown }).usage === true && err instanceof AppError) {
+      process.stderr.write(`api-catalog ${err.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    if (err instanceof AppError) {
+      process.stderr.write(`api-catalog: ${err.message}\n`);
+    } else {
+      process.stderr.write(`api-catalog: unexpected error: ${err instanceof Error ? err.message : String(err)}\n`);
+    }
+    if (verbose && err instanceof Error && err.stack) process.stderr.write(err.stack + '\n');
+    process.exitCode = 1;
+  },
+);
