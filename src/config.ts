@@ -6,9 +6,9 @@
 import type * as z from 'zod';
 import { AppError } from './errors.js';
 import { SERVE_OPTIONS, flagKey, secureUrl, type OptionSpec, type ResolvedOptions, type ServeFlags } from './config/options.js';
-import { readConfigFile, type ConfigFile } from './config/file.js';
+import { fromConfigFolder, readConfigFile, type ConfigFile } from './config/file.js';
 
-export { SERVE_OPTIONS, flagKey, optionsHelp, type OptionSpec, type ResolvedOptions } from './config/options.js';
+export { SERVE_OPTIONS, flagKey, httpFlagsWithoutHttp, optionsHelp, type OptionSpec, type ResolvedOptions } from './config/options.js';
 export { configJsonSchema } from './config/schema.js';
 export {
   MAX_CONFIG_FILE_BYTES, catalogOptions, configuredCredentialNames, parseConfigFile, readConfigFile,
@@ -222,7 +222,8 @@ function validated(o: OptionSpec, value: unknown, source: Source): unknown {
 /**
  * Every option of SERVE_OPTIONS from flags, env and the file's `serve` section (first set source wins; `concat`
  * lists join all sources), validated by the option's schema, else its default. HTTP-only options are resolved
- * only with `--http`.
+ * only with `--http`. A relative path (options marked `path`) from the file is made absolute against the file's
+ * folder; from a flag or env var it stays as given (relative to the current directory).
  */
 export function resolveOptions(flags: ServeFlags, env: Record<string, string | undefined>, file?: ConfigFile): ResolvedOptions {
   const out: Record<string, unknown> = {};
@@ -234,7 +235,13 @@ export function resolveOptions(flags: ServeFlags, env: Record<string, string | u
     if (o.env !== undefined && env[o.env] !== undefined && env[o.env] !== '') sources.push({ name: o.env, raw: env[o.env] });
     const fromFile = o.file !== undefined && file !== undefined ? atPath(file.serve, o.file.replace(/^serve\./, '')) : undefined;
     if (fromFile !== undefined) sources.push({ name: `config file ${file!.file}: ${o.file}`, raw: fromFile });
-    const value = (s: Source): unknown => validated(o, s.name === o.flag ? flagValue(o, s.raw) : s.name === o.env ? envValue(o, s.raw as string) : s.raw, s);
+    const value = (s: Source): unknown => {
+      if (s.name === o.flag) return validated(o, flagValue(o, s.raw), s);
+      if (s.name === o.env) return validated(o, envValue(o, s.raw as string), s);
+      // a path in the file is relative to the file's folder (a desktop client starts the server anywhere)
+      const v = validated(o, s.raw, s);
+      return o.path !== undefined ? fromConfigFolder(file as ConfigFile, v, o.path.keep) : v;
+    };
     if (o.concat && o.type === 'list') out[o.name] = sources.flatMap((s) => value(s) as unknown[]);
     else if (sources[0] !== undefined) out[o.name] = value(sources[0]);
     else if (o.default !== undefined) out[o.name] = Array.isArray(o.default) ? [...(o.default as unknown[])] : o.default;

@@ -2,6 +2,7 @@
 // configFileSchema (./schema.ts), and what execution takes from it per catalog. Credentials are env var NAMES, never
 // values. Reads only the file it is given; throws CONFIG_INVALID naming the file and the key.
 import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import type * as z from 'zod';
 import { AppError } from '../errors.js';
 import { catalogSectionSchema, configFileSchema, formatIssue } from './schema.js';
@@ -84,6 +85,17 @@ export function parseConfigFile(text: string, file: string): ConfigFile {
   if (checked.data.blockPrivateAddresses !== undefined) out.blockPrivateAddresses = checked.data.blockPrivateAddresses;
   if (checked.data.serve !== undefined) out.serve = checked.data.serve as Record<string, unknown>;
   return out;
+}
+
+/**
+ * A path-valued setting of the config file (serve.registries, indexCache, searchLog, auditLog, http.tokensFile), or
+ * a list of them, made absolute against the file's own folder, so that a config works whatever folder the server is
+ * started in (desktop clients start it anywhere). Absolute paths and the `keep` words (`off`) stay as they are.
+ */
+export function fromConfigFolder(file: Pick<ConfigFile, 'file'>, value: unknown, keep: readonly string[] = []): unknown {
+  const folder = dirname(resolve(file.file));
+  const one = (v: unknown): unknown => (typeof v !== 'string' || isAbsolute(v) || keep.includes(v) ? v : resolve(folder, v));
+  return Array.isArray(value) ? value.map(one) : one(value);
 }
 
 /** Reads and validates a config file (at most 1 MiB). Throws CONFIG_INVALID naming the file. */

@@ -3,7 +3,7 @@
 // validates against it with a real JSON Schema validator; precedence is flag > env > file > default.
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, test } from 'vitest';
 import { parseServeArgs } from '../../src/cli/args.js';
@@ -118,7 +118,9 @@ describe('one option table for flags, env, the config file and the defaults', ()
       const resolved = (argv: string[], env: Record<string, string>, file?: ReturnType<typeof fileWith>) =>
         (resolveServerConfig({ ...base, ...parseServeArgs(argv) }, { ...auth, ...env }, file).options as Record<string, unknown>)[o.name];
       expect(resolved([], {}), `${o.name}: default`).toEqual(o.default);
-      if (o.file !== undefined) expect(resolved([], {}, fileWith(o, a)), `${o.name}: file`).toEqual(a);
+      // a relative path in the file is relative to the file's folder (ops.json: the current one); flags and env keep it
+      const fromFile = (v: unknown): unknown => (o.path === undefined ? v : Array.isArray(v) ? v.map((x) => resolve(String(x))) : resolve(String(v)));
+      if (o.file !== undefined) expect(resolved([], {}, fileWith(o, a)), `${o.name}: file`).toEqual(fromFile(a));
       if (o.env !== undefined) {
         expect(resolved([], { [o.env]: asEnv(o, a) }), `${o.name}: env`).toEqual(a);
         if (o.file !== undefined && !o.concat) expect(resolved([], { [o.env]: asEnv(o, a) }, fileWith(o, b)), `${o.name}: env over file`).toEqual(a);
@@ -147,7 +149,7 @@ describe('one option table for flags, env, the config file and the defaults', ()
       'CONFIG_INVALID: config file ops.json: serve.http.port must be an integer from 0 to 65535',
     );
     expect(messageOf(() => parseConfigFile(JSON.stringify({ serve: { rateLimit: 5 } }), 'ops.json'))).toMatch(
-      /^CONFIG_INVALID: config file ops\.json: serve\.rateLimit is not a known key \(allowed in serve: registries, readOnly, toolPrefix, .*rateLimitPerMinute.*, http\)$/,
+      /^CONFIG_INVALID: config file ops\.json: serve\.rateLimit is not a known key \(allowed in serve: registries, readOnly, toolPrefix, .*rateLimitPerMinute.*, http\); did you mean "rateLimitPerMinute"\?$/,
     );
     // The static token has no flag or file key, and its value is never echoed.
     const secret = 'short secret';
