@@ -3,7 +3,7 @@
 // that names the command and the bad flag, with "did you mean" and where the options are listed (exit 2).
 import { parseArgs } from 'node:util';
 import { distance } from 'fastest-levenshtein';
-import { SERVE_OPTIONS, flagKey, resolveOptions, type OptionSpec, type ServeFlags } from '../config.js';
+import { SERVE_OPTIONS, flagKey, httpFlagsWithoutHttp, resolveOptions, type OptionSpec, type ServeFlags } from '../config.js';
 import { endpointUrl, FUSIONS } from '../embeddings/config.js';
 import { AppError, isAppError } from '../errors.js';
 
@@ -238,8 +238,9 @@ export function parseServeArgs(argv: readonly string[]): ServeFlags {
 /**
  * Each value given by a `serve` flag, checked by its option's own schema (the one the config applies to env and
  * file values too): a bad one is a mistake on the command line, "serve: --port must be an integer from 0 to 65535,
- * got "3333x"" (UsageError, exit 2), also for an HTTP-only flag given without --http. Env and file values stay
- * the config's to refuse (exit 1). `command`: another command that takes some of serve's flags (call --base-url).
+ * got "3333x"" (UsageError, exit 2), also for an HTTP-only flag given without --http. Then an HTTP-only flag
+ * without --http is one too: "serve: --port applies to --http: add --http". Env and file values stay the config's
+ * to refuse (exit 1). `command`: another command that takes some of serve's flags (call --base-url).
  */
 export function checkServeFlags(flags: ServeFlags, command = 'serve'): void {
   const f = flags as Record<string, unknown>;
@@ -253,5 +254,11 @@ export function checkServeFlags(flags: ServeFlags, command = 'serve'): void {
       if (!isAppError(err)) throw err;
       throw new UsageError(`${command}: ${err.message.replace(/^config: /, '')}`);
     }
+  }
+  // `serve --port 8080` without --http would start a stdio server that ignores the port: refused, naming the fix
+  const httpOnly = httpFlagsWithoutHttp(flags);
+  if (httpOnly.length > 0) {
+    const which = httpOnly.length === 1 ? `${httpOnly[0]} applies` : `${httpOnly.slice(0, -1).join(', ')} and ${httpOnly.at(-1)} apply`;
+    throw new UsageError(`${command}: ${which} to --http: add --http (without it serve speaks stdio and takes no HTTP options)`);
   }
 }

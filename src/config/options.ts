@@ -20,6 +20,13 @@ export interface OptionSpec {
   schema: z.ZodType;
   /** Used when no source sets the option. */
   default?: unknown;
+  /** What --help and docs/CONFIGURATION.md show as the default when `default` does not say it (the embedded catalog). */
+  shownDefault?: string;
+  /**
+   * The value is a file or folder path (a list: each item): in the config file a relative one is relative to the
+   * file's own folder; from a flag or env var, to the current directory. A `keep` word stays as it is (`off`).
+   */
+  path?: { keep?: readonly string[] };
   /** Command-line flag; lists repeat it; `negate` flags (`--no-x`) set a boolean option to false. */
   flag?: `--${string}`;
   negate?: boolean;
@@ -32,7 +39,7 @@ export interface OptionSpec {
   file?: string;
   /** Lists: flags, env and file are concatenated instead of the first source winning. */
   concat?: boolean;
-  /** Only read with `--http`. */
+  /** Only read with `--http`; its flag without `--http` is a usage error (httpFlagsWithoutHttp). */
   http?: boolean;
   /** Never echo the value in an error. */
   secret?: boolean;
@@ -94,7 +101,7 @@ const allowedHost = z
  * `serve` section and docs/config.schema.json are generated from the entries with a `file` key.
  */
 export const SERVE_OPTIONS = [
-  { name: 'registries', metavar: 'dir', type: 'list', schema: stringList(z.string().min(1, { error: 'must be a registry folder path, not empty' })), default: [], flag: '--registry', env: 'API_CATALOG_REGISTRY', separator: ':', file: 'serve.registries', help: 'registry folders to serve: --registry repeated, or `:`-separated in the env var like PATH, not commas (default: the embedded GitHub catalog)' },
+  { name: 'registries', metavar: 'dir', type: 'list', schema: stringList(z.string().min(1, { error: 'must be a registry folder path, not empty' })), default: [], shownDefault: 'the embedded GitHub catalog', path: {}, flag: '--registry', env: 'API_CATALOG_REGISTRY', separator: ':', file: 'serve.registries', help: 'registry folders to serve: --registry repeated, or `:`-separated in the env var like PATH, not commas' },
   { name: 'baseUrl', metavar: 'url', type: 'string', schema: httpUrl, flag: '--base-url', help: 'upstream base URL for the first catalog (per catalog: env <CATALOG>_BASE_URL or catalogs.<name>.baseUrl)' },
   { name: 'configPath', metavar: 'file', type: 'string', schema: z.string().min(1, { error: 'must be a file path' }), flag: '--config', env: 'API_CATALOG_CONFIG', help: 'this config file' },
   { name: 'readOnly', type: 'boolean', schema: bool, default: false, flag: '--read-only', env: 'API_CATALOG_READ_ONLY', file: 'serve.readOnly', help: 'refuse every operation that does not only read (GET/HEAD, or marked x-api-catalog-read-only)' },
@@ -116,10 +123,10 @@ export const SERVE_OPTIONS = [
   { name: 'includeDomains', metavar: 'd', type: 'list', schema: stringList(z.string().min(1, { error: 'must be a domain name, not empty' })), default: [], flag: '--include-domains', env: 'API_CATALOG_INCLUDE_DOMAINS', file: 'serve.includeDomains', help: 'serve only these domains (comma-separated or repeated)' },
   { name: 'excludeDomains', metavar: 'd', type: 'list', schema: stringList(z.string().min(1, { error: 'must be a domain name, not empty' })), default: [], flag: '--exclude-domains', env: 'API_CATALOG_EXCLUDE_DOMAINS', file: 'serve.excludeDomains', help: 'hide these domains (comma-separated or repeated)' },
   { name: 'excludeTools', metavar: 'glob', type: 'list', schema: stringList(z.string().min(1, { error: 'must be a glob, not empty' })), default: [], flag: '--exclude-tools', env: 'API_CATALOG_EXCLUDE_TOOLS', file: 'serve.excludeTools', help: 'hide operations whose name or operationId matches a glob, e.g. repos/delete-* (comma-separated or repeated)' },
-  { name: 'indexCache', metavar: 'dir', type: 'string', schema: z.string().min(1, { error: 'must be a folder path' }), flag: '--index-cache', env: 'API_CATALOG_INDEX_CACHE', file: 'serve.indexCache', help: 'where the search index of several --registry (or of filtered ones) is kept: built once, then restored by later starts and by replicas sharing the folder (default: the user cache folder, ~/.cache/api-catalog/index; `off`: build at every start; one registry uses its own search.snapshot)' },
+  { name: 'indexCache', path: { keep: ['off'] }, metavar: 'dir', type: 'string', schema: z.string().min(1, { error: 'must be a folder path' }), flag: '--index-cache', env: 'API_CATALOG_INDEX_CACHE', file: 'serve.indexCache', help: 'where the search index of several --registry (or of filtered ones) is kept: built once, then restored by later starts and by replicas sharing the folder (default: the user cache folder, ~/.cache/api-catalog/index; `off`: build at every start; one registry uses its own search.snapshot)' },
   { name: 'watch', type: 'boolean', schema: bool, default: true, flag: '--no-watch', negate: true, env: 'API_CATALOG_NO_WATCH', envNegate: true, file: 'serve.watch', help: 'reload the catalogs when a registry\'s catalog.json changes (checked every 0.5 s, after 1 s of quiet; --no-watch turns it off; SIGHUP reloads either way)' },
   { name: 'watchJitterSeconds', metavar: 's', type: 'integer', schema: integer(0, 600), default: 5, flag: '--watch-jitter', env: 'API_CATALOG_WATCH_JITTER_SECONDS', file: 'serve.watchJitterSeconds', help: 'after a change the watch sees, wait a random 0 to this many seconds more before reloading, so replicas sharing a registry volume do not all reload at once (SIGHUP reloads at once); 0: no wait' },
-  { name: 'searchLog', metavar: 'file', type: 'string', schema: z.string().min(1, { error: 'must be a file path' }), flag: '--search-log', env: 'API_CATALOG_SEARCH_LOG', file: 'serve.searchLog', help: 'append one JSON line per search and per follow-up to this file (queries, result names, scores, hashed session ids; never arguments, credentials or data)' },
+  { name: 'searchLog', path: {}, metavar: 'file', type: 'string', schema: z.string().min(1, { error: 'must be a file path' }), flag: '--search-log', env: 'API_CATALOG_SEARCH_LOG', file: 'serve.searchLog', help: 'append one JSON line per search and per follow-up to this file (queries, result names, scores, hashed session ids; never arguments, credentials or data)' },
   { name: 'searchLogMaxBytes', type: 'integer', schema: integer(4096), default: 10 * 1024 * 1024, flag: '--search-log-max-bytes', env: 'API_CATALOG_SEARCH_LOG_MAX_BYTES', file: 'serve.searchLogMaxBytes', help: 'rotate the search log to <file>.1 at this size, bytes' },
   { name: 'embeddingsUrl', metavar: 'url', type: 'string', schema: httpUrl, flag: '--embeddings-url', env: 'API_CATALOG_EMBEDDINGS_URL', file: 'serve.embeddings.url', help: 'OpenAI-compatible embeddings endpoint for hybrid search, e.g. http://localhost:11434/v1 (key: env API_CATALOG_EMBEDDINGS_KEY only)' },
   { name: 'embeddingsModel', metavar: 'm', type: 'string', schema: z.string().min(1, { error: 'must be a model name' }), flag: '--embeddings-model', env: 'API_CATALOG_EMBEDDINGS_MODEL', file: 'serve.embeddings.model', help: 'the embedding model the registry\'s vectors were made with' },
@@ -130,7 +137,7 @@ export const SERVE_OPTIONS = [
   { name: 'timeoutMs', type: 'integer', schema: integer(1, MAX_TIMER_MS), default: 30_000, env: 'API_CATALOG_TIMEOUT_MS', file: 'serve.timeoutMs', help: 'total upstream time per call, ms' },
   { name: 'maxResponseBytes', type: 'integer', schema: integer(1024), env: 'API_CATALOG_MAX_RESPONSE_BYTES', file: 'serve.maxResponseBytes', help: 'largest upstream response read, bytes (default: execution\'s own cap)' },
   { name: 'shutdownGraceSeconds', metavar: 's', type: 'integer', schema: integer(0, 3600), default: 25, flag: '--shutdown-grace', env: 'API_CATALOG_SHUTDOWN_GRACE_SECONDS', file: 'serve.shutdownGraceSeconds', help: 'on SIGTERM/SIGINT, how long calls in flight may finish before the process exits (new requests are refused at once; a second signal exits at once), seconds' },
-  { name: 'auditLog', metavar: 'file', type: 'string', schema: z.string().min(1, { error: 'must be a file path' }), flag: '--audit-log', env: 'API_CATALOG_AUDIT_LOG', file: 'serve.auditLog', help: 'write the audit log (one JSON line per execute_tool: who, which operation, outcome, upstream status; never arguments) to this file, mode 0600, instead of the log stream' },
+  { name: 'auditLog', path: {}, metavar: 'file', type: 'string', schema: z.string().min(1, { error: 'must be a file path' }), flag: '--audit-log', env: 'API_CATALOG_AUDIT_LOG', file: 'serve.auditLog', help: 'write the audit log (one JSON line per execute_tool: who, which operation, outcome, upstream status; never arguments) to this file, mode 0600, instead of the log stream' },
   { name: 'auditLogMaxBytes', type: 'integer', schema: integer(4096), default: 10 * 1024 * 1024, flag: '--audit-log-max-bytes', env: 'API_CATALOG_AUDIT_LOG_MAX_BYTES', file: 'serve.auditLogMaxBytes', help: 'rotate the audit log to <file>.1 at this size, bytes' },
   {
     name: 'logLevel', type: 'string', default: 'info', env: 'API_CATALOG_LOG_LEVEL', file: 'serve.logLevel',
@@ -144,7 +151,7 @@ export const SERVE_OPTIONS = [
   { name: 'allowRemote', type: 'boolean', schema: bool, default: false, flag: '--allow-remote', http: true, help: 'allow a non-loopback bind (needs API_CATALOG_HTTP_TOKEN, --tokens or --oauth-issuer)' },
   { name: 'allowHosts', metavar: 'h', type: 'list', schema: stringList(allowedHost), default: [], flag: '--allow-host', env: 'API_CATALOG_ALLOW_HOSTS', concat: true, file: 'serve.http.allowHosts', http: true, help: 'extra Host header values, name or name:port (e.g. what a proxy forwards)' },
   { name: 'authToken', type: 'string', schema: z.string(), env: 'API_CATALOG_HTTP_TOKEN', secret: true, http: true, help: 'static bearer token every request must carry (16+ characters; env only)' },
-  { name: 'tokensFile', metavar: 'file', type: 'string', schema: z.string().min(1, { error: 'must be a file path' }), flag: '--tokens', env: 'API_CATALOG_TOKENS_FILE', file: 'serve.http.tokensFile', http: true, help: 'named bearer tokens, one "<name> <scopes> sha256:<hash>" per line (api-catalog token new); each name is a principal; re-read on change' },
+  { name: 'tokensFile', path: {}, metavar: 'file', type: 'string', schema: z.string().min(1, { error: 'must be a file path' }), flag: '--tokens', env: 'API_CATALOG_TOKENS_FILE', file: 'serve.http.tokensFile', http: true, help: 'named bearer tokens, one "<name> <scopes> sha256:<hash>" per line (api-catalog token new); each name is a principal; re-read on change' },
   { name: 'oauthIssuer', metavar: 'url', type: 'string', schema: secureUrl, flag: '--oauth-issuer', env: 'API_CATALOG_OAUTH_ISSUER', file: 'serve.http.oauthIssuer', http: true, help: 'accept OAuth JWT access tokens of this authorization server' },
   { name: 'publicUrl', metavar: 'url', type: 'string', schema: secureUrl, flag: '--public-url', env: 'API_CATALOG_PUBLIC_URL', file: 'serve.http.publicUrl', http: true, help: 'this server\'s URL as clients reach it: the OAuth audience (default http://<host>:<port>/mcp)' },
   { name: 'oauthKeysMaxAgeSeconds', type: 'integer', schema: integer(1), default: 600, env: 'API_CATALOG_OAUTH_KEYS_MAX_AGE_SECONDS', file: 'serve.http.oauthKeysMaxAgeSeconds', http: true, help: 'how long the OAuth issuer\'s signing keys are used without fetching them again; an issuer that stays down longer makes the replica unready, seconds' },
@@ -181,8 +188,21 @@ export function flagKey(flag: string): string {
     .replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
 }
 
+/**
+ * The HTTP-only flags given on the command line without `--http` (`--port`, `--host`, `--allow-remote`, `--tokens`,
+ * ...): serve over stdio would ignore them, so the CLI refuses them instead (a person typing `serve --port 8080`
+ * expects a web server, not a stdio server waiting on the terminal). The same options from the environment or the
+ * config file stay silent: one config serves both transports (a desktop client launches stdio with it).
+ */
+export function httpFlagsWithoutHttp(flags: ServeFlags): string[] {
+  const f = flags as Record<string, unknown>;
+  if (f.http === true) return [];
+  return (SERVE_OPTIONS as readonly OptionSpec[]).filter((o) => o.http === true && o.flag !== undefined && f[flagKey(o.flag)] !== undefined).map((o) => o.flag as string);
+}
+
 /** A default as shown in help and docs. */
 function shownDefault(o: OptionSpec): string {
+  if (o.shownDefault !== undefined) return o.shownDefault;
   if (o.default === undefined) return '-';
   if (Array.isArray(o.default)) return o.default.length === 0 ? 'none' : o.default.join(', ');
   return o.default === '' ? 'none' : String(o.default);

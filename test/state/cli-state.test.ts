@@ -22,14 +22,15 @@ function serve(args: string[], env: Record<string, string> = {}): { code: number
 
 test('bad state URLs and --state without --http stop start-up with a clear message and no password', () => {
   for (const [args, env, pattern] of [
-    [['--state', `redis://:${PASSWORD}@127.0.0.1:1`], {}, /--state needs --http/],
+    [['--state', `redis://:${PASSWORD}@127.0.0.1:1`], {}, /--state applies to --http: add --http/],
     [['--http', '--port', '0', '--state', `http://:${PASSWORD}@127.0.0.1:1`], {}, /must start with redis:\/\/ or rediss:\/\//],
     [['--http', '--port', '0'], { API_CATALOG_STATE: `redis://:${PASSWORD}@127.0.0.1:1/db7` }, /optional database number/],
     [['--http', '--port', '0', '--rate-limit', 'lots'], {}, /--rate-limit must be an integer/],
   ] as const) {
     const r = serve([...args, '--registry', fixtureRegistry('petstore')], env);
-    // a flag's value of the wrong kind is a mistake on the command line (exit 2, docs/CLI.md); the rest stop the start (1)
-    expect(r.code, r.out).toBe((args as readonly string[]).includes('--rate-limit') ? 2 : 1);
+    // a flag's value of the wrong kind, or an HTTP-only flag without --http, is a mistake on the command line (exit 2,
+    // docs/CLI.md); the rest stop the start (1)
+    expect(r.code, r.out).toBe((args as readonly string[]).includes('--rate-limit') || !(args as readonly string[]).includes('--http') ? 2 : 1);
     expect(r.out).toMatch(pattern);
     expect(r.out).not.toContain(PASSWORD);
   }
