@@ -362,8 +362,10 @@ function closeDistance(a: string, b: string): number | undefined {
  * The first four come before edit distance because a loose edit-distance match between two long names that share
  * a suffix (`videos-essentials` ~ `vimeo.tags-essentials`) is a different thing, while these name the same one.
  * A prefix is the part before the first `.` of a candidate.
+ * `completions`: the query is the start of a name (list_domains' `prefix`), so the names that begin with it (with
+ * or without their catalog prefix) come right after an exact match, shortest first: "act" -> actions, not git.
  */
-export function suggestNames(query: string, candidates: readonly string[], max = 3): string[] {
+export function suggestNames(query: string, candidates: readonly string[], max = 3, options: { completions?: boolean } = {}): string[] {
   const q = query.toLowerCase();
   const prefixes = new Set<string>();
   for (const name of candidates) {
@@ -379,7 +381,7 @@ export function suggestNames(query: string, candidates: readonly string[], max =
   // one- and two-letter queries are too short for word matches ("x" is a word of too many names)
   const wordsUsable = qWords.join('').length >= 3;
   const scored: Array<{ name: string; tier: number; d: number }> = [];
-  for (const name of candidates) {
+  for (const name of new Set(candidates)) {
     const n = name.toLowerCase();
     const nLocalRaw = withoutPrefix(name, prefixes);
     const nLocal = nLocalRaw.toLowerCase();
@@ -387,6 +389,7 @@ export function suggestNames(query: string, candidates: readonly string[], max =
     let d = distance(qLocal, nLocal);
     if (n === q) tier = 0;
     else if (nLocal === qLocal || n === qAfterDot) tier = 1;
+    else if (options.completions === true && q !== '' && (n.startsWith(q) || (qLocal !== '' && nLocal.startsWith(qLocal)))) tier = 1.5;
     else {
       const localKey = [...new Set(wordsOf(nLocalRaw))].sort().join(' ');
       // the prefix's word counts for containment: "pets" is in petstore's "pets.list"

@@ -97,7 +97,7 @@ export function listDomains(
       'INVALID_ARGUMENTS',
       `list_domains: no domain is under the prefix ${JSON.stringify(prefix)}${wanted !== undefined ? ` in catalog ${wanted}` : ''} (a prefix is whole words of a name: "admin" holds "admin-edge", not "administrators")`,
       `Call ${tool} again with a group's "prefix" from its answer, or without "prefix" for the map.`,
-      { errors: [{ path: '/prefix', message: 'no domain under this prefix' }], suggestions: suggestNames(prefix, [...groupPrefixes(names), ...names]) },
+      { errors: [{ path: '/prefix', message: 'no domain under this prefix' }], suggestions: suggestNames(prefix, [...groupPrefixes(names), ...names], 3, { completions: true }) },
     );
   }
   // What the API is: its display name and description (import --title/--description or the spec's info).
