@@ -23,6 +23,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { ensurePackages } from './lib/cache-install.mjs';
+import { usage } from './lib/usage.mjs';
+
+usage(import.meta.url, ['--port']);
 
 /** Pinned: the numbers in docs/EMBEDDINGS.md were measured with these. */
 export const PACKAGES = {

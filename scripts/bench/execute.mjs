@@ -5,6 +5,9 @@ import { createServer } from 'node:http';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
+import { usage } from '../lib/usage.mjs';
+
+usage(import.meta.url, []);
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dist = process.env.BENCH_DIST ?? join(root, 'dist');

@@ -7,6 +7,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { usage } from '../lib/usage.mjs';
+
+usage(import.meta.url, ['--no-large']);
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const importer = join(root, 'dist', 'importer', 'index.js');

@@ -8,6 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { GITHUB_SPEC, ROOT, median, progress, resultText, round, rssOf, startStdio, tokens } from './lib/common.mjs';
 import { startUpstream } from './lib/upstream.mjs';
 import { TASK } from './tokens.mjs';
+import { usage } from '../lib/usage.mjs';
+
+usage(import.meta.url, ['--quick']);
 
 const MB = 1024 * 1024;
 export const PEER = '@ivotoby/openapi-mcp-server';

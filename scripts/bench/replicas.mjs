@@ -12,6 +12,9 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLI, ROOT, STRIPE_SPEC, median, progress, round, rssOf } from './lib/common.mjs';
+import { usage } from '../lib/usage.mjs';
+
+usage(import.meta.url, ['--replicas', '--apis']);
 
 const MB = 1024 * 1024;
 const CACHE = join(ROOT, '.cache', 'bench', 'replicas');

@@ -12,6 +12,9 @@ import { createServer as netServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, FIXTURES, ROOT, round } from './lib/common.mjs';
+import { usage } from '../lib/usage.mjs';
+
+usage(import.meta.url, ['--balancer', '--clients', '--json']);
 
 const argv = process.argv.slice(2);
 const ci = argv.indexOf('--clients');

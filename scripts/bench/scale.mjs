@@ -4,13 +4,17 @@
 // 10k, 100k+ operations: tools/list tokens (ours vs one plain tool per operation), index build time, search
 // p50/p99 and memory, each size in a fresh process; then the served start-up (the size written as a registry
 // with its search snapshot, `serve --registry` spawned: first tools/list, first search, RSS).
-// Run alone: node scripts/bench/scale.mjs [--quick] [--max N] | --served N [runs]
+// Run alone: node scripts/bench/scale.mjs [--quick] [--max N] [--collect-budget S] | --served N [runs]
+// (--collect, --measure and --write-registry are the child processes it starts itself.)
 import { spawn, spawnSync } from 'node:child_process';
 import { createReadStream, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { GITHUB_SPEC, ROOT, STRIPE_SPEC, dist as distOf, evalQueries, pct, progress, resultText, round, tokens } from './lib/common.mjs';
+import { usage } from '../lib/usage.mjs';
+
+usage(import.meta.url, ['--quick', '--max', '--collect-budget', '--served', '--collect', '--measure', '--write-registry']);
 
 // SCALE_BENCH_DIST=<dir> measures another build (e.g. an A/B copy of dist/) instead of dist/
 const dist = (rel) => (process.env.SCALE_BENCH_DIST ? import(join(process.env.SCALE_BENCH_DIST, rel)) : distOf(rel));

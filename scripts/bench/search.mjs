@@ -6,6 +6,9 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import MiniSearch from 'minisearch';
+import { usage } from '../lib/usage.mjs';
+
+usage(import.meta.url, ['--stdio-only', '--rounds']);
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 // SEARCH_BENCH_DIST=<dir> measures another build (e.g. an A/B copy) instead of dist/

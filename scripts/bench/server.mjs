@@ -6,6 +6,9 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { CLI, DIST, ROOT, dist, evalQueries, median, pct, progress, round, rssOf, startStdio } from './lib/common.mjs';
 import { startUpstream } from './lib/upstream.mjs';
+import { usage } from '../lib/usage.mjs';
+
+usage(import.meta.url, ['--quick', '--cold-only', '--no-peer']);
 
 const MB = 1024 * 1024;
 

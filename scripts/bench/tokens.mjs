@@ -5,6 +5,9 @@
 import { fileURLToPath } from 'node:url';
 import { dist, resultText, tokens, TOKENIZER } from './lib/common.mjs';
 import { startUpstream } from './lib/upstream.mjs';
+import { usage } from '../lib/usage.mjs';
+
+usage(import.meta.url, ['--json']);
 
 /** Typical operations for the describe levels. */
 export const DESCRIBE_OPS = ['issues_create', 'repos_get', 'pulls_list'];

@@ -9,6 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { serveHttp } from './serve-http.mjs';
+import { usage } from '../lib/usage.mjs';
+
+usage(import.meta.url, []);
 
 const upstream = createServer((req, res) => {
   req.resume();

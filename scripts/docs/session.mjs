@@ -6,6 +6,9 @@
 // last call is a dry run. `npm run docs` writes the output into README.md; test/docs/generated.test.ts checks it.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { serveHttp } from './serve-http.mjs';
+import { usage } from '../lib/usage.mjs';
+
+usage(import.meta.url, []);
 
 // Not a credential: a placeholder, so that describe says the token is set and the dry run shows it redacted.
 const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', API_CATALOG_LOG_LEVEL: 'warn', GITHUB_TOKEN: 'placeholder-not-a-token' };

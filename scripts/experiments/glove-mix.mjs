@@ -9,11 +9,15 @@
 // --scale raw mixes the lexical score (0..1) and the cosine as they are, without min-max scaling.
 // Run after `npm run build` (installs the vectors, ~110 MB download, into .cache/experiments on first use):
 //   node --max-old-space-size=6144 scripts/experiments/glove-mix.mjs [--n 50] [--alphas 0,0.1,0.2,0.3,0.5] [--out file.json]
+//        [--seed 11] [--scale minmax|raw]
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { usage } from '../lib/usage.mjs';
+
+usage(import.meta.url, ['--n', '--alphas', '--out', '--seed', '--scale']);
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dist = join(root, 'dist');

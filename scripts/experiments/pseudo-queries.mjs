@@ -19,6 +19,9 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { usage } from '../lib/usage.mjs';
+
+usage(import.meta.url, ['--mode', '--specs', '--per-spec', '--exclude', '--seed', '--out']);
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dist = join(root, 'dist');

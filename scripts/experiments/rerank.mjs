@@ -21,6 +21,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { RandomForestRegression } from 'ml-random-forest';
 import { FEATURE_NAMES, QUERY_FEATURES, RANKING_FEATURES, queryRows } from '../lib/rerank-features.mjs';
+import { usage } from '../lib/usage.mjs';
+
+usage(import.meta.url, ['--folds', '--trees', '--depth', '--top', '--variant', '--held-out', '--min-leaf', '--negatives', '--features']);
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { values: opts } = parseArgs({

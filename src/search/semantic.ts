@@ -1,7 +1,7 @@
 // Which learned ranking build searches rank with. The built-in one is compiled in (weights.ts, written by `npm run
 // learn`); `npm run learn -- --exclude <ids> --out <dir>` writes another as <dir>/weights.json, and
 // API_CATALOG_SEMANTIC_DIR=<dir> makes every command (import, serve, search, eval) rank with it instead: set once
-// at start by the CLI (cli/index.ts), read by SearchIndex when it is built or restored. That is how an API is kept
+// at start by the CLI (cli/main.ts), read by SearchIndex when it is built or restored. That is how an API is kept
 // out of training and then measured with weights that never saw it. Reads one small file; prints nothing.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

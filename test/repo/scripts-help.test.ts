@@ -1,8 +1,10 @@
-// Every script an npm command runs answers --help with what it does and its options, and does nothing else: no
-// build, no rewritten file, no hour of mining (learn:mappings once rewrote its table when asked for help). An
-// option a script does not take is one line and exit 2, never a stack trace.
+// Every script with a command line (an npm command's, a benchmark's, an experiment's, a docs generator's: every
+// scripts/**/*.mjs but the libraries they import) answers --help with what it does and its options, and does
+// nothing else: no build, no rewritten file, no hour of mining (learn:mappings once rewrote its table when asked for
+// help), no benchmark (bench/rolling.mjs once started Redis, nginx and two replicas). An option a script does not
+// take is one line and exit 2, never a stack trace.
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
@@ -10,9 +12,16 @@ import { REPO_ROOT } from '../helpers/mcp.js';
 
 const run = promisify(execFile);
 const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-const scripts = [...new Set(Object.values(pkg.scripts).flatMap((cmd) => [...cmd.matchAll(/node (scripts\/[\w/-]+\.mjs)/g)].map((m) => m[1] as string)))].sort();
-/** Scripts that pass their options on to another command (`api-catalog eval`, the benchmarks they run). */
-const PASS_THROUGH = new Set(['scripts/eval-sets.mjs', 'scripts/bench-eras.mjs']);
+const npmScripts = [...new Set(Object.values(pkg.scripts).flatMap((cmd) => [...cmd.matchAll(/node (scripts\/[\w/-]+\.mjs)/g)].map((m) => m[1] as string)))].sort();
+/** Modules other scripts import, with no command line of their own: every `lib/` folder, and these. */
+const LIBRARIES = new Set(['scripts/docs/serve-http.mjs']);
+const every = readdirSync(join(REPO_ROOT, 'scripts'), { recursive: true })
+  .map((f) => `scripts/${String(f)}`)
+  .filter((f) => f.endsWith('.mjs'))
+  .sort();
+const scripts = every.filter((f) => !f.split('/').includes('lib') && !LIBRARIES.has(f));
+/** Scripts that pass their options on to another command (`api-catalog eval`, the benchmarks they run, `serve --http`). */
+const PASS_THROUGH = new Set(['scripts/eval-sets.mjs', 'scripts/bench-eras.mjs', 'scripts/docs/banner.mjs']);
 
 async function node(script: string, arg: string): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
@@ -25,8 +34,20 @@ async function node(script: string, arg: string): Promise<{ code: number; stdout
 }
 
 describe('the scripts of package.json', () => {
-  test('the list is read from package.json', () => {
-    expect(scripts).toEqual(expect.arrayContaining(['scripts/docs.mjs', 'scripts/learn-mappings.mjs', 'scripts/search-gate.mjs', 'scripts/build-if-stale.mjs']));
+  test('the list holds every script of package.json, and the benchmarks, experiments and docs generators', () => {
+    expect(npmScripts).toEqual(expect.arrayContaining(['scripts/docs.mjs', 'scripts/learn-mappings.mjs', 'scripts/search-gate.mjs', 'scripts/build-if-stale.mjs']));
+    expect(scripts).toEqual(expect.arrayContaining(npmScripts));
+    expect(scripts).toEqual(expect.arrayContaining(['scripts/bench/rolling.mjs', 'scripts/bench/scale.mjs', 'scripts/local-embeddings.mjs', 'scripts/experiments/rerank.mjs', 'scripts/docs/session.mjs']));
+  });
+
+  test('a module left out as a library has no command line: it never reads process.argv', () => {
+    const libraries = every.filter((f) => !scripts.includes(f));
+    expect(libraries.length).toBeGreaterThan(5);
+    for (const f of libraries) {
+      // usage.mjs reads argv for the scripts that call it: that is its job
+      if (f === 'scripts/lib/usage.mjs') continue;
+      expect(readFileSync(join(REPO_ROOT, f), 'utf8'), f).not.toMatch(/process\.argv/);
+    }
   });
 
   test.each(scripts)('%s --help: exit 0, says what it does, writes nothing', async (script) => {
