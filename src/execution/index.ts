@@ -23,7 +23,7 @@ export { credentialEnvNames, credentialStatus, envPrefix } from './auth.js';
 export { executeOperation } from './execute.js';
 export { CheckedFields, checkFields } from './shape.js';
 export { policyInstruction } from './policy.js';
-export { prepareWithStandIns, type CredentialStandIn } from './stand-ins.js';
+export { prepareWithStandIns, unsetCredential, type CredentialStandIn } from './stand-ins.js';
 
 /**
  * The exact request an operation would send with these (already validated) arguments: method, URL, headers
@@ -32,10 +32,19 @@ export { prepareWithStandIns, type CredentialStandIn } from './stand-ins.js';
  * (CONFIG_INVALID, NOT_EXECUTABLE, READ_ONLY_MODE).
  */
 export function prepareRequest(op: Operation, args: Record<string, unknown>, config: ExecutionConfig): PreparedRequest {
+  return prepareDryRun(op, args, config).request;
+}
+
+/**
+ * prepareRequest, and `refusal`: what stops the real call once its request is built (a credential over plain http the
+ * operator did not allow, executeOperation's UNSAFE_REQUEST), so a dry run can say the call would be refused.
+ */
+export function prepareDryRun(op: Operation, args: Record<string, unknown>, config: ExecutionConfig): { request: PreparedRequest; refusal?: AppError } {
   try {
     const req = buildRequest(op, args, config);
     req.redactor = req.redactor.merge(configRedactor(config));
-    return toPrepared(req);
+    const refusal = req.plainHttp?.refusal;
+    return { request: toPrepared(req), ...(refusal !== undefined ? { refusal } : {}) };
   } catch (err) {
     if (isAppError(err)) throw err;
     throw new AppError('INTERNAL', `${op.name}: could not build the request`, { cause: err });

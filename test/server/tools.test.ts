@@ -335,14 +335,19 @@ describe.each(ERAS)('%s era', (era: Era) => {
       expect(up.requests).toHaveLength(0);
     });
 
-    test('dry_run that cannot build a request (missing credential) is an AUTH_MISSING envelope, not a protocol error', async () => {
+    test('dry_run with the credential unset shows the request with a stand-in and says a real call stops at AUTH_MISSING', async () => {
       const { client } = await connect();
       const { handles } = await describeWithHandles(client, ['store.inventory']);
       const r = await call(client, 'execute_tool', { tool_name: 'store.inventory', args: {}, dry_run: true, handle: handles['store.inventory'] });
-      expect(r.isError).toBe(true);
-      expect(r.error?.code).toBe('AUTH_MISSING');
-      expect(r.error?.message).toMatch(/PETSTORE_API_KEY/);
-      expect(r.instruction).toMatch(/credential/);
+      expect(r.isError).toBe(false);
+      expect(r.value.request.headers['x-api-key']).toBe('<PETSTORE_API_KEY not set>');
+      expect(r.value.would_refuse).toEqual([{ code: 'AUTH_MISSING', env_vars: ['PETSTORE_API_KEY'] }]);
+      expect(r.value.warnings).toEqual([expect.stringMatching(/^PETSTORE_API_KEY is not set: .* a real call stops at AUTH_MISSING/)]);
+      expect(r.instruction).toMatch(/^Not ready to send.*PETSTORE_API_KEY/);
+      expect(r.instruction).not.toMatch(/send this request/);
+      // the real call still stops there
+      const real = await call(client, 'execute_tool', { tool_name: 'store.inventory', args: {}, handle: handles['store.inventory'] });
+      expect(real.error?.code).toBe('AUTH_MISSING');
       expect(up.requests).toHaveLength(0);
     });
 

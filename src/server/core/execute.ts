@@ -1,23 +1,16 @@
 // execute_tool's flow, shared by the MCP tool and `api-catalog call`: lookup -> describe-before-execute ->
-// read-only -> validate -> dry run | confirm destructive -> execute. Every refusal happens before the network.
-import {
-  checkFields,
-  executeOperation,
-  prepareRequest,
-  prepareWithStandIns,
-  validateArguments,
-  type CheckedFields,
-  type CredentialStandIn,
-  type ExecuteOptions,
-} from '../../execution/index.js';
-import { isAppError } from '../../errors.js';
+// read-only -> validate -> dry run | placeholders -> confirm destructive -> execute. Every refusal happens before the
+// network.
+import { checkFields, executeOperation, validateArguments, type CheckedFields, type CredentialStandIn, type ExecuteOptions } from '../../execution/index.js';
 import { encodePathParam } from '../../execution/encode.js';
 import type { Operation } from '../../types.js';
 import { executionConfigFor, suggestToolNames, type CatalogSet, type ExecutionSettings } from './catalogs.js';
 import { operationFingerprint, refusedWhenReadOnly } from './describe.js';
+import { dryRunAnswer } from './dry-run.js';
 import { fail, failFromError, ok, type Envelope } from './envelope.js';
 import { parseMetaArgs } from './meta-args.js';
 import { LIMITS, type ToolNames } from './names.js';
+import { findPlaceholders, placeholderList } from './placeholders.js';
 
 export interface ExecuteToolInput {
   tool_name: string;
@@ -66,8 +59,8 @@ export interface ExecuteContext {
   onDispatch?: () => void;
   /**
    * A dry run whose credential this server lacks shows the request with `credentialStandIn(VAR)` where each missing
-   * credential goes, instead of stopping at AUTH_MISSING (the explorer's page; the outcome's unsetCredentials says so).
-   * Omitted: AUTH_MISSING, as for a real call.
+   * credential goes, instead of stopping at AUTH_MISSING (a warning and the outcome's unsetCredentials say so).
+   * Omitted: `<VAR not set>` (every dry run: execute_tool, `call --dry-run`, the explorer).
    */
   credentialStandIn?: CredentialStandIn;
 }
@@ -92,8 +85,8 @@ export interface ExecuteOutcome {
    */
   upstreamMs?: number;
   /**
-   * A dry run with credentialStandIn whose credential is not set: the envelope's request has stand-ins for `envVars`,
-   * and `message` is the AUTH_MISSING a real call would get.
+   * A dry run whose credential is not set: the envelope's request has stand-ins for `envVars`, and `message` is the
+   * AUTH_MISSING a real call would get.
    */
   unsetCredentials?: { envVars: string[]; message: string };
 }
@@ -232,6 +225,8 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
   }
   const validated = validateArguments(op, args);
   if (!validated.ok) {
+    // a "<count>" where a number goes: the fix is the user's value, not another type
+    const found = findPlaceholders(args);
     return {
       ...base,
       dispatched: false,
@@ -242,8 +237,10 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
           .slice(0, 3)
           .map((e) => `${e.path || '/'} ${e.message}`)
           .join('; ')}`,
-        `Fix the listed fields (see details) and call ${tool} again; ${names.describeTools} with "detail": "full" shows the schema.`,
-        { errors: validated.errors },
+        found.length > 0
+          ? `Replace the example's placeholders in ${found.map((p) => p.path).join(', ')} with the user's values (ask the user for any you do not know), fix any other listed field (see details), and call ${tool} again.`
+          : `Fix the listed fields (see details) and call ${tool} again; ${names.describeTools} with "detail": "full" shows the schema.`,
+        { errors: validated.errors, ...(found.length > 0 ? { placeholders: found.map((p) => p.path) } : {}) },
       ),
     };
   }
@@ -257,30 +254,25 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
   }
   const config = executionConfigFor(entry.catalog, ctx.settings, ctx.sessionCredential);
   if (dryRun) {
-    let request: ReturnType<typeof prepareRequest>;
-    let unsetCredentials: ExecuteOutcome['unsetCredentials'];
-    try {
-      request = prepareRequest(op, validated.args, config);
-    } catch (err) {
-      const stood = isAppError(err) && err.code === 'AUTH_MISSING' && ctx.credentialStandIn ? prepareWithStandIns(op, validated.args, config, ctx.credentialStandIn) : undefined;
-      if (stood === undefined) return { ...base, dispatched: false, envelope: failFromError(op.name, err) };
-      unsetCredentials = { envVars: stood.envVars, message: (err as Error).message };
-      // what stops the request once the credential is there (an argument that would change the target) is the answer
-      if ('error' in stood) return { ...base, dispatched: false, unsetCredentials, envelope: failFromError(op.name, stood.error) };
-      request = stood.request;
-    }
+    const answer = dryRunAnswer(op, validated.args, config, { tool, readOnly: refusedWhenReadOnly(op, ctx.settings.readOnly), ...(ctx.credentialStandIn ? { standIn: ctx.credentialStandIn } : {}) });
+    return { ...base, dispatched: false, ...answer };
+  }
+  // describe's placeholders (`"<name>"`) are no values: a real call that still holds one is refused, nothing sent
+  const placeholders = findPlaceholders(validated.args);
+  if (placeholders.length > 0) {
     return {
       ...base,
       dispatched: false,
-      ...(unsetCredentials !== undefined ? { unsetCredentials } : {}),
-      envelope:
-        refusedWhenReadOnly(op, ctx.settings.readOnly)
-          ? ok(
-              op.name,
-              { dry_run: true, read_only_mode: true, request },
-              'This server is read-only: the request was not sent and cannot be sent here; show it to the user if they want to run it elsewhere.',
-            )
-          : ok(op.name, { dry_run: true, request }, `Call ${tool} again without "dry_run" to send this request.`),
+      envelope: fail(
+        op.name,
+        'INVALID_ARGUMENTS',
+        `execute_tool: ${op.name} was not sent: ${placeholderList(placeholders)} still ${placeholders.length === 1 ? 'holds' : 'hold'} the placeholder from the operation's example, not a value`,
+        `Replace each placeholder in details.placeholders with the user's value (ask the user for any you do not know), then call ${tool} again.`,
+        {
+          placeholders: placeholders.map((p) => p.path),
+          errors: placeholders.map((p) => ({ path: p.pointer, message: `still holds the placeholder ${JSON.stringify(p.value)}; put the user's value here` })),
+        },
+      ),
     };
   }
   if (op.destructive && confirm !== op.name) {

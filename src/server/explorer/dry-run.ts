@@ -3,14 +3,14 @@
 // command one option a line. Arguments that still hold a placeholder (`<owner>`) are named, never called valid, and
 // schema errors that only a placeholder causes are told as such, not as an error. An operation whose credential
 // this server does not have still shows its request, with `<ENV_VAR not set>` where the credential would go.
-import { validateArguments, type FieldError } from '../../execution/index.js';
+import { unsetCredential, validateArguments, type FieldError } from '../../execution/index.js';
 import { executeTool } from '../core/execute.js';
 import type { DetailLevel } from '../core/describe.js';
 import type { Envelope } from '../core/envelope.js';
 import type { JsonSchema, Operation } from '../../types.js';
 import { html, jsonBlock, type Html } from './html.js';
 import { names, type PageDeps } from './pages.js';
-import { isPlaceholder, placeholderPaths } from './params.js';
+import { isPlaceholder, placeholderPaths } from '../core/placeholders.js';
 import { resolvedSchema } from './share.js';
 
 /** A dry run to show on the page: what was typed and what execute_tool answered (or why the text is not JSON). */
@@ -60,11 +60,6 @@ export function dryRunAddress(tool: string, level: DetailLevel, argsText: string
   return address.length <= MAX_ADDRESS_CHARS ? address : undefined;
 }
 
-/** What stands in a credential's place when this server does not have it: the variable to set, named. */
-export function unsetCredential(envVar: string): string {
-  return `<${envVar} not set>`;
-}
-
 /** Runs execute_tool's own flow with dry_run: validation and the exact request, never a network call. */
 export async function dryRun(deps: PageDeps, tool: string, argsText: string): Promise<DryRunResult> {
   let args: unknown;
@@ -89,12 +84,14 @@ export async function dryRun(deps: PageDeps, tool: string, argsText: string): Pr
 /** Whether the value at a JSON pointer into the arguments, or one that holds it, is a placeholder. */
 function atPlaceholder(args: unknown, pointer: string): boolean {
   let at = args;
+  let atKey: string | undefined;
   for (const part of pointer === '' ? [] : pointer.slice(1).split('/')) {
-    if (isPlaceholder(at)) return true;
+    if (isPlaceholder(at, atKey)) return true;
     const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
+    atKey = Array.isArray(at) ? undefined : key;
     at = at !== null && typeof at === 'object' && Object.hasOwn(at, key) ? (at as Record<string, unknown>)[key] : undefined;
   }
-  return isPlaceholder(at);
+  return isPlaceholder(at, atKey);
 }
 
 /**
@@ -127,7 +124,7 @@ export function exampleArgs(op: Operation): Record<string, unknown> {
   const example = op.examples[0]?.args ?? {};
   // fromEntries and spreads define own properties, so an argument named `__proto__` stays an argument
   const out = Object.fromEntries((op.inputSchema.required ?? []).map((r) => [r, standIn(r, Object.hasOwn(props, r) ? props[r] : undefined, op.inputSchema)]));
-  const stood = new Set(Object.keys(out).filter((r) => !isPlaceholder(out[r]) && !Object.hasOwn(example, r)));
+  const stood = new Set(Object.keys(out).filter((r) => !isPlaceholder(out[r], r) && !Object.hasOwn(example, r)));
   const args: Record<string, unknown> = { ...out, ...example };
   if (stood.size === 0) return args;
   const checked = validateArguments(op, args);
@@ -221,14 +218,18 @@ ${env.instruction !== undefined ? html`<p>${env.instruction}</p>` : ''}${still}$
   // curl and the warnings are shown on their own, each once: the JSON is the request itself
   const { curl, warnings: rawWarnings, ...request } = value.request;
   const warnings = Array.isArray(rawWarnings) ? rawWarnings.filter((w): w is string => typeof w === 'string') : [];
-  const readOnly = value.read_only_mode ? ' The server is read-only: it would refuse to send it.' : '';
+  // a destructive operation is sent only once the user confirms it (execute_tool's CONFIRMATION_REQUIRED otherwise)
+  const confirm = op.destructive && !value.read_only_mode
+    ? html` It is destructive: execute_tool sends it only once the user confirms, with <code>"confirm": "${op.name}"</code> in the call or a yes to the client's confirmation prompt; without either it answers CONFIRMATION_REQUIRED and sends nothing.`
+    : '';
+  const readOnly = html`${value.read_only_mode ? ' The server is read-only: it would refuse to send it.' : ''}${confirm}`;
   const masked = missing !== undefined ? 'credentials the server has shown as ***' : 'credentials shown as ***';
   const verdict =
     placeholders.length > 0
       ? html`<p class="warn" id="dry-run-verdict">Not ready to send: the arguments match the schema, but some are placeholders. The request execute_tool would build from them (not sent; ${masked}).${readOnly}</p>`
       : missing !== undefined
         ? html`<p class="warn" id="dry-run-verdict">Valid arguments, but not ready to send: the server lacks the credential. The request execute_tool would build once it is set (not sent; ${masked}).${readOnly}</p>`
-        : html`<p class="ok" id="dry-run-verdict">Valid arguments. The exact request execute_tool would send (not sent; ${masked}).${readOnly}</p>`;
+        : html`<p class="ok" id="dry-run-verdict">Valid arguments. The exact request execute_tool would send${op.destructive && !value.read_only_mode ? ' once the user confirms it' : ''} (not sent; ${masked}).${readOnly}</p>`;
   return html`<div id="dry-run-result" class="answer" role="status">${notice}${still}${unsetNotice}
 ${verdict}
 ${warnings.map((w) => html`<p class="error dry-run-warning">${w}</p>`)}

@@ -1,28 +1,16 @@
-// The operation page's parameters table (name, in, type, required, default, description, example, and `from`), and
-// what the page counts as a placeholder: the `<owner>` values the importer and the page put where an argument has no
-// example. A placeholder is never shown as an example.
+// The operation page's parameters table (name, in, type, required, default, description, example, and `from`). A
+// placeholder (the `<owner>` values the importer and the page put where an argument has no example; what counts as
+// one is src/server/core/placeholders.ts's, shared with execute_tool) is never shown as an example.
 import { typeLabel } from '../core/describe.js';
 import type { CatalogEntry } from '../core/catalogs.js';
+import { placeholderPaths } from '../core/placeholders.js';
 import type { JsonSchema, Operation } from '../../types.js';
-import { href, html, type Html } from './html.js';
+import { breakable, href, html, type Html } from './html.js';
 import type { PageDeps } from './pages.js';
 import { proseLine } from './prose.js';
 
 /** Longest default or example shown in a parameter row. */
 const VALUE_CHARS = 60;
-
-/** `<owner>`, `<repo>`: a stand-in for a value, not one (src/importer/examples.ts writes them, and the page's form). */
-export function isPlaceholder(value: unknown): value is string {
-  return typeof value === 'string' && /^<[A-Za-z_][\w.-]{0,100}>$/.test(value);
-}
-
-/** The argument paths (`owner`, `labels[0]`, `config.url`) that still hold a placeholder. */
-export function placeholderPaths(value: unknown, path = ''): string[] {
-  if (isPlaceholder(value)) return [path === '' ? '(the arguments)' : path];
-  if (Array.isArray(value)) return value.flatMap((v, i) => placeholderPaths(v, `${path}[${i}]`));
-  if (value === null || typeof value !== 'object') return [];
-  return Object.entries(value).flatMap(([k, v]) => placeholderPaths(v, path === '' ? k : `${path}.${k}`));
-}
 
 /** Every string in the operation's own examples (spec or synthesized): public text the form may be filled with. */
 export function exampleStrings(op: Operation): Set<string> {
@@ -72,7 +60,7 @@ function sourcesOf(entry: CatalogEntry, deps: PageDeps): Record<string, string[]
 /** The first real example of an argument: its schema's, else the operation's examples' (placeholders skipped). */
 function sampleOf(op: Operation, arg: string, s: Exclude<JsonSchema, boolean>): unknown {
   const candidates = [...(Array.isArray(s.examples) ? s.examples : []), ...op.examples.map((e) => (Object.hasOwn(e.args, arg) ? e.args[arg] : undefined)), s.example];
-  return candidates.find((v) => v !== undefined && placeholderPaths(v).length === 0);
+  return candidates.find((v) => v !== undefined && placeholderPaths({ [arg]: v }).length === 0);
 }
 
 /** The parameters table: name, in, type, required, default, description, example, and `from` where known. */
@@ -89,13 +77,13 @@ export function parameterTable(entry: CatalogEntry, deps: PageDeps): Html {
     const sample = sampleOf(op, arg, s);
     const wire = binding !== undefined && binding.name !== arg && binding.name !== '' ? binding.name : undefined;
     const from = sources[arg] ?? [];
-    return html`<tr><td class="param" data-label="Name"><code>${arg}</code>${wire !== undefined ? html` <span class="muted">(sent as <code>${wire}</code>)</span>` : ''}</td>
+    return html`<tr><td class="param" data-label="Name"><code>${breakable(arg)}</code>${wire !== undefined ? html` <span class="muted">(sent as <code>${wire}</code>)</span>` : ''}</td>
 <td class="in" data-label="In">${binding?.in ?? '—'}</td><td class="type" data-label="Type"><code>${typeLabel(s, op.inputSchema.$defs)}</code></td>
 <td class="req" data-label="Required">${required.has(arg) ? html`<span class="badge">required</span>` : ''}</td>
 <td class="default" data-label="Default">${s.default !== undefined ? html`<code>${shortJson(s.default)}</code>` : ''}</td>
 <td class="desc" data-label="Description">${typeof s.description === 'string' ? proseLine(s.description) : ''}</td>
 <td class="example" data-label="Example">${sample !== undefined ? html`<code>${shortJson(sample)}</code>` : ''}</td>${
-      withFrom ? html`<td class="from" data-label="From">${from.map((n, i) => html`${i > 0 ? ', ' : ''}<a href="${href({ tool: n })}">${n}</a>`)}</td>` : ''
+      withFrom ? html`<td class="from" data-label="From">${from.map((n, i) => html`${i > 0 ? ', ' : ''}<a href="${href({ tool: n })}">${breakable(n)}</a>`)}</td>` : ''
     }</tr>`;
   });
   return html`<div class="table-wrap"><table class="stack params" id="parameters-table">
