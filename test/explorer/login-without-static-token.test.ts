@@ -137,10 +137,12 @@ describe('the login behind a public name', () => {
     expect(logout.status).toBe(303);
     const dry = await rawHttp(publicSrv.port, 'POST', '/explorer/dry-run', { ...FORM, host: 'mcp.example.com', origin: 'https://mcp.example.com', cookie: session }, 'tool=pets.get&args=%7B%22petId%22%3A1%7D');
     expect(dry.status).toBe(303);
-    // a page of another origin is still refused, with the flag that would allow it
+    // a page of another origin is still refused, with a page naming the flag that would allow it
     const foreign = await login(publicSrv, { host: 'mcp.example.com', origin: 'https://evil.example' }, { token: STATIC });
     expect(foreign.status).toBe(403);
-    expect(JSON.parse(foreign.body).error.message).toBe('Forbidden: Origin not allowed (an operator can allow a trusted page with --allow-origin <origin>, e.g. --allow-origin https://app.example.com)');
+    expect(foreign.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(foreign.body).toContain('<code>--allow-origin https://evil.example</code>');
+    expect(foreign.headers['set-cookie']).toBeUndefined();
   });
 
   test('the page’s own origin (Origin host:port = Host) passes; the same name on another port, or another name, does not', async () => {
@@ -155,7 +157,7 @@ describe('the login behind a public name', () => {
     for (const origin of ['https://mcp.internal', 'https://mcp.internal:9443', 'https://evil.example:8443', 'null']) {
       const r = await login(proxiedSrv, { ...host, origin }, { token: STATIC });
       expect(r.status, origin).toBe(403);
-      expect(JSON.parse(r.body).error.message, origin).toMatch(/--allow-origin <origin>/);
+      expect(r.body, origin).toContain(`<code>--allow-origin ${origin}</code>`);
     }
     // a Host the allow-list refuses is refused before its Origin is looked at (DNS rebinding)
     expect((await login(proxiedSrv, { host: 'evil.example', origin: 'http://evil.example' }, { token: STATIC })).status).toBe(403);

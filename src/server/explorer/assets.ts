@@ -1,7 +1,9 @@
 // The explorer's one stylesheet, served at /explorer/style.css (no inline styles, so the CSP can forbid them), and
 // its icon. Plain CSS: at 900 px and wider a dry run's answer sits beside its form; under 700 px every list turns
 // into compact rows of two or three lines (no horizontal scrolling), so a page of 25 stays short on a phone. System
-// fonts; light and dark palettes (the reader's setting), every text colour at 4.5:1 or more on its background; a
+// fonts; light and dark palettes (the reader's setting), every text colour at 4.5:1 or more on its background and
+// every form field's border 3:1 or more on the backgrounds around it (WCAG 1.4.11); long dotted or camelCase names
+// wrap at the <wbr> the page puts between their words (html.ts breakable), so no table is wider than the page; a
 // keyboard focus ring of two colours 10:1 apart (so one of them is 3:1 or more on any background), not shown after
 // a mouse click.
 
@@ -10,10 +12,10 @@ export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0
 `;
 
 export const STYLE_CSS = `
-:root { color-scheme: light dark; --fg: #1b1f24; --muted: #57606a; --bg: #fff; --panel: #f6f8fa; --line: #d0d7de; --accent: #0a58ca; --bad: #b42318; --ok: #1a7f37;
+:root { color-scheme: light dark; --fg: #1b1f24; --muted: #57606a; --bg: #fff; --panel: #f6f8fa; --line: #d0d7de; --control-line: #6e7781; --accent: #0a58ca; --bad: #b42318; --ok: #1a7f37;
   --warn: #7a4d00; --note: #fff8c5; --note-line: #d4a72c; --button: #0a58ca; --button-fg: #fff; --ring-in: #1b1f24; --ring-out: #ffbf47; }
 @media (prefers-color-scheme: dark) {
-  :root { --fg: #e6edf3; --muted: #9da7b3; --bg: #0d1117; --panel: #161b22; --line: #3d444d; --accent: #6cb6ff; --bad: #ff8b80; --ok: #56d364;
+  :root { --fg: #e6edf3; --muted: #9da7b3; --bg: #0d1117; --panel: #161b22; --line: #3d444d; --control-line: #768390; --accent: #6cb6ff; --bad: #ff8b80; --ok: #56d364;
     --warn: #f2cc60; --note: #2b2111; --note-line: #9e6a03; --button: #1f6feb; --button-fg: #fff; }
 }
 * { box-sizing: border-box; }
@@ -34,7 +36,11 @@ header a[aria-current="page"] { font-weight: 700; text-decoration-thickness: 3px
 form.search { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-top: 8px; }
 form.search label[for="q"] { font-weight: 600; }
 form.search input { flex: 1 1 260px; min-width: 0; }
-input, select, textarea, button { font: inherit; padding: 6px 8px; border: 1px solid var(--line); border-radius: 6px; background: var(--bg); color: var(--fg); }
+/* the domain filter never grows with its longest name (a 72-character domain made it 703 px and squeezed the search box) */
+form.search select, form.search input.domain { flex: 0 1 auto; width: auto; max-width: 16em; min-width: 0; }
+form.search input.domain { flex-basis: 12em; }
+input, select, textarea, button { font: inherit; padding: 6px 8px; border: 1px solid var(--control-line); border-radius: 6px; background: var(--bg); color: var(--fg); }
+::placeholder { color: var(--muted); opacity: 1; }
 button { background: var(--button); color: var(--button-fg); border-color: var(--button); cursor: pointer; }
 main { max-width: 1200px; margin: 0 auto; padding: 12px 24px 48px; }
 h1 { font-size: 1.6rem; margin: 8px 0 4px; word-break: break-word; }
@@ -43,6 +49,8 @@ p { margin: 6px 0; }
 /* a long unbroken word (a 300-character name typed into the address, an argument's name in an error) wraps
    instead of widening the page */
 main p, main li, main dd { overflow-wrap: anywhere; }
+/* a name in a table cell wraps between its words (<wbr>), and anywhere as a last resort, instead of widening the table */
+td a, td code { overflow-wrap: anywhere; }
 .muted, footer { color: var(--muted); }
 footer { border-top: 1px solid var(--line); padding: 8px 24px; font-size: .9rem; }
 table { border-collapse: collapse; width: 100%; }
@@ -84,11 +92,13 @@ details.agent > summary, details.why > summary { font-weight: 600; }
 .share { font-size: .9rem; }
 .pager { display: flex; flex-wrap: wrap; gap: 8px 24px; align-items: center; justify-content: center; margin: 16px 0; }
 .pager span:not([aria-hidden]) { color: var(--muted); }
+.pager .pages { display: flex; flex-wrap: wrap; gap: 4px 10px; list-style: none; margin: 0; padding: 0; }
+.pager .pages [aria-current="page"] { font-weight: 700; }
+.pager-cap { text-align: center; }
 /* minmax(0, 1fr): a value with no break opportunity (uncreate/discreate/…) must not grow its column past the page */
 dl.reading { display: grid; grid-template-columns: max-content minmax(0, 1fr); gap: 2px 16px; margin: 8px 0; }
 dl.reading dt { font-weight: 600; color: var(--muted); }
 dl.reading dd { margin: 0; }
-table.results td.name { white-space: nowrap; }
 .signal { white-space: nowrap; }
 table.params td.desc { min-width: 16em; }
 @media (min-width: 701px) {
@@ -109,7 +119,7 @@ table.params td.desc { min-width: 16em; }
   .brand-sub { display: none; }
   form.search label[for="q"] { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
   form.search input { flex-basis: 100%; }
-  form.search select { flex: 1 1 0; min-width: 0; }
+  form.search select, form.search input.domain { flex: 1 1 0; min-width: 0; max-width: none; }
   table.stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
   table.stack tr { display: block; border-bottom: 1px solid var(--line); padding: 5px 0; line-height: 1.35; }
   table.stack td { display: block; border: 0; padding: 1px 0; }
@@ -118,13 +128,16 @@ table.params td.desc { min-width: 16em; }
   table.stack td.num { text-align: left; }
   /* compact rows: the label is the layout, not a word */
   table.results td[data-label]::before, table.domains td[data-label]::before, table.ops td[data-label]::before, table.params td[data-label]::before { content: none; }
-  table.results tr { display: grid; grid-template-columns: auto auto minmax(0, 1fr); column-gap: 10px; }
-  table.results td.rank { grid-row: 1; grid-column: 1; color: var(--muted); }
-  table.results td.score { grid-row: 1; grid-column: 2; font-variant-numeric: tabular-nums; }
-  table.results td.name { grid-row: 1; grid-column: 3; white-space: normal; }
-  table.results td.summary { grid-row: 2; grid-column: 1 / -1; }
-  table.results td.domain { grid-row: 3; grid-column: 1 / 3; font-size: .85rem; }
-  table.results td.required { grid-row: 3; grid-column: 3; font-size: .85rem; color: var(--muted); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+  /* rank, score and name; the summary; the domain and what the operation requires (which moves to a line of its own
+     when the domain leaves it under 6em). A flex row, not a grid: a grid's auto columns grew with a long domain name
+     and pushed the name off the row. */
+  table.results tr { display: flex; flex-wrap: wrap; align-items: baseline; column-gap: 10px; }
+  table.results td.rank { order: 1; color: var(--muted); }
+  table.results td.score { order: 2; font-variant-numeric: tabular-nums; }
+  table.results td.name { order: 3; flex: 1 1 0; min-width: 0; }
+  table.results td.summary { order: 4; flex-basis: 100%; min-width: 0; }
+  table.results td.domain { order: 5; min-width: 0; max-width: 100%; font-size: .85rem; }
+  table.results td.required { order: 6; flex: 1 1 0; min-width: 6em; font-size: .85rem; color: var(--muted); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
   table.results td.required::before { content: "requires "; font-weight: 400; }
   table.domains tr { display: grid; grid-template-columns: minmax(0, 1fr) auto; column-gap: 10px; }
   table.domains td.count::after { content: " operations"; color: var(--muted); font-size: .85rem; }
@@ -134,7 +147,7 @@ table.params td.desc { min-width: 16em; }
   table.ops td.request { grid-row: 3; font-size: .85rem; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
   table.ops td.request code { overflow-wrap: normal; }
   table.params tr { display: flex; flex-wrap: wrap; column-gap: 8px; align-items: baseline; }
-  table.params td.param, table.params td.in, table.params td.type, table.params td.req { display: inline-block; }
+  table.params td.param, table.params td.in, table.params td.type, table.params td.req { display: inline-block; min-width: 0; max-width: 100%; }
   table.params td.in, table.params td.type { color: var(--muted); font-size: .9rem; }
   table.params td.desc, table.params td.default, table.params td.example, table.params td.from { flex-basis: 100%; min-width: 0; font-size: .9rem; }
   table.params td.default::before { content: "default "; color: var(--muted); font-weight: 400; }

@@ -27,6 +27,27 @@ export function html(strings: TemplateStringsArray, ...values: Part[]): Html {
   return new Html(out);
 }
 
+/** Names up to this long read whole (`issues_create`); longer ones may wrap between their words. */
+const WHOLE_NAME_CHARS = 20;
+
+/**
+ * A name (operation, domain, parameter) that may wrap: past {@link WHOLE_NAME_CHARS}, a `<wbr>` after each `.`, `_`,
+ * `-` and `/` and before a capital that follows a small letter or digit (`solutions.<wbr>booking<wbr>Businesses`), so
+ * a long dotted or camelCase name breaks between its words instead of widening its table. The text (and a link's
+ * name) is unchanged.
+ */
+export function breakable(name: string): Html {
+  if (name.length <= WHOLE_NAME_CHARS) return new Html(escapeHtml(name));
+  return new Html(name.split(/(?<=[._\-/])(?=.)|(?<=[a-z0-9])(?=[A-Z])/).map((part) => escapeHtml(part)).join('<wbr>'));
+}
+
+/**
+ * Past this many domains the header's domain filter is a text field, not a list: a `<select>` of every domain is in
+ * every page (721 domains: 60 KB, two thirds of each page) and no one scrolls a list that long; the Domains page
+ * lists them (by catalog), and a name typed wrong gets the closest domains as links.
+ */
+export const DOMAIN_SELECT_MAX = 50;
+
 /** A query string for a link back to the page: `/?q=a%20b&domain=x`; undefined and '' values are left out. */
 export function href(params: Record<string, string | number | undefined>): string {
   const search = new URLSearchParams();
@@ -47,6 +68,19 @@ export interface FrameOptions {
   current?: 'domains' | 'search' | 'import' | 'log';
   /** Show the logout button (a login cookie is in use). */
   loggedIn?: boolean;
+}
+
+/** The header's domain filter: a list of every domain, or past {@link DOMAIN_SELECT_MAX} a field to type one in. */
+function domainFilter(options: FrameOptions): Html {
+  if (options.domains.length > DOMAIN_SELECT_MAX) {
+    return html`<label for="domain-filter" class="visually-hidden">Domain (optional)</label>
+<input id="domain-filter" class="domain" name="domain" type="text" value="${options.domain ?? ''}" maxlength="${LIMITS.nameMaxChars}" placeholder="in domain (optional)" autocomplete="off" spellcheck="false">`;
+  }
+  return html`<label for="domain-filter" class="visually-hidden">Domain</label>
+<select id="domain-filter" name="domain">
+<option value="">all domains</option>
+${options.domains.map((d) => html`<option value="${d}"${d === options.domain ? html` selected` : ''}>${d}</option>`)}
+</select>`;
 }
 
 /** The whole page: head (no inline script or style, CSP-friendly), header with navigation and search, main. */
@@ -77,11 +111,7 @@ ${options.loggedIn ? html`<form method="post" action="/explorer/logout" class="l
 <form method="get" action="/" role="search" class="search">
 <label for="q">Search operations</label>
 <input id="q" name="q" type="search" value="${options.query ?? ''}" maxlength="${LIMITS.queryMaxChars}" placeholder="e.g. create an issue" autocomplete="off">
-<label for="domain-filter" class="visually-hidden">Domain</label>
-<select id="domain-filter" name="domain">
-<option value="">all domains</option>
-${options.domains.map((d) => html`<option value="${d}"${d === options.domain ? html` selected` : ''}>${d}</option>`)}
-</select>
+${domainFilter(options)}
 <button type="submit">Search</button>
 </form>
 </header>

@@ -3,7 +3,6 @@
 // shareable addresses (a GET; credentials taken out of the address first), the login form, auth and the scopes /mcp
 // would want (catalog:read for pages, catalog:execute for dry runs), security headers, and the HTML 404 a browser
 // gets for a path the server does not have. Read-only: dry runs never call upstream; it never touches MCP sessions.
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { silentLogger, type Logger } from '../../logger.js';
 import type { Operation } from '../../types.js';
@@ -17,6 +16,7 @@ import { SECURITY_HEADERS, noLoginPage, unavailablePage, type ClientAccess } fro
 import { parseOffset } from './paging.js';
 import { exampleStrings } from './params.js';
 import { importPage, logPage } from './report.js';
+import { COOKIE_MAX_AGE_S, COOKIE_NAME, LOGIN_PATH, cookieAccepted, cookieOf, cookieValue, loginAddress, loginPage, safeNext } from './login.js';
 import { searchPage } from './search-page.js';
 import { serverSecrets, shareableArgs } from './share.js';
 import { warmTokenizer } from './tokens.js';
@@ -66,56 +66,14 @@ export interface ExplorerContext {
   logger?: Logger;
 }
 
-export const COOKIE_NAME = 'api_catalog_explorer';
-/** How long a login lasts: the cookie's Max-Age, and the age past which the server refuses it whatever the browser does. */
-export const COOKIE_MAX_AGE_S = 12 * 60 * 60;
-/** How far in the future another replica's issue time may lie (their clocks drift a little). */
-const COOKIE_CLOCK_SKEW_S = 5 * 60;
-/** What the cookie's HMAC signs, with its issue time; a new label when the format changes (older cookies stop working). */
-const COOKIE_LABEL = 'api-catalog explorer login v2';
+export { COOKIE_MAX_AGE_S, COOKIE_NAME, cookieAccepted, cookieValue } from './login.js';
+
 const MAX_FORM_BYTES = 64 * 1024;
+const WRONG_TOKEN = 'That token is not right.';
 
 /** True for the paths the explorer answers: `/` and everything under `/explorer/`. */
 export function isExplorerPath(pathname: string): boolean {
   return pathname === '/' || pathname.startsWith('/explorer/');
-}
-
-function cookieMac(authToken: string, issuedAtS: number): string {
-  return createHmac('sha256', authToken).update(`${COOKIE_LABEL}|${issuedAtS}`).digest('base64url');
-}
-
-/**
- * The login cookie's value, `<issue time, s>.<HMAC of the label and that time keyed by the token>`: it never holds the
- * token, every replica with the same token accepts it, it expires on the server after {@link COOKIE_MAX_AGE_S}, and
- * changing the token logs every browser out.
- */
-export function cookieValue(authToken: string, nowMs: number): string {
-  const issuedAtS = Math.floor(nowMs / 1000);
-  return `${issuedAtS}.${cookieMac(authToken, issuedAtS)}`;
-}
-
-/** Whether a login cookie was issued with this token and is younger than {@link COOKIE_MAX_AGE_S} (constant-time HMAC check). */
-export function cookieAccepted(authToken: string, value: string, nowMs: number): boolean {
-  const m = /^(\d{1,12})\.([\w-]{43})$/.exec(value);
-  if (m === null) return false;
-  const issuedAtS = Number(m[1]);
-  const age = nowMs / 1000 - issuedAtS;
-  if (age > COOKIE_MAX_AGE_S || age < -COOKIE_CLOCK_SKEW_S) return false;
-  return sameSecret(m[2] as string, cookieMac(authToken, issuedAtS));
-}
-
-function cookieOf(req: IncomingMessage, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
-
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}, head = false): void {
@@ -153,15 +111,6 @@ function readForm(req: IncomingMessage): Promise<Form> {
   });
 }
 
-/**
- * A same-site path to go back to after logging in (never another origin). A control character is refused too: CR/LF
- * cannot go into a Location header (Node throws), and browsers drop a tab or newline from a URL, so `/\t/evil.example`
- * would be read as `//evil.example`.
- */
-function safeNext(raw: string | null): string {
-  return raw !== null && raw.startsWith('/') && !raw.startsWith('//') && !raw.includes('\\') && !/[\x00-\x1f\x7f]/.test(raw) && raw.length < 2000 ? raw : '/';
-}
-
 /** The page for a principal without catalog:read: the refusal /mcp gives, and nothing from the catalog. */
 function forbiddenPage(refusal: ScopeRefusal): Html {
   return html`<!doctype html>
@@ -181,24 +130,6 @@ function forbiddenPage(refusal: ScopeRefusal): Html {
  */
 function dryRunRefusedText(refusal: ScopeRefusal): string {
   return `Dry run not run. ${refusal.message}.`;
-}
-
-function loginPage(next: string, error?: string): Html {
-  return html`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Log in · api-catalog explorer</title><link rel="stylesheet" href="/explorer/style.css"><link rel="icon" href="/explorer/favicon.svg" type="image/svg+xml"></head>
-<body><main id="main">
-<h1>api-catalog explorer</h1>
-<p>This server requires a token. Enter the server's API_CATALOG_HTTP_TOKEN once; the browser then keeps an HttpOnly,
-SameSite=Strict cookie derived from it (not the token) for 12 hours.</p>
-${error !== undefined ? html`<p class="error" role="alert">${error}</p>` : ''}
-<form method="post" action="/explorer/login" class="panel">
-<input type="hidden" name="next" value="${next}">
-<label for="token">Token</label>
-<input id="token" name="token" type="password" autocomplete="current-password" required>
-<button type="submit">Log in</button>
-</form></main></body></html>
-`;
 }
 
 /** Answers one explorer request. Never throws for bad input: every failure is a page with a status. */
@@ -230,7 +161,18 @@ export async function handleExplorer(req: IncomingMessage, res: ServerResponse, 
     return refusal;
   };
 
-  if (pathname === '/explorer/login' && method === 'POST') {
+  if (pathname === LOGIN_PATH && (method === 'GET' || head)) {
+    // the form's own address (where a failed login is sent, and what a bookmark of it opens): the form, or, for a
+    // browser already in, the page it was going to
+    const next = safeNext(url.searchParams.get('next'));
+    if (authorized) return redirect(res, next);
+    if (ctx.authToken !== undefined) {
+      const error = url.searchParams.get('failed') === '1' ? WRONG_TOKEN : undefined;
+      return send(res, 401, 'text/html; charset=utf-8', loginPage(next, error).text, { 'WWW-Authenticate': 'Bearer realm="api-catalog"' }, head);
+    }
+    // no static token: the page below says what lets a browser in
+  }
+  if (pathname === LOGIN_PATH && method === 'POST') {
     const form = await readForm(req);
     if (!form.ok) return send(res, form.status, 'text/plain; charset=utf-8', form.message);
     const next = safeNext(form.fields.get('next'));
@@ -241,7 +183,8 @@ export async function handleExplorer(req: IncomingMessage, res: ServerResponse, 
     if (!ctx.verifyToken(token)) {
       // Never log what was typed: it may be a near-miss of the real token.
       logger.log('warn', { event: 'explorer_login_failed' });
-      return send(res, 401, 'text/html; charset=utf-8', loginPage(next, 'That token is not right.').text);
+      // to the form's address (post/redirect/get): a reload asks again instead of posting the wrong token again
+      return redirect(res, loginAddress(next, true));
     }
     logger.log('info', { event: 'explorer_login' });
     // Behind a TLS-terminating proxy the browser speaks https: keep the cookie off plain http then (the transport
@@ -346,7 +289,7 @@ function sendPage(ctx: ExplorerContext, res: ServerResponse, page: Page, cookieO
 }
 
 /** Query parameters that mean nothing when empty; `args` is not one (empty arguments are `{}`). */
-const DROPPED_WHEN_EMPTY = ['q', 'domain', 'tool', 'level', 'offset', 'view'];
+const DROPPED_WHEN_EMPTY = ['q', 'domain', 'tool', 'level', 'offset', 'view', 'catalog'];
 
 /** The address without its empty parameters, or undefined when it has none. */
 function withoutEmpty(params: URLSearchParams): string | undefined {
@@ -380,7 +323,7 @@ function refusedDryRun(page: Page): Page {
 
 /**
  * Deep links: `tool` (with `level`; `args` runs a dry run, when `dryRunRefused` has no objection), then `q` (with
- * `domain`, `offset`), `view`, `domain` (with `offset`), else the domains (with `offset`).
+ * `domain`, `offset`), `view`, `domain` (with `offset`), else the domains (with `catalog`, `offset`).
  */
 async function routePage(ctx: ExplorerContext, params: URLSearchParams, dryRunRefused: () => ScopeRefusal | undefined): Promise<Page> {
   const offset = parseOffset(params.get('offset'));
@@ -407,5 +350,5 @@ async function routePage(ctx: ExplorerContext, params: URLSearchParams, dryRunRe
   if (view === 'log') return logPage(ctx.deps.searchLogFile, offset);
   if (view !== null) return unknownView(view);
   if (domain !== undefined) return domainPage(ctx.deps, domain, offset);
-  return domainsPage(ctx.deps, offset);
+  return domainsPage(ctx.deps, offset, params.get('catalog') ?? undefined);
 }

@@ -10,7 +10,7 @@ import { attachHandles } from '../handles.js';
 import { DEFAULT_HANDLE_TTL_MS, Signer } from '../signing.js';
 import type { Operation } from '../../types.js';
 import { dryRunAddress, dryRunAnswer, exampleArgs, type DryRunView } from './dry-run.js';
-import { href, html, jsonBlock, type Html } from './html.js';
+import { breakable, href, html, jsonBlock, type Html } from './html.js';
 import { names, notFound, orList, type Page, type PageDeps } from './pages.js';
 import { parameterTable } from './params.js';
 import { blocks, prose } from './prose.js';
@@ -114,7 +114,7 @@ export async function operationPage(deps: PageDeps, tool: string, level: DetailL
     title: tool,
     current: 'search',
     body: html`<h1><code>${op.name}</code></h1>
-<p class="request-line"><span class="method">${op.method.toUpperCase()}</span> <code>${op.path}</code> · domain <a href="${href({ domain: op.domain })}">${op.domain}</a>${badges}</p>
+<p class="request-line"><span class="method">${op.method.toUpperCase()}</span> <code>${op.path}</code> · domain <a href="${href({ domain: op.domain })}">${breakable(op.domain)}</a>${badges}</p>
 <p class="lead">${op.summary}</p>
 ${renamed !== undefined ? html`<p class="muted" id="renamed-from">Renamed from <code>${renamed}</code> (x-api-catalog-name); the spec's operationId is <code>${op.operationId}</code>.</p>` : ''}
 ${descriptionBlock(op.description)}

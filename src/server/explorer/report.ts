@@ -1,10 +1,14 @@
 // The explorer's operator views: the import report (warnings and lint findings from each registry's
 // diagnostics.json, what the last re-import changed from changes.json) and the search log (poorly answered
-// queries first). Reads those files only; writes nothing.
-import { readFileSync } from 'node:fs';
+// queries first). Reads those files, and each registry's operations files to link what they name (a file a turn, off
+// the catalog's own synchronous loading, so MCP calls are answered in between); writes nothing.
+import { existsSync, readFileSync } from 'node:fs';
+import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Catalog } from '../../registry/catalog.js';
 import type { CatalogSet } from '../core/catalogs.js';
+import type { Operation } from '../../types.js';
 import { redactSecretPatterns } from '../../logger.js';
 import { GOOD_SCORE, readSearchLog, summarizeQueries } from '../search-log.js';
 import { href, html, type Html } from './html.js';
@@ -47,13 +51,70 @@ function readJson<T>(file: string): Read<T> {
   }
 }
 
+/** A catalog's operations by request (`get /pets/{id}`) and their names, for the links of its import report. */
+interface Known {
+  byRequest: Map<string, string>;
+  names: Set<string>;
+}
+
+const known = new WeakMap<Catalog, Promise<Known>>();
+
+/**
+ * What the report links to, read once per loaded catalog (a reload loads new ones). Not through `catalog.operations`,
+ * which parses every operations file in one go on the thread that answers MCP (seconds for Microsoft Graph's 478):
+ * the files are read and parsed one a turn; one that cannot be read or parsed only loses its links. A catalog
+ * without its files (filtered at serve time, or built in memory) has its operations in memory already.
+ */
+function knownOperations(catalog: Catalog): Promise<Known> {
+  let found = known.get(catalog);
+  if (found === undefined) {
+    found = catalog.operationsInDomain === undefined ? Promise.resolve(indexed([catalog.operations])) : readKnown(catalog.dir);
+    known.set(catalog, found);
+  }
+  return found;
+}
+
+function indexed(lists: Iterable<readonly unknown[]>): Known {
+  const out: Known = { byRequest: new Map(), names: new Set() };
+  for (const list of lists) {
+    for (const o of list) {
+      const op = o as Partial<Operation> | null;
+      if (op === null || typeof op !== 'object' || typeof op.name !== 'string') continue;
+      out.names.add(op.name);
+      if (typeof op.method === 'string' && typeof op.path === 'string') out.byRequest.set(`${op.method} ${op.path}`, op.name);
+    }
+  }
+  return out;
+}
+
+async function readKnown(dir: string): Promise<Known> {
+  const opsDir = join(dir, 'operations');
+  const lists: unknown[][] = [];
+  let files: string[] = [];
+  try {
+    files = (await readdir(opsDir)).filter((f) => f.endsWith('.json')).sort();
+  } catch {
+    return indexed([]);
+  }
+  for (const file of files) {
+    await nextTurn();
+    try {
+      const ops: unknown = JSON.parse(await readFile(join(opsDir, file), 'utf8'));
+      if (Array.isArray(ops)) lists.push(ops);
+    } catch {
+      // unreadable now (a re-import under way): its operations are named without links
+    }
+  }
+  return indexed(lists);
+}
+
 /** The operation a diagnostic's pointer (`#/paths/~1pets~1{id}/get/...`) is about, as the set names it. */
-function operationAt(catalog: Catalog, multi: boolean, pointer: string): string | undefined {
+function operationAt(catalog: Known, prefix: string, pointer: string): string | undefined {
   const m = /^#?\/paths\/([^/]+)\/([a-z]+)(?:\/|$)/.exec(pointer);
   if (!m) return undefined;
   const path = (m[1] as string).replace(/~1/g, '/').replace(/~0/g, '~');
-  const op = catalog.operations.find((o) => o.method === m[2] && o.path === path);
-  return op === undefined ? undefined : multi ? `${catalog.meta.name}.${op.name}` : op.name;
+  const name = catalog.byRequest.get(`${m[2]} ${path}`);
+  return name === undefined ? undefined : prefix + name;
 }
 
 function diagnosticsTable(id: string, rows: DiagnosticRow[], empty: string, opOf: (pointer: string) => string | undefined): Html {
@@ -103,19 +164,25 @@ ${
 }
 
 /** `/?view=import`: per catalog, import warnings, lint findings and the last re-import's changes. */
-export function importPage(set: CatalogSet): Page {
-  const sections = set.catalogs.map((c) => {
-    const read = readJson<DiagnosticRow[]>(join(c.dir, 'diagnostics.json'));
-    const all = read.ok && Array.isArray(read.value) ? read.value : [];
-    const warnings = all.filter((d) => !d.code.startsWith('LINT_'));
-    const lint = all.filter((d) => d.code.startsWith('LINT_'));
-    const multi = set.catalogs.length > 1;
-    const opOf = (pointer: string): string | undefined => operationAt(c, multi, pointer);
-    const served = (name: string): string | undefined => {
-      const full = multi ? `${c.meta.name}.${name}` : name;
-      return set.byName.has(full) ? full : undefined;
-    };
-    return html`<section aria-labelledby="cat-${c.meta.name}">
+export async function importPage(set: CatalogSet): Promise<Page> {
+  const sections: Html[] = [];
+  for (const c of set.catalogs) sections.push(await importSection(c, set.catalogs.length > 1));
+  return { status: 200, title: 'Import report', current: 'import', body: html`<h1>Import report</h1>${sections}` };
+}
+
+/** One catalog's section of the import report. */
+async function importSection(c: Catalog, multi: boolean): Promise<Html> {
+  const read = readJson<DiagnosticRow[]>(join(c.dir, 'diagnostics.json'));
+  const all = read.ok && Array.isArray(read.value) ? read.value : [];
+  const warnings = all.filter((d) => !d.code.startsWith('LINT_'));
+  const lint = all.filter((d) => d.code.startsWith('LINT_'));
+  // the operations are read only when something is to be linked
+  const ops = all.length > 0 || existsSync(join(c.dir, 'changes.json')) ? await knownOperations(c) : indexed([]);
+  const prefix = multi ? `${c.meta.name}.` : '';
+  const opOf = (pointer: string): string | undefined => operationAt(ops, prefix, pointer);
+  // the names the server serves (as it serves them), of the catalog as loaded: one renamed or removed since is no link
+  const served = (name: string): string | undefined => (ops.names.has(name) ? prefix + name : undefined);
+  return html`<section aria-labelledby="cat-${c.meta.name}">
 <h2 id="cat-${c.meta.name}">${c.meta.title} <span class="muted">(${c.meta.name}, imported from <code>${c.meta.source}</code>, version ${c.meta.version})</span></h2>
 ${!read.ok && !read.missing ? html`<p class="error">diagnostics.json is not valid JSON; re-run the import.</p>` : ''}
 <h3>Import warnings (${warnings.length})</h3>
@@ -126,8 +193,6 @@ ${diagnosticsTable(`lint-${c.meta.name}`, lint, 'No lint findings.', opOf)}
 <h3>What the last re-import changed</h3>
 ${changesSection(c.meta.name, c.dir, served)}
 </section>`;
-  });
-  return { status: 200, title: 'Import report', current: 'import', body: html`<h1>Import report</h1>${sections}` };
 }
 
 /** A logged time (ISO 8601, written in UTC) as `2026-05-04 09:30:12 UTC`, machine-readable in <time>. */

@@ -7,7 +7,7 @@
 import { LIMITS } from '../core/names.js';
 import { searchTools } from '../core/search.js';
 import type { HitExplanation, QueryReading, SearchResult } from '../../search/index.js';
-import { href, html, type Html } from './html.js';
+import { breakable, href, html, type Html } from './html.js';
 import { PAGE_SIZE, pager, rangeText } from './paging.js';
 import { closeDomains, names, notFound, orList, type Page, type PageDeps } from './pages.js';
 
@@ -69,7 +69,7 @@ product, normalized, is the score.${
   }</p>
 <div class="table-wrap"><table class="stack explain" id="explain-table">
 <thead><tr><th scope="col" class="num">#</th><th scope="col">Operation</th><th scope="col" class="num">Retrieval</th><th scope="col" class="num">Covers</th><th scope="col">Signals that moved it</th><th scope="col" class="num">Product</th></tr></thead>
-<tbody>${hits.map((h, i) => html`<tr><td class="num" data-label="Rank">${offset + i + 1}</td><td data-label="Operation">${h.name}</td>${explainCells(byName.get(h.name))}</tr>`)}</tbody>
+<tbody>${hits.map((h, i) => html`<tr><td class="num" data-label="Rank">${offset + i + 1}</td><td data-label="Operation">${breakable(h.name)}</td>${explainCells(byName.get(h.name))}</tr>`)}</tbody>
 </table></div>
 </details>`;
 }
@@ -184,13 +184,13 @@ ${
 <tbody>
 ${value.results.map(
   (r, i) => html`<tr${domain !== undefined && r.domain !== domain ? html` class="reached"` : ''}><td class="num rank" data-label="Rank">${offset + i + 1}</td><td class="num score" data-label="Score">${r.score.toFixed(3)}</td>
-<td class="name" data-label="Operation"><a href="${href({ tool: r.name })}">${r.name}</a></td><td class="domain" data-label="Domain"><a href="${href({ domain: r.domain })}">${r.domain}</a>${
+<td class="name" data-label="Operation"><a href="${href({ tool: r.name })}">${breakable(r.name)}</a></td><td class="domain" data-label="Domain"><a href="${href({ domain: r.domain })}">${breakable(r.domain)}</a>${
     domain !== undefined && r.domain !== domain ? html` <span class="badge" title="Not in ${domain}: its path names this domain's resource">from another domain</span>` : ''
   }</td>
-<td class="summary" data-label="Summary">${r.summary}</td><td class="required" data-label="Required">${r.requiredParams.length > 0 ? r.requiredParams.join(', ') : ''}</td></tr>`,
+<td class="summary" data-label="Summary">${r.summary}</td><td class="required" data-label="Required">${r.requiredParams.map((p, k) => html`${k > 0 ? ', ' : ''}${breakable(p)}`)}</td></tr>`,
 )}
 </tbody></table></div>`
 }
-${pager(offset, value.results.length, value.total, link, 'Result pages')}`,
+${pager(offset, value.results.length, value.total, link, 'Result pages', domain === undefined ? 'add words to the search, or pick a domain to search in' : 'add words to the search')}`,
   };
 }
