@@ -2,12 +2,12 @@
 // progress (stderr), a summary and the per-domain change report. Bad input ends in one clear line and exit 1.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { isAppError } from '../errors.js';
-import { catalogNameFor, checkRegistry, importedCounts, importSpec } from '../importer/index.js';
+import { AppError, isAppError } from '../errors.js';
+import { catalogNameFor, checkRegistry, importDeadline, importedCounts, importSpec, IMPORT_TIMEOUT_MS } from '../importer/index.js';
 import { previousOperations, removedOperations, stageRegistry, sweepInterruptedWrites, type StagedRegistry, type WriteReport } from '../importer/write.js';
 import type { DomainChange, ImportResult } from '../importer/index.js';
 import { MANIFEST_FILE, VECTORS_FILE } from '../embeddings/store.js';
-import type { CatalogMeta } from '../types.js';
+import type { CatalogMeta, Operation } from '../types.js';
 import { searchSnapshotProblem, writeSearchSnapshot } from '../server/core/catalogs.js';
 import { isLoopbackHost } from '../net/address-policy.js';
 import { checkEmbeddingsFlags, isUsageError, parseCommand, UsageError } from './args.js';
@@ -16,6 +16,7 @@ import { selfCommand } from './self-command.js';
 import { shellLine, shellWord } from './shell.js';
 import { displayLines, overlayLines, overlaysOf, readMeta, recordedDisplay, recordedOverlays } from './import-recorded.js';
 import { envPrefix, inServerEnvNamespace, serverNamespaceMessage } from '../execution/auth.js';
+import { resolveBaseUrl } from '../execution/request.js';
 import { shownPointer } from '../importer/overlay.js';
 import { packageRoot } from '../registry/catalog.js';
 
@@ -42,7 +43,8 @@ options:
   --allow-removals  let a re-import remove more than half of the catalog's operations (at least 5);
                     without it such an import is refused and the registry kept, as a spec cut short
                     or the wrong file would otherwise replace most of the catalog
-  --timeout <s>     give up after this many seconds (default 300)
+  --timeout <s>     give up after this many seconds (default 300), checked while importing and between
+                    the steps that write the registry and its search snapshot; the registry is then kept
   --embeddings-url <url>       also embed every operation with this OpenAI-compatible endpoint
                                (or env API_CATALOG_EMBEDDINGS_URL; key from API_CATALOG_EMBEDDINGS_KEY only)
   --embeddings-model <m>       the embedding model (or env API_CATALOG_EMBEDDINGS_MODEL)
@@ -150,25 +152,30 @@ function npmInvokedFrom(env: NodeJS.ProcessEnv = process.env): string | undefine
 }
 
 /**
- * The API's servers that are plain http to a host other than loopback: a credential sent there would travel
- * unencrypted, so execution refuses it unless the operator allows it. One warning line per catalog, or none.
+ * The servers execution would call that are plain http to a host other than loopback: a credential sent there
+ * would travel unencrypted, so execution refuses it unless the operator allows it. "Would call" is what
+ * resolveBaseUrl picks without a base URL setting: for each operation its own (or its path's) first server on
+ * the catalog's origin, else the catalog's first server; without `operations`, the catalog's first server. An
+ * http server listed after the https one execution uses is never named. One warning line per catalog, or none.
  */
-export function plainHttpWarning(meta: Pick<CatalogMeta, 'name' | 'servers'>): string | undefined {
-  const plain: string[] = [];
-  for (const s of meta.servers) {
-    const raw = s.url.replace(/\{([^}]+)\}/g, (_m, v: string) => s.variables?.[v]?.default ?? v);
+export function plainHttpWarning(meta: Pick<CatalogMeta, 'name' | 'servers'>, operations: ReadonlyArray<Pick<Operation, 'name' | 'servers'>> = []): string | undefined {
+  const plain = new Set<string>();
+  const used = operations.length > 0 ? operations : [{ name: meta.name, servers: [] }];
+  for (const op of used) {
     let url: URL;
     try {
-      url = new URL(raw);
+      // only the fields resolveBaseUrl reads without a base URL setting: the catalog's name and servers, the operation's
+      url = resolveBaseUrl(op as Operation, { catalog: meta as CatalogMeta });
     } catch {
-      continue;
+      continue; // no server, or one execution refuses for another reason (its own message says which)
     }
-    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) plain.push(raw);
+    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) plain.add(url.href.replace(/\/$/, ''));
   }
-  if (plain.length === 0) return undefined;
-  const https = plain[0]!.replace(/^http:/, 'https:');
+  if (plain.size === 0) return undefined;
+  const shown = [...plain];
+  const https = shown[0]!.replace(/^http:/, 'https:');
   return (
-    `WARNING: ${meta.name}'s server ${plain.join(', ')} is plain http: a credential sent there would travel unencrypted, so calls that ` +
+    `WARNING: ${meta.name}'s server ${list(shown, 3)} is plain http: a credential sent there would travel unencrypted, so calls that ` +
     `carry one are refused until you point the catalog at https (${envPrefix(meta.name)}_BASE_URL=${https} or --base-url), or allow it ` +
     `with catalogs.${meta.name}.allowHttpCredentials in the config file (or --allow-http-credentials)`
   );
@@ -305,6 +312,9 @@ export async function run(argv: string[]): Promise<number> {
       },
       process.env,
     );
+    // --timeout bounds the whole command up to the registry swap: importSpec checks it while it builds, and the
+    // steps below (staging, the search snapshot) check the same deadline between them (overrun).
+    const checkDeadline = importDeadline(timeoutS !== undefined ? timeoutS * 1000 : IMPORT_TIMEOUT_MS, spec);
     const result = await importSpec(spec, {
       ...(values.name !== undefined ? { name: values.name } : {}),
       ...(overlays.length > 0 ? { overlays } : {}),
@@ -315,6 +325,17 @@ export async function run(argv: string[]): Promise<number> {
       onProgress: progress,
     });
     const dir = relative(process.cwd(), `${out}/${result.meta.name}`) || '.';
+    // past the deadline: the staged folder (if any) goes, the registry stays as it was, and the message says so
+    let staged: StagedRegistry | undefined;
+    const overrun = (stage: string): void => {
+      try {
+        checkDeadline(stage);
+      } catch (err) {
+        staged?.abort();
+        if (!isAppError(err)) throw err;
+        throw new AppError(err.code, `${err.message}. Nothing was written: ${dir} is as it was`);
+      }
+    };
     if (values.check) {
       const checked = checkRegistry(result, out);
       // The vectors are not part of the rendered registry: checked on their own below.
@@ -325,6 +346,7 @@ export async function run(argv: string[]): Promise<number> {
         process.stderr.write(`api-catalog import: ${dir}: ${staleVectors}; run \`api-catalog embed --registry ${dir} --embeddings-url <url> --embeddings-model <model>\`\n`);
         return 1;
       }
+      if (report.upToDate && values['no-snapshot'] !== true) overrun('checking the search index snapshot');
       const snapshotProblem = report.upToDate && values['no-snapshot'] !== true ? searchSnapshotProblem(`${out}/${result.meta.name}`) : undefined;
       if (report.upToDate && snapshotProblem === undefined) {
         if (!quiet) process.stdout.write(`${dir} is up to date with ${spec} (${result.operations.length} operations)\n`);
@@ -363,7 +385,6 @@ export async function run(argv: string[]): Promise<number> {
     // after it, the registry is whole and only what follows (vectors, the report) is skipped. Installed before the
     // temporary folder exists, so none is ever left behind by a signal. The write runs in steps with a turn of
     // the event loop between them (nextTurn), where a signal that came during a step is acted on.
-    let staged: StagedRegistry | undefined;
     let report: WriteReport | undefined;
     releaseSignals = onInterrupt((signal) => {
       staged?.abort();
@@ -372,8 +393,10 @@ export async function run(argv: string[]): Promise<number> {
       );
       process.exit(SIGNAL_EXIT[signal]);
     });
+    overrun('writing the registry');
     staged = stageRegistry(result, out, previous);
     await nextTurn();
+    overrun('writing the registry');
     // The search index snapshot next to the registry: the server restores it instead of building the index. Written
     // into the new folder before it is swapped in, so a running server that reloads sees both together.
     let snap: ReturnType<typeof writeSearchSnapshot> | undefined;
@@ -386,6 +409,8 @@ export async function run(argv: string[]): Promise<number> {
         throw err;
       }
       await nextTurn();
+      // the snapshot is built in one synchronous step (SearchIndex.build): checked before and after, not inside
+      overrun('building the search index snapshot');
     }
     report = staged.commit();
     kept();
@@ -412,6 +437,7 @@ export async function run(argv: string[]): Promise<number> {
     let snapshotLine: string | undefined;
     if (withSnapshot) {
       const snapDir = `${out}/${result.meta.name}`;
+      if (report.unchanged) overrun('checking the search index snapshot');
       if (report.unchanged && searchSnapshotProblem(snapDir) !== undefined) snap = writeSearchSnapshot(snapDir, `api-catalog import`);
       if (snap !== undefined) {
         const path = join(snapDir, basename(snap.path));
@@ -442,7 +468,7 @@ export async function run(argv: string[]): Promise<number> {
     if (report.serversChanged) {
       lines.push(`WARNING: the API's servers changed from ${report.serversChanged.before.join(', ') || '(none)'} to ${report.serversChanged.after.join(', ') || '(none)'}; review before deploying`);
     }
-    const plainHttp = plainHttpWarning(result.meta);
+    const plainHttp = plainHttpWarning(result.meta, result.operations);
     if (plainHttp !== undefined) lines.push(plainHttp);
     if (embedLine !== undefined) lines.push(embedLine);
     else {

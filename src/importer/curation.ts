@@ -1,9 +1,11 @@
 // The agent-facing `x-api-catalog-*` extensions a spec or an overlay may set: on an operation hidden, name,
 // summary, keywords, domain, destructive, read-only; on `info` the catalog's display title and description. Reads and checks
 // them (a bad value is a warning and is ignored); the importer applies them. Nothing here reads files or knows
-// about overlays.
+// about overlays. Any other `x-api-catalog-` key on those objects is a warning (EXTENSION_UNKNOWN, "did you mean"):
+// a misspelt `x-api-catalog-hiden: true` would otherwise leave the operation served without a word.
+import { closest, distance } from 'fastest-levenshtein';
 import type { Diagnostic } from '../types.js';
-import { escapePointer, own } from './pointer.js';
+import { escapePointer, isObject, own } from './pointer.js';
 import { MAX_NAME, MAX_SUMMARY_WORDS, cleanDescription, cleanLine, makeSummary, safeName, slug } from './text.js';
 
 export const EXT = {
@@ -49,6 +51,7 @@ export interface AgentExtensions {
  */
 export function readAgentExtensions(op: Record<string, unknown>, at: string, diagnostics: Diagnostic[]): AgentExtensions {
   const out: AgentExtensions = { hidden: false };
+  warnUnknown(op, at, Object.values(EXT), { keys: Object.values(INFO_EXT), where: 'the Info Object (target $.info)' }, diagnostics);
   const warn = (ext: string, message: string): void => {
     diagnostics.push({ level: 'warning', code: 'EXTENSION_INVALID', pointer: `${at}/${escapePointer(ext)}`, message: `${ext} ${message}; ignored` });
   };
@@ -115,6 +118,29 @@ export function readAgentExtensions(op: Record<string, unknown>, at: string, dia
   return out;
 }
 
+/** The prefix of every api-catalog extension (compared case-insensitively: `X-API-Catalog-Hidden` is a typo too). */
+const PREFIX = 'x-api-catalog-';
+
+/**
+ * EXTENSION_UNKNOWN for every `x-api-catalog-` key of `node` (at JSON pointer `at`) that is not one of `known`: with
+ * the nearest known name within a few edits ("did you mean"), or, for a key that belongs on the other kind of
+ * object (`elsewhere`), where it is read; else the names known here. The key is ignored, as it always was.
+ */
+function warnUnknown(node: unknown, at: string, known: readonly string[], elsewhere: { keys: readonly string[]; where: string }, diagnostics: Diagnostic[]): void {
+  if (!isObject(node)) return;
+  for (const key of Object.keys(node)) {
+    if (!key.toLowerCase().startsWith(PREFIX) || known.includes(key)) continue;
+    const typed = key.toLowerCase();
+    const near = closest(typed, known as string[]);
+    const n = typed.length - PREFIX.length;
+    const limit = n <= 3 ? 1 : n <= 8 ? 2 : 3; // a swapped pair of letters is 2 edits
+    const message = elsewhere.keys.includes(key)
+      ? `${key} is read on ${elsewhere.where}, not on this object; ignored`
+      : `${key} is not an api-catalog extension${distance(typed, near) <= limit ? ` (did you mean ${near}?)` : ` (known here: ${known.join(', ')})`}; ignored`;
+    diagnostics.push({ level: 'warning', code: 'EXTENSION_UNKNOWN', pointer: `${at}/${escapePointer(key)}`, message });
+  }
+}
+
 /**
  * Why a value cannot be a tool name, or undefined when it can: a string of letters, digits, `_`, `.` and `-`, at
  * most 64 characters, not starting or ending with `_`, `.` or `-` (what the importer's own names look like, so a
@@ -141,6 +167,7 @@ export interface CatalogExtensions {
  */
 export function readCatalogExtensions(info: unknown, diagnostics: Diagnostic[]): CatalogExtensions {
   const out: CatalogExtensions = {};
+  warnUnknown(info, '#/info', Object.values(INFO_EXT), { keys: Object.values(EXT), where: 'an Operation Object' }, diagnostics);
   const check = (ext: string, raw: unknown, clean: (v: string) => string): string | undefined => {
     if (raw === undefined) return undefined;
     const value = typeof raw === 'string' ? clean(raw) : '';

@@ -50,7 +50,8 @@ export interface ImportOptions {
   /**
    * Give up (SPEC_TOO_LARGE) when the import runs longer than this, checked after parsing and between
    * operations, so a pathological spec cannot hold a CI job or a server start hostage. Default 300,000 ms
-   * (Microsoft Graph beta, 22,000 operations, takes 40-90 s on this 2-core machine, depending on load).
+   * (Microsoft Graph beta, 22,000 operations, takes 40-90 s on this 2-core machine, depending on load). The
+   * CLI checks the same deadline (importDeadline) while it writes the registry and its search snapshot.
    */
   timeoutMs?: number;
 }
@@ -58,8 +59,8 @@ export interface ImportOptions {
 /** Default import deadline (ms). */
 export const IMPORT_TIMEOUT_MS = 300_000;
 
-/** A deadline check: throws SPEC_TOO_LARGE naming the stage and how far it got. */
-function deadline(timeoutMs: number, source: string): (stage: string, done?: number, total?: number) => void {
+/** A deadline check, started now: throws SPEC_TOO_LARGE naming the stage and how far it got. */
+export function importDeadline(timeoutMs: number, source: string): (stage: string, done?: number, total?: number) => void {
   const started = performance.now();
   return (stage, done, total) => {
     if (performance.now() - started <= timeoutMs) return;
@@ -247,7 +248,7 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
   const progress = options.onProgress ?? ((): void => {});
   const name = catalogNameFor(source, options.name);
   const importArgs = displayArgs(options);
-  const checkDeadline = deadline(options.timeoutMs ?? IMPORT_TIMEOUT_MS, source);
+  const checkDeadline = importDeadline(options.timeoutMs ?? IMPORT_TIMEOUT_MS, source);
   // Overlays are read and validated before the spec, so a broken one fails fast and names itself.
   const overlays = (options.overlays ?? []).map((o) => readOverlay(o.file, o.label ?? o.file));
   const loaded = await loadSpec(source, overlays.length === 0 ? {} : {

@@ -6,15 +6,23 @@ import { warn, type BuildContext, type RawOperation } from './context.js';
 import { isObject, setOwn } from './pointer.js';
 import { cleanLine, stripInvisible } from './text.js';
 
-function serverInfo(node: unknown, ctx: BuildContext): ServerInfo | undefined {
+const ABSOLUTE = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+function serverInfo(node: unknown, ctx: BuildContext, at: string): ServerInfo | undefined {
   if (!isObject(node) || typeof node.url !== 'string') return undefined;
   let url = stripInvisible(node.url).trim();
-  if (ctx.baseUrl && !/^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !url.includes('{')) {
+  if (ctx.baseUrl && !ABSOLUTE.test(url) && !url.includes('{')) {
     try {
       url = new URL(url, ctx.baseUrl).toString().replace(/\/$/, '');
     } catch {
       /* keep as written */
     }
+  }
+  // `//host/path` (protocol-relative) takes the scheme of the spec's URL; read from a file there is none: https
+  if (url.startsWith('//')) {
+    const scheme = ctx.baseUrl !== undefined ? new URL(ctx.baseUrl).protocol : 'https:';
+    if (ctx.baseUrl === undefined) warnProtocolRelative(ctx, at, url);
+    url = `${scheme}${url}`;
   }
   const info: ServerInfo = { url };
   const desc = cleanLine(node.description, 200);
@@ -47,14 +55,36 @@ function isRelative(server: ServerInfo): boolean | undefined {
     if (v === undefined) unknown = true;
     return v?.default ?? '';
   });
-  return unknown ? undefined : !/^[a-z][a-z0-9+.-]*:\/\//i.test(url);
+  return unknown ? undefined : !ABSOLUTE.test(url);
 }
 
 /**
- * Document servers (Swagger 2.0: scheme + host + basePath, https preferred). Execution calls the first one, so an
- * absolute server goes before relative ones (`["/", "http://adobe.local"]`); when there is none, the first call
- * would fail, so the import says so now (SERVER_RELATIVE), naming the settings that give the base URL. A URL spec's
- * relative servers are resolved against its URL (serverInfo) and are absolute by then.
+ * The servers of one list (`at`: the pointer of the list), in the order execution tries them: an `https://` server
+ * goes before its plain `http://` twin (the same URL over http), so a spec listing `http://x` first still gets
+ * https (a credential is never sent over plain http); otherwise the spec's order.
+ */
+function serverList(list: unknown[], at: string, ctx: BuildContext): Array<{ info: ServerInfo; at: string }> {
+  const servers = list.map((s, i) => ({ info: serverInfo(s, ctx, `${at}/${i}`), at: `${at}/${i}` })).filter((s): s is { info: ServerInfo; at: string } => s.info !== undefined);
+  for (const s of servers) warnUserinfo(ctx, s.at, s.info);
+  const rest = (url: string): string => url.replace(/^https?:\/\//i, '').replace(/\/+$/, '');
+  const httpsTwin = new Map<string, (typeof servers)[number]>();
+  for (const s of servers) if (/^https:\/\//i.test(s.info.url) && !httpsTwin.has(rest(s.info.url))) httpsTwin.set(rest(s.info.url), s);
+  const ordered: typeof servers = [];
+  for (const s of servers) {
+    if (ordered.includes(s)) continue;
+    const twin = /^http:\/\//i.test(s.info.url) ? httpsTwin.get(rest(s.info.url)) : undefined;
+    if (twin !== undefined && !ordered.includes(twin)) ordered.push(twin);
+    ordered.push(s);
+  }
+  return ordered;
+}
+
+/**
+ * Document servers (Swagger 2.0: scheme + host + basePath, https preferred; OAS 3: https before its http twin,
+ * serverList). Execution calls the first one, so an absolute server goes before relative ones
+ * (`["/", "http://adobe.local"]`); when there is none, the first call would fail, so the import says so now
+ * (SERVER_RELATIVE, or SERVER_MISSING for a spec that names no server at all), naming the settings that give the
+ * base URL. A URL spec's relative servers are resolved against its URL (serverInfo) and are absolute by then.
  */
 export function documentServers(ctx: BuildContext): ServerInfo[] {
   const doc = ctx.doc;
@@ -68,17 +98,26 @@ export function documentServers(ctx: BuildContext): ServerInfo[] {
       return [server];
     }
     if (ctx.baseUrl) return [{ url: new URL(basePath || '/', ctx.baseUrl).toString().replace(/\/$/, '') }];
-    if (!basePath) return [];
+    if (!basePath) {
+      warnMissing(ctx, '#/host', 'has no `host` and no `basePath`');
+      return [];
+    }
     warnRelative(ctx, '#/basePath', basePath, 'has no `host`');
     return [{ url: basePath }];
   }
-  const list = Array.isArray(doc.servers) ? doc.servers : [];
-  const servers = list.map((s, i) => ({ info: serverInfo(s, ctx), at: `#/servers/${i}` })).filter((s): s is { info: ServerInfo; at: string } => s.info !== undefined);
-  for (const s of servers) warnUserinfo(ctx, s.at, s.info);
+  const servers = serverList(Array.isArray(doc.servers) ? doc.servers : [], '#/servers', ctx);
+  if (servers.length === 0) {
+    warnMissing(ctx, '#/servers', Array.isArray(doc.servers) && doc.servers.length > 0 ? 'lists no server with a `url`' : 'has no `servers`');
+    return [];
+  }
   const relative = servers.filter((s) => isRelative(s.info) === true);
   if (relative.length > 0 && relative.length === servers.length) warnRelative(ctx, relative[0]!.at, relative[0]!.info.url, 'lists no absolute server');
   return [...servers.filter((s) => isRelative(s.info) !== true), ...relative].map((s) => s.info);
 }
+
+/** The settings that give a catalog its base URL, for the warnings below. */
+const BASE_URL_SETTINGS =
+  '(serve, call), the <CATALOG>_BASE_URL environment variable (the catalog name in capitals), or catalogs.<catalog>.baseUrl in the config file';
 
 function warnRelative(ctx: BuildContext, at: string, url: string, why: string): void {
   warn(
@@ -86,8 +125,29 @@ function warnRelative(ctx: BuildContext, at: string, url: string, why: string): 
     'SERVER_RELATIVE',
     at,
     `the API's server URL ${JSON.stringify(url)} is relative and the spec ${why}, so calls have no host to go to until you set the base URL: ` +
-      `--base-url https://<host>${url === '/' ? '' : url} (serve, call), the <CATALOG>_BASE_URL environment variable (the catalog name in capitals), ` +
-      'or catalogs.<catalog>.baseUrl in the config file; or import the spec from its URL, which relative servers resolve against',
+      `--base-url https://<host>${url === '/' ? '' : url} ${BASE_URL_SETTINGS}; or import the spec from its URL, which relative servers resolve against`,
+  );
+}
+
+/** A spec that names no server at all: OAS 3 without `servers` (from a file or a URL), Swagger 2.0 from a file without `host` and `basePath`. */
+function warnMissing(ctx: BuildContext, at: string, why: string): void {
+  warn(
+    ctx,
+    'SERVER_MISSING',
+    at,
+    `the spec ${why}, so calls have no host to go to until you set the base URL: --base-url https://<host>/<base path> ${BASE_URL_SETTINGS}`,
+  );
+}
+
+/** `//host/path` read from a file: taken as https, and said so (an http-only API needs the base URL set). */
+function warnProtocolRelative(ctx: BuildContext, at: string, url: string): void {
+  if (ctx.diagnostics.some((d) => d.code === 'SERVER_PROTOCOL_RELATIVE' && d.pointer === at)) return;
+  warn(
+    ctx,
+    'SERVER_PROTOCOL_RELATIVE',
+    at,
+    `the API's server URL ${JSON.stringify(url)} has no scheme (protocol-relative) and the spec was read from a file, so it is taken as https:${url}; ` +
+      `if the API answers only over http, set the base URL: --base-url http:${url} ${BASE_URL_SETTINGS}`,
   );
 }
 
@@ -116,14 +176,11 @@ function warnUserinfo(ctx: BuildContext, at: string, server: ServerInfo): void {
   );
 }
 
+/** An operation's own servers, else its path item's (https before an http twin, serverList); none: the document's. */
 export function effectiveServers(raw: RawOperation, ctx: BuildContext): ServerInfo[] {
   if (ctx.kind === 'swagger2') return [];
   for (const [holder, at] of [[raw.op, raw.at], [raw.pathItem, raw.at.replace(/\/[^/]+$/, '')]] as const) {
-    if (Array.isArray(holder.servers) && holder.servers.length > 0) {
-      const servers = holder.servers.map((s, i) => ({ info: serverInfo(s, ctx), at: `${at}/servers/${i}` })).filter((s): s is { info: ServerInfo; at: string } => s.info !== undefined);
-      for (const s of servers) warnUserinfo(ctx, s.at, s.info);
-      return servers.map((s) => s.info);
-    }
+    if (Array.isArray(holder.servers) && holder.servers.length > 0) return serverList(holder.servers, `${at}/servers`, ctx).map((s) => s.info);
   }
   return [];
 }

@@ -86,8 +86,10 @@ describe('overlay diagnostics name the overlay as it was given', () => {
     expect(verbose.status).toBe(1);
     expect(verbose.stderr).toContain('\n  OVERLAY_NO_MATCH ov-nomatch.yaml#/actions/0: ');
     expect(verbose.stderr).not.toContain('../ov-nomatch.yaml');
-    // a spec with no warning of its own: the overlay's is the first, named in the error line
-    cpSync(join(REPO_ROOT, 'test', 'fixtures', 'specs', 'oas31.json'), join(dir, 'points.json'));
+    // a spec with no warning of its own (a server added: without one it warns SERVER_MISSING): the overlay's is the
+    // first, named in the error line
+    const points = JSON.parse(readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'specs', 'oas31.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(join(dir, 'points.json'), JSON.stringify({ ...points, servers: [{ url: 'https://points.example.com' }] }));
     const strict = importCli(['points.json', '--out', 'deep/reg', '--overlay', 'ov-nomatch.yaml', '--strict']);
     expect(strict.status).toBe(1);
     expect(strict.stderr).toMatch(/^api-catalog import: --strict and 1 warning\(s\); first: OVERLAY_NO_MATCH at ov-nomatch\.yaml#\/actions\/0: overlay action 0 /m);
