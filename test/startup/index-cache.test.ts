@@ -9,7 +9,9 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { createLogger } from '../../src/logger.js';
 import { defaultCatalogDir } from '../../src/registry/catalog.js';
 import { loadCatalogSet, type CatalogSetOptions } from '../../src/server/core/catalogs.js';
+import { listDomains } from '../../src/server/core/domains.js';
 import { pruneSetCache, UNUSED_SET_MS } from '../../src/server/core/index-cache.js';
+import { toolNames } from '../../src/server/core/names.js';
 import { builtCli, connectTracedServe, fixtureRegistry } from '../helpers/mcp.js';
 import { tempDir } from '../helpers/temp.js';
 
@@ -66,6 +68,13 @@ describe('serve --index-cache', () => {
     expect(fullRankings(second.set)).toEqual(fullRankings(first.set));
     expect(second.set.indexSource?.kind).toBe('cache');
     expect(second.set.names).toEqual(first.set.names);
+    for (const c of second.set.catalogs) expect(c.parsedFiles?.(), c.meta.name).toEqual([]);
+    // the map of several catalogs counts each catalog's tools from catalog.json, parsing no operations file
+    const map = listDomains(second.set, {}, toolNames());
+    expect((map as { value: { catalogs: { name: string; toolCount: number }[] } }).value.catalogs).toEqual([
+      expect.objectContaining({ name: 'github', toolCount: first.set.catalogs[0]?.operations.length }),
+      expect.objectContaining({ name: 'petstore', toolCount: first.set.catalogs[1]?.operations.length }),
+    ]);
     for (const c of second.set.catalogs) expect(c.parsedFiles?.(), c.meta.name).toEqual([]);
     // a lookup reads only its operation's domain file, in its own catalog, and answers with the public names
     const entry = second.set.byName.get('github.issues_create');

@@ -108,7 +108,8 @@ export function listDomains(
   });
   const value: Record<string, unknown> =
     set.catalogs.length > 1
-      ? { catalogs: set.catalogs.map((c) => ({ ...about(c), toolCount: c.operations.length })) }
+      ? // counted from catalog.json's domains (as totalTools below): `operations` would parse every operations file
+        { catalogs: set.catalogs.map((c) => ({ ...about(c), toolCount: c.meta.domains.reduce((n, d) => n + d.toolCount, 0) })) }
       : { catalog: about(set.catalogs[0] as Catalog) };
   value.totalDomains = domains.length;
   value.totalTools = domains.reduce((n, d) => n + d.toolCount, 0);
