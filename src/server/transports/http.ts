@@ -1,7 +1,8 @@
 // Streamable HTTP transport on node:http (no Express): one endpoint (/mcp) for both protocol eras, behind our own
 // Host/Origin checks (A1–A5), authentication (static token, named tokens or OAuth via ../auth: A6/A24) and scope
 // checks, with JSON-RPC error bodies for every refusal (A8–A10, A21; with the explorer on, a browser opening /mcp or an
-// address over the header limit gets a small HTML page instead), a body cap, server timeouts, and the
+// address over the header limit, and every refusal or failure of a request the explorer answers, gets a small HTML
+// page instead: http-pages.ts), a body cap, server timeouts, and the
 // operations endpoints and lifecycle of ../ops (/healthz, /readyz, /metrics, the graceful drain). Each request is
 // then routed by era: a 2026-07-28 request (its _meta envelope) to the stateless modern leg (http-modern.ts),
 // anything else to the sessionful legacy leg (http-legacy.ts). The Host/Origin rules are http-origin.ts's, the
@@ -20,7 +21,7 @@ import { ConnectionCloser, DRAIN_QUIET_MS } from '../ops/connections.js';
 import { CutOffCalls } from '../ops/cut-off-calls.js';
 import { Drain } from '../ops/drain.js';
 import { Readiness } from '../ops/readiness.js';
-import { handleOpsEndpoint, readinessChecks, refuseDraining } from '../ops/http-endpoints.js';
+import { DRAIN_RETRY_AFTER_SECONDS, handleOpsEndpoint, readinessChecks, refuseDraining } from '../ops/http-endpoints.js';
 import { auditRefusedCall } from '../ops/observe.js';
 import { resolveSigner } from '../signing.js';
 import { authorizationPlaceholder } from '../auth/client-config.js';
@@ -28,6 +29,7 @@ import { PAGE_HEADERS, mcpEndpointPage, type ClientAccess } from '../explorer/st
 import { clientErrorAnswer } from './http-client-error.js';
 import { isJsonContentType, readBody, sendError } from './http-errors.js';
 import { LegacySessions, refusedByVersion } from './http-legacy.js';
+import { browserPageRequest, drainingPage, explorerRequest, failedPage, hostRefusedPage, originRefusedPage, pathnameOf, sendErrorPage, startingPage } from './http-pages.js';
 import type { AuthenticatedRequest, HttpHandle, HttpServeOptions } from './http-types.js';
 import { createModernLeg } from './http-modern.js';
 import { bare, hostOriginPolicy } from './http-origin.js';
@@ -134,27 +136,22 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     };
   }
 
-  /** A browser asking for a page (GET or HEAD accepting text/html): it gets HTML, not a JSON-RPC error. */
-  function browserPageRequest(req: IncomingMessage): boolean {
-    return (req.method === 'GET' || req.method === 'HEAD') && /(^|,)\s*text\/html\s*(;|,|$)/i.test(String(req.headers.accept ?? ''));
-  }
+  /** A request the explorer answers (http-pages.ts): its refusals and failures are pages too, not JSON-RPC errors. */
+  const forExplorer = (req: IncomingMessage, pathname: string): boolean => options.explorer === true && explorerRequest(req, pathname, path);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let pathname: string;
-    try {
-      pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
-    } catch {
-      return sendError(res, 400, -32600, 'Bad Request: invalid request target');
-    }
+    const pathname = pathnameOf(req.url);
+    if (pathname === undefined) return sendError(res, 400, -32600, 'Bad Request: invalid request target');
     // /healthz and /readyz come before the Host check (balancers and kubelets probe with their own Host); /metrics
     // after it and behind the same authentication as /mcp.
     if (await handleOpsEndpoint(pathname, req, res, { stage: 'probe', readiness, drain, ...(options.metrics ? { metrics: options.metrics } : {}) })) return;
     if (!allowedHost(req.headers.host)) {
       options.metrics?.refusal('host');
       logger.log('warn', { event: 'http_refused', reason: 'host', host: String(req.headers.host ?? '').slice(0, 100) });
+      if (forExplorer(req, pathname)) return sendErrorPage(req, res, hostRefusedPage(req.headers.host));
       return sendError(res, 403, -32000, 'Forbidden: Host header not allowed (an operator can add it with --allow-host)');
     }
-    if (!auth) return sendError(res, 503, -32000, 'Service Unavailable: starting', { 'Retry-After': '1' });
+    if (!auth) return forExplorer(req, pathname) ? sendErrorPage(req, res, startingPage()) : sendError(res, 503, -32000, 'Service Unavailable: starting', { 'Retry-After': '1' });
     if (pathname === '/metrics') {
       // The same Origin and authentication checks as /mcp; answered during the drain too (Prometheus sees it).
       if (req.headers.origin !== undefined && !allowedOrigin(req.headers.origin, req.headers.host)) return sendError(res, 403, -32000, ORIGIN_REFUSED);
@@ -165,7 +162,7 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     // Draining: nothing new is processed (a balancer may send it to another replica); calls in flight finish.
     if (drain.draining) {
       options.metrics?.refusal('draining');
-      return refuseDraining(res);
+      return forExplorer(req, pathname) ? sendErrorPage(req, res, drainingPage(DRAIN_RETRY_AFTER_SECONDS)) : refuseDraining(res);
     }
     // Protected Resource Metadata (RFC 9728): public, no token, readable from any origin.
     if (auth.serveMetadata(pathname, req.method ?? 'GET', res)) return;
@@ -175,14 +172,14 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
       if (!allowedOrigin(origin, req.headers.host)) {
         options.metrics?.refusal('origin');
         logger.log('warn', { event: 'http_refused', reason: 'origin', origin: origin.slice(0, 100) });
-        return sendError(res, 403, -32000, ORIGIN_REFUSED);
+        return forExplorer(req, pathname) ? sendErrorPage(req, res, originRefusedPage(origin)) : sendError(res, 403, -32000, ORIGIN_REFUSED);
       }
       cors['Access-Control-Allow-Origin'] = origin;
       cors['Access-Control-Expose-Headers'] = 'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate';
       cors.Vary = 'Origin';
       for (const [k, v] of Object.entries(cors)) res.setHeader(k, v);
     }
-    if (options.explorer === true && pathname !== path && (pathname === '/' || pathname.startsWith('/explorer/') || pathname === '/favicon.ico' || browserPageRequest(req))) {
+    if (forExplorer(req, pathname)) {
       // The explorer page (src/server/explorer), loaded on first use; auth is this transport's own check. It also
       // answers a browser that asks for a page the server does not have (an HTML 404 with the way home) and the tab
       // icon; MCP clients, which do not ask for HTML, keep the JSON-RPC errors below.
@@ -303,6 +300,9 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     }
     handle(req, res).catch((error: unknown) => {
       logger.log('error', { event: 'http_internal_error', message: error instanceof Error ? error.message.slice(0, 300) : 'unknown' });
+      // a page that failed (the catalog changed on disk, a damaged file) is a page with the reason and what to do
+      const pathname = pathnameOf(req.url);
+      if (pathname !== undefined && forExplorer(req, pathname)) return sendErrorPage(req, res, failedPage(error));
       sendError(res, 500, -32603, 'Internal error');
     });
   });
@@ -347,7 +347,8 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     connections.closeAfterResponses();
     // Unready at once (logged), so that probes and balancers take this replica out while calls finish.
     void readiness.evaluate();
-    const deadline = Date.now() + graceMs;
+    // the grace's end on the monotonic clock: a wall-clock step during the drain neither shortens nor stretches it
+    const deadline = performance.now() + graceMs;
     const finished = await drain.idle(graceMs);
     const abandoned = drain.count;
     if (!finished) {
