@@ -4,7 +4,9 @@
 // Closing the listener resets the connections the kernel accepted that Node has not taken yet (the same death), so
 // it waits until the balancer has stopped routing here (no request but probes for a quiet period). Then the
 // listener stops, and connections already accepted get a short window to bring their request (it gets the drain's
-// 503, safe to re-send) before the rest go. Responses in flight close their connection when they end.
+// 503, safe to re-send) before the rest go. Responses in flight close their connection when they end. Durations are
+// measured on the monotonic clock (performance.now): a step of the wall clock (NTP, a VM resumed, `date -s`) during a
+// drain would otherwise stretch the quiet period or the grace by the size of the step.
 import { Server as NetServer, type Socket } from 'node:net';
 import type { Server, ServerResponse } from 'node:http';
 
@@ -19,7 +21,8 @@ const PROBE_PATH = /^\/(?:healthz|readyz|metrics)(?:[?#]|$)/;
 export class ConnectionCloser {
   private readonly sockets = new Set<Socket>();
   private readonly responses = new Set<ServerResponse>();
-  private lastTrafficAt = 0;
+  /** When the last routed request arrived (performance.now); none yet: long ago. */
+  private lastTrafficAt = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly server: Server) {
     server.on('connection', (s: Socket) => {
@@ -35,18 +38,18 @@ export class ConnectionCloser {
   }
 
   /** A request arrived (its target, e.g. `/mcp`): all but probes and scrapes count as routed here by a balancer. */
-  noteRequest(target: string | undefined, now = Date.now()): void {
+  noteRequest(target: string | undefined, now = performance.now()): void {
     if (!PROBE_PATH.test(target ?? '/')) this.lastTrafficAt = now;
   }
 
   /**
    * Resolves true once no routed request has arrived for `quietMs` (the balancer has taken this replica out: its
-   * health check saw the drain, or the 503s did), false if `deadline` (epoch ms) comes first. Closing the listener
-   * while a balancer still opens connections here would reset the ones waiting in the kernel's accept queue.
+   * health check saw the drain, or the 503s did), false if `deadline` (performance.now, ms) comes first. Closing the
+   * listener while a balancer still opens connections here would reset the ones waiting in the kernel's accept queue.
    */
   async quiet(quietMs: number, deadline: number): Promise<boolean> {
     for (;;) {
-      const now = Date.now();
+      const now = performance.now();
       const left = this.lastTrafficAt + quietMs - now;
       if (left <= 0) return true;
       if (now >= deadline) return false;
