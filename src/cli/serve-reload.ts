@@ -29,23 +29,34 @@ export interface ReloadWiring {
  * SIGHUP from the first moment of `serve`: with no listener the signal would end the process (exit 129, no word)
  * while it loads its catalogs, which takes seconds with many registries or a slow volume. Until the catalogs are
  * served a SIGHUP is noted (and logged once a logger exists); startReloading makes it reload, and one that came
- * before is applied once the server serves (applyPending).
+ * before is applied once the server serves (applyPending). close() takes its listener away again.
  */
 export class ReloadSignal {
   private logger: Logger | undefined;
   private reload: (() => void) | undefined;
   private pending = false;
+  private readonly onHup = (): void => {
+    if (this.reload !== undefined) {
+      this.logger?.log('info', { event: 'reload_requested', signal: 'SIGHUP' });
+      this.reload();
+    } else {
+      this.pending = true;
+      this.noteEarly();
+    }
+  };
 
   constructor() {
-    process.on('SIGHUP', () => {
-      if (this.reload !== undefined) {
-        this.logger?.log('info', { event: 'reload_requested', signal: 'SIGHUP' });
-        this.reload();
-      } else {
-        this.pending = true;
-        this.noteEarly();
-      }
-    });
+    process.on('SIGHUP', this.onHup);
+  }
+
+  /**
+   * Removes the SIGHUP listener this added (idempotent): a process that runs serve and goes on (a test, an embedding)
+   * keeps only the listeners it had. A SIGHUP after it reloads nothing.
+   */
+  close(): void {
+    process.off('SIGHUP', this.onHup);
+    this.reload = undefined;
+    this.pending = false;
   }
 
   /** Logs from now on (and says so for a SIGHUP that came before). */

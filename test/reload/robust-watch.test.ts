@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, test } from 'vitest';
 import { runIndexWorker } from '../../src/server/core/index-thread.js';
-import { filesStamp } from '../../src/server/core/reload.js';
+import { filesStamp } from '../../src/server/core/registry-watch.js';
 import { tempDir } from '../helpers/temp.js';
 
 const dir = tempDir('robust-watch-');

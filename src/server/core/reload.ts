@@ -7,11 +7,10 @@
 // (`lastFailure`, shown by /readyz) until a reload succeeds; with several registries the loader refuses only the
 // broken one (its previous catalog stays in the new version). A refusal the disk caused (a registry still being
 // copied) is retried at 2, 5 and 15 s, then at every later change of the refused registries' files.
-import { readdirSync, statSync, unwatchFile, watchFile, type Stats } from 'node:fs';
-import { join } from 'node:path';
 import { AppError, type ErrorCode } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { CatalogSet } from './catalogs.js';
+import { filesStamp, unwatchFiles, watchRegistryFiles } from './registry-watch.js';
 import type { ExecutionSettings } from './settings.js';
 
 /** One version of what a server answers from. Every tool call takes one (`LiveCatalogs.current`) and keeps it. */
@@ -108,9 +107,6 @@ const reloadTally = { ok: 0, failed: 0, partial: 0 };
 export function reloadsInProcess(): { ok: number; failed: number; partial: number } {
   return { ...reloadTally };
 }
-
-/** The files whose change means a new version: catalog.json (every import rewrites it) and the stored vectors. */
-const WATCHED_FILES = ['catalog.json', 'embeddings.json'];
 
 /** Waits before retrying a refusal the disk caused; after the last, a retry waits for a change of the files. */
 const RETRY_DELAYS_MS = [2000, 5000, 15_000];
@@ -324,9 +320,8 @@ export class LiveCatalogs {
   }
 
   /**
-   * Reloads when catalog.json or embeddings.json of one of `dirs` changes. Polled with stat (fs.watchFile), not
-   * inotify: an import replaces the whole folder, and mounted volumes (a Kubernetes ConfigMap) swap a symlink;
-   * a path stat'ed every interval sees both, where a watch on the old inode would not. After the quiet time it waits
+   * Reloads when catalog.json or embeddings.json of one of `dirs` changes (polled with stat: registry-watch.ts;
+   * mounted volumes such as a Kubernetes ConfigMap swap a symlink, which a stat sees). After the quiet time it waits
    * a random 0..`jitterMs` more: replicas that share a registry volume see a change together, and reloading at once
    * they would all be busy at once.
    */
@@ -335,24 +330,12 @@ export class LiveCatalogs {
     const debounce = options.debounceMs ?? 1000;
     const jitter = options.jitterMs ?? 0;
     this.watchedDirs.push(...dirs);
-    for (const dir of dirs) {
-      for (const f of WATCHED_FILES) {
-        const path = join(dir, f);
-        // Compared with the stat this watcher last saw, not with the `prev` watchFile passes: after the file was
-        // gone, libuv passes as `prev` the stat from before the removal, so a folder moved away and back (or a file
-        // restored unchanged) would look unchanged, and the refusal its removal caused would stay forever.
-        let seen: string | undefined;
-        watchFile(path, { interval, persistent: false }, (curr: Stats, prev: Stats) => {
-          const before = seen ?? statKey(prev);
-          seen = statKey(curr);
-          if (seen === before) return;
-          const delay = debounce + Math.round(Math.random() * jitter);
-          this.options.logger?.log('info', { event: 'catalog_change_seen', file: path, reloadInMs: delay });
-          this.schedule('watch', delay);
-        });
-        this.watched.push(path);
-      }
-    }
+    const paths = watchRegistryFiles(dirs, interval, (path) => {
+      const delay = debounce + Math.round(Math.random() * jitter);
+      this.options.logger?.log('info', { event: 'catalog_change_seen', file: path, reloadInMs: delay });
+      this.schedule('watch', delay);
+    });
+    this.watched.push(...paths);
     this.options.logger?.log('info', { event: 'catalog_watch', dirs: [...dirs], intervalMs: interval, debounceMs: debounce, jitterMs: jitter });
   }
 
@@ -361,39 +344,8 @@ export class LiveCatalogs {
     this.closed = true;
     clearTimeout(this.debounce);
     clearTimeout(this.retryTimer);
-    for (const path of this.watched.splice(0)) unwatchFile(path);
+    unwatchFiles(this.watched.splice(0));
   }
-}
-
-/** What identifies a version of a watched file; a missing one (watchFile zeroes every field) is 'gone'. */
-function statKey(st: Stats): string {
-  if (st.ino === 0 && st.mtimeMs === 0 && st.nlink === 0) return 'gone';
-  return `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
-}
-
-/** Every file of the registries at `dirs` that a copy writes (catalog.json, operations/*, ...) by identity: a change of any changes it. */
-export function filesStamp(dirs: readonly string[]): string {
-  const parts: string[] = [];
-  for (const dir of dirs) {
-    let ops: string[] = [];
-    try {
-      ops = readdirSync(join(dir, 'operations')).sort().map((f) => join('operations', f));
-    } catch {
-      // no operations folder (yet): catalog.json and the rest still say when it comes
-    }
-    for (const rel of [...WATCHED_FILES, 'search.snapshot', 'diagnostics.json', ...ops]) {
-      // a file that cannot be read now (permissions, a stale NFS handle) is a state of its own, never a crash
-      let st: Stats | undefined;
-      let failed: string | undefined;
-      try {
-        st = statSync(join(dir, rel), { throwIfNoEntry: false });
-      } catch (err) {
-        failed = (err as NodeJS.ErrnoException).code ?? 'error';
-      }
-      parts.push(`${dir}/${rel} ${failed !== undefined ? `unreadable:${failed}` : st === undefined ? 'gone' : `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`}`);
-    }
-  }
-  return parts.join('\n');
 }
 
 /** Parses in `next` the operations files `previous` had parsed (by catalog name); throws for a broken one. */
