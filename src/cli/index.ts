@@ -17,4 +17,21 @@ import module from 'node:module';
 // on, which would cost every start (NODE_OPTIONS=--enable-source-maps turns them on too).
 if (process.argv.includes('--verbose')) process.setSourceMapsEnabled(true);
 
+// SIGTERM, SIGINT and SIGHUP before `serve` listens (the 0.1-0.3 s of loading the CLI) would end the process
+// without a word, as nothing listens yet: for serve, each is noted here and handed to serve (early-signals.ts), which
+// acts on it as on any signal during its start-up. A second SIGTERM/SIGINT meanwhile exits at once, as it would later.
+const command = process.argv[2];
+if (command === undefined || command === 'serve' || (command.startsWith('-') && !['--help', '-h', '--version', '-v'].includes(command))) {
+  const early: { signals: NodeJS.Signals[]; listeners: Array<[NodeJS.Signals, () => void]> } = { signals: [], listeners: [] };
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+    const listener = (): void => {
+      if (signal !== 'SIGHUP' && early.signals.some((s) => s !== 'SIGHUP')) process.exit(signal === 'SIGINT' ? 130 : 143);
+      early.signals.push(signal);
+    };
+    process.on(signal, listener);
+    early.listeners.push([signal, listener]);
+  }
+  (globalThis as Record<symbol, unknown>)[Symbol.for('api-catalog.early-signals')] = early;
+}
+
 await import('./main.js');

@@ -16,6 +16,7 @@ import { preloadExecutor, SERVER_VERSION, type ServerDeps } from '../server/crea
 import { AuditLog } from '../server/ops/audit.js';
 import type { ToolCallObserver } from '../server/ops/observe.js';
 import { onShutdownSignals } from '../server/ops/signals.js';
+import { replayEarlySignals } from './early-signals.js';
 import { tuneCollectorForServing } from '../server/ops/collector.js';
 import { defaultIndexCacheDir } from '../server/core/index-cache.js';
 import { serveInput } from './probe.js';
@@ -108,15 +109,16 @@ export async function run(argv: string[]): Promise<number> {
 async function serve(argv: string[], added: Array<() => void>): Promise<number> {
   mark('serve-module');
   // SIGHUP from the first moment: with no listener it would end a process still loading its catalogs
-  const hupBefore = process.listeners('SIGHUP');
   const reloadSignal = new ReloadSignal();
-  for (const l of process.listeners('SIGHUP')) if (!hupBefore.includes(l)) added.push(() => process.off('SIGHUP', l));
+  added.push(() => reloadSignal.close());
+  replayEarlySignals(['SIGHUP']);
   tuneCollectorForServing();
   const flags = parseServeArgs(argv);
   checkServeFlags(flags);
   const { config, file } = loadServerConfig(flags, process.env);
   const logger = createLogger({ write: (line) => process.stderr.write(line), minLevel: config.logLevel });
   const onSignal = stopStartOnSignals(logger, added);
+  replayEarlySignals(['SIGTERM', 'SIGINT']);
   reloadSignal.useLogger(logger);
   for (const secret of secretLookingEnv(process.env)) logger.addSecret(secret);
   logger.addSecret(process.env.API_CATALOG_HTTP_TOKEN);
