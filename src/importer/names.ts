@@ -4,6 +4,7 @@
 // collisions. Domains: first tag, else the first meaningful path segment (domains.ts splits one that holds most of a catalog).
 import { AppError } from '../errors.js';
 import type { Diagnostic, DomainInfo, Operation } from '../types.js';
+import { specPathOf } from './paths.js';
 import { isObject } from './pointer.js';
 import { cleanDescription, firstSentence, limitWords, safeName, slug } from './text.js';
 
@@ -12,8 +13,10 @@ export function baseName(op: Pick<Operation, 'operationId' | 'method' | 'path'>)
   return safeName(op.operationId) || safeName(`${op.method} ${op.path}`) || `${op.method}_op`;
 }
 
+/** By the path key as the spec wrote it (two keys that differ only after `#` share a path), then method. */
 function byPathMethod(a: Operation, b: Operation): number {
-  return a.path < b.path ? -1 : a.path > b.path ? 1 : a.method < b.method ? -1 : a.method > b.method ? 1 : 0;
+  const [pa, pb] = [specPathOf(a), specPathOf(b)];
+  return pa < pb ? -1 : pa > pb ? 1 : a.method < b.method ? -1 : a.method > b.method ? 1 : 0;
 }
 
 /**
@@ -48,8 +51,8 @@ export function assignNames(ops: Operation[], diagnostics: Diagnostic[]): void {
       diagnostics.push({
         level: 'warning',
         code: ids.size === 1 && !first.operationIdSynthesized ? 'DUPLICATE_OPERATION_ID' : 'NAME_COLLISION',
-        pointer: `#/paths/${first.path.replace(/~/g, '~0').replace(/\//g, '~1')}/${first.method}`,
-        message: `${group.length} operations map to the name ${JSON.stringify(base)}; named ${group.map((o) => `${o.name} (${o.method.toUpperCase()} ${o.path})`).join(', ')}`,
+        pointer: `#/paths/${specPathOf(first).replace(/~/g, '~0').replace(/\//g, '~1')}/${first.method}`,
+        message: `${group.length} operations map to the name ${JSON.stringify(base)}; named ${group.map((o) => `${o.name} (${o.method.toUpperCase()} ${specPathOf(o)})`).join(', ')}`,
       });
     }
   }
@@ -57,7 +60,7 @@ export function assignNames(ops: Operation[], diagnostics: Diagnostic[]): void {
 
 /** An operation as a person finds it in the spec: `GET /marketing/contacts (operationId GET_mc-contats)`. */
 function described(op: Operation): string {
-  return `${op.method.toUpperCase()} ${op.path} (${op.operationIdSynthesized ? 'no operationId' : `operationId ${op.operationId}`})`;
+  return `${op.method.toUpperCase()} ${specPathOf(op)} (${op.operationIdSynthesized ? 'no operationId' : `operationId ${op.operationId}`})`;
 }
 
 /**

@@ -1,16 +1,17 @@
 // One OpenAPI operation -> one registry Operation (without its final name and domain, which need all operations):
-// parameters and request body flattened into one argument schema with bindings back to the wire, the success
-// response and documented errors summarized (responses.ts), effective servers and security (servers.ts),
-// executability checks.
+// parameters and request body (bodies.ts) flattened into one argument schema with bindings back to the wire, the path
+// key cut to the path requested (paths.ts: `/#Action=DeleteVpc` -> `/`), the success response and documented errors
+// summarized (responses.ts), effective servers and security (servers.ts), executability checks.
 // @see https://spec.openapis.org/oas/v3.1.0#operation-object and https://swagger.io/specification/v2/
-import type { ArgBinding, HttpMethod, JsonSchema, Operation, RequestBodyInfo } from '../types.js';
+import type { ArgBinding, HttpMethod, JsonSchema, Operation } from '../types.js';
+import { exampleValues, objectView, readBody, swaggerParamSchema } from './bodies.js';
 import { type BuildContext, type RawOperation, warn } from './context.js';
 import { getPointer, isObject, own, pointer, setOwn } from './pointer.js';
+import { constantSchema, normalisePath, pinnedSchema, recordPathKey } from './paths.js';
 import { responseInfo, sortMediaTypes } from './responses.js';
 import { MAX_DEFS_CHARS, SchemaError, addNull } from './schema.js';
-import type { SchemaConverter } from './schema.js';
 import { effectiveSecurity, effectiveServers } from './servers.js';
-import { MAX_SCHEMA_DESCRIPTION, cleanDescription, cleanLine, deletesThroughPath, makeSummary, saysDeprecated, stripInvisible } from './text.js';
+import { MAX_SCHEMA_DESCRIPTION, actionDeletes, cleanDescription, cleanLine, deletesThroughPath, makeSummary, saysDeprecated, stripInvisible } from './text.js';
 
 export const METHODS: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -70,42 +71,9 @@ function collectionStyle(format: unknown, loc: ParamLocation): Partial<ArgBindin
   }
 }
 
-const SWAGGER_PARAM_SCHEMA_KEYS = [
-  'type', 'format', 'items', 'enum', 'default', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength',
-  'maxLength', 'pattern', 'minItems', 'maxItems', 'uniqueItems', 'multipleOf', 'x-nullable',
-];
-
-function swaggerParamSchema(param: Record<string, unknown>): Record<string, unknown> {
-  const s: Record<string, unknown> = {};
-  for (const k of SWAGGER_PARAM_SCHEMA_KEYS) if (Object.hasOwn(param, k)) s[k] = param[k];
-  return s;
-}
-
-function exampleValues(holder: Record<string, unknown>, ctx: BuildContext): unknown[] {
-  const out: unknown[] = [];
-  if (Object.hasOwn(holder, 'example')) out.push(holder.example);
-  const ex = own(holder, 'examples');
-  if (isObject(ex)) {
-    for (const key of Object.keys(ex)) {
-      let e = ex[key];
-      const ref = own(e, '$ref');
-      if (typeof ref === 'string') e = getPointer(ctx.doc, ref);
-      if (isObject(e) && Object.hasOwn(e, 'value')) out.push(e.value);
-    }
-  }
-  return out;
-}
-
-interface BodyInfo {
-  info: RequestBodyInfo;
-  schemaNode: unknown;
-  schemaAt: string;
-  examples: unknown[];
-}
-
 /** Builds a registry Operation (name/domain provisional) or returns undefined with a warning when unusable. */
 export function buildOperation(raw: RawOperation, ctx: BuildContext): Operation | undefined {
-  const { op, pathItem, at, method, path } = raw;
+  const { op, pathItem, at, method } = raw;
   const deps = new Set<string>();
   const problems: string[] = [];
   try {
@@ -182,73 +150,26 @@ export function buildOperation(raw: RawOperation, ctx: BuildContext): Operation 
       params.push({ name, in: loc as ParamLocation, required: loc === 'path' ? true : p.required === true, schema, binding, examples });
     }
 
-    // --- request body -------------------------------------------------------------------------------
-    let body: BodyInfo | undefined;
-    if (ctx.kind === 'swagger2') {
-      const consumes = (Array.isArray(op.consumes) ? op.consumes : Array.isArray(ctx.doc.consumes) ? ctx.doc.consumes : []).filter((x): x is string => typeof x === 'string');
-      if (swaggerBody && formData.length > 0) {
-        throw new SchemaError('operation has both `in: body` and `in: formData` parameters (not allowed in Swagger 2.0)', at);
-      }
-      if (swaggerBody) {
-        const mts = sortMediaTypes(consumes.filter((c) => !/form/.test(c)));
-        body = {
-          info: { required: swaggerBody.p.required === true, mediaTypes: mts.length > 0 ? mts : ['application/json'], mode: 'properties' },
-          schemaNode: swaggerBody.p.schema,
-          schemaAt: `${swaggerBody.at}/schema`,
-          examples: isObject(own(swaggerBody.p, 'x-examples')) ? Object.values(swaggerBody.p['x-examples'] as object) : [],
-        };
-      } else if (formData.length > 0) {
-        const hasFile = formData.some(({ p }) => p.type === 'file');
-        const formTypes = consumes.filter((c) => /form/.test(c));
-        const mts = hasFile ? ['multipart/form-data'] : formTypes.length > 0 ? sortMediaTypes(formTypes) : ['application/x-www-form-urlencoded'];
-        const properties: Record<string, unknown> = {};
-        const required: string[] = [];
-        for (const { p } of formData) {
-          const s = swaggerParamSchema(p);
-          if (typeof p.description === 'string') s.description = p.description;
-          setOwn(properties, p.name as string, s);
-          if (p.required === true) required.push(p.name as string);
-        }
-        body = {
-          info: { required: required.length > 0, mediaTypes: mts, mode: 'properties' },
-          schemaNode: { type: 'object', properties, required },
-          schemaAt: `${at}/parameters`,
-          examples: [],
-        };
-      }
-    } else {
-      const rbRaw = own(op, 'requestBody');
-      if (rbRaw !== undefined) {
-        const { node: rb, at: rbAt } = ctx.conv.deref(rbRaw, `${at}/requestBody`);
-        const content = own(rb, 'content');
-        if (isObject(rb) && isObject(content) && Object.keys(content).length > 0) {
-          const mts = sortMediaTypes(Object.keys(content));
-          const chosen = mts.find((mt) => own(content[mt], 'schema') !== undefined) ?? (mts[0] as string);
-          const media = content[chosen];
-          const info: RequestBodyInfo = { required: rb.required === true, mediaTypes: mts, mode: 'properties' };
-          const enc = own(media, 'encoding');
-          if (isObject(enc) && /form/.test(chosen)) {
-            const encoding: NonNullable<RequestBodyInfo['encoding']> = {};
-            for (const prop of Object.keys(enc).sort()) {
-              const e = enc[prop];
-              if (!isObject(e)) continue;
-              const entry: { contentType?: string; style?: string; explode?: boolean } = {};
-              if (typeof e.contentType === 'string') entry.contentType = e.contentType;
-              if (typeof e.style === 'string') entry.style = e.style;
-              if (typeof e.explode === 'boolean') entry.explode = e.explode;
-              setOwn(encoding, prop, entry);
-            }
-            if (Object.keys(encoding).length > 0) info.encoding = encoding;
-          }
-          body = {
-            info,
-            schemaNode: own(media, 'schema') ?? {},
-            schemaAt: `${rbAt}/content/${chosen.replace(/~/g, '~0').replace(/\//g, '~1')}/schema`,
-            examples: isObject(media) ? exampleValues(media, ctx) : [],
-          };
-        }
-      }
+    // --- the path key: a `#...` is never sent and a `?...` is the query, not the path (paths.ts) --------
+    const key = normalisePath(raw.path, params);
+    const path = key.path;
+    for (const p of params) {
+      const queryKey = p.in === 'path' ? key.toQuery.get(p.name) : undefined;
+      if (queryKey === undefined) continue;
+      // `/alerts?lat={lat}`: the spec declares `lat` in the path, the key sends it in the query
+      p.in = 'query';
+      p.name = queryKey;
+      p.binding = p.binding.contentType !== undefined ? { contentType: p.binding.contentType } : {};
     }
+    for (const { param, value } of key.pins) {
+      param.required = true;
+      param.schema = pinnedSchema(param.schema, value);
+    }
+    for (const c of key.constants) params.push({ name: c.key, in: 'query', required: true, schema: constantSchema(c.value ?? ''), binding: {}, examples: [] });
+    problems.push(...key.problems);
+
+    // --- request body -------------------------------------------------------------------------------
+    const body = readBody(op, method, at, ctx, swaggerBody, formData);
 
     // --- flat arguments ------------------------------------------------------------------------------
     const properties: Record<string, JsonSchema> = {};
@@ -322,9 +243,15 @@ export function buildOperation(raw: RawOperation, ctx: BuildContext): Operation 
     const description = cleanDescription(op.description);
     const summary = makeSummary(op.summary, description);
     const extDestructive = Object.keys(op).some((k) => k.startsWith('x-') && /destructive|dangerous/i.test(k) && op[k] === true);
+    // the operation an RPC-style key runs (`#Action=DeleteVpc`), or one whose path is its operationId (`/deleteStream`)
+    const lastSegment = path.split('/').filter((s) => s !== '' && !s.includes('{')).pop();
+    const action = key.action ?? (rawOpId !== undefined && lastSegment?.toLowerCase() === rawOpId.toLowerCase() ? rawOpId : undefined);
+    // a POST to `/tags/delete.json` deletes as much as a DELETE does; so does any method that runs `DeleteVpc`
+    const destructive = method === 'delete' || extDestructive || (action !== undefined ? actionDeletes(action, summary) : deletesThroughPath(method, path, summary));
     const operation: Operation = {
       name: '',
-      operationId: rawOpId !== undefined ? stripInvisible(rawOpId).slice(0, 256) : `${method}_${path}`,
+      // the key as written keeps synthesized ids (and names) apart when two keys differ only after their `#` or `?`
+      operationId: rawOpId !== undefined ? stripInvisible(rawOpId).slice(0, 256) : `${method}_${raw.path}`,
       ...(rawOpId === undefined ? { operationIdSynthesized: true } : {}),
       domain: '',
       summary,
@@ -334,9 +261,9 @@ export function buildOperation(raw: RawOperation, ctx: BuildContext): Operation 
       tags: Array.isArray(op.tags) ? op.tags.filter((t): t is string => typeof t === 'string').map((t) => cleanLine(t, 80)) : [],
       // a spec that says so in the summary ("[OBSOLETE] Do not use...") means it as much as `deprecated: true`
       deprecated: op.deprecated === true || saysDeprecated(summary),
-      // a POST to `/tags/delete.json` deletes as much as a DELETE does
-      destructive: method === 'delete' || extDestructive || deletesThroughPath(method, path, summary),
-      readOnly: method === 'get' || method === 'head',
+      destructive,
+      // a GET that deletes (`GET /#Action=DeleteVpc`) only reads as far as HTTP knows
+      readOnly: (method === 'get' || method === 'head') && !destructive,
       servers: effectiveServers(raw, ctx),
       security: effectiveSecurity(op, ctx),
       inputSchema,
@@ -348,6 +275,7 @@ export function buildOperation(raw: RawOperation, ctx: BuildContext): Operation 
       executable: problems.length === 0,
       ...(problems.length > 0 ? { problems } : {}),
     };
+    recordPathKey(operation, raw.path, action);
     // Example seeds from the spec, for examples.ts (not part of the registry entry).
     seeds.set(operation, {
       params: [...paramArgs].map(([p, arg]) => ({ arg, values: p.examples })),
@@ -358,7 +286,7 @@ export function buildOperation(raw: RawOperation, ctx: BuildContext): Operation 
     return operation;
   } catch (err) {
     if (err instanceof SchemaError) {
-      warn(ctx, 'OPERATION_SKIPPED', err.pointer, `${method.toUpperCase()} ${path} skipped: ${err.message}`);
+      warn(ctx, 'OPERATION_SKIPPED', err.pointer, `${method.toUpperCase()} ${raw.path} skipped: ${err.message}`);
       return undefined;
     }
     throw err;
@@ -376,49 +304,4 @@ const seeds = new WeakMap<Operation, ExampleSeeds>();
 /** The spec's example values recorded while building `op`. */
 export function exampleSeeds(op: Operation): ExampleSeeds | undefined {
   return seeds.get(op);
-}
-
-/**
- * The properties of an object schema, when it can be flattened: an object (possibly behind `$ref`s or an
- * `allOf` of objects) without top-level `oneOf`/`anyOf`. readOnly properties are left out.
- */
-function objectView(node: unknown, at: string, conv: SchemaConverter): { props: Array<{ name: string; node: unknown; at: string }>; required: Set<string> } | undefined {
-  const { node: s, at: sAt } = conv.deref(node, at);
-  if (!isObject(s)) return undefined;
-  if (s.oneOf !== undefined || s.anyOf !== undefined || s.not !== undefined || s.nullable === true) return undefined;
-  const type = s.type;
-  if (type !== undefined && type !== 'object') return undefined;
-  const props: Array<{ name: string; node: unknown; at: string }> = [];
-  const required = new Set<string>();
-  const seen = new Set<string>();
-  const add = (view: { props: Array<{ name: string; node: unknown; at: string }>; required: Set<string> }): void => {
-    for (const p of view.props) {
-      if (seen.has(p.name)) continue;
-      seen.add(p.name);
-      props.push(p);
-    }
-    for (const r of view.required) required.add(r);
-  };
-  if (Array.isArray(s.allOf)) {
-    for (let i = 0; i < s.allOf.length; i++) {
-      const part = objectView(s.allOf[i], `${sAt}/allOf/${i}`, conv);
-      if (!part) return undefined;
-      add(part);
-    }
-  }
-  const own_ = s.properties;
-  if (isObject(own_)) {
-    const view = { props: [] as Array<{ name: string; node: unknown; at: string }>, required: new Set<string>() };
-    for (const name of Object.keys(own_)) {
-      const sub = own_[name];
-      const propAt = `${sAt}/properties/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-      if (conv.isReadOnly(sub, propAt)) continue;
-      view.props.push({ name, node: sub, at: propAt });
-    }
-    add(view);
-  }
-  if (Array.isArray(s.required)) for (const r of s.required) if (typeof r === 'string' && seen.has(r)) required.add(r);
-  // A map-like object (additionalProperties schema, no properties) is sent whole.
-  if (props.length === 0) return undefined;
-  return { props, required };
 }

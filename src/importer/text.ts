@@ -144,6 +144,40 @@ const DELETE_ACTIONS: ReadonlySet<string> = new Set(['delete', 'remove', 'destro
 /** A summary led by one of these makes or reads something, whatever its path says (`Create a remove token`). */
 const MAKE_OR_READ: ReadonlySet<string> = new Set(['create', 'get', 'list', 'retrieve', 'generate', 'fetch', 'return', 'show', 'read', 'add', 'issue']);
 
+/** A summary led by a verb that makes or reads something (`Create a remove token`), whatever its path says. */
+function summaryMakesOrReads(summary: string): boolean {
+  const lead = (summary.trim().split(/\s+/)[0] ?? '').toLowerCase().replace(/[^a-z]/g, '');
+  return MAKE_OR_READ.has(lead) || MAKE_OR_READ.has(lead.replace(/e?s$/, '')) || MAKE_OR_READ.has(lead.replace(/s$/, ''));
+}
+
+/** The words of an identifier: camelCase, snake_case, kebab-case and digits apart, lower case (`DeleteVpcEndpoints` -> delete vpc endpoints). */
+export function identifierWords(text: string): string[] {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w !== '')
+    .map((w) => w.toLowerCase());
+}
+
+/**
+ * The verb an action leads with: the first word of its last dotted part (`Lightsail_20161128.DeleteDisk` -> delete,
+ * `flickr.photos.delete` -> delete), after a leading `Batch` (`BatchDeleteAttributes` -> delete); '' when none.
+ */
+export function actionVerb(action: string): string {
+  const words = identifierWords(action.split('.').filter((p) => p !== '').pop() ?? '');
+  return (words[0] === 'batch' && words.length > 1 ? words[1] : words[0]) ?? '';
+}
+
+/**
+ * Whether an operation that runs a named action deletes: the action leads with a delete verb (`DeleteVpc`,
+ * `X-Amz-Target=Svc.DeleteStream`, `RemoveTagsFromResource`), whatever the HTTP method, unless the summary says
+ * it makes or reads something.
+ */
+export function actionDeletes(action: string, summary = ''): boolean {
+  return DELETE_ACTIONS.has(actionVerb(action)) && !summaryMakesOrReads(summary);
+}
+
 /**
  * Whether a POST, PUT or PATCH deletes through its path: its last plain segment is an action led by a delete verb
  * (`POST /tags/delete.json`, `POST /orgs/{id}/secrets/delete`, `POST /coupons/deleteByCodes`, Slack-style
@@ -153,8 +187,7 @@ const MAKE_OR_READ: ReadonlySet<string> = new Set(['create', 'get', 'list', 'ret
  */
 export function deletesThroughPath(method: string, path: string, summary = ''): boolean {
   if (method !== 'post' && method !== 'put' && method !== 'patch') return false;
-  const lead = (summary.trim().split(/\s+/)[0] ?? '').toLowerCase().replace(/[^a-z]/g, '');
-  if (MAKE_OR_READ.has(lead) || MAKE_OR_READ.has(lead.replace(/e?s$/, '')) || MAKE_OR_READ.has(lead.replace(/s$/, ''))) return false;
+  if (summaryMakesOrReads(summary)) return false;
   const plain = path.split('/').filter((s) => s !== '' && !s.includes('{'));
   const last = plain[plain.length - 1];
   if (last === undefined) return false;

@@ -24,7 +24,7 @@ function catalog(prefix: string, resources: readonly string[], n: number, domain
 describe('splitDominantDomain', () => {
   test('groups the operations of a one-domain catalog by the first segment after their shared prefix', () => {
     const ops = catalog('/gmail/v1/users/{userId}', ['messages', 'drafts', 'labels', 'threads'], 48, 'users');
-    expect(splitDominantDomain(ops)).toEqual({ domain: 'users', operations: 48, parts: 4 });
+    expect(splitDominantDomain(ops)).toEqual({ domain: 'users', operations: 48, parts: 4, by: 'path' });
     expect(new Set(ops.map((o) => o.domain))).toEqual(new Set(['messages', 'drafts', 'labels', 'threads']));
     expect(ops.find((o) => o.path.startsWith('/gmail/v1/users/{userId}/drafts/'))?.domain).toBe('drafts');
   });
