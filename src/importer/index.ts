@@ -16,6 +16,7 @@ import type { LoadedSpec } from './load.js';
 import { splitDominantDomain } from './domains.js';
 import { applyRenames, assignNames, buildDomains, domainOf, tagDescriptions, tagGroups } from './names.js';
 import { buildOperation, collectOperations } from './operations.js';
+import { specPathOf } from './paths.js';
 import type { BuildContext, RawOperation } from './context.js';
 import { documentServers } from './servers.js';
 import { linkSources } from './sources.js';
@@ -214,7 +215,7 @@ function checkSchemas(
     for (const op of group) {
       if (compiled.downgrade) {
         const { code, reason } = compiled.downgrade;
-        const at = `#/paths/${op.path.replace(/~/g, '~0').replace(/\//g, '~1')}/${op.method}`;
+        const at = `#/paths/${specPathOf(op).replace(/~/g, '~0').replace(/\//g, '~1')}/${op.method}`;
         const what = code === 'SCHEMA_PATTERN_DROPPED' ? 'its patterns were dropped' : 'argument types are not checked';
         diagnostics.push({ level: 'warning', code, pointer: at, message: `${op.name}: argument schema did not compile (${reason}); ${what}` });
       }
@@ -324,9 +325,15 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
   const renamed = applyRenames(operations, renames);
   const groups = tagGroups(loaded.doc);
   for (const op of operations) op.domain = curated.get(op)?.domain ?? domainOf(op, groups);
+  const placedAt = new Map(operations.map((op) => [op, op.domain]));
   const split = splitDominantDomain(operations, (op) => curated.get(op)?.domain !== undefined);
+  const moved = operations.filter((op) => placedAt.get(op) !== op.domain);
+  const grouped = (by: 'path' | 'action', n: number): string => `grouped them ${by === 'path' ? 'by path' : 'by the resource their actions name'} into ${n} domains`;
   if (split !== undefined) {
-    progress(`domain "${split.domain}" held ${split.operations} of ${operations.length} operations: grouped them by path into ${split.parts} domains (a map of one domain tells an agent nothing)`);
+    progress(`domain "${split.domain}" held ${split.operations} of ${operations.length} operations: ${grouped(split.by, split.parts)} (a map of one domain tells an agent nothing)`);
+  } else if (moved.length > 0) {
+    // an RPC-style spec's one domain per operation, regrouped by action (splitDominantDomain names no domain for it)
+    progress(`${moved.length} operations were in ${new Set(moved.map((op) => placedAt.get(op))).size} domains, about one each: ${grouped('action', new Set(moved.map((op) => op.domain)).size)} (a domain per operation is no map)`);
   }
 
   await breathe();

@@ -5,6 +5,7 @@
 // operation, as plain fields with nothing to flag them, so the importer withholds the ones that read like
 // instructions (WITHHELD_TEXT) instead of storing them.
 import type { Diagnostic, Operation } from '../types.js';
+import { specPathOf } from './paths.js';
 import { isObject } from './pointer.js';
 import { cleanDescription, instructionMatch, slug } from './text.js';
 
@@ -18,8 +19,9 @@ export const LINT_CODES = ['LINT_NO_DESCRIPTION', 'LINT_NEAR_DUPLICATE', 'LINT_I
  */
 export const WITHHELD_TEXT = "Withheld at import: the API's text here reads like instructions to an AI.";
 
+/** The operation in the spec: its path key as the spec wrote it (`/#Action=DeleteVpc`, not the `/` requested). */
 function opPointer(op: Operation): string {
-  return `#/paths/${op.path.replace(/~/g, '~0').replace(/\//g, '~1')}/${op.method}`;
+  return `#/paths/${specPathOf(op).replace(/~/g, '~0').replace(/\//g, '~1')}/${op.method}`;
 }
 
 /** Every description and title string in a converted schema (bounded walk). */
@@ -104,10 +106,12 @@ export function lintOperations(ops: Operation[], hadText: Map<Operation, boolean
       out.push({ level: 'warning', code: 'LINT_INSTRUCTION_LIKE', pointer: opPointer(op), message: `${op.name}: text reads like an instruction to an AI (${JSON.stringify(excerpt)}); shown to agents as data only` });
     }
   }
-  // Near duplicates: same method on the same path shape ({owner} and {user} count as the same slot).
+  // Near duplicates: same method on the same path shape ({owner} and {user} count as the same slot), the shape of the
+  // path key as the spec wrote it: operations the spec keeps apart by a fragment or literal query (`/#Action=DeleteVpc`
+  // and `/#Action=DescribeVpcs`, both requesting `POST /`) are told apart by it (execution sends what tells them apart).
   const shapes = new Map<string, Operation[]>();
   for (const op of ops) {
-    const key = `${op.method} ${op.path.replace(/\{[^}]*\}/g, '{}').replace(/\/+$/, '').toLowerCase()}`;
+    const key = `${op.method} ${specPathOf(op).replace(/\{[^}]*\}/g, '{}').replace(/\/+$/, '').toLowerCase()}`;
     const list = shapes.get(key) ?? [];
     list.push(op);
     shapes.set(key, list);

@@ -9,6 +9,7 @@ import {
   type EntityRef, type ObjectSite,
 } from './entities.js';
 import type { BuildContext, RawOperation } from './context.js';
+import { specPathOf } from './paths.js';
 import { isObject, own, unescapePointer } from './pointer.js';
 
 /** At most this many producers per parameter. */
@@ -97,7 +98,8 @@ function requiredEntities(op: Operation): Set<string> {
  */
 export function linkSources(operations: readonly Operation[], raws: ReadonlyMap<Operation, RawOperation>, ctx: BuildContext): void {
   const byOperationId = new Map(operations.map((o) => [o.operationId, o]));
-  const byPathMethod = new Map(operations.map((o) => [`${o.method} ${o.path}`, o]));
+  // an operationRef names the path key as the spec wrote it (`#/paths/~1#Action=DeleteVpc/post`), not the path requested
+  const byPathMethod = new Map(operations.map((o) => [`${o.method} ${specPathOf(o)}`, o]));
   // links: the spec says outright which response gives which parameter
   const linked = new Map<Operation, Map<string, Operation[]>>();
   for (const q of operations) {

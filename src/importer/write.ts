@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { AppError } from '../errors.js';
 import type { CatalogMeta, Diagnostic, Operation, ServerInfo } from '../types.js';
+import { specPathOf } from './paths.js';
 
 /** What `importSpec` produced. */
 export interface ImportResult {
@@ -96,8 +97,11 @@ function listFiles(dir: string): string[] {
   return out.sort();
 }
 
-/** The operations of a catalog folder by name: domain, the JSON text compared, and `<method> <path>`. */
-export type PreviousOperations = Map<string, { domain: string; text: string; endpoint: string }>;
+/** `<method> <path>`: what an operation requests (several share one where the spec's keys differ only by `#...`). */
+const endpointOf = (op: Pick<Operation, 'method' | 'path'>): string => `${op.method} ${op.path}`;
+
+/** The operations of a catalog folder by name: domain, the JSON text compared, `<method> <path>` and operationId. */
+export type PreviousOperations = Map<string, { domain: string; text: string; endpoint: string; operationId: string }>;
 
 /**
  * The operations the catalog `<outDir>/<catalog>/` has now (empty when there is none), read once per import: the
@@ -114,7 +118,7 @@ function readOperations(dir: string): PreviousOperations {
   for (const file of readdirSync(opsDir).filter((f) => f.endsWith('.json'))) {
     try {
       const list = JSON.parse(readFileSync(join(opsDir, file), 'utf8')) as Operation[];
-      for (const op of list) out.set(op.name, { domain: op.domain, text: JSON.stringify(op), endpoint: `${op.method} ${op.path}` });
+      for (const op of list) out.set(op.name, { domain: op.domain, text: JSON.stringify(op), endpoint: endpointOf(op), operationId: op.operationId });
     } catch {
       /* an unreadable old file: everything in it counts as removed/added */
     }
@@ -148,11 +152,39 @@ function diffOperations(before: PreviousOperations, result: ImportResult): Domai
  * operations (by name, as the change report counts them, diffOperations) that the import no longer has, less the
  * renamed ones (the same method and path under a new name: a naming change loses nothing). The returned `before` is
  * how many operations the catalog has now (0: none).
+ *
+ * Several operations can share a method and path (`POST /` for each of ec2's `/#Action=...` keys; the catalog keeps
+ * the path requested, not the spec's key), so a renaming is counted one for one: each operation gone by name takes one
+ * of the import's operations at its endpoint under a name that endpoint did not have (the same operationId first, then
+ * in name order); those left over are removed. An import's operation is at its spec key too (specPathOf), where a
+ * catalog written before keys were normalised has it. Where each endpoint has one operation, as in most specs, this is
+ * the same as asking whether the endpoint is still there.
  */
 export function removedOperations(result: ImportResult, before: PreviousOperations): { before: number; removed: string[] } {
   const names = new Set(result.operations.map((op) => op.name));
-  const endpoints = new Set(result.operations.map((op) => `${op.method} ${op.path}`));
-  const removed = [...before].filter(([name, old]) => !names.has(name) && !endpoints.has(old.endpoint)).map(([name]) => name);
+  const oldNames = new Map<string, Set<string>>();
+  for (const [name, old] of before) oldNames.set(old.endpoint, (oldNames.get(old.endpoint) ?? new Set()).add(name));
+  // per endpoint, the import's operations there under a name the endpoint did not have
+  const fresh = new Map<string, Operation[]>();
+  for (const op of result.operations) {
+    const at = [...new Set([endpointOf(op), `${op.method} ${specPathOf(op)}`])];
+    if (at.some((e) => oldNames.get(e)?.has(op.name))) continue;
+    for (const e of at) {
+      const list = fresh.get(e);
+      if (list) list.push(op);
+      else fresh.set(e, [op]);
+    }
+  }
+  const taken = new Set<Operation>();
+  // takes one of the operations at `at` not yet taken: the one with that operationId, or (null) any
+  const take = (at: string, operationId: string | null): boolean => {
+    const op = fresh.get(at)?.find((o) => !taken.has(o) && (operationId === null || o.operationId === operationId));
+    if (op !== undefined) taken.add(op);
+    return op !== undefined;
+  };
+  const gone = [...before].filter(([name]) => !names.has(name)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const unpaired = gone.filter(([, old]) => !take(old.endpoint, old.operationId));
+  const removed = unpaired.filter(([, old]) => !take(old.endpoint, null)).map(([name]) => name);
   return { before: before.size, removed: removed.sort() };
 }
 
