@@ -136,7 +136,7 @@ function warnUnknown(node: unknown, at: string, known: readonly string[], elsewh
     const limit = n <= 3 ? 1 : n <= 8 ? 2 : 3; // a swapped pair of letters is 2 edits
     const message = elsewhere.keys.includes(key)
       ? `${key} is read on ${elsewhere.where}, not on this object; ignored`
-      : `${key} is not an api-catalog extension${distance(typed, near) <= limit ? ` (did you mean ${near}?)` : ` (known here: ${known.join(', ')})`}; ignored`;
+      : `${key} is not a known x-api-catalog-* extension${distance(typed, near) <= limit ? ` (did you mean ${near}?)` : ` (known here: ${known.join(', ')})`}; ignored`;
     diagnostics.push({ level: 'warning', code: 'EXTENSION_UNKNOWN', pointer: `${at}/${escapePointer(key)}`, message });
   }
 }

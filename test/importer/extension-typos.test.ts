@@ -43,10 +43,10 @@ describe('unknown x-api-catalog-* keys', () => {
     );
     const r = await importSpec(join(dir, 'pets.yaml'), { overlays: [{ file: join(dir, 'typos.yaml') }] });
     expect(unknown(r.diagnostics)).toEqual([
-      { pointer: '#/paths/~1pets/get/X-API-Catalog-Summary', message: 'X-API-Catalog-Summary is not an api-catalog extension (did you mean x-api-catalog-summary?); ignored' },
-      { pointer: '#/paths/~1pets/get/x-api-catalog-keyword', message: 'x-api-catalog-keyword is not an api-catalog extension (did you mean x-api-catalog-keywords?); ignored' },
-      { pointer: '#/paths/~1pets/get/x-api-catalog-readonly', message: 'x-api-catalog-readonly is not an api-catalog extension (did you mean x-api-catalog-read-only?); ignored' },
-      { pointer: '#/paths/~1pets~1{petId}/delete/x-api-catalog-hiden', message: 'x-api-catalog-hiden is not an api-catalog extension (did you mean x-api-catalog-hidden?); ignored' },
+      { pointer: '#/paths/~1pets/get/X-API-Catalog-Summary', message: 'X-API-Catalog-Summary is not a known x-api-catalog-* extension (did you mean x-api-catalog-summary?); ignored' },
+      { pointer: '#/paths/~1pets/get/x-api-catalog-keyword', message: 'x-api-catalog-keyword is not a known x-api-catalog-* extension (did you mean x-api-catalog-keywords?); ignored' },
+      { pointer: '#/paths/~1pets/get/x-api-catalog-readonly', message: 'x-api-catalog-readonly is not a known x-api-catalog-* extension (did you mean x-api-catalog-read-only?); ignored' },
+      { pointer: '#/paths/~1pets~1{petId}/delete/x-api-catalog-hiden', message: 'x-api-catalog-hiden is not a known x-api-catalog-* extension (did you mean x-api-catalog-hidden?); ignored' },
     ]);
     // ignored, as before: the delete is still served, listPets has no keywords
     expect(r.operations.map((o) => o.name).sort()).toEqual(['deletePet', 'listPets', 'showPetById']);
@@ -64,9 +64,9 @@ describe('unknown x-api-catalog-* keys', () => {
     );
     const r = await importSpec(join(dir, 'pets.yaml'), { overlays: [{ file: join(dir, 'wrong.yaml') }] });
     expect(unknown(r.diagnostics)).toEqual([
-      { pointer: '#/info/x-api-catalog-banner', message: 'x-api-catalog-banner is not an api-catalog extension (known here: x-api-catalog-title, x-api-catalog-description); ignored' },
+      { pointer: '#/info/x-api-catalog-banner', message: 'x-api-catalog-banner is not a known x-api-catalog-* extension (known here: x-api-catalog-title, x-api-catalog-description); ignored' },
       { pointer: '#/info/x-api-catalog-name', message: 'x-api-catalog-name is read on an Operation Object, not on this object; ignored' },
-      { pointer: '#/info/x-api-catalog-titel', message: 'x-api-catalog-titel is not an api-catalog extension (did you mean x-api-catalog-title?); ignored' },
+      { pointer: '#/info/x-api-catalog-titel', message: 'x-api-catalog-titel is not a known x-api-catalog-* extension (did you mean x-api-catalog-title?); ignored' },
       { pointer: '#/paths/~1pets/get/x-api-catalog-title', message: 'x-api-catalog-title is read on the Info Object (target $.info), not on this object; ignored' },
     ]);
     expect(r.meta.title).toBe('Pets');
@@ -97,16 +97,16 @@ describe('unknown x-api-catalog-* keys', () => {
     const strict = await runCaptured(run, [join(dir, 'pets.yaml'), '--out', out, '--name', 'p', '--overlay', join(dir, 'hide.yaml'), '--strict']);
     expect(strict.code).toBe(1);
     expect(strict.stderr).toContain('--strict and 1 warning(s); first: EXTENSION_UNKNOWN at ');
-    expect(strict.stderr).toContain('x-api-catalog-hiden is not an api-catalog extension (did you mean x-api-catalog-hidden?); ignored');
+    expect(strict.stderr).toContain('x-api-catalog-hiden is not a known x-api-catalog-* extension (did you mean x-api-catalog-hidden?); ignored');
     expect(treeSnapshot(out)).toEqual(before);
 
     const loose = await runCaptured(run, [join(dir, 'pets.yaml'), '--out', out, '--name', 'p', '--overlay', join(dir, 'hide.yaml')]);
     expect(loose.code).toBe(0);
     expect(loose.stdout).toContain('1 warning(s)');
-    expect(loose.stdout).toMatch(/ {2}EXTENSION_UNKNOWN \S+: x-api-catalog-hiden is not an api-catalog extension \(did you mean x-api-catalog-hidden\?\); ignored\n/);
+    expect(loose.stdout).toMatch(/ {2}EXTENSION_UNKNOWN \S+: x-api-catalog-hiden is not a known x-api-catalog-\* extension \(did you mean x-api-catalog-hidden\?\); ignored\n/);
     const diagnostics = JSON.parse(readFileSync(join(out, 'p', 'diagnostics.json'), 'utf8')) as Diagnostic[];
     expect(unknown(diagnostics)).toEqual([
-      { pointer: '#/paths/~1pets~1{petId}/delete/x-api-catalog-hiden', message: 'x-api-catalog-hiden is not an api-catalog extension (did you mean x-api-catalog-hidden?); ignored' },
+      { pointer: '#/paths/~1pets~1{petId}/delete/x-api-catalog-hiden', message: 'x-api-catalog-hiden is not a known x-api-catalog-* extension (did you mean x-api-catalog-hidden?); ignored' },
     ]);
   });
 });
