@@ -13,6 +13,8 @@ export interface CredentialNamesConfig {
   apiKey?: string;
   username?: string;
   password?: string;
+  /** One API-key scheme's variable, for a catalog that uses several (`"apiKey:clientId": "MBSE_CLIENT_ID"`). */
+  [scheme: `apiKey:${string}`]: string | undefined;
 }
 
 /** One catalog's section of the config file. */

@@ -80,21 +80,42 @@ const idempotencyHeader = z
 
 const bool = z.boolean({ error: 'must be true or false' });
 
+/** A per-scheme API-key name in `credentials`: `apiKey:<scheme>` (the scheme's name in the API description). */
+const API_KEY_SCHEME_KEY_RE = /^apiKey:.{1,200}$/;
+
+/**
+ * A catalog's `credentials`: `token`, `apiKey`, `username`, `password`, and `apiKey:<scheme>` for one API-key scheme,
+ * each an env var NAME (src/execution/credential-names.ts). Other keys are refused as unknown, like the closed objects'.
+ */
+const credentialFixed = { token: envName.optional(), apiKey: envName.optional(), username: envName.optional(), password: envName.optional() };
+const credentialsSchema = z
+  .object(credentialFixed, { error: 'must be an object of environment variable names, e.g. {"token": "STRIPE_SECRET_KEY"}' })
+  .catchall(z.unknown())
+  .superRefine((value, ctx) => {
+    for (const [key, name] of Object.entries(value)) {
+      if (Object.hasOwn(credentialFixed, key)) continue;
+      if (!API_KEY_SCHEME_KEY_RE.test(key)) {
+        ctx.addIssue({ code: 'unrecognized_keys', keys: [key], input: value, message: `${UNKNOWN}${Object.keys(credentialFixed).join(', ')}, apiKey:<scheme>` });
+        continue;
+      }
+      const checked = envName.safeParse(name);
+      if (!checked.success) ctx.addIssue({ code: 'custom', path: [key], input: name, message: checked.error.issues[0]?.message ?? 'must be an environment variable name' });
+    }
+  })
+  .meta({
+    additionalProperties: { type: 'string', pattern: ENV_NAME_RE.source },
+    propertyNames: { anyOf: [{ enum: Object.keys(credentialFixed) }, { pattern: API_KEY_SCHEME_KEY_RE.source }] },
+  });
+
 /** One catalog's section. */
 export const catalogSectionSchema = closed(
   {
     baseUrl: baseUrl.optional().describe('Upstream base URL (lowest precedence: <CATALOG>_BASE_URL and --base-url win).'),
-    credentials: closed(
-      {
-        token: envName.optional(),
-        apiKey: envName.optional(),
-        username: envName.optional(),
-        password: envName.optional(),
-      },
-      'must be an object of environment variable names, e.g. {"token": "STRIPE_SECRET_KEY"}',
-    )
+    credentials: credentialsSchema
       .optional()
-      .describe('NAMES of the environment variables holding the credentials (replacing <CATALOG>_TOKEN etc.), never the secrets.'),
+      .describe(
+        'NAMES of the environment variables holding the credentials (replacing <CATALOG>_TOKEN etc.), never the secrets. "apiKey:<scheme>" names one API-key scheme\'s variable (default <CATALOG>_<SCHEME>_API_KEY where an operation names several API-key schemes; then a lone "apiKey" is refused).',
+      ),
     idempotencyHeader: idempotencyHeader.optional().describe('Idempotency header for POST/PATCH when the spec declares none, e.g. Idempotency-Key.'),
     allowedOrigins: z
       .array(origin, { error: 'must be an array of origins like ["https://uploads.example.com"]' })

@@ -3,12 +3,10 @@
 // and the Redactor that scrubs them from everything else.
 import { AppError } from '../errors.js';
 import type { Operation, SecuritySchemeInfo } from '../types.js';
+import { apiKeyVariable, credentialNames, credentialNamesProblem, envPrefix, separateApiKeys, type CredentialNames } from './credential-names.js';
 import type { CredentialEnvNames, ExecutionConfig } from './types.js';
 
-/** `github` -> `GITHUB`, `my-api.v2` -> `MY_API_V2`. */
-export function envPrefix(catalogName: string): string {
-  return catalogName.toUpperCase().replace(/[^A-Z0-9]/g, '_');
-}
+export { envPrefix } from './credential-names.js';
 
 /** The server's own env vars (API_CATALOG_SIGNING_KEY, API_CATALOG_HTTP_TOKEN, ...): never a catalog's credentials. */
 export const SERVER_ENV_PREFIX = 'API_CATALOG_';
@@ -40,31 +38,23 @@ function kindOf(scheme: SecuritySchemeInfo): Kind {
 }
 
 /**
- * The credential environment variable names of a catalog: the defaults `<CATALOG>_TOKEN`, `_API_KEY`,
- * `_USERNAME`, `_PASSWORD`, each replaced by `config.credentials` when the operator configured another name.
+ * The catalog-wide credential environment variable names: the defaults `<CATALOG>_TOKEN`, `_API_KEY`, `_USERNAME`,
+ * `_PASSWORD`, each replaced by `config.credentials` when the operator configured another name. A catalog one of
+ * whose operations names several API-key schemes reads each from its own variable instead of `_API_KEY`
+ * (credential-names.ts).
  */
-export function credentialEnvNames(config: { catalog: { name: string }; credentials?: CredentialEnvNames }): Required<CredentialEnvNames> {
-  const prefix = envPrefix(config.catalog.name);
-  const o = config.credentials ?? {};
-  return {
-    token: o.token ?? `${prefix}_TOKEN`,
-    apiKey: o.apiKey ?? `${prefix}_API_KEY`,
-    username: o.username ?? `${prefix}_USERNAME`,
-    password: o.password ?? `${prefix}_PASSWORD`,
-  };
+export function credentialEnvNames(config: { catalog: { name: string }; credentials?: CredentialEnvNames }): Required<Pick<CredentialEnvNames, 'token' | 'apiKey' | 'username' | 'password'>> {
+  const { token, apiKey, username, password } = credentialNames(config);
+  return { token, apiKey, username, password };
 }
 
-/**
- * Environment variables a scheme reads. `names` is the catalog's env var prefix (the documented defaults) or
- * the names resolved by credentialEnvNames (operator overrides).
- */
-export function envVarsFor(scheme: SecuritySchemeInfo, names: string | Required<CredentialEnvNames>): string[] {
-  const n = typeof names === 'string' ? credentialEnvNames({ catalog: { name: names } }) : names;
+/** Environment variables the scheme `schemeName` reads, under the names credentialNames resolved. */
+export function envVarsFor(schemeName: string, scheme: SecuritySchemeInfo, n: CredentialNames): string[] {
   switch (kindOf(scheme)) {
     case 'bearer':
       return [n.token];
     case 'apiKey':
-      return [n.apiKey];
+      return [apiKeyVariable(schemeName, n)];
     case 'basic':
       return [n.username, n.password];
     default:
@@ -130,7 +120,7 @@ function hasSession(config: ExecutionConfig): config is ExecutionConfig & { sess
  * The credential value(s) for a scheme, or undefined when not available: the session's X-Upstream-Token when
  * `fromSession` (sessionSlot chose this scheme), else the scheme's environment variables.
  */
-function credentialFor(scheme: SecuritySchemeInfo, prefix: Required<CredentialEnvNames>, config: ExecutionConfig, fromSession: boolean): string[] | undefined {
+function credentialFor(schemeName: string, scheme: SecuritySchemeInfo, prefix: CredentialNames, config: ExecutionConfig, fromSession: boolean): string[] | undefined {
   const kind = kindOf(scheme);
   if (kind === 'unsupported') return undefined;
   if (fromSession && hasSession(config)) {
@@ -141,18 +131,18 @@ function credentialFor(scheme: SecuritySchemeInfo, prefix: Required<CredentialEn
     }
     return [session];
   }
-  const vals = envVarsFor(scheme, prefix).map((n) => readValue(n, config));
+  const vals = envVarsFor(schemeName, scheme, prefix).map((n) => readValue(n, config));
   return vals.every((v) => v !== undefined) ? (vals as string[]) : undefined;
 }
 
 /** Each scheme of a requirement with its value(s) and where they come from (undefined values: not available). */
-function valuesOf(alt: ReadonlyArray<[string, SecuritySchemeInfo]>, prefix: Required<CredentialEnvNames>, config: ExecutionConfig) {
+function valuesOf(alt: ReadonlyArray<[string, SecuritySchemeInfo]>, prefix: CredentialNames, config: ExecutionConfig) {
   const slot = hasSession(config) ? sessionSlot(alt) : -1;
   return alt.map(([name, scheme], i) => ({
     name,
     scheme,
     fromSession: i === slot,
-    values: credentialFor(scheme, prefix, config, i === slot),
+    values: credentialFor(name, scheme, prefix, config, i === slot),
   }));
 }
 
@@ -218,11 +208,11 @@ export function credentialAlternatives(
   config: ExecutionConfig,
   options: { format?: boolean } = {},
 ): CredentialStatus[][] {
-  const prefix = credentialEnvNames(config);
+  const prefix = credentialNames(config);
   return requirements(op, config).map((alt) =>
     valuesOf(alt, prefix, config).map(({ name, scheme, values }) => {
       const format = options.format === true ? credentialFormat(scheme, config) : undefined;
-      return { scheme: name, envVars: envVarsFor(scheme, prefix), set: values !== undefined, ...(format !== undefined ? { format } : {}) };
+      return { scheme: name, envVars: envVarsFor(name, scheme, prefix), set: values !== undefined, ...(format !== undefined ? { format } : {}) };
     }),
   );
 }
@@ -251,7 +241,9 @@ export function credentialStatus(op: Pick<Operation, 'security'>, config: Execut
  * AUTH_MISSING (naming the env vars) when an operation requires credentials and none are available.
  */
 export function resolveAuth(op: Operation, config: ExecutionConfig): AppliedAuth {
-  const prefix = credentialEnvNames(config);
+  const problem = credentialNamesProblem(config);
+  if (problem !== undefined) throw problem;
+  const prefix = credentialNames(config);
   const alts = requirements(op, config);
   if (alts.length === 0) return emptyAuth();
   // Names of every apiKey credential slot this operation knows: reserved even when unset (G2/G4).
@@ -267,10 +259,10 @@ export function resolveAuth(op: Operation, config: ExecutionConfig): AppliedAuth
   for (const alt of alts) {
     const values = valuesOf(alt, prefix, config);
     if (!values.every((v) => v.values !== undefined)) continue;
-    for (const { scheme, values: found, fromSession } of values) {
+    for (const { name: schemeName, scheme, values: found, fromSession } of values) {
       const v = found!;
       const kind = kindOf(scheme);
-      out.sources.push(...(fromSession ? ["the session's X-Upstream-Token"] : envVarsFor(scheme, prefix)));
+      out.sources.push(...(fromSession ? ["the session's X-Upstream-Token"] : envVarsFor(schemeName, scheme, prefix)));
       if (kind === 'bearer') {
         out.headers.authorization = `Bearer ${v[0]!}`;
         out.secrets.push(v[0]!);
@@ -290,13 +282,33 @@ export function resolveAuth(op: Operation, config: ExecutionConfig): AppliedAuth
     }
     return out;
   }
+  throw authMissing(op, alts, prefix, config);
+}
+
+/**
+ * AUTH_MISSING for an operation none of whose alternatives is complete: what each alternative needs (the schemes of
+ * one all required: `a (A) and b (B)`, in parentheses when there are several alternatives), and which of the
+ * variables are not set when some are. Names only, never values.
+ */
+function authMissing(op: Operation, alts: Array<Array<[string, SecuritySchemeInfo]>>, prefix: CredentialNames, config: ExecutionConfig): AppError {
   const needed = alts
-    .map((alt) => alt.map(([name, scheme]) => `${name} (${envVarsFor(scheme, prefix).join(' + ') || 'unsupported scheme'})`).join(' and '))
+    .map((alt) => {
+      const all = alt.map(([name, scheme]) => `${name} (${envVarsFor(name, scheme, prefix).join(' + ') || 'unsupported scheme'})`).join(' and ');
+      return alt.length > 1 && alts.length > 1 ? `(${all})` : all;
+    })
     .join(' or ');
+  const vars = [...new Set(alts.flatMap((alt) => alt.flatMap(([name, scheme]) => envVarsFor(name, scheme, prefix))))];
+  const unset = vars.filter((v) => readValue(v, config) === undefined);
+  let missing = unset.length === vars.length ? '; none are set' : `; not set: ${unset.join(', ')}`;
+  // `<CATALOG>_API_KEY` set for a catalog whose API keys each have their own variable (as before they had): say so.
+  const own = alts.flatMap((alt) => alt.filter(([, s]) => kindOf(s) === 'apiKey').map(([name, s]) => envVarsFor(name, s, prefix)[0]!));
+  if (separateApiKeys(config.catalog) && own.length > 0 && !own.includes(prefix.apiKey) && readValue(prefix.apiKey, config) !== undefined) {
+    missing += ` (${prefix.apiKey} is set, but catalog ${config.catalog.name} has several API keys and reads each from its own variable: ${[...new Set(own)].join(', ')})`;
+  }
   // A session token that could have been meant for a scheme it is never used for: say so, or the env var the
   // message names reads like the only way.
   const unused = hasSession(config) ? `; ${SESSION_RULE}` : '';
-  throw new AppError('AUTH_MISSING', `${op.name}: needs credentials: ${needed}; none are set${unused}`, {
+  return new AppError('AUTH_MISSING', `${op.name}: needs credentials: ${needed}${missing}${unused}`, {
     details: { schemes: credentialStatus(op, config) },
   });
 }

@@ -3,7 +3,8 @@
 // and how long its upstream round trip took.
 import { isAppError, type AppError, type ErrorCode } from '../errors.js';
 import type { Operation } from '../types.js';
-import { credentialEnvNames, credentialStatus, envPrefix } from './auth.js';
+import { credentialStatus, envPrefix } from './auth.js';
+import { allCredentialVariables, credentialNames } from './credential-names.js';
 import { DEFAULTS, parseRetryAfter, send, SendError } from './http.js';
 import { buildRequest, originOf, type BuiltRequest } from './request.js';
 import { policyInstruction } from './policy.js';
@@ -49,8 +50,8 @@ function failure(code: ErrorCode, message: string, redactor: Redactor, details?:
 export function configRedactor(config: ExecutionConfig): Redactor {
   const env = config.env ?? process.env;
   const values: string[] = [];
-  const names = credentialEnvNames(config);
-  for (const name of [names.token, names.apiKey, names.password]) {
+  const names = credentialNames(config);
+  for (const name of allCredentialVariables(names).filter((n) => n !== names.username)) {
     const v = env[name];
     if (v !== undefined && v !== '') values.push(v);
   }

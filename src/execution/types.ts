@@ -62,12 +62,17 @@ export interface ExecutionConfig {
 export interface CredentialEnvNames {
   /** Bearer token for http bearer, OAuth2 and OpenID Connect schemes (default `<CATALOG>_TOKEN`). */
   token?: string;
-  /** API key for apiKey schemes (default `<CATALOG>_API_KEY`). */
+  /** API key for the catalog's only apiKey scheme (default `<CATALOG>_API_KEY`). */
   apiKey?: string;
   /** HTTP basic user name (default `<CATALOG>_USERNAME`). */
   username?: string;
   /** HTTP basic password (default `<CATALOG>_PASSWORD`). */
   password?: string;
+  /**
+   * `apiKey:<scheme>`: the API key of one apiKey scheme. A catalog whose operations use several API keys reads each
+   * from its own variable (default `<CATALOG>_<SCHEME>_API_KEY`); `apiKey` then names none of them and is refused.
+   */
+  [scheme: `apiKey:${string}`]: string | undefined;
 }
 
 export type ValidationOutcome = { ok: true; args: Record<string, unknown> } | { ok: false; errors: FieldError[] };

@@ -2,6 +2,7 @@
 // parameter's deep dive. Imported text is quoted under `api_text`, cleaned and capped; Level 3 is byte-capped (K3).
 import { sha256Hex } from '../../crypto.js';
 import { credentialAlternatives, credentialStatus } from '../../execution/auth.js';
+import { credentialNamesProblem } from '../../execution/credential-names.js';
 import { suggestNames } from '../../registry/catalog.js';
 import type { JsonSchema, Operation } from '../../types.js';
 import { executionConfigFor, suggestToolNames, type CatalogEntry, type CatalogSet, type ExecutionSettings } from './catalogs.js';
@@ -274,8 +275,13 @@ export function refusedWhenReadOnly(op: Operation, readOnly: boolean): boolean {
   return readOnly && !op.readOnly;
 }
 
-function warnings(op: Operation, ctx: DescribeContext): string[] {
+function warnings(entry: CatalogEntry, ctx: DescribeContext): string[] {
+  const op = entry.op;
   const out: string[] = [];
+  // credential names in the config that do not fit the catalog (one `apiKey` for several API keys): every call is
+  // refused with CONFIG_INVALID until the operator fixes the file; said here rather than learnt from the refusal
+  const problem = credentialNamesProblem(executionConfigFor(entry.catalog, ctx.settings));
+  if (problem !== undefined) out.push(`Refused on this server until its config is fixed (CONFIG_INVALID): ${problem.message}.`);
   // said where the agent decides (levels 2 and 3), not learnt from a refused call; the execution layer refuses it
   if (refusedWhenReadOnly(op, ctx.settings.readOnly)) {
     out.push(`Refused on this server: it is read-only, and this operation changes data (${op.method.toUpperCase()}). execute_tool answers READ_ONLY_MODE; "dry_run" still shows the request.`);
@@ -308,7 +314,7 @@ export function levelTwo(entry: CatalogEntry, names: ToolNames, ctx: DescribeCon
     // which schemes go together and which are alternatives: `A and B` both required (security: [{a, b}])
     credentials: requirementsLine(credentialAlternatives(entry.op, executionConfigFor(entry.catalog, ctx.settings, ctx.sessionCredential), { format: true })),
   };
-  const w = warnings(op, ctx);
+  const w = warnings(entry, ctx);
   if (w.length > 0) out.warnings = w;
   return out;
 }
@@ -337,7 +343,7 @@ export function levelThree(entry: CatalogEntry, names: ToolNames, ctx: DescribeC
     returns: returnsText(op),
     credentials: credentials(entry, ctx),
   };
-  const w = warnings(op, ctx);
+  const w = warnings(entry, ctx);
   if (w.length > 0) out.warnings = w;
   const pruned = capSchema(op.inputSchema, LIMITS.fullDescribeBytes);
   out.inputSchema = pruned.schema;
