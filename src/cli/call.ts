@@ -19,7 +19,8 @@ Validates the arguments and calls the operation. --dry-run prints the exact requ
 Destructive operations need --confirm. Credentials come from the env vars \`describe\` names; they are sent
 over plain http only to loopback hosts unless --allow-http-credentials (or the config file) allows it.
 --config (or env API_CATALOG_CONFIG) reads the same per-catalog config file as \`serve --config\`.
-Exit codes: 0 success, 1 refused or failed, 2 a mistake on the command line.`;
+Exit codes: 0 success, 1 refused or failed (with --dry-run: also when the real call would be refused), 2 a mistake
+on the command line.`;
 
 /** `put a real value in place of the placeholder in name (--args)`. */
 function placeholderFix(paths: readonly string[]): string {
@@ -148,5 +149,8 @@ export async function run(argv: string[]): Promise<number> {
   const { envelope } = await executeTool(set, input, toolNames(), { settings, signal: controller.signal });
   const destructive = (set.byName.get(envelope.tool) ?? set.byName.get(name))?.op.destructive === true;
   process.stdout.write(JSON.stringify(forTheCli(envelope, name, argv, destructive), null, 2) + '\n');
-  return envelope.success ? 0 : 1;
+  // a dry run whose real call would be refused (placeholders, a credential not set or over plain http) exits 1, as
+  // the call would: `call X --dry-run && call X` stops there
+  const wouldRefuse = envelope.success && Array.isArray((envelope.value as { would_refuse?: unknown[] }).would_refuse);
+  return envelope.success && !wouldRefuse ? 0 : 1;
 }

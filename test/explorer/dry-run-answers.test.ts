@@ -227,6 +227,8 @@ test('the plain-http warning is shown once, beside the request, not again inside
   const warning = 'GADGETS_API_KEY would be sent to http://api.gadgets.example over plain http';
   expect(body.split(warning)).toHaveLength(2);
   expect(answerOf(body)).toContain(`<p class="error dry-run-warning">${warning}`);
+  // and the verdict is no green "would send": execute_tool refuses that call (UNSAFE_REQUEST)
+  expect(answerOf(body)).toMatch(/<p class="warn" id="dry-run-verdict">Valid arguments, but not ready to send: execute_tool refuses to send the credential over plain http \(UNSAFE_REQUEST/);
   expect(jsonOf(body, 'dry-run-request')).not.toHaveProperty('warnings');
 });
 

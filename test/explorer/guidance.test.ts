@@ -69,7 +69,7 @@ describe('dry runs', () => {
     expect(examples.join(' ')).toContain('"Found a bug"');
     await rig.page.getByRole('button', { name: 'Dry run' }).click();
     await rig.page.waitForURL(/args=/);
-    expect(await rig.page.locator('#dry-run-placeholders').textContent()).toMatch(/^Still a placeholder: owner, repo\./);
+    expect(await rig.page.locator('#dry-run-placeholders').textContent()).toMatch(/^Still a placeholder: owner, repo\..*execute_tool refuses the call \(INVALID_ARGUMENTS\) and sends nothing\.$/);
     expect(await rig.page.locator('#dry-run-result').textContent()).not.toContain('Valid arguments');
     expect(await rig.page.locator('#dry-run-verdict').textContent()).toMatch(/^Not ready to send/);
     // real values: valid, and nothing about placeholders

@@ -196,7 +196,8 @@ describe('api-catalog call', () => {
 
   test('--dry-run without the credential: the request with a stand-in, the variable named, the fix as the next step', async () => {
     const r = await callWith(EXAMPLE, ['--dry-run'], {});
-    expect(r.code).toBe(0);
+    // exit 1, as the real call would: `call X --dry-run && call X` stops here
+    expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout) as { value: { request: { headers: Record<string, string> }; warnings: string[] }; instruction: string };
     expect(out.value.request.headers['x-api-key']).toBe('<PETS_API_KEY not set>');
     expect(out.value.warnings).toHaveLength(2);
@@ -209,7 +210,7 @@ describe('api-catalog call', () => {
 
   test('--dry-run to a plain-http host: the fix (https, or --allow-http-credentials), not "send"; the key stays hidden', async () => {
     const r = await runCaptured(callRun, ['createPet', '--registry', reg, '--args', JSON.stringify(REAL), '--base-url', 'http://pets.example.com/v1', '--dry-run'], { ...quiet, PETS_API_KEY: KEY });
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout) as { instruction: string };
     expect(out.instruction).toBe(
       'Not ready to send, the real call would be refused: use an https base URL (--base-url), or, on a network you trust, add --allow-http-credentials (or set catalogs.pets.allowHttpCredentials in the config file). Then run it again without --dry-run.',
@@ -219,6 +220,7 @@ describe('api-catalog call', () => {
 
   test('--dry-run of a call that would run still says to run it without --dry-run', async () => {
     const r = await callWith(REAL, ['--dry-run']);
+    expect(r.code).toBe(0);
     expect((JSON.parse(r.stdout) as { instruction: string }).instruction).toBe('Run the same command without --dry-run to send this request.');
     expect(up.requests).toEqual([]);
   });

@@ -202,7 +202,7 @@ headers (credentials as <code>***</code>), body and a <code>curl</code> line. No
   }
   const still =
     placeholders.length > 0
-      ? html`<p class="notice" id="dry-run-placeholders" role="alert">Still a placeholder: ${list(placeholders)}. Replace ${each} with a real value; as typed, the request sends the placeholder text itself.</p>`
+      ? html`<p class="notice" id="dry-run-placeholders" role="alert">Still a placeholder: ${list(placeholders)}. Replace ${each} with a real value; as typed, execute_tool refuses the call (INVALID_ARGUMENTS) and sends nothing.</p>`
       : '';
   const missing = r.missingCredentials;
   const shows = env.success ? html`The request shows ${missing?.envVars.map((v, i) => html`${i > 0 ? ', ' : ''}<code>${unsetCredential(v)}</code>`)} where the credential goes; a` : 'A';
@@ -214,7 +214,9 @@ headers (credentials as <code>***</code>), body and a <code>curl</code> line. No
     return html`<div id="dry-run-result" class="answer">${notice}${unsetNotice}<p class="error" role="alert">${env.error.code}: ${env.error.message}</p>
 ${env.instruction !== undefined ? html`<p>${env.instruction}</p>` : ''}${still}${jsonBlock(env.error.details ?? {}, 'Error details')}${share}</div>`;
   }
-  const value = env.value as { request: { curl?: string; warnings?: unknown } & Record<string, unknown>; read_only_mode?: boolean };
+  const value = env.value as { request: { curl?: string; warnings?: unknown } & Record<string, unknown>; read_only_mode?: boolean; would_refuse?: Array<{ code?: unknown }> };
+  // a credential over plain http the operator did not allow: the real call would be UNSAFE_REQUEST (the warning says why)
+  const overPlainHttp = value.would_refuse?.some((w) => w.code === 'UNSAFE_REQUEST') === true;
   // curl and the warnings are shown on their own, each once: the JSON is the request itself
   const { curl, warnings: rawWarnings, ...request } = value.request;
   const warnings = Array.isArray(rawWarnings) ? rawWarnings.filter((w): w is string => typeof w === 'string') : [];
@@ -229,7 +231,9 @@ ${env.instruction !== undefined ? html`<p>${env.instruction}</p>` : ''}${still}$
       ? html`<p class="warn" id="dry-run-verdict">Not ready to send: the arguments match the schema, but some are placeholders. The request execute_tool would build from them (not sent; ${masked}).${readOnly}</p>`
       : missing !== undefined
         ? html`<p class="warn" id="dry-run-verdict">Valid arguments, but not ready to send: the server lacks the credential. The request execute_tool would build once it is set (not sent; ${masked}).${readOnly}</p>`
-        : html`<p class="ok" id="dry-run-verdict">Valid arguments. The exact request execute_tool would send${op.destructive && !value.read_only_mode ? ' once the user confirms it' : ''} (not sent; ${masked}).${readOnly}</p>`;
+        : overPlainHttp
+          ? html`<p class="warn" id="dry-run-verdict">Valid arguments, but not ready to send: execute_tool refuses to send the credential over plain http (UNSAFE_REQUEST; the warning below says what to set). The request it would build (not sent; ${masked}).${readOnly}</p>`
+          : html`<p class="ok" id="dry-run-verdict">Valid arguments. The exact request execute_tool would send${op.destructive && !value.read_only_mode ? ' once the user confirms it' : ''} (not sent; ${masked}).${readOnly}</p>`;
   return html`<div id="dry-run-result" class="answer" role="status">${notice}${still}${unsetNotice}
 ${verdict}
 ${warnings.map((w) => html`<p class="error dry-run-warning">${w}</p>`)}
