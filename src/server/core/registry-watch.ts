@@ -40,6 +40,11 @@ export function unwatchFiles(paths: readonly string[]): void {
 /** What identifies a version of a watched file; a missing one (watchFile zeroes every field) is 'gone'. */
 function statKey(st: Stats): string {
   if (st.ino === 0 && st.mtimeMs === 0 && st.nlink === 0) return 'gone';
+  return identity(st);
+}
+
+/** A file version's identity: inode, size, modification and change times. */
+function identity(st: Stats): string {
   return `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
 }
 
@@ -62,7 +67,7 @@ export function filesStamp(dirs: readonly string[]): string {
       } catch (err) {
         failed = (err as NodeJS.ErrnoException).code ?? 'error';
       }
-      parts.push(`${dir}/${rel} ${failed !== undefined ? `unreadable:${failed}` : st === undefined ? 'gone' : `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`}`);
+      parts.push(`${dir}/${rel} ${failed !== undefined ? `unreadable:${failed}` : st === undefined ? 'gone' : identity(st)}`);
     }
   }
   return parts.join('\n');

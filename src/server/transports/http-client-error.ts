@@ -4,6 +4,7 @@
 // never ran for these bytes: nothing here trusts them beyond choosing which page to show.
 import type { Duplex } from 'node:stream';
 import { PAGE_HEADERS, addressTooLongPage } from '../explorer/standalone.js';
+import { acceptsHtml } from './http-pages.js';
 
 /**
  * Whether the bytes of a request refused before parsing came from a browser loading a page (see clientError below):
@@ -13,7 +14,7 @@ import { PAGE_HEADERS, addressTooLongPage } from '../explorer/standalone.js';
 function browserRequestBytes(raw: string): boolean {
   const head = raw.slice(0, raw.indexOf('\r\n\r\n') >= 0 ? raw.indexOf('\r\n\r\n') : raw.length);
   const accept = /\r\naccept:([^\r\n]*)/i.exec(head);
-  if (accept !== null) return /(^|,)\s*text\/html\s*(;|,|$)/i.test(accept[1] as string);
+  if (accept !== null) return acceptsHtml(accept[1] as string);
   return /^(GET|HEAD) \/\?/.test(raw);
 }
 

@@ -29,9 +29,14 @@ export function pathnameOf(target: string | undefined): string | undefined {
   }
 }
 
+/** Whether an Accept header's value asks for text/html (a browser loading a page). */
+export function acceptsHtml(accept: string): boolean {
+  return /(^|,)\s*text\/html\s*(;|,|$)/i.test(accept);
+}
+
 /** A browser asking for a page (GET or HEAD accepting text/html): it gets HTML, not a JSON-RPC error. */
 export function browserPageRequest(req: IncomingMessage): boolean {
-  return (req.method === 'GET' || req.method === 'HEAD') && /(^|,)\s*text\/html\s*(;|,|$)/i.test(String(req.headers.accept ?? ''));
+  return (req.method === 'GET' || req.method === 'HEAD') && acceptsHtml(String(req.headers.accept ?? ''));
 }
 
 /**
