@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { createAjv } from '../schema/ajv.js';
-import { suggestNames } from '../registry/catalog.js';
+import { suggestNames } from '../registry/suggest.js';
 import type { JsonSchema, Operation } from '../types.js';
 import { alternativesLabel, excerpt, resolveRef, schemaAt, schemaAtPointer } from './expected.js';
 import type { FieldError, ValidationOutcome } from './types.js';

@@ -3,7 +3,7 @@
 // rank.ts). This file wires the stages, checks options and shapes hits. Deterministic, offline, bounded cost for
 // any input. Prints nothing.
 import { AppError } from '../errors.js';
-import { suggestNames } from '../registry/catalog.js';
+import { suggestNames } from '../registry/suggest.js';
 import type { DomainInfo, Operation } from '../types.js';
 import { DocCards } from './cards.js';
 import { computeFeatures, resourceHeadTerms, type FeatureTables } from './features.js';

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppError } from '../errors.js';
-import { suggestNames } from '../registry/catalog.js';
+import { suggestNames } from '../registry/suggest.js';
 import { COVERAGE_POWER, SIGNALS } from './signals.js';
 import { LEARNED_WEIGHTS } from './weights.js';
 

@@ -1,7 +1,7 @@
 // Help for a search that found nothing: the domains whose words the query shares, and what it may have meant
 // (spelling corrections from the catalog's own words, or the closest operation names for a name-like query).
 // Pure: reads the lexicon and the names it is given; prints nothing.
-import { suggestNames } from '../registry/catalog.js';
+import { suggestNames } from '../registry/suggest.js';
 import type { DomainInfo } from '../types.js';
 import type { Lexicon } from './lexicon.js';
 import { readLiterals } from './literals.js';

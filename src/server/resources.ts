@@ -8,7 +8,8 @@ import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, type Server, t
 import { isAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { suggestToolNames, type CatalogEntry, type CatalogSet, type ExecutionSettings } from './core/catalogs.js';
-import { capSchema, levelTwo, type DescribeContext } from './core/describe.js';
+import { levelTwo, type DescribeContext } from './core/describe.js';
+import { capSchema } from './core/schema-cap.js';
 import { LIMITS, type ToolNames } from './core/names.js';
 import { cleanText, oneLine } from './core/text.js';
 import { RESULT_URI_PREFIX, type ResultStore } from './results.js';

@@ -9,7 +9,7 @@ import { suggestToolNames } from '../../src/server/core/catalogs.js';
 import { LIMITS, toolNames } from '../../src/server/core/names.js';
 import { searchTools } from '../../src/server/core/search.js';
 import { PAGE_SIZE } from '../../src/server/explorer/paging.js';
-import { suggestNames } from '../../src/registry/catalog.js';
+import { suggestNames } from '../../src/registry/suggest.js';
 import { explorerRig } from '../helpers/explorer.js';
 
 vi.setConfig({ testTimeout: 90_000 });

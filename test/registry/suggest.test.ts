@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { defaultCatalogDir, loadCatalog, suggestNames } from '../../src/registry/catalog.js';
+import { defaultCatalogDir, loadCatalog } from '../../src/registry/catalog.js';
+import { suggestNames } from '../../src/registry/suggest.js';
 
 describe('suggestNames ("did you mean")', () => {
   const names = loadCatalog(defaultCatalogDir()).operations.map((o) => o.name);

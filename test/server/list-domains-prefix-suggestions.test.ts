@@ -2,7 +2,8 @@
 // the agent typed (a truncated word), not a name a few edits away. The first-hour audit: {"prefix":"act"} on GitHub
 // suggested "git", while "actions" is the completion. Through a real SDK client, in both protocol eras.
 import { afterEach, describe, expect, test } from 'vitest';
-import { defaultCatalogDir, suggestNames } from '../../src/registry/catalog.js';
+import { defaultCatalogDir } from '../../src/registry/catalog.js';
+import { suggestNames } from '../../src/registry/suggest.js';
 import { ERAS, call, catalogs, connectInMemory, fixtureRegistry, type Connected, type Era } from '../helpers/mcp.js';
 
 const open: Connected[] = [];

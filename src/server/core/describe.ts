@@ -1,16 +1,19 @@
 // describe_tools: three levels of detail (SEEDS.md §3) — summary, parameters (default), full — and one
-// parameter's deep dive. Imported text is quoted under `api_text`, cleaned and capped; Level 3 is byte-capped (K3).
+// parameter's deep dive. Imported text is quoted under `api_text`, cleaned and capped; Level 3 is byte-capped (K3,
+// schema-cap.ts). The short Level 2 forms are describe-brief.ts; the answer's next step, describe-instruction.ts.
 import { sha256Hex } from '../../crypto.js';
 import { credentialAlternatives, credentialStatus } from '../../execution/auth.js';
 import { credentialNamesProblem } from '../../execution/credential-names.js';
-import { suggestNames } from '../../registry/catalog.js';
+import { suggestNames } from '../../registry/suggest.js';
 import type { JsonSchema, Operation } from '../../types.js';
 import { executionConfigFor, suggestToolNames, type CatalogEntry, type CatalogSet, type ExecutionSettings } from './catalogs.js';
 import { fail, ok, type Envelope } from './envelope.js';
 import { parseMetaArgs } from './meta-args.js';
 import { LIMITS, type ToolNames } from './names.js';
 import { briefReturns, briefText, parameterLines, parameterSources, requirementsLine, typeLabel } from './describe-brief.js';
-import { cleanText, jsonBytes, oneLine } from './text.js';
+import { describeInstruction, refusedWhenReadOnly, summaryInstruction } from './describe-instruction.js';
+import { capSchema } from './schema-cap.js';
+import { cleanText, oneLine } from './text.js';
 
 export { typeLabel };
 
@@ -151,55 +154,6 @@ export function describeTools(set: CatalogSet, input: unknown, names: ToolNames,
   return { described, summarized, envelope: ok(tool, value, instruction) };
 }
 
-/** Names in an instruction: `a`, `a and b`, `a, b and c`. */
-function nameList(list: readonly string[]): string {
-  return list.length <= 1 ? (list[0] ?? '') : `${list.slice(0, -1).join(', ')} and ${list[list.length - 1]}`;
-}
-
-/**
- * Level 1's next step: a summary shows no parameters and does not authorize execute_tool, so the agent describes
- * the one it picks at Level 2 (the exact call, which it can copy) before executing it.
- */
-function summaryInstruction(ops: readonly Operation[], names: ToolNames): string {
-  const which = ops.length === 1 ? `["${(ops[0] as Operation).name}"]}` : `["<name>"]} for the one that fits`;
-  return `A summary does not authorize ${names.executeTool}: first call ${names.describeTools} with {"tool_names": ${which}.`;
-}
-
-/**
- * Levels 2 and 3 (and one parameter): the next step for every tool described, not the first one's. Operations
- * this server refuses (writes on a read-only server, operations that cannot be executed: their warnings say why)
- * are never offered to execute_tool; a destructive one among the rest gets the confirmation wording. Level 2
- * carries an example call: the instruction points at it. A destructive operation's example has no `confirm`:
- * copying it must not skip the user, who is asked (elicitation) or whose consent the agent must get before the
- * CONFIRMATION_REQUIRED fix tells it to pass `confirm`.
- */
-function describeInstruction(ops: readonly Operation[], names: ToolNames, readOnly: boolean, withExample: boolean): string {
-  const refusedReadOnly = ops.filter((op) => op.executable && refusedWhenReadOnly(op, readOnly));
-  const unusable = ops.filter((op) => !op.executable);
-  const runnable = ops.filter((op) => op.executable && !refusedWhenReadOnly(op, readOnly));
-  const refusedNote = [
-    refusedReadOnly.length > 0 ? `${nameList(refusedReadOnly.map((op) => op.name))} change${refusedReadOnly.length > 1 ? '' : 's'} data, which this read-only server refuses` : '',
-    unusable.length > 0 ? `${nameList(unusable.map((op) => op.name))} cannot be executed (see warnings)` : '',
-  ].filter(Boolean).join('; ');
-  if (runnable.length === 0) {
-    return `Do not call ${names.executeTool}: ${refusedNote}. Tell the user${refusedReadOnly.length > 0 ? ' ("dry_run" only shows the request)' : ''}, or find another operation with ${names.searchTools}.`;
-  }
-  const destructive = runnable.filter((op) => op.destructive);
-  const call = `{"tool_name": "${runnable.length === 1 ? (runnable[0] as Operation).name : '<name>'}", "args": {...}}`;
-  let text: string;
-  if (destructive.length === runnable.length) {
-    text = withExample
-      ? `Only if the user asked for this destructive action: call ${names.executeTool} with the example and their values; the user must confirm it.`
-      : `Only if the user asked for this destructive action: call ${names.executeTool} with ${call}; the user must confirm it.`;
-  } else {
-    text = withExample ? `Call ${names.executeTool} with the example and the user's values.` : `Call ${names.executeTool} with ${call} using the parameters above.`;
-    if (destructive.length > 0) {
-      text += ` ${nameList(destructive.map((op) => op.name))} ${destructive.length > 1 ? 'are' : 'is'} destructive: only if the user asked for that action, and the user must confirm it.`;
-    }
-  }
-  return refusedNote === '' ? text : `${text} Not ${refusedReadOnly.length + unusable.length > 1 ? 'these' : 'this one'}: ${refusedNote}.`;
-}
-
 const servedSets = new WeakMap<readonly string[], Set<string>>();
 
 /** Whether the set serves a name (for `from`: an operation filtered out at serve time is not offered). */
@@ -264,15 +218,6 @@ function returnsText(op: Operation): string {
 function credentials(entry: CatalogEntry, ctx: DescribeContext): Array<{ scheme: string; envVars: string[]; set: boolean; format?: string }> {
   const status = credentialStatus(entry.op, executionConfigFor(entry.catalog, ctx.settings, ctx.sessionCredential), { format: true });
   return status.map((s) => ({ scheme: s.scheme, envVars: s.envVars, set: s.set, ...(s.format !== undefined ? { format: s.format } : {}) }));
-}
-
-/**
- * Whether a server in read-only mode refuses `op`: it changes data (Operation.readOnly, which the importer decides
- * from the method and `x-api-catalog-read-only`). What describe warns of, its instruction leaves out and
- * execute_tool answers READ_ONLY_MODE for; the execution layer checks the same value again.
- */
-export function refusedWhenReadOnly(op: Operation, readOnly: boolean): boolean {
-  return readOnly && !op.readOnly;
 }
 
 function warnings(entry: CatalogEntry, ctx: DescribeContext): string[] {
@@ -393,47 +338,5 @@ export function describeParameter(op: Operation, parameter: string): Record<stri
     },
   };
   if (capped.truncated) out.schemaTruncated = `Nested schemas deeper than ${capped.depth} levels are summarized (byte cap ${LIMITS.fullDescribeBytes}).`;
-  return out;
-}
-
-/** Replaces subschemas below `depth` by `{type, description}`; lowers depth until the JSON fits `maxBytes`. */
-export function capSchema(
-  schema: JsonSchema,
-  maxBytes: number,
-  defs?: unknown,
-): { schema: unknown; truncated: boolean; depth: number } {
-  const withDefs =
-    defs !== undefined && typeof schema === 'object' && JSON.stringify(schema).includes('"$ref"') ? { ...schema, $defs: defs } : schema;
-  if (jsonBytes(withDefs) <= maxBytes) return { schema: withDefs, truncated: false, depth: Infinity };
-  for (const depth of [12, 8, 6, 4, 3, 2, 1]) {
-    const pruned = prune(withDefs, depth);
-    if (jsonBytes(pruned) <= maxBytes || depth === 1) return { schema: pruned, truncated: true, depth };
-  }
-  return { schema: prune(withDefs, 1), truncated: true, depth: 1 };
-}
-
-const SCHEMA_CHILD_MAPS = new Set(['properties', '$defs', 'definitions', 'patternProperties']);
-
-function prune(node: unknown, depth: number): unknown {
-  if (node === null || typeof node !== 'object') return node;
-  if (Array.isArray(node)) return node.map((n) => prune(n, depth));
-  const obj = node as Record<string, unknown>;
-  if (depth <= 0) {
-    const summary: Record<string, unknown> = {};
-    if (obj.type !== undefined) summary.type = obj.type;
-    if (typeof obj.description === 'string') summary.description = oneLine(obj.description, 100);
-    summary.$comment = 'truncated';
-    return summary;
-  }
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(obj)) {
-    if (SCHEMA_CHILD_MAPS.has(k) && v && typeof v === 'object' && !Array.isArray(v)) {
-      const m: Record<string, unknown> = {};
-      for (const [pk, pv] of Object.entries(v)) m[pk] = prune(pv, depth - 1);
-      out[k] = m;
-    } else if (typeof v === 'string' && k === 'description') out[k] = cleanText(v, 300);
-    else if (v && typeof v === 'object') out[k] = prune(v, depth - 1);
-    else out[k] = v;
-  }
   return out;
 }

@@ -1,7 +1,8 @@
 // list_domains: the map of the catalog(s) — what each API is (display name, description), then domains with tool
 // counts and one-line descriptions.
 import { credentialStatus } from '../../execution/auth.js';
-import { suggestNames, type Catalog } from '../../registry/catalog.js';
+import type { Catalog } from '../../registry/catalog.js';
+import { suggestNames } from '../../registry/suggest.js';
 import type { Operation } from '../../types.js';
 import { executionConfigFor, type CatalogSet, type ExecutionSettings } from './catalogs.js';
 import { domainMap, groupPrefixes, underPrefix } from './domain-map.js';

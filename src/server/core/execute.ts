@@ -5,7 +5,8 @@ import { checkFields, executeOperation, validateArguments, type CheckedFields, t
 import { encodePathParam } from '../../execution/encode.js';
 import type { Operation } from '../../types.js';
 import { executionConfigFor, suggestToolNames, type CatalogSet, type ExecutionSettings } from './catalogs.js';
-import { operationFingerprint, refusedWhenReadOnly } from './describe.js';
+import { operationFingerprint } from './describe.js';
+import { refusedWhenReadOnly } from './describe-instruction.js';
 import { dryRunAnswer } from './dry-run.js';
 import { fail, failFromError, ok, type Envelope } from './envelope.js';
 import { parseMetaArgs } from './meta-args.js';

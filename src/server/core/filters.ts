@@ -4,7 +4,8 @@
 import { createRequire } from 'node:module';
 import type picomatchType from 'picomatch';
 import { AppError } from '../../errors.js';
-import { suggestNames, type Catalog } from '../../registry/catalog.js';
+import type { Catalog } from '../../registry/catalog.js';
+import { suggestNames } from '../../registry/suggest.js';
 import type { DomainInfo, Operation } from '../../types.js';
 
 export interface CatalogFilters {

@@ -1,6 +1,6 @@
 // Validation of the meta-tools' own inputs (not the API operations' arguments). Hand-written so failures are
 // envelopes with field details and a fix, not SDK protocol errors, and so limits (K1, K2) are enforced first.
-import { suggestNames } from '../../registry/catalog.js';
+import { suggestNames } from '../../registry/suggest.js';
 import type { FieldError } from '../../execution/index.js';
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; errors: FieldError[] };

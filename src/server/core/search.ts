@@ -1,7 +1,7 @@
 // search_tools: ranked names with one-line summaries (never schemas), a browse mode for one domain, optional
 // keywords, and what helps next when nothing or little matches (domains to browse, a rephrasing hint).
 // Bounded input (K1): long queries and keyword lists are cut, limits capped.
-import { suggestNames } from '../../registry/catalog.js';
+import { suggestNames } from '../../registry/suggest.js';
 import { BoundedMap } from '../../search/bounded-map.js';
 import { LOW_CONFIDENCE_SCORE, MAX_KEYWORDS } from '../../search/index.js';
 import type { CatalogSet } from './catalogs.js';

@@ -4,7 +4,8 @@
 // operation pages have their own modules.
 import { MAP_LIMIT } from '../core/domain-map.js';
 import { LIMITS, toolNames, type ToolNames } from '../core/names.js';
-import { suggestNames, type Catalog } from '../../registry/catalog.js';
+import type { Catalog } from '../../registry/catalog.js';
+import { suggestNames } from '../../registry/suggest.js';
 import type { CatalogSet, ExecutionSettings } from '../core/catalogs.js';
 import { oneLine } from '../core/text.js';
 import type { Operation } from '../../types.js';
