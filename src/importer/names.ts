@@ -6,11 +6,36 @@ import { AppError } from '../errors.js';
 import type { Diagnostic, DomainInfo, Operation } from '../types.js';
 import { specPathOf } from './paths.js';
 import { isObject } from './pointer.js';
-import { cleanDescription, firstSentence, limitWords, safeName, slug } from './text.js';
+import { MAX_NAME, cleanDescription, cleanName, firstSentence, hashedName, limitWords, safeName, slug } from './text.js';
 
 /** The name a single operation would get without collisions. */
 export function baseName(op: Pick<Operation, 'operationId' | 'method' | 'path'>): string {
-  return safeName(op.operationId) || safeName(`${op.method} ${op.path}`) || `${op.method}_op`;
+  return safeName(rawName(op)) || `${op.method}_op`;
+}
+
+/** What a name is made from: the operationId, else method and path. */
+function rawName(op: Pick<Operation, 'operationId' | 'method' | 'path'>): string {
+  return safeName(op.operationId) !== '' ? op.operationId : `${op.method} ${op.path}`;
+}
+
+/**
+ * Each operation's base name. A long id is cut to its start and last words (safeName); where that makes it
+ * meet another operation's name, each long one takes its hashed form instead, so which keeps the short name
+ * never depends on the order of the spec.
+ */
+function baseNames(ops: readonly Operation[]): Map<Operation, string> {
+  const bases = new Map<Operation, string>();
+  const byBase = new Map<string, Operation[]>();
+  for (const op of ops) {
+    const base = baseName(op);
+    bases.set(op, base);
+    byBase.set(base, [...(byBase.get(base) ?? []), op]);
+  }
+  for (const group of byBase.values()) {
+    if (new Set(group.map(rawName)).size < 2) continue;
+    for (const op of group) if (cleanName(rawName(op)).length > MAX_NAME) bases.set(op, hashedName(rawName(op)));
+  }
+  return bases;
 }
 
 /** By the path key as the spec wrote it (two keys that differ only after `#` share a path), then method. */
@@ -25,8 +50,9 @@ function byPathMethod(a: Operation, b: Operation): number {
  */
 export function assignNames(ops: Operation[], diagnostics: Diagnostic[]): void {
   const groups = new Map<string, Operation[]>();
+  const bases = baseNames(ops);
   for (const op of ops) {
-    const base = baseName(op);
+    const base = bases.get(op) as string;
     const list = groups.get(base) ?? [];
     list.push(op);
     groups.set(base, list);

@@ -201,16 +201,70 @@ export const SAFE_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 
 /**
  * An operationId made safe: characters outside `[A-Za-z0-9_.-]` become `_`, runs collapse, ends trimmed,
- * capped at MAX_NAME (a long id keeps its start plus a short hash so two long ids stay distinct).
- * Returns '' when nothing usable remains.
+ * capped at MAX_NAME by `shortName` (a long id keeps its start and its last words). Returns '' when nothing
+ * usable remains.
  */
 export function safeName(raw: string): string {
-  let s = stripInvisible(raw)
+  const s = cleanName(raw);
+  return s.length > MAX_NAME ? shortName(s) : s;
+}
+
+/** An operationId made safe, before any cap on its length. */
+export function cleanName(raw: string): string {
+  return stripInvisible(raw)
     .replace(/[^A-Za-z0-9_.-]+/g, '_')
     .replace(/_{2,}/g, '_')
     .replace(/^[_.-]+|[_.-]+$/g, '');
-  if (s.length > MAX_NAME) s = s.slice(0, MAX_NAME - 9).replace(/[_.-]+$/, '') + '_' + shortHash(raw);
-  return s;
+}
+
+/** A long name's last words that `shortName` keeps after its cut: the last word, or the last few up to 8 characters. */
+const MIN_TAIL = 8;
+/** ... and no more than this; a longer last word leaves the name to `hashedName`. */
+const MAX_TAIL = 25;
+
+/** Where a name may be cut: after a `_`, `.` or `-` (`seams`), or between a lower-case letter or digit and a capital (`humps`). */
+function wordStarts(s: string): { seams: number[]; humps: number[] } {
+  const seams: number[] = [];
+  const humps: number[] = [];
+  for (let i = 1; i < s.length; i++) {
+    if (/[_.-]/.test(s[i - 1] as string) && !/[_.-]/.test(s[i] as string)) seams.push(i);
+    else if (/[a-z0-9]/.test(s[i - 1] as string) && /[A-Z]/.test(s[i] as string)) humps.push(i);
+  }
+  return { seams, humps };
+}
+
+/** The start of the last words: the latest cut that keeps at least MIN_TAIL characters, if that is no more than MAX_TAIL. */
+function tailStartIn(s: string, starts: readonly number[]): number | undefined {
+  const i = [...starts].reverse().find((at) => s.length - at >= MIN_TAIL);
+  return i !== undefined && s.length - i <= MAX_TAIL ? i : undefined;
+}
+
+/**
+ * A safe name over MAX_NAME, cut at word boundaries to its start, `_`, and its last word (or last words, to
+ * MIN_TAIL characters): `actions_get-github-actions-default-workflow-permissions-repository` becomes
+ * `actions_get-github-actions-default-workflow_repository`. The end of a long id is what tells its siblings
+ * apart (`-repository` / `-organization`), so it is kept; two ids that still meet are told apart by
+ * `hashedName` (assignNames). Cuts fall at `_`, `.` and `-` where they can (`apiCredentials`, not `api`), else
+ * between camelCase humps; a name without usable boundaries is `hashedName`'s.
+ */
+export function shortName(s: string): string {
+  const { seams, humps } = wordStarts(s);
+  const all = [...seams, ...humps].sort((a, b) => a - b);
+  const tailStart = tailStartIn(s, seams) ?? tailStartIn(s, all);
+  if (tailStart === undefined) return hashedName(s);
+  const tail = s.slice(tailStart).replace(/^[_.-]+/, '');
+  const room = MAX_NAME - 1 - tail.length;
+  const last = (starts: readonly number[]): number | undefined => [...starts].reverse().find((i) => i <= room && i < tailStart);
+  const atSeam = last(seams);
+  const headEnd = atSeam !== undefined && atSeam >= room / 2 ? atSeam : last(all);
+  const head = (headEnd === undefined ? '' : s.slice(0, headEnd)).replace(/[_.-]+$/, '');
+  if (head === '') return hashedName(s);
+  return `${head}_${tail}`;
+}
+
+/** A long name as its start and a hash of the whole: distinct for distinct ids, whatever they share. */
+export function hashedName(raw: string): string {
+  return cleanName(raw).slice(0, MAX_NAME - 9).replace(/[_.-]+$/, '') + '_' + shortHash(raw);
 }
 
 /** A domain/catalog slug: lower-case `[a-z0-9_-]`, other runs become `-`, at most 64 characters. */

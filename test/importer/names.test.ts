@@ -83,6 +83,44 @@ describe('names', () => {
   });
 });
 
+describe('long names', () => {
+  // GitHub's siblings, 66-70 characters: the end of the id is what tells them apart.
+  const repo = 'actions/get-github-actions-default-workflow-permissions-repository';
+  const org = 'actions/get-github-actions-default-workflow-permissions-organization';
+
+  test('a long id keeps its start and its last words, cut at word boundaries', () => {
+    expect(baseName({ operationId: repo, method: 'get', path: '/r' })).toBe('actions_get-github-actions-default-workflow_repository');
+    expect(baseName({ operationId: org, method: 'get', path: '/o' })).toBe('actions_get-github-actions-default-workflow_organization');
+    expect(baseName({ operationId: 'orgs/custom-properties-for-repos-create-or-update-organization-definitions', method: 'put', path: '/x' }))
+      .toBe('orgs_custom-properties-for-repos-create-or-update_definitions');
+  });
+
+  test('camelCase ids are cut between humps', () => {
+    const name = baseName({ operationId: 'solutions.bookingBusinesses.bookingBusiness.appointments.CancelTheBookingAppointmentAndNotifyTheCustomer', method: 'post', path: '/x' });
+    expect(name).toBe('solutions.bookingBusinesses.bookingBusiness_Customer');
+    expect(name.length).toBeLessThanOrEqual(64);
+  });
+
+  test('two long ids that still meet after the cut both take a hash, whatever their order', () => {
+    const make = (): Operation[] => [
+      op({ operationId: `${'word-'.repeat(10)}alpha-filler-ending`, path: '/a' }),
+      op({ operationId: `${'word-'.repeat(10)}beta-filler-ending`, path: '/b' }),
+      op({ operationId: 'other', path: '/c' }),
+    ];
+    const one = make();
+    const two = make().reverse();
+    assignNames(one, []);
+    assignNames(two, []);
+    const byPath = (ops: Operation[]): Record<string, string> => Object.fromEntries(ops.map((o) => [o.path, o.name]));
+    expect(byPath(two)).toEqual(byPath(one));
+    const [a, b] = [byPath(one)['/a'] as string, byPath(one)['/b'] as string];
+    expect(a).toMatch(/^word-word-.*_[0-9a-f]{8}$/);
+    expect(b).toMatch(/^word-word-.*_[0-9a-f]{8}$/);
+    expect(a).not.toBe(b);
+    expect(byPath(one)['/c']).toBe('other');
+  });
+});
+
 describe('buildDomains', () => {
   test('tag description wins; otherwise one generated from the operations', () => {
     const ops = [
