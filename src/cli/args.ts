@@ -2,10 +2,12 @@
 // `--flag`, repeatable valued flags. Only src/cli/ reads argv. A bad flag or command is a UsageError: one line
 // that names the command and the bad flag, with "did you mean" and where the options are listed (exit 2).
 import { parseArgs } from 'node:util';
-import { distance } from 'fastest-levenshtein';
 import { SERVE_OPTIONS, flagKey, httpFlagsWithoutHttp, resolveOptions, type OptionSpec, type ServeFlags } from '../config.js';
 import { endpointUrl, FUSIONS } from '../embeddings/config.js';
+import { closest } from '../config/did-you-mean.js';
 import { AppError, isAppError } from '../errors.js';
+
+export { closest };
 
 /**
  * A mistake on the command line (unknown flag or command, a flag without its value, a stray argument). The CLI
@@ -21,22 +23,6 @@ export class UsageError extends AppError {
 
 export function isUsageError(err: unknown): err is UsageError {
   return err instanceof UsageError;
-}
-
-/**
- * The candidates closest to `typed`: an edit distance of 1 for short words, 2 up to 8 letters, else 3, or a
- * candidate that starts with it (3 letters or more); at most 3, closest first.
- */
-export function closest(typed: string, candidates: readonly string[]): string[] {
-  const t = typed.toLowerCase();
-  const n = t.replace(/^-+/, '').length;
-  const limit = n <= 3 ? 1 : n <= 8 ? 2 : 3; // a swapped pair of letters (--prot) is 2 edits
-  return candidates
-    .map((c) => ({ c, d: distance(t, c.toLowerCase()) }))
-    .filter(({ c, d }) => d <= limit || (t.replace(/^-+/, '').length >= 3 && c.toLowerCase().startsWith(t)))
-    .sort((a, b) => a.d - b.d || a.c.localeCompare(b.c))
-    .slice(0, 3)
-    .map(({ c }) => c);
 }
 
 /** " (did you mean --limit?)" or "". */

@@ -1,8 +1,8 @@
 // The config file as one zod schema: per-catalog sections, the top-level blockPrivateAddresses, and the `serve`
 // section generated from SERVE_OPTIONS. Validation, error messages ("<key> <why>") and docs/config.schema.json
 // (`npm run config-schema`) all come from it. No I/O here; src/config.ts reads the file.
-import { distance } from 'fastest-levenshtein';
 import * as z from 'zod';
+import { closest } from './did-you-mean.js';
 import { SERVE_OPTIONS, type OptionSpec } from './options.js';
 
 /** An environment variable NAME: upper case, digits and `_` (a lower-case token such as `sk_live_…` is refused). */
@@ -185,26 +185,10 @@ function keyOf(path: readonly PropertyKey[]): string {
   return out;
 }
 
-/** One word's singular: `registries` -> `registry`, `allowHosts` -> `allowHost`. */
-const singular = (w: string): string => (w.endsWith('ies') ? `${w.slice(0, -3)}y` : w.endsWith('s') ? w.slice(0, -1) : w);
-
-/**
- * `; did you mean "port"?` for the allowed key (of the comma-separated `allowed`) that `typed` most likely meant, as
- * a mistyped flag gets one: the same key in another case (`readonly`), singular for plural (`registry`), its start
- * (`rateLimit`, 3+ letters), or within a small edit distance (`prot`: 1 edit up to 3 letters, 2 up to 8, else 3).
- */
+/** `; did you mean "port"?` for the allowed key (of the comma-separated `allowed`) that `typed` most likely meant, as a mistyped flag gets one (did-you-mean.ts). */
 function closeKey(typed: string, allowed: string): string {
-  const t = typed.toLowerCase();
-  if (t === '') return '';
-  const limit = t.length <= 3 ? 1 : t.length <= 8 ? 2 : 3;
-  let best: { key: string; score: number } | undefined;
-  for (const key of allowed.split(', ').filter(Boolean)) {
-    const k = key.toLowerCase();
-    const d = distance(t, k);
-    const score = d === 0 || singular(t) === singular(k) ? 0 : t.length >= 3 && k.startsWith(t) ? 1 : d <= limit ? 1 + d : undefined;
-    if (score !== undefined && (best === undefined || score < best.score)) best = { key, score };
-  }
-  return best === undefined ? '' : `; did you mean ${JSON.stringify(best.key)}?`;
+  const best = closest(typed, allowed.split(', ').filter(Boolean), 1)[0];
+  return best === undefined ? '' : `; did you mean ${JSON.stringify(best)}?`;
 }
 
 /** One zod issue as `<key> <why>` (the config file's message style). */
