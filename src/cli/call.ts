@@ -4,7 +4,7 @@
 import { isAppError } from '../errors.js';
 import { checkFields } from '../execution/shape.js';
 import { checkServeFlags, jsonObject, splitArgs, UsageError } from './args.js';
-import type { WouldRefuse } from '../server/core/dry-run.js';
+import { fixSentence, placeholderFix, type WouldRefuse } from '../server/core/dry-run.js';
 import type { Envelope } from '../server/core/envelope.js';
 import { executeTool } from '../server/core/execute.js';
 import { toolNames } from '../server/core/names.js';
@@ -22,27 +22,6 @@ over plain http only to loopback hosts unless --allow-http-credentials (or the c
 Exit codes: 0 success, 1 refused or failed (with --dry-run: also when the real call would be refused), 2 a mistake
 on the command line.`;
 
-/** `put a real value in place of the placeholder in name (--args)`. */
-function placeholderFix(paths: readonly string[]): string {
-  const one = paths.length === 1;
-  return `put ${one ? 'a real value' : 'real values'} in place of the example's placeholder${one ? '' : 's'} in ${paths.join(', ')} (--args)`;
-}
-
-/** A dry run's next step when the real call would be refused: what to fix, in this command's flags, never "send". */
-function fixLine(name: string, refusals: readonly WouldRefuse[]): string {
-  const fixes = refusals.map((r) => {
-    switch (r.code) {
-      case 'INVALID_ARGUMENTS':
-        return placeholderFix(r.placeholders);
-      case 'AUTH_MISSING':
-        return `set ${r.env_vars.join(', ')} (api-catalog describe ${name} says what ${r.env_vars.length === 1 ? 'it' : 'each'} must hold)`;
-      case 'UNSAFE_REQUEST':
-        return `use an https base URL (--base-url)${r.flag !== undefined ? `, or, on a network you trust, add ${r.flag}${r.configKey !== undefined ? ` (or set ${r.configKey} in the config file)` : ''}` : ''}`;
-    }
-  });
-  return `Not ready to send, the real call would be refused: ${fixes.join('; ')}. Then run it again without --dry-run.`;
-}
-
 /**
  * How this command's flags say what execute_tool's arguments say, for the flow's messages and next steps; the
  * core's words for agents (tool names, "the server", "ask the operator") in the CLI's (wording.ts).
@@ -55,7 +34,7 @@ function forTheCli(envelope: Envelope, name: string, argv: readonly string[], de
       return { ...envelope, instruction: `The request was not sent: this catalog is read-only (${source.set}); ${source.lift} and run it again without --dry-run to send it.` };
     }
     // placeholders, a credential not set, a credential over plain http: the fix, not "send"
-    if (value.dry_run === true && Array.isArray(value.would_refuse) && value.would_refuse.length > 0) return { ...envelope, instruction: fixLine(name, value.would_refuse) };
+    if (value.dry_run === true && Array.isArray(value.would_refuse) && value.would_refuse.length > 0) return { ...envelope, instruction: fixSentence(name, value.would_refuse, 'cli') };
     // a destructive operation runs only with --confirm: the next step says so, as the command that sends it
     if (value.dry_run === true && destructive && !argv.includes('--confirm')) {
       const send = shellLine(['api-catalog', 'call', name, ...argv.filter((a) => a !== '--dry-run' && a !== name), '--confirm']);
@@ -83,7 +62,7 @@ function forTheCli(envelope: Envelope, name: string, argv: readonly string[], de
     case 'INVALID_ARGUMENTS': {
       const placeholders = (envelope.error.details as { placeholders?: string[] } | undefined)?.placeholders ?? [];
       if (placeholders.length > 0) {
-        const fix = placeholderFix(placeholders);
+        const fix = placeholderFix(placeholders, 'cli');
         return { ...envelope, error, instruction: `${fix[0]?.toUpperCase()}${fix.slice(1)}, then run it again; api-catalog describe ${name} --detail full shows the schema.` };
       }
       return { ...envelope, error, instruction: `Fix the listed fields in --args; api-catalog describe ${name} --detail full shows the schema.` };

@@ -28,19 +28,39 @@ export function placeholderWarning(found: readonly PlaceholderAt[]): string {
   return `${placeholderList(found)} still ${one ? 'holds' : 'hold'} the operation example's placeholder: a real call is refused (INVALID_ARGUMENTS) until ${one ? 'it holds' : 'each holds'} the user's value`;
 }
 
-/** The agent's next step when the real call would be refused: what to fix, never "send". */
-function fixInstruction(tool: string, refusals: readonly WouldRefuse[]): string {
+/**
+ * Whose words a dry run's "what to fix" is in: an agent's (execute_tool's arguments, "tell the user") or a person's at
+ * `api-catalog call` (its flags: --args, --base-url, --dry-run).
+ */
+export type FixWording = 'agent' | 'cli';
+
+/** `put the user's value in place of the example's placeholder in name (ask the user …)`, or the CLI's `… (--args)`. */
+export function placeholderFix(paths: readonly string[], wording: FixWording): string {
+  const one = paths.length === 1;
+  const value = wording === 'cli' ? (one ? 'a real value' : 'real values') : `the user's value${one ? '' : 's'}`;
+  const where = wording === 'cli' ? '(--args)' : '(ask the user for any you do not know)';
+  return `put ${value} in place of the example's placeholder${one ? '' : 's'} in ${paths.join(', ')} ${where}`;
+}
+
+/** A dry run's next step when the real call would be refused: what to fix (in `wording`'s words), never "send". */
+export function fixSentence(tool: string, refusals: readonly WouldRefuse[], wording: FixWording): string {
+  const cli = wording === 'cli';
   const fixes = refusals.map((r) => {
     switch (r.code) {
       case 'INVALID_ARGUMENTS':
-        return `put the user's value${r.placeholders.length === 1 ? '' : 's'} in place of the example's placeholder${r.placeholders.length === 1 ? '' : 's'} in ${r.placeholders.join(', ')} (ask the user for any you do not know)`;
+        return placeholderFix(r.placeholders, wording);
       case 'AUTH_MISSING':
-        return `the server lacks the credential ${r.env_vars.join(', ')}: tell the user to set it where the server runs`;
+        return cli
+          ? `set ${r.env_vars.join(', ')} (api-catalog describe ${tool} says what ${r.env_vars.length === 1 ? 'it' : 'each'} must hold)`
+          : `the server lacks the credential ${r.env_vars.join(', ')}: tell the user to set it where the server runs`;
       case 'UNSAFE_REQUEST':
-        return `the server refuses to send the credential to ${r.origin ?? 'this address'} over plain http: tell the user (an https base URL fixes it; the operator can allow it with the config key ${r.configKey ?? 'allowHttpCredentials'}${r.flag !== undefined ? ` or the flag ${r.flag}` : ''})`;
+        return cli
+          ? `use an https base URL (--base-url)${r.flag !== undefined ? `, or, on a network you trust, add ${r.flag}${r.configKey !== undefined ? ` (or set ${r.configKey} in the config file)` : ''}` : ''}`
+          : `the server refuses to send the credential to ${r.origin ?? 'this address'} over plain http: tell the user (an https base URL fixes it; the operator can allow it with the config key ${r.configKey ?? 'allowHttpCredentials'}${r.flag !== undefined ? ` or the flag ${r.flag}` : ''})`;
     }
   });
-  return `Not ready to send, a real call would be refused: ${fixes.join('; ')}. Call ${tool} without "dry_run" only once ${fixes.length === 1 ? 'that is' : 'these are'} fixed.`;
+  const refused = `Not ready to send, ${cli ? 'the' : 'a'} real call would be refused: ${fixes.join('; ')}.`;
+  return cli ? `${refused} Then run it again without --dry-run.` : `${refused} Call ${tool} without "dry_run" only once ${fixes.length === 1 ? 'that is' : 'these are'} fixed.`;
 }
 
 /** The dry-run answer for validated arguments: the request, its warnings, what would refuse the real call, the next step. */
@@ -61,7 +81,7 @@ export function dryRunAnswer(op: Operation, args: Record<string, unknown>, confi
   const warnings: string[] = [];
   const refusals: WouldRefuse[] = [];
   // in the order the real call meets them: the arguments, the credential, the address
-  const found = findPlaceholders(args);
+  const found = findPlaceholders(args, op.inputSchema);
   if (found.length > 0) {
     warnings.push(placeholderWarning(found));
     refusals.push({ code: 'INVALID_ARGUMENTS', placeholders: found.map((p) => p.path) });
@@ -88,6 +108,6 @@ export function dryRunAnswer(op: Operation, args: Record<string, unknown>, confi
         { dry_run: true, read_only_mode: true, request, ...extra },
         'This server is read-only: the request was not sent and cannot be sent here; show it to the user if they want to run it elsewhere.',
       )
-    : ok(op.name, { dry_run: true, request, ...extra }, refusals.length > 0 ? fixInstruction(options.tool, refusals) : `Call ${options.tool} again without "dry_run" to send this request.`);
+    : ok(op.name, { dry_run: true, request, ...extra }, refusals.length > 0 ? fixSentence(options.tool, refusals, 'agent') : `Call ${options.tool} again without "dry_run" to send this request.`);
   return { envelope, ...(unsetCredentials !== undefined ? { unsetCredentials } : {}) };
 }

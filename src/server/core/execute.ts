@@ -227,7 +227,7 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
   const validated = validateArguments(op, args);
   if (!validated.ok) {
     // a "<count>" where a number goes: the fix is the user's value, not another type
-    const found = findPlaceholders(args);
+    const found = findPlaceholders(args, op.inputSchema);
     return {
       ...base,
       dispatched: false,
@@ -259,7 +259,7 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
     return { ...base, dispatched: false, ...answer };
   }
   // describe's placeholders (`"<name>"`) are no values: a real call that still holds one is refused, nothing sent
-  const placeholders = findPlaceholders(validated.args);
+  const placeholders = findPlaceholders(validated.args, op.inputSchema);
   if (placeholders.length > 0) {
     return {
       ...base,

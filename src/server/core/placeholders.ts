@@ -4,15 +4,23 @@
 // refuses a real call that still holds one (nothing is sent), and a dry run warns of it.
 //
 // Only the exact form the importer writes counts: the whole string is `<KEY>`, KEY being the name of the property that
-// holds it (an argument, or a property of an object inside one), optionally padded with `x` up to the schema's
-// minLength as the importer pads it (`<id>xxxx`). A value with angle brackets anywhere else ("a <b> c", `"<b>"` under
-// another name) is the user's and is sent as it is.
+// holds it (an argument, or a property of an object inside one), or that padded with `x` to the schema's minLength
+// exactly as the importer pads it (examples.ts: `padEnd(minLength, 'x')` when `<KEY>` is shorter): `<id>xxxx` where
+// `id` has minLength 8, never where it has none or another. A value with angle brackets anywhere else ("a <b> c",
+// `"<b>"` under another name, `<id>xx` where no minLength asks for 6 characters) is the user's and is sent as it is.
+// The literal text `<KEY>` itself cannot be sent in the property KEY (docs/TOOLS.md says why).
+import { schemaAt } from '../../execution/expected.js';
+import type { JsonSchema } from '../../types.js';
 
-/** Whether `value` is the placeholder the importer writes for the property named `key`. */
-export function isPlaceholder(value: unknown, key: string | undefined): value is string {
+/**
+ * Whether `value` is the placeholder the importer writes for the property named `key` whose schema has `minLength`
+ * (undefined: none, or not known): `<key>` itself, or `<key>` padded with `x` to exactly that minLength.
+ */
+export function isPlaceholder(value: unknown, key: string | undefined, minLength?: number): value is string {
   if (typeof value !== 'string' || key === undefined || key === '') return false;
   const exact = `<${key}>`;
-  return value === exact || (value.startsWith(exact) && /^x+$/.test(value.slice(exact.length)));
+  if (value === exact) return true;
+  return minLength !== undefined && minLength > exact.length && value.length === minLength && value.startsWith(exact) && /^x+$/.test(value.slice(exact.length));
 }
 
 /** One argument that still holds a placeholder: its path (`owner`, `labels[0].name`), JSON pointer and value. */
@@ -30,12 +38,24 @@ function escapePointer(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-/** Every place in `args` that still holds a placeholder, in document order (at most 50). */
-export function findPlaceholders(args: unknown): PlaceholderAt[] {
+/** The minLength of the schema at `pointer` in the operation's `inputSchema`, if it has one. */
+function minLengthAt(inputSchema: JsonSchema | undefined, pointer: string): number | undefined {
+  if (inputSchema === undefined || typeof inputSchema !== 'object') return undefined;
+  const min = schemaAt(inputSchema as Record<string, unknown>, pointer)?.minLength;
+  return typeof min === 'number' ? min : undefined;
+}
+
+/**
+ * Every place in `args` that still holds a placeholder, in document order (at most 50); `inputSchema` (the
+ * operation's) says where a padded one may stand.
+ */
+export function findPlaceholders(args: unknown, inputSchema: JsonSchema | undefined): PlaceholderAt[] {
   const found: PlaceholderAt[] = [];
   const walk = (value: unknown, key: string | undefined, path: string, pointer: string, depth: number): void => {
     if (found.length >= MAX_FOUND || depth > MAX_DEPTH) return;
-    if (isPlaceholder(value, key)) {
+    // the schema is looked up only for a value that starts like a placeholder for its key
+    const padded = typeof value === 'string' && key !== undefined && value.length > key.length + 2 && value.startsWith(`<${key}>`);
+    if (isPlaceholder(value, key, padded ? minLengthAt(inputSchema, pointer) : undefined)) {
       found.push({ path, pointer, value });
       return;
     }
@@ -49,13 +69,13 @@ export function findPlaceholders(args: unknown): PlaceholderAt[] {
   return found;
 }
 
-/** The argument paths (`owner`, `labels[0].name`, `config.url`) in `args` that still hold a placeholder. */
-export function placeholderPaths(args: unknown): string[] {
-  return findPlaceholders(args).map((p) => p.path);
-}
-
 /** `name ("<name>")`, `owner ("<owner>") and repo ("<repo>")`: the arguments, for a message. */
 export function placeholderList(found: readonly PlaceholderAt[]): string {
   const items = found.map((p) => `${p.path} (${JSON.stringify(p.value)})`);
   return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/** The argument paths (`owner`, `labels[0].name`, `config.url`) in `args` that still hold a placeholder. */
+export function placeholderPaths(args: unknown, inputSchema: JsonSchema | undefined): string[] {
+  return findPlaceholders(args, inputSchema).map((p) => p.path);
 }

@@ -10,7 +10,7 @@ import type { Envelope } from '../core/envelope.js';
 import type { JsonSchema, Operation } from '../../types.js';
 import { html, jsonBlock, type Html } from './html.js';
 import { names, type PageDeps } from './pages.js';
-import { isPlaceholder, placeholderPaths } from '../core/placeholders.js';
+import { findPlaceholders, isPlaceholder } from '../core/placeholders.js';
 import { resolvedSchema } from './share.js';
 
 /** A dry run to show on the page: what was typed and what execute_tool answered (or why the text is not JSON). */
@@ -71,27 +71,16 @@ export async function dryRun(deps: PageDeps, tool: string, argsText: string): Pr
   if (args === null || typeof args !== 'object' || Array.isArray(args)) return { parseError: 'The arguments must be a JSON object, e.g. {"owner": "octo"}.' };
   const input = args as Record<string, unknown>;
   const outcome = await executeTool(deps.catalogs, { tool_name: tool, args: input, dry_run: true }, names(deps), { settings: deps.settings, credentialStandIn: unsetCredential });
-  const placeholders = placeholderPaths(input);
-  const named = placeholders.length > 0 ? { placeholders } : {};
+  const found = findPlaceholders(input, deps.catalogs.byName.get(outcome.operation ?? tool)?.op.inputSchema);
+  const named = found.length > 0 ? { placeholders: found.map((p) => p.path) } : {};
   const env = outcome.envelope;
-  if (!env.success && env.error.code === 'INVALID_ARGUMENTS' && placeholders.length > 0) {
+  if (!env.success && env.error.code === 'INVALID_ARGUMENTS' && found.length > 0) {
     const errors = (env.error.details as { errors?: FieldError[] } | undefined)?.errors ?? [];
-    if (errors.length > 0 && errors.every((e) => atPlaceholder(input, e.path))) return { envelope: env, ...named, placeholderErrors: errors };
+    // each error is at a placeholder or inside one (JSON pointers, as validation names them)
+    const atPlaceholder = (path: string): boolean => found.some((p) => path === p.pointer || path.startsWith(`${p.pointer}/`));
+    if (errors.length > 0 && errors.every((e) => atPlaceholder(e.path))) return { envelope: env, ...named, placeholderErrors: errors };
   }
   return { envelope: env, ...named, ...(outcome.unsetCredentials !== undefined ? { missingCredentials: outcome.unsetCredentials } : {}) };
-}
-
-/** Whether the value at a JSON pointer into the arguments, or one that holds it, is a placeholder. */
-function atPlaceholder(args: unknown, pointer: string): boolean {
-  let at = args;
-  let atKey: string | undefined;
-  for (const part of pointer === '' ? [] : pointer.slice(1).split('/')) {
-    if (isPlaceholder(at, atKey)) return true;
-    const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
-    atKey = Array.isArray(at) ? undefined : key;
-    at = at !== null && typeof at === 'object' && Object.hasOwn(at, key) ? (at as Record<string, unknown>)[key] : undefined;
-  }
-  return isPlaceholder(at, atKey);
 }
 
 /**

@@ -60,7 +60,7 @@ function sourcesOf(entry: CatalogEntry, deps: PageDeps): Record<string, string[]
 /** The first real example of an argument: its schema's, else the operation's examples' (placeholders skipped). */
 function sampleOf(op: Operation, arg: string, s: Exclude<JsonSchema, boolean>): unknown {
   const candidates = [...(Array.isArray(s.examples) ? s.examples : []), ...op.examples.map((e) => (Object.hasOwn(e.args, arg) ? e.args[arg] : undefined)), s.example];
-  return candidates.find((v) => v !== undefined && placeholderPaths({ [arg]: v }).length === 0);
+  return candidates.find((v) => v !== undefined && placeholderPaths({ [arg]: v }, op.inputSchema).length === 0);
 }
 
 /** The parameters table: name, in, type, required, default, description, example, and `from` where known. */
