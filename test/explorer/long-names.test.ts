@@ -144,16 +144,18 @@ describe('what a page reads', () => {
     expect(home.status).toBe(200);
     expect(home.body).toContain(`${MANY.msgraph}</span> domains, ${MANY.msgraph * 2} operations; showing 51–75`);
     expect(home.body).toContain(`version 1.0, ${MANY.msgraph * 2} operations`);
-    // the import report links the operation its warning names, found without the catalog's full (blocking) parse
-    const report = await rawHttp(fresh.srv.port, 'GET', '/?view=import', {});
-    const named = manySet.operations.find((o) => o.method === 'get' && o.path === LISTED)?.name.slice('msgraph.'.length) as string;
-    expect(report.body).toContain(`<a href="/?tool=${encodeURIComponent(named)}">${named}</a>`);
     expect(parsed()).toEqual([]);
     const domain = fresh.set.domainNames[7] as string;
     const page = await rawHttp(fresh.srv.port, 'GET', `/?domain=${encodeURIComponent(domain)}`, {});
     expect(page.status).toBe(200);
     expect(page.body).toContain('2 operations; showing 1–2 of 2');
     expect(parsed()).toEqual([`${domain}.json`]);
+    // the import report links the operation its warning names, found without the catalog's full (blocking) parse:
+    // through the catalog's own reading, one domain's file a turn
+    const report = await rawHttp(fresh.srv.port, 'GET', '/?view=import', {});
+    const named = manySet.operations.find((o) => o.method === 'get' && o.path === LISTED)?.name.slice('msgraph.'.length) as string;
+    expect(report.body).toContain(`<a href="/?tool=${encodeURIComponent(named)}">${named}</a>`);
+    expect(parsed()).toEqual(fresh.set.domainNames.map((d) => `${d}.json`).sort());
     // several catalogs: the domain's own file too, its operations under the names the server serves them by
     const stripe = manySet.domainNames.find((d) => d.startsWith('stripe.')) as string;
     const listed = await rawHttp(many.port, 'GET', `/?domain=${encodeURIComponent(stripe)}`, {});

@@ -1,9 +1,8 @@
 // The explorer's operator views: the import report (warnings and lint findings from each registry's
 // diagnostics.json, what the last re-import changed from changes.json) and the search log (poorly answered
-// queries first). Reads those files, and each registry's operations files to link what they name (a file a turn, off
-// the catalog's own synchronous loading, so MCP calls are answered in between); writes nothing.
+// queries first). Reads those files, and each catalog's operations (one domain's file a turn, through the catalog) to
+// link what they name; writes nothing.
 import { existsSync, readFileSync } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Catalog } from '../../registry/catalog.js';
@@ -60,15 +59,17 @@ interface Known {
 const known = new WeakMap<Catalog, Promise<Known>>();
 
 /**
- * What the report links to, read once per loaded catalog (a reload loads new ones). Not through `catalog.operations`,
- * which parses every operations file in one go on the thread that answers MCP (seconds for Microsoft Graph's 478):
- * the files are read and parsed one a turn; one that cannot be read or parsed only loses its links. A catalog
- * without its files (filtered at serve time, or built in memory) has its operations in memory already.
+ * What the report links to, read once per loaded catalog (a reload loads new ones), through the catalog's own reading
+ * of one domain's file (`operationsInDomain`: the files as loaded, each parsed once whoever asks), one domain a turn,
+ * so MCP calls are answered in between; never `catalog.operations`, which parses every file in one go on the thread
+ * that answers MCP (seconds for Microsoft Graph's 478). A file that cannot be read, changed since the catalog was
+ * loaded (a re-import: the server loads the new version) or is refused only loses its links. A catalog without its
+ * files (filtered at serve time, or built in memory) has its operations in memory already.
  */
 function knownOperations(catalog: Catalog): Promise<Known> {
   let found = known.get(catalog);
   if (found === undefined) {
-    found = catalog.operationsInDomain === undefined ? Promise.resolve(indexed([catalog.operations])) : readKnown(catalog.dir);
+    found = catalog.operationsInDomain === undefined ? Promise.resolve(indexed([catalog.operations])) : readKnown(catalog);
     known.set(catalog, found);
   }
   return found;
@@ -87,22 +88,17 @@ function indexed(lists: Iterable<readonly unknown[]>): Known {
   return out;
 }
 
-async function readKnown(dir: string): Promise<Known> {
-  const opsDir = join(dir, 'operations');
-  const lists: unknown[][] = [];
-  let files: string[] = [];
-  try {
-    files = (await readdir(opsDir)).filter((f) => f.endsWith('.json')).sort();
-  } catch {
-    return indexed([]);
-  }
-  for (const file of files) {
+async function readKnown(catalog: Catalog): Promise<Known> {
+  const lists: Operation[][] = [];
+  const domains = Array.isArray(catalog.meta.domains) ? catalog.meta.domains : [];
+  for (const d of domains) {
+    if (d.toolCount === 0) continue;
     await nextTurn();
     try {
-      const ops: unknown = JSON.parse(await readFile(join(opsDir, file), 'utf8'));
-      if (Array.isArray(ops)) lists.push(ops);
+      const ops = catalog.operationsInDomain?.(d.name);
+      if (ops !== undefined) lists.push(ops);
     } catch {
-      // unreadable now (a re-import under way): its operations are named without links
+      // unreadable, changed since loaded or refused: its operations are named without links
     }
   }
   return indexed(lists);
