@@ -10,6 +10,7 @@
 // mtime alone. At 100k operations that skips reading and hashing ~560 MB on every start.
 import { randomHex, sha256Hex } from '../crypto.js';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** File name of the snapshot inside a registry folder. */
@@ -161,18 +162,45 @@ export function writeSnapshot(dir: string, payload: Uint8Array, info: SnapshotIn
 }
 
 /**
- * Writes a snapshot file at any path, atomically (temporary file in the same folder, then a rename). The temporary
- * name is random as well as the pid's, so writers on other machines or containers sharing the folder (each may be
- * pid 1) never write into one file; the last rename wins, and every reader sees one whole file. `mode` applies to
- * a new file (default 0644, as for a registry's own snapshot).
+ * Writes a snapshot file at any path, atomically ({@link writeFileAtomic}). `mode` applies to a new file (default
+ * 0644, as for a registry's own snapshot).
  */
 export function writeSnapshotFile(path: string, payload: Uint8Array, info: SnapshotInfo, mode?: number): string {
-  const tmp = `${path}.${process.pid}-${randomHex(6)}.tmp`;
+  writeFileAtomic(path, encodeSnapshot(payload, info), mode);
+  return path;
+}
+
+/**
+ * The temporary file a write of `path` goes through, in the same folder: `<path>.<pid>-<random>.tmp`. Random as well
+ * as the pid's, so writers on other machines or containers sharing the folder (each may be pid 1) never write into
+ * one file. A cache folder's pruning recognizes the name (index-cache.ts).
+ */
+function tempPathFor(path: string): string {
+  return `${path}.${process.pid}-${randomHex(6)}.tmp`;
+}
+
+/**
+ * Writes `data` at `path` atomically: a temporary file ({@link tempPathFor}), then a rename, so a reader sees the old
+ * file or the new one, never half of one, and of writers at once the last rename wins. The temporary file is gone
+ * afterwards, whatever happened. `mode` applies to a new file. Throws on I/O errors.
+ */
+export function writeFileAtomic(path: string, data: Uint8Array | string, mode?: number): void {
+  const tmp = tempPathFor(path);
   try {
-    writeFileSync(tmp, encodeSnapshot(payload, info), mode === undefined ? undefined : { mode });
+    writeFileSync(tmp, data, mode === undefined ? undefined : { mode });
     renameSync(tmp, path);
   } finally {
     rmSync(tmp, { force: true });
   }
-  return path;
+}
+
+/** {@link writeFileAtomic} without blocking the thread (fs.promises). Rejects on I/O errors. */
+export async function writeFileAtomicAsync(path: string, data: Uint8Array | string, mode?: number): Promise<void> {
+  const tmp = tempPathFor(path);
+  try {
+    await writeFile(tmp, data, mode === undefined ? undefined : { mode });
+    await rename(tmp, path);
+  } finally {
+    await rm(tmp, { force: true });
+  }
 }

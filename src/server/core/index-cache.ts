@@ -8,12 +8,12 @@
 // per registry, the stat signature its files were last verified with (`verified-<id>.json`), so that a fresh
 // clone or an installed package hashes its registry once, not at every start.
 import envPaths from 'env-paths';
-import { randomHex, sha256Hex } from '../../crypto.js';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { sha256Hex } from '../../crypto.js';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Catalog } from '../../registry/catalog.js';
-import { encodeSnapshot, readSnapshotFile, writeSnapshotFile, type SnapshotRead, type VerifiedSignatures } from '../../registry/snapshot.js';
+import { encodeSnapshot, readSnapshotFile, writeFileAtomic, writeFileAtomicAsync, writeSnapshotFile, type SnapshotRead, type VerifiedSignatures } from '../../registry/snapshot.js';
 import type { CatalogFilters } from './filters.js';
 
 /** The cache file of a set, and what its content is checked against; undefined for catalogs assembled in memory. */
@@ -110,15 +110,7 @@ export function writeSetCache(entry: SetCacheEntry, payload: Uint8Array, writer:
 export async function writeSetCacheAsync(entry: SetCacheEntry, payload: Uint8Array, writer: string): Promise<void> {
   const dir = join(entry.path, '..');
   await mkdir(dir, { recursive: true, mode: 0o700 });
-  const bytes = encodeSnapshot(payload, { registryHash: entry.registryHash(), statSignature: entry.statSignature(), writer });
-  // named as writeSnapshotFile names its temporary files, which the pruning recognizes
-  const tmp = `${entry.path}.${process.pid}-${randomHex(6)}.tmp`;
-  try {
-    await writeFile(tmp, bytes, { mode: 0o600 });
-    await rename(tmp, entry.path);
-  } finally {
-    await rm(tmp, { force: true });
-  }
+  await writeFileAtomicAsync(entry.path, encodeSnapshot(payload, { registryHash: entry.registryHash(), statSignature: entry.statSignature(), writer }), 0o600);
   // the pruning is a listing and a few stats of a small folder: the same rules as writeSetCache's, not a copy of them
   pruneSetCache(dir, Date.now());
 }
@@ -140,13 +132,11 @@ export function verifiedSignatures(dir: string, registryDir: string): VerifiedSi
       }
     },
     remember(statSignature, registryHash) {
-      const tmp = `${file}.${process.pid}-${randomHex(6)}.tmp`;
       try {
         mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-        writeFileSync(tmp, JSON.stringify({ registry: resolve(registryDir), statSignature, registryHash }) + '\n', { mode: 0o600 });
-        renameSync(tmp, file);
+        writeFileAtomic(file, JSON.stringify({ registry: resolve(registryDir), statSignature, registryHash }) + '\n', 0o600);
       } catch {
-        rmSync(tmp, { force: true });
+        // best effort: the next start hashes again
       }
     },
   };
