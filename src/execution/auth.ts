@@ -4,7 +4,7 @@
 import { AppError } from '../errors.js';
 import type { Operation, SecuritySchemeInfo } from '../types.js';
 import { apiKeyVariable, credentialNames, credentialNamesProblem, envPrefix, separateApiKeys, type CredentialNames } from './credential-names.js';
-import type { CredentialEnvNames, ExecutionConfig } from './types.js';
+import type { ExecutionConfig } from './types.js';
 
 export { envPrefix } from './credential-names.js';
 
@@ -35,17 +35,6 @@ function kindOf(scheme: SecuritySchemeInfo): Kind {
     if (s === 'basic') return 'basic';
   }
   return 'unsupported';
-}
-
-/**
- * The catalog-wide credential environment variable names: the defaults `<CATALOG>_TOKEN`, `_API_KEY`, `_USERNAME`,
- * `_PASSWORD`, each replaced by `config.credentials` when the operator configured another name. A catalog one of
- * whose operations names several API-key schemes reads each from its own variable instead of `_API_KEY`
- * (credential-names.ts).
- */
-export function credentialEnvNames(config: { catalog: { name: string }; credentials?: CredentialEnvNames }): Required<Pick<CredentialEnvNames, 'token' | 'apiKey' | 'username' | 'password'>> {
-  const { token, apiKey, username, password } = credentialNames(config);
-  return { token, apiKey, username, password };
 }
 
 /** Environment variables the scheme `schemeName` reads, under the names credentialNames resolved. */
@@ -114,6 +103,25 @@ function sessionSlot(alt: ReadonlyArray<[string, SecuritySchemeInfo]>): number {
 
 function hasSession(config: ExecutionConfig): config is ExecutionConfig & { sessionCredential: string } {
   return config.sessionCredential !== undefined && config.sessionCredential !== '';
+}
+
+/**
+ * The order resolveAuth tries an operation's alternatives in: the description's, except that with a session token
+ * the alternatives it fills (sessionSlot) come first: those where it is the bearer / OAuth2 / OpenID Connect token,
+ * then those where it is the only credential (an API key in a header or cookie, basic), then the others; the
+ * description's order within each. The token is the client's own credential, meant for the scheme that takes a token:
+ * before, `[{X-API-Key header}, {bearer}]` sent it as the API key, and `[{}, {bearer}]` (credentials optional) or an
+ * earlier alternative complete from the env vars left it unused. It wins over the env vars across alternatives as it
+ * does within one requirement.
+ */
+function tryOrder(alts: Array<Array<[string, SecuritySchemeInfo]>>, config: ExecutionConfig): Array<Array<[string, SecuritySchemeInfo]>> {
+  if (!hasSession(config)) return alts;
+  const rank = (alt: ReadonlyArray<[string, SecuritySchemeInfo]>): number => {
+    const slot = sessionSlot(alt);
+    return slot < 0 ? 2 : kindOf(alt[slot]![1]) === 'bearer' ? 0 : 1;
+  };
+  // Array.prototype.sort is stable: the description's order within a rank
+  return [...alts].sort((a, b) => rank(a) - rank(b));
 }
 
 /**
@@ -237,8 +245,8 @@ export function credentialStatus(op: Pick<Operation, 'security'>, config: Execut
 }
 
 /**
- * Picks the first satisfiable security alternative and returns what to add to the request. Throws AppError
- * AUTH_MISSING (naming the env vars) when an operation requires credentials and none are available.
+ * Picks the first satisfiable security alternative, in tryOrder's order, and returns what to add to the request.
+ * Throws AppError AUTH_MISSING (naming the env vars) when an operation requires credentials and none are available.
  */
 export function resolveAuth(op: Operation, config: ExecutionConfig): AppliedAuth {
   const problem = credentialNamesProblem(config);
@@ -256,7 +264,7 @@ export function resolveAuth(op: Operation, config: ExecutionConfig): AppliedAuth
       else out.reservedHeaders.add(scheme.name.toLowerCase());
     }
   }
-  for (const alt of alts) {
+  for (const alt of tryOrder(alts, config)) {
     const values = valuesOf(alt, prefix, config);
     if (!values.every((v) => v.values !== undefined)) continue;
     for (const { name: schemeName, scheme, values: found, fromSession } of values) {

@@ -4,6 +4,7 @@
 // X-APISETU-CLIENTID are sent together and are two different secrets; Intellifi offers a cookie, a header or a query
 // key: which one is sent depends on which variable is set). Each name can be replaced by the config's
 // `credentials`: `token`, `apiKey`, `username`, `password`, and `apiKey:<scheme>` for one API-key scheme.
+import { distance } from 'fastest-levenshtein';
 import { AppError } from '../errors.js';
 import type { CatalogMeta } from '../types.js';
 import type { CredentialEnvNames } from './types.js';
@@ -117,9 +118,27 @@ export function allCredentialVariables(names: CredentialNames): string[] {
 }
 
 /**
+ * The API-key scheme an `apiKey:<scheme>` key that names none meant: the one spelt alike but for case and separators
+ * (`clientid`, `client_id` for `clientId`), else the closest one a typo away (1 letter up to 3, 2 up to 8, else 3).
+ */
+function meantScheme(typed: string, schemes: readonly string[]): string | undefined {
+  const plain = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const alike = schemes.find((s) => plain(s) === plain(typed));
+  if (alike !== undefined) return alike;
+  const limit = typed.length <= 3 ? 1 : typed.length <= 8 ? 2 : 3;
+  let best: { scheme: string; d: number } | undefined;
+  for (const scheme of schemes) {
+    const d = distance(typed.toLowerCase(), scheme.toLowerCase());
+    if (d <= limit && (best === undefined || d < best.d)) best = { scheme, d };
+  }
+  return best?.scheme;
+}
+
+/**
  * Why the config's credential names do not fit the catalog, as CONFIG_INVALID, or undefined: the single `apiKey`
  * name for a catalog whose API keys each have their own variable (which one would it be?), or an `apiKey:<scheme>`
- * naming no API-key scheme of the catalog. Calls refuse it; describe warns of it.
+ * naming no API-key scheme of the catalog. The start of `serve` and of every command refuses it (settingsFromConfig,
+ * naming the file), and so does each call.
  */
 export function credentialNamesProblem(config: { catalog: NamedCatalog; credentials?: CredentialEnvNames }): AppError | undefined {
   const o = config.credentials;
@@ -138,7 +157,7 @@ export function credentialNamesProblem(config: { catalog: NamedCatalog; credenti
   if (unknown !== undefined) {
     const has = schemes.length > 0 ? `its API-key schemes are ${listed}` : 'it has no API-key scheme';
     // scheme names are case-sensitive, as in the API description
-    const meant = schemes.find((x) => x.toLowerCase() === unknown.toLowerCase());
+    const meant = meantScheme(unknown, schemes);
     const fix = meant !== undefined ? `did you mean "${API_KEY_SCHEME_KEY}${meant}"?` : 'fix the scheme name (as the API description spells it)';
     return new AppError('CONFIG_INVALID', `${section}."${API_KEY_SCHEME_KEY}${unknown}" names no API-key scheme of catalog ${catalog.name}: ${has}; ${fix}`, {
       details: { key: `${section}.${API_KEY_SCHEME_KEY}${unknown}`, apiKeySchemes: schemes },

@@ -19,7 +19,7 @@ export type {
   WireFacts,
 } from './types.js';
 export { validateArguments, ARG_LIMITS } from './validate.js';
-export { credentialEnvNames, credentialStatus, envPrefix } from './auth.js';
+export { credentialStatus, envPrefix } from './auth.js';
 export { executeOperation } from './execute.js';
 export { CheckedFields, checkFields } from './shape.js';
 export { policyInstruction } from './policy.js';

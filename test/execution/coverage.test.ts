@@ -3,8 +3,8 @@
 // format errors, and the schema excerpt carried in `expected`. Real loopback HTTP; only sleep is injected.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { credentialNames } from '../../src/execution/credential-names.js';
 import {
-  credentialEnvNames,
   envPrefix,
   executeOperation,
   validateArguments,
@@ -73,20 +73,22 @@ describe('credential env var names', () => {
     ['api2', 'API2'],
   ])('%s -> prefix %s and the four default names', (name, prefix) => {
     expect(envPrefix(name)).toBe(prefix);
-    expect(credentialEnvNames({ catalog: { name } })).toEqual({
+    expect(credentialNames({ catalog: { name } })).toEqual({
       token: `${prefix}_TOKEN`,
       apiKey: `${prefix}_API_KEY`,
       username: `${prefix}_USERNAME`,
       password: `${prefix}_PASSWORD`,
+      apiKeys: new Map(),
     });
   });
 
   it('an operator override replaces only the name it configures', () => {
-    expect(credentialEnvNames({ catalog: { name: 'my-api.v2' }, credentials: { token: 'GH_PAT' } })).toEqual({
+    expect(credentialNames({ catalog: { name: 'my-api.v2' }, credentials: { token: 'GH_PAT' } })).toEqual({
       token: 'GH_PAT',
       apiKey: 'MY_API_V2_API_KEY',
       username: 'MY_API_V2_USERNAME',
       password: 'MY_API_V2_PASSWORD',
+      apiKeys: new Map(),
     });
   });
 });

@@ -89,6 +89,53 @@ describe("the session's X-Upstream-Token fills one scheme, never the URL query",
   });
 });
 
+describe("alternatives: the session's X-Upstream-Token goes to the one it fills, a bearer one first", () => {
+  it('[{header key}, {bearer}]: the token is the bearer, never sent as the API key', async () => {
+    const r = await sent(secured(['hkey'], ['bearer']), session());
+    expect(r.headers.authorization).toBe(`Bearer ${SESSION}`);
+    expect(r.headers['x-api-key']).toBeUndefined();
+  });
+
+  it('[{cookie key}, {oauth2}] and [{basic}, {openIdConnect}]: the token-taking scheme, whatever the order', async () => {
+    const a = await sent(secured(['ckey'], ['oauth']), session());
+    expect(a.headers.authorization).toBe(`Bearer ${SESSION}`);
+    expect(a.headers.cookie).toBeUndefined();
+    up.clear();
+    const b = await sent(secured(['basic'], ['oidc']), { ...session(), sessionCredential: 'ann:pw-session-2' });
+    expect(b.headers.authorization).toBe('Bearer ann:pw-session-2');
+  });
+
+  it('[{}, {bearer}] (credentials optional): the token is sent, not dropped for the empty alternative', async () => {
+    const r = await sent(op({ security: [{}, { bearer: [] }] }), session());
+    expect(r.headers.authorization).toBe(`Bearer ${SESSION}`);
+  });
+
+  it('[{query key}, {bearer}] with the key in the environment: the session token wins, and no key goes into the URL', async () => {
+    const r = await sent(secured(['key'], ['bearer']), session({ TESTAPI_API_KEY: 'operator-key-4' }));
+    expect(r.headers.authorization).toBe(`Bearer ${SESSION}`);
+    expect(r.url).toBe('/v1/things');
+  });
+
+  it('a bearer alternative that is not complete (its query key unset) gives way to one the token completes alone', async () => {
+    const r = await sent(secured(['bearer', 'key'], ['hkey']), session());
+    expect(r.headers['x-api-key']).toBe(SESSION);
+    expect(r.headers.authorization).toBeUndefined();
+    expect(r.url).toBe('/v1/things');
+  });
+
+  it('no alternative the token fills: the env vars, in the description\'s order; the token never goes into the query', async () => {
+    const r = await sent(secured(['key']), session({ TESTAPI_API_KEY: 'operator-key-5' }));
+    expect(r.url).toBe('/v1/things?api_key=operator-key-5');
+    expect(JSON.stringify(r)).not.toContain(SESSION);
+  });
+
+  it('without a session token the description\'s order decides, as before', async () => {
+    const r = await sent(secured(['hkey'], ['bearer']), { ...cfg, catalog: schemes, env: { TESTAPI_API_KEY: 'env-key-6', TESTAPI_TOKEN: 'env-token-6' } });
+    expect(r.headers['x-api-key']).toBe('env-key-6');
+    expect(r.headers.authorization).toBeUndefined();
+  });
+});
+
 describe('credentialAlternatives keeps the spec structure: all of a requirement, any requirement', () => {
   const env = { TESTAPI_API_KEY: 'k-1' };
   it('[{key, bearer}] is one alternative of two required schemes, each with its own status', () => {

@@ -241,23 +241,29 @@ describe("the config's credentials: one name per API-key scheme", () => {
     expect(up.requests[0]!.headers['x-apisetu-apikey']).toBe(A);
   });
 
-  it('the single "apiKey" for a catalog with two API keys is refused, naming the schemes; describe warns', async () => {
+  // Refused when the command starts, naming the file, as every other config error (before, only each call refused
+  // it): test/execution/credential-names-at-start.test.ts has `serve` and the catalog's own settings.json.
+  it('the single "apiKey" for a catalog with two API keys is refused at start, naming the schemes; describe too', async () => {
     const file = config({ apiKey: 'TWOKEYS_KEY' });
-    const out = await callCli('getCert', 'twokeys', { id: '1' }, { TWOKEYS_KEY: A }, ['--config', file]);
-    expect(out.error?.code).toBe('CONFIG_INVALID');
-    expect(out.error?.message).toBe(
-      'catalogs.twokeys.credentials.apiKey names one variable for the catalog\'s API key, but catalog twokeys has 2 API-key schemes, which its operations name together or as alternatives, so each is read from its own variable: apiKey (header X-APISETU-APIKEY), clientId (header X-APISETU-CLIENTID). ' +
+    const out = await cli(['call', 'getCert', '--args', '{"id":"1"}', '--registry', reg('twokeys'), '--base-url', `${up.url}/v1`, '--config', file], { TWOKEYS_KEY: A });
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain(
+      `config file ${file}: catalogs.twokeys.credentials.apiKey names one variable for the catalog's API key, but catalog twokeys has 2 API-key schemes, which its operations name together or as alternatives, so each is read from its own variable: apiKey (header X-APISETU-APIKEY), clientId (header X-APISETU-CLIENTID). ` +
         'Name one variable per scheme instead, e.g. "credentials": {"apiKey:apiKey": "TWOKEYS_APIKEY_API_KEY", "apiKey:clientId": "TWOKEYS_CLIENTID_API_KEY"} (these are the defaults, used when the config names none), and remove "apiKey"',
     );
+    noSecrets(out);
     expect(up.requests).toHaveLength(0);
     const d = await cli(['describe', 'getCert', '--registry', reg('twokeys'), '--config', file]);
-    expect(d.stdout).toMatch(/^warning: Refused on this server until its config is fixed \(CONFIG_INVALID\): catalogs\.twokeys\.credentials\.apiKey names one variable/m);
+    expect(d.code).toBe(1);
+    expect(d.stderr).toContain(`config file ${file}: catalogs.twokeys.credentials.apiKey names one variable`);
   });
 
-  it('"apiKey:<scheme>" naming no API-key scheme is refused, with the one meant', async () => {
-    const out = await callCli('getCert', 'twokeys', { id: '1' }, {}, ['--config', config({ 'apiKey:clientid': 'TWOKEYS_KEY' })]);
-    expect(out.error?.code).toBe('CONFIG_INVALID');
-    expect(out.error?.message).toContain('catalogs.twokeys.credentials."apiKey:clientid" names no API-key scheme of catalog twokeys: its API-key schemes are apiKey (header X-APISETU-APIKEY), clientId (header X-APISETU-CLIENTID); did you mean "apiKey:clientId"?');
+  it('"apiKey:<scheme>" naming no API-key scheme is refused at start, with the one meant', async () => {
+    const file = config({ 'apiKey:clientid': 'TWOKEYS_KEY' });
+    const out = await cli(['call', 'getCert', '--args', '{"id":"1"}', '--registry', reg('twokeys'), '--base-url', `${up.url}/v1`, '--config', file]);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain(`config file ${file}: catalogs.twokeys.credentials."apiKey:clientid" names no API-key scheme of catalog twokeys: its API-key schemes are apiKey (header X-APISETU-APIKEY), clientId (header X-APISETU-CLIENTID); did you mean "apiKey:clientId"?`);
+    expect(up.requests).toHaveLength(0);
   });
 
   it('the file is checked: an unknown key lists the allowed ones, a value that is no name is not echoed', async () => {

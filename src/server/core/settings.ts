@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { catalogOptions, parseConfigFile, resolveBaseUrls, type ConfigFile, type ServerConfig } from '../../config.js';
 import { AppError } from '../../errors.js';
 import { envPrefix, SERVER_ENV_PREFIX } from '../../execution/auth.js';
+import { credentialNamesProblem } from '../../execution/credential-names.js';
 import type { ExecutionConfig } from '../../execution/index.js';
 import type { Catalog } from '../../registry/catalog.js';
 import type { CatalogSet } from './catalogs.js';
@@ -54,7 +55,7 @@ export function executionConfigFor(
 /**
  * The execution settings of a server or CLI run: base URLs (config file < `<CATALOG>_BASE_URL` < `--base-url`),
  * read-only, timeouts, response cap, and the config file's per-catalog options. Throws CONFIG_INVALID when the
- * file names a catalog that is not loaded.
+ * file names a catalog that is not loaded, or credential names that do not fit a catalog (credentialNamesProblem).
  */
 export function settingsFromConfig(
   config: ServerConfig,
@@ -77,12 +78,28 @@ export function settingsFromConfig(
   // option by option.
   for (const catalog of set.catalogs) {
     const own = catalogSettings(catalog);
-    if (own === undefined) continue;
-    const mine = per[catalog.meta.name] ?? {};
-    per[catalog.meta.name] = { ...own, ...mine };
+    const mine = per[catalog.meta.name];
+    if (own !== undefined) per[catalog.meta.name] = { ...own, ...mine };
+    const credentials = per[catalog.meta.name]?.credentials;
+    if (credentials !== undefined) checkCredentialNames(catalog, credentials, mine?.credentials !== undefined ? file : undefined);
   }
   if (Object.keys(per).length > 0) settings.catalogs = per;
   return settings;
+}
+
+/**
+ * Throws CONFIG_INVALID, naming the file that gave them (the operator's config file, else the catalog's own
+ * settings.json), when a catalog's credential names do not fit it: an `apiKey:<scheme>` naming none of its API-key
+ * schemes (with the one meant), or the lone `apiKey` of a catalog whose API keys each have their own variable
+ * (credentialNamesProblem). Checked when the catalogs are loaded, like every other config error, rather than only when
+ * a call would read them.
+ */
+function checkCredentialNames(catalog: Catalog, credentials: NonNullable<CatalogExecutionSettings['credentials']>, operatorFile: ConfigFile | undefined): void {
+  const problem = credentialNamesProblem({ catalog: catalog.meta, credentials });
+  if (problem === undefined) return;
+  const path = operatorFile?.file ?? join(catalog.dir, CATALOG_SETTINGS_FILE);
+  const where = operatorFile !== undefined ? `config file ${path}` : `catalog settings ${path}`;
+  throw new AppError('CONFIG_INVALID', `${where}: ${problem.message}`, { details: { ...(problem.details as Record<string, unknown>), file: path } });
 }
 
 /**
