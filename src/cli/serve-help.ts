@@ -14,7 +14,8 @@ ${optionsHelp()}
 The config file also holds per-catalog settings (catalogs.<name>: baseUrl, credentials as env var NAMES,
 idempotencyHeader, allowedOrigins, blockPrivateAddresses, allowHttpCredentials, credentialPrefix); upstream
 credentials come from <CATALOG>_TOKEN, _API_KEY, _USERNAME, _PASSWORD (or the names the file gives) and
-<CATALOG>_BASE_URL overrides a base URL.
+<CATALOG>_BASE_URL overrides a base URL. A catalog with an operation that takes two or more API keys (together or
+as alternatives) reads each from its own <CATALOG>_<SCHEME>_API_KEY (renamed by credentials["apiKey:<scheme>"]).
 
 Filters (--include-domains, --exclude-domains, --exclude-tools): filtered operations cannot be listed, searched,
 described or executed; an unknown domain or a glob matching nothing stops the start.
