@@ -4,10 +4,13 @@
 // shutting down (503), and a page that failed while it was built (503 with Retry-After while the catalog changed on
 // disk and is being reloaded, else 500). Each is a standalone explorer page (its stylesheet and security headers;
 // every value escaped by the explorer's `html`), never the error's own text: a message may name server paths, and
-// the log has it (http_internal_error). `/mcp` and the probes keep their JSON-RPC errors.
+// the log has it (http_internal_error); the refused-Host page carries its few styles inline, as every request with
+// that Host (its stylesheet's too) is refused. `/mcp` and the probes keep their JSON-RPC errors.
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SERVE_OPTIONS } from '../../config.js';
 import { isAppError } from '../../errors.js';
-import { html, type Html } from '../explorer/html.js';
+import { html, Html } from '../explorer/html.js';
 import { PAGE_HEADERS, standalonePage } from '../explorer/standalone.js';
 
 /** A refusal or failure as a page: its status, extra headers (Retry-After, Connection) and the page. */
@@ -64,16 +67,60 @@ function shown(value: string | undefined): string {
   return value === undefined || value === '' ? '(none)' : value.slice(0, 100);
 }
 
-/** The Host header is not one this server answers to (DNS-rebinding protection): what the operator allows. */
+/**
+ * The few styles of the explorer's stylesheet a refused-Host page needs, inline: the browser would ask for
+ * /explorer/style.css with the same Host, refused too, so a linked stylesheet never arrives. The page's CSP allows this
+ * one style element by its hash (never 'unsafe-inline'); the tab icon is an empty data: URL, not another request.
+ */
+const HOST_PAGE_STYLE =
+  ':root{color-scheme:light dark}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#fff}' +
+  'main{max-width:1200px;margin:0 auto;padding:12px 24px 48px}h1{font-size:1.6rem;margin:8px 0 4px;overflow-wrap:anywhere}p{margin:6px 0;overflow-wrap:anywhere}' +
+  'code{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9rem;overflow-wrap:anywhere}.error{color:#b42318;font-weight:600}' +
+  '@media (prefers-color-scheme:dark){body{color:#e6edf3;background:#0d1117}.error{color:#ff8b80}}';
+
+/** The refused-Host page's CSP: the explorer's, but for its one inline style element (by hash) and a data: icon. */
+const HOST_PAGE_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(HOST_PAGE_STYLE).digest('base64')}'; img-src data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
+
+/** A standalone page that loads nothing from this server (the inline style, an empty icon). */
+function selfContainedPage(title: string, body: Html): Html {
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · api-catalog</title><style>${new Html(HOST_PAGE_STYLE)}</style><link rel="icon" href="data:,"></head>
+<body><main id="main">
+<h1>${title}</h1>
+${body}
+</main></body></html>
+`;
+}
+
+/** --allow-host's own check (a host name or host:port), so the page suggests only a value the flag accepts. */
+const ALLOW_HOSTS_SCHEMA = SERVE_OPTIONS.find((o) => o.name === 'allowHosts')!.schema;
+
+/** Whether `host` is a value `--allow-host` takes: `catalog.example.com`, `catalog.example.com:8443`, `[::1]:3333`. */
+export function allowableHost(host: string | undefined): host is string {
+  return host !== undefined && host !== '' && ALLOW_HOSTS_SCHEMA.safeParse([host]).success;
+}
+
+/**
+ * The Host header is not one this server answers to (DNS-rebinding protection): what the operator allows. The flag
+ * is written out with the Host the browser sent only when that is a host name or host:port; otherwise (empty, a space,
+ * a path, user@) with `<name>` and how to find the right name. Self-contained: it loads nothing from this server,
+ * whose every request with this Host is refused too.
+ */
 export function hostRefusedPage(host: string | undefined): ErrorPage {
   const name = shown(host);
-  const named = host === undefined || host === '' ? '<name>' : name;
+  const valid = allowableHost(host);
+  const named = valid ? host : '<name>';
+  const which = valid
+    ? ''
+    : html`<p id="host-name">That <code>Host</code> is not a host name (or <code>host:port</code>), so there is nothing to allow as it is. The name to allow is the one in the browser's address bar, without <code>https://</code> and the path: e.g. <code>catalog.example.com</code>, or <code>catalog.example.com:8443</code> with its port. A proxy in front of the server must pass that name on as the <code>Host</code> (nginx: <code>proxy_set_header Host $host;</code>).</p>\n`;
   return {
     status: 403,
-    page: standalonePage(
+    headers: { 'Content-Security-Policy': HOST_PAGE_CSP },
+    page: selfContainedPage(
       'Forbidden: this address is not allowed',
       html`<p class="error" role="alert" id="host-refused">This server does not answer to the name this page was asked for with (<code>Host: ${name}</code>). It answers only to its own address and the names its operator allows, so that another site cannot reach it through a name of its own (DNS rebinding).</p>
-<p id="host-fix">If this is how people reach the server (a DNS name, a proxy that forwards its own <code>Host</code>), its operator allows the name: <code>--allow-host ${named}</code> (or <code>API_CATALOG_ALLOW_HOSTS</code>, or <code>serve.http.allowHosts</code> in the config file), or sets <code>--public-url https://&lt;that name&gt;/mcp</code> when it is also the address MCP clients use, and restarts the server.</p>`,
+${which}<p id="host-fix">If this is how people reach the server (a DNS name, a proxy that forwards its own <code>Host</code>), its operator allows the name: <code>--allow-host ${named}</code> (or <code>API_CATALOG_ALLOW_HOSTS</code>, or <code>serve.http.allowHosts</code> in the config file), or sets <code>--public-url https://&lt;that name&gt;/mcp</code> when it is also the address MCP clients use, and restarts the server.</p>`,
     ),
   };
 }
