@@ -1,6 +1,7 @@
 // Argument validation before any request: size caps, the JSON-string client quirk, unsafe integers, then Ajv
 // (one compile per operation schema, all errors) turned into field errors with fixes an agent can apply.
-// Policy (E5): no type coercion, no defaults inserted, nothing removed — what validates is exactly what is sent.
+// Policy (E5): no type coercion, no defaults inserted, nothing removed — what validates is exactly what is sent; the
+// one value filled in is a required argument's only allowed value, when it is not sent (withFixedArguments).
 import { createHash } from 'node:crypto';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { createAjv } from '../schema/ajv.js';
@@ -252,6 +253,31 @@ function unwrapJsonStrings(op: Operation, args: Record<string, unknown>): Record
   return out ?? args;
 }
 
+/** The one value a schema allows (`const`, or an `enum` of one scalar), else undefined. */
+function onlyValue(schema: JsonSchema | undefined): string | number | boolean | undefined {
+  if (typeof schema !== 'object' || schema === null) return undefined;
+  const values = 'const' in schema ? [schema.const] : Array.isArray(schema.enum) && schema.enum.length === 1 ? schema.enum : [];
+  const [value] = values;
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : undefined;
+}
+
+/**
+ * A required top-level argument with exactly one allowed value, when it is not sent, is that value: nothing else
+ * could be sent, so the agent need not (AWS's `Action=DeleteVpc` and `Version=2016-11-15` pinned by the path key, a
+ * path's literal `?funcs=GetLatestNews`, an API's own one-value enum). A value that is sent is validated as it is.
+ */
+function withFixedArguments(op: Operation, args: Record<string, unknown>): Record<string, unknown> {
+  let out: Record<string, unknown> | undefined;
+  for (const key of op.inputSchema.required ?? []) {
+    if (Object.prototype.hasOwnProperty.call(args, key)) continue;
+    const value = onlyValue(op.inputSchema.properties[key]);
+    if (value === undefined) continue;
+    out ??= { ...args };
+    out[key] = value;
+  }
+  return out ?? args;
+}
+
 /**
  * Validates the agent's arguments against the operation's inputSchema. Accepts `undefined`/`null` as `{}` and a
  * JSON string of the whole object; returns the (possibly JSON-unwrapped) args or every field error.
@@ -280,7 +306,7 @@ export function validateArguments(op: Operation, args: unknown): ValidationOutco
   if (size > ARG_LIMITS.maxJsonBytes) {
     return { ok: false, errors: [{ path: '', message: `arguments are ${size} characters of JSON, over the limit of ${ARG_LIMITS.maxJsonBytes}`, expected: `at most ${ARG_LIMITS.maxJsonBytes} characters` }] };
   }
-  const unwrapped = unwrapJsonStrings(op, input as Record<string, unknown>);
+  const unwrapped = withFixedArguments(op, unwrapJsonStrings(op, input as Record<string, unknown>));
   if (unwrapped !== input) {
     const again = structuralErrors(unwrapped);
     if (again.length > 0) return { ok: false, errors: again };

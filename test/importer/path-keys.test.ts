@@ -81,6 +81,17 @@ describe('a crafted spec of such keys', () => {
     expect(post.out.value?.request).toMatchObject({ method: 'POST', url: 'https://rpc.example.com/?Action=DeleteVpc&Version=2016-11-15', body: 'VpcId=vpc-1a2b' });
   });
 
+  test('the pinned Action and the one-value Version need not be sent: GET_DeleteVpc with only VpcId', async () => {
+    const { code, out } = await dryRun(registry, 'GET_DeleteVpc', { VpcId: 'vpc-1a2b' });
+    expect(code, JSON.stringify(out)).toBe(0);
+    expect(out.value?.request.url).toBe('https://rpc.example.com/?VpcId=vpc-1a2b&Action=DeleteVpc&Version=2016-11-15');
+    const target = await dryRun(registry, 'DeleteWidget', { widgetId: 'w-1' });
+    expect(target.out.value?.request.headers['x-amz-target']).toBe('Widgets_20200101.DeleteWidget');
+    // PurgeQueue's Action, declared optional and pinned by its path key, is required with one value: filled in too
+    const purge = await dryRun(registry, 'PurgeQueue', {});
+    expect(purge.out.value?.request.url).toBe('https://rpc.example.com/?Action=PurgeQueue');
+  });
+
   test('an X-Amz-Target-style POST goes to / with the target header and the JSON body', async () => {
     const { code, out } = await dryRun(registry, 'DeleteWidget', { 'X-Amz-Target': 'Widgets_20200101.DeleteWidget', widgetId: 'w-1' });
     expect(code, JSON.stringify(out)).toBe(0);
@@ -95,9 +106,13 @@ describe('a crafted spec of such keys', () => {
     expect(news.inputSchema.required).toEqual(expect.arrayContaining(['funcs', 'mobile']));
     const sent = await dryRun(registry, 'GetLatestNews', { funcs: 'GetLatestNews', mobile: '1', lang: 'en' });
     expect(sent.out.value?.request.url).toBe('https://rpc.example.com/services?lang=en&funcs=GetLatestNews&mobile=1');
-    const missing = await dryRun(registry, 'GetLatestNews', {});
-    expect(missing.out.error?.code).toBe('INVALID_ARGUMENTS');
-    expect(missing.out.error?.message).toContain('/funcs');
+    // the fixed values need not be sent (their only allowed value is filled in), but a wrong one is refused
+    const filled = await dryRun(registry, 'GetLatestNews', {});
+    expect(filled.code, JSON.stringify(filled.out)).toBe(0);
+    expect(filled.out.value?.request.url).toBe('https://rpc.example.com/services?funcs=GetLatestNews&mobile=1');
+    const wrong = await dryRun(registry, 'GetLatestNews', { funcs: 'GetOldNews' });
+    expect(wrong.out.error?.code).toBe('INVALID_ARGUMENTS');
+    expect(wrong.out.error?.message).toContain('/funcs');
     const alerts = await dryRun(registry, 'get_alerts_lat_lat_lon_lon', { lat: 52.5, lon: 13.4 });
     expect(alerts.out.value?.request.url).toBe('https://rpc.example.com/alerts?lat=52.5&lon=13.4');
   });
