@@ -141,6 +141,46 @@ function warnUnknown(node: unknown, at: string, known: readonly string[], elsewh
   }
 }
 
+/** Operation keys under a Path Item (where `x-api-catalog-*` is read, beside `#/info`). */
+const OPERATION_KEYS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+
+/**
+ * EXTENSION_UNKNOWN for every `x-api-catalog-*` key anywhere but on an Operation Object under `paths` or on `info`,
+ * where they are read: `x-api-catalog-hidden: true` on a Path Item, a parameter or the document's root was ignored
+ * without a word, so the operations it was meant to hide stayed served. Walks the document once, iteratively.
+ */
+export function warnMisplacedExtensions(doc: unknown, diagnostics: Diagnostic[]): void {
+  const stack: Array<[unknown, string, number]> = [[doc, '#', 0]];
+  const seen = new WeakSet<object>(); // an object shared by two places (or a cycle) is read once
+  while (stack.length > 0) {
+    const [node, at, depth] = stack.pop() as [unknown, string, number];
+    if (typeof node !== 'object' || node === null || seen.has(node)) continue;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      node.forEach((item, i) => {
+        if (typeof item === 'object' && item !== null) stack.push([item, `${at}/${i}`, depth + 1]);
+      });
+      continue;
+    }
+    if (!isObject(node)) continue;
+    // an operation (#/paths/<path>/<method>) and #/info read their own extensions (readAgentExtensions, readCatalogExtensions)
+    const reads = at === '#/info' || (depth === 3 && at.startsWith('#/paths/') && OPERATION_KEYS.has(at.slice(at.lastIndexOf('/') + 1)));
+    for (const [key, value] of Object.entries(node)) {
+      const here = `${at}/${escapePointer(key)}`;
+      if (!reads && key.toLowerCase().startsWith(PREFIX)) {
+        const onPathItem = depth === 2 && at.startsWith('#/paths/');
+        diagnostics.push({
+          level: 'warning',
+          code: 'EXTENSION_UNKNOWN',
+          pointer: here,
+          message: `${key} is read only on an Operation Object (under paths) or on info, not here; ignored${onPathItem ? ': set it on each operation of this path' : ''}`,
+        });
+      }
+      if (typeof value === 'object' && value !== null) stack.push([value, here, depth + 1]);
+    }
+  }
+}
+
 /**
  * Why a value cannot be a tool name, or undefined when it can: a string of letters, digits, `_`, `.` and `-`, at
  * most 64 characters, not starting or ending with `_`, `.` or `-` (what the importer's own names look like, so a

@@ -9,7 +9,7 @@ import { AppError } from '../errors.js';
 import { createAjv } from '../schema/ajv.js';
 import type { CatalogMeta, Diagnostic, Operation, SecurityRequirement, SecuritySchemeInfo } from '../types.js';
 import { buildExamples, specExampleValues } from './examples.js';
-import { EXT, INFO_EXT, catalogDescription, catalogTitle, readAgentExtensions, readCatalogExtensions, type AgentExtensions } from './curation.js';
+import { EXT, INFO_EXT, catalogDescription, catalogTitle, readAgentExtensions, readCatalogExtensions, warnMisplacedExtensions, type AgentExtensions } from './curation.js';
 import { lintCatalogText, lintOperations, lintTagDescriptions, LINT_CODES, WITHHELD_TEXT } from './lint.js';
 import { isUrl, loadSpec } from './load.js';
 import type { LoadedSpec } from './load.js';
@@ -355,6 +355,7 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
   const info = own(loaded.doc, 'info');
   // The display name and description: import's own arguments, else the curators' info extensions, else the spec's.
   const display = readCatalogExtensions(info, diagnostics);
+  warnMisplacedExtensions(loaded.doc, diagnostics);
   // The spec's title or description as shown (the curators' extension, else info's own), withheld when it reads
   // like instructions to an AI: an empty title (the catalog name is shown), WITHHELD_TEXT for the description.
   const specText = (key: 'title' | 'description', extension: string | undefined, clean: (raw: unknown) => string): string => {

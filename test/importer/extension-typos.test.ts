@@ -72,6 +72,29 @@ describe('unknown x-api-catalog-* keys', () => {
     expect(r.meta.title).toBe('Pets');
   });
 
+  test('an extension where none is read (a Path Item, a parameter, the root) is a warning, and the operations stay served', async () => {
+    writeFileSync(
+      join(dir, 'misplaced.yaml'),
+      overlay(`  - target: $.paths['/pets/{petId}']
+    update: {x-api-catalog-hidden: true}
+  - target: $.paths['/pets/{petId}'].parameters[0]
+    update: {x-api-catalog-summary: the pet}
+  - target: $
+    update: {x-api-catalog-read-only: true}
+`),
+    );
+    const r = await importSpec(join(dir, 'pets.yaml'), { overlays: [{ file: join(dir, 'misplaced.yaml') }] });
+    expect(unknown(r.diagnostics)).toEqual(
+      expect.arrayContaining([
+        { pointer: '#/paths/~1pets~1{petId}/x-api-catalog-hidden', message: 'x-api-catalog-hidden is read only on an Operation Object (under paths) or on info, not here; ignored: set it on each operation of this path' },
+        { pointer: '#/paths/~1pets~1{petId}/parameters/0/x-api-catalog-summary', message: 'x-api-catalog-summary is read only on an Operation Object (under paths) or on info, not here; ignored' },
+        { pointer: '#/x-api-catalog-read-only', message: 'x-api-catalog-read-only is read only on an Operation Object (under paths) or on info, not here; ignored' },
+      ]),
+    );
+    expect(unknown(r.diagnostics)).toHaveLength(3);
+    expect(r.operations.map((o) => o.name).sort()).toEqual(['deletePet', 'listPets', 'showPetById']);
+  });
+
   test('the known extensions and other x- keys give no EXTENSION_UNKNOWN', async () => {
     writeFileSync(
       join(dir, 'good.yaml'),
