@@ -12,6 +12,9 @@ Makes a bearer token for one client of \`serve --http --tokens <file>\`. stdout 
        api-catalog token new ci-bot --scopes catalog:read | tee >(tail -1 >> tokens.txt) | head -1
 The name is the client's principal: its sessions, describe handles, rate limits and audit lines are its own.
 A running server re-reads the file when it changes; remove a line to revoke that token.
+To rotate a client's token, run \`token new\` with the same name and append its line as well: both tokens
+work (one principal) until you delete the old line, once the client uses the new token. To revoke a name,
+delete every line that has it.
 
   --scopes <list>   comma-separated: catalog:read (list_domains, search_tools, describe_tools, resources),
                     catalog:execute (execute_tool); default both. Repeatable: the values add up
@@ -38,6 +41,9 @@ export async function run(argv: string[]): Promise<number> {
   if (typeof scopes === 'string') throw new UsageError(`token new: --scopes: ${scopes}`);
   const { token, line } = newToken(name, scopes);
   process.stdout.write(`${token}\n${line}\n`);
-  process.stderr.write(`api-catalog: line 1 is the token for ${name} (shown once); append line 2 to the --tokens file\n`);
+  process.stderr.write(
+    `api-catalog: line 1 is the token for ${name} (shown once); append line 2 to the --tokens file` +
+      ` (if ${name} is there already, this is a rotation: both tokens work until you delete the old line)\n`,
+  );
   return 0;
 }

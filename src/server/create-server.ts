@@ -268,9 +268,11 @@ export function createServer(deps: ServerDeps): CatalogServer {
         });
       } else if (tool === names.searchTools) {
         const log = deps.searchLog;
+        // the caller's own X-Upstream-Token, pasted into a query, is no more logged than the configured credentials
+        const credential = credentialOf(ctx);
         envelope = await searchTools(catalogs, input, names, log && ((o) => {
           const catalog = o.domain !== undefined ? catalogs.domains.find((d) => d.name === o.domain)?.catalog : undefined;
-          log.recordSearch(tag(), { ...o, catalog: catalog ?? catalogs.catalogs.map((c) => c.meta.name).join(',') });
+          log.recordSearch(tag(), { ...o, catalog: catalog ?? catalogs.catalogs.map((c) => c.meta.name).join(',') }, credential !== undefined ? [credential] : []);
         }));
       } else if (tool === names.describeTools) {
         const credential = credentialOf(ctx);

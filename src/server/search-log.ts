@@ -58,6 +58,21 @@ export interface SearchLogOptions {
   now?: () => Date;
 }
 
+/**
+ * A credential as a query may carry it: as it is, percent-encoded (`+` or `%20` for spaces) and in base64. Longest
+ * first, so that an encoded form that contains the value is replaced whole.
+ */
+function spellings(v: string): string[] {
+  let encoded: string[] = [];
+  try {
+    const uri = encodeURIComponent(v);
+    encoded = [uri, uri.replace(/%20/g, '+'), new URLSearchParams([['', v]]).toString().slice(1)];
+  } catch {
+    // a lone surrogate has no percent-encoding
+  }
+  return [...new Set([v, ...encoded, Buffer.from(v, 'utf8').toString('base64')])].sort((a, b) => b.length - a.length);
+}
+
 interface RecentSearch {
   id: string;
   ranks: Map<string, number>;
@@ -107,8 +122,15 @@ export class SearchLog {
     }
   }
 
-  /** Logs one search; returns its id. Never throws. */
-  recordSearch(session: string, entry: { catalog: string; query: string; domain?: string; total: number; results: Array<{ name: string; score: number }> }): string {
+  /**
+   * Logs one search; returns its id. Never throws. `callSecrets`: credentials of this very call (the caller's
+   * X-Upstream-Token), redacted from the query like the configured ones, in their encoded forms too.
+   */
+  recordSearch(
+    session: string,
+    entry: { catalog: string; query: string; domain?: string; total: number; results: Array<{ name: string; score: number }> },
+    callSecrets: readonly string[] = [],
+  ): string {
     const id = randomHex(6);
     const line: SearchLine = {
       type: 'search',
@@ -116,7 +138,7 @@ export class SearchLog {
       time: this.now().toISOString(),
       session,
       catalog: entry.catalog,
-      query: redact(entry.query, this.secrets) as string,
+      query: redact(entry.query, [...this.secrets, ...callSecrets.filter((v) => v.length >= 4).flatMap(spellings)]) as string,
       ...(entry.domain !== undefined ? { domain: entry.domain } : {}),
       total: entry.total,
       results: entry.results.map((r) => ({ name: r.name, score: r.score })),

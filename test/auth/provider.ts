@@ -32,6 +32,11 @@ export interface TestProvider {
   kid(): string;
   /** Replaces the signing key by `next` (made beforehand with nextKey(), so a rotation takes no time); returns its kid. */
   rotate(next: JWK): string;
+  /**
+   * How GET /jwks answers from now on: an HTTP status (an IdP behind its own proxy, restarting), `not-json` (a 200
+   * with an HTML page), or undefined: the provider's own key set again.
+   */
+  breakJwks(mode: number | 'not-json' | undefined): void;
   close(): Promise<void>;
 }
 
@@ -102,8 +107,14 @@ export async function startProvider(clients: TestClient[]): Promise<TestProvider
   let current = await nextKey();
   let callback = build(current).callback();
   const hits: string[] = [];
+  let jwksMode: number | 'not-json' | undefined;
   server.on('request', (req, res) => {
     hits.push(`${req.method} ${req.url}`);
+    if (jwksMode !== undefined && req.url?.startsWith('/jwks')) {
+      if (jwksMode === 'not-json') res.writeHead(200, { 'content-type': 'text/html' }).end('<html>maintenance</html>');
+      else res.writeHead(jwksMode, { 'content-type': 'text/plain' }).end('unavailable');
+      return;
+    }
     callback(req, res);
   });
   return {
@@ -123,6 +134,9 @@ export async function startProvider(clients: TestClient[]): Promise<TestProvider
       return body.access_token;
     },
     kid: () => current.kid as string,
+    breakJwks(mode) {
+      jwksMode = mode;
+    },
     rotate(next) {
       current = next;
       callback = build(next).callback();

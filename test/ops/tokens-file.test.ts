@@ -49,7 +49,8 @@ test('O12: parseTokenFile names the line of every mistake and never echoes a has
     { name: 'alice', scopes: ['catalog:read', 'catalog:execute'], hash: Buffer.from(HASH, 'hex') },
   ]);
   expect(bad(`alice catalog:read sha256:${HASH}\nbob catalog:read\n`)).toMatch(/^--tokens tokens\.txt line 2: expected 3 fields, found 2; each line is/);
-  expect(bad(`alice catalog:read sha256:${HASH}\nalice catalog:read sha256:${HASH}\n`)).toMatch(/line 2: the name alice is already used on line 1/);
+  // a name on two lines is a rotation (two tokens of one principal); one token on two lines is refused
+  expect(bad(`alice catalog:read sha256:${HASH}\nalice catalog:read sha256:${HASH}\n`)).toMatch(/line 2: the hash of alice is also on line 1/);
   expect(bad(`alice catalog:write sha256:${HASH}\n`)).toMatch(/line 1: unknown scope "catalog:write"/);
   const plain = bad('alice catalog:read my-plain-token-value\n');
   expect(plain).toMatch(/line 1: the third field must be sha256:/);
@@ -86,11 +87,16 @@ test('O12: a token file other users can read is served with a warning naming the
   expect(tokens.match(alice.token)?.name).toBe('alice');
   // names: the tokens in force (what the start banner shows), never re-read from the file
   expect(tokens.names).toEqual(['alice']);
-  // A malformed edit keeps the previous entries (a half-saved file must not lock everyone out) ...
-  writeFileSync(file, 'alice\n');
+  // A malformed edit keeps the previous entries whose line is still there unchanged (a typo on one line does not
+  // lock everyone out) ...
+  writeFileSync(file, `${alice.line}\nbob catalog:read\n`);
   expect(tokens.reload()).toBe(false);
   expect(tokens.match(alice.token)?.name).toBe('alice');
   expect(tokens.names).toEqual(['alice']);
+  // ... but not one whose own line is the broken one (fail closed: details in tokens-rotation.test.ts) ...
+  writeFileSync(file, 'alice\n');
+  expect(tokens.reload()).toBe(false);
+  expect(tokens.match(alice.token)).toBeUndefined();
   // ... an emptied file, or one removed, is the operator revoking them all.
   writeFileSync(file, '# nobody\n');
   expect(tokens.reload()).toBe(true);

@@ -77,8 +77,12 @@ export interface Authenticator {
   readonly resourceMetadataUrl?: string;
   /** OAuth only: discovers the AS now; resolves to an error message when that fails (the server still starts). */
   warmUp(): Promise<string | undefined>;
-  /** OAuth only: why the issuer's signing keys are not usable now (readiness); undefined when they are, or without OAuth. */
-  keysProblem(): Promise<string | undefined>;
+  /**
+   * OAuth only: why the issuer's signing keys are not usable now (readiness); undefined when they are, or without
+   * OAuth. `{degraded}` when named or static tokens are configured too: those are still served, so the replica
+   * stays ready (an identity-provider outage cuts off only the OAuth clients, which get 503).
+   */
+  keysProblem(): Promise<string | { degraded: string } | undefined>;
 }
 
 /** Fixed-length digest so timingSafeEqual compares equal-length buffers whatever the input length. */
@@ -179,12 +183,11 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
         return { ok: true, principal: { id: `oauth:${verifier.issuer}#${subject}`, scopes, ...(scopeProblem !== undefined ? { scopeProblem } : {}) } };
       }
       if (result.kind === 'unavailable') {
-        // a 503, not a 401: the token may be good (a client keeps it and retries after Retry-After)
-        const message =
-          result.retryAfterSec !== undefined
-            ? `Service Unavailable: the token cannot be checked yet (${result.reason}); retry after ${result.retryAfterSec} s`
-            : 'Service Unavailable: the authorization server cannot be reached to check the token; retry later';
-        return refusal(503, message, undefined, result.reason, { 'Retry-After': String(result.retryAfterSec ?? 5) });
+        // a 503, not a 401: the token may be good (a client keeps it and retries after Retry-After). Only when no token
+        // can be checked at all (the issuer's keys are missing or too old and it does not answer): never for what a
+        // token itself claims, which anyone can write.
+        const message = `Service Unavailable: the authorization server cannot be reached to check the token (${result.reason}); retry later`;
+        return refusal(503, message, undefined, result.reason, { 'Retry-After': '5' });
       }
       // Not a JWT where named or static tokens are configured too: most likely one of those, unknown or revoked.
       const bare = result.reason === NOT_A_JWT && (options.tokens !== undefined || tokenDigest !== undefined);
@@ -229,8 +232,12 @@ export function createAuthenticator(options: AuthenticatorOptions): Authenticato
       return true;
     },
 
-    keysProblem() {
-      return verifier === undefined ? Promise.resolve(undefined) : verifier.keysProblem();
+    async keysProblem() {
+      if (verifier === undefined) return undefined;
+      const problem = await verifier.keysProblem();
+      if (problem === undefined || (tokenDigest === undefined && options.tokens === undefined)) return problem;
+      const others = [...(options.tokens !== undefined ? ['named tokens (--tokens)'] : []), ...(tokenDigest !== undefined ? ['the static token (API_CATALOG_HTTP_TOKEN)'] : [])].join(' and ');
+      return { degraded: `${problem}; OAuth tokens get 503 meanwhile, ${others} still work` };
     },
 
     async warmUp() {

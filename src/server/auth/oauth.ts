@@ -1,10 +1,11 @@
 // JWT access-token validation for the OAuth 2.1 resource-server role: discovers the authorization server's
-// metadata (OpenID discovery, else RFC 8414), verifies with `jose` against its JWKS (cached by jose) and checks
-// issuer, audience (RFC 8707: this server's canonical URL), expiry, allowed algorithms, the access-token `typ`
-// (RFC 9068) and a subject. Never logs tokens.
-import { createRemoteJWKSet, decodeJwt, errors as joseErrors, jwksCache, jwtVerify, type JWKSCacheInput, type JWTPayload } from 'jose';
+// metadata (OpenID discovery, else RFC 8414), verifies with `jose` against its JWKS (fetched and cached by
+// jwks.ts) and checks issuer, audience (RFC 8707: this server's canonical URL), expiry, allowed algorithms, the
+// access-token `typ` (RFC 9068) and a subject. Never logs tokens.
+import { errors as joseErrors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 import { checkSecureUrl } from '../../config.js';
 import { AppError } from '../../errors.js';
+import { IssuerKeys, KeysFetchError } from './jwks.js';
 
 export interface OAuthVerifierOptions {
   /** The authorization server's issuer identifier, e.g. `https://auth.example.com/realms/agents`. */
@@ -21,9 +22,15 @@ export interface OAuthVerifierOptions {
   now?: () => number;
   /**
    * How long fetched signing keys are used without asking the issuer again; default 600 s. When the issuer cannot
-   * be reached, tokens keep verifying against the cached keys until then; after that the replica is unready.
+   * be reached, tokens keep verifying against the cached keys until then; after that OAuth tokens get 503.
    */
   keysMaxAgeMs?: number;
+  /**
+   * The least time between two fetches of the signing keys (a token with an unknown key id, a down issuer); default
+   * 1000 ms. A token with an unknown key id waits for the next fetch (this long at most), then is a 401 if its key
+   * is still unknown: no one can make the issuer be asked more often, nor get a 503 with a made-up token.
+   */
+  keysRefetchIntervalMs?: number;
 }
 
 /** The reason for a bearer token that is not even shaped like a JWT (index.ts words it for named tokens too). */
@@ -45,10 +52,10 @@ export interface VerifiedToken {
 export type VerifyResult =
   | { ok: true; token: VerifiedToken }
   /**
-   * `invalid`: the token is bad (401 invalid_token). `unavailable`: we could not check it (AS/JWKS down, or its key
-   * may be newer than ours: 503), with `retryAfterSec` when we know when checking it can work.
+   * `invalid`: the token is bad (401 invalid_token). `unavailable`: no token can be checked now (the AS metadata or
+   * its signing keys could not be fetched, and none younger than the max age are held: 503).
    */
-  | { ok: false; kind: 'invalid' | 'unavailable'; reason: string; retryAfterSec?: number };
+  | { ok: false; kind: 'invalid' | 'unavailable'; reason: string };
 
 /**
  * Where the AS metadata may live for an issuer: OpenID Connect discovery (path appended) and RFC 8414
@@ -162,11 +169,16 @@ function reasonOf(err: unknown): { kind: 'invalid' | 'unavailable'; reason: stri
   if (err instanceof joseErrors.JWKSNoMatchingKey || err instanceof joseErrors.JWKSMultipleMatchingKeys) {
     return { kind: 'invalid', reason: 'no key of the authorization server matches the token' };
   }
-  if (err instanceof joseErrors.JWKSTimeout || err instanceof joseErrors.JWKSInvalid) {
-    return { kind: 'unavailable', reason: 'the authorization server keys could not be fetched' };
-  }
-  if (err instanceof joseErrors.JOSEError) return { kind: 'invalid', reason: 'the token is not a valid signed JWT' };
-  return { kind: 'unavailable', reason: 'the authorization server keys could not be fetched' };
+  if (err instanceof KeysFetchError) return { kind: 'unavailable', reason: `the authorization server keys could not be fetched (${err.why})` };
+  // anything else jose throws is about the token (malformed, a key of the set that does not fit its algorithm)
+  return { kind: 'invalid', reason: 'the token is not a valid signed JWT' };
+}
+
+/** A check's outcome: a result, or jose's error (reasonOf words it). */
+type Checked = VerifyResult | { ok: false; error: unknown };
+
+function settled(c: Checked): VerifyResult {
+  return 'error' in c ? { ok: false, ...reasonOf(c.error) } : c;
 }
 
 /** Validates JWT access tokens for one issuer and one resource. Discovery runs once and is cached. */
@@ -178,12 +190,9 @@ export class OAuthVerifier {
   private readonly timeoutMs: number;
   private readonly now: () => number;
   private readonly keysMaxAgeMs: number;
-  /** After a fetch of the keys, how long an unknown key id does not make jose fetch them again (its cooldown). */
-  private readonly keysCooldownMs: number;
-  /** jose's cache of the key set: `uat` is when the keys were last fetched (Date.now ms), which jose's cooldown counts from. */
-  private readonly keysCache: JWKSCacheInput = {};
-  private jwks?: ReturnType<typeof createRemoteJWKSet>;
-  private pending?: Promise<ReturnType<typeof createRemoteJWKSet>>;
+  private readonly refetchIntervalMs: number;
+  private keys?: IssuerKeys;
+  private pending?: Promise<IssuerKeys>;
 
   constructor(options: OAuthVerifierOptions) {
     checkSecureUrl('--oauth-issuer', options.issuer);
@@ -194,15 +203,15 @@ export class OAuthVerifier {
     this.timeoutMs = options.fetchTimeoutMs ?? 5000;
     this.now = options.now ?? Date.now;
     this.keysMaxAgeMs = options.keysMaxAgeMs ?? 600_000;
-    this.keysCooldownMs = Math.min(30_000, this.keysMaxAgeMs);
+    this.refetchIntervalMs = options.keysRefetchIntervalMs ?? 1000;
   }
 
   /**
-   * Fetches the AS metadata and sets up the JWKS. Throws AppError CONFIG_INVALID when no metadata document
-   * answers or it names another issuer (RFC 8414 §3.3) or no jwks_uri.
+   * Fetches the AS metadata and sets up the key set (fetched on first use). Throws AppError CONFIG_INVALID when no
+   * metadata document answers or it names another issuer (RFC 8414 §3.3) or no jwks_uri.
    */
-  discover(): Promise<ReturnType<typeof createRemoteJWKSet>> {
-    if (this.jwks) return Promise.resolve(this.jwks);
+  discover(): Promise<IssuerKeys> {
+    if (this.keys) return Promise.resolve(this.keys);
     if (this.pending) return this.pending;
     this.pending = (async () => {
       const tried: string[] = [];
@@ -224,13 +233,14 @@ export class OAuthVerifier {
         }
         if (typeof meta.jwks_uri !== 'string') throw new AppError('CONFIG_INVALID', `oauth: ${url} has no jwks_uri; the server needs the issuer's signing keys`);
         checkSecureUrl('jwks_uri', meta.jwks_uri);
-        this.jwks = createRemoteJWKSet(new URL(meta.jwks_uri), {
-          timeoutDuration: this.timeoutMs,
-          cooldownDuration: this.keysCooldownMs,
-          cacheMaxAge: this.keysMaxAgeMs,
-          [jwksCache]: this.keysCache,
+        this.keys = new IssuerKeys({
+          url: new URL(meta.jwks_uri),
+          timeoutMs: this.timeoutMs,
+          maxAgeMs: this.keysMaxAgeMs,
+          refetchIntervalMs: this.refetchIntervalMs,
+          describe: fetchFailure,
         });
-        return this.jwks;
+        return this.keys;
       }
       throw new AppError('CONFIG_INVALID', `oauth: no authorization server metadata for ${this.issuer}; tried ${tried.join(', ')}`);
     })();
@@ -248,18 +258,17 @@ export class OAuthVerifier {
    * keysMaxAgeMs ago (fetching them now if they are missing or older); else why not, naming the issuer.
    */
   async keysProblem(): Promise<string | undefined> {
-    let jwks: ReturnType<typeof createRemoteJWKSet>;
+    let keys: IssuerKeys;
     try {
-      jwks = await this.discover();
+      keys = await this.discover();
     } catch (err) {
       return err instanceof AppError ? err.message : `oauth: discovery of ${this.issuer} failed`;
     }
-    if (jwks.fresh) return undefined;
     try {
-      await jwks.reload();
+      await keys.ensureFresh();
       return undefined;
     } catch (err) {
-      const why = fetchFailure(err);
+      const why = err instanceof KeysFetchError ? err.why : fetchFailure(err);
       return `oauth: the signing keys of ${this.issuer} could not be fetched (${why}) and none younger than ${Math.round(this.keysMaxAgeMs / 1000)} s are cached; tokens cannot be checked until the issuer answers`;
     }
   }
@@ -269,15 +278,37 @@ export class OAuthVerifier {
     if (!/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(token)) {
       return { ok: false, kind: 'invalid', reason: NOT_A_JWT };
     }
-    let jwks: ReturnType<typeof createRemoteJWKSet>;
+    let keys: IssuerKeys;
     try {
-      jwks = await this.discover();
+      keys = await this.discover();
     } catch (err) {
       return { ok: false, kind: 'unavailable', reason: err instanceof AppError ? err.message : 'authorization server discovery failed' };
     }
     const startedAt = Date.now();
     try {
-      const { payload, protectedHeader } = await jwtVerify(token, jwks, {
+      await keys.ensureFresh();
+    } catch (err) {
+      // no keys younger than the max age, and the issuer does not give them: no token can be checked (503)
+      return { ok: false, ...reasonOf(err) };
+    }
+    const first = await this.check(token, keys.current as JWTVerifyGetKey);
+    if (!('error' in first) || !(first.error instanceof joseErrors.JWKSNoMatchingKey)) return settled(first);
+    // An unknown key id: the issuer may have rotated its key since our last fetch, or the token is made up (its
+    // claims are not verified: anyone can write them). Either way the keys are fetched again (one fetch at a time,
+    // rate-limited) and the token checked once more; still unknown, or the fetch failed, it is a 401.
+    try {
+      await keys.refetchFor(startedAt);
+    } catch (err) {
+      const why = err instanceof KeysFetchError ? err.why : fetchFailure(err);
+      return { ok: false, kind: 'invalid', reason: `no key of the authorization server matches the token (its keys could not be fetched again: ${why})` };
+    }
+    return settled(await this.check(token, keys.current as JWTVerifyGetKey));
+  }
+
+  /** One jwtVerify against `keys`: the verified token, or jose's error. */
+  private async check(token: string, keys: JWTVerifyGetKey): Promise<Checked> {
+    try {
+      const { payload, protectedHeader } = await jwtVerify(token, keys, {
         issuer: this.issuers(),
         audience: this.audiences(),
         algorithms: this.algorithms,
@@ -300,8 +331,8 @@ export class OAuthVerifier {
           ...(problem !== undefined ? { scopeProblem: problem } : {}),
         },
       };
-    } catch (err) {
-      return this.keyMayBeNewer(err, token, startedAt) ?? { ok: false, ...reasonOf(err) };
+    } catch (error) {
+      return { ok: false, error };
     }
   }
 
@@ -314,46 +345,5 @@ export class OAuthVerifier {
   private audiences(): string[] {
     const resource = this.resource.replace(/\/$/, '');
     return [resource, `${resource}/`];
-  }
-
-  /**
-   * An unknown key id that jose did not ask the issuer about, because its cooldown after the last fetch was still on
-   * (anyone can start one with a junk token): when the token was issued after that fetch, its key may have been
-   * published since (a key rotation), so the token could not be checked yet: 503 with Retry-After the rest of the
-   * cooldown, which a client retries, instead of a 401 that makes it throw a good token away. A token issued before
-   * the fetch was checked against keys newer than itself: an unknown key id then is a bad token (undefined: 401).
-   */
-  private keyMayBeNewer(err: unknown, token: string, startedAt: number): VerifyResult | undefined {
-    if (!(err instanceof joseErrors.JWKSNoMatchingKey)) return undefined;
-    const fetchedAt = 'uat' in this.keysCache ? this.keysCache.uat : undefined;
-    // jose fetched the keys during this very check (its cooldown was over): they are the issuer's current ones
-    if (fetchedAt === undefined || fetchedAt >= startedAt) return undefined;
-    // Two clocks on purpose: jose stamps its fetch (`uat`) and counts its cooldown with Date.now(), so the cooldown
-    // is measured on that clock; the token's own times are judged on this.now(), the clock jwtVerify used above.
-    const left = fetchedAt + this.keysCooldownMs - Date.now();
-    if (left <= 0) return undefined;
-    let claims: JWTPayload;
-    try {
-      claims = decodeJwt(token);
-    } catch {
-      return undefined;
-    }
-    // Unverified claims, read only to tell "not checkable yet" from "bad anyway": a token of another issuer, for
-    // another resource or expired stays a 401 whatever key it names.
-    const nowSec = this.now() / 1000;
-    const aud = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
-    if (typeof claims.iss !== 'string' || !this.issuers().includes(claims.iss)) return undefined;
-    if (!aud.some((a) => typeof a === 'string' && this.audiences().includes(a))) return undefined;
-    if (typeof claims.exp !== 'number' || claims.exp < nowSec - this.toleranceSec) return undefined;
-    // issued in the second of the fetch or later (iat has whole seconds), and not from the future (a made-up claim)
-    const iat = claims.iat;
-    if (typeof iat !== 'number' || iat < Math.floor(fetchedAt / 1000) || iat > nowSec + this.toleranceSec) return undefined;
-    const retryAfterSec = Math.max(1, Math.ceil(left / 1000));
-    return {
-      ok: false,
-      kind: 'unavailable',
-      reason: `the token's signing key is not among the authorization server's keys, which were fetched before the token was issued and are fetched again in ${retryAfterSec} s`,
-      retryAfterSec,
-    };
   }
 }

@@ -6,7 +6,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync, statSync, unwatchFile, watchFile, type Stats } from 'node:fs';
 import { AppError } from '../../errors.js';
-import type { Logger } from '../../logger.js';
+import type { LogEvent, Logger } from '../../logger.js';
 import { ALL_SCOPES } from './metadata.js';
 
 export interface TokenEntry {
@@ -38,14 +38,32 @@ export function parseScopes(text: string, hint: (unknown: string) => string = ()
   return [...new Set(scopes)];
 }
 
+/** One line of a token file read as an entry; a string says what is wrong with it. */
+function parseLine(line: string): TokenEntry | string {
+  const parts = line.split(/\s+/);
+  if (parts.length !== 3) return `expected 3 fields, found ${parts.length}`;
+  const [name, scopeText, hashText] = parts as [string, string, string];
+  if (!TOKEN_NAME_RE.test(name)) return `the name ${JSON.stringify(name.slice(0, 70))} must be 1-64 characters of letters, digits, . _ @ - (starting with a letter or digit)`;
+  const scopes = parseScopes(scopeText);
+  if (typeof scopes === 'string') return scopes;
+  const m = /^sha256:([0-9a-f]{64})$/.exec(hashText);
+  if (!m) return 'the third field must be sha256: followed by 64 lower-case hex digits (the hash of the token, never the token)';
+  return { name, scopes, hash: Buffer.from(m[1] as string, 'hex') };
+}
+
+/** The same entry: name, scopes (in the same order) and hash. */
+function sameEntry(a: TokenEntry, b: TokenEntry): boolean {
+  return a.name === b.name && a.hash.equals(b.hash) && a.scopes.join(',') === b.scopes.join(',');
+}
+
 /**
  * Parses a token file. Throws CONFIG_INVALID naming the file and the line (never the line's hash) for a line that
- * is not `<name> <scopes> sha256:<64 hex>`, a duplicate name, a duplicate hash, an unknown scope, or a file with no
- * entry.
+ * is not `<name> <scopes> sha256:<64 hex>`, a duplicate hash, an unknown scope, or a file with no entry. A name may
+ * be on several lines, each a token of that one principal: that is how a token is rotated (append the new line,
+ * hand out the new token, delete the old line once the client uses it).
  */
 export function parseTokenFile(text: string, file: string, options: { allowEmpty?: boolean } = {}): TokenEntry[] {
   const entries: TokenEntry[] = [];
-  const seen = new Map<string, number>();
   /** hash (hex) -> the line that has it: one token under two names would be two principals (and survive revoking one). */
   const seenHash = new Map<string, number>();
   const lines = text.split(/\r?\n/);
@@ -55,27 +73,18 @@ export function parseTokenFile(text: string, file: string, options: { allowEmpty
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) return;
     const n = i + 1;
-    const parts = line.split(/\s+/);
-    if (parts.length !== 3) throw bad(n, `expected 3 fields, found ${parts.length}`);
-    const [name, scopeText, hashText] = parts as [string, string, string];
-    if (!TOKEN_NAME_RE.test(name)) throw bad(n, `the name ${JSON.stringify(name.slice(0, 70))} must be 1-64 characters of letters, digits, . _ @ - (starting with a letter or digit)`);
-    const first = seen.get(name);
-    if (first !== undefined) throw bad(n, `the name ${name} is already used on line ${first}; names must be unique (each is a principal)`);
-    const scopes = parseScopes(scopeText);
-    if (typeof scopes === 'string') throw bad(n, scopes);
-    const m = /^sha256:([0-9a-f]{64})$/.exec(hashText);
-    if (!m) throw bad(n, 'the third field must be sha256: followed by 64 lower-case hex digits (the hash of the token, never the token)');
-    // Refused like a duplicate name, for the same reason: a token that matches two lines authenticates as the first
+    const entry = parseLine(line);
+    if (typeof entry === 'string') throw bad(n, entry);
+    // Refused, for the same reason names are principals: a token that matches two lines authenticates as the first
     // one, so deleting that line (revoking it) would leave the token working under the other name. Typically a line
     // copied for a new person without a new token; the hash itself is never echoed.
-    const hex = m[1] as string;
+    const hex = entry.hash.toString('hex');
     const sameHash = seenHash.get(hex);
     if (sameHash !== undefined) {
-      throw bad(n, `the hash of ${name} is also on line ${sameHash} (one token for two lines); each person needs their own token`);
+      throw bad(n, `the hash of ${entry.name} is also on line ${sameHash} (one token for two lines); each person needs their own token`);
     }
-    seen.set(name, n);
     seenHash.set(hex, n);
-    entries.push({ name, scopes, hash: Buffer.from(hex, 'hex') });
+    entries.push(entry);
   });
   if (entries.length === 0 && options.allowEmpty !== true) {
     // `token new` prints two lines, the token and then its file line: only the last one may go into the file (the
@@ -98,6 +107,51 @@ export function readTokenFile(file: string, options: { allowEmpty?: boolean } = 
     throw new AppError('CONFIG_INVALID', `--tokens ${file}: cannot read it (${typeof code === 'string' ? code : 'error'}); give a readable file (mode 0600, owned by the server's user)`, { cause: err });
   }
   return parseTokenFile(text, file, options);
+}
+
+/**
+ * The entries of a file that failed to parse which are still there as they were: each of `previous` whose exact line
+ * (name, scopes, hash) is a well-formed line of `text`. A refused re-read keeps only these: a line deleted (a token
+ * revoked) or changed (fewer scopes) must not stay in force because another line has a typo.
+ */
+function stillListed(previous: readonly TokenEntry[], text: string): TokenEntry[] {
+  const listed: TokenEntry[] = [];
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const entry = parseLine(line);
+    if (typeof entry !== 'string') listed.push(entry);
+  }
+  return previous.filter((e) => listed.some((l) => sameEntry(e, l)));
+}
+
+/** A refused re-read of a tokens file that stands (until a re-read works): for /readyz and /metrics, no names. */
+export interface TokensReloadRefusal {
+  /** ISO 8601: when the re-read was refused. */
+  since: string;
+  /** Entries still in force (their line is unchanged in the file). */
+  kept: number;
+  /** Entries of the previous version now refused (their line was deleted, changed, or is the one that is wrong). */
+  refused: number;
+}
+
+/** The refusals standing now, one per TokenFile of this process. */
+const standing = new Map<object, TokensReloadRefusal>();
+
+export function tokensReloadRefusals(): TokensReloadRefusal[] {
+  return [...standing.values()];
+}
+
+/** What the mode of a tokens file allows other users, as a log event; undefined for 0600 or stricter. */
+function modeWarning(file: string, st: Stats): { level: 'warn' | 'error'; event: LogEvent } | undefined {
+  const mode = st.mode & 0o777;
+  if ((mode & 0o077) === 0) return undefined;
+  const fix = `run chmod 600 ${file}`;
+  // writable: anyone on this host can append a line with their own hash and get every scope
+  if ((mode & 0o022) !== 0) {
+    return { level: 'error', event: { event: 'tokens_file_mode', file, mode: `0${mode.toString(8)}`, note: `writable by other users: anyone on this host who can write it can add a token with every scope; ${fix}` } };
+  }
+  return { level: 'warn', event: { event: 'tokens_file_mode', file, mode: `0${mode.toString(8)}`, note: `other users can read it; ${fix}` } };
 }
 
 /** A new token and its file line. */
@@ -132,49 +186,74 @@ export class TokenFile {
     }
     this.entries = readTokenFile(file);
     this.seen = statKey(before);
-    // Only hashes are in it, but who may read it is who may learn the names and scopes: 0600 is what SECURITY.md says.
-    const mode = (before ?? statSync(file)).mode & 0o777;
-    if ((mode & 0o077) !== 0) {
-      this.logger.log('warn', { event: 'tokens_file_mode', file, mode: `0${mode.toString(8)}`, note: `other users can read it; run chmod 600 ${file}` });
-    }
+    this.checkMode(before ?? statSync(file));
+  }
+
+  /**
+   * Only hashes are in it, but who may read it may learn the names and scopes, and who may write it may add a token:
+   * 0600 is what SECURITY.md says. Checked at start and at every re-read (a file replaced by one with another mode).
+   */
+  private checkMode(st: Stats | undefined): void {
+    const warning = st !== undefined ? modeWarning(this.file, st) : undefined;
+    if (warning !== undefined) this.logger.log(warning.level, warning.event);
   }
 
   get size(): number {
     return this.entries.length;
   }
 
-  /** The names of the tokens in force now, in file order (the start banner shows them; never a hash). */
+  /** The names of the tokens in force now, in file order, each once (the start banner shows them; never a hash). */
   get names(): string[] {
-    return this.entries.map((e) => e.name);
+    return [...new Set(this.entries.map((e) => e.name))];
   }
 
   /** The entry whose hash matches; every entry is compared (constant time each, no early exit). */
   match(token: string): { name: string; scopes: string[] } | undefined {
     const h = tokenHash(token);
     let found: TokenEntry | undefined;
+    // a name on two lines (a rotation) is two tokens of one principal: each has its own line's scopes
     for (const e of this.entries) if (timingSafeEqual(h, e.hash) && found === undefined) found = e;
     return found && { name: found.name, scopes: [...found.scopes] };
   }
 
   /**
-   * Re-reads the file now: new entries on success. A malformed edit keeps the previous entries (a half-saved file must
-   * not lock everyone out) and logs the reason; a file emptied or removed is the operator revoking every token: all
-   * are refused until entries are back (fail closed), logged as an error.
+   * Re-reads the file now: new entries on success. A malformed edit is refused (logged with the line and the reason,
+   * shown on /readyz and /metrics until a re-read works) and fails closed for what changed: only the previous entries
+   * whose line is still in the file unchanged stay in force (a half-saved file does not lock out everyone else), so a
+   * line deleted to revoke a token is refused even while another line has a typo. A file emptied or removed is the
+   * operator revoking every token: all are refused until entries are back (fail closed), logged as an error.
    */
   reload(): boolean {
+    let text: string | undefined;
     try {
-      this.entries = readTokenFile(this.file, { allowEmpty: true });
+      this.checkMode(statSync(this.file, { throwIfNoEntry: false }));
+      text = readFileSync(this.file, 'utf8');
+      this.entries = parseTokenFile(text, this.file, { allowEmpty: true });
+      standing.delete(this);
       if (this.entries.length === 0) {
         this.logger.log('error', { event: 'tokens_reloaded', file: this.file, entries: 0, note: 'the file has no entries: every token is refused until one is added' });
       } else this.logger.log('info', { event: 'tokens_reloaded', file: this.file, entries: this.entries.length });
       return true;
     } catch (err) {
-      if ((err as { cause?: { code?: unknown } }).cause?.code === 'ENOENT') {
+      if ((err as { code?: unknown }).code === 'ENOENT') {
         this.entries = [];
+        standing.delete(this);
         this.logger.log('error', { event: 'tokens_file_gone', file: this.file, note: 'every token is refused until the file is back' });
         return true;
       }
-      this.logger.log('error', { event: 'tokens_reload_failed', message: err instanceof Error ? err.message : 'error', note: 'the previous entries stay in force' });
+      // unreadable (a permission changed): nothing is known of the new version, so nothing of the old one is kept
+      const kept = text === undefined ? [] : stillListed(this.entries, text);
+      const refused = this.entries.length - kept.length;
+      this.entries = kept;
+      standing.set(this, { since: new Date().toISOString(), kept: kept.length, refused });
+      const why = err instanceof AppError ? err.message : `--tokens ${this.file}: cannot read it (${typeof (err as { code?: unknown }).code === 'string' ? String((err as { code?: unknown }).code) : 'error'})`;
+      this.logger.log('error', {
+        event: 'tokens_reload_failed',
+        message: why,
+        kept: kept.length,
+        refused,
+        note: 'new lines are not in force until the file is fixed; of the previous entries only those whose line is unchanged stay in force',
+      });
       return false;
     }
   }
@@ -207,5 +286,6 @@ export class TokenFile {
 
   close(): void {
     unwatchFile(this.file);
+    standing.delete(this);
   }
 }

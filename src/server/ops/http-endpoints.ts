@@ -6,7 +6,8 @@ import type { StateStore } from '../../state/index.js';
 import type { CatalogSet } from '../core/catalogs.js';
 import type { Drain } from './drain.js';
 import type { OpsMetrics } from './metrics.js';
-import type { Readiness, ReadinessCheck } from './readiness.js';
+import type { CheckResult, Readiness, ReadinessCheck } from './readiness.js';
+import { tokensReloadRefusals } from '../auth/tokens.js';
 
 /** Seconds a client (or balancer) is told to wait before retrying a request a draining replica refused. */
 export const DRAIN_RETRY_AFTER_SECONDS = 2;
@@ -53,11 +54,21 @@ export async function handleOpsEndpoint(pathname: string, req: IncomingMessage, 
     }
     if (pathname === '/readyz' && readOnly) {
       const report = await ctx.readiness.evaluate();
-      ctx.metrics?.ready(report.ready);
+      ctx.metrics?.ready(report.ready, report.degraded);
+      // A refused re-read of the --tokens file: the replica serves (the entries still on a valid line of the file), so
+      // it stays ready; said here (no names, no lines: /readyz answers anyone) and in the log line with the reason.
+      const refused = tokensReloadRefusals();
       sendJson(
         res,
         report.ready ? 200 : 503,
-        { status: report.ready ? 'ready' : 'unready', reasons: report.reasons.map((r) => r.reason), checks: report.reasons.map((r) => r.check), ...report.info },
+        {
+          status: report.ready ? 'ready' : 'unready',
+          reasons: report.reasons.map((r) => r.reason),
+          checks: report.reasons.map((r) => r.check),
+          ...(report.degraded.length > 0 ? { degraded: report.degraded.map((r) => r.reason), degradedChecks: report.degraded.map((r) => r.check) } : {}),
+          ...(refused.length > 0 ? { tokensReloadFailed: refused } : {}),
+          ...report.info,
+        },
         method === 'HEAD',
       );
       return true;
@@ -74,7 +85,7 @@ export async function handleOpsEndpoint(pathname: string, req: IncomingMessage, 
     return true;
   }
   const report = await ctx.readiness.evaluate();
-  ctx.metrics.ready(report.ready);
+  ctx.metrics.ready(report.ready, report.degraded);
   ctx.metrics.served(report.info);
   const text = await ctx.metrics.render();
   res.writeHead(200, { 'Content-Type': ctx.metrics.contentType, 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-store' });
@@ -85,7 +96,8 @@ export async function handleOpsEndpoint(pathname: string, req: IncomingMessage, 
 export interface TransportReadinessSources {
   catalogs: () => CatalogSet;
   store: StateStore;
-  keysProblem: () => Promise<string | undefined>;
+  /** The OAuth issuer's keys: a reason (unready), `{degraded}` (other principals are still served) or undefined. */
+  keysProblem: () => Promise<CheckResult>;
   drain: Drain;
 }
 

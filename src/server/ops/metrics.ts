@@ -1,11 +1,12 @@
 // `GET /metrics` (Prometheus text format, prom-client): tool calls by tool and outcome, latency per tool, upstream
 // calls by catalog, method and status class, search answers by confidence, rate-limit refusals, state-store errors
-// and latency, legacy sessions open, requests by era, readiness, registry reloads and the version served, audit
-// records lost, build info and the process's own metrics. Every label comes from a bounded set: never a query, an
+// and latency, legacy sessions open, requests by era, readiness (and degraded checks), registry reloads and the
+// version served, a refused re-read of the tokens file, audit records lost, build info and the process's own metrics. Every label comes from a bounded set: never a query, an
 // argument, a principal or a secret. Loaded only by `serve --http`.
 import client from 'prom-client';
 import type { StateStore } from '../../state/index.js';
 import { reloadsInProcess } from '../core/reload.js';
+import { tokensReloadRefusals } from '../auth/tokens.js';
 import { auditRecordsLost } from './audit.js';
 import type { ToolCallRecord } from './observe.js';
 
@@ -41,6 +42,7 @@ export class OpsMetrics {
   private readonly requests: client.Counter<'era'>;
   private readonly refused: client.Counter<'reason'>;
   private readonly readyGauge: client.Gauge;
+  private readonly degradedGauge: client.Gauge<'check'>;
   private readonly reloadFailedGauge: client.Gauge;
   private readonly reloadRefusedGauge: client.Gauge<'catalog' | 'state'>;
   private readonly versionGauge: client.Gauge<'version'>;
@@ -93,6 +95,21 @@ export class OpsMetrics {
       },
     });
     this.readyGauge = new client.Gauge({ name: `${PREFIX}ready`, help: '1 when the last readiness evaluation was ready', registers });
+    this.degradedGauge = new client.Gauge({
+      name: `${PREFIX}degraded`,
+      help: '1 per check that is degraded at the last readiness evaluation (degraded on /readyz): the replica is ready, but part of it does not work, e.g. check="oauth": the issuer\'s keys cannot be fetched, OAuth tokens get 503 while named and static tokens are served',
+      labelNames: ['check'],
+      registers,
+    });
+    this.degradedGauge.set({ check: 'oauth' }, 0);
+    new client.Gauge({
+      name: `${PREFIX}tokens_reload_failed`,
+      help: '1 while the last re-read of the --tokens file was refused (tokensReloadFailed on /readyz; tokens_reload_failed in the log names the line): new lines are not in force, and entries whose line is gone or changed are refused',
+      registers,
+      collect() {
+        this.set(tokensReloadRefusals().length > 0 ? 1 : 0);
+      },
+    });
     // Registry reloads (SIGHUP, the watch): counted from the process's tally (src/server/core/reload.ts); the served
     // version and a standing refusal from what /readyz reports, set at each scrape (served()).
     new client.Counter({
@@ -165,8 +182,12 @@ export class OpsMetrics {
     this.refused.inc({ reason });
   }
 
-  ready(value: boolean): void {
+  /** The last readiness evaluation: ready or not, and the checks that are degraded (a bounded set of check names). */
+  ready(value: boolean, degraded: ReadonlyArray<{ check: string }> = []): void {
     this.readyGauge.set(value ? 1 : 0);
+    this.degradedGauge.reset();
+    this.degradedGauge.set({ check: 'oauth' }, 0);
+    for (const d of degraded) this.degradedGauge.set({ check: d.check.slice(0, 32) }, 1);
   }
 
   /** What /readyz reports as served (`version`, `reloadFailed`): the version gauge and the refused-reload gauge. */

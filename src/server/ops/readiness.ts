@@ -1,18 +1,29 @@
 // Readiness (`GET /readyz`): named checks (catalogs searchable, state store reachable and authenticated, the OAuth
-// issuer's keys fetched, not draining), each answering a reason or nothing; the report lists every reason, and a
-// change of the set of reasons is logged once. Liveness (`/healthz`) never comes here: it checks no dependency.
+// issuer's keys fetched, not draining), each answering a reason, a degradation or nothing; the report lists every
+// reason (unready) and every degradation (still ready: some callers are served, e.g. named and static tokens while
+// the OAuth issuer is down), and a change of either set is logged once. Liveness (`/healthz`) never comes here: it
+// checks no dependency.
 import type { Logger } from '../../logger.js';
+
+/** A problem that does not make the replica unready: part of what it serves does not work (the reason says which). */
+export interface Degraded {
+  degraded: string;
+}
+
+export type CheckResult = string | Degraded | undefined;
 
 export interface ReadinessCheck {
   name: string;
-  /** Undefined when ready; else why not, in words an operator can act on (never a secret). */
-  check(): Promise<string | undefined> | string | undefined;
+  /** Undefined when ready; else why not (or, as `{degraded}`, what does not work), in words an operator can act on (never a secret). */
+  check(): Promise<CheckResult> | CheckResult;
 }
 
 export interface ReadinessReport {
   ready: boolean;
   /** `{check, reason}` for every check that is not ready. */
   reasons: Array<{ check: string; reason: string }>;
+  /** `{check, reason}` for every check that is degraded (the replica stays ready). */
+  degraded: Array<{ check: string; reason: string }>;
   /** Extra facts for the body (catalog versions, draining since). */
   info?: Record<string, unknown>;
 }
@@ -20,7 +31,7 @@ export interface ReadinessReport {
 /** A check that takes longer than this is reported as not ready (a hung Redis must not hang the probe). */
 const CHECK_TIMEOUT_MS = 3000;
 
-async function run(c: ReadinessCheck): Promise<string | undefined> {
+async function run(c: ReadinessCheck): Promise<CheckResult> {
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([
@@ -52,8 +63,13 @@ export class Readiness {
   evaluate(): Promise<ReadinessReport> {
     this.running ??= (async () => {
       try {
-        const results = await Promise.all(this.checks.map(async (c) => ({ check: c.name, reason: await run(c) })));
-        const reasons = results.filter((r): r is { check: string; reason: string } => r.reason !== undefined);
+        const results = await Promise.all(this.checks.map(async (c) => ({ check: c.name, result: await run(c) })));
+        const reasons: Array<{ check: string; reason: string }> = [];
+        const degraded: Array<{ check: string; reason: string }> = [];
+        for (const { check, result } of results) {
+          if (typeof result === 'string') reasons.push({ check, reason: result });
+          else if (result !== undefined) degraded.push({ check, reason: result.degraded });
+        }
         // The facts are read from what is served now; reading them can fail (a registry file changed or gone on
         // disk before its content hash was taken): that is a reason not to be ready, never a crash of the timer
         // below or a 500 from /readyz.
@@ -63,12 +79,17 @@ export class Readiness {
         } catch (err) {
           reasons.push({ check: 'catalogs', reason: err instanceof Error ? err.message.slice(0, 300) : 'the served catalogs could not be read' });
         }
-        const report: ReadinessReport = { ready: reasons.length === 0, reasons, info };
-        const signature = JSON.stringify(reasons);
+        const report: ReadinessReport = { ready: reasons.length === 0, reasons, degraded, info };
+        const signature = JSON.stringify([reasons, degraded]);
         if (signature !== this.last) {
           // The first evaluation is logged too: an operator sees from the start why a replica is not ready.
-          if (this.last !== undefined || !report.ready) {
-            this.logger.log(report.ready ? 'info' : 'warn', { event: 'readiness_changed', ready: report.ready, reasons: reasons.map((r) => r.reason) });
+          if (this.last !== undefined || !report.ready || degraded.length > 0) {
+            this.logger.log(report.ready && degraded.length === 0 ? 'info' : 'warn', {
+              event: 'readiness_changed',
+              ready: report.ready,
+              reasons: reasons.map((r) => r.reason),
+              ...(degraded.length > 0 ? { degraded: degraded.map((r) => r.reason) } : {}),
+            });
           }
           this.last = signature;
         }
