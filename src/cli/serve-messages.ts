@@ -51,7 +51,7 @@ export function httpBanner(f: BannerFacts): string {
     ...(f.oauth !== undefined ? [`  OAuth: tokens from ${h.oauthIssuer} for resource ${f.oauth.resource}; metadata at ${f.oauth.metadataUrl}`] : []),
     ...(h.explorer ? [`  Catalog explorer: ${client.url.replace(/\/mcp$/, '/')}`] : []),
     ...clientConfigLines(client.url, authorization),
-    '  Upstream credential per session: send header X-Upstream-Token, or set the env vars `api-catalog describe <name>` names.',
+    '  Upstream credential: send header X-Upstream-Token with each request, or set the env vars `api-catalog describe <name>` names.',
     `  State: ${f.state.where}${f.state.shared ? ' (shared: replicas serve each other\'s legacy sessions and share rate limits)' : ' (this process only)'}`,
     `  Probes: ${f.listening.replace(/\/mcp$/, '')}/healthz (live), /readyz (ready), /metrics (Prometheus); shutdown grace ${f.shutdownGraceMs / 1000} s`,
     ...(f.tokens !== undefined ? [`  Named tokens: ${f.tokens.size} from ${f.tokens.file} (re-read on change)`] : []),

@@ -315,7 +315,11 @@ function authMissing(op: Operation, alts: Array<Array<[string, SecuritySchemeInf
   }
   // A session token that could have been meant for a scheme it is never used for: say so, or the env var the
   // message names reads like the only way.
-  const unused = hasSession(config) ? `; ${SESSION_RULE}` : '';
+  const unused = hasSession(config)
+    ? `; ${SESSION_RULE}`
+    : config.sessionHeader === true
+      ? '; or send your own credential in the header X-Upstream-Token with each request (a bearer token, or the only API key or basic user:password of a requirement)'
+      : '';
   return new AppError('AUTH_MISSING', `${op.name}: needs credentials: ${needed}${missing}${unused}`, {
     details: { schemes: credentialStatus(op, config) },
   });

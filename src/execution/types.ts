@@ -11,8 +11,10 @@ export interface ExecutionConfig {
   baseUrl?: string;
   /** Credential source; default process.env. */
   env?: Record<string, string | undefined>;
-  /** Per-session upstream credential (Streamable HTTP header X-Upstream-Token); overrides env for this session. */
+  /** The caller's upstream credential (HTTP header X-Upstream-Token, read on each request); overrides env for that request. */
   sessionCredential?: string;
+  /** The transport reads X-Upstream-Token (HTTP): AUTH_MISSING names the header beside the env vars. */
+  sessionHeader?: boolean;
   /** Refuse every operation that does not only read (Operation.readOnly: GET/HEAD unless curated) with READ_ONLY_MODE. */
   readOnly?: boolean;
   /** connectMs default 10 000; totalMs default 30 000 (the whole call: retries, redirects and body). */

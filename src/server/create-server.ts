@@ -297,6 +297,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
         const run = (askConfirmation: (op: Operation) => Promise<ConfirmAnswer>) => exec.executeTool(catalogs, input, names, {
           settings,
           ...(credential !== undefined ? { sessionCredential: credential } : {}),
+          ...(deps.acceptSessionCredential ? { sessionHeader: true } : {}),
           signal: ctx.mcpReq.signal,
           ...(requireDescribe ? { checkDescribed } : {}),
           describeUri: (n) => `${TOOL_DESCRIPTIONS_URI}?tools=${encodeURIComponent(n)}`,

@@ -39,6 +39,8 @@ export type DescribeCheck = { ok: true } | { ok: false; reason: DescribeFailure 
 export interface ExecuteContext {
   settings: ExecutionSettings;
   sessionCredential?: string;
+  /** The transport reads X-Upstream-Token (HTTP), so AUTH_MISSING can name it. */
+  sessionHeader?: boolean;
   signal?: AbortSignal;
   /** Describe-before-execute check (a remembered describe or the handle); omitted: not enforced (CLI, --no-require-describe). */
   checkDescribed?: (name: string, fingerprint: string, handle: string | undefined) => DescribeCheck | Promise<DescribeCheck>;
@@ -253,7 +255,7 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
   } catch (err) {
     return { ...base, dispatched: false, envelope: failFromError(op.name, err) };
   }
-  const config = executionConfigFor(entry.catalog, ctx.settings, ctx.sessionCredential);
+  const config = executionConfigFor(entry.catalog, ctx.settings, ctx.sessionCredential, ctx.sessionHeader);
   if (dryRun) {
     const answer = dryRunAnswer(op, validated.args, config, { tool, readOnly: refusedWhenReadOnly(op, ctx.settings.readOnly), ...(ctx.credentialStandIn ? { standIn: ctx.credentialStandIn } : {}) });
     return { ...base, dispatched: false, ...answer };

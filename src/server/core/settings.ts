@@ -29,13 +29,18 @@ export interface ExecutionSettings {
 /** One catalog's execution options (the config file's section, minus the base URL which is in `baseUrls`). */
 export type CatalogExecutionSettings = Pick<ExecutionConfig, 'credentials' | 'idempotencyHeader' | 'allowedOrigins' | 'blockPrivateAddresses' | 'allowHttpCredentials' | 'credentialPrefix'>;
 
-/** The ExecutionConfig for one catalog; `sessionCredential` is the per-session upstream token, if any. */
+/**
+ * The ExecutionConfig for one catalog; `sessionCredential` is the caller's upstream token (X-Upstream-Token), if
+ * any, and `sessionHeader` says the transport reads that header at all (HTTP).
+ */
 export function executionConfigFor(
   catalog: Catalog,
   settings: ExecutionSettings,
   sessionCredential?: string,
+  sessionHeader?: boolean,
 ): ExecutionConfig {
   const config: ExecutionConfig = { catalog: catalog.meta, readOnly: settings.readOnly };
+  if (sessionHeader === true) config.sessionHeader = true;
   const base = settings.baseUrls[catalog.meta.name];
   if (base !== undefined) config.baseUrl = base;
   if (settings.env !== undefined) config.env = settings.env;
