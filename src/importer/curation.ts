@@ -147,9 +147,11 @@ const OPERATION_KEYS = new Set(['get', 'put', 'post', 'delete', 'options', 'head
 /**
  * EXTENSION_UNKNOWN for every `x-api-catalog-*` key anywhere but on an Operation Object under `paths` or on `info`,
  * where they are read: `x-api-catalog-hidden: true` on a Path Item, a parameter or the document's root was ignored
- * without a word, so the operations it was meant to hide stayed served. Walks the document once, iteratively.
+ * without a word, so the operations it was meant to hide stayed served. `read` are the Operation Objects the
+ * importer read its extensions from, wherever they sit (a Path Item `$ref` into `components/pathItems`). Walks the
+ * document once, iteratively.
  */
-export function warnMisplacedExtensions(doc: unknown, diagnostics: Diagnostic[]): void {
+export function warnMisplacedExtensions(doc: unknown, read: ReadonlySet<unknown>, diagnostics: Diagnostic[]): void {
   const stack: Array<[unknown, string, number]> = [[doc, '#', 0]];
   const seen = new WeakSet<object>(); // an object shared by two places (or a cycle) is read once
   while (stack.length > 0) {
@@ -164,7 +166,7 @@ export function warnMisplacedExtensions(doc: unknown, diagnostics: Diagnostic[])
     }
     if (!isObject(node)) continue;
     // an operation (#/paths/<path>/<method>) and #/info read their own extensions (readAgentExtensions, readCatalogExtensions)
-    const reads = at === '#/info' || (depth === 3 && at.startsWith('#/paths/') && OPERATION_KEYS.has(at.slice(at.lastIndexOf('/') + 1)));
+    const reads = at === '#/info' || read.has(node) || (depth === 3 && at.startsWith('#/paths/') && OPERATION_KEYS.has(at.slice(at.lastIndexOf('/') + 1)));
     for (const [key, value] of Object.entries(node)) {
       const here = `${at}/${escapePointer(key)}`;
       if (!reads && key.toLowerCase().startsWith(PREFIX)) {

@@ -355,7 +355,7 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
   const info = own(loaded.doc, 'info');
   // The display name and description: import's own arguments, else the curators' info extensions, else the spec's.
   const display = readCatalogExtensions(info, diagnostics);
-  warnMisplacedExtensions(loaded.doc, diagnostics);
+  warnMisplacedExtensions(loaded.doc, new Set(raws.map((raw) => raw.op)), diagnostics);
   // The spec's title or description as shown (the curators' extension, else info's own), withheld when it reads
   // like instructions to an AI: an empty title (the catalog name is shown), WITHHELD_TEXT for the description.
   const specText = (key: 'title' | 'description', extension: string | undefined, clean: (raw: unknown) => string): string => {

@@ -95,6 +95,27 @@ describe('unknown x-api-catalog-* keys', () => {
     expect(r.operations.map((o) => o.name).sort()).toEqual(['deletePet', 'listPets', 'showPetById']);
   });
 
+  test('operations reached through a Path Item $ref read their extensions there: no warning, and --strict still imports', async () => {
+    writeFileSync(
+      join(dir, 'refs.yaml'),
+      `openapi: 3.1.0
+info: {title: refs, version: "1"}
+servers: [{url: "https://api.example.com"}]
+paths:
+  /pets: {$ref: "#/components/pathItems/Pets"}
+components:
+  pathItems:
+    Pets:
+      get: {operationId: listPets, summary: List pets, x-api-catalog-keywords: [animals], responses: {"200": {description: OK}}}
+      post: {operationId: createPet, summary: Create a pet, x-api-catalog-hidden: true, responses: {"201": {description: Created}}}
+`,
+    );
+    const r = await importSpec(join(dir, 'refs.yaml'));
+    expect(unknown(r.diagnostics)).toEqual([]);
+    expect(r.operations.map((o) => o.name)).toEqual(['listPets']);
+    expect(r.operations[0]?.keywords).toEqual(['animals']);
+  });
+
   test('the known extensions and other x- keys give no EXTENSION_UNKNOWN', async () => {
     writeFileSync(
       join(dir, 'good.yaml'),
