@@ -253,12 +253,15 @@ function unwrapJsonStrings(op: Operation, args: Record<string, unknown>): Record
   return out ?? args;
 }
 
-/** The one value a schema allows (`const`, or an `enum` of one scalar), else undefined. */
-function onlyValue(schema: JsonSchema | undefined): string | number | boolean | undefined {
+/**
+ * The one value a schema allows (`const`, or an `enum` of one string or number), else undefined. Never a boolean: a
+ * required `confirm: true` is an API's own acknowledgement, which stays the agent's to send.
+ */
+function onlyValue(schema: JsonSchema | undefined): string | number | undefined {
   if (typeof schema !== 'object' || schema === null) return undefined;
   const values = 'const' in schema ? [schema.const] : Array.isArray(schema.enum) && schema.enum.length === 1 ? schema.enum : [];
   const [value] = values;
-  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : undefined;
+  return typeof value === 'string' || typeof value === 'number' ? value : undefined;
 }
 
 /**
