@@ -62,6 +62,12 @@ export interface SearchLogOptions {
  * A credential as a query may carry it: as it is, percent-encoded (`+` or `%20` for spaces) and in base64. Longest
  * first, so that an encoded form that contains the value is replaced whole.
  */
+/** A credential and, for a basic `user:password`, its password alone (a query may hold just that). */
+function parts(v: string): string[] {
+  const colon = v.indexOf(':');
+  return colon > 0 ? [v, v.slice(colon + 1)] : [v];
+}
+
 function spellings(v: string): string[] {
   let encoded: string[] = [];
   try {
@@ -138,7 +144,7 @@ export class SearchLog {
       time: this.now().toISOString(),
       session,
       catalog: entry.catalog,
-      query: redact(entry.query, [...this.secrets, ...callSecrets.filter((v) => v.length >= 4).flatMap(spellings)]) as string,
+      query: redact(entry.query, [...this.secrets, ...callSecrets.flatMap(parts).filter((v) => v.length >= 4).flatMap(spellings)]) as string,
       ...(entry.domain !== undefined ? { domain: entry.domain } : {}),
       total: entry.total,
       results: entry.results.map((r) => ({ name: r.name, score: r.score })),

@@ -22,11 +22,13 @@ test('the caller\'s X-Upstream-Token in a search query: redacted in the search l
   const secrets: string[] = [];
   try {
     for (const era of ERAS) {
-      const upstream = `UPSTREAM-SECRET-${era}-77xq/+ key`;
-      secrets.push(upstream, encodeURIComponent(upstream), Buffer.from(upstream).toString('base64'));
+      // a basic user:password credential: the password alone is a secret too
+      const password = `UPSTREAM-SECRET-${era}-77xq/+ key`;
+      const upstream = `svc-${era}:${password}`;
+      secrets.push(upstream, encodeURIComponent(upstream), Buffer.from(upstream).toString('base64'), password, encodeURIComponent(password));
       const client = await connectHttp(r.url, era, { headers: { authorization: `Bearer ${alice.token}`, 'x-upstream-token': upstream } });
       try {
-        for (const query of [`inventory ${upstream}`, `pets ${encodeURIComponent(upstream)}`, `orders ${Buffer.from(upstream).toString('base64')}`]) {
+        for (const query of [`inventory ${upstream}`, `pets ${encodeURIComponent(upstream)}`, `orders ${Buffer.from(upstream).toString('base64')}`, `users ${password}`]) {
           const found = await call(client, 'search_tools', { query });
           expect(found.success, JSON.stringify(found)).toBe(true);
         }
@@ -36,7 +38,7 @@ test('the caller\'s X-Upstream-Token in a search query: redacted in the search l
     }
     const text = readFileSync(log, 'utf8');
     const queries = text.trim().split('\n').map((l) => JSON.parse(l) as { type: string; query?: string }).filter((l) => l.type === 'search').map((l) => l.query);
-    expect(queries).toEqual(ERAS.flatMap(() => ['inventory [REDACTED]', 'pets [REDACTED]', 'orders [REDACTED]']));
+    expect(queries).toEqual(ERAS.flatMap(() => ['inventory [REDACTED]', 'pets [REDACTED]', 'orders [REDACTED]', 'users [REDACTED]']));
     // another principal's view of the log (the explorer, with rob's read-only token)
     const page = await fetch(`http://127.0.0.1:${r.port}/?view=log`, { headers: { authorization: `Bearer ${rob.token}`, accept: 'text/html' } });
     expect(page.status).toBe(200);
