@@ -102,7 +102,9 @@ export function registryLoader(config: ServerConfig, options: CatalogSetOptions,
   return async (onChanged, serving) => {
     const { set, refused, changed } = loadRegistries(config.registries, { ...options, onChanged }, serving.catalogs);
     await useEmbeddings(set, config, logger, false);
-    return { catalogs: set, settings: settingsFromConfig(config, set, process.env, file), refused, changed };
+    // a catalog whose re-import no longer fits its credential names is logged; it must not hold back the others' changes
+    const credentialProblem = (e: AppError): void => logger.log('error', { event: 'catalog_credentials_invalid', code: e.code, message: e.message });
+    return { catalogs: set, settings: settingsFromConfig(config, set, process.env, file, credentialProblem), refused, changed };
   };
 }
 

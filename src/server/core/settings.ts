@@ -60,13 +60,16 @@ export function executionConfigFor(
 /**
  * The execution settings of a server or CLI run: base URLs (config file < `<CATALOG>_BASE_URL` < `--base-url`),
  * read-only, timeouts, response cap, and the config file's per-catalog options. Throws CONFIG_INVALID when the
- * file names a catalog that is not loaded, or credential names that do not fit a catalog (credentialNamesProblem).
+ * file names a catalog that is not loaded, or credential names that do not fit a catalog (credentialNamesProblem);
+ * with `credentialProblem` (a reload), such a catalog is reported there instead and the others are served: its calls
+ * are refused one by one with the same message (resolveCredentials), as they were before the start checked it.
  */
 export function settingsFromConfig(
   config: ServerConfig,
   set: CatalogSet,
   env: Record<string, string | undefined>,
   file?: ConfigFile,
+  credentialProblem?: (error: AppError) => void,
 ): ExecutionSettings {
   const names = set.catalogs.map((c) => c.meta.name);
   const settings: ExecutionSettings = {
@@ -86,7 +89,13 @@ export function settingsFromConfig(
     const mine = per[catalog.meta.name];
     if (own !== undefined) per[catalog.meta.name] = { ...own, ...mine };
     const credentials = per[catalog.meta.name]?.credentials;
-    if (credentials !== undefined) checkCredentialNames(catalog, credentials, mine?.credentials !== undefined ? file : undefined);
+    if (credentials === undefined) continue;
+    try {
+      checkCredentialNames(catalog, credentials, mine?.credentials !== undefined ? file : undefined);
+    } catch (e) {
+      if (credentialProblem === undefined || !(e instanceof AppError)) throw e;
+      credentialProblem(e);
+    }
   }
   if (Object.keys(per).length > 0) settings.catalogs = per;
   return settings;
