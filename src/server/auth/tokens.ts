@@ -1,7 +1,8 @@
 // Named static tokens (`serve --tokens <file>`): each line of the file is `<name> <scopes> sha256:<hex>`, the hash
 // of a token that only its holder has. A token's name is its principal (`token:<name>`): sessions, handles, rate
 // limits and audit lines are per name. Checked in constant time against every entry; the file is re-read when it
-// changes (a broken edit keeps the previous entries and is logged; a file emptied or removed revokes every token).
+// changes (a refused edit keeps only the lines it left unchanged, so a deleted line stops working at once, and is
+// logged; a file emptied or removed revokes every token).
 // `api-catalog token new` makes entries.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync, statSync, unwatchFile, watchFile, type Stats } from 'node:fs';
