@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { SERVE_OPTIONS, flagKey, httpFlagsWithoutHttp, resolveOptions, type OptionSpec, type ServeFlags } from '../config.js';
 import { endpointUrl, FUSIONS } from '../embeddings/config.js';
-import { closest } from '../config/did-you-mean.js';
+import { closest } from '../did-you-mean.js';
 import { AppError, isAppError } from '../errors.js';
 
 export { closest };

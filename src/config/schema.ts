@@ -2,7 +2,7 @@
 // section generated from SERVE_OPTIONS. Validation, error messages ("<key> <why>") and docs/config.schema.json
 // (`npm run config-schema`) all come from it. No I/O here; src/config.ts reads the file.
 import * as z from 'zod';
-import { closest } from './did-you-mean.js';
+import { closest } from '../did-you-mean.js';
 import { SERVE_OPTIONS, type OptionSpec } from './options.js';
 
 /** An environment variable NAME: upper case, digits and `_` (a lower-case token such as `sk_live_…` is refused). */

@@ -4,7 +4,7 @@
 // X-APISETU-CLIENTID are sent together and are two different secrets; Intellifi offers a cookie, a header or a query
 // key: which one is sent depends on which variable is set). Each name can be replaced by the config's
 // `credentials`: `token`, `apiKey`, `username`, `password`, and `apiKey:<scheme>` for one API-key scheme.
-import { distance } from 'fastest-levenshtein';
+import { closest } from '../did-you-mean.js';
 import { AppError } from '../errors.js';
 import type { CatalogMeta } from '../types.js';
 import type { CredentialEnvNames } from './types.js';
@@ -118,20 +118,11 @@ export function allCredentialVariables(names: CredentialNames): string[] {
 }
 
 /**
- * The API-key scheme an `apiKey:<scheme>` key that names none meant: the one spelt alike but for case and separators
- * (`clientid`, `client_id` for `clientId`), else the closest one a typo away (1 letter up to 3, 2 up to 8, else 3).
+ * The API-key scheme an `apiKey:<scheme>` key that names none meant, ranked as every "did you mean" is (closest): the
+ * one spelt alike but for case and separators (`clientid`, `client_id` for `clientId`), else the closest a typo away.
  */
 function meantScheme(typed: string, schemes: readonly string[]): string | undefined {
-  const plain = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]/g, '');
-  const alike = schemes.find((s) => plain(s) === plain(typed));
-  if (alike !== undefined) return alike;
-  const limit = typed.length <= 3 ? 1 : typed.length <= 8 ? 2 : 3;
-  let best: { scheme: string; d: number } | undefined;
-  for (const scheme of schemes) {
-    const d = distance(typed.toLowerCase(), scheme.toLowerCase());
-    if (d <= limit && (best === undefined || d < best.d)) best = { scheme, d };
-  }
-  return best?.scheme;
+  return closest(typed, schemes, 1)[0];
 }
 
 /**

@@ -2,9 +2,9 @@
 // mistyped config key are ranked alike, the config file's singular-for-plural and case matches included, and a tie
 // goes to the name a swap of two letters explains.
 import { describe, expect, test } from 'vitest';
-import { parseServeArgs } from '../../src/cli/args.js';
-import { parseConfigFile } from '../../src/config.js';
-import { closest } from '../../src/config/did-you-mean.js';
+import { parseServeArgs } from '../src/cli/args.js';
+import { parseConfigFile } from '../src/config.js';
+import { closest } from '../src/did-you-mean.js';
 
 function thrown(f: () => unknown): string {
   try {
@@ -44,3 +44,4 @@ describe('the same suggestion where people meet it', () => {
     expect(thrown(() => parseConfigFile(JSON.stringify({ serve: { xecludeDomains: ['x'] } }), 'typo.json'))).toMatch(/serve\.xecludeDomains is not a known key .*; did you mean "excludeDomains"\?$/);
   });
 });
+

@@ -1,5 +1,6 @@
 // "Did you mean": the known names closest to one typed wrong. One ranking for every place a name is typed: the CLI's
-// flags, commands and values (src/cli/args.ts) and the config file's keys (schema.ts). No I/O.
+// flags, commands and values (src/cli/args.ts), the config file's keys (src/config/schema.ts) and the API-key scheme
+// names a config gives credentials for (src/execution/credential-names.ts). A leaf module: no I/O, no imports of ours.
 import { distance } from 'fastest-levenshtein';
 
 /** One word's singular: `registries` -> `registry`, `allowHosts` -> `allowHost`. */
