@@ -1,15 +1,17 @@
 // One typed server configuration from `serve` flags, environment variables and the JSON config file (`--config`,
-// read by ./config/file.ts), in that precedence, driven by the option table in ./config/options.ts and the zod
-// schema in ./config/schema.ts.
+// read by ./config/file.ts), in that precedence, driven by the option table in ./config/options.ts (resolved by
+// ./config/resolve.ts) and the zod schema in ./config/schema.ts; the env's secret values: ./config/secret-env.ts.
 // Reads only the env, the flags src/cli/args.ts parsed and the file it is given, never process.* itself; throws
 // CONFIG_INVALID naming the bad key or value.
-import type * as z from 'zod';
 import { AppError } from './errors.js';
-import { SERVE_OPTIONS, flagKey, secureUrl, type OptionSpec, type ResolvedOptions, type ServeFlags } from './config/options.js';
-import { fromConfigFolder, readConfigFile, type ConfigFile } from './config/file.js';
+import { SERVE_OPTIONS, secureUrl, type OptionSpec, type ResolvedOptions, type ServeFlags } from './config/options.js';
+import { readConfigFile, type ConfigFile } from './config/file.js';
+import { resolveOptions, validated } from './config/resolve.js';
 
 export { SERVE_OPTIONS, flagKey, httpFlagsWithoutHttp, optionsHelp, type OptionSpec, type ResolvedOptions } from './config/options.js';
 export { configJsonSchema } from './config/schema.js';
+export { resolveOptions } from './config/resolve.js';
+export { secretLookingEnv } from './config/secret-env.js';
 export {
   MAX_CONFIG_FILE_BYTES, catalogOptions, configuredCredentialNames, parseConfigFile, readConfigFile,
   type CatalogExecutionOptions, type CatalogFileConfig, type ConfigFile, type CredentialNamesConfig,
@@ -164,90 +166,6 @@ export type { ServeFlags } from './config/options.js';
 
 /** Shortest accepted API_CATALOG_HTTP_TOKEN: 16 characters (e.g. `openssl rand -hex 32` gives 64). */
 export const MIN_HTTP_TOKEN_LENGTH = 16;
-
-/** Where a value came from, for error messages: `--port`, `API_CATALOG_PORT`, `config file x.json: serve.http.port`. */
-type Source = { name: string; raw: unknown };
-
-function envValue(o: OptionSpec, raw: string): unknown {
-  switch (o.type) {
-    case 'integer':
-      return /^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : raw;
-    case 'boolean': {
-      // Only the usual spellings count: anything else is a mistake, refused, not read as off (READ_ONLY=enabled
-      // must never start a server that writes).
-      const v = raw.trim().toLowerCase();
-      const on = ['1', 'true', 'yes', 'on'].includes(v);
-      if (!on && !['0', 'false', 'no', 'off'].includes(v)) {
-        throw new AppError('CONFIG_INVALID', `config: ${o.env} must be 1, true, yes or on (or 0, false, no, off), got ${JSON.stringify(raw.slice(0, 200))}`);
-      }
-      return o.envNegate ? !on : on;
-    }
-    case 'list':
-      return raw.split(o.separator ?? ',').map((v) => v.trim()).filter(Boolean);
-    default:
-      return raw;
-  }
-}
-
-function flagValue(o: OptionSpec, raw: unknown): unknown {
-  if (o.type === 'integer' && typeof raw === 'string') return /^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : raw;
-  if (o.type === 'list' && typeof raw === 'string') return [raw];
-  if (o.type === 'boolean' && o.negate) return raw === false ? false : raw;
-  return raw;
-}
-
-/** Reads `a.b.c` from a nested object (own properties only). */
-function atPath(obj: Record<string, unknown> | undefined, path: string): unknown {
-  let cur: unknown = obj;
-  for (const p of path.split('.')) {
-    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, p)) return undefined;
-    cur = (cur as Record<string, unknown>)[p];
-  }
-  return cur;
-}
-
-/** Validates one value against its option's schema; CONFIG_INVALID names the source and (unless secret) the value. */
-function validated(o: OptionSpec, value: unknown, source: Source): unknown {
-  const r = (o.schema as z.ZodType).safeParse(value);
-  if (r.success) return r.data;
-  const issue = r.error.issues[0];
-  const item = issue && typeof issue.path[0] === 'number' && Array.isArray(value) ? (value[issue.path[0]] as unknown) : undefined;
-  const why = issue?.message ?? 'is invalid';
-  if (o.secret) throw new AppError('CONFIG_INVALID', `config: ${source.name} ${why}`);
-  const shown = (v: unknown): string => JSON.stringify(typeof v === 'string' ? v.slice(0, 200) : v);
-  if (item !== undefined) throw new AppError('CONFIG_INVALID', `config: ${source.name} value ${shown(item)} ${why}`);
-  throw new AppError('CONFIG_INVALID', `config: ${source.name} ${why}, got ${shown(source.raw)}`);
-}
-
-/**
- * Every option of SERVE_OPTIONS from flags, env and the file's `serve` section (first set source wins; `concat`
- * lists join all sources), validated by the option's schema, else its default. HTTP-only options are resolved
- * only with `--http`. A relative path (options marked `path`) from the file is made absolute against the file's
- * folder; from a flag or env var it stays as given (relative to the current directory).
- */
-export function resolveOptions(flags: ServeFlags, env: Record<string, string | undefined>, file?: ConfigFile): ResolvedOptions {
-  const out: Record<string, unknown> = {};
-  const f = flags as Record<string, unknown>;
-  for (const o of SERVE_OPTIONS as readonly OptionSpec[]) {
-    if (o.http && f.http !== true) continue;
-    const sources: Source[] = [];
-    if (o.flag !== undefined && f[flagKey(o.flag)] !== undefined) sources.push({ name: o.flag, raw: f[flagKey(o.flag)] });
-    if (o.env !== undefined && env[o.env] !== undefined && env[o.env] !== '') sources.push({ name: o.env, raw: env[o.env] });
-    const fromFile = o.file !== undefined && file !== undefined ? atPath(file.serve, o.file.replace(/^serve\./, '')) : undefined;
-    if (fromFile !== undefined) sources.push({ name: `config file ${file!.file}: ${o.file}`, raw: fromFile });
-    const value = (s: Source): unknown => {
-      if (s.name === o.flag) return validated(o, flagValue(o, s.raw), s);
-      if (s.name === o.env) return validated(o, envValue(o, s.raw as string), s);
-      // a path in the file is relative to the file's folder (a desktop client starts the server anywhere)
-      const v = validated(o, s.raw, s);
-      return o.path !== undefined ? fromConfigFolder(file as ConfigFile, v, o.path.keep) : v;
-    };
-    if (o.concat && o.type === 'list') out[o.name] = sources.flatMap((s) => value(s) as unknown[]);
-    else if (sources[0] !== undefined) out[o.name] = value(sources[0]);
-    else if (o.default !== undefined) out[o.name] = Array.isArray(o.default) ? [...(o.default as unknown[])] : o.default;
-  }
-  return out as ResolvedOptions;
-}
 
 /** A filter list: every value split at commas, trimmed, empties and repeats dropped. */
 function splitList(values: readonly string[]): string[] {
@@ -435,53 +353,4 @@ export function checkSecureUrl(what: string, value: string): URL {
     throw new AppError('CONFIG_INVALID', `config: ${what} ${r.error.issues[0]?.message ?? 'is invalid'}, got ${JSON.stringify(value.slice(0, 200))}`);
   }
   return new URL(value);
-}
-
-/** Env var names that say they hold a credential. */
-const CREDENTIAL_ENV_NAME = /(TOKEN|SECRET|PASSWORD|API_?KEY|CREDENTIAL|AUTH)/i;
-/**
- * Names that say where something is, not what the secret is (API_CATALOG_TOKENS_FILE, API_CATALOG_OAUTH_ISSUER):
- * what an operator must read in a log line to fix it, however credential-like the rest of the name.
- */
-const LOCATION_ENV_NAME = /_(FILE|PATH|DIR|URL|URI|ISSUER)$/i;
-
-/**
- * The environment's secret values, to be registered as log secrets: the value of a variable whose name says it holds
- * a credential, unless the name says it is a location (a file, a folder, a URL, an issuer); and the password of any
- * URL with userinfo (API_CATALOG_STATE=redis://:<password>@host, DATABASE_URL): the password, not the whole URL.
- */
-/** The parts of a URL that can hold a credential besides its password: the user name and credential-named query values. */
-function credentialPartsOfUrl(value: string): string[] {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return [];
-  }
-  const parts = url.username !== '' ? [url.username, decodeURIComponent(url.username)] : [];
-  for (const [key, v] of url.searchParams) if (v.length >= 4 && /(token|secret|password|key|auth|credential|sig)/i.test(key)) parts.push(v);
-  return parts;
-}
-
-export function secretLookingEnv(env: Record<string, string | undefined>): string[] {
-  const out = new Set<string>();
-  for (const [name, value] of Object.entries(env)) {
-    if (value === undefined || value === '') continue;
-    if (/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(value)) {
-      try {
-        const password = new URL(value).password;
-        if (password !== '') {
-          out.add(password);
-          out.add(decodeURIComponent(password));
-        }
-      } catch {
-        // not a URL after all (or a bad escape in its password): the name decides below
-      }
-    }
-    if (value.length >= 6 && CREDENTIAL_ENV_NAME.test(name) && !LOCATION_ENV_NAME.test(name)) out.add(value);
-    // a location named like a credential (GIT_AUTH_URL) stays readable, but what in it can be one is not: a user
-    // name standing for a token (https://<token>@host) and credential-named query values (?access_token=…)
-    if (CREDENTIAL_ENV_NAME.test(name) && LOCATION_ENV_NAME.test(name)) for (const part of credentialPartsOfUrl(value)) out.add(part);
-  }
-  return [...out];
 }

@@ -1,6 +1,6 @@
 // The search index behind `search_tools`, as a pipeline: analysis (lexicon.ts, features.ts, query.ts,
 // sentence.ts) -> lexical retrieval (lexical.ts) -> fusion (fusion.ts) -> re-ranking signals (signals.ts,
-// rank.ts). This file wires the stages, checks options and shapes hits. Deterministic, offline, bounded cost for
+// rank.ts). This file wires the stages (a query's scratch marks: marks.ts), checks options and shapes hits. Deterministic, offline, bounded cost for
 // any input. Prints nothing.
 import { AppError } from '../errors.js';
 import { suggestNames } from '../registry/suggest.js';
@@ -21,6 +21,7 @@ import { DomainReach } from './widen.js';
 import { stripNoise } from './text.js';
 import { summaryKey, titleDocs, titleKey } from './titles.js';
 import { loadEnglish } from './english.js';
+import { QueryMarks } from './marks.js';
 
 export { swapsNeighbours } from './lexicon.js';
 export { MAX_QUERY_CHARS, MAX_QUERY_TERMS } from './query.js';
@@ -91,19 +92,6 @@ const WARM_UP: ReadonlyArray<[string, SearchOptions]> = [
   ['get item', { explain: true }],
 ];
 
-/** Sets `marks[id]` for each term with a title/name term id; returns the ids set (to clear them after the query). */
-function mark(terms: Iterable<string>, termIds: ReadonlyMap<string, number>, marks: Uint8Array): number[] {
-  const ids: number[] = [];
-  for (const term of terms) {
-    const id = termIds.get(term);
-    if (id !== undefined && marks[id] === 0) {
-      marks[id] = 1;
-      ids.push(id);
-    }
-  }
-  return ids;
-}
-
 /** The built stages of an index (what a snapshot restores). */
 export interface IndexParts {
   /** What answers show of each document (name order); the operations themselves stay out of the index. */
@@ -139,17 +127,8 @@ export class SearchIndex {
   private readonly tables: FeatureTables;
   private readonly retriever: LexicalRetriever;
   private readonly candidates: Candidates;
-  /** `queryMarks[id]` is 1 while a query holds title/name term `id`; `objectMarks`, `headMarks` likewise for its
-   * object and the object's head noun. */
-  private readonly queryMarks: Uint8Array;
-  private readonly objectMarks: Uint8Array;
-  private readonly headMarks: Uint8Array;
-  /** `oppositeMarks[id]` is 1 while title/name term `id` is an action opposite to the query's verb. */
-  private readonly oppositeMarks: Uint8Array;
-  /** `returnsMarks[doc]` is 1 while a query's head noun is only among that operation's response fields. */
-  private readonly returnsMarks: Uint8Array;
-  /** `titleMarks[doc]` is 1 while the query says that operation's summary word for word. */
-  private readonly titleMarks: Uint8Array;
+  /** The terms and documents one query holds, for the signals (marks.ts). */
+  private readonly marks: QueryMarks;
   /** The index terms that are some operation's resource head, built on first use. */
   private headTermSet: ReadonlySet<string> | undefined;
   /** Operations a domain reaches beyond itself (widen.ts). */
@@ -165,12 +144,7 @@ export class SearchIndex {
     this.retriever = parts.retriever;
     this.domainCodes = new Map(parts.tables.domainList.map((d, k) => [d, k]));
     this.candidates = new Candidates(parts.cards.length);
-    this.queryMarks = new Uint8Array(parts.tables.termIds.size);
-    this.objectMarks = new Uint8Array(parts.tables.termIds.size);
-    this.headMarks = new Uint8Array(parts.tables.termIds.size);
-    this.oppositeMarks = new Uint8Array(parts.tables.termIds.size);
-    this.returnsMarks = new Uint8Array(parts.cards.length);
-    this.titleMarks = new Uint8Array(parts.cards.length);
+    this.marks = new QueryMarks(parts.tables.termIds.size, parts.cards.length);
     const { features, domainList } = parts.tables;
     this.reach = new DomainReach(parts.cards, parts.lexicon, (i) => domainList[features.domain[i] as number] as string);
   }
@@ -331,11 +305,6 @@ export class SearchIndex {
     return hit;
   }
 
-  /**
-   * The best `k` matching documents of `domain` (all domains when undefined), best first, scores 0..1, ties
-   * broken by name (K4), and how many documents match in all. The pipeline: analyze the query, retrieve
-   * (lexical), re-rank every candidate with the signals, keep the best k.
-   */
   /** Keywords as a second retrieval fused by reciprocal rank with the query's (tuning.keywordMode `fuse`). */
   private fused(query: string, keywords: readonly string[], k: number, domain: string | undefined, explain: boolean): RankedPage {
     const depth = Math.max(k, 50);
@@ -349,6 +318,11 @@ export class SearchIndex {
     return { total: Math.max(main.total, alt.total), top, ...(main.reading ? { reading: main.reading } : {}), ...(main.pruning ? { pruning: main.pruning } : {}) };
   }
 
+  /**
+   * The best `k` matching documents of `domain` (all domains when undefined), best first, scores 0..1, ties
+   * broken by name (K4), and how many documents match in all. The pipeline: analyze the query, retrieve
+   * (lexical), re-rank every candidate with the signals, keep the best k.
+   */
   private rank(query: string, k: number, domain: string | undefined, explain: boolean, keywords: readonly string[] = []): RankedPage {
     const trimmed = query.slice(0, MAX_QUERY_CHARS).trim();
     if (trimmed === '' && keywords.length === 0) return { total: 0, top: [] };
@@ -362,18 +336,9 @@ export class SearchIndex {
     // an exact name, as typed or as the typos unit spelt it ("creeate personal list" names "Create personal list")
     const exactIndex = this.cards.match(trimmed) ?? (plan.corrected !== undefined ? this.cards.match(plan.corrected) : undefined);
     this.retriever.retrieve(plan.concepts, this.candidates);
-    const { queryMarks, objectMarks, headMarks } = this;
-    const termIds = this.tables.termIds;
-    const marked = mark(plan.queryTerms, termIds, queryMarks);
-    const objectIds = mark(plan.objectTerms, termIds, objectMarks);
-    const headIds = mark(plan.headTerms, termIds, headMarks);
-    const oppositeIds = mark(plan.opposites, termIds, this.oppositeMarks);
-    const returnsIds = this.markReturns(plan.headTerms[0]);
-    const titleIds = this.markTitles(plan.words);
+    const marked = this.marks.mark(plan, this.tables.termIds, (m) => this.markReturns(plan.headTerms[0], m), (m) => this.markTitles(plan.words, m));
     const ctx: SignalContext = {
-      plan, features: this.tables.features, scopes: this.tables.scopes, candidates: this.candidates, queryMarks, objectMarks, objectCount: objectIds.length,
-      headMarks, headCount: headIds.length, returnsMarks: this.returnsMarks, returnsCount: returnsIds.length,
-      titleMarks: this.titleMarks, titleCount: titleIds.length, oppositeMarks: this.oppositeMarks, oppositeCount: oppositeIds.length,
+      plan, features: this.tables.features, scopes: this.tables.scopes, candidates: this.candidates, ...marked,
       tuning: {
         precisionWeight: t.precisionWeight, namePrecisionShare: t.namePrecisionShare, primaryBoost: t.primaryBoost, headBoost: t.headBoost, exactTitleBoost: t.exactTitleBoost,
         coveragePower: t.signalWeights[COVERAGE_POWER] ?? DEFAULT_COVERAGE_POWER,
@@ -387,30 +352,25 @@ export class SearchIndex {
       const pruning = explain && scored !== undefined ? { pruning: { candidates: this.candidates.matchedCount, scored } } : {};
       return { total, top, ...(explain ? { reading: readingOf(plan) } : {}), ...pruning };
     } finally {
-      for (const id of marked) queryMarks[id] = 0;
-      for (const id of objectIds) objectMarks[id] = 0;
-      for (const id of headIds) headMarks[id] = 0;
-      for (const id of oppositeIds) this.oppositeMarks[id] = 0;
-      for (const i of returnsIds) this.returnsMarks[i] = 0;
-      for (const i of titleIds) this.titleMarks[i] = 0;
+      this.marks.clear();
       reached?.clear();
       this.candidates.clear();
     }
   }
 
-  /** Marks the operations whose summary the query's words say (titles.ts): the ids marked, for clearing. */
-  private markTitles(words: readonly string[]): readonly number[] {
+  /** Marks in `marks` the operations whose summary the query's words say (titles.ts): the ids marked, for clearing. */
+  private markTitles(words: readonly string[], marks: Uint8Array): readonly number[] {
     if (this.tuning.exactTitleBoost === 1) return [];
     const lexicon = this.lexicon;
     const docs = titleDocs(this.tables.features, titleKey(words, lexicon), (i) => summaryKey(this.cards.at(i).summary, lexicon));
-    for (const i of docs) this.titleMarks[i] = 1;
+    for (const i of docs) marks[i] = 1;
     return docs;
   }
 
-  /** Marks the operations whose response has the request's head noun as a datum (features.ts, returnsDatum). */
-  private markReturns(head: string | undefined): number[] {
+  /** Marks in `marks` the operations whose response has the request's head noun as a datum (features.ts, returnsDatum). */
+  private markReturns(head: string | undefined, marks: Uint8Array): number[] {
     this.headTermSet ??= resourceHeadTerms(this.tables);
-    return head === undefined || this.headTermSet.has(head) ? [] : this.retriever.markReturnsOnly(head, this.returnsMarks);
+    return head === undefined || this.headTermSet.has(head) ? [] : this.retriever.markReturnsOnly(head, marks);
   }
 
   /**
