@@ -1,5 +1,5 @@
 // The one table of `serve` options: name -> flag -> env var -> config-file key -> default, each with the zod
-// schema that validates it (and phrases its error). src/config.ts resolves from it, src/cli/args.ts parses flags
+// schema that validates it (and phrases its error). src/config/resolve.ts resolves from it, src/cli/args.ts parses flags
 // from it, the config file schema and docs/config.schema.json are built from it. No I/O here.
 //
 // Adding an option = one entry in SERVE_OPTIONS below:
