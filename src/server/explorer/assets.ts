@@ -128,16 +128,25 @@ table.params td.desc { min-width: 16em; }
   table.stack td.num { text-align: left; }
   /* compact rows: the label is the layout, not a word */
   table.results td[data-label]::before, table.domains td[data-label]::before, table.ops td[data-label]::before, table.params td[data-label]::before { content: none; }
-  /* rank, score and name; the summary; the domain and what the operation requires (which moves to a line of its own
-     when the domain leaves it under 6em). A flex row, not a grid: a grid's auto columns grew with a long domain name
-     and pushed the name off the row. */
+  /* rank, score and name; the summary; the domain and what the operation requires, on one line: a long domain name
+     ends in an ellipsis (its link's title has it whole) and leaves 9em for what is required, whose list ends in an
+     ellipsis too (its title has it whole). Their names' <wbr>s are taken out here: Chromium breaks at a <wbr> even
+     under nowrap, and a long name took this line to two or three. A flex row, not a grid: a grid's auto columns
+     grew with a long domain name and pushed the name off the row; a fixed table: the page's width, whatever the
+     width of a one-line cell. */
+  table.results { table-layout: fixed; }
   table.results tr { display: flex; flex-wrap: wrap; align-items: baseline; column-gap: 10px; }
   table.results td.rank { order: 1; color: var(--muted); }
   table.results td.score { order: 2; font-variant-numeric: tabular-nums; }
   table.results td.name { order: 3; flex: 1 1 0; min-width: 0; }
   table.results td.summary { order: 4; flex-basis: 100%; min-width: 0; }
-  table.results td.domain { order: 5; min-width: 0; max-width: 100%; font-size: .85rem; }
-  table.results td.required { order: 6; flex: 1 1 0; min-width: 6em; font-size: .85rem; color: var(--muted); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+  table.results td.domain { order: 5; display: flex; align-items: baseline; column-gap: 6px; flex: 0 1 auto; min-width: 0; max-width: calc(100% - 9em - 11px);
+    font-size: .85rem; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+  table.results tr:has(td.required:empty) td.domain { max-width: 100%; }
+  table.results td.domain a { min-width: 0; overflow: hidden; text-overflow: ellipsis; overflow-wrap: normal; }
+  table.results td.domain .badge { flex: none; }
+  table.results td.domain wbr, table.results td.required wbr { display: none; }
+  table.results td.required { order: 6; flex: 1 1 0; min-width: 9em; font-size: .85rem; color: var(--muted); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
   table.results td.required::before { content: "requires "; font-weight: 400; }
   table.domains tr { display: grid; grid-template-columns: minmax(0, 1fr) auto; column-gap: 10px; }
   table.domains td.count::after { content: " operations"; color: var(--muted); font-size: .85rem; }

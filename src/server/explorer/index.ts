@@ -1,12 +1,14 @@
 // The catalog explorer's HTTP routing (served by the Streamable HTTP transport at `/` and `/explorer/*`, after
 // its Host/Origin checks): deep links (empty form fields redirected away), the stylesheet and icon, dry runs at
 // shareable addresses (a GET; credentials taken out of the address first), the login form, auth and the scopes /mcp
-// would want (catalog:read for pages, catalog:execute for dry runs), security headers, and the HTML 404 a browser
-// gets for a path the server does not have. Read-only: dry runs never call upstream; it never touches MCP sessions.
+// would want (catalog:read for pages, catalog:execute for dry runs), security headers, compression (compress.ts), and
+// the HTML 404 a browser gets for a path the server does not have. Read-only: dry runs never call upstream; it never
+// touches MCP sessions.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { silentLogger, type Logger } from '../../logger.js';
 import type { Operation } from '../../types.js';
 import { FAVICON_SVG, STYLE_CSS } from './assets.js';
+import { sendBody } from './compress.js';
 import { frame, html, type Html } from './html.js';
 import { dryRunAddress } from './dry-run.js';
 import { dryRun, operationPage, parseLevel } from './operation-page.js';
@@ -76,9 +78,14 @@ export function isExplorerPath(pathname: string): boolean {
   return pathname === '/' || pathname.startsWith('/explorer/');
 }
 
-function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}, head = false): void {
-  res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': type, 'Content-Length': String(Buffer.byteLength(body)), ...headers });
-  res.end(head ? undefined : body);
+/** Writes an answer with the explorer's headers; HTML, CSS and SVG compressed when the browser takes it (compress.ts). */
+function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}, head = false): Promise<void> {
+  return sendBody(res, status, { ...SECURITY_HEADERS, 'Content-Type': type, ...headers }, body, { head });
+}
+
+/** A static asset: compressed once and kept, with an ETag per coding (a conditional request may get a 304). */
+function sendAsset(res: ServerResponse, type: string, body: string, maxAge: number, head: boolean): Promise<void> {
+  return sendBody(res, 200, { ...SECURITY_HEADERS, 'Content-Type': type, 'Cache-Control': `max-age=${maxAge}` }, body, { head, asset: true });
 }
 
 type Form = { ok: true; fields: URLSearchParams } | { ok: false; status: number; message: string };
@@ -143,8 +150,8 @@ export async function handleExplorer(req: IncomingMessage, res: ServerResponse, 
   if (pathname === '/explorer/style.css' || pathname === '/explorer/favicon.svg' || pathname === '/favicon.ico') {
     if (method !== 'GET' && !head) return send(res, 405, 'text/plain; charset=utf-8', 'Method Not Allowed', { Allow: 'GET, HEAD' });
     return pathname === '/explorer/style.css'
-      ? send(res, 200, 'text/css; charset=utf-8', STYLE_CSS, { 'Cache-Control': 'max-age=300' }, head)
-      : send(res, 200, 'image/svg+xml', FAVICON_SVG, { 'Cache-Control': 'max-age=86400' }, head);
+      ? sendAsset(res, 'text/css; charset=utf-8', STYLE_CSS, 300, head)
+      : sendAsset(res, 'image/svg+xml', FAVICON_SVG, 86400, head);
   }
   // A browser's request for a path the server does not have (the transport sends these here only when they accept
   // HTML): a page with the way home, before auth and without anything from the catalog.
@@ -268,11 +275,11 @@ export async function handleExplorer(req: IncomingMessage, res: ServerResponse, 
   } else {
     page = notFound('Not found', html`There is no explorer page at <code>${pathname.slice(0, 200)}</code>.`);
   }
-  sendPage(ctx, res, page, cookieOk, head);
+  return sendPage(ctx, res, page, cookieOk, head);
 }
 
 /** A page in the explorer's frame. */
-function sendPage(ctx: ExplorerContext, res: ServerResponse, page: Page, cookieOk: boolean, head: boolean): void {
+function sendPage(ctx: ExplorerContext, res: ServerResponse, page: Page, cookieOk: boolean, head: boolean): Promise<void> {
   const doc = frame(
     {
       title: page.title,
@@ -285,7 +292,7 @@ function sendPage(ctx: ExplorerContext, res: ServerResponse, page: Page, cookieO
     },
     page.body,
   );
-  send(res, page.status, 'text/html; charset=utf-8', doc.text, {}, head);
+  return send(res, page.status, 'text/html; charset=utf-8', doc.text, {}, head);
 }
 
 /** Query parameters that mean nothing when empty; `args` is not one (empty arguments are `{}`). */

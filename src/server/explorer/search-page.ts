@@ -184,10 +184,10 @@ ${
 <tbody>
 ${value.results.map(
   (r, i) => html`<tr${domain !== undefined && r.domain !== domain ? html` class="reached"` : ''}><td class="num rank" data-label="Rank">${offset + i + 1}</td><td class="num score" data-label="Score">${r.score.toFixed(3)}</td>
-<td class="name" data-label="Operation"><a href="${href({ tool: r.name })}">${breakable(r.name)}</a></td><td class="domain" data-label="Domain"><a href="${href({ domain: r.domain })}">${breakable(r.domain)}</a>${
+<td class="name" data-label="Operation"><a href="${href({ tool: r.name })}">${breakable(r.name)}</a></td><td class="domain" data-label="Domain"><a href="${href({ domain: r.domain })}" title="${r.domain}">${breakable(r.domain)}</a>${
     domain !== undefined && r.domain !== domain ? html` <span class="badge" title="Not in ${domain}: its path names this domain's resource">from another domain</span>` : ''
   }</td>
-<td class="summary" data-label="Summary">${r.summary}</td><td class="required" data-label="Required">${r.requiredParams.map((p, k) => html`${k > 0 ? ', ' : ''}${breakable(p)}`)}</td></tr>`,
+<td class="summary" data-label="Summary">${r.summary}</td><td class="required" data-label="Required"${r.requiredParams.length > 0 ? html` title="${r.requiredParams.join(', ')}"` : ''}>${r.requiredParams.map((p, k) => html`${k > 0 ? ', ' : ''}${breakable(p)}`)}</td></tr>`,
 )}
 </tbody></table></div>`
 }

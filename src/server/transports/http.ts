@@ -26,6 +26,7 @@ import { auditRefusedCall } from '../ops/observe.js';
 import { resolveSigner } from '../signing.js';
 import { authorizationPlaceholder } from '../auth/client-config.js';
 import { PAGE_HEADERS, mcpEndpointPage, type ClientAccess } from '../explorer/standalone.js';
+import { sendBody } from '../explorer/compress.js';
 import { clientErrorAnswer } from './http-client-error.js';
 import { isJsonContentType, readBody, sendError } from './http-errors.js';
 import { LegacySessions, refusedByVersion } from './http-legacy.js';
@@ -216,10 +217,7 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     if (options.explorer === true && browserPageRequest(req) && !MCP_REQUEST_HEADERS.some((h) => req.headers[h] !== undefined)) {
       // Someone opened the URL the banner prints in a browser: a page that says what this address is for, not a
       // JSON-RPC error. MCP clients never ask for text/html (a legacy stream asks for text/event-stream).
-      const page = mcpEndpointPage(clientAccess(req));
-      res.writeHead(200, { ...PAGE_HEADERS, 'Content-Length': String(Buffer.byteLength(page)) });
-      res.end(method === 'HEAD' ? undefined : page);
-      return;
+      return sendBody(res, 200, PAGE_HEADERS, mcpEndpointPage(clientAccess(req)), { head: method === 'HEAD' });
     }
     if (method === 'OPTIONS') {
       res.writeHead(204, {
