@@ -1,12 +1,13 @@
 // `serve`'s catalogs beyond loading them: the embeddings endpoint attached to each version, and hot reload — the
 // served catalogs become a LiveCatalogs (src/server/core/reload.ts) that every tool call reads, reloaded on SIGHUP
 // and, unless --no-watch, when a registry's catalog.json changes. With several registries a reload loads each on
-// its own (loadRegistries): a broken one keeps its previous catalog and the others' changes are served.
-import { basename, resolve } from 'node:path';
+// its own (reloadRegistries): a broken one keeps its previous catalog (or, when that can no longer be read, is served
+// as unavailable) and the others' changes are served.
+import { basename, dirname, resolve } from 'node:path';
 import type { ConfigFile, ServerConfig } from '../config.js';
 import { AppError, type ErrorCode } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { attachEmbeddings, buildCatalogSet, settingsFromConfig, type CatalogSet, type CatalogSetOptions } from '../server/core/catalogs.js';
+import { attachEmbeddings, buildCatalogSet, settingsFromConfig, type CatalogSet, type CatalogSetOptions, type EntryLookup } from '../server/core/catalogs.js';
 import { defaultCatalogDir, loadCatalog, type Catalog } from '../registry/catalog.js';
 import type { ServerDeps } from '../server/create-server.js';
 import { LiveCatalogs, ReloadRefused, type LoadedVersion, type RegistryRefusal, type ServedCatalogs } from '../server/core/reload.js';
@@ -95,12 +96,12 @@ export function startReloading(deps: ServerDeps, wiring: ReloadWiring): LiveCata
 }
 
 /**
- * What a reload loads: the registries again with the start's options, each on its own (loadRegistries: a broken one
- * keeps its previous catalog, the others' changes are served), with the embeddings and settings the start has.
+ * What a reload loads: the registries again with the start's options, each on its own (reloadRegistries: a broken
+ * one keeps its previous catalog, the others' changes are served), with the embeddings and settings the start has.
  */
 export function registryLoader(config: ServerConfig, options: CatalogSetOptions, logger: Logger, file?: ConfigFile): ReloadWiring['load'] {
   return async (onChanged, serving) => {
-    const { set, refused, changed } = loadRegistries(config.registries, { ...options, onChanged }, serving.catalogs);
+    const { set, refused, changed } = await reloadRegistries(config.registries, { ...options, onChanged }, serving.catalogs);
     await useEmbeddings(set, config, logger, false);
     // a catalog whose re-import no longer fits its credential names is logged; it must not hold back the others' changes
     const credentialProblem = (e: AppError): void => logger.log('error', { event: 'catalog_credentials_invalid', code: e.code, message: e.message });
@@ -148,15 +149,39 @@ export interface RegistriesLoaded {
 }
 
 /**
+ * A reload's registries with their search index ready. A changed registry is not parsed on this thread: the index
+ * worker reads every file anyway (index-thread.ts) and checks it as loadCatalog does, so a set it builds is whole.
+ * Only when it finds a registry damaged are the changed registries parsed here, to tell which one is at fault
+ * (loadRegistries with `parse`): that one is refused on its own and the others' changes are served; the index of
+ * that set is then prepared by the reload (LiveCatalogs). Without a previous set or with one registry: loadRegistries.
+ */
+export async function reloadRegistries(dirs: readonly string[], options: CatalogSetOptions, serving?: CatalogSet): Promise<RegistriesLoaded> {
+  const loaded = loadRegistries(dirs, options, serving);
+  // nothing new to read (or one registry, all or nothing): the reload prepares the index as it does for any set
+  if (loaded.changed.length === 0) return loaded;
+  try {
+    await loaded.set.prepareIndex();
+    return loaded;
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'REGISTRY_INVALID') return loadRegistries(dirs, options, serving, { parse: true });
+    // (a registry replaced meanwhile: REGISTRY_STALE, and the reload that serves it follows) none of the changes applies
+    if (err instanceof AppError) throw new ReloadRefused(err.code, err.message, [], loaded.changed);
+    throw err;
+  }
+}
+
+/**
  * Loads the registry folders (none: the embedded catalog) into one set. A reload of several registries (`serving`:
  * the set served now) takes each on its own: a registry whose files are untouched keeps its catalog (and what it has
- * read); a changed one is loaded and parsed whole now, so that a damaged file or files that disagree are its own
- * refusal; a refused one keeps its previous catalog in the new set, so the others' changes are served. That needs
- * the previous catalog's operations as read before its files changed: when they cannot be read any more, or when
- * nothing but refusals changed, the reload is refused (ReloadRefused) naming the registries that failed and the
- * changes not applied. One registry, or the first load: all or nothing.
+ * read); a changed one is loaded (and, with `parse`, parsed whole now, so that a damaged file or files that disagree
+ * are its own refusal); a refused one keeps its previous catalog in the new set, so the others' changes are served.
+ * That needs the previous catalog's operations as read before its files changed: when they cannot be read any more
+ * (its index came from the index cache, so they were never parsed), the registry is served as unavailable (no tools;
+ * a call naming one of its tools is REGISTRY_INVALID saying why) until a reload reads it whole. When nothing but
+ * refusals changed, the reload is refused (ReloadRefused) naming the registries that failed. One registry, or the
+ * first load: all or nothing.
  */
-export function loadRegistries(dirs: readonly string[], options: CatalogSetOptions, serving?: CatalogSet): RegistriesLoaded {
+export function loadRegistries(dirs: readonly string[], options: CatalogSetOptions, serving?: CatalogSet, { parse = false }: { parse?: boolean } = {}): RegistriesLoaded {
   const list = (dirs.length > 0 ? dirs : [defaultCatalogDir()]).map((d) => resolve(d));
   const onChanged = options.onChanged;
   const told = (dir: string): void => {
@@ -183,13 +208,16 @@ export function loadRegistries(dirs: readonly string[], options: CatalogSetOptio
         continue;
       }
       // every file parsed and checked against catalog.json now: a broken one is this registry's refusal, not the set's
-      void fresh.operations;
+      if (parse) void fresh.operations;
       raw.push(fresh);
       changed.push(fresh.meta.name);
     } catch (err) {
       const code = err instanceof AppError ? { code: err.code } : {};
-      refused.push({ catalog: prev?.meta.name ?? basename(dir), dir, ...code, reason: err instanceof Error ? err.message : String(err) });
-      raw.push(kept(prev));
+      const refusal: RegistryRefusal = { catalog: prev?.meta.name ?? basename(dir), dir, ...code, reason: err instanceof Error ? err.message : String(err) };
+      const keep = prev !== undefined && !down.has(prev) ? kept(prev) : undefined;
+      if (keep === undefined && prev !== undefined) refusal.reason += `; ${UNREADABLE}`;
+      refused.push(refusal);
+      raw.push(keep ?? (prev !== undefined ? unavailable(prev, refusal) : undefined));
     } finally {
       quiet = false;
     }
@@ -198,7 +226,7 @@ export function loadRegistries(dirs: readonly string[], options: CatalogSetOptio
   if (lost.length > 0 || (refused.length > 0 && changed.length === 0)) throw refusal(refused, lost.length > 0 ? changed : [], lost);
   const catalogs = raw as Catalog[];
   try {
-    return { set: remember(buildCatalogSet(catalogs, options), catalogs), refused, changed };
+    return { set: remember(guard(buildCatalogSet(catalogs, options), catalogs), catalogs), refused, changed };
   } catch (err) {
     // the set itself (two catalogs with one name, a filter the new version fails): none of the changes applies
     if (err instanceof AppError) throw new ReloadRefused(err.code, err.message, refused, changed);
@@ -243,6 +271,46 @@ function kept(prev: Catalog | undefined): Catalog | undefined {
   };
 }
 
+/** Said of a refused registry whose previous version cannot be kept either (in the refusal and in every call's error). */
+const UNREADABLE =
+  'its previous version can no longer be read either (its files changed before they were read), so it is served without its tools until it is fixed';
+
+/** A registry served as unavailable, and the refusal that says why (what a call naming one of its tools answers). */
+const down = new WeakMap<Catalog, RegistryRefusal>();
+
+/**
+ * A refused registry whose previous catalog cannot be kept (unreadable): in the new set by its name, with no
+ * operation and no domain, so the others keep their names (`<catalog>.<name>`) and a call naming one of its tools
+ * is told why (guard) instead of UNKNOWN_TOOL. In memory: the index worker and the index cache leave it alone.
+ */
+function unavailable(prev: Catalog, refusal: RegistryRefusal): Catalog {
+  const catalog: Catalog = { dir: prev.dir, meta: { ...prev.meta, operationCount: 0, domains: [] }, skipped: [], operations: [], byName: new Map(), parsedFiles: () => [] };
+  down.set(catalog, refusal);
+  return catalog;
+}
+
+/** The set, whose lookups of an unavailable registry's tools throw REGISTRY_INVALID saying why and what fixes it. */
+function guard(set: CatalogSet, catalogs: readonly Catalog[]): CatalogSet {
+  const out = catalogs.flatMap((c) => {
+    const r = down.get(c);
+    return r !== undefined ? [{ prefix: `${c.meta.name}.`, r }] : [];
+  });
+  if (out.length === 0) return set;
+  const inner = set.byName;
+  const get = (name: string): ReturnType<EntryLookup['get']> => {
+    const hit = out.find((o) => name.startsWith(o.prefix));
+    if (hit === undefined) return inner.get(name);
+    const { catalog, dir, reason } = hit.r;
+    throw new AppError(
+      'REGISTRY_INVALID',
+      `catalog ${catalog} is not served: the last reload refused its registry (${reason}); ` +
+        `re-run its import (\`api-catalog import <spec> --name ${catalog} --out ${dirname(dir)}\`) and it is served again`,
+    );
+  };
+  (set as { byName: EntryLookup }).byName = { get, has: (name) => get(name) !== undefined };
+  return set;
+}
+
 /** The reload refused whole: the registries that failed, and (`notApplied`) the changes it therefore does not serve. */
 function refusal(refused: RegistryRefusal[], notApplied: string[], lost: RegistryRefusal[]): ReloadRefused {
   const first = refused[0] as RegistryRefusal;
@@ -250,8 +318,8 @@ function refusal(refused: RegistryRefusal[], notApplied: string[], lost: Registr
   if (notApplied.length > 0) {
     const names = lost.map((r) => r.catalog).join(', ');
     message +=
-      `; not applied: ${notApplied.join(', ')} (changed on disk), because the previous version of ${names} can no longer be read ` +
-      `(its files changed before they were read) and every catalog must be in the new version: fix ${names} (re-run its import) and all of them are applied`;
+      `; not applied: ${notApplied.join(', ')} (changed on disk), because ${names} has no previous version to keep ` +
+      `and every catalog must be in the new version: fix ${names} (re-run its import) and all of them are applied`;
   }
   return new ReloadRefused((first.code ?? 'REGISTRY_INVALID') as ErrorCode, message, refused, notApplied);
 }

@@ -4,8 +4,10 @@
 // Now each registry reloads on its own: the broken one keeps its previous catalog (its operations as read) and the
 // others' changes are served; catalog_reload_failed, /readyz reloadFailed and /metrics name the catalog that failed.
 // When the broken catalog's previous version can no longer be read (the index came from the index cache, so its
-// files were never parsed, and they changed since), the whole reload is refused as before, and the refusal names the
-// changes it holds back (notApplied) as well. Needs `npm run build`.
+// files were never parsed, and they changed since), the others' changes are still served: the broken catalog is
+// served without its tools, and a call naming one is REGISTRY_INVALID saying why and what fixes it (before, the
+// whole reload was refused, and the held-back catalogs' own old files, replaced and never read, failed their calls
+// with REGISTRY_STALE until the broken one was fixed). Needs `npm run build`.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -135,7 +137,7 @@ test('a broken catalog keeps its previous version while another catalog\'s re-im
   }
 }, 120_000);
 
-test('when the broken catalog\'s previous version cannot be read any more, nothing is swapped and the refusal names the held-back change', async () => {
+test('when the broken catalog\'s previous version cannot be read any more, the others\' changes are served and its tools say why they are not', async () => {
   const { reg, hide, args } = registries();
   const cache = tempDir('ac-per-registry-cache-');
   const env = { ...ENV, ALPHA_BASE_URL: up.url, BETA_BASE_URL: up.url, GAMMA_BASE_URL: up.url };
@@ -145,27 +147,56 @@ test('when the broken catalog\'s previous version cannot be read any more, nothi
   await writer.stop();
   const r = await startReplica([...args, '--index-cache', cache], env);
   const { readyz, metric } = probes(r);
+  const client = await connectHttp(r.url, 'modern', { name: 'per-registry-cached' });
   try {
     expect(events(r.stderr(), 'search_index')[0]).toMatchObject({ source: 'cache' });
-    const v1 = (await readyz()).version as string;
+    const start = await readyz();
+    const v1 = start.version as string;
     damageBeta(reg);
     importAs('alpha', reg, hide);
-    const refusal = (await logged(r, 'catalog_reload_failed', 1, 'the refusal'))[0] as Record<string, any>;
-    expect(refusal).toMatchObject({ trigger: 'watch', code: 'REGISTRY_INVALID', serving: v1, failed: [{ catalog: 'beta' }], notApplied: ['alpha'] });
-    expect(refusal.reason).toContain('not applied: alpha (changed on disk), because the previous version of beta can no longer be read');
-    expect(await readyz()).toMatchObject({ version: v1, reloadFailed: { failed: [{ catalog: 'beta' }], notApplied: ['alpha'] } });
-    expect(await metric('api_catalog_catalog_reload_refused{catalog="beta",state="failed"}')).toBe(1);
-    expect(await metric('api_catalog_catalog_reload_refused{catalog="alpha",state="not_applied"}')).toBe(1);
-    expect(events(r.stderr(), 'catalog_reloaded')).toHaveLength(0);
-
-    // beta fixed: every change is applied
-    importAs('beta', reg);
-    await logged(r, 'catalog_reloaded', 1, 'the reload once beta is whole');
+    // alpha's re-import is served; beta, whose previous files were never read, is served without its tools
+    const reloaded = (await logged(r, 'catalog_reloaded', 1, 'the reload of alpha'))[0] as Record<string, any>;
+    expect(reloaded).toMatchObject({ trigger: 'watch', previous: v1, changed: true, refused: ['beta'] });
+    const refusal = (await logged(r, 'catalog_reload_failed', 1, 'the refusal of beta'))[0] as Record<string, any>;
+    expect(refusal).toMatchObject({ trigger: 'watch', code: 'REGISTRY_INVALID', serving: reloaded.version, failed: [{ catalog: 'beta' }] });
+    expect(refusal.notApplied).toBeUndefined();
+    expect(refusal.reason).toMatch(/^beta: .*orders\.json is not valid JSON.*its previous version can no longer be read either/);
     const after = await readyz();
-    expect(after.version).not.toBe(v1);
-    expect(after.reloadFailed).toBeUndefined();
+    expect(after).toMatchObject({ status: 'ready', version: reloaded.version, reloadFailed: { failed: [{ catalog: 'beta' }] } });
+    expect(after.reloadFailed.notApplied).toBeUndefined();
+    expect(versionOf(after, 'alpha')).not.toBe(versionOf(start, 'alpha'));
+    expect(versionOf(after, 'gamma')).toBe(versionOf(start, 'gamma'));
+    expect(after.catalogs.find((c: { name: string }) => c.name === 'beta')).toMatchObject({ operations: 0 });
+    expect(await metric('api_catalog_catalog_reload_refused{catalog="beta",state="failed"}')).toBe(1);
     expect(await metric('api_catalog_catalog_reload_refused{catalog="alpha",state="not_applied"}')).toBeUndefined();
+    expect(await metric('api_catalog_catalog_reloads_total{outcome="partial"}')).toBe(1);
+
+    // what agents see: alpha's change and gamma; beta's tools are not offered, and naming one says why
+    expect((await call(client, 'describe_tools', { tool_names: ['alpha.orders_delete'] })).error?.code).toBe('UNKNOWN_TOOL');
+    const g = await call(client, 'describe_tools', { tool_names: ['alpha.orders_get', 'gamma.orders_get'] });
+    expect(g.success, JSON.stringify(g)).toBe(true);
+    const b = await call(client, 'describe_tools', { tool_names: ['beta.orders_get'] });
+    expect(b.error).toMatchObject({ code: 'REGISTRY_INVALID' });
+    expect(b.error?.message).toMatch(/^catalog beta is not served: the last reload refused its registry \(.*orders\.json is not valid JSON/);
+    expect(b.error?.message).toContain(`api-catalog import <spec> --name beta --out ${reg}`);
+    // (execute_tool is left out: with /metrics on, the call record (src/server/ops/observe.ts) looks the name up again
+    // outside the envelope's error handling, so a lookup that throws there, this one or a stale file's REGISTRY_STALE,
+    // ends as a protocol error: to be fixed there)
+    const s = await call(client, 'search_tools', { query: 'get an order', limit: 25 });
+    const found = s.value.results.map((x: { name: string }) => x.name);
+    expect(found).toContain('alpha.orders_get');
+    expect(found.filter((n: string) => n.startsWith('beta.'))).toEqual([]);
+
+    // beta fixed: served whole again, and the refusal is gone
+    importAs('beta', reg);
+    expect((await logged(r, 'catalog_reloaded', 2, 'the reload once beta is whole'))[1]?.refused).toBeUndefined();
+    const fixed = await readyz();
+    expect(fixed.reloadFailed).toBeUndefined();
+    expect(await metric('api_catalog_catalog_reload_refused{catalog="beta",state="failed"}')).toBeUndefined();
+    expect((await call(client, 'describe_tools', { tool_names: ['beta.orders_get'] })).success).toBe(true);
+    expect(r.child.exitCode).toBeNull();
   } finally {
+    await client.close();
     await r.stop();
   }
 }, 120_000);
