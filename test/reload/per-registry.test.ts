@@ -179,9 +179,10 @@ test('when the broken catalog\'s previous version cannot be read any more, the o
     expect(b.error).toMatchObject({ code: 'REGISTRY_INVALID' });
     expect(b.error?.message).toMatch(/^catalog beta is not served: the last reload refused its registry \(.*orders\.json is not valid JSON/);
     expect(b.error?.message).toContain(`api-catalog import <spec> --name beta --out ${reg}`);
-    // (execute_tool is left out: with /metrics on, the call record (src/server/ops/observe.ts) looks the name up again
-    // outside the envelope's error handling, so a lookup that throws there, this one or a stale file's REGISTRY_STALE,
-    // ends as a protocol error: to be fixed there)
+    // execute_tool too: an error answer, not a protocol error (the call record, src/server/ops/observe.ts, looked the
+    // name up again outside the envelope's error handling, and this lookup throws)
+    const e = await call(client, 'execute_tool', { tool_name: 'beta.orders_get', args: { id: '7' } });
+    expect(e.error).toMatchObject({ code: 'REGISTRY_INVALID' });
     const s = await call(client, 'search_tools', { query: 'get an order', limit: 25 });
     const found = s.value.results.map((x: { name: string }) => x.name);
     expect(found).toContain('alpha.orders_get');

@@ -84,7 +84,7 @@ function requestIdOf(headers: unknown): string | undefined {
  */
 export function namedOperation(catalogs: CatalogSet, args: unknown): string | undefined {
   const name = args !== null && typeof args === 'object' ? (args as { tool_name?: unknown }).tool_name : undefined;
-  return typeof name === 'string' && catalogs.byName.has(name) ? name : undefined;
+  return typeof name === 'string' && entryOf(catalogs, name) !== undefined ? name : undefined;
 }
 
 /**
@@ -139,6 +139,19 @@ export interface CallFacts {
 }
 
 /**
+ * The catalog entry a record names, or undefined: a lookup that throws (a registry file changed since it was read,
+ * REGISTRY_STALE; a catalog a reload refused, REGISTRY_INVALID) was the call's own answer already, so the record
+ * just goes without the operation's name.
+ */
+function entryOf(catalogs: CatalogSet, name: string): ReturnType<CatalogSet['byName']['get']> {
+  try {
+    return catalogs.byName.get(name);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * One record of a call: names, codes and the path template from the catalog, never argument values. `envelope` is
  * the answer; undefined for a call that never got one (refused before MCP, abandoned at a forced exit).
  */
@@ -151,7 +164,7 @@ export function toolCallRecord(catalogs: CatalogSet, names: ToolNames, envelope:
   };
   const kind = kinds[f.tool] ?? 'unknown';
   const value = (envelope?.success === true ? envelope.value : undefined) as { dry_run?: unknown; status?: unknown; headers?: unknown; confidence?: unknown } | undefined;
-  const entry = kind === 'execute_tool' && f.target !== undefined ? catalogs.byName.get(f.target) : undefined;
+  const entry = kind === 'execute_tool' && f.target !== undefined ? entryOf(catalogs, f.target) : undefined;
   const failedStatus = envelope?.success === false ? (envelope.error.details as { status?: unknown } | undefined)?.status : undefined;
   const status = typeof value?.status === 'number' ? value.status : typeof failedStatus === 'number' ? failedStatus : undefined;
   const requestId = f.dispatched ? requestIdOf(value?.headers) : undefined;
