@@ -2,7 +2,7 @@
 // (validation, read-only, confirmation, dry run); prints the envelope as JSON. No describe step for people.
 // The flow's next steps name tool arguments ("confirm", "dry_run"); here they name this command's flags.
 import { isAppError } from '../errors.js';
-import { checkFields } from '../execution/shape.js';
+import { checkFields } from '../execution/projection.js';
 import { checkServeFlags, jsonObject, splitArgs, UsageError } from './args.js';
 import { fixSentence, placeholderFix, type WouldRefuse } from '../server/core/dry-run.js';
 import type { Envelope } from '../server/core/envelope.js';

@@ -1,6 +1,6 @@
 // Reading an upstream response body: its text in the declared charset (a byte-order mark wins), JSON parsed with
 // numbers kept exact (integers past 2^53 and numbers out of a double's range become strings), JSON nested past
-// MAX_JSON_DEPTH kept as text, binary summarized. shape.ts then selects, projects and cuts what this returns.
+// MAX_JSON_DEPTH kept as text, binary summarized. projection.ts then selects and projects, and shape.ts cuts, what this returns.
 import { AppError } from '../errors.js';
 
 /**

@@ -10,7 +10,8 @@ import { buildRequest, originOf, type BuiltRequest } from './request.js';
 import { policyInstruction } from './policy.js';
 import { Redactor } from './redact.js';
 import { bodyText, decodeBody, MAX_JSON_DEPTH } from './decode.js';
-import { apiErrorMessage, CheckedFields, checkFields, instructionFor, narrowingParams, paginationHint, project, projectionWarning, selectHeaders, truncate } from './shape.js';
+import { CheckedFields, checkFields, project, projectionWarning } from './projection.js';
+import { apiErrorMessage, instructionFor, narrowingParams, paginationHint, selectHeaders, truncate } from './shape.js';
 import type { ExecuteOptions, ExecutionConfig, ExecutionOutcome, WireFacts } from './types.js';
 import { validateArguments } from './validate.js';
 

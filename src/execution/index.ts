@@ -21,7 +21,7 @@ export type {
 export { validateArguments, ARG_LIMITS } from './validate.js';
 export { credentialStatus, envPrefix } from './auth.js';
 export { executeOperation } from './execute.js';
-export { CheckedFields, checkFields } from './shape.js';
+export { CheckedFields, checkFields } from './projection.js';
 export { policyInstruction } from './policy.js';
 export { prepareWithStandIns, unsetCredential, type CredentialStandIn } from './stand-ins.js';
 

@@ -2,7 +2,7 @@
 // nothing here knows about MCP. The contract is docs/DESIGN.md "Execution"; extend additively only.
 import type { ErrorCode } from '../errors.js';
 import type { CatalogMeta } from '../types.js';
-import type { CheckedFields } from './shape.js';
+import type { CheckedFields } from './projection.js';
 
 export interface ExecutionConfig {
   /** servers, securitySchemes, name (credential env var prefix). */

@@ -8,7 +8,7 @@ import type { CatalogMeta, Diagnostic, Operation, SecurityRequirement, SecurityS
 import { checkSchemas } from './compile.js';
 import { EXT, INFO_EXT, catalogDescription, catalogTitle, readAgentExtensions, readCatalogExtensions, warnMisplacedExtensions, type AgentExtensions } from './curation.js';
 import { lintCatalogText, lintOperations, lintTagDescriptions, LINT_CODES, WITHHELD_TEXT } from './lint.js';
-import { isUrl, loadSpec } from './load.js';
+import { loadSpec } from './load.js';
 import type { LoadedSpec } from './load.js';
 import { splitDominantDomain } from './domains.js';
 import { applyRenames, assignNames, buildDomains, domainOf, tagDescriptions, tagGroups } from './names.js';
@@ -16,6 +16,7 @@ import { buildOperation, collectOperations } from './operations.js';
 import type { BuildContext, RawOperation } from './context.js';
 import { documentServers } from './servers.js';
 import { linkSources } from './sources.js';
+import { isUrl } from './spec-text.js';
 import { applyOverlay, extendsMismatch, readOverlay, shownPointer } from './overlay.js';
 import { escapePointer, isObject, own, setOwn } from './pointer.js';
 import { SchemaConverter } from './schema.js';

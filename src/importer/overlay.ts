@@ -6,7 +6,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { JSONPathError, jsonpath, type JSONPathQuery, type JSONValue } from 'json-p3';
 import { AppError } from '../errors.js';
 import type { Diagnostic } from '../types.js';
-import { emptyDocument, parseSpecText } from './load.js';
+import { emptyDocument, parseSpecText } from './spec-text.js';
 import { isObject, setOwn } from './pointer.js';
 
 /** Largest overlay file accepted, in bytes (checked before parsing). */

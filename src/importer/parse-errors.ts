@@ -1,6 +1,6 @@
 // Where a spec or overlay does not parse, said on one line an author can act on: the parser's reason, the 1-based
 // line and column (`file:line:column`, as editors and terminals link them) and an excerpt of the offending line with
-// `^` at the column. Used by load.ts's parseSpecText.
+// `^` at the column. Used by spec-text.ts's parseSpecText.
 import { AppError } from '../errors.js';
 
 /** Where a document does not parse: 1-based line and column, as an editor counts them (UTF-16 code units). */
