@@ -3,7 +3,7 @@
 // .cache/registry/<c>, or imports openapi/<c>.json or test/fixtures/real-specs/<c>.json (or --spec c=path) with
 // importSpec. Printing only.
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppError } from '../errors.js';
@@ -30,7 +30,7 @@ import { rankingWeights } from '../search/semantic.js';
 import { checkEmbeddingsFlags, closest, isUsageError, oneOf, parseCommand, UsageError } from './args.js';
 import { checkCompareFlags, compareFiles, comparisonJson, fmt, formatComparison, readRun } from './eval-compare.js';
 import { EVAL_EMBEDDINGS_OPTIONS, EVAL_EMBEDDINGS_USAGE, withEmbeddings } from './eval-embeddings.js';
-import { checkWritableFile } from './out-dir.js';
+import { checkWritableFile, writeCheckedFile } from './out-dir.js';
 import { forPeople } from './wording.js';
 import { openCatalog } from './eval-catalogs.js';
 
@@ -312,7 +312,7 @@ export async function run(argv: string[]): Promise<number> {
     pooled: overall,
   };
   if (values.save !== undefined) {
-    writeFileSync(values.save, JSON.stringify(saved, null, 2) + '\n');
+    writeCheckedFile('eval', '--save', values.save, JSON.stringify(saved, null, 2) + '\n');
     process.stderr.write(`eval: run saved to ${values.save}\n`);
   }
 

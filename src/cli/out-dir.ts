@@ -8,18 +8,18 @@
 // (`--timeout`) can fire. Here one probe folder is made and removed (not recursively) in the nearest folder of the
 // path that exists, so such a file system fails before the import with its own error, and the missing folders are
 // made one level at a time once there is something to write (a failed import leaves no folder behind).
-import { accessSync, constants, lstatSync, mkdirSync, rmdirSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, lstatSync, mkdirSync, openSync, rmdirSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { AppError } from '../errors.js';
 import { UsageError } from './args.js';
 import { shellWord } from './shell.js';
 
 /** What an errno means for a place a command wants to write into. */
-function reason(err: unknown): string {
+function reason(err: unknown, made: 'folders' | 'files' = 'folders'): string {
   const e = err as NodeJS.ErrnoException;
   switch (e.code) {
     case 'ENOENT':
-      return 'the file system there does not allow new folders (ENOENT)';
+      return `the file system there does not allow new ${made} (ENOENT)`;
     case 'EACCES':
     case 'EPERM':
       return `permission denied (${e.code})`;
@@ -90,10 +90,12 @@ export function prepareOutDir(out: string, options: { check?: boolean } = {}): (
 
 /**
  * Checks before any work that a command can write the file `path` names (`eval --save`, `suggest-overlay --out`),
- * writing nothing, so that a bad path fails at once instead of after the whole run. A value the flag cannot take (a
- * folder that does not exist, a path that is a folder or lies below a file) is a mistake on the command line
- * (UsageError, exit 2); a place that refuses the write (permissions, a read-only file system) is an AppError (exit 1).
- * Both say `<command>: cannot write <path> (<flag>): <why>`.
+ * so that a bad path fails at once instead of after the whole run. A value the flag cannot take (a folder that does
+ * not exist, a path that is a folder or lies below a file) is a mistake on the command line (UsageError, exit 2); a
+ * place that refuses the write (permissions, a read-only file system, procfs or sysfs) is an AppError (exit 1). Both
+ * say `<command>: cannot write <path> (<flag>): <why>`. The check opens the file as the write will (`access()` is
+ * not enough: root passes it everywhere): an existing file is opened for writing without truncating it, a new one is
+ * made (`wx`) and removed again, so nothing is left changed.
  */
 export function checkWritableFile(command: string, flag: string, path: string): void {
   const head = `${command}: cannot write ${path} (${flag})`;
@@ -103,23 +105,40 @@ export function checkWritableFile(command: string, flag: string, path: string): 
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-      throw new AppError('CONFIG_INVALID', `${head}: ${reason(err)}`, { cause: err });
+      throw new AppError('CONFIG_INVALID', `${head}: ${reason(err, 'files')}`, { cause: err });
     }
   };
-  const writable = (p: string): void => {
+  const probe = (p: string, flags: string | number, remove: boolean): void => {
+    let fd: number;
     try {
-      accessSync(p, constants.W_OK);
+      fd = openSync(p, flags, 0o600);
     } catch (err) {
-      throw new AppError('CONFIG_INVALID', `${head}: ${reason(err)}`, { cause: err });
+      throw new AppError('CONFIG_INVALID', `${head}: ${reason(err, 'files')}`, { cause: err });
     }
+    closeSync(fd);
+    if (remove) unlinkSync(p);
   };
   const abs = resolve(path);
   const here = stat(abs);
   if (here?.isDirectory()) throw new UsageError(`${head}: it is a folder; give a file name in it`);
-  if (here !== undefined) return writable(abs);
+  // opened for writing as it is: no O_CREAT, no O_TRUNC
+  if (here !== undefined) return probe(abs, constants.O_WRONLY, false);
   const folder = dirname(path);
   const there = stat(dirname(abs));
   if (there === undefined) throw new UsageError(`${head}: the folder ${folder} does not exist; create it first (mkdir -p ${shellWord(folder)}) or give another path`);
   if (!there.isDirectory()) throw new UsageError(`${head}: ${folder} is a file, not a folder`);
-  writable(dirname(abs));
+  probe(abs, 'wx', true);
+}
+
+/**
+ * Writes the file of `eval --save` / `suggest-overlay --out` after the run. The early check cannot see everything
+ * (a disk that fills up during the run, a folder removed meanwhile): a failed write says
+ * `<command>: cannot write <path> (<flag>): <why>` (AppError, exit 1), as the early check does.
+ */
+export function writeCheckedFile(command: string, flag: string, path: string, text: string): void {
+  try {
+    writeFileSync(path, text);
+  } catch (err) {
+    throw new AppError('CONFIG_INVALID', `${command}: cannot write ${path} (${flag}): ${reason(err, 'files')}`, { cause: err });
+  }
 }

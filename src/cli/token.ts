@@ -25,8 +25,9 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write(USAGE + '\n');
     return 0;
   }
-  // repeatable, as serve's list options are: a second --scopes adds to the first instead of replacing it
-  const { values, positionals } = parseCommand('token', argv, { scopes: { type: 'string', multiple: true } });
+  // repeatable, as serve's list options are: a second --scopes adds to the first instead of replacing it; --verbose
+  // is taken as by every command (src/cli/main.ts reads it for stack traces)
+  const { values, positionals } = parseCommand('token', argv, { scopes: { type: 'string', multiple: true }, verbose: { type: 'boolean' } });
   const [action, name, extra] = positionals;
   if (action !== 'new') {
     throw new UsageError(`token: ${action === undefined ? 'missing the action' : `unknown action ${JSON.stringify(action)}`}; the form is \`api-catalog token new <name> [--scopes ...]\``);

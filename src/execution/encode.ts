@@ -37,9 +37,25 @@ function fullyDecoded(s: string): string {
   return cur;
 }
 
+function decodedOnce(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** True when `text`, as given or percent-decoded once, split at `/` or `\`, has a `..` segment. */
+function hasParentSegment(text: string): boolean {
+  return [text, decodedOnce(text)].some((t) => t.split(/[/\\]/).some((seg) => seg.trim() === '..'));
+}
+
 /**
- * One path parameter as exactly one encoded segment (F1–F4). `.`/`..` (also percent-encoded) and empty values
- * are refused: URL parsers collapse them into a different path.
+ * One path parameter as exactly one encoded segment (F1–F4): `/ ? #` and the rest are percent-encoded, so a value
+ * can never add a segment or change the host. Refused, since URL parsers (or an upstream that decodes `%2F`) would
+ * collapse them into a different path: `.`/`..` (also percent-encoded), values of dots and slashes only, a value
+ * whose segments, split at `/` or `\` (as given or percent-decoded once), include `..` (`../x`, `a/../b`,
+ * `..%2Fx`, `..\x`), and empty values. No real identifier looks like that.
  */
 export function encodePathParam(name: string, value: unknown, style: string | undefined, explode: boolean | undefined): string {
   const check = (text: string): string => {
@@ -48,6 +64,17 @@ export function encodePathParam(name: string, value: unknown, style: string | un
       throw new AppError('INVALID_ARGUMENTS', `path parameter ${name}: ${JSON.stringify(text)} is a dot segment and would change the URL path; pass a real identifier`, {
         details: { errors: [{ path: `/${name}`, message: 'dot segments are not allowed in path parameters', expected: 'an identifier other than "." or ".." (also percent-encoded)', suggestion: 'pass the identifier of the resource itself' }] },
       });
+    }
+    if (hasParentSegment(text)) {
+      throw new AppError(
+        'INVALID_ARGUMENTS',
+        `path parameter ${name}: ${JSON.stringify(text)} has a ".." segment (split at / or \\, also after percent-decoding), which a server that decodes %2F would read as a step up the URL path; pass the identifier of the resource itself`,
+        {
+          details: {
+            errors: [{ path: `/${name}`, message: 'a ".." segment is not allowed in a path parameter', expected: 'one identifier; no ".." between / or \\ (also percent-encoded)', suggestion: 'pass the identifier of the resource itself' }],
+          },
+        },
+      );
     }
     return encodeStrict(text);
   };

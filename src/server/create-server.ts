@@ -246,7 +246,9 @@ export function createServer(deps: ServerDeps): CatalogServer {
     }
     try {
       if (!deps.touchedByTransport && !stateless) await session.touch();
-      const bucket: RateBucket = tool === names.executeTool ? 'execute' : 'read';
+      // a dry run sends nothing upstream: it spends the read bucket, not the one that protects the upstream API
+      const dryRun = tool === names.executeTool && typeof input === 'object' && input !== null && (input as { dry_run?: unknown }).dry_run === true;
+      const bucket: RateBucket = tool === names.executeTool && !dryRun ? 'execute' : 'read';
       const rate = await session.takeToken(bucket);
       if (!rate.ok) {
         limitedBucket = bucket;
@@ -256,7 +258,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
           'RATE_LIMITED',
           bucket === 'execute'
             ? `Too many execute_tool calls; the limit is ${session.limit(bucket)} per minute (it protects the upstream API)`
-            : `Too many catalog calls (list/search/describe); the limit is ${session.limit(bucket)} per minute`,
+            : `Too many catalog calls (list/search/describe, and execute_tool dry runs); the limit is ${session.limit(bucket)} per minute`,
           `Wait ${seconds} s, then retry the same call.`,
           { retryAfterMs: rate.retryAfterMs, bucket },
         );
@@ -356,8 +358,9 @@ export function createServer(deps: ServerDeps): CatalogServer {
     if (tool === names.executeTool) line.dispatched = dispatched;
     if (confirmation !== undefined) line.confirmation = confirmation;
     if (cutOff?.answered === true) line.shutdownAnswer = 'CANCELLED';
-    // A 2026-07-28 request's trace context (its per-request _meta), so a call can be followed across services.
-    const traceparent = ctx.mcpReq._meta?.[TRACEPARENT_META_KEY];
+    // A 2026-07-28 request's trace context, so a call can be followed across services: its per-request _meta (the MCP
+    // convention) wins, else, over HTTP, the W3C `traceparent` header that proxies and OpenTelemetry agents inject.
+    const traceparent = ctx.mcpReq._meta?.[TRACEPARENT_META_KEY] ?? (era === 'modern' ? ctx.http?.req?.headers.get('traceparent') : undefined);
     if (typeof traceparent === 'string') line.traceparent = traceparent.slice(0, 100);
     logger.log(envelope.success || pending !== undefined ? 'info' : 'warn', line as { event: string });
     // Metrics and the audit log (src/server/ops): names, codes and the path template, never arguments.

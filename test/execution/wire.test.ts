@@ -33,24 +33,24 @@ describe('path parameters', () => {
   });
 
   it.each([
-    ['../admin', '/v1/users/..%2Fadmin/profile'],
     ['a/b', '/v1/users/a%2Fb/profile'],
     ['a?x=1', '/v1/users/a%3Fx%3D1/profile'],
     ['a#f', '/v1/users/a%23f/profile'],
-    ['\\..\\admin', '/v1/users/%5C..%5Cadmin/profile'],
     ['//evil.com', '/v1/users/%2F%2Fevil.com/profile'],
     ['@evil.com', '/v1/users/%40evil.com/profile'],
     ['http://evil.com', '/v1/users/http%3A%2F%2Fevil.com/profile'],
-    ['%2e%2e%2fadmin', '/v1/users/%252e%252e%252fadmin/profile'],
     ['a%2Fb', '/v1/users/a%252Fb/profile'],
     ['a b', '/v1/users/a%20b/profile'],
+    ['a..b', '/v1/users/a..b/profile'],
+    ['..a/b', '/v1/users/..a%2Fb/profile'],
   ])('keeps %j one segment on the same host (F1/F3/F4)', async (id, wire) => {
     const rec = await call(user, { id });
     expect(rec.url).toBe(wire);
     expect(rec.headers.host).toBe(`127.0.0.1:${up.port}`);
   });
 
-  it.each(['.', '..', '%2e%2e', '%2E.', '.%2e', '%252e%252e', '..%2f', '../', ''])('refuses the dot segment / empty value %j with 0 upstream (F2)', async (id) => {
+  // a ".." segment between / or \ (as given or percent-decoded once) is refused too: docs/SECURITY.md
+  it.each(['.', '..', '%2e%2e', '%2E.', '.%2e', '%252e%252e', '..%2f', '../', '', '../admin', '\\..\\admin', '%2e%2e%2fadmin'])('refuses the dot segment / empty value %j with 0 upstream (F2)', async (id) => {
     const out = await executeOperation(user, { id }, cfg);
     expect(out).toMatchObject({ ok: false, code: 'INVALID_ARGUMENTS' });
     expect(up.requests).toHaveLength(0);

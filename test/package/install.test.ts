@@ -89,6 +89,21 @@ test('npm install <tarball> in a clean folder: serve the embedded catalog (stdio
   // nothing of the repository is reachable from here, and no dev dependency came along
   for (const dev of ['vitest', 'typescript', 'esbuild', '@modelcontextprotocol/client']) expect(existsSync(join(app, 'node_modules', dev)), dev).toBe(false);
 
+  // every docs/... path that the installed CLI's help texts name is in the tarball (docs audit #3): `serve --help`
+  // points to docs/config.example.json, docs/config.schema.json and docs/DEPLOY.md, an installed tool has no clone
+  const listed = new Set(spawnSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).stdout.split('\n').map((l) => l.replace(/^package\//, '')));
+  const printed = new Set<string>();
+  for (const command of ['', 'serve', 'import', 'search', 'describe', 'domains', 'call', 'eval', 'embed', 'token', 'suggest-overlay']) {
+    const help = spawnSync(bin, [...(command ? [command] : []), '--help'], { cwd: app, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: app } });
+    expect(help.status, `${command} --help: ${help.stderr}`).toBe(0);
+    for (const m of help.stdout.matchAll(/\bdocs\/[A-Za-z0-9_./-]*[A-Za-z0-9_]/g)) printed.add(m[0]);
+  }
+  expect([...printed]).toEqual(expect.arrayContaining(['docs/config.example.json', 'docs/config.schema.json', 'docs/DEPLOY.md']));
+  for (const path of printed) {
+    expect(listed.has(path), `${path} (printed by a --help) is not in the tarball`).toBe(true);
+    expect(existsSync(join(app, 'node_modules', 'api-catalog', path)), `${path} is not installed`).toBe(true);
+  }
+
   // stdio, as a desktop client launches it, against the embedded catalog and its snapshot
   const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
   const transport = new StdioClientTransport({

@@ -139,7 +139,7 @@ describe.each(ERAS)('Streamable HTTP, %s client', (era: Era) => {
   test('X-Upstream-Token is the upstream credential; the client Authorization header never goes upstream (H6)', async () => {
     const c = await client(era, { 'X-Upstream-Token': 'sess-secret-4242', Authorization: 'Bearer client-token-9999' });
     const d = await call(c, 'describe_tools', { tool_names: ['store.inventory'] });
-    expect(d.value.tools[0].credentials).toBe('PETSTORE_API_KEY (set): the key alone; sent as header "X-Api-Key"');
+    expect(d.value.tools[0].credentials).toBe(`PETSTORE_API_KEY (not set; this request's X-Upstream-Token is used): the key alone; sent as header "X-Api-Key"`);
     expect(JSON.stringify(d)).not.toContain('sess-secret-4242');
     const handle = d.value.tools[0].example.handle as string;
     const r = await call(c, 'execute_tool', { tool_name: 'store.inventory', args: {}, handle });

@@ -4,7 +4,11 @@
 import { resolveRef } from '../../execution/expected.js';
 import type { JsonSchema, Operation } from '../../types.js';
 import type { CatalogEntry } from './catalogs.js';
+import { credentialWords } from './credential-source.js';
 import { oneLine, sentences } from './text.js';
+
+/** A credential as the one-line forms word it (credential-source.ts adds `source` and `envSet`). */
+type WordedCredential = Parameters<typeof credentialWords>[0] & { format?: string };
 
 /** At most this many response fields in Level 2's `returns` (Level 3 lists up to 20). */
 const BRIEF_FIELDS = 4;
@@ -144,12 +148,13 @@ const IDENTIFIER_FIELD = /^(id|name|number|key|slug|uuid|title)$|(_id|Id|_key|_n
 
 /**
  * Level 2's `credentials` in one line: the environment variables each accepted scheme reads and whether they are
- * set (`GITHUB_TOKEN (not set)`; `A_USERNAME + A_PASSWORD (set) or A_TOKEN (not set)`); `none` when the operation
+ * set (`GITHUB_TOKEN (not set)`; `A_USERNAME + A_PASSWORD (set) or A_TOKEN (not set)`; a token from this request's
+ * X-Upstream-Token: `A_TOKEN (not set; this request's X-Upstream-Token is used)`); `none` when the operation
  * needs none. Level 3 keeps the structured list.
  */
-export function credentialsLine(status: ReadonlyArray<{ scheme: string; envVars: string[]; set: boolean; format?: string }>): string {
+export function credentialsLine(status: ReadonlyArray<WordedCredential>): string {
   if (status.length === 0) return 'none';
-  return status.map((s) => `${s.envVars.length > 0 ? s.envVars.join(' + ') : s.scheme} (${s.set ? 'set' : 'not set'})${noteworthyFormat(s.format)}`).join(' or ');
+  return status.map((s) => `${credentialWords(s)}${noteworthyFormat(s.format)}`).join(' or ');
 }
 
 /**
@@ -157,10 +162,10 @@ export function credentialsLine(status: ReadonlyArray<{ scheme: string; envVars:
  * needed (`A_API_KEY (set) and A_TOKEN (not set)`), requirements are alternatives, joined by `or` (one of several
  * schemes in parentheses); `none` when the operation needs none. An empty (optional) requirement is left out.
  */
-export function requirementsLine(alternatives: ReadonlyArray<ReadonlyArray<{ scheme: string; envVars: string[]; set: boolean; format?: string }>>): string {
+export function requirementsLine(alternatives: ReadonlyArray<ReadonlyArray<WordedCredential>>): string {
   const needed = alternatives.filter((alt) => alt.length > 0);
   const lines = [...new Set(needed.map((alt) => {
-    const all = alt.map((s) => `${s.envVars.length > 0 ? s.envVars.join(' + ') : s.scheme} (${s.set ? 'set' : 'not set'})${noteworthyFormat(s.format)}`).join(' and ');
+    const all = alt.map((s) => `${credentialWords(s)}${noteworthyFormat(s.format)}`).join(' and ');
     return alt.length > 1 && needed.length > 1 ? `(${all})` : all;
   }))];
   return lines.length > 0 ? lines.join(' or ') : 'none';

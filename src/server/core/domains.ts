@@ -1,10 +1,10 @@
 // list_domains: the map of the catalog(s) — what each API is (display name, description), then domains with tool
 // counts and one-line descriptions.
-import { credentialStatus } from '../../execution/auth.js';
 import type { Catalog } from '../../registry/catalog.js';
 import { suggestNames } from '../../registry/suggest.js';
 import type { Operation } from '../../types.js';
-import { executionConfigFor, type CatalogSet, type ExecutionSettings } from './catalogs.js';
+import type { CatalogSet, ExecutionSettings } from './catalogs.js';
+import { credentialJson, sourcedStatus } from './credential-source.js';
 import { domainMap, groupPrefixes, underPrefix } from './domain-map.js';
 import { fail, ok, type Envelope } from './envelope.js';
 import { parseMetaArgs } from './meta-args.js';
@@ -46,14 +46,14 @@ function securityRepresentatives(catalog: Catalog): Array<Pick<Operation, 'secur
 
 /**
  * The credentials a catalog's operations can use: scheme, the env vars that supply it (after config
- * overrides) and whether they are set — never values. Computed per call because the session credential and
+ * overrides), whether a value is available (`set`), and `source: "header"` when this request's X-Upstream-Token supplies it
+ * (the env vars themselves may be unset) — never values. Computed per call because the session credential and
  * the environment decide `set`.
  */
 function catalogCredentials(catalog: Catalog, settings: ExecutionSettings, sessionCredential?: string) {
-  const config = executionConfigFor(catalog, settings, sessionCredential);
-  const seen = new Map<string, { scheme: string; envVars: string[]; set: boolean }>();
+  const seen = new Map<string, { scheme: string; envVars: string[]; set: boolean; source?: 'header' }>();
   for (const op of securityRepresentatives(catalog)) {
-    for (const c of credentialStatus(op, config)) if (!seen.has(c.scheme)) seen.set(c.scheme, c);
+    for (const c of sourcedStatus(op, catalog, settings, sessionCredential)) if (!seen.has(c.scheme)) seen.set(c.scheme, credentialJson(c));
   }
   return [...seen.values()].sort((a, b) => (a.scheme < b.scheme ? -1 : a.scheme > b.scheme ? 1 : 0));
 }
