@@ -27,6 +27,8 @@ function reason(err: unknown, made: 'folders' | 'files' = 'folders'): string {
       return 'read-only file system (EROFS)';
     case 'ENOSPC':
       return 'no space left on the device (ENOSPC)';
+    case 'ENXIO':
+      return 'a named pipe (or device) that nobody is reading from (ENXIO)';
     case 'ENOTDIR':
       return 'a part of the path is a file, not a directory (ENOTDIR)';
     default:
@@ -121,8 +123,11 @@ export function checkWritableFile(command: string, flag: string, path: string): 
   const abs = resolve(path);
   const here = stat(abs);
   if (here?.isDirectory()) throw new UsageError(`${head}: it is a folder; give a file name in it`);
-  // opened for writing as it is: no O_CREAT, no O_TRUNC
-  if (here !== undefined) return probe(abs, constants.O_WRONLY, false);
+  // opened for writing as it is: no O_CREAT, no O_TRUNC; O_NONBLOCK, or a named pipe with no reader blocks forever
+  if (here !== undefined) return probe(abs, constants.O_WRONLY | constants.O_NONBLOCK, false);
+  if (lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink()) {
+    throw new UsageError(`${head}: it is a symbolic link to a file that does not exist; give the link's target or another path`);
+  }
   const folder = dirname(path);
   const there = stat(dirname(abs));
   if (there === undefined) throw new UsageError(`${head}: the folder ${folder} does not exist; create it first (mkdir -p ${shellWord(folder)}) or give another path`);

@@ -1,11 +1,11 @@
 // `api-catalog suggest-overlay --queries <file.jsonl>`: runs a team's queries through the search agents get and,
 // for each miss (expected operation not in the top 5), proposes an Overlay 1.0 action that adds the query's
 // missing words to the operation as `x-api-catalog-keywords`. Pure helpers (exported for tests) plus printing.
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { Document } from 'yaml';
 import { AppError, isAppError } from '../errors.js';
 import { isUsageError, parseCommand, UsageError } from './args.js';
-import { checkWritableFile } from './out-dir.js';
+import { checkWritableFile, writeCheckedFile } from './out-dir.js';
 import { forPeople } from './wording.js';
 import { defaultCatalogDir, loadCatalog, type Catalog } from '../registry/catalog.js';
 import { searchRequest } from '../search/eval.js';
@@ -262,7 +262,7 @@ export async function run(argv: string[]): Promise<number> {
       return 0;
     }
     lines.push(`${report.suggestions.length} action(s) suggested${values.out !== undefined ? ` in ${values.out}` : ''}; apply with: api-catalog import <spec> --overlay ${values.out ?? '<file>'}`);
-    if (values.out !== undefined) writeFileSync(values.out, yaml);
+    if (values.out !== undefined) writeCheckedFile('suggest-overlay', '--out', values.out, yaml);
     else process.stdout.write(yaml);
     process.stderr.write(lines.join('\n') + '\n');
     return 0;

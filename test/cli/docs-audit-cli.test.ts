@@ -2,7 +2,8 @@
 // - #5: `token` takes --verbose, as the top-level help says every command does;
 // - #6: `eval --save` says "cannot write <path> (--save): <why>" (exit 1) when the write is refused, also where
 //   access() would pass (root), and when the final write fails after the run (/dev/full: ENOSPC on write).
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { packageRoot } from '../../src/registry/catalog.js';
@@ -34,6 +35,21 @@ describe('#6: eval --save, a refused write', () => {
     // ENOENT for root (the open itself fails); EACCES for another user
     expect(r.stderr).toMatch(/^api-catalog: eval: cannot write \/proc\/ac-eval-save\.json \(--save\): (the file system there does not allow new files \(ENOENT\)|permission denied \(EACCES\))\n$/);
     expect(r.stdout).toBe('');
+  });
+
+  it('a named pipe nobody reads is refused at once (the check used to block on it forever); a dangling link is named as one', async () => {
+    const dir = tempDir('ac-eval-save-odd-');
+    const fifo = join(dir, 'pipe');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const r = await cli(['eval', queries, '--registry', TINY, '--save', fifo]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`api-catalog: eval: cannot write ${fifo} (--save): `);
+    expect(r.stderr).toContain('(ENXIO)');
+    const link = join(dir, 'link.json');
+    symlinkSync(join(dir, 'missing', 'target.json'), link);
+    const l = await cli(['eval', queries, '--registry', TINY, '--save', link]);
+    expect(l.status).toBe(2);
+    expect(l.stderr).toContain(`cannot write ${link} (--save): it is a symbolic link to a file that does not exist`);
   });
 
   it('a write that fails after the run (a full disk) is "cannot write", exit 1, not an unexpected error', async () => {
