@@ -37,24 +37,19 @@ function fullyDecoded(s: string): string {
   return cur;
 }
 
-function decodedOnce(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
-
-/** True when `text`, as given or percent-decoded once, split at `/` or `\`, has a `..` segment. */
+/**
+ * True when `text`, as given or percent-decoded (up to four times, as fullyDecoded: `..%252Fx` too), split at `/` or
+ * `\`, has a `..` segment, also with a `;` path parameter after it (`..;`, which Tomcat and Jetty read as `..`).
+ */
 function hasParentSegment(text: string): boolean {
-  return [text, decodedOnce(text)].some((t) => t.split(/[/\\]/).some((seg) => seg.trim() === '..'));
+  return [text, fullyDecoded(text)].some((t) => t.split(/[/\\]/).some((seg) => /^\.\.(;.*)?$/.test(seg.trim())));
 }
 
 /**
  * One path parameter as exactly one encoded segment (F1–F4): `/ ? #` and the rest are percent-encoded, so a value
  * can never add a segment or change the host. Refused, since URL parsers (or an upstream that decodes `%2F`) would
  * collapse them into a different path: `.`/`..` (also percent-encoded), values of dots and slashes only, a value
- * whose segments, split at `/` or `\` (as given or percent-decoded once), include `..` (`../x`, `a/../b`,
+ * whose segments, split at `/` or `\` (as given or percent-decoded), include `..` (or `..;`) (`../x`, `a/../b`,
  * `..%2Fx`, `..\x`), and empty values. No real identifier looks like that.
  */
 export function encodePathParam(name: string, value: unknown, style: string | undefined, explode: boolean | undefined): string {

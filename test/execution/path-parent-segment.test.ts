@@ -17,7 +17,7 @@ const things = op({ method: 'delete', path: '/things/{id}', params: [{ arg: 'id'
 const arr = op({ path: '/things/{ids}', params: [{ arg: 'ids', in: 'path', schema: { type: 'array', items: { type: 'string' } } }] });
 
 describe('a ".." segment in a path parameter (docs audit #11)', () => {
-  it.each(['../x', '../../admin', 'a/../b', '..%2Fx', '..%5Cx', '..\\x', 'a\\..', ' .. /x', '%2E%2E%2Fx'])('refuses %j, naming the parameter, with nothing sent', async (id) => {
+  it.each(['../x', '../../admin', 'a/../b', '..%2Fx', '..%5Cx', '..\\x', 'a\\..', ' .. /x', '%2E%2E%2Fx', '..%252Fx', '..;/admin', 'a/..;x=1/b'])('refuses %j, naming the parameter, with nothing sent', async (id) => {
     const out = await executeOperation(things, { id }, cfg);
     expect(out).toMatchObject({ ok: false, code: 'INVALID_ARGUMENTS' });
     const message = (out as { message: string }).message;
