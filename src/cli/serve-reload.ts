@@ -307,7 +307,10 @@ function guard(set: CatalogSet, catalogs: readonly Catalog[]): CatalogSet {
         `re-run its import (\`api-catalog import <spec> --name ${catalog} --out ${dirname(dir)}\`) and it is served again`,
     );
   };
-  (set as { byName: EntryLookup }).byName = { get, has: (name) => get(name) !== undefined };
+  // `has` answers no for such a tool rather than throwing: "is there such a tool" (did-you-mean, the call record)
+  // has an answer; only a lookup that would use the operation says why it cannot
+  const has = (name: string): boolean => !out.some((o) => name.startsWith(o.prefix)) && inner.has(name);
+  (set as { byName: EntryLookup }).byName = { get, has };
   return set;
 }
 
