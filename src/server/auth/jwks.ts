@@ -34,9 +34,10 @@ const sleep = (ms: number): Promise<void> =>
 /** One issuer's key set: fetched when missing or older than maxAgeMs, and again (rate-limited) for an unknown key id. */
 export class IssuerKeys {
   private set?: JWTVerifyGetKey;
-  /** Date.now() when the set in use was fetched (the start of that fetch). */
+  /** performance.now() when the set in use was fetched (the start of that fetch): every age and interval here is on the
+   * monotonic clock, so a step of the wall clock (NTP, a VM resumed) neither locks fetches out nor skips the max age. */
   private fetchedAt?: number;
-  /** Date.now() when the last fetch started, whatever came of it. */
+  /** performance.now() when the last fetch started, whatever came of it. */
   private lastStart?: number;
   private lastFailure?: KeysFetchError;
   private inflight?: Promise<void>;
@@ -55,7 +56,7 @@ export class IssuerKeys {
 
   /** True while a set fetched less than maxAgeMs ago is held. */
   get fresh(): boolean {
-    return this.set !== undefined && this.fetchedAt !== undefined && Date.now() - this.fetchedAt < this.options.maxAgeMs;
+    return this.set !== undefined && this.fetchedAt !== undefined && performance.now() - this.fetchedAt < this.options.maxAgeMs;
   }
 
   /**
@@ -66,12 +67,12 @@ export class IssuerKeys {
   async ensureFresh(): Promise<void> {
     if (this.fresh) return;
     if (this.inflight !== undefined) return this.inflight;
-    if (this.lastFailure !== undefined && this.lastStart !== undefined && Date.now() - this.lastStart < this.intervalMs) throw this.lastFailure;
+    if (this.lastFailure !== undefined && this.lastStart !== undefined && performance.now() - this.lastStart < this.intervalMs) throw this.lastFailure;
     return this.fetchNow();
   }
 
   /**
-   * A token names a key id the set lacks: fetch the set again, unless a fetch started after `since` (when the
+   * A token names a key id the set lacks: fetch the set again, unless a fetch started after `since` (performance.now() when the
    * request came in: that set is the issuer's current one). The fetch waits for its slot (refetchIntervalMs after
    * the last one started) and is shared by every request waiting for it. Throws KeysFetchError when it fails.
    */
@@ -93,7 +94,7 @@ export class IssuerKeys {
 
   /** Resolves when the next fetch may start: refetchIntervalMs after the last one started, and that one over. */
   private async slot(): Promise<void> {
-    const wait = (this.lastStart ?? -Infinity) + this.intervalMs - Date.now();
+    const wait = (this.lastStart ?? -Infinity) + this.intervalMs - performance.now();
     if (wait > 0) await sleep(wait);
     if (this.inflight !== undefined) await this.inflight.catch(() => undefined);
   }
@@ -101,7 +102,7 @@ export class IssuerKeys {
   /** One fetch at a time: a call while one runs shares it. */
   private fetchNow(): Promise<void> {
     if (this.inflight !== undefined) return this.inflight;
-    const startedAt = Date.now();
+    const startedAt = performance.now();
     this.lastStart = startedAt;
     const p = (this.inflight = (async () => {
       try {

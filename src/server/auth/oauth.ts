@@ -284,7 +284,7 @@ export class OAuthVerifier {
     } catch (err) {
       return { ok: false, kind: 'unavailable', reason: err instanceof AppError ? err.message : 'authorization server discovery failed' };
     }
-    const startedAt = Date.now();
+    const startedAt = performance.now(); // compared with IssuerKeys' fetch starts, on the monotonic clock
     try {
       await keys.ensureFresh();
     } catch (err) {
