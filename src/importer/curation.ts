@@ -5,6 +5,7 @@
 // a misspelt `x-api-catalog-hiden: true` would otherwise leave the operation served without a word.
 import { closest, distance } from 'fastest-levenshtein';
 import type { Diagnostic } from '../types.js';
+import { METHODS } from './operations.js';
 import { escapePointer, isObject, own } from './pointer.js';
 import { MAX_NAME, MAX_SUMMARY_WORDS, cleanDescription, cleanLine, makeSummary, safeName, slug } from './text.js';
 
@@ -141,9 +142,6 @@ function warnUnknown(node: unknown, at: string, known: readonly string[], elsewh
   }
 }
 
-/** Operation keys under a Path Item (where `x-api-catalog-*` is read, beside `#/info`). */
-const OPERATION_KEYS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
-
 /**
  * EXTENSION_UNKNOWN for every `x-api-catalog-*` key anywhere but on an Operation Object under `paths` or on `info`,
  * where they are read: `x-api-catalog-hidden: true` on a Path Item, a parameter or the document's root was ignored
@@ -166,7 +164,7 @@ export function warnMisplacedExtensions(doc: unknown, read: ReadonlySet<unknown>
     }
     if (!isObject(node)) continue;
     // an operation (#/paths/<path>/<method>) and #/info read their own extensions (readAgentExtensions, readCatalogExtensions)
-    const reads = at === '#/info' || read.has(node) || (depth === 3 && at.startsWith('#/paths/') && OPERATION_KEYS.has(at.slice(at.lastIndexOf('/') + 1)));
+    const reads = at === '#/info' || read.has(node) || (depth === 3 && at.startsWith('#/paths/') && (METHODS as readonly string[]).includes(at.slice(at.lastIndexOf('/') + 1)));
     for (const [key, value] of Object.entries(node)) {
       const here = `${at}/${escapePointer(key)}`;
       if (!reads && key.toLowerCase().startsWith(PREFIX)) {
