@@ -86,6 +86,37 @@ describe('imperative, scope and phrases', () => {
   });
 });
 
+describe('"like" is a verb an API names operations by, and filler in "I\'d like to"', () => {
+  // Vimeo's like_video, SoundCloud's "Likes a track": as a stop word on both sides, "like a video" found the
+  // destructive delete_video first and never like_video (outside audit, stop 48)
+  const VIDEOS = [
+    op({ name: 'get_video', domain: 'videos', path: '/videos/{video_id}', summary: 'Get a specific video' }),
+    op({ name: 'delete_video', domain: 'videos', method: 'delete', path: '/videos/{video_id}', summary: 'Delete a video' }),
+    op({ name: 'edit_video', domain: 'videos', method: 'patch', path: '/videos/{video_id}', summary: 'Edit a video' }),
+    op({ name: 'like_video', domain: 'likes', method: 'put', path: '/me/likes/{video_id}', summary: 'Cause the user to like a video' }),
+    op({ name: 'get_likes', domain: 'likes', path: '/me/likes', summary: 'Get all the videos that the user has liked' }),
+    op({ name: 'cancel_subscription', domain: 'billing', method: 'delete', path: '/subscription', summary: 'Cancel the subscription' }),
+  ];
+  const videos = SearchIndex.build(VIDEOS, domainsOf(VIDEOS));
+  it.each([
+    ['like a video', 'like_video'],
+    ['like this video for me', 'like_video'],
+  ])('%s -> %s', (q, name) => {
+    expect(videos.search(q).results[0]?.name).toBe(name);
+  });
+
+  it('"I\'d like to", "would like", "looks like" say nothing: they leave the reading, and the request ranks as without them', () => {
+    const read = (q: string) => videos.search(q, { explain: true });
+    for (const q of ["I'd like to cancel my subscription", 'we would like to cancel the subscription', 'it looks like I should cancel the subscription']) {
+      expect(read(q).reading?.words).not.toMatch(/\blike\b/);
+      expect(read(q).results[0]?.name).toBe('cancel_subscription');
+    }
+    expect(read("I'd like to cancel my subscription").results.map((h) => [h.name, h.score])).toEqual(
+      read('to cancel my subscription').results.map((h) => [h.name, h.score]),
+    );
+  });
+});
+
 describe('everyday phrasal verbs and words read as the API\'s verb (round 10)', () => {
   const FILES = [
     op({ name: 'files_get', domain: 'files', path: '/files/{file_id}', summary: 'Get a file' }),
