@@ -197,30 +197,57 @@ export function credentialFormat(scheme: SecuritySchemeInfo, config: Pick<Execut
   }
 }
 
-/** One scheme's credential status: its env vars, whether a value is available, and what it must hold. */
+/**
+ * One scheme's credential status (never a value): its env vars, whether a value is available for this request, where
+ * it comes from, and what it must hold. The answers' JSON form (list_domains, describe_tools Level 3, AUTH_MISSING's
+ * `details.schemes`) is `{ scheme, envVars, set, format?, source? }`.
+ */
 export interface CredentialStatus {
   scheme: string;
   envVars: string[];
+  /** A value is available for this request: from the session's X-Upstream-Token (`source`) or else the env vars. */
   set: boolean;
+  /** With `format`: what the env var(s) must hold and how the value is sent. */
   format?: string;
+  /** `header`: the session's X-Upstream-Token supplies the value (it wins over the env vars); absent: the env vars do. */
+  source?: 'header';
+  /**
+   * With `envSet` only (the one-line wording, never the JSON): whether the env vars themselves are set. It differs
+   * from `set` where the session's token takes the scheme's place: the env vars may be unset, or set and unused.
+   */
+  envSet?: boolean;
+}
+
+/** What a credential status adds: `format` (what each env var must hold), `envSet` (whether the env vars are set). */
+export interface CredentialStatusOptions {
+  format?: boolean;
+  envSet?: boolean;
 }
 
 /**
  * The credentials an operation accepts, as the API declares them: alternatives (any one will do), each a list of
  * schemes that are all required together. Never values; with `options.format`, also what each env var must hold.
  * `[]` when it needs none; an alternative `[]` (`{}` in the spec) makes credentials optional. A catalog that
- * declares no security gets the optional default bearer `<CATALOG>_TOKEN`.
+ * declares no security gets the optional default bearer `<CATALOG>_TOKEN`. Where a value comes from is resolveAuth's
+ * own choice (valuesOf): `source: "header"` when the session's X-Upstream-Token fills the scheme, so that a token
+ * from the header never reads as its env var being set.
  */
-export function credentialAlternatives(
-  op: Pick<Operation, 'security'>,
-  config: ExecutionConfig,
-  options: { format?: boolean } = {},
-): CredentialStatus[][] {
+export function credentialAlternatives(op: Pick<Operation, 'security'>, config: ExecutionConfig, options: CredentialStatusOptions = {}): CredentialStatus[][] {
   const prefix = credentialNames(config);
   return requirements(op, config).map((alt) =>
-    valuesOf(alt, prefix, config).map(({ name, scheme, values }) => {
+    valuesOf(alt, prefix, config).map(({ name, scheme, values, fromSession }): CredentialStatus => {
+      const set = values !== undefined;
       const format = options.format === true ? credentialFormat(scheme, config) : undefined;
-      return { scheme: name, envVars: envVarsFor(name, scheme, prefix), set: values !== undefined, ...(format !== undefined ? { format } : {}) };
+      // the env vars' own state, where the token took the scheme's place (else it is `set`)
+      const envSet = options.envSet !== true ? undefined : fromSession ? credentialFor(name, scheme, prefix, config, false) !== undefined : set;
+      return {
+        scheme: name,
+        envVars: envVarsFor(name, scheme, prefix),
+        set,
+        ...(format !== undefined ? { format } : {}),
+        ...(fromSession && set ? { source: 'header' as const } : {}),
+        ...(envSet !== undefined ? { envSet } : {}),
+      };
     }),
   );
 }
@@ -228,17 +255,20 @@ export function credentialAlternatives(
 /**
  * Which credentials an operation needs and whether they are set (never their values), each scheme once; with
  * `options.format`, also what each env var must hold (describe shows it). A scheme counts as set when some
- * alternative it is part of gives it a value (the session's token may fill it in one and not in another). For a
- * catalog that declares no security, the optional default bearer `<CATALOG>_TOKEN` is listed. Which schemes go
- * together is credentialAlternatives'.
+ * alternative it is part of gives it a value (the session's token may fill it in one and not in another), and as
+ * `source: "header"` when the token fills it in one (tryOrder tries those first). For a catalog that declares no
+ * security, the optional default bearer `<CATALOG>_TOKEN` is listed. Which schemes go together is
+ * credentialAlternatives'.
  */
-export function credentialStatus(op: Pick<Operation, 'security'>, config: ExecutionConfig, options: { format?: boolean } = {}): CredentialStatus[] {
+export function credentialStatus(op: Pick<Operation, 'security'>, config: ExecutionConfig, options: CredentialStatusOptions = {}): CredentialStatus[] {
   const seen = new Map<string, CredentialStatus>();
   for (const alt of credentialAlternatives(op, config, options)) {
     for (const s of alt) {
       const known = seen.get(s.scheme);
       if (known === undefined) seen.set(s.scheme, s);
-      else if (s.set && !known.set) seen.set(s.scheme, { ...known, set: true });
+      else if (s.set && (!known.set || (s.source !== undefined && known.source === undefined))) {
+        seen.set(s.scheme, { ...known, set: true, ...(s.source !== undefined ? { source: s.source } : {}) });
+      }
     }
   }
   return [...seen.values()];
@@ -307,7 +337,11 @@ function authMissing(op: Operation, alts: Array<Array<[string, SecuritySchemeInf
     .join(' or ');
   const vars = [...new Set(alts.flatMap((alt) => alt.flatMap(([name, scheme]) => envVarsFor(name, scheme, prefix))))];
   const unset = vars.filter((v) => readValue(v, config) === undefined);
-  let missing = unset.length === vars.length ? '; none are set' : `; not set: ${unset.join(', ')}`;
+  let missing = unset.length === vars.length ? '; none are set' : unset.length > 0 ? `; not set: ${unset.join(', ')}` : '';
+  // the session's token in a basic scheme's place but no user:password: that scheme has no value (its env vars are
+  // not read instead), which is why every variable may be set and the call still refused
+  const unfit = [...new Set(alts.flatMap((alt) => valuesOf(alt, prefix, config).filter((v) => v.fromSession && v.values === undefined).map((v) => v.name)))];
+  if (unfit.length > 0) missing += `; the session's X-Upstream-Token takes the place of ${unfit.join(', ')} and is not user:password`;
   // `<CATALOG>_API_KEY` set for a catalog whose API keys each have their own variable (as before they had): say so.
   const own = alts.flatMap((alt) => alt.filter(([, s]) => kindOf(s) === 'apiKey').map(([name, s]) => envVarsFor(name, s, prefix)[0]!));
   if (separateApiKeys(config.catalog) && own.length > 0 && !own.includes(prefix.apiKey) && readValue(prefix.apiKey, config) !== undefined) {

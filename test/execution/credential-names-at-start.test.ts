@@ -11,25 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtCli } from '../helpers/mcp.js';
 import { runProcess, type RunResult } from '../helpers/run.js';
 import { tempDir } from '../helpers/temp.js';
+import { TWO_KEYS } from '../helpers/two-keys.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
-
-const TWO_KEYS = `openapi: 3.0.3
-info: {title: Two keys, version: "1"}
-servers: [{url: "https://twokeys.invalid/v1"}]
-security: [{apiKey: [], clientId: []}]
-components:
-  securitySchemes:
-    apiKey: {type: apiKey, in: header, name: X-APISETU-APIKEY}
-    clientId: {type: apiKey, in: header, name: X-APISETU-CLIENTID}
-paths:
-  /certs/{id}:
-    get:
-      operationId: getCert
-      summary: Get a certificate
-      parameters:
-        - {name: id, in: path, required: true, schema: {type: string}}
-      responses: {"200": {description: OK}}
-`;
 
 const SCHEMES = 'its API-key schemes are apiKey (header X-APISETU-APIKEY), clientId (header X-APISETU-CLIENTID)';
 const SECRET = 'clientid-Secret-7777';

@@ -87,6 +87,37 @@ describe("the session's X-Upstream-Token fills one scheme, never the URL query",
     const status = credentialStatus(secured(['key', 'bearer']), session());
     expect(status.map((s) => [s.scheme, s.set])).toEqual([['key', false], ['bearer', true]]);
   });
+
+  it('the statuses say where the value comes from, as resolveAuth chooses it: source "header" for the scheme the token fills', () => {
+    // one place decides (auth.ts): the statuses themselves carry `source`, with no second pass by their callers
+    expect(credentialStatus(secured(['key', 'bearer']), session({ TESTAPI_API_KEY: 'k-7' }))).toEqual([
+      { scheme: 'key', envVars: ['TESTAPI_API_KEY'], set: true },
+      { scheme: 'bearer', envVars: ['TESTAPI_TOKEN'], set: true, source: 'header' },
+    ]);
+    // the token fills the bearer alternative, not the query key's: only the bearer's value comes from the header
+    expect(credentialAlternatives(secured(['key'], ['bearer']), session(), { envSet: true })).toEqual([
+      [{ scheme: 'key', envVars: ['TESTAPI_API_KEY'], set: false, envSet: false }],
+      [{ scheme: 'bearer', envVars: ['TESTAPI_TOKEN'], set: true, source: 'header', envSet: false }],
+    ]);
+    // the env var set too: still the header's (it wins), and `envSet` (asked for by the wording only) says both
+    expect(credentialAlternatives(secured(['hkey']), session({ TESTAPI_API_KEY: 'k-8' }), { envSet: true })).toEqual([
+      [{ scheme: 'hkey', envVars: ['TESTAPI_API_KEY'], set: true, source: 'header', envSet: true }],
+    ]);
+    // a token that is no user:password in a basic scheme's place: no value, the env vars are not read instead
+    const basic = { ...session({ TESTAPI_USERNAME: 'u', TESTAPI_PASSWORD: 'p' }), sessionCredential: 'no-colon' };
+    expect(credentialStatus(secured(['basic']), basic)).toEqual([{ scheme: 'basic', envVars: ['TESTAPI_USERNAME', 'TESTAPI_PASSWORD'], set: false }]);
+    expect(() => prepareRequest(secured(['basic']), {}, basic)).toThrow(/takes the place of basic and is not user:password/);
+    // each scheme once: from the header where one alternative takes it from the token (tried first), though another reads its env var
+    const both = credentialStatus(secured(['hkey', 'key'], ['hkey']), session({ TESTAPI_API_KEY: 'k-10' }));
+    expect(both.find((s) => s.scheme === 'hkey')).toEqual({ scheme: 'hkey', envVars: ['TESTAPI_API_KEY'], set: true, source: 'header' });
+    // without a session token: no source, and no `envSet` unless asked for
+    expect(credentialStatus(secured(['bearer']), { ...cfg, catalog: schemes, env: { TESTAPI_TOKEN: 't' } })).toEqual([{ scheme: 'bearer', envVars: ['TESTAPI_TOKEN'], set: true }]);
+  });
+
+  it('AUTH_MISSING whose variables are all set (a scheme this server cannot send) names no empty "not set" list', () => {
+    const o = op({ security: [{ tls: [], key: [] }] });
+    expect(() => prepareRequest(o, {}, { ...cfg, catalog: schemes, env: { TESTAPI_API_KEY: 'k-9' } })).toThrow(/^test_op: needs credentials: tls \(unsupported scheme\) and key \(TESTAPI_API_KEY\)$/);
+  });
 });
 
 describe("alternatives: the session's X-Upstream-Token goes to the one it fills, a bearer one first", () => {

@@ -17,25 +17,8 @@ import { apiKeyVariable, credentialNames } from '../../src/execution/credential-
 import type { SecuritySchemeInfo } from '../../src/types.js';
 import { builtCli, call, describeHandle, newClient } from '../helpers/mcp.js';
 import { tempDir } from '../helpers/temp.js';
+import { TWO_KEYS } from '../helpers/two-keys.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
-
-const TWO_KEYS = `openapi: 3.0.3
-info: {title: Two keys, version: "1"}
-servers: [{url: "https://twokeys.invalid/v1"}]
-security: [{apiKey: [], clientId: []}]
-components:
-  securitySchemes:
-    apiKey: {type: apiKey, in: header, name: X-APISETU-APIKEY}
-    clientId: {type: apiKey, in: header, name: X-APISETU-CLIENTID}
-paths:
-  /certs/{id}:
-    get:
-      operationId: getCert
-      summary: Get a certificate
-      parameters:
-        - {name: id, in: path, required: true, schema: {type: string}}
-      responses: {"200": {description: OK}}
-`;
 
 const ALTERNATIVES = `openapi: 3.0.3
 info: {title: Alternatives, version: "1"}

@@ -10,25 +10,8 @@ import { expect, test } from 'vitest';
 import { REPO_ROOT, builtCli, call, connectHttp } from '../helpers/mcp.js';
 import { startReplica } from '../helpers/replicas.js';
 import { tempDir } from '../helpers/temp.js';
+import { twoKeysSpec } from '../helpers/two-keys.js';
 import { events, until } from '../ops/helpers.js';
-
-const twoKeys = (second: string): string => `openapi: 3.0.3
-info: {title: Two keys, version: "1"}
-servers: [{url: "https://twokeys.invalid/v1"}]
-security: [{apiKey: [], ${second}: []}]
-components:
-  securitySchemes:
-    apiKey: {type: apiKey, in: header, name: X-APIKEY}
-    ${second}: {type: apiKey, in: header, name: X-CLIENTID}
-paths:
-  /certs/{id}:
-    get:
-      operationId: getCert
-      summary: Get a certificate
-      parameters:
-        - {name: id, in: path, required: true, schema: {type: string}}
-      responses: {"200": {description: OK}}
-`;
 
 function importSpec(spec: string, name: string, out: string, overlay?: string): void {
   const r = spawnSync(process.execPath, [builtCli(), 'import', spec, '--name', name, '--out', out, ...(overlay ? ['--overlay', overlay] : [])], { encoding: 'utf8', cwd: REPO_ROOT });
@@ -39,7 +22,7 @@ test("one catalog's credential names no longer fitting after a re-import: logged
   const dir = tempDir('ac-cred-reload-');
   const reg = join(dir, 'reg');
   const spec = join(dir, 'twokeys.yaml');
-  writeFileSync(spec, twoKeys('clientId'));
+  writeFileSync(spec, twoKeysSpec('clientId'));
   importSpec(spec, 'twokeys', reg);
   const shop = join(REPO_ROOT, 'test', 'fixtures', 'overlays', 'shop.yaml');
   importSpec(shop, 'alpha', reg);
@@ -54,7 +37,7 @@ test("one catalog's credential names no longer fitting after a re-import: logged
   try {
     expect((await call(client, 'describe_tools', { tool_names: ['alpha.orders_delete'] })).success).toBe(true);
     // twokeys' second scheme renamed (clientId -> partner), and alpha's orders_delete hidden, in one reload
-    writeFileSync(spec, twoKeys('partner'));
+    writeFileSync(spec, twoKeysSpec('partner'));
     importSpec(spec, 'twokeys', reg);
     const hide = join(dir, 'hide.yaml');
     writeFileSync(hide, `overlay: 1.0.0\ninfo: { title: hide, version: "1" }\nactions:\n  - target: "$.paths['/orders/{id}'].delete"\n    update: { x-api-catalog-hidden: true }\n`);

@@ -1,14 +1,14 @@
 // The short forms of Level 2 (SEEDS.md §3, "enough to decide and to call"): the API's text cut to its first
 // sentences, each parameter as one `type[, required]` string (with `from` where the registry knows which operations
 // give its value), and what the call returns in one line. Pure functions of the operation; no I/O.
+import type { CredentialStatus } from '../../execution/auth.js';
 import { resolveRef } from '../../execution/expected.js';
 import type { JsonSchema, Operation } from '../../types.js';
 import type { CatalogEntry } from './catalogs.js';
-import { credentialWords } from './credential-source.js';
 import { oneLine, sentences } from './text.js';
 
-/** A credential as the one-line forms word it (credential-source.ts adds `source` and `envSet`). */
-type WordedCredential = Parameters<typeof credentialWords>[0] & { format?: string };
+/** A credential as the one-line forms word it: credentialStatus's (`source` and `envSet` when asked for). */
+type WordedCredential = Pick<CredentialStatus, 'scheme' | 'envVars' | 'set' | 'source' | 'envSet' | 'format'>;
 
 /** At most this many response fields in Level 2's `returns` (Level 3 lists up to 20). */
 const BRIEF_FIELDS = 4;
@@ -169,6 +169,20 @@ export function requirementsLine(alternatives: ReadonlyArray<ReadonlyArray<Worde
     return alt.length > 1 && needed.length > 1 ? `(${all})` : all;
   }))];
   return lines.length > 0 ? lines.join(' or ') : 'none';
+}
+
+/**
+ * One credential in words: `PETSTORE_TOKEN (set)`, `(not set)`, or, where this request's X-Upstream-Token supplies
+ * it, `(not set; this request's X-Upstream-Token is used)` (`(set; …)` when the env var is set too), so that a token
+ * from the header never reads as its env var being set. A token that takes a basic scheme's place but is no
+ * `user:password` leaves the scheme without a value even when its env vars are set (resolveAuth does not fall back
+ * to them): `(set, but not used: …)`.
+ */
+function credentialWords(s: WordedCredential): string {
+  const name = s.envVars.length > 0 ? s.envVars.join(' + ') : s.scheme;
+  if (s.source === 'header') return `${name} (${s.envSet === true ? 'set' : 'not set'}; this request's X-Upstream-Token is used)`;
+  if (!s.set && s.envSet === true) return `${name} (set, but not used: this request's X-Upstream-Token takes its place and is not user:password)`;
+  return `${name} (${s.set ? 'set' : 'not set'})`;
 }
 
 /**

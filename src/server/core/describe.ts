@@ -2,6 +2,7 @@
 // parameter's deep dive. Imported text is quoted under `api_text`, cleaned and capped; Level 3 is byte-capped (K3,
 // schema-cap.ts). The short Level 2 forms are describe-brief.ts; the answer's next step, describe-instruction.ts.
 import { sha256Hex } from '../../crypto.js';
+import { credentialAlternatives, credentialStatus, type CredentialStatus } from '../../execution/auth.js';
 import { credentialNamesProblem } from '../../execution/credential-names.js';
 import { suggestNames } from '../../registry/suggest.js';
 import type { JsonSchema, Operation } from '../../types.js';
@@ -9,7 +10,6 @@ import { executionConfigFor, suggestToolNames, type CatalogEntry, type CatalogSe
 import { fail, ok, type Envelope } from './envelope.js';
 import { parseMetaArgs } from './meta-args.js';
 import { LIMITS, type ToolNames } from './names.js';
-import { credentialJson, sourcedAlternatives, sourcedStatus } from './credential-source.js';
 import { briefReturns, briefText, parameterLines, parameterSources, requirementsLine, typeLabel } from './describe-brief.js';
 import { describeInstruction, refusedWhenReadOnly, summaryInstruction } from './describe-instruction.js';
 import { capSchema } from './schema-cap.js';
@@ -215,9 +215,9 @@ function returnsText(op: Operation): string {
   return d ? `${s}: ${d}` : s;
 }
 
-/** Level 3's credentials: `{ scheme, envVars, set, source?, format? }`; `source: "header"` when X-Upstream-Token supplies it. */
-function credentials(entry: CatalogEntry, ctx: DescribeContext): Array<{ scheme: string; envVars: string[]; set: boolean; source?: 'header'; format?: string }> {
-  return sourcedStatus(entry.op, entry.catalog, ctx.settings, ctx.sessionCredential, { format: true }).map(credentialJson);
+/** Level 3's credentials: `{ scheme, envVars, set, format?, source? }`; `source: "header"` when X-Upstream-Token supplies it. */
+function credentials(entry: CatalogEntry, ctx: DescribeContext): CredentialStatus[] {
+  return credentialStatus(entry.op, executionConfigFor(entry.catalog, ctx.settings, ctx.sessionCredential), { format: true });
 }
 
 function warnings(entry: CatalogEntry, ctx: DescribeContext): string[] {
@@ -257,7 +257,7 @@ export function levelTwo(entry: CatalogEntry, names: ToolNames, ctx: DescribeCon
     example: exampleCall(op),
     returns: briefReturns(op),
     // which schemes go together and which are alternatives: `A and B` both required (security: [{a, b}])
-    credentials: requirementsLine(sourcedAlternatives(entry.op, entry.catalog, ctx.settings, ctx.sessionCredential, { format: true })),
+    credentials: requirementsLine(credentialAlternatives(op, executionConfigFor(entry.catalog, ctx.settings, ctx.sessionCredential), { format: true, envSet: true })),
   };
   const w = warnings(entry, ctx);
   if (w.length > 0) out.warnings = w;

@@ -1,10 +1,10 @@
 // list_domains: the map of the catalog(s) — what each API is (display name, description), then domains with tool
 // counts and one-line descriptions.
+import { credentialStatus, type CredentialStatus } from '../../execution/auth.js';
 import type { Catalog } from '../../registry/catalog.js';
 import { suggestNames } from '../../registry/suggest.js';
 import type { Operation } from '../../types.js';
-import type { CatalogSet, ExecutionSettings } from './catalogs.js';
-import { credentialJson, sourcedStatus } from './credential-source.js';
+import { executionConfigFor, type CatalogSet, type ExecutionSettings } from './catalogs.js';
 import { domainMap, groupPrefixes, underPrefix } from './domain-map.js';
 import { fail, ok, type Envelope } from './envelope.js';
 import { parseMetaArgs } from './meta-args.js';
@@ -50,10 +50,11 @@ function securityRepresentatives(catalog: Catalog): Array<Pick<Operation, 'secur
  * (the env vars themselves may be unset) — never values. Computed per call because the session credential and
  * the environment decide `set`.
  */
-function catalogCredentials(catalog: Catalog, settings: ExecutionSettings, sessionCredential?: string) {
-  const seen = new Map<string, { scheme: string; envVars: string[]; set: boolean; source?: 'header' }>();
+function catalogCredentials(catalog: Catalog, settings: ExecutionSettings, sessionCredential?: string): CredentialStatus[] {
+  const config = executionConfigFor(catalog, settings, sessionCredential);
+  const seen = new Map<string, CredentialStatus>();
   for (const op of securityRepresentatives(catalog)) {
-    for (const c of sourcedStatus(op, catalog, settings, sessionCredential)) if (!seen.has(c.scheme)) seen.set(c.scheme, credentialJson(c));
+    for (const c of credentialStatus(op, config)) if (!seen.has(c.scheme)) seen.set(c.scheme, c);
   }
   return [...seen.values()].sort((a, b) => (a.scheme < b.scheme ? -1 : a.scheme > b.scheme ? 1 : 0));
 }
