@@ -54,7 +54,7 @@ export function toolDefinitions(n: ToolNames, { requireDescribe = true }: Surfac
         type: 'object',
         properties: {
           query: { type: 'string', description: 'Short "<action> <resource>" in API terms.' },
-          domain: { type: 'string', description: `A domain from ${n.listDomains}.` },
+          domain: { type: 'string', description: `A domain or group prefix from ${n.listDomains}.` },
           // the server takes a list or one comma/space-separated string (as README shows): the schema says both
           keywords: {
             anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'string' }],
@@ -129,7 +129,7 @@ export function workflowText(n: ToolNames, { requireDescribe = true }: SurfaceOp
   return [
     'How to use this API (progressive disclosure):',
     `1. Find operations: ${n.searchTools} (or ${n.listDomains} for the map). The listing tells you WHICH operation.`,
-    `   Search in the API's words, one step at a time: "<action> <resource>" ("list invoices"), the domain when ${n.listDomains} made it clear, keywords for other names; if results are weak, browse the domain.`,
+    `   Search in the API's words, one step at a time: "<action> <resource>" ("list invoices"), the domain or group prefix when ${n.listDomains} made it clear, keywords for other names; if results are weak, browse the domain.`,
     `2. Fetch descriptions of the ones you picked: ${n.describeTools}, or read resource:///tool_descriptions?tools=<name>,<name>. The description tells you HOW.`,
     requireDescribe
       ? `3. Call: ${n.executeTool} with the "handle" the description gave. You cannot execute an operation whose description you have not fetched: it fails with TOOL_DESCRIPTION_REQUIRED.`

@@ -146,13 +146,25 @@ describe.each(ERAS)('list_domains of a large API (%s era)', (era) => {
     expect(s.success).toBe(true);
   });
 
-  test('a group passed to search_tools as its domain is refused as a group, with the way to open it', async () => {
+  test('a group passed to search_tools as its domain is searched as one: its domains, ranked as the unscoped search', async () => {
     const c = await connect(dir);
-    const r = await call(c.client, 'search_tools', { query: 'get one', domain: 'teams' });
-    expect(r.error?.code).toBe('UNKNOWN_DOMAIN');
-    expect(r.error?.message).toBe('search_tools: "teams" is a group of 30 domains in list_domains\' map, not a domain');
-    expect(r.instruction).toMatch(/\{"prefix": "teams"\}/);
-    expect(r.error?.details.suggestions).toEqual(['teams-kind00', 'teams-kind01', 'teams-kind02']);
+    const r = await call(c.client, 'search_tools', { query: 'get one', domain: 'teams', limit: 25 });
+    expect(r.success, JSON.stringify(r.error)).toBe(true);
+    const results = r.value.results as Array<{ name: string; domain: string; score: number }>;
+    expect(results.length).toBe(25);
+    for (const x of results) expect(x.domain.startsWith('teams-'), x.domain).toBe(true);
+    // the whole API's ranking, kept to the group: the same order and scores (paged through to the group's 25th)
+    const all: Array<{ name: string; domain: string; score: number }> = [];
+    for (let offset = 0; all.filter((x) => x.domain.startsWith('teams-')).length < 25; offset += 25) {
+      const page = await call(c.client, 'search_tools', { query: 'get one', limit: 25, offset });
+      expect(page.value.results.length, 'the unscoped search ran out before the group did').toBeGreaterThan(0);
+      all.push(...page.value.results);
+    }
+    const expected = all.filter((x) => x.domain.startsWith('teams-')).slice(0, 25);
+    expect(results.map((x) => [x.name, x.score])).toEqual(expected.map((x) => [x.name, x.score]));
+    // `admin` is a domain and a group (admin, admin-settings): the domain is searched, as before
+    const admin = await call(c.client, 'search_tools', { domain: 'admin' });
+    expect(new Set((admin.value.results as Array<{ domain: string }>).map((x) => x.domain))).toEqual(new Set(['admin']));
   });
 
   test('a prefix no domain has is refused with the groups and domains closest to it', async () => {

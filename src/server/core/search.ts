@@ -1,11 +1,12 @@
 // search_tools: ranked names with one-line summaries (never schemas), a browse mode for one domain, optional
-// keywords, and what helps next when nothing or little matches (domains to browse, a rephrasing hint).
+// keywords, a `domain` that may also be a group of list_domains' map (a catalog's name when several are served),
+// and what helps next when nothing or little matches (domains to browse, a rephrasing hint).
 // Bounded input (K1): long queries and keyword lists are cut, limits capped.
 import { suggestNames } from '../../registry/suggest.js';
 import { BoundedMap } from '../../search/bounded-map.js';
-import { LOW_CONFIDENCE_SCORE, MAX_KEYWORDS } from '../../search/index.js';
+import { LOW_CONFIDENCE_SCORE, MAX_KEYWORDS, MAX_LIMIT, type SearchHit } from '../../search/index.js';
 import type { CatalogSet } from './catalogs.js';
-import { largestDomains, underPrefix } from './domain-map.js';
+import { underPrefix } from './domain-map.js';
 import { fail, ok, type Envelope } from './envelope.js';
 import { parseMetaArgs } from './meta-args.js';
 import { LIMITS, type ToolNames } from './names.js';
@@ -75,9 +76,59 @@ export interface SearchObservation {
   results: Array<{ name: string; score: number }>;
 }
 
+/** One page of a ranking, as the set's searcher answers it (lexical, or hybrid with its mode). */
+interface Found {
+  results: SearchHit[];
+  total: number;
+  mode?: string;
+}
+type SearchOptionsIn = { domain?: string; limit: number; offset: number; keywords?: string[] };
+type Searcher = (query: string, options: SearchOptionsIn) => Found | Promise<Found>;
+
 /**
- * search_tools. With `domain` and no query it lists that domain in stable (name) order, paged. `observe`, when
- * given, sees every search that was answered (not refusals of invalid input).
+ * A search in a group of domains (a prefix of list_domains' map; with several catalogs, a catalog's name): the
+ * whole set's ranking, read a page at a time and kept to the group's domains, so the group ranks as one search
+ * (each operation's score and place as the unscoped search gives them) and `total` counts the group's matches. The
+ * index answers one domain or all of them, so this reads every page of the unscoped ranking: its cost grows with the
+ * set's matches (one ranking per 50). `firstOnly`: stop at the first match (whether the group has any).
+ */
+async function searchGroup(
+  search: Searcher,
+  members: ReadonlySet<string>,
+  query: string,
+  options: { limit: number; offset: number; keywords?: string[] },
+  firstOnly = false,
+): Promise<Found> {
+  const kept: SearchHit[] = [];
+  let mode: string | undefined;
+  for (let at = 0; ; at += MAX_LIMIT) {
+    const page = await search(query, { limit: MAX_LIMIT, offset: at, ...(options.keywords ? { keywords: options.keywords } : {}) });
+    mode ??= page.mode;
+    for (const hit of page.results) if (members.has(hit.domain)) kept.push(hit);
+    if ((firstOnly && kept.length > 0) || page.results.length < MAX_LIMIT || at + MAX_LIMIT >= page.total) break;
+  }
+  return { results: kept.slice(options.offset, options.offset + options.limit), total: kept.length, ...(mode !== undefined ? { mode } : {}) };
+}
+
+/**
+ * The domains a weak answer offers to browse: those whose name or description shares a word with the query, then
+ * the results' domains, but only results that score above a tie. A page of equal scores (a generic word such as
+ * "get" matched every `get<X>Describe`, listed by name) ranks no domain above another: offering its first three
+ * would offer the alphabet's.
+ */
+function weakDomains(near: string[], results: ReadonlyArray<{ domain: string; score: number }>, total: number): string[] {
+  const out = [...near];
+  const floor = results[results.length - 1]?.score;
+  // the lowest score is a tie when another result shares it, or when more results (past this page) may
+  const tied = results.filter((r) => r.score === floor).length > 1 || total > results.length;
+  for (const r of results) if ((!tied || r.score > (floor as number)) && !out.includes(r.domain)) out.push(r.domain);
+  return out;
+}
+
+/**
+ * search_tools. With `domain` and no query it lists that domain in stable (name) order, paged; a `domain` that is a
+ * group's prefix (searchGroup) searches or lists the group's domains together. `observe`, when given, sees every
+ * search that was answered (not refusals of invalid input).
  */
 export async function searchTools(
   set: CatalogSet,
@@ -107,28 +158,24 @@ export async function searchTools(
   // The cut is silent in the schema (its size is measured): the answer says so, or the agent reads results for
   // words it sent but that were never searched.
   const queryCut = rawQuery.slice(LIMITS.queryMaxChars).trim() !== '';
+  // a group of list_domains' map (a large API's, or a catalog's name when several are served), not a domain: its
+  // domains are searched together (a name that is a domain stays that domain)
+  let group: Set<string> | undefined;
   if (domain !== undefined && !set.domainNames.includes(domain)) {
-    // a group of list_domains' map (a large API's), not a domain: say so, and how to open it
     const members = set.domains.filter((d) => underPrefix(d.name, domain));
-    if (members.length > 0) {
+    if (members.length > 0) group = new Set(members.map((d) => d.name));
+    else {
+      const close = suggestNames(domain, set.domainNames);
       return fail(
         tool,
         'UNKNOWN_DOMAIN',
-        `search_tools: ${JSON.stringify(domain)} is a group of ${members.length} domains in ${names.listDomains}' map, not a domain`,
-        `Call ${tool} without a domain (it searches them all), or call ${names.listDomains} with {"prefix": ${JSON.stringify(domain)}} to pick one of its domains.`,
-        { suggestions: largestDomains(members) },
+        `search_tools: no domain named ${JSON.stringify(domain)}`,
+        close.length > 0
+          ? `Call ${tool} again with domain ${JSON.stringify(close[0])}, or call ${names.listDomains} to see all domains.`
+          : `Call ${names.listDomains} to see the domains, then call ${tool} again.`,
+        { suggestions: close },
       );
     }
-    const close = suggestNames(domain, set.domainNames);
-    return fail(
-      tool,
-      'UNKNOWN_DOMAIN',
-      `search_tools: no domain named ${JSON.stringify(domain)}`,
-      close.length > 0
-        ? `Call ${tool} again with domain ${JSON.stringify(close[0])}, or call ${names.listDomains} to see all domains.`
-        : `Call ${names.listDomains} to see the domains, then call ${tool} again.`,
-      { suggestions: close },
-    );
   }
   if (query === '' && domain === undefined) {
     return fail(
@@ -140,11 +187,13 @@ export async function searchTools(
     );
   }
   const keywords = keywordList(parsed.value.keywords);
-  const options: { domain?: string; limit: number; offset: number; keywords?: string[] } = { limit, offset };
-  if (domain !== undefined) options.domain = domain;
+  const options: SearchOptionsIn = { limit, offset };
+  if (domain !== undefined && group === undefined) options.domain = domain;
   if (keywords.length > 0) options.keywords = keywords;
   // With an embeddings endpoint: hybrid ranking, or the lexical one with the reason (never a failure).
-  const found = set.embeddings !== undefined && query !== '' ? await set.embeddings.search(set.index, query, options) : set.index.search(query, options);
+  const embeddings = set.embeddings;
+  const search: Searcher = (q, o) => (embeddings !== undefined && q !== '' ? embeddings.search(set.index, q, o) : set.index.search(q, o));
+  const found = group !== undefined ? await searchGroup(search, group, query, options) : await search(query, options);
   const flagged = lintFlags(set);
   const results = found.results.map((r) => {
     const flags = flagged.get(r.name);
@@ -163,7 +212,7 @@ export async function searchTools(
   if (results.some((r) => r.flags !== undefined)) warnings.push(FLAGGED_RESULTS_NOTE);
   if (queryCut) warnings.push(queryCutNote(names));
   if (warnings.length > 0) value.warning = warnings.join(' ');
-  if ('mode' in found) value.mode = found.mode;
+  if (found.mode !== undefined) value.mode = found.mode;
   observe?.({ query, ...(domain !== undefined ? { domain } : {}), total: found.total, results: results.map((r) => ({ name: r.name, score: r.score })) });
   if (results.length === 0 && offset > 0 && found.total > 0) {
     // Paged past the end: the search did match, so the fix is the offset, not the query (no rephrasing advice,
@@ -174,23 +223,27 @@ export async function searchTools(
   }
   if (results.length === 0) {
     // SearchIndex.suggest decides (names for a one-word query, corrected words for a phrase).
-    value.suggestions = query === '' ? { domains: [], didYouMean: [] } : set.index.suggest(query, domain !== undefined ? { domain } : {});
+    value.suggestions = query === '' ? { domains: [], didYouMean: [] } : await suggestFor(set, query, domain, group);
     value.hint = `No operation matched. Search in the API's words: a short "<action> <resource>" ("create invoice", "list members"), keywords for other names of it, a suggested domain, or ${names.listDomains}.`;
     return ok(tool, value, `Rephrase the query or browse a suggested domain with ${tool}.`);
   }
   // weak best match (its score is the share of the query it covers): say so, and offer what helps next
   const top1 = results[0];
   if (query !== '' && offset === 0 && top1 !== undefined && top1.score < LOW_CONFIDENCE_SCORE) {
-    const near = set.index.suggestDomains(query);
-    for (const r of results) if (!near.includes(r.domain)) near.push(r.domain);
-    const browse = domain !== undefined ? [domain] : near.slice(0, 3);
+    const browse = domain !== undefined ? [domain] : weakDomains(set.index.suggestDomains(query), results, found.total).slice(0, 3);
     value.confidence = 'low';
     value.suggestions = { domains: browse };
-    value.hint =
+    const rephrase =
       `Weak match: none of these covers the request well. Rephrase as a short "<action> <resource>" in the API's words` +
-      `${keywords.length === 0 ? ', add keywords (other names the API may use)' : ''}, or browse a domain: ` +
-      `{"domain": ${JSON.stringify(browse[0])}} with no query lists all its operations.`;
-    return ok(tool, value, `If none fits, browse ${JSON.stringify(browse[0])} with ${tool} before picking one; then call ${names.describeTools}.`);
+      `${keywords.length === 0 ? ', add keywords (other names the API may use)' : ''}, or `;
+    const first = browse[0];
+    if (first === undefined) {
+      // nothing to point at (every result tied, no domain shares a word with the query): the map is the next step
+      value.hint = `${rephrase}find the domain that holds it with ${names.listDomains} and browse it: {"domain": "<name>"} with no query lists all its operations.`;
+      return ok(tool, value, `If none fits, call ${names.listDomains} and browse the domain that fits with ${tool} before picking one; then call ${names.describeTools}.`);
+    }
+    value.hint = `${rephrase}browse a domain: {"domain": ${JSON.stringify(first)}} with no query lists all its operations.`;
+    return ok(tool, value, `If none fits, browse ${JSON.stringify(first)} with ${tool} before picking one; then call ${names.describeTools}.`);
   }
   const top = results.slice(0, 3).map((r) => r.name);
   const more = offset + results.length < found.total ? ` More results: call ${tool} again with offset ${offset + results.length}.` : '';
@@ -201,4 +254,16 @@ export async function searchTools(
     `Pick the operation that fits and call ${names.describeTools} with its name before executing it. ` +
       `If none fits, search again with a short "<action> <resource>" in the API's words, or browse a domain.`,
   );
+}
+
+/**
+ * No results: SearchIndex.suggest's domains and corrections. In a domain, only corrections that find something
+ * there; in a group, only those that find something in one of its domains.
+ */
+async function suggestFor(set: CatalogSet, query: string, domain: string | undefined, group: Set<string> | undefined): Promise<{ domains: string[]; didYouMean: string[] }> {
+  if (group === undefined) return set.index.suggest(query, domain !== undefined ? { domain } : {});
+  const s = set.index.suggest(query);
+  const lexical: Searcher = (q, o) => set.index.search(q, o);
+  const found = await Promise.all(s.didYouMean.map((q) => searchGroup(lexical, group, q, { limit: 1, offset: 0 }, true)));
+  return { ...s, didYouMean: s.didYouMean.filter((_, k) => (found[k] as Found).total > 0) };
 }
