@@ -12,7 +12,7 @@ import { PLAN_UNITS } from './plan-units.js';
 import { NO_FAMILY, note, type AnalysisContext, type AnalysisUnit, type Reading } from './reading.js';
 import { appendedStart, laterStepStart, questionKind } from './sentence.js';
 import { splitWords } from './text.js';
-import { FILLER_PHRASES, MESSAGE_VERBS, OBJECT_WORDS, PHRASES, WHO_DID_READING, WORD_READINGS } from './words.js';
+import { FILLER_AFTER, MESSAGE_VERBS, OBJECT_WORDS, PHRASES, WHO_DID_READING, WORD_READINGS } from './words.js';
 import { CALLER_ONLY, scopeNamedBy, type ScopeTable } from './scopes.js';
 
 /** Most typo corrections per query (each scans one letter's dictionary). */
@@ -111,7 +111,7 @@ const WORD_UNITS: readonly AnalysisUnit[] = [
   },
   {
     name: 'phrases',
-    reads: 'two-word phrases and single words read as others (logged in -> authenticated, set up -> create, whenever -> webhook); filler phrases dropped (I\'d like, looks like)',
+    reads: 'two-word phrases and single words read as others (logged in -> authenticated, set up -> create, whenever -> webhook); a filler word dropped after its cue (like in I\'d like, looks like)',
     apply: (r) => {
       const out: string[] = [];
       const read: string[] = [];
@@ -120,8 +120,11 @@ const WORD_UNITS: readonly AnalysisUnit[] = [
         const pair = k + 1 < r.words.length ? `${w} ${r.words[k + 1] as string}` : undefined;
         const phrase = pair === undefined ? undefined : PHRASES[pair];
         const reading = WORD_READINGS[w];
-        if (pair !== undefined && FILLER_PHRASES.has(pair)) {
-          read.push(`${pair} -> (nothing)`);
+        const next = r.words[k + 1];
+        if (next !== undefined && FILLER_AFTER[next]?.includes(w) === true && !phrase) {
+          // "looks like": the cue word stays, the filler goes
+          out.push(w);
+          read.push(`${pair as string} -> ${w}`);
           k++;
         } else if (phrase) {
           out.push(...phrase);

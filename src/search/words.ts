@@ -51,8 +51,8 @@ export const VERB_FAMILY_WORDS: ReadonlySet<string> = set(families.actions.flat(
 // phrases
 export const PHRASES: Readonly<Record<string, readonly string[]>> = table(phrases.phrases);
 export const WORD_READINGS: Readonly<Record<string, readonly string[]>> = table(phrases.words);
-/** Two-word phrases that say nothing of what is asked ("id like" from "I'd like"): the phrases unit drops them. */
-export const FILLER_PHRASES: ReadonlySet<string> = set(phrases.fillers);
+/** A word -> the words after which it says nothing of what is asked (like after "id", from "I'd like"): dropped there. */
+export const FILLER_AFTER: Readonly<Record<string, readonly string[]>> = table(phrases.fillerAfter);
 
 // who-did, message-verbs, literals
 export const WHO_DID_READING: readonly string[] = whoDid.reading;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isPlural, splitWords, stem, stripNoise, stripPlural, STOP_WORDS } from '../../src/search/text.js';
-import { ABBREVIATIONS, CALLER_WORDS, FAMILIES, FILLER_PHRASES, PHRASES, VERB_FAMILY_COUNT, VERB_METHODS, VERB_SHAPES } from '../../src/search/words.js';
+import { ABBREVIATIONS, CALLER_WORDS, FAMILIES, FILLER_AFTER, PHRASES, VERB_FAMILY_COUNT, VERB_METHODS, VERB_SHAPES } from '../../src/search/words.js';
 
 describe('splitWords', () => {
   it.each([
@@ -112,12 +112,12 @@ describe('vocabulary', () => {
     }
     expect(PHRASES['logged in']).toEqual(['authenticated']);
   });
-  it('filler phrases are two words, one of them no stop word, and no phrase read as others', () => {
-    expect(FILLER_PHRASES.size).toBeGreaterThan(0);
-    for (const phrase of FILLER_PHRASES) {
-      expect(phrase).toMatch(/^[a-z]+ [a-z]+$/);
-      expect(phrase.split(' ').some((w) => !STOP_WORDS.has(w)), phrase).toBe(true);
-      expect(PHRASES[phrase], phrase).toBeUndefined();
+  it('filler words and their cues are single words, the filler no stop word (it would be gone already)', () => {
+    expect(Object.keys(FILLER_AFTER).length).toBeGreaterThan(0);
+    for (const [filler, cues] of Object.entries(FILLER_AFTER)) {
+      expect(filler).toMatch(/^[a-z]+$/);
+      expect(STOP_WORDS.has(filler), filler).toBe(false);
+      for (const cue of cues) expect(cue, filler).toMatch(/^[a-z]+$/);
     }
   });
   it('verbs map to HTTP methods and path shapes; the caller\'s words name the caller', () => {
