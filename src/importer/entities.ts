@@ -5,6 +5,7 @@ import pluralize from 'pluralize';
 import type { Operation } from '../types.js';
 import type { BuildContext, RawOperation } from './context.js';
 import { getPointer, isObject, own } from './pointer.js';
+import fromWords from './from-words.json' with { type: 'json' };
 
 /** The last word of a parameter name that makes it an entity reference, and the field it is read from. */
 const ATTRIBUTES: Record<string, string> = { id: 'id', ids: 'id', gid: 'gid', uuid: 'uuid', guid: 'guid', key: 'key', number: 'number', slug: 'slug', sha: 'sha' };
@@ -140,7 +141,7 @@ function isIntegerSchema(schema: unknown): boolean {
 
 /** One object in a response: its fields, what it is (by its names) and where it sits. */
 export interface ObjectSite {
-  fields: Array<{ field: string; norm: string; integer: boolean }>;
+  fields: Array<{ field: string; norm: string; integer: boolean; string: boolean }>;
   /** Word lists naming the object: its schema's name or title, the property that holds it, the path for a payload. */
   names: string[][];
   /** No schema name or title of its own: what it is may be read from its shape (see resourceShapes). */
@@ -196,7 +197,10 @@ export function responseObjects(schema: unknown, doc: Record<string, unknown>, p
     // what sits inside it is something it mentions
     const identified = Object.hasOwn(props, 'id') || Object.hasOwn(props, 'uri');
     const site: ObjectSite = {
-      fields: Object.keys(props).map((field) => ({ field, norm: words(field).join(''), integer: isIntegerSchema(derefOnce(props[field], doc)) })),
+      fields: Object.keys(props).map((field) => {
+        const f = derefOnce(props[field], doc);
+        return { field, norm: words(field).join(''), integer: isIntegerSchema(f), string: own(f, 'type') === 'string' };
+      }),
       names: at.payload ? [...ownNames, ...payloadNames] : ownNames,
       anonymous: !named,
       primary: at.primary,
@@ -235,6 +239,40 @@ const SHAPE_WORDS = new Set([
   'detail', 'minimal', 'mini', 'nullable', 'collection', 'wrapper', 'envelope', 'search', 'hit', 'match', 'ref', 'reference',
 ]);
 
+/** Last segments that only say "the list" (from-words.json). */
+const LIST_WORDS: ReadonlySet<string> = new Set(fromWords.listWords);
+
+/** Whether a path segment only says "the list" (`/users/list`): its answer is the collection's items. */
+export function listSegment(segment: string): boolean {
+  const w = words(segment);
+  return w.length === 1 && LIST_WORDS.has(w[0] as string);
+}
+
+/**
+ * Narrower readings of a compound entity for when no producer gives the whole (`follow_user_id`,
+ * `subscription_exposed_id`): its last words when they make a resource of the API (`known`; the head noun:
+ * `follow user` -> user), longest first, then the words the collection before a path parameter names
+ * (`/subscriptions/{subscription_exposed_id}` -> subscription). Never a word before the head alone (`invoice` of
+ * `invoice item`), nor a reading that leaves out a resource of the API (`bank account` where the API has banks).
+ */
+export function narrowerEntities(entity: EntityRef, collection: string | undefined, known: ReadonlySet<string>): EntityRef[] {
+  const r = entity.resource;
+  const out: EntityRef[] = [];
+  // a word left out that is a resource of its own makes the compound that resource's thing (`bank_account_id` where
+  // the API has banks: a bank's account, not one of its accounts)
+  const ownsIt = (dropped: readonly string[]): boolean => dropped.some((w) => known.has(singular(w)));
+  for (let start = 1; start < r.length; start++) {
+    const part = r.slice(start);
+    if (!part.every((w) => SHAPE_WORDS.has(w)) && known.has(part.join('-')) && !ownsIt(r.slice(0, start))) out.push({ ...entity, resource: part });
+  }
+  const named = collection === undefined ? [] : words(collection).map(singular);
+  if (named.length === 0 || named.length >= r.length || out.some((e) => e.resource.join('-') === named.join('-'))) return out;
+  for (let start = 0; start + named.length <= r.length; start++) {
+    if (named.every((w, i) => r[start + i] === w) && !ownsIt([...r.slice(0, start), ...r.slice(start + named.length)])) return [...out, { ...entity, resource: named }];
+  }
+  return out;
+}
+
 /**
  * The head noun of a name (its last word that is not a shape word, before any `with ...`), singular:
  * `movie-list-result-with-rating-object` -> movie, `release-asset` -> asset, `PrivateUserObject` -> user.
@@ -262,17 +300,42 @@ export function names(resource: readonly string[], lists: readonly string[][], a
     // `tag_groups` items are tag groups, not groups, where the API has both (`/tag_groups/{id}`, `/groups/{id}`)
     if (head === last && isOtherResource(list, resource, known)) return false;
     if (head === last) return resource.length === 1 || contains(list.map(singular), resource);
-    return aliases !== undefined && aliases.has(head) && contains(list.map(singular), resource);
+    if (aliases !== undefined && aliases.has(head) && contains(list.map(singular), resource)) return true;
+    // a resource whose last word is a shape word (`invoice item`): its words, then only shape words (`InvoiceItemEntity`)
+    return SHAPE_WORDS.has(last as string) && endsWithShapes(list.map(singular), resource);
   });
 }
 
-/** Whether the name's words before its head make a longer resource of the API than `resource` (`tag-group` for group). */
+/**
+ * Whether the name's words around its head make a longer resource of the API than `resource`: words before it
+ * (`tag-group` for group), or a shape word after it that the API uses as a resource's last word (`InvoiceItemEntity`
+ * is an invoice item where the API has `{invoiceItem_id}`, not an invoice).
+ */
 function isOtherResource(list: readonly string[], resource: readonly string[], known: ReadonlySet<string>): boolean {
   const cut = list.indexOf('with');
-  const core = (cut >= 0 ? list.slice(0, cut) : list).map(singular).filter((w) => !SHAPE_WORDS.has(w));
+  const all = (cut >= 0 ? list.slice(0, cut) : list).map(singular);
+  const core = all.filter((w) => !SHAPE_WORDS.has(w));
+  const mine = resource.join('-');
   for (let i = 0; i + resource.length < core.length; i++) {
     const longer = core.slice(i).join('-');
-    if (known.has(longer) && longer !== resource.join('-')) return true;
+    if (known.has(longer) && longer !== mine) return true;
+  }
+  // the head is the last word that is no shape word; the shape words after it may still name a resource with it
+  let head = all.length - 1;
+  while (head >= 0 && SHAPE_WORDS.has(all[head] as string)) head--;
+  const from = head - resource.length + 1;
+  if (from < 0 || all.slice(from, head + 1).join('-') !== mine) return false;
+  for (let end = head + 2; end <= all.length; end++) if (known.has(all.slice(from, end).join('-'))) return true;
+  return false;
+}
+
+/** Whether `list` is some words, then `part`, then only shape words (`with ...` cut). */
+function endsWithShapes(list: readonly string[], part: readonly string[]): boolean {
+  const cut = list.indexOf('with');
+  const core = cut >= 0 ? list.slice(0, cut) : list;
+  for (let end = core.length; end >= part.length; end--) {
+    if (part.every((w, j) => core[end - part.length + j] === w)) return true;
+    if (!SHAPE_WORDS.has(core[end - 1] as string)) return false;
   }
   return false;
 }
@@ -296,14 +359,23 @@ export function successSchema(raw: RawOperation, ctx: BuildContext): unknown {
   return mt === undefined ? undefined : own(content[mt], 'schema');
 }
 
-/** Static path segments after the last parameter (`/search/movie` -> search, movie): what a payload is, by its path. */
+/** Last segments whose answer is about a collection, not its items (from-words.json). */
+const SUMMARY_WORDS: ReadonlySet<string> = new Set(fromWords.summaryWords);
+
+/**
+ * Static path segments after the last parameter (`/search/movie` -> search, movie): what a payload is, by its path.
+ * None when the last one says the answer is about the collection (`/account/aggregate`, `/users/count`): an
+ * aggregation's `id` is not an account's.
+ */
 export function pathNames(path: string): string[][] {
   const segments = path.split('/').filter(Boolean);
   let i = segments.length;
   while (i > 0 && !(segments[i - 1] as string).startsWith('{')) i--;
-  return segments.slice(i).map((s) => {
+  const names = segments.slice(i).map((s) => {
     const w = words(s);
     return w.length > 0 ? [...w.slice(0, -1), singular(w[w.length - 1] as string)] : w;
   });
+  const last = names[names.length - 1];
+  return last !== undefined && last.length > 0 && SUMMARY_WORDS.has(last[last.length - 1] as string) ? [] : names;
 }
 

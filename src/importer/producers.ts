@@ -127,6 +127,8 @@ interface FieldSite {
   p: Producer;
   o: ObjectSite;
   integer: boolean;
+  /** A string (neither an integer nor an object). */
+  string: boolean;
 }
 
 /**
@@ -162,7 +164,7 @@ export function indexFields(producers: readonly Producer[]): FieldIndex {
     for (const o of p.objects) {
       const heads = new Set(o.names.map(headOf).filter((h): h is string => h !== undefined));
       for (const f of o.fields) {
-        const site = { p, o, integer: f.integer };
+        const site = { p, o, integer: f.integer, string: f.string };
         add(byName, f.norm, site);
         for (const head of heads) add(byNameHead, nameHeadKey(f.norm, head), site);
       }
@@ -187,15 +189,28 @@ export function candidatesFor(entity: EntityRef, index: FieldIndex, aliases: Rea
     if (s > (best.get(p) ?? -1)) best.set(p, s);
     if (o.depth <= SHALLOW_DEPTH) shallow.add(p.op);
   };
-  if (entity.exact !== entity.attribute) {
-    for (const c of index.byName.get(entity.exact) ?? []) if (!entity.integer || c.integer) consider(c.p, c.o, 8);
-  }
   // names() holds only for an object with a name whose head is the resource's last word or one of its aliases
-  const heads = new Set([entity.resource[entity.resource.length - 1] as string, ...(aliases ?? [])]);
+  // (and, for a resource whose last word is a shape word, its last other word: `InvoiceItemEntity` for invoice item)
+  const heads = new Set([entity.resource[entity.resource.length - 1] as string, headOf(entity.resource), ...(aliases ?? [])].filter((h): h is string => h !== undefined));
+  const named: FieldSite[] = [];
   for (const head of heads) {
     for (const c of index.byNameHead.get(nameHeadKey(entity.attribute, head)) ?? []) {
-      if ((!entity.integer || c.integer) && names(entity.resource, c.o.names, aliases, known)) consider(c.p, c.o, 6);
+      if ((!entity.integer || c.integer) && names(entity.resource, c.o.names, aliases, known)) named.push(c);
     }
+  }
+  if (entity.exact !== entity.attribute) {
+    // a field of the parameter's name whose type the resource's own ids never have is another thing's (an integer
+    // `user_id` of an API's account where the API's users have string ids)
+    const scalar = (c: FieldSite): string | undefined => (c.integer ? 'integer' : c.string ? 'string' : undefined);
+    const types = new Set(named.map(scalar));
+    const [only] = types;
+    for (const c of index.byName.get(entity.exact) ?? []) {
+      const t = scalar(c);
+      if ((!entity.integer || c.integer) && !(types.size === 1 && only !== undefined && t !== undefined && t !== only)) consider(c.p, c.o, 8);
+    }
+  }
+  for (const c of named) consider(c.p, c.o, 6);
+  for (const head of heads) {
     // an answer's subject that names itself by its address (`"uri": "/videos/123"`, Vimeo) gives its id as the
     // address's last part; not an object it mentions (`connections: {comments: {uri: "/videos/123/comments"}}`)
     if (entity.attribute !== 'id') continue;

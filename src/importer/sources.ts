@@ -5,11 +5,21 @@
 // The candidates (the GETs whose responses hold objects) and the index of their fields: producers.ts; ranking: here.
 // @see https://spec.openapis.org/oas/v3.1.0#link-object
 import type { Operation } from '../types.js';
-import { derefOnce, entityOf, itemOfCollection, knownResources, type EntityRef } from './entities.js';
+import { derefOnce, entityOf, itemOfCollection, knownResources, listSegment, narrowerEntities, singular, words, type EntityRef } from './entities.js';
 import type { BuildContext, RawOperation } from './context.js';
 import { specPathOf } from './paths.js';
 import { isObject, own, unescapePointer } from './pointer.js';
 import { candidatesFor, collectProducers, collectionHeads, indexFields, placeholdersAside, segmentsOf, staticsOf, type FieldIndex } from './producers.js';
+
+/** What ranking reads besides the parameter: the producers' index and what the API's paths say. */
+interface RankContext {
+  fields: FieldIndex;
+  needs: ReadonlyMap<Operation, Set<string>>;
+  aliases: ReadonlyMap<string, Set<string>>;
+  known: ReadonlySet<string>;
+  /** Each resource's own collection (homeCollections). */
+  homes: ReadonlyMap<string, Set<string>>;
+}
 
 /** At most this many producers per parameter. */
 export const MAX_SOURCES = 3;
@@ -70,6 +80,7 @@ export function linkSources(operations: readonly Operation[], raws: ReadonlyMap<
   const aliases = collectionHeads(operations, producers);
   const fields = indexFields(producers);
   const needs = new Map<Operation, Set<string>>(producers.map((p) => [p.op, requiredEntities(p.op)]));
+  const rc: RankContext = { fields, needs, aliases, known, homes: homeCollections(operations) };
   const listsById = new Set(producers.filter((p) => p.objects.some((o) => o.primary && o.inList && o.fields.some((f) => f.norm === 'id'))).map((p) => p.aside));
   for (const op of operations) {
     const sources: Record<string, string[]> = {};
@@ -79,7 +90,17 @@ export function linkSources(operations: readonly Operation[], raws: ReadonlyMap<
       // to `POST /volumes/{volumeId}/clone`)
       const fromLinks = (linked.get(op)?.get(b.arg) ?? []).filter((q) => !q.bindings.some((x) => x.required && x.name === b.name && x.in === b.in));
       const entity = entityOf(op, b.name, b.in, op.inputSchema.properties[b.arg], known) ?? listedItem(op, b.name, op.inputSchema.properties[b.arg], listsById);
-      const ranked = entity ? rankProducers(op, b.name, entity, fields, needs, aliases.get(entity.resource.join('-')), known) : [];
+      let ranked = entity ? rankProducers(op, b.name, entity, rc) : [];
+      // nothing gives the whole compound its name makes (`subscription_exposed_id`, `follow_user_id`): a narrower
+      // reading of it (not of a compound read from the path: `/verified_senders?id=` is no sender's id)
+      if (entity !== undefined && ranked.length === 0 && entity.resource.length > 1 && fromName(b.name, entity) && candidatesFor(entity, fields, aliases.get(entity.resource.join('-')), known).best.size === 0) {
+        const before = b.in === 'path' ? segmentBefore(op.path, b.name) : undefined;
+        for (const narrower of narrowerEntities(entity, before, known)) {
+          if (before !== undefined && elsewhere(op.path, b.name, before, narrower, rc.homes)) continue;
+          ranked = rankProducers(op, b.name, narrower, rc);
+          if (ranked.length > 0) break;
+        }
+      }
       const names = [...new Set([...fromLinks, ...ranked].map((o) => o.name))].slice(0, MAX_SOURCES);
       if (names.length > 0) Object.defineProperty(sources, b.arg, { value: names, enumerable: true, writable: true, configurable: true });
     }
@@ -115,6 +136,66 @@ function listedItem(op: Operation, name: string, schema: unknown, listsById: Rea
   return item && listsById.has(placeholdersAside(item.collection)) ? item.entity : undefined;
 }
 
+/** Whether the entity's words are the parameter name's own (`follow_user_id`), not its path's (`/verified_senders?id=`). */
+function fromName(name: string, entity: EntityRef): boolean {
+  const w = words(name);
+  return w.length > entity.resource.length && singular(w[entity.resource.length - 1] as string) === entity.resource[entity.resource.length - 1];
+}
+
+/** The static segment right before a path parameter (`subscriptions` for `/subscriptions/{id}`), or undefined. */
+function segmentBefore(path: string, name: string): string | undefined {
+  const segments = segmentsOf(path);
+  const before = segments[segments.indexOf(`{${name}}`) - 1];
+  return before === undefined || before.startsWith('{') ? undefined : before;
+}
+
+/**
+ * Each resource's own collection, as placeholdersAside paths: the path before a parameter naming the resource, when
+ * its last segment names it too (`/users` for `/users/{user_id}`; not `/me/followings` for `/me/followings/{user_id}`).
+ */
+function homeCollections(operations: readonly Operation[]): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const op of operations) {
+    for (const b of op.bindings) {
+      if (b.in !== 'path') continue;
+      const e = entityOf(op, b.name, 'path', op.inputSchema.properties[b.arg], undefined);
+      const before = segmentBefore(op.path, b.name);
+      if (e === undefined || before === undefined || !namesResource(before, e)) continue;
+      const key = e.resource.join('-');
+      const set = out.get(key) ?? new Set<string>();
+      set.add(placeholdersAside(op.path.slice(0, op.path.indexOf(`/{${b.name}}`))));
+      out.set(key, set);
+    }
+  }
+  return out;
+}
+
+/** Whether a collection's segment names the resource (its last word, singular, is one of the resource's words). */
+function namesResource(segment: string, entity: EntityRef): boolean {
+  const w = words(segment);
+  const last = w[w.length - 1];
+  return last !== undefined && entity.resource.includes(singular(last));
+}
+
+/**
+ * Whether a path parameter's collection names a narrower reading of it but is not that resource's own collection:
+ * `/user/{internal_user_id}` where the API's users live at `/application/entity/user` is another kind of user.
+ */
+function elsewhere(path: string, name: string, before: string, narrower: EntityRef, homes: ReadonlyMap<string, Set<string>>): boolean {
+  const own = homes.get(narrower.resource.join('-'));
+  return namesResource(before, narrower) && own !== undefined && !own.has(placeholdersAside(path.slice(0, path.indexOf(`/{${name}}`))));
+}
+
+/**
+ * Whether a producer is the collection the value is chosen from, or that collection's list (`/users/list` for
+ * `/users`): one of `collections`, placeholders aside.
+ */
+function atCollection(aside: string, collections: ReadonlySet<string>): boolean {
+  if (collections.has(aside)) return true;
+  const cut = aside.lastIndexOf('/');
+  return cut > 0 && collections.has(aside.slice(0, cut)) && listSegment(aside.slice(cut + 1));
+}
+
 function targetOfRef(ref: unknown, byPathMethod: ReadonlyMap<string, Operation>): Operation | undefined {
   if (typeof ref !== 'string') return undefined;
   const m = /^#\/paths\/([^/]+)\/([a-z]+)$/.exec(ref);
@@ -141,15 +222,9 @@ function siblingCollection(a: readonly string[], b: readonly string[]): boolean 
 
 
 /** Producers of one entity parameter, best first (see docs/DESIGN.md, "Where a parameter's value comes from"). */
-function rankProducers(
-  op: Operation,
-  param: string,
-  entity: EntityRef,
-  fields: FieldIndex,
-  needs: ReadonlyMap<Operation, Set<string>>,
-  aliases: ReadonlySet<string> | undefined,
-  known: ReadonlySet<string>,
-): Operation[] {
+function rankProducers(op: Operation, param: string, entity: EntityRef, rc: RankContext): Operation[] {
+  const { fields, needs, known } = rc;
+  const aliases = rc.aliases.get(entity.resource.join('-'));
   const key = `${entity.resource.join('-')}.${entity.attribute}`;
   // the collection the parameter indexes: `/repos/{o}/{r}/issues` for `/repos/{o}/{r}/issues/{issue_number}`
   const cut = op.path.indexOf(`/{${param}}`);
@@ -162,6 +237,11 @@ function rankProducers(
   const myAt = mySegments.indexOf(`{${param}}`);
   const myAside = placeholdersAside(op.path);
   const parentAside = parent === undefined ? undefined : placeholdersAside(parent);
+  // the collection the value is chosen from: the one the parameter indexes; but adding an item to a list of another
+  // resource's items (`PUT /me/followings/{user_id}`) takes one not in it yet, from that resource's own collection
+  const before = segmentBefore(op.path, param);
+  const adds = (op.method === 'put' || op.method === 'post') && mySegments[mySegments.length - 1] === `{${param}}` && before !== undefined && !namesResource(before, entity);
+  const chosenFrom = adds ? rc.homes.get(entity.resource.join('-')) ?? new Set<string>() : new Set(parentAside === undefined ? [] : [parentAside]);
   // producers whose value sits near the top of their answer (a list's items, a field of its items)
   const { best, shallow } = candidatesFor(entity, fields, aliases, known);
   const scored: Array<{ op: Operation; score: number }> = [];
@@ -173,7 +253,7 @@ function rankProducers(
     if (needsInPlace(mySegments, myAt, param, p.segments)) continue;
     let score = found;
     // the placeholders' names aside: `/application_fees/{id}/refunds` is the collection of `/application_fees/{fee}/refunds/{id}`
-    if (parentAside !== undefined && p.aside === parentAside) score += 6;
+    if (atCollection(p.aside, chosenFrom)) score += 6;
     // what the parameter's path nests in (`/tv/{tv_id}` for `/tv/{tv_id}/season/{season_number}`)
     else if (myAside.startsWith(`${p.aside}/`) && p.op.path.includes('{')) score += 3;
     score += Math.min(3, p.statics.filter((s) => mine.includes(s)).length);
