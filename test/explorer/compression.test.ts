@@ -7,7 +7,7 @@ import { request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadCatalogSet } from '../../src/server/core/catalogs.js';
-import { negotiate } from '../../src/server/explorer/compress.js';
+import { negotiate, negotiation } from '../../src/server/explorer/compress.js';
 import { serveHttp, type HttpHandle } from '../../src/server/transports/http.js';
 
 interface Answer {
@@ -189,5 +189,47 @@ describe('Accept-Encoding', () => {
     expect(negotiate('*;q=0')).toBe('identity');
     expect(negotiate('br;q=abc, gzip')).toBe('gzip');
     expect(negotiate(['gzip', 'br'])).toBe('br');
+  });
+
+  test('q-values: the highest weight wins, whatever the order; * stands for what is not named; odd values are refused', () => {
+    expect(negotiate('br;q=0.5, gzip;q=0.9')).toBe('gzip');
+    expect(negotiate('gzip;q=0.9, br;q=0.95')).toBe('br');
+    expect(negotiate('gzip;q=0.8, br;q=0.8')).toBe('br');
+    expect(negotiate('gzip;q=1.000, br;q=0.999')).toBe('gzip');
+    expect(negotiate('gzip;q=0.5, *')).toBe('br');
+    expect(negotiate('br;q=0.5, *;q=0.8')).toBe('gzip');
+    expect(negotiate('gzip, *;q=0')).toBe('gzip');
+    expect(negotiate('deflate, zstd;q=0.9')).toBe('identity');
+    expect(negotiate('br;q=-1, gzip;q=0.1')).toBe('gzip');
+    expect(negotiate('gzip ; q=0.3 , br ; q=0.2')).toBe('gzip');
+    expect(negotiate(' , ;, gzip')).toBe('gzip');
+  });
+
+  test("identity has a weight of its own: preferred to a coding weighted lower, refused by identity;q=0 or *;q=0", () => {
+    expect(negotiate('gzip;q=0.5, identity')).toBe('identity');
+    expect(negotiate('br;q=0.4, identity;q=0.5')).toBe('identity');
+    expect(negotiate('br, identity')).toBe('br');
+    expect(negotiation('br, gzip')).toEqual({ coding: 'br', identityRefused: false });
+    expect(negotiation('gzip;q=0.5')).toEqual({ coding: 'gzip', identityRefused: false });
+    expect(negotiation('br;q=0.5, identity;q=0')).toEqual({ coding: 'br', identityRefused: true });
+    expect(negotiation('gzip, *;q=0')).toEqual({ coding: 'gzip', identityRefused: true });
+    expect(negotiation('gzip, *;q=0, identity;q=0.1')).toEqual({ coding: 'gzip', identityRefused: false });
+    // nothing offered is acceptable: the answer goes as it is all the same (no 406 for a page)
+    expect(negotiation('identity;q=0')).toEqual({ coding: 'identity', identityRefused: true });
+    expect(negotiation('*;q=0')).toEqual({ coding: 'identity', identityRefused: true });
+    expect(negotiation(undefined)).toEqual({ coding: 'identity', identityRefused: false });
+  });
+
+  test('over HTTP: identity weighted higher gets the page as it is; identity;q=0 gets even a small answer compressed', async () => {
+    const page = await send('GET', '/', { ...PAGE, 'accept-encoding': 'br;q=0.5, gzip;q=0.5, identity' });
+    expect(page.status).toBe(200);
+    expect(page.headers['content-encoding']).toBeUndefined();
+    expect(varies(page)).toBe(true);
+    const icon = await send('GET', '/explorer/favicon.svg', { 'accept-encoding': 'gzip, identity;q=0' });
+    expect(icon.status).toBe(200);
+    expect(icon.headers['content-encoding']).toBe('gzip');
+    expect(Number(icon.headers['content-length'])).toBe(icon.body.length);
+    expect(icon.headers.etag).toMatch(/-gzip"$/);
+    expect(decoded(icon)).toMatch(/^<svg /);
   });
 });

@@ -1,14 +1,17 @@
 // Compression of the explorer's text answers (its pages, stylesheet and icon; the pages the transport writes for a
-// browser at /mcp), with Node's own zlib: brotli when the request's Accept-Encoding takes it, else gzip, else none.
+// browser at /mcp), with Node's own zlib: brotli when the request's Accept-Encoding takes it, else gzip, else none
+// (the header read by `negotiator`: weights, q=0, `*`, identity).
 // Every answer of a compressible type says `Vary: Accept-Encoding` (caches keep one copy per coding), and a static
 // asset's ETag names its coding (`"<hash>-br"`): a compressed and an uncompressed copy never share one, so a cache
-// never answers a conditional request with the wrong bytes. Bodies under MIN_COMPRESS_BYTES go as they are. Pages
-// are compressed per request at a quality made for speed; the static assets once, at the best quality, and kept.
+// never answers a conditional request with the wrong bytes. Bodies under MIN_COMPRESS_BYTES go as they are, unless
+// the request refuses identity. Pages are compressed per request at a quality made for speed; the static assets
+// once, at the best quality, and kept.
 // /mcp's JSON-RPC answers and event streams never come here.
 import { createHash } from 'node:crypto';
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import Negotiator from 'negotiator';
 
 /** A content coding the explorer answers with. */
 export type Coding = 'br' | 'gzip' | 'identity';
@@ -27,26 +30,39 @@ export function compressible(contentType: string | undefined): boolean {
   return contentType !== undefined && COMPRESSIBLE.test(contentType);
 }
 
+/** The codings offered, best first: `preferred` breaks a tie of weights (br before gzip before none). */
+const OFFERED = ['br', 'gzip', 'x-gzip', 'identity'];
+
+/** What an Accept-Encoding header takes: the coding to answer in, and whether it refuses `identity` (q=0). */
+export interface Negotiated {
+  coding: Coding;
+  /** `identity;q=0`, or `*;q=0` without a weight of its own for identity: a compressed answer even when small. */
+  identityRefused: boolean;
+}
+
 /**
- * The coding for an Accept-Encoding header (RFC 9110 12.5.3): of br and gzip (`x-gzip` too), the one with the higher
- * weight, br on a tie; a coding named with q=0 is refused, one not named takes `*`'s weight (none without `*`).
- * `identity` when neither is acceptable or the header is absent.
+ * Reads an Accept-Encoding header (RFC 9110 12.5.3) with `negotiator`: of br, gzip (`x-gzip` too) and identity, the
+ * one with the highest weight, br then gzip on a tie; a coding named with q=0 is refused, one not named takes `*`'s
+ * weight, and identity, unless named or refused by `*;q=0`, is acceptable. No header (or one that cannot be read):
+ * identity. When nothing offered is acceptable (`identity;q=0` alone) the answer goes as it is all the same.
  */
-export function negotiate(acceptEncoding: string | readonly string[] | undefined): Coding {
-  if (acceptEncoding === undefined) return 'identity';
-  const weights = new Map<string, number>();
-  for (const part of (Array.isArray(acceptEncoding) ? acceptEncoding.join(',') : String(acceptEncoding)).split(',')) {
-    const [name = '', ...params] = part.split(';').map((s) => s.trim().toLowerCase());
-    if (name === '') continue;
-    const q = params.find((p) => p.startsWith('q='));
-    const weight = q === undefined ? 1 : Number(q.slice(2));
-    weights.set(name === 'x-gzip' ? 'gzip' : name, Number.isFinite(weight) ? Math.min(Math.max(weight, 0), 1) : 0);
+export function negotiation(acceptEncoding: string | readonly string[] | undefined): Negotiated {
+  if (acceptEncoding === undefined) return { coding: 'identity', identityRefused: false };
+  const header = Array.isArray(acceptEncoding) ? acceptEncoding.join(', ') : String(acceptEncoding);
+  let ranked: string[];
+  try {
+    ranked = new Negotiator({ headers: { 'accept-encoding': header } }).encodings(OFFERED, { preferred: OFFERED });
+  } catch {
+    return { coding: 'identity', identityRefused: false };
   }
-  const star = weights.get('*') ?? 0;
-  const br = weights.get('br') ?? star;
-  const gz = weights.get('gzip') ?? star;
-  if (br <= 0 && gz <= 0) return 'identity';
-  return br >= gz ? 'br' : 'gzip';
+  const best = ranked[0];
+  const coding: Coding = best === 'br' ? 'br' : best === 'gzip' || best === 'x-gzip' ? 'gzip' : 'identity';
+  return { coding, identityRefused: !ranked.includes('identity') };
+}
+
+/** The coding for an Accept-Encoding header (see negotiation). */
+export function negotiate(acceptEncoding: string | readonly string[] | undefined): Coding {
+  return negotiation(acceptEncoding).coding;
 }
 
 /** `body` in `coding`: brotli in text mode, gzip; `best` for a static asset compressed once, else quick. */
@@ -94,12 +110,16 @@ function assetOf(text: string): Asset {
   return asset;
 }
 
-/** The body in the coding the request takes, or as it is (small, not acceptable, no smaller, or encoding failed). */
-async function variant(raw: Buffer, coding: Coding, made: () => Promise<Buffer>): Promise<Variant> {
-  if (coding === 'identity' || raw.length < MIN_COMPRESS_BYTES) return { body: raw, coding: 'identity' };
+/**
+ * The body in the coding the request takes, or as it is (small, not acceptable, no smaller, or encoding failed);
+ * compressed whatever its size when the request refuses identity.
+ */
+async function variant(raw: Buffer, taken: Negotiated, made: () => Promise<Buffer>): Promise<Variant> {
+  const { coding, identityRefused } = taken;
+  if (coding === 'identity' || (raw.length < MIN_COMPRESS_BYTES && !identityRefused)) return { body: raw, coding: 'identity' };
   try {
     const body = await made();
-    return body.length < raw.length ? { body, coding } : { body: raw, coding: 'identity' };
+    return body.length < raw.length || identityRefused ? { body, coding } : { body: raw, coding: 'identity' };
   } catch {
     return { body: raw, coding: 'identity' };
   }
@@ -134,12 +154,13 @@ export async function sendBody(res: ServerResponse, status: number, headers: Out
     return;
   }
   const req = res.req;
-  const coding = negotiate(req?.headers['accept-encoding']);
+  const taken = negotiation(req?.headers['accept-encoding']);
+  const coding = taken.coding;
   let chosen: Variant;
   let etag: string | undefined;
   if (options.asset) {
     const asset = assetOf(text);
-    chosen = await variant(asset.raw, coding, () => {
+    chosen = await variant(asset.raw, taken, () => {
       let made = asset.coded.get(coding);
       if (made === undefined) {
         made = encode(asset.raw, coding as Exclude<Coding, 'identity'>, true);
@@ -152,7 +173,7 @@ export async function sendBody(res: ServerResponse, status: number, headers: Out
     etag = `"${asset.hash}${chosen.coding === 'identity' ? '' : `-${chosen.coding}`}"`;
   } else {
     const raw = Buffer.from(text, 'utf8');
-    chosen = await variant(raw, coding, () => encode(raw, coding as Exclude<Coding, 'identity'>, false));
+    chosen = await variant(raw, taken, () => encode(raw, coding as Exclude<Coding, 'identity'>, false));
   }
   const out: OutgoingHttpHeaders = { ...headers, Vary: varyWith(res), ...(etag !== undefined ? { ETag: etag } : {}) };
   if (etag !== undefined && status === 200 && matches(req?.headers['if-none-match'], etag)) {

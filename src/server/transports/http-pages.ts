@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SERVE_OPTIONS } from '../../config.js';
 import { isAppError } from '../../errors.js';
+import { sendBody } from '../explorer/compress.js';
 import { html, Html } from '../explorer/html.js';
 import { PAGE_HEADERS, standalonePage } from '../explorer/standalone.js';
 
@@ -50,14 +51,16 @@ export function explorerRequest(req: IncomingMessage, pathname: string, endpoint
   return pathname !== endpoint && (pathname === '/' || pathname.startsWith('/explorer/') || pathname === '/favicon.ico' || browserPageRequest(req));
 }
 
-/** Writes `p` with the explorer's headers (no body for HEAD); a response already started is only ended. */
-export function sendErrorPage(req: IncomingMessage, res: ServerResponse, p: ErrorPage): void {
+/**
+ * Writes `p` with the explorer's headers, compressed as the explorer's own pages are when the browser takes it
+ * (compress.ts: `Vary: Accept-Encoding`; no body for HEAD); a response already started is only ended.
+ */
+export async function sendErrorPage(req: IncomingMessage, res: ServerResponse, p: ErrorPage): Promise<void> {
   if (res.headersSent) {
     res.end();
     return;
   }
-  res.writeHead(p.status, { ...PAGE_HEADERS, 'Content-Length': String(Buffer.byteLength(p.page.text)), ...p.headers });
-  res.end(req.method === 'HEAD' ? undefined : p.page.text);
+  await sendBody(res, p.status, { ...PAGE_HEADERS, ...p.headers }, p.page.text, { head: req.method === 'HEAD' });
 }
 
 const HOME = html`<p><a href="/" id="home">Back to the explorer</a></p>`;
