@@ -7,6 +7,7 @@
 // (`lastFailure`, shown by /readyz) until a reload succeeds; with several registries the loader refuses only the
 // broken one (its previous catalog stays in the new version). A refusal the disk caused (a registry still being
 // copied) is retried at 2, 5 and 15 s, then at every later change of the refused registries' files.
+import { resolve } from 'node:path';
 import { AppError, type ErrorCode } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { CatalogSet } from './catalogs.js';
@@ -134,6 +135,8 @@ export class LiveCatalogs {
   private readonly watchedDirs: string[] = [];
   private retryTimer: NodeJS.Timeout | undefined;
   private retries = 0;
+  /** While a reload runs: the folders a version said changed (`changed`), weighed when it ends (see `settle`). */
+  private heard: Set<string> | undefined;
 
   constructor(
     initial: ServedCatalogs,
@@ -168,7 +171,9 @@ export class LiveCatalogs {
    */
   readonly changed = (dir: string): void => {
     this.options.logger?.log('info', { event: 'catalog_changed', dir });
-    this.schedule('changed', 0);
+    // during a reload, which is reading the folders now: weighed once it ends, not a second load queued at once
+    if (this.heard !== undefined) this.heard.add(dir);
+    else this.schedule('changed', 0);
   };
 
   /**
@@ -200,6 +205,10 @@ export class LiveCatalogs {
   private async run(trigger: ReloadTrigger): Promise<ReloadOutcome> {
     const t0 = performance.now();
     const logger = this.options.logger;
+    // the serving registries' files as this reload starts: what a `changed` heard meanwhile (naming the version
+    // serving reads its files) is weighed against once it ends
+    const stamps = new Map(this.knownDirs().map((d) => [d, filesStamp([d])]));
+    this.heard = new Set();
     let previous = '';
     try {
       previous = this.version;
@@ -224,9 +233,11 @@ export class LiveCatalogs {
       // a loader's refusal names the registries; a later step's failure leaves every change the load made unapplied
       const refused = err instanceof ReloadRefused ? err : { failed: [], notApplied: loaded?.changed ?? [] };
       this.refuse(trigger, err instanceof AppError ? err.code : undefined, reason, previous, refused.failed, refused.notApplied, t0);
+      this.settle(stamps);
       reloadTally.failed++;
       return { ok: false, trigger, version: previous, reason, ms: Math.round(performance.now() - t0) };
     }
+    this.settle(stamps);
     if (this.closed) return { ok: false, trigger, version: previous, reason: 'closed', ms: Math.round(performance.now() - t0) };
     this.served = next;
     this.reloads++;
@@ -309,6 +320,30 @@ export class LiveCatalogs {
     };
     this.retryTimer = setTimeout(poll, RETRY_POLL_MS).unref();
     return 'on the next change of its files';
+  }
+
+  /** The registry folders the serving version was loaded from, and the watched ones. */
+  private knownDirs(): string[] {
+    const served = (this.served.catalogs.catalogs ?? []).map((c) => c.dir).filter((d): d is string => typeof d === 'string');
+    return [...new Set([...served, ...this.watchedDirs].map((d) => resolve(d)))];
+  }
+
+  /**
+   * A reload ended: a folder a version said changed while it ran is reloaded again only when its files changed
+   * after the reload began (or it is not one whose files were stamped then). Unchanged, the reload just read those
+   * very files, so its outcome stands: a registry that stays broken is loaded once per attempt, not twice (its
+   * retries come from retryAfter, as for any refusal the disk caused).
+   */
+  private settle(stamps: ReadonlyMap<string, string>): void {
+    const heard = this.heard ?? new Set<string>();
+    this.heard = undefined;
+    for (const dir of heard) {
+      const before = stamps.get(resolve(dir));
+      if (before === undefined || filesStamp([resolve(dir)]) !== before) {
+        this.schedule('changed', 0);
+        return;
+      }
+    }
   }
 
   /** A reload `delayMs` from now, unless another change comes first (then from that one). */
