@@ -44,6 +44,17 @@ const lazySdkAjvShim = {
     }));
   },
 };
+/**
+ * The search engine (src/search) loads on demand in the bundle: src/server/core/search-engine.ts (a plain import of
+ * it, for tsc's dist/, tests and library users) is replaced by search-engine-lazy.ts (same exports), so that `serve`
+ * answers initialize and tools/list before the engine's modules load (main.ts loads it first for other commands).
+ */
+const lazySearchEngine = {
+  name: 'lazy-search-engine',
+  setup(b) {
+    b.onResolve({ filter: /[\\/]search-engine\.js$/ }, () => ({ path: fileURLToPath(new URL('../src/server/core/search-engine-lazy.ts', import.meta.url)) }));
+  },
+};
 const result = await build({
   absWorkingDir: root,
   // The worker thread that builds a reloaded catalog set's search index is started from a file, so it is an entry
@@ -67,7 +78,7 @@ const result = await build({
   minify: true,
   logLevel: 'warning',
   metafile: true,
-  plugins: [lazySdkAjvShim],
+  plugins: [lazySdkAjvShim, lazySearchEngine],
   // CommonJS dependencies call require() for Node built-ins; give each ESM chunk a real one.
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
 });

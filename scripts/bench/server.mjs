@@ -20,11 +20,11 @@ const MB = 1024 * 1024;
 export const STARTUP_PHASES = [
   ['node start (bootstrap)', null, 'node-bootstrap'],
   ['load the CLI entry (bundle)', 'node-bootstrap', 'cli'],
-  ['load serve + catalog/search modules', 'cli', 'serve-module'],
+  ['load serve + catalog modules (the search engine loads after tools/list)', 'cli', 'serve-module'],
   ['config + catalog.json (operations are read later)', 'serve-module', 'catalogs'],
   ['load MCP SDK + stdio transport, connect', 'catalogs', 'connected'],
   ['initialize + tools/list (client round trips)', 'connected', 'tools-list'],
-  ['after tools/list: check the registry + restore the search snapshot (no operation is parsed)', 'tools-list', 'index-ready'],
+  ['after tools/list: load the search engine, check the registry + restore the search snapshot (no operation is parsed)', 'tools-list', 'index-ready'],
 ];
 
 /** Reads the startup_trace line from a served process's stderr (waits up to `timeoutMs`). */

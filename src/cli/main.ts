@@ -5,6 +5,7 @@
 import { AppError } from '../errors.js';
 import { mark } from '../startup-marks.js';
 import { answerProbe, probeEligible } from './probe.js';
+import { loadSearchEngine } from '../server/core/search-engine.js';
 
 type Subcommand = { summary: string; load: () => Promise<{ run(argv: string[]): Promise<number> }> };
 
@@ -76,6 +77,9 @@ async function main(argv: string[]): Promise<number> {
   // another learned ranking build (npm run learn -- --out <dir>) for every command that searches
   const semanticDir = process.env['API_CATALOG_SEMANTIC_DIR'];
   if (semanticDir) (await import('../search/semantic.js')).useSemanticDir(semanticDir);
+  // serve's first answers never search: in the bundle the search engine loads after them (search-engine-lazy.ts);
+  // every other command has it before it runs
+  if (name !== 'serve') await loadSearchEngine();
   const mod = await sub.load();
   return mod.run(args);
 }

@@ -10,6 +10,7 @@ import type { Logger } from '../logger.js';
 import { attachEmbeddings, buildCatalogSet, settingsFromConfig, type CatalogSet, type CatalogSetOptions, type EntryLookup } from '../server/core/catalogs.js';
 import { defaultCatalogDir, loadCatalog, type Catalog } from '../registry/catalog.js';
 import type { ServerDeps } from '../server/create-server.js';
+import { loadSearchEngine } from '../server/core/search-engine.js';
 import { LiveCatalogs, ReloadRefused, type LoadedVersion, type RegistryRefusal, type ServedCatalogs } from '../server/core/reload.js';
 
 export interface ReloadWiring {
@@ -68,7 +69,8 @@ export class ReloadSignal {
 
   /** SIGHUP reloads `live` from now on. */
   reloads(live: LiveCatalogs): void {
-    this.reload = () => void live.reload('signal');
+    // (a reload reads the serving version's index: the search engine first: the bundle loads it on demand)
+    this.reload = () => void loadSearchEngine().then(() => live.reload('signal'));
   }
 
   /** The reload a SIGHUP during start-up asked for, now that the server serves (once). */
@@ -101,6 +103,7 @@ export function startReloading(deps: ServerDeps, wiring: ReloadWiring): LiveCata
  */
 export function registryLoader(config: ServerConfig, options: CatalogSetOptions, logger: Logger, file?: ConfigFile): ReloadWiring['load'] {
   return async (onChanged, serving) => {
+    await loadSearchEngine();
     const { set, refused, changed } = await reloadRegistries(config.registries, { ...options, onChanged }, serving.catalogs);
     await useEmbeddings(set, config, logger, false);
     // a catalog whose re-import no longer fits its credential names is logged; it must not hold back the others' changes

@@ -19,6 +19,7 @@ import { onShutdownSignals } from '../server/ops/signals.js';
 import { replayEarlySignals } from './early-signals.js';
 import { tuneCollectorForServing } from '../server/ops/collector.js';
 import { defaultIndexCacheDir } from '../server/core/index-cache.js';
+import { loadSearchEngine } from '../server/core/search-engine.js';
 import { serveInput } from './probe.js';
 import { SearchLog } from '../server/search-log.js';
 import { Signer, resolveSigner } from '../server/signing.js';
@@ -170,10 +171,13 @@ async function serve(argv: string[], added: Array<() => void>): Promise<number> 
   if (process.env.API_CATALOG_STARTUP_TRACE === '1') traceStartup(set);
 
   // An idle server builds its search index within a second even if no client has listed tools yet.
+  // (the search engine first: the bundle loads it on demand, search-engine-lazy.ts)
   setTimeout(() => {
-    warmSearchIndex(live.current.catalogs, logger);
-    void preloadExecutor().catch(() => undefined);
-    knownVersion(live, logger);
+    void loadSearchEngine().then(() => {
+      warmSearchIndex(live.current.catalogs, logger);
+      void preloadExecutor().catch(() => undefined);
+      knownVersion(live, logger);
+    });
   }, 1000).unref();
 
   if (config.http) {
@@ -214,6 +218,7 @@ async function serve(argv: string[], added: Array<() => void>): Promise<number> 
     // A long-running HTTP server is ready when it can answer: the operations and search index are prepared before
     // it listens. Prepared later, a large merged index (several catalogs have no snapshot) blocks the event loop
     // for as long as it builds, and requests already accepted run into the header/request timeouts.
+    await loadSearchEngine();
     warmSearchIndex(set, logger, { refuseInvalid: true });
     const version = knownVersion(live, logger);
     // Transports load on demand: stdio clients never pay for the HTTP stack, and the reverse.

@@ -20,13 +20,13 @@ import type { Operation } from '../types.js';
 import { mark } from '../startup-marks.js';
 import { Confirmations, LEGACY_ELICITATION_TIMEOUT_MS } from './confirm.js';
 import { warmSearchIndex, type CatalogSet } from './core/catalogs.js';
+import { loadSearchEngine, searchEngineLoaded } from './core/search-engine.js';
 import type { ServedCatalogs } from './core/reload.js';
 import { describeTools, operationFingerprint } from './core/describe.js';
 import { listDomains } from './core/domains.js';
 import { fail, failFromError, type Envelope } from './core/envelope.js';
 import type { ConfirmAnswer, DescribeCheck } from './core/execute.js';
 import { toolNames, type ToolNames } from './core/names.js';
-import { searchTools } from './core/search.js';
 import type { ServerDeps } from './deps.js';
 import { attachHandles } from './handles.js';
 import { CatalogMcpServer } from './invalid-params.js';
@@ -73,6 +73,8 @@ export function preloadExecutor(): Promise<Executor> {
   return executorLoad;
 }
 
+/** search_tools' module (it imports the search engine): loaded after the first tools/list or with the first call. */
+const searchToolsModule = ((load?: Promise<typeof import('./core/search.js')>) => () => (load ??= import('./core/search.js')))();
 /** Builds the server for one connection, session or request. Cheap: the catalogs and search index are shared via `deps`. */
 export function createServer(deps: ServerDeps): CatalogServer {
   const names = toolNames(deps.toolPrefix ?? '');
@@ -201,17 +203,20 @@ export function createServer(deps: ServerDeps): CatalogServer {
       );
     }
     // The client is up and about to think: build the search index now, after this answer is sent, so that
-    // neither this answer nor (usually) the first search waits for it.
+    // neither this answer nor (usually) the first search waits for it (the bundle loads the search engine only now).
     mark('tools-list'); // the start-up trace's "first tools/list" (a mark keeps its first time)
     setImmediate(() => {
-      warmSearchIndex(served().catalogs, logger);
-      // then, still before the agent is likely to call it, the executor
-      setTimeout(() => void preloadExecutor().catch(() => undefined), 50).unref();
+      void Promise.all([loadSearchEngine(), searchToolsModule()]).then(() => {
+        warmSearchIndex(served().catalogs, logger);
+        // then, still before the agent is likely to call it, the executor
+        setTimeout(() => void preloadExecutor().catch(() => undefined), 50).unref();
+      });
     });
     return { tools: definitions } as unknown as ListToolsResult;
   });
 
   server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
+    if (!searchEngineLoaded()) await loadSearchEngine(); // every tool reads the catalogs' index (search-engine-lazy.ts)
     const started = performance.now();
     const tool = request.params.name;
     const input = request.params.arguments ?? {};
@@ -272,6 +277,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
         const log = deps.searchLog;
         // the caller's own X-Upstream-Token, pasted into a query, is no more logged than the configured credentials
         const credential = credentialOf(ctx);
+        const { searchTools } = await searchToolsModule();
         envelope = await searchTools(catalogs, input, names, log && ((o) => {
           const catalog = o.domain !== undefined ? catalogs.domains.find((d) => d.name === o.domain)?.catalog : undefined;
           log.recordSearch(tag(), { ...o, catalog: catalog ?? catalogs.catalogs.map((c) => c.meta.name).join(',') }, credential !== undefined ? [credential] : []);

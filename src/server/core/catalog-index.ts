@@ -5,8 +5,8 @@ import { dirname } from 'node:path';
 import type { Logger } from '../../logger.js';
 import type { Catalog } from '../../registry/catalog.js';
 import { readSnapshot } from '../../registry/snapshot.js';
-import { SearchIndex } from '../../search/index.js';
-import { rankingWeights } from '../../search/semantic.js';
+import type { SearchIndex } from '../../search/index.js';
+import { searchEngine } from './search-engine.js';
 import type { DomainInfo, Operation } from '../../types.js';
 import { readSetCache, verifiedSignatures, writeSetCache, writeSetCacheAsync, type SetCacheEntry } from './index-cache.js';
 
@@ -31,6 +31,8 @@ export function restoreIndex(
   logger?: Logger,
 ): { index: SearchIndex; source: IndexSource; registryHash: string } | { reason: string; only: Catalog | undefined } {
   const t0 = performance.now();
+  // (before anything is read: an engine not loaded yet must not pass for a refused snapshot)
+  const { SearchIndex } = searchEngine();
   // Verified bytes vouch for the operations (the registry hash, or every registry's for the cache): none is parsed,
   // the cards carry what answers show. Throws for a payload this build cannot read (never trusted).
   const opened = (payload: Uint8Array, registryHash: string, kind: 'snapshot' | 'cache', log: Record<string, unknown>) => {
@@ -69,7 +71,7 @@ export function restoreIndex(
 
 /** `weights: <dir>` for the search_index line when the ranking uses a learned build other than the built-in one. */
 function weightsField(): { weights?: string } {
-  const { dir } = rankingWeights();
+  const { dir } = searchEngine().rankingWeights();
   return dir === undefined ? {} : { weights: dir };
 }
 
@@ -85,7 +87,7 @@ export function buildIndex(
   logger?: Logger,
 ): { index: SearchIndex; source: IndexSource } {
   const t0 = performance.now();
-  const index = SearchIndex.build(operations, domains);
+  const index = searchEngine().SearchIndex.build(operations, domains);
   const source: IndexSource = { kind: 'built', reason: why.reason, ms: performance.now() - t0 };
   logBuilt(logger, why, { ms: Math.round(source.ms), operations: operations.length });
   return { index, source };

@@ -10,7 +10,7 @@ import { mark } from '../../startup-marks.js';
 import { defaultCatalogDir, loadCatalog, type Catalog } from '../../registry/catalog.js';
 import { suggestNames } from '../../registry/suggest.js';
 import { readSnapshot, writeSnapshot } from '../../registry/snapshot.js';
-import { SearchIndex } from '../../search/index.js';
+import type { SearchIndex } from '../../search/index.js';
 import type { DomainInfo, Operation } from '../../types.js';
 import type { EmbeddingsConfig } from '../../embeddings/config.js';
 import type { SemanticOptions, SemanticSearch } from '../../embeddings/semantic.js';
@@ -18,6 +18,8 @@ import { filterCatalogs, hasFilters, type CatalogFilters } from './filters.js';
 import { buildIndex, cacheIndex, cacheIndexAsync, restoreIndex, type IndexSource } from './catalog-index.js';
 import { setCacheEntry, setContentHash } from './index-cache.js';
 import { sha256Hex } from '../../crypto.js';
+// (the bundled CLI loads the engine on demand: whatever reads an index awaits loadSearchEngine() first, search-engine.ts)
+import { loadSearchEngine, searchEngine, searchEngineLoaded } from './search-engine.js';
 
 // Where the search index came from: declared with the code that restores or builds it; re-exported for callers.
 export type { IndexSource } from './catalog-index.js';
@@ -229,6 +231,7 @@ export function buildCatalogSet(loaded: readonly Catalog[], options: CatalogSetO
     return index as SearchIndex;
   };
   const prepareIndex = async (): Promise<void> => {
+    await loadSearchEngine();
     if (index !== undefined || restored()) return;
     const { buildIndexOffThread } = await import('./index-thread.js');
     const why = restoreFailure as { reason: string; only: Catalog | undefined };
@@ -287,8 +290,9 @@ export function buildCatalogSet(loaded: readonly Catalog[], options: CatalogSetO
     catalogs: [...catalogs],
     get version(): string {
       if (version !== undefined) return version;
-      // a verified snapshot or cache file names the content without reading it again
-      if (index === undefined) restored();
+      // a verified snapshot or cache file names the content without reading it again (a search engine that serve
+      // has not loaded yet: the same hash, read from the files; a reload can ask before it loads, search-engine-lazy.ts)
+      if (index === undefined && searchEngineLoaded()) restored();
       const hashOf = (c: Catalog): string => c.contentHash ?? sha256Hex(JSON.stringify(c.operations));
       const only = catalogs.length === 1 ? (catalogs[0] as Catalog) : undefined;
       const combined =
@@ -331,7 +335,7 @@ export function writeSearchSnapshot(dir: string, writer?: string): { path: strin
   const t0 = performance.now();
   const catalog = loadCatalog(dir);
   const set = buildCatalogSet([catalog]);
-  const payload = SearchIndex.build(set.operations, set.domains).toSnapshot();
+  const payload = searchEngine().SearchIndex.build(set.operations, set.domains).toSnapshot();
   const registryHash = catalog.contentHash;
   if (registryHash === undefined) throw new AppError('INTERNAL', `catalogs: ${dir} has no content hash`);
   const statSignature = catalog.statSignature?.();
@@ -355,7 +359,7 @@ export function searchSnapshotProblem(dir: string): string | undefined {
   if (!read.ok) return read.reason === 'missing' ? 'search.snapshot is missing' : `search.snapshot is ${read.reason}: ${read.message}`;
   try {
     const set = buildCatalogSet([catalog]);
-    SearchIndex.fromSnapshot(read.payload, set.operations, set.domains);
+    searchEngine().SearchIndex.fromSnapshot(read.payload, set.operations, set.domains);
     return undefined;
   } catch (err) {
     return `search.snapshot cannot be restored: ${err instanceof Error ? err.message : String(err)}`;

@@ -22,6 +22,7 @@ import { createServer, type CatalogServer, type ServerDeps } from '../create-ser
 import { MODERN_PROTOCOL_VERSIONS, withAllSupportedVersions } from '../eras.js';
 import { CatalogMcpServer } from '../invalid-params.js';
 import { Drain } from '../ops/drain.js';
+import { loadSearchEngine, searchEngineLoaded } from '../core/search-engine.js';
 
 export type StdioCloseReason = 'eof' | 'overflow' | 'shutdown' | 'error';
 
@@ -41,6 +42,10 @@ export interface StdioHandle {
 
 type Message = { id?: unknown; method?: unknown; result?: unknown; error?: unknown };
 
+/** What the server answers without reading the catalogs' index: delivered while the bundle's search engine loads. */
+const WITHOUT_INDEX = new Set(['initialize', 'ping', 'tools/list', 'server/discover']);
+const needsIndex = (m: Message): boolean => typeof m.method === 'string' && !WITHOUT_INDEX.has(m.method) && !m.method.startsWith('notifications/');
+
 /** Largest single stdin line (one JSON-RPC message): the SDK default, 10 MiB. */
 export const STDIO_MAX_FRAME_BYTES = STDIO_DEFAULT_MAX_BUFFER_SIZE;
 
@@ -57,6 +62,9 @@ class ObservedWire implements Transport {
   private readonly pending = new Map<unknown, () => void>();
   /** Pending requests the client cancelled (notifications/cancelled): no answer will come for them. */
   private readonly cancelled = new Set<unknown>();
+  /** Messages held, in arrival order, while the bundle's search engine loads (deliver()). */
+  private held: Array<[JSONRPCMessage, MessageExtraInfo | undefined]> | undefined;
+  private closed = false;
 
   constructor(
     private readonly inner: Transport,
@@ -79,10 +87,11 @@ class ObservedWire implements Transport {
         const id = (message as { params?: { requestId?: unknown } }).params?.requestId;
         if (this.pending.has(id)) this.cancelled.add(id);
       }
-      this.onmessage?.(message, extra);
+      this.deliver(message, extra);
     };
     inner.onerror = (error) => this.onerror?.(error);
     inner.onclose = () => {
+      this.closed = true;
       onClosed?.();
       this.onclose?.();
     };
@@ -90,6 +99,32 @@ class ObservedWire implements Transport {
 
   start(): Promise<void> {
     return this.inner.start();
+  }
+
+  /**
+   * Hands a message on. The bundled `serve` loads the search engine after its first answers (search-engine-lazy.ts): the first message
+   * that may read the index (a tool call, a resource read) waits for it, and every message after it waits behind it,
+   * so that the order the client sent them in holds (a cancellation still follows its request). Counted in flight
+   * (the drain) from its arrival.
+   */
+  private deliver(message: JSONRPCMessage, extra: MessageExtraInfo | undefined): void {
+    if (this.held !== undefined) {
+      this.held.push([message, extra]);
+      return;
+    }
+    if (!searchEngineLoaded() && needsIndex(message as Message)) {
+      const held: Array<[JSONRPCMessage, MessageExtraInfo | undefined]> = [[message, extra]];
+      this.held = held;
+      // (should the engine fail to load, each call says so: catalogs.ts throws INTERNAL when it is missing)
+      void loadSearchEngine()
+        .catch(() => undefined)
+        .then(() => {
+          this.held = undefined;
+          if (!this.closed) for (const [m, e] of held) this.onmessage?.(m, e);
+        });
+      return;
+    }
+    this.onmessage?.(message, extra);
   }
 
   /**
