@@ -1,6 +1,7 @@
 // Reading an upstream response body: its text in the declared charset (a byte-order mark wins), JSON parsed with
 // numbers kept exact (integers past 2^53 and numbers out of a double's range become strings), JSON nested past
-// MAX_JSON_DEPTH kept as text, binary summarized. projection.ts then selects and projects, and shape.ts cuts, what this returns.
+// MAX_JSON_DEPTH kept as text, other textual types (NDJSON, TOML, SQL, UTF-8 text under an unlisted type) as text,
+// binary summarized. projection.ts then selects and projects, and shape.ts cuts, what this returns.
 import { AppError } from '../errors.js';
 
 /**
@@ -50,9 +51,40 @@ export function parseJson(text: string): unknown {
 }
 
 const TEXT_TYPE = /^(text\/|application\/(.+\+)?(json|xml|javascript|x-www-form-urlencoded|yaml|x-yaml|csv|graphql|problem\+json)\b)/i;
+/**
+ * Textual types TEXT_TYPE does not name: newline-delimited JSON in its spellings (`application/x-ndjson`, `jsonl`,
+ * `jsonlines`, `json-seq`), TOML, SQL, scripts, and any structured-syntax suffix of a text format (`+yaml`, `+csv`,
+ * `+toml`). Export and log APIs answer NDJSON: summarized as binary the agent would get nothing.
+ */
+const MORE_TEXT = /^application\/((.+\+)?(x-)?(ndjson|jsonl|jsonlines|json-seq|toml|sql|yaml|csv|ecmascript|sh|shellscript|x?html|markdown)|(.+\+)(yaml|csv|toml|ndjson))\b|^message\/(http|rfc822|global)\b/i;
+/** Types that are binary whatever their bytes look like. */
+const BINARY_FAMILY = /^(image|audio|video|font|model)\/|^application\/(octet-stream|pdf|zip|gzip|x-gzip|x-tar|x-7z|vnd\.|x-protobuf|protobuf|grpc|msgpack|x-msgpack|cbor|wasm)/i;
+
+/**
+ * Whether a body of a type neither list names is text after all: valid UTF-8 with no NUL or other control characters
+ * besides tab, line breaks, form feed and escape (a cut body may end inside a character: its last 3 bytes are spared).
+ */
+function looksLikeText(bytes: Buffer, ct: string, cut: boolean): boolean {
+  if (BINARY_FAMILY.test(ct)) return false;
+  const sample = bytes.subarray(0, cut ? Math.max(0, Math.min(bytes.length, 65536) - 3) : Math.min(bytes.length, 65536));
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u0008\u000b\u000e-\u001a\u001c-\u001f\u007f]/.test(sample.toString('latin1'))) return false;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes.length > 65536 ? sample.subarray(0, Math.max(0, sample.length - 3)) : sample);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a response of this content type is returned as text (else summarized as binary). */
+export function isTextual(bytes: Buffer, ct: string, cut: boolean): boolean {
+  return ct === '' || TEXT_TYPE.test(ct) || MORE_TEXT.test(ct) || looksLikeText(bytes, ct, cut);
+}
 
 function isJson(ct: string): boolean {
-  return /^application\/(.+\+)?json\b/i.test(ct) || /^text\/json\b/i.test(ct);
+  // not `application/json-seq` (RFC 7464: JSON texts each after a record separator), which is returned as text
+  return /^application\/(.+\+)?json(?![-\w])/i.test(ct) || /^text\/json(?![-\w])/i.test(ct);
 }
 
 /**
@@ -133,7 +165,7 @@ export interface DecodedBody {
 export function decodeBody(bytes: Buffer, contentType: string, cut: boolean): DecodedBody {
   if (bytes.length === 0) return { data: null, text: '' };
   const ct = contentType.toLowerCase();
-  if (ct !== '' && !TEXT_TYPE.test(ct)) {
+  if (!isTextual(bytes, ct, cut)) {
     const summary: Record<string, unknown> = { binary: true, contentType: ct, bytes: bytes.length };
     if (ct.startsWith('image/') && bytes.length <= 48 * 1024 && !cut) summary.base64 = bytes.toString('base64');
     return { data: summary };

@@ -45,19 +45,25 @@ function hasParentSegment(text: string): boolean {
   return [text, fullyDecoded(text)].some((t) => t.split(/[/\\]/).some((seg) => /^\.\.(;.*)?$/.test(seg.trim())));
 }
 
+/** True when `text` (as given or percent-decoded) has a `.` segment between `/` or `\` (`./x`, `a/./b`, `x/.`), also `.;`. */
+function hasDotSegment(text: string): boolean {
+  return [text, fullyDecoded(text)].some((t) => /[/\\]/.test(t) && t.split(/[/\\]/).some((seg) => /^\.(;.*)?$/.test(seg.trim())));
+}
+
 /**
  * One path parameter as exactly one encoded segment (F1–F4): `/ ? #` and the rest are percent-encoded, so a value
  * can never add a segment or change the host. Refused, since URL parsers (or an upstream that decodes `%2F`) would
- * collapse them into a different path: `.`/`..` (also percent-encoded), values of dots and slashes only, a value
- * whose segments, split at `/` or `\` (as given or percent-decoded), include `..` (or `..;`) (`../x`, `a/../b`,
- * `..%2Fx`, `..\x`), and empty values. No real identifier looks like that.
+ * collapse them into a different path: `.`/`..` (also percent-encoded), values of dots and slashes only (`/`, `//`,
+ * `./`, `/.`, `.\`), a value whose segments, split at `/` or `\` (as given or percent-decoded), include `.` or `..`
+ * (or `..;`) (`./x`, `a/./b`, `../x`, `a/../b`, `..%2Fx`, `..\x`), and empty values. No real identifier looks like that.
+ * Matrix and label objects with explode are `;k=v;k2=v2` and `.k=v.k2=v2` (OAS 3 style table).
  */
 export function encodePathParam(name: string, value: unknown, style: string | undefined, explode: boolean | undefined): string {
   const check = (text: string): string => {
     const decoded = fullyDecoded(text).trim();
-    if (decoded === '.' || decoded === '..' || /^[./\\]*$/.test(decoded) && decoded.includes('..')) {
-      throw new AppError('INVALID_ARGUMENTS', `path parameter ${name}: ${JSON.stringify(text)} is a dot segment and would change the URL path; pass a real identifier`, {
-        details: { errors: [{ path: `/${name}`, message: 'dot segments are not allowed in path parameters', expected: 'an identifier other than "." or ".." (also percent-encoded)', suggestion: 'pass the identifier of the resource itself' }] },
+    if (decoded === '.' || decoded === '..' || /^[./\\]+$/.test(decoded) || hasDotSegment(text)) {
+      throw new AppError('INVALID_ARGUMENTS', `path parameter ${name}: ${JSON.stringify(text)} is a dot segment (or only dots and slashes, or has a "." segment), which a server that decodes %2F would read as a different path (the collection, not the item); pass a real identifier`, {
+        details: { errors: [{ path: `/${name}`, message: 'dot segments are not allowed in path parameters', expected: 'an identifier other than ".", "..", "/", "./" or another value of only dots and slashes, with no "." segment (also percent-encoded)', suggestion: 'pass the identifier of the resource itself' }] },
       });
     }
     if (hasParentSegment(text)) {
@@ -80,6 +86,11 @@ export function encodePathParam(name: string, value: unknown, style: string | un
     body = value.map((v) => check(primitiveText(v))).join(sep);
   } else if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value);
+    if (explode && (style === 'matrix' || style === 'label')) {
+      // OAS 3 style table: matrix `;k=v;k2=v2`, label `.k=v.k2=v2` (each pair its own parameter, no name prefix)
+      const lead = style === 'matrix' ? ';' : '.';
+      return entries.map(([k, v]) => `${lead}${encodeStrict(k)}=${check(primitiveText(v))}`).join('');
+    }
     body = explode
       ? entries.map(([k, v]) => `${encodeStrict(k)}=${check(primitiveText(v))}`).join(',')
       : entries.map(([k, v]) => `${encodeStrict(k)},${check(primitiveText(v))}`).join(',');
@@ -198,109 +209,4 @@ export function encodeFormBody(body: Record<string, unknown>, encoding?: Record<
     }
   }
   return out.join('&');
-}
-
-const DATA_URL = /^data:([^;,]*)((?:;[^;,=]+=[^;,]*)*)(;base64)?,/;
-
-/** A file passed as a `data:` URL (`data:image/png;base64,iVBOR...`): its bytes and content type, else undefined. */
-export function parseDataUrl(s: string): { contentType: string; bytes: Buffer } | undefined {
-  const m = DATA_URL.exec(s);
-  if (m === null) return undefined;
-  const payload = s.slice(m[0].length);
-  const bytes = m[3] ? Buffer.from(payload, 'base64') : Buffer.from(decodeURIComponent(payload), 'utf8');
-  return { contentType: m[1] || 'application/octet-stream', bytes };
-}
-
-/** A file object `{ base64, filename?, contentType? }` or `{ text, filename?, contentType? }`. */
-function fileObject(v: unknown): { bytes: Buffer; filename?: string; contentType?: string } | undefined {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
-  const o = v as Record<string, unknown>;
-  const keys = Object.keys(o);
-  if (!keys.every((k) => ['base64', 'text', 'filename', 'contentType'].includes(k))) return undefined;
-  const bytes = typeof o.base64 === 'string' ? Buffer.from(o.base64, 'base64') : typeof o.text === 'string' ? Buffer.from(o.text, 'utf8') : undefined;
-  if (bytes === undefined) return undefined;
-  return {
-    bytes,
-    ...(typeof o.filename === 'string' ? { filename: o.filename } : {}),
-    ...(typeof o.contentType === 'string' ? { contentType: o.contentType } : {}),
-  };
-}
-
-// RFC 9110 §8.3.1 media type: `type/subtype *( OWS ";" OWS token "=" ( token / quoted-string ) )`, printable ASCII
-// only. Anything else (CR/LF above all) would end the part's Content-Type line and let the argument add headers.
-const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
-const QUOTED_STRING = '"(?:[\\t !#-\\[\\]-~]|\\\\[\\t -~])*"';
-const MEDIA_TYPE = new RegExp(`^${TOKEN}/${TOKEN}(?:[ \\t]*;[ \\t]*${TOKEN}=(?:${TOKEN}|${QUOTED_STRING}))*$`);
-
-/** Refuses a file part's content type (from the argument) that is not one well-formed media type. */
-function assertMediaType(contentType: string, pointer: string): void {
-  if (MEDIA_TYPE.test(contentType)) return;
-  const shown = contentType.length > 80 ? `${JSON.stringify(contentType.slice(0, 80))}…` : JSON.stringify(contentType);
-  const rule = 'a content type must be type/subtype with optional ;name=value parameters, e.g. "image/png" or "text/plain; charset=utf-8", with no CR, LF or other control characters';
-  throw new AppError('INVALID_ARGUMENTS', `file argument ${pointer}: content type ${shown} is not a media type; ${rule}`, {
-    details: { errors: [{ path: pointer, message: rule, expected: 'a media type, e.g. "image/png"' }] },
-  });
-}
-
-function quoteParam(s: string): string {
-  return s.replace(/["\\\r\n]/g, (c) => (c === '"' ? '%22' : c === '\\' ? '\\\\' : ''));
-}
-
-/**
- * multipart/form-data. Each property is one part: strings are text parts, except a `data:` URL (or a
- * `{ base64, filename?, contentType? }` object) which becomes a file part; arrays repeat the part; other
- * objects are JSON parts. Returns the bytes and the boundary.
- */
-export function encodeMultipart(
-  body: Record<string, unknown>,
-  encoding?: Record<string, { contentType?: string }>,
-  boundary = `----api-catalog-${Math.random().toString(16).slice(2)}${Date.now().toString(16)}`,
-): { bytes: Buffer; boundary: string; fileParts: number } {
-  const chunks: Buffer[] = [];
-  let fileParts = 0;
-  // `pointer`: the argument's JSON pointer (`/file`, `/files/0`), named when its content type is refused.
-  const part = (name: string, v: unknown, pointer: string): void => {
-    let headers = `Content-Disposition: form-data; name="${quoteParam(name)}"`;
-    let bytes: Buffer;
-    const file = typeof v === 'string' ? parseDataUrl(v) : undefined;
-    const obj = fileObject(v);
-    if (file !== undefined || obj !== undefined) {
-      fileParts++;
-      const f = obj ?? { bytes: file!.bytes, contentType: file!.contentType };
-      // Checked even when the spec's encoding overrides it: a malformed value is a bad argument either way.
-      if (f.contentType !== undefined) assertMediaType(f.contentType, obj !== undefined ? `${pointer}/contentType` : pointer);
-      headers += `; filename="${quoteParam(f.filename ?? name)}"\r\nContent-Type: ${encoding?.[name]?.contentType ?? f.contentType ?? 'application/octet-stream'}`;
-      bytes = f.bytes;
-    } else if (v !== null && typeof v === 'object') {
-      headers += `\r\nContent-Type: ${encoding?.[name]?.contentType ?? 'application/json'}`;
-      bytes = Buffer.from(JSON.stringify(v), 'utf8');
-    } else {
-      const ct = encoding?.[name]?.contentType;
-      if (ct !== undefined && ct !== 'text/plain') headers += `\r\nContent-Type: ${ct}`;
-      bytes = Buffer.from(primitiveText(v), 'utf8');
-    }
-    chunks.push(Buffer.from(`--${boundary}\r\n${headers}\r\n\r\n`, 'utf8'), bytes, Buffer.from('\r\n', 'utf8'));
-  };
-  for (const [k, v] of Object.entries(body)) {
-    if (v === undefined) continue;
-    const pointer = `/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-    if (Array.isArray(v) && !(encoding?.[k]?.contentType ?? '').includes('json')) v.forEach((item, i) => part(k, item, `${pointer}/${i}`));
-    else part(k, v, pointer);
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`, 'utf8'));
-  return { bytes: Buffer.concat(chunks), boundary, fileParts };
-}
-
-/**
- * Bytes for an octet-stream (or other binary) body. How an agent passes a file: a `data:` URL
- * (`data:application/zip;base64,UEsDB...`), or plain base64 (length a multiple of 4); any other string is sent
- * as its UTF-8 bytes (e.g. a text file's content). Non-strings are sent as JSON.
- */
-export function binaryBody(v: unknown): Buffer {
-  if (typeof v !== 'string') return Buffer.from(JSON.stringify(v), 'utf8');
-  const file = parseDataUrl(v);
-  if (file !== undefined) return file.bytes;
-  const compact = v.replace(/\s+/g, '');
-  if (compact.length > 0 && compact.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(compact)) return Buffer.from(compact, 'base64');
-  return Buffer.from(v, 'utf8');
 }

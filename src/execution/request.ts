@@ -4,12 +4,17 @@
 // and checked against the base origin and the intended path.
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors.js';
-import type { Operation, ServerInfo } from '../types.js';
-import { credentialStatus, envPrefix, resolveAuth, type AppliedAuth } from './auth.js';
-import { assertHeaderSafe, binaryBody, encodeFormBody, encodeMultipart, encodePathParam, encodeQueryParam, encodeStrict, headerValue, primitiveText } from './encode.js';
+import type { Operation } from '../types.js';
+import { envPrefix, resolveAuth, type AppliedAuth } from './auth.js';
+import { resolveBase } from './base-url.js';
+import { assertHeaderSafe, encodeFormBody, encodePathParam, encodeQueryParam, encodeStrict, headerValue, primitiveText } from './encode.js';
+import { refuseCredentialNames } from './credential-slots.js';
+import { binaryBody, encodeMultipart, multipartFileFields } from './files.js';
 import { isLoopbackHost } from '../net/address-policy.js';
 import { Redactor } from './redact.js';
 import type { ExecutionConfig, PreparedRequest } from './types.js';
+
+export { allowedOriginsKey, originOf, resolveBaseUrl } from './base-url.js';
 
 /** Headers arguments can never set (G2): transport-owned or credential-owned. */
 export const RESERVED_HEADERS = new Set([
@@ -33,6 +38,8 @@ export interface BuiltRequest {
   idempotencyKey?: string;
   /** A credential on a plain-http, non-loopback URL: why it is refused (unless allowed) and the dry run's warning. */
   plainHttp?: { refusal: AppError | undefined; warning: string };
+  /** Why the URL is not where the operation's own server names (a base URL on another host): the dry run says so. */
+  baseNote?: string;
 }
 
 /** The config key that allows credentials over plain http for a catalog. */
@@ -62,139 +69,6 @@ function plainHttpCheck(op: Operation, base: URL, auth: AppliedAuth, config: Exe
   return { refusal, warning: `${what} would be sent to ${base.origin} over plain http, unencrypted: the call is refused unless ${key} is true or --allow-http-credentials is given; prefer an https base URL (--base-url ${https})` };
 }
 
-function serverUrl(server: ServerInfo): string {
-  // Server variables take their defaults; arguments never reach them (F6). A default outside its enum is refused.
-  return server.url.replace(/\{([^}]+)\}/g, (_m, name: string) => {
-    const v = server.variables?.[name];
-    if (v === undefined) {
-      throw new AppError('CONFIG_INVALID', `server URL ${server.url}: variable {${name}} has no default; set the base URL explicitly (--base-url)`);
-    }
-    if (v.enum !== undefined && v.enum.length > 0 && !v.enum.includes(v.default)) {
-      throw new AppError('CONFIG_INVALID', `server URL ${server.url}: default ${JSON.stringify(v.default)} of {${name}} is not in its enum; set --base-url`);
-    }
-    return v.default;
-  });
-}
-
-/**
- * The origin (`scheme://host[:port]`) of an absolute http(s) URL without userinfo, else undefined. Origins
- * are compared only in this parsed form, never as string prefixes (F9: `https://api.example.com.evil.com`
- * and `https://api.example.com@evil.com` are other hosts).
- */
-export function originOf(raw: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
-  if (url.username !== '' || url.password !== '') return undefined;
-  return url.origin;
-}
-
-/** Where a base URL came from, for a refusal to name: the operator's setting or the API description's servers. */
-type BaseSource = { operator: boolean; op: Operation; config: ExecutionConfig };
-
-function checkedUrl(raw: string, source?: BaseSource): URL {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new AppError('CONFIG_INVALID', `base URL ${JSON.stringify(raw)} is not an absolute URL; set --base-url to e.g. https://api.example.com/v1`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new AppError('CONFIG_INVALID', `base URL ${JSON.stringify(raw)}: only http and https are supported`);
-  }
-  if (url.username !== '' || url.password !== '') {
-    // never echoed: the userinfo is a credential; the origin says which URL
-    const name = source?.config.catalog.name;
-    const where =
-      name === undefined
-        ? 'the base URL'
-        : source!.operator
-          ? `the base URL setting (--base-url, ${envPrefix(name)}_BASE_URL or catalogs.${name}.baseUrl)`
-          : `the API description's servers (or set a base URL without them: --base-url, ${envPrefix(name)}_BASE_URL or catalogs.${name}.baseUrl)`;
-    const credentialEnv = source !== undefined ? credentialStatus(source.op, source.config).flatMap((c) => c.envVars) : [];
-    const env = credentialEnv.length > 0 ? ` (${credentialEnv.join(', ')})` : '';
-    throw new AppError('CONFIG_INVALID', `base URL ${url.origin} carries a user name or password, which is never sent from a URL: remove them from ${where} and set the credential environment variables${env} instead`, {
-      details: { reason: 'userinfo', origin: url.origin, ...(credentialEnv.length > 0 ? { credentialEnv } : {}) },
-    });
-  }
-  return url;
-}
-
-/** The config key that lets an operation's own server origin be used (named in F7 refusals). */
-export function allowedOriginsKey(catalogName: string): string {
-  return `catalogs.${catalogName}.allowedOrigins`;
-}
-
-/**
- * The base URL: operator override (`baseUrl`), else the operation's (or path's) `servers`, else the catalog's
- * first server. Must be absolute http(s) without userinfo. An operation-level server is used only when its
- * origin is the catalog's own (its servers with variable defaults) or listed in `allowedOrigins` (F7): the
- * first such entry wins; none -> UNSAFE_REQUEST naming the origin and the config key that allows it.
- */
-export function resolveBaseUrl(op: Operation, config: ExecutionConfig): URL {
-  const source = (operator: boolean): BaseSource => ({ operator, op, config });
-  if (config.baseUrl !== undefined && config.baseUrl !== '') return checkedUrl(config.baseUrl, source(true));
-  const first = config.catalog.servers[0];
-  if (op.servers.length === 0) {
-    const catalogRaw = first !== undefined ? serverUrl(first) : undefined;
-    if (catalogRaw === undefined || catalogRaw === '') {
-      throw new AppError('CONFIG_INVALID', `${config.catalog.name}: the API description names no server; set the base URL (--base-url or ${envPrefix(config.catalog.name)}_BASE_URL)`);
-    }
-    return checkedUrl(catalogRaw, source(false));
-  }
-  // Operation- or path-level servers (F7): never a new origin unless the operator allowed it.
-  const trusted = new Set<string>();
-  for (const s of config.catalog.servers) {
-    try {
-      const o = originOf(serverUrl(s));
-      if (o !== undefined) trusted.add(o);
-    } catch {
-      // a catalog server without usable defaults trusts nothing
-    }
-  }
-  for (const a of config.allowedOrigins ?? []) {
-    const o = originOf(a);
-    if (o !== undefined) trusted.add(o);
-  }
-  let catalogRaw: string | undefined;
-  try {
-    catalogRaw = first !== undefined ? serverUrl(first) : undefined;
-  } catch {
-    catalogRaw = undefined;
-  }
-  let refused: string | undefined;
-  for (const s of op.servers) {
-    const raw = serverUrl(s);
-    // A relative server URL is relative to the catalog's server (OAS 3 "relative to the document").
-    let url: URL;
-    try {
-      url = raw.startsWith('/') && !raw.startsWith('//') && catalogRaw !== undefined ? new URL(raw, checkedUrl(catalogRaw).origin) : new URL(raw);
-    } catch {
-      throw new AppError('CONFIG_INVALID', `${op.name}: server URL ${JSON.stringify(raw)} is not a URL; set the base URL explicitly (--base-url)`);
-    }
-    if (url.username !== '' || url.password !== '') {
-      throw new AppError('UNSAFE_REQUEST', `${op.name}: the operation's server URL carries userinfo (${url.host}); refused`, {
-        details: { origin: url.origin },
-      });
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-      throw new AppError('CONFIG_INVALID', `${op.name}: server URL ${JSON.stringify(raw)}: only http and https are supported`);
-    }
-    if (trusted.has(url.origin)) return url;
-    refused ??= url.origin;
-  }
-  const key = allowedOriginsKey(config.catalog.name);
-  throw new AppError(
-    'UNSAFE_REQUEST',
-    `${op.name}: the operation's server ${refused ?? '(none)'} is not the API's origin (${[...trusted].join(', ') || 'none'}); refused so no request, argument or credential goes there. To allow it, add ${JSON.stringify(refused)} to ${key} in the config file (--config or API_CATALOG_CONFIG), or set the base URL`,
-    { details: { origin: refused, allowedOrigins: [...trusted], configKey: key } },
-  );
-}
-
 function has(args: Record<string, unknown>, k: string): boolean {
   return Object.prototype.hasOwnProperty.call(args, k) && args[k] !== undefined;
 }
@@ -205,7 +79,7 @@ function isJsonType(mt: string): boolean {
 
 /** Builds the request (unredacted). Throws AppError (INVALID_ARGUMENTS, AUTH_MISSING, CONFIG_INVALID, UNSAFE_REQUEST, NOT_EXECUTABLE). */
 export function buildRequest(op: Operation, args: Record<string, unknown>, config: ExecutionConfig): BuiltRequest {
-  const base = resolveBaseUrl(op, config);
+  const { url: base, note: baseNote } = resolveBase(op, config);
   const auth = resolveAuth(op, config);
   const method = op.method.toUpperCase();
 
@@ -233,7 +107,9 @@ export function buildRequest(op: Operation, args: Record<string, unknown>, confi
     const v = args[b.arg];
     if (b.in === 'query') {
       if (auth.reservedQuery.has(b.name)) continue; // the credential owns this name (G4)
-      query.push(...encodeQueryParam(b.name, v, { style: b.style, explode: b.explode, allowReserved: b.allowReserved, contentType: b.contentType }));
+      const pairs = encodeQueryParam(b.name, v, { style: b.style, explode: b.explode, allowReserved: b.allowReserved, contentType: b.contentType });
+      refuseCredentialNames(op.name, 'query', b.arg, v, pairs, auth.reservedQuery); // an exploded object's keys (G4)
+      query.push(...pairs);
     } else if (b.in === 'header') {
       const lower = b.name.toLowerCase();
       if (RESERVED_HEADERS.has(lower) || auth.reservedHeaders.has(lower)) continue; // G2
@@ -242,7 +118,9 @@ export function buildRequest(op: Operation, args: Record<string, unknown>, confi
     } else if (b.in === 'cookie') {
       if (auth.reservedCookies.has(b.name)) continue;
       const text = Array.isArray(v) ? v.map(primitiveText).join(',') : primitiveText(v);
-      cookies.push(`${encodeStrict(b.name)}=${encodeStrict(text)}`);
+      const pair = `${encodeStrict(b.name)}=${encodeStrict(text)}`;
+      refuseCredentialNames(op.name, 'cookie', b.arg, v, [pair], auth.reservedCookies);
+      cookies.push(pair);
     }
   }
   for (const [k, v] of auth.query) query.push(`${encodeStrict(k)}=${encodeStrict(v)}`);
@@ -257,8 +135,11 @@ export function buildRequest(op: Operation, args: Record<string, unknown>, confi
     const mediaType = rb.mediaTypes[0] ?? 'application/json';
     let value: unknown;
     let present = false;
+    // The whole body's argument: its object keys are the agent's, checked against the query credential's name.
+    let wholeArg: string | undefined;
     if (rb.mode === 'whole') {
       const b = op.bindings.find((x) => x.in === 'body' && x.wholeBody) ?? op.bindings.find((x) => x.in === 'body');
+      wholeArg = b?.arg;
       if (b !== undefined && has(args, b.arg)) {
         value = args[b.arg];
         present = true;
@@ -281,12 +162,14 @@ export function buildRequest(op: Operation, args: Record<string, unknown>, confi
         bodyPreview = body;
       } else if (lower.startsWith('application/x-www-form-urlencoded')) {
         const obj = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { body: value };
+        if (wholeArg !== undefined) refuseCredentialNames(op.name, 'form body', wholeArg, obj, Object.keys(obj).map(encodeStrict), auth.reservedQuery);
         body = encodeFormBody(obj, rb.encoding);
         headers['content-type'] = 'application/x-www-form-urlencoded';
         bodyPreview = body;
       } else if (lower.startsWith('multipart/')) {
         const obj = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : { file: value };
-        const mp = encodeMultipart(obj, rb.encoding);
+        if (wholeArg !== undefined) refuseCredentialNames(op.name, 'multipart body', wholeArg, obj, Object.keys(obj).map(encodeStrict), auth.reservedQuery);
+        const mp = encodeMultipart(obj, rb.encoding, multipartFileFields(op));
         body = mp.bytes;
         headers['content-type'] = `${lower.startsWith('multipart/form-data') ? 'multipart/form-data' : mediaType}; boundary=${mp.boundary}`;
         bodyPreview = mp.fileParts === 0 && mp.bytes.length <= 65536 ? mp.bytes.toString('utf8') : `<multipart ${mp.bytes.length} bytes, ${mp.fileParts} file part(s)>`;
@@ -295,7 +178,7 @@ export function buildRequest(op: Operation, args: Record<string, unknown>, confi
         headers['content-type'] = mediaType;
         bodyPreview = body;
       } else {
-        body = binaryBody(value ?? '');
+        body = binaryBody(value ?? '', `/${(wholeArg ?? 'body').replace(/~/g, '~0').replace(/\//g, '~1')}`);
         headers['content-type'] = mediaType.includes('*') ? 'application/octet-stream' : mediaType;
         bodyPreview = `<binary ${body.length} bytes>`;
       }
@@ -340,6 +223,7 @@ export function buildRequest(op: Operation, args: Record<string, unknown>, confi
     redactor: new Redactor(auth.secrets),
     ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
     ...(plainHttp !== undefined ? { plainHttp } : {}),
+    ...(baseNote !== undefined ? { baseNote } : {}),
   };
 }
 
@@ -357,6 +241,6 @@ export function toPrepared(req: BuiltRequest): PreparedRequest {
   const parts = ['curl', '-X', req.method, shellQuote(url)];
   for (const [k, v] of Object.entries(headers)) if (k !== 'user-agent') parts.push('-H', shellQuote(`${k}: ${v}`));
   if (body !== undefined) parts.push(typeof req.body === 'string' ? '--data-raw' : '--data-binary', shellQuote(typeof req.body === 'string' ? body : '@file'));
-  const warnings = req.plainHttp !== undefined ? [req.plainHttp.warning] : [];
+  const warnings = [...(req.plainHttp !== undefined ? [req.plainHttp.warning] : []), ...(req.baseNote !== undefined ? [req.baseNote] : [])];
   return { method: req.method, url, headers, ...(body !== undefined ? { body } : {}), curl: parts.join(' '), ...(warnings.length > 0 ? { warnings } : {}) };
 }

@@ -7,7 +7,9 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { createAjv } from '../schema/ajv.js';
 import { suggestNames } from '../registry/suggest.js';
 import type { JsonSchema, Operation } from '../types.js';
+import { taggedUnions } from './discriminator.js';
 import { alternativesLabel, excerpt, resolveRef, schemaAt, schemaAtPointer } from './expected.js';
+import { fileInputSchema } from './files.js';
 import type { FieldError, ValidationOutcome } from './types.js';
 
 /** Size caps applied before Ajv (E4). */
@@ -16,23 +18,26 @@ export const ARG_LIMITS = { maxJsonBytes: 1_000_000, maxDepth: 32, maxArrayItems
 let sharedAjv = createAjv();
 const cache = new Map<string, ValidateFunction | Error>();
 
-function schemaKey(op: Operation): string {
-  const hash = createHash('sha1').update(JSON.stringify(op.inputSchema)).digest('base64url');
-  return `${op.name}\u0000${hash}`;
+function schemaKey(name: string, schema: Operation['inputSchema']): string {
+  const hash = createHash('sha1').update(JSON.stringify(schema)).digest('base64url');
+  return `${name}\u0000${hash}`;
 }
 
-/** The compiled validator for an operation (cached by name + schema hash; same `$id` twice never crashes, E6). */
-function validatorFor(op: Operation): ValidateFunction | Error {
-  const key = schemaKey(op);
+/**
+ * The compiled validator for an operation's input schema as validation reads it (fileInputSchema: file arguments
+ * also take the file object); cached by name + schema hash; same `$id` twice never crashes (E6).
+ */
+function validatorFor(op: Operation, schema: Operation['inputSchema']): ValidateFunction | Error {
+  const key = schemaKey(op.name, schema);
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
   let v: ValidateFunction | Error;
   try {
-    v = sharedAjv.compile(op.inputSchema);
+    v = sharedAjv.compile(schema);
   } catch (first) {
     // Another schema registered the same $id (or the instance is polluted): compile in a fresh instance.
     try {
-      v = createAjv().compile(op.inputSchema);
+      v = createAjv().compile(schema);
     } catch (err) {
       v = err instanceof Error ? err : new Error(String(first));
     }
@@ -330,19 +335,24 @@ export function validateArguments(op: Operation, args: unknown): ValidationOutco
       });
     }
   }
-  const validate = validatorFor(op);
+  const schema = fileInputSchema(op);
+  const validate = validatorFor(op, schema);
   if (validate instanceof Error) {
     return { ok: false, errors: [{ path: '', message: `the input schema of ${op.name} cannot be compiled (${validate.message}); the catalog needs a re-import` }] };
   }
   if (validate(unwrapped) && unknown.length === 0) return { ok: true, args: unwrapped };
-  const root = op.inputSchema as Record<string, unknown>;
-  const errors: FieldError[] = [...unknown];
-  const seen = new Set<string>(unknown.map((e) => `${e.path}\u0000${e.message}`));
+  const root = schema as Record<string, unknown>;
   const raw = validate.errors ?? [];
+  // A tagged union (discriminator): only the alternative the value's tag picks is reported.
+  const tagged = taggedUnions(root, raw, unwrapped);
+  const errors: FieldError[] = [...unknown, ...tagged.extra];
+  const seen = new Set<string>(errors.map((e) => `${e.path}\u0000${e.message}`));
   const absorbed = absorbBranchErrors(root, raw);
+  for (const i of tagged.keep) absorbed.delete(i);
   // Suggestions of alternatives folded into their union ("send it as the string ..."), by the union's index.
   const carried = new Map<number, string[]>();
   for (let i = 0; i < raw.length; i++) {
+    if (tagged.drop.has(i)) continue;
     const fe = toFieldError(raw[i] as ErrorObject, root, unwrapped);
     const own = carried.get(i) ?? [];
     if (fe !== undefined && fe.suggestion !== undefined) own.unshift(fe.suggestion);

@@ -99,7 +99,9 @@ describe('form body keys (security finding 1)', () => {
 });
 
 describe('multipart file content types (security finding 4)', () => {
-  const upload = op({ method: 'post', path: '/upload', body: { mediaType: 'multipart/form-data', properties: { note: { type: 'string' }, file: {}, files: {} } } });
+  // Only properties the schema marks binary are files (a data: URL or a file object); see files.test.ts.
+  const binary = { type: 'string', format: 'binary' } as const;
+  const upload = op({ method: 'post', path: '/upload', body: { mediaType: 'multipart/form-data', properties: { note: { type: 'string' }, file: binary, files: { type: 'array', items: binary } } } });
 
   it.each([
     ['a file object contentType', { file: { base64: 'aGk=', contentType: 'text/plain\r\nX-Injected: yes' } }, '/file/contentType'],

@@ -239,16 +239,18 @@ describe('bodies', () => {
     expect(rec.text.startsWith(`--${boundary}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\ndispute_evidence\r\n`)).toBe(true);
   });
 
-  it('sends text/plain and octet-stream bodies (base64, data: URL, else raw text)', async () => {
+  it('sends text/plain and octet-stream bodies (data: URL or file object, else the text as UTF-8)', async () => {
     const text = op({ method: 'post', body: { mediaType: 'text/plain', mode: 'whole', required: true, schema: { type: 'string' } } });
     const r1 = await call(text, { body: 'hello\nworld' });
     expect(r1.headers['content-type']).toBe('text/plain');
     expect(r1.text).toBe('hello\nworld');
     const bin = op({ method: 'put', body: { mediaType: 'application/octet-stream', mode: 'whole', required: true, schema: { type: 'string' } } });
     const bytes = Buffer.from([0, 1, 2, 250, 255]);
-    const r2 = await call(bin, { body: bytes.toString('base64') });
+    const r2 = await call(bin, { body: { base64: bytes.toString('base64') } });
     expect(r2.headers['content-type']).toBe('application/octet-stream');
     expect(r2.body).toEqual(bytes);
+    // base64-looking text is text: never decoded by its look
+    expect((await call(bin, { body: 'test' })).text).toBe('test');
     expect((await call(bin, { body: '@example.zip' })).text).toBe('@example.zip');
     expect((await call(bin, { body: 'data:application/zip;base64,UEsDBA==' })).body).toEqual(Buffer.from([0x50, 0x4b, 3, 4]));
   });

@@ -1,0 +1,118 @@
+// Field errors of a tagged union: a oneOf/anyOf whose alternatives each fix one property to their own values (an
+// OpenAPI discriminator's `kind: cat` / `kind: dog`, as `const` or `enum`). Ajv reports every alternative's failures,
+// so `{"kind": "cat", "bark": true}` read "kind must be dog" (the last alternative's) beside "matches none": advice
+// to switch variant. The value's own tag picks the alternative, and only that alternative's errors are reported
+// ("meow is missing"); a tag no alternative has is one error listing every allowed tag. Works on the importer's output
+// as it is (the tag values are in the alternatives), so existing catalogs need no re-import.
+import type { ErrorObject } from 'ajv';
+import type { JsonSchema } from '../types.js';
+import { resolveRef, schemaAtPointer } from './expected.js';
+import type { FieldError } from './types.js';
+
+type Schema = Record<string, unknown>;
+
+function parentPointer(schemaPath: string): string {
+  const cut = schemaPath.lastIndexOf('/');
+  return cut <= 0 ? '#' : schemaPath.slice(0, cut);
+}
+
+function valueAt(args: unknown, path: string): unknown {
+  if (path === '') return args;
+  let cur: unknown = args;
+  for (const part of path.slice(1).split('/')) {
+    const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
+    cur = cur !== null && typeof cur === 'object' && Object.hasOwn(cur, key) ? (cur as Record<string, unknown>)[key] : undefined;
+  }
+  return cur;
+}
+
+/** The values an alternative allows for property `key` (its `const` or `enum`, also in an allOf member), else undefined. */
+function tagValues(root: Schema, branch: Schema, key: string, depth = 0): unknown[] | undefined {
+  const props = branch.properties;
+  const own = props !== null && typeof props === 'object' && Object.hasOwn(props, key) ? resolveRef(root, (props as Record<string, JsonSchema>)[key]) : undefined;
+  if (own !== undefined) {
+    if (Object.hasOwn(own, 'const')) return [own.const];
+    if (Array.isArray(own.enum)) return own.enum as unknown[];
+  }
+  if (depth < 3 && Array.isArray(branch.allOf)) {
+    for (const member of branch.allOf as JsonSchema[]) {
+      const m = resolveRef(root, member);
+      const found = m !== undefined ? tagValues(root, m, key, depth + 1) : undefined;
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
+/** The schemaPath prefixes under which Ajv reports alternative `i`'s errors: its place in the list, and its `$ref` targets. */
+function branchPrefixes(root: Schema, unionPath: string, branch: unknown, i: number): string[] {
+  const out = [`${unionPath}/${i}/`];
+  let b: unknown = branch;
+  for (let hop = 0; hop < 8 && b !== null && typeof b === 'object' && typeof (b as { $ref?: unknown }).$ref === 'string'; hop++) {
+    const ref = (b as { $ref: string }).$ref;
+    if (!ref.startsWith('#/')) break;
+    out.push(`${ref}/`);
+    b = schemaAtPointer(root, ref);
+  }
+  return out;
+}
+
+function escapeKey(k: string): string {
+  return k.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+export interface TaggedUnions {
+  /** Errors not to report: the union's own, and the failures of alternatives the tag did not pick. */
+  drop: Set<number>;
+  /** Errors of the picked alternative: reported as they are, not folded into the union's. */
+  keep: Set<number>;
+  /** A tag no alternative allows: one error naming every allowed value. */
+  extra: FieldError[];
+}
+
+/** Reads Ajv's errors (allErrors) for tagged unions; see the file comment. */
+export function taggedUnions(root: Schema, errors: readonly ErrorObject[], args: unknown): TaggedUnions {
+  const out: TaggedUnions = { drop: new Set(), keep: new Set(), extra: [] };
+  errors.forEach((u, iu) => {
+    if (u.keyword !== 'oneOf' && u.keyword !== 'anyOf') return;
+    const value = valueAt(args, u.instancePath);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
+    const list = schemaAtPointer(root, parentPointer(u.schemaPath))?.[u.keyword];
+    if (!Array.isArray(list) || list.length < 2) return;
+    const branches = list.map((b) => resolveRef(root, b as JsonSchema));
+    if (branches.some((b) => b === undefined)) return;
+    for (const [key, tag] of Object.entries(value)) {
+      if (typeof tag !== 'string' && typeof tag !== 'number' && typeof tag !== 'boolean') continue;
+      const allowed = branches.map((b) => tagValues(root, b as Schema, key));
+      if (allowed.some((a) => a === undefined)) continue;
+      const picked = allowed.flatMap((a, i) => ((a as unknown[]).includes(tag) ? [i] : []));
+      if (picked.length > 1) continue;
+      const prefixes = list.map((b, i) => branchPrefixes(root, u.schemaPath, b, i));
+      const mine = picked.length === 1 ? prefixes[picked[0] as number] ?? [] : [];
+      const others = prefixes.flat().filter((p) => !mine.includes(p));
+      const under = (e: ErrorObject): boolean => e.instancePath === u.instancePath || e.instancePath.startsWith(`${u.instancePath}/`);
+      const keep: number[] = [];
+      const drop: number[] = [];
+      errors.forEach((e, i) => {
+        if (i === iu || !under(e)) return;
+        if (mine.some((p) => e.schemaPath.startsWith(p))) keep.push(i);
+        else if (others.some((p) => e.schemaPath.startsWith(p))) drop.push(i);
+      });
+      // The picked alternative's failures were not found (reported under a shared definition): say it as before.
+      if (picked.length === 1 && keep.length === 0) return;
+      for (const i of keep) out.keep.add(i);
+      for (const i of [...drop, iu]) out.drop.add(i);
+      if (picked.length === 0) {
+        const values = [...new Set(allowed.flat())];
+        out.extra.push({
+          path: `${u.instancePath}/${escapeKey(key)}`,
+          message: `${JSON.stringify(tag)} is not one of the allowed values of ${JSON.stringify(key)}, which selects the kind of object`,
+          expected: values,
+          suggestion: `set ${JSON.stringify(key)} to the kind meant (${values.map((v) => JSON.stringify(v)).join(', ')}) and pass the properties that kind requires`,
+        });
+      }
+      return;
+    }
+  });
+  return out;
+}
