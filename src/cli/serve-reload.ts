@@ -10,7 +10,7 @@ import type { Logger } from '../logger.js';
 import { attachEmbeddings, buildCatalogSet, settingsFromConfig, type CatalogSet, type CatalogSetOptions, type EntryLookup } from '../server/core/catalogs.js';
 import { defaultCatalogDir, loadCatalog, type Catalog } from '../registry/catalog.js';
 import type { ServerDeps } from '../server/create-server.js';
-import { loadSearchEngine } from '../server/core/search-engine.js';
+import { loadSearchEngine, searchEngineLoaded } from '../server/core/search-engine.js';
 import { LiveCatalogs, ReloadRefused, type LoadedVersion, type RegistryRefusal, type ServedCatalogs } from '../server/core/reload.js';
 
 export interface ReloadWiring {
@@ -69,8 +69,12 @@ export class ReloadSignal {
 
   /** SIGHUP reloads `live` from now on. */
   reloads(live: LiveCatalogs): void {
-    // (a reload reads the serving version's index: the search engine first: the bundle loads it on demand)
-    this.reload = () => void loadSearchEngine().then(() => live.reload('signal'));
+    // a reload reads the serving version's index, so the engine first (the bundle loads it on demand); once it is
+    // there the signal reloads at once, as before the engine was loaded lazily
+    this.reload = () => {
+      if (searchEngineLoaded()) void live.reload('signal');
+      else void loadSearchEngine().then(() => live.reload('signal'));
+    };
   }
 
   /** The reload a SIGHUP during start-up asked for, now that the server serves (once). */
