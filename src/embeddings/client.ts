@@ -3,7 +3,7 @@
 // header: it is registered as a logger secret and never appears in an error, a log line or a file.
 import { AppError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
-import { EMBEDDINGS_ENV, endpointLabel, type EmbeddingsConfig } from './config.js';
+import { EMBEDDINGS_ENV, endpointLabel, plainHttpKeyProblem, type EmbeddingsConfig } from './config.js';
 
 /** `import`: batches, retries on 429/5xx with back-off, long timeout. `query`: one request, short timeout. */
 export type EmbedMode = 'import' | 'query';
@@ -118,6 +118,9 @@ export class EmbeddingsClient {
   private readonly fetchImpl: typeof fetch;
 
   constructor(config: EmbeddingsConfig, options: ClientOptions = {}) {
+    // resolveEmbeddingsConfig refuses it already; a config built another way (a library user's) is held to it too
+    const problem = plainHttpKeyProblem(config);
+    if (problem !== undefined) throw problem;
     this.config = config;
     this.label = endpointLabel(config.url);
     this.logger = options.logger ?? silentLogger;

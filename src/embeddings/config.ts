@@ -23,6 +23,11 @@ export interface EmbeddingsConfig {
   /** Texts per request at import/embed time; default 64. */
   batchSize: number;
   fusion: Fusion;
+  /**
+   * Send the key over plain `http://` to a host that is not loopback (API_CATALOG_EMBEDDINGS_ALLOW_HTTP=1). Default
+   * false: such a configuration is refused (plainHttpKeyProblem), as upstream credentials are.
+   */
+  allowHttp?: boolean;
 }
 
 /** The flags a command may pass (all optional; env fills the rest). */
@@ -42,6 +47,7 @@ export const EMBEDDINGS_ENV = {
   timeout: 'API_CATALOG_EMBEDDINGS_TIMEOUT_MS',
   batch: 'API_CATALOG_EMBEDDINGS_BATCH',
   fusion: 'API_CATALOG_EMBEDDINGS_FUSION',
+  allowHttp: 'API_CATALOG_EMBEDDINGS_ALLOW_HTTP',
 } as const;
 
 /** Fusion chosen by measurement (docs/EMBEDDINGS.md, "Fusion"). */
@@ -77,6 +83,39 @@ export function endpointUrl(raw: string): string {
   }
   if (!/\/embeddings\/?$/.test(url.pathname)) url.pathname = url.pathname.replace(/\/+$/, '') + '/embeddings';
   return url.toString();
+}
+
+/**
+ * A host whose connections stay on this machine: `localhost`, 127.0.0.0/8, ::1 and IPv4-mapped 127.x, as the WHATWG URL
+ * parser writes them (it turns `127.1` and `0x7f.1` into 127.0.0.1). The rule execution's plain-http check uses
+ * (net/address-policy.ts, which this module may not import): `localhost.` and `*.localhost` are looked up like any
+ * name, so they do not count.
+ */
+function loopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase();
+  return h === 'localhost' || /^127\.\d+\.\d+\.\d+$/.test(h) || h === '[::1]' || /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(h);
+}
+
+/**
+ * Why the key may not go to this endpoint: over plain http to a host that is not loopback, the key would cross the
+ * network unencrypted, which no other credential of this server does unless the operator allows it. Undefined when
+ * it may (https, loopback, no key, or API_CATALOG_EMBEDDINGS_ALLOW_HTTP=1). Names the endpoint (never the key) and the fix.
+ */
+export function plainHttpKeyProblem(config: Pick<EmbeddingsConfig, 'url' | 'key' | 'allowHttp'>): AppError | undefined {
+  if (config.key === undefined || config.key === '' || config.allowHttp === true) return undefined;
+  let url: URL;
+  try {
+    url = new URL(config.url);
+  } catch {
+    return undefined; // endpointUrl refuses it with its own message
+  }
+  if (url.protocol !== 'http:' || loopbackHost(url.hostname)) return undefined;
+  return new AppError(
+    'CONFIG_INVALID',
+    `embeddings: refused to send ${EMBEDDINGS_ENV.key} to ${url.origin} over plain http: the key would cross the network unencrypted. ` +
+      `Use https (--embeddings-url https://${url.host}${url.pathname.replace(/\/embeddings\/?$/, '')}), a loopback address, or, on a network you trust, set ${EMBEDDINGS_ENV.allowHttp}=1`,
+    { details: { origin: url.origin, env: EMBEDDINGS_ENV.allowHttp } },
+  );
 }
 
 /** The endpoint for messages: origin and path only (a query string may hold a key on some gateways). */
@@ -129,5 +168,12 @@ export function resolveEmbeddingsConfig(flags: EmbeddingsFlags, env: Record<stri
   if (dims !== undefined && dims.trim() !== '') config.dimensions = positiveInt('dimensions', dims, 0, 16_384);
   const key = env[EMBEDDINGS_ENV.key];
   if (key !== undefined && key !== '') config.key = key;
+  const allow = (env[EMBEDDINGS_ENV.allowHttp] ?? '').trim().toLowerCase();
+  if (allow !== '' && !['1', 'true', '0', 'false'].includes(allow)) {
+    throw new AppError('CONFIG_INVALID', `embeddings: ${EMBEDDINGS_ENV.allowHttp} must be 1 or 0 (true or false), got ${JSON.stringify(allow.slice(0, 40))}`);
+  }
+  if (allow === '1' || allow === 'true') config.allowHttp = true;
+  const problem = plainHttpKeyProblem(config);
+  if (problem !== undefined) throw problem;
   return config;
 }

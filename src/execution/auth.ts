@@ -79,6 +79,17 @@ function readValue(name: string, config: ExecutionConfig): string | undefined {
   return v === undefined || v === '' ? undefined : v;
 }
 
+/** What `AppliedAuth.sources` says for the caller's own token (X-Upstream-Token or X-Upstream-Token-<catalog>). */
+export const SESSION_SOURCE = "the session's X-Upstream-Token";
+
+/**
+ * The headers that carry a caller's own token to catalog `catalog` (HTTP): its own `X-Upstream-Token-<catalog>`, and
+ * the unbound `X-Upstream-Token` only when the server serves that one catalog (src/server/upstream-tokens.ts).
+ */
+export function sessionHeaders(catalog: string): string {
+  return `X-Upstream-Token-${catalog}, or X-Upstream-Token when the server serves only this catalog`;
+}
+
 /** Where the session's X-Upstream-Token goes, in words (AUTH_MISSING and the docs say the same). */
 const SESSION_RULE =
   "the session's X-Upstream-Token stands for a bearer / OAuth2 / OpenID Connect token, or for the only credential of a requirement whose one scheme is an API key in a header or cookie, or basic (user:password); it is never put into a URL query";
@@ -300,7 +311,7 @@ export function resolveAuth(op: Operation, config: ExecutionConfig): AppliedAuth
     for (const { name: schemeName, scheme, values: found, fromSession } of values) {
       const v = found!;
       const kind = kindOf(scheme);
-      out.sources.push(...(fromSession ? ["the session's X-Upstream-Token"] : envVarsFor(schemeName, scheme, prefix)));
+      out.sources.push(...(fromSession ? [SESSION_SOURCE] : envVarsFor(schemeName, scheme, prefix)));
       if (kind === 'bearer') {
         out.headers.authorization = `Bearer ${v[0]!}`;
         out.secrets.push(v[0]!);
@@ -352,7 +363,7 @@ function authMissing(op: Operation, alts: Array<Array<[string, SecuritySchemeInf
   const unused = hasSession(config)
     ? `; ${SESSION_RULE}`
     : config.sessionHeader === true
-      ? '; or send your own credential in the header X-Upstream-Token with each request (a bearer token, or the only API key or basic user:password of a requirement)'
+      ? `; or send your own credential with each request in the header ${sessionHeaders(config.catalog.name)} (a bearer token, or the only API key or basic user:password of a requirement)`
       : '';
   return new AppError('AUTH_MISSING', `${op.name}: needs credentials: ${needed}${missing}${unused}`, {
     details: { schemes: credentialStatus(op, config) },

@@ -3,7 +3,7 @@
 // and how long its upstream round trip took.
 import { isAppError, type AppError, type ErrorCode } from '../errors.js';
 import type { Operation } from '../types.js';
-import { credentialStatus, envPrefix } from './auth.js';
+import { credentialStatus, envPrefix, resolveAuth, SESSION_SOURCE, sessionHeaders } from './auth.js';
 import { allCredentialVariables, credentialNames } from './credential-names.js';
 import { DEFAULTS, parseRetryAfter, send, SendError } from './http.js';
 import { buildRequest, originOf, type BuiltRequest } from './request.js';
@@ -73,13 +73,9 @@ class Wire {
   private endedAt: number | undefined;
   private sent = false;
 
-  constructor(private readonly onSent: (() => void) | undefined) {}
-
-  /** send's onSend: the first attempt starts the clock and tells the caller. */
+  /** send's onSend: the first attempt starts the clock. */
   readonly handed = (): void => {
-    if (this.sentAt !== undefined) return;
-    this.sentAt = performance.now();
-    this.onSent?.();
+    this.sentAt ??= performance.now();
   };
 
   ended(sent: boolean): void {
@@ -101,7 +97,7 @@ class Wire {
  * handed to fetch (`sent`) and, when it was, the upstream round trip's milliseconds (`upstreamMs`).
  */
 export async function executeOperation(op: Operation, args: unknown, config: ExecutionConfig, options: ExecuteOptions = {}): Promise<ExecutionOutcome> {
-  const wire = new Wire(options.onSent);
+  const wire = new Wire();
   let answer: Answer;
   try {
     answer = await pipeline(op, args, config, options, wire);
@@ -140,6 +136,16 @@ async function pipeline(op: Operation, args: unknown, config: ExecutionConfig, o
   // Scrub every configured credential, not only the ones this request used (an API may echo any of them).
   const redactor = req.redactor.merge(early);
   req.redactor = redactor;
+  // The caller is told, and waited for, as the request goes to send, after every check of this layer's own (send's
+  // address policy may still refuse it at connect time): it may stop it there, with nothing sent, and its error is
+  // the answer (the server's execute rate limit is spent only by calls that go out). Not for a call cancelled already.
+  if (options.signal?.aborted !== true) {
+    try {
+      await options.onSent?.();
+    } catch (err) {
+      return fromError(err, redactor, op);
+    }
+  }
   let raw;
   try {
     raw = await send(req, {
@@ -184,7 +190,7 @@ async function pipeline(op: Operation, args: unknown, config: ExecutionConfig, o
     // an absurd Retry-After (`1e400`) is Infinity: no number to show
     const retryAfterS = retryAfter !== undefined && Number.isFinite(retryAfter) ? Math.ceil(retryAfter / 1000) : undefined;
     const apiMessage = apiErrorMessage(data);
-    const names = credentialStatus(op, config).flatMap((c) => c.envVars);
+    const credentials = rejectedCredentials(raw.status, op, config);
     const snippet = truncate(data, 500, op)?.data ?? data;
     const long = raw.status === 414 || raw.status === 431 ? longArguments(op, validation.args) : undefined;
     return failure(
@@ -193,7 +199,7 @@ async function pipeline(op: Operation, args: unknown, config: ExecutionConfig, o
       redactor,
       { status: raw.status, headers, body: snippet, ...(retryAfterS !== undefined ? { retryAfterSeconds: retryAfterS } : {}), attempts: raw.attempts },
       raw.status,
-      instructionFor(raw.status, op, names, data, retryAfterS, long),
+      instructionFor(raw.status, op, credentials, data, retryAfterS, long),
     );
   }
 
@@ -318,6 +324,19 @@ function longArguments(op: Operation, args: Record<string, unknown>): string[] {
     .sort((a, b) => b.size - a.size)
     .slice(0, 3)
     .map((s) => s.label);
+}
+
+/**
+ * The credentials a 401/403 speaks of: those this request carried (the env vars it read, and the caller's own token
+ * when it filled a scheme, which the env vars then did not), else every env var the operation can read (nothing was
+ * sent: set one).
+ */
+function rejectedCredentials(status: number, op: Operation, config: ExecutionConfig): { envVars: string[]; header?: string } {
+  if (status !== 401 && status !== 403) return { envVars: [] };
+  const sent = resolveAuth(op, config).sources;
+  if (sent.length === 0) return { envVars: credentialStatus(op, config).flatMap((c) => c.envVars) };
+  const envVars = [...new Set(sent.filter((s) => s !== SESSION_SOURCE))];
+  return sent.includes(SESSION_SOURCE) ? { envVars, header: sessionHeaders(config.catalog.name) } : { envVars };
 }
 
 /** The operator's configured base URL origin: exempt from private-address blocking (they named it). */

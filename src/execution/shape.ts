@@ -225,12 +225,18 @@ export function rejectedFields(data: unknown): string[] {
  * What to do about an HTTP error status. `longArgs`: the arguments that make the request long, longest first
  * (`ids (3000 items)`), named when the API refused it as too long (414, 431).
  */
-export function instructionFor(status: number, op: Operation, credentialNames: string[], data: unknown, retryAfterS?: number, longArgs?: string[]): string {
+export function instructionFor(status: number, op: Operation, credentials: { envVars: string[]; header?: string }, data: unknown, retryAfterS?: number, longArgs?: string[]): string {
   if (status === 401 || status === 403) {
-    const names = credentialNames.length > 0 ? credentialNames.join(' / ') : 'the API credential';
-    return status === 401
-      ? `The API rejected the credentials: check that ${names} is set to a valid, unexpired value.`
-      : `The credential was accepted but lacks permission (or hit a rate limit): check the scopes of ${names} and that you may access this resource.`;
+    // the caller's own token (X-Upstream-Token...) is no env var: naming one would send the user to the wrong fix
+    const token = credentials.header !== undefined ? `the caller's own token sent with this request (header ${credentials.header})` : undefined;
+    const names = credentials.envVars.length > 0 ? credentials.envVars.join(' / ') : token === undefined ? 'the API credential' : undefined;
+    if (status === 401) {
+      const env = names !== undefined ? `check that ${names} is set to a valid, unexpired value` : undefined;
+      const own = token !== undefined ? `${token} was refused: tell the user to send a valid, unexpired one` : undefined;
+      return `The API rejected the credentials: ${[own, env].filter((p) => p !== undefined).join('; and ')}.`;
+    }
+    const whose = [token, names].filter((p) => p !== undefined).join(' and of ');
+    return `The credential was accepted but lacks permission (or hit a rate limit): check the scopes of ${whose} and that you may access this resource.`;
   }
   if (status === 404) return `Nothing found: check the identifiers (${op.bindings.filter((b) => b.in === 'path').map((b) => b.arg).join(', ') || 'path parameters'}) and that the credential can see the resource.`;
   if (status === 400 || status === 422) {

@@ -128,8 +128,26 @@ function oneLine(text: string): string {
   return flat.length > 200 ? `${flat.slice(0, 200)}...` : flat;
 }
 
+/**
+ * An execute_tool call as it runs when the client can ask its user: without the agent's own "confirm". A client that
+ * supports elicitation is asked to confirm with the user instead (docs/TOOLS.md), so the agent's word never stands in
+ * for the user's answer: it used to skip the user, even right after they declined. `confirm` stays the way for
+ * clients that cannot be asked.
+ */
+export function withoutAgentConfirm(input: Record<string, unknown>): Record<string, unknown> {
+  if (!Object.hasOwn(input, 'confirm')) return input;
+  const rest = { ...input };
+  delete rest.confirm;
+  return rest;
+}
+
 export class Confirmations {
   private codec: RequestStateCodec<ConfirmState> | undefined;
+  /**
+   * A legacy client declared elicitation but failed to ask (an error, no answer in time): from then on this connection
+   * or session cannot be asked, so "confirm" (the fallback that failure's answer offers) is how it confirms.
+   */
+  private failedToAsk = false;
 
   constructor(private readonly options: ConfirmationOptions) {}
 
@@ -149,7 +167,7 @@ export class Confirmations {
       const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
       return supportsForm(envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined);
     }
-    return !this.options.legacySharedHttp && supportsForm(this.options.legacyCapabilities());
+    return !this.failedToAsk && !this.options.legacySharedHttp && supportsForm(this.options.legacyCapabilities());
   }
 
   /**
@@ -222,6 +240,7 @@ export class Confirmations {
       return answer.action === 'accept' && answer.content?.confirm === true ? 'accept' : 'decline';
     } catch (err) {
       if (ctx.mcpReq.signal.aborted) throw new AppError('CANCELLED', 'the call was cancelled by the client while the user was being asked to confirm it; nothing was sent');
+      this.failedToAsk = true;
       const timedOut = err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout;
       const why = timedOut
         ? `it did not answer within ${LEGACY_ELICITATION_TIMEOUT_MS / 1000} s`

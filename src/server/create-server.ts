@@ -18,13 +18,13 @@ import { MemoryStateStore, stateUnavailable } from '../state/index.js';
 import { randomUUID } from '../crypto.js';
 import type { Operation } from '../types.js';
 import { mark } from '../startup-marks.js';
-import { Confirmations, LEGACY_ELICITATION_TIMEOUT_MS } from './confirm.js';
+import { Confirmations, LEGACY_ELICITATION_TIMEOUT_MS, withoutAgentConfirm } from './confirm.js';
 import { warmSearchIndex, type CatalogSet } from './core/catalogs.js';
 import { loadSearchEngine, searchEngineLoaded } from './core/search-engine.js';
 import type { ServedCatalogs } from './core/reload.js';
 import { describeTools, operationFingerprint } from './core/describe.js';
 import { listDomains } from './core/domains.js';
-import { fail, failFromError, type Envelope } from './core/envelope.js';
+import { failFromError, type Envelope } from './core/envelope.js';
 import type { ConfirmAnswer, DescribeCheck } from './core/execute.js';
 import { toolNames, type ToolNames } from './core/names.js';
 import type { ServerDeps } from './deps.js';
@@ -35,10 +35,11 @@ import { ResultStore } from './results.js';
 import { cutOffMark } from './ops/cut-off-mark.js';
 import { trackCall } from './ops/in-flight.js';
 import { namedOperation, notifyObserver, toolCallRecord } from './ops/observe.js';
-import { SessionState, type RateBucket } from './session.js';
+import { ExecuteGate, rateLimitedEnvelope, SessionState, type RateBucket } from './session.js';
 import { DEFAULT_HANDLE_TTL_MS, Signer } from './signing.js';
 import { CACHE_HINTS, IDEMPOTENCY_CLAIM_MS, lazySchemaValidator, SERVER_VERSION, sessionTag, stateUnavailableEnvelope, toCallToolResult } from './server-setup.js';
 import { toolDefinitions, workflowText } from './surface.js';
+import { explainUnboundToken, readUpstreamTokens, redactTokens, UpstreamTokens } from './upstream-tokens.js';
 
 export { SERVER_VERSION, sessionTag, toCallToolResult } from './server-setup.js';
 
@@ -53,7 +54,7 @@ export interface CatalogServer {
 }
 
 export const SERVER_NAME = 'api-catalog';
-export const SESSION_CREDENTIAL_HEADER = 'x-upstream-token';
+export { SESSION_CREDENTIAL_HEADER } from './upstream-tokens.js';
 /** The session part of the state keys of a stateless instance: its results and describes belong to the principal. */
 export const PRINCIPAL_SCOPE = '-';
 
@@ -144,11 +145,12 @@ export function createServer(deps: ServerDeps): CatalogServer {
     state,
   });
 
-  function credentialOf(ctx: ServerContext): string | undefined {
-    if (!deps.acceptSessionCredential) return undefined;
-    const value = ctx.http?.req?.headers.get(SESSION_CREDENTIAL_HEADER) ?? undefined;
-    if (value) logger.addSecret(value);
-    return value || undefined;
+  /** This request's X-Upstream-Token(-<catalog>) headers (upstream-tokens.ts), kept out of the logs. */
+  function tokensOf(ctx: ServerContext): UpstreamTokens {
+    if (!deps.acceptSessionCredential) return UpstreamTokens.none;
+    const tokens = readUpstreamTokens(ctx.http?.req?.headers, served().catalogs.catalogs.length);
+    for (const value of tokens.values) logger.addSecret(value);
+    return tokens;
   }
 
   /** The version this call answers from: read once per call (hot reload swaps it between calls, never within one). */
@@ -251,39 +253,28 @@ export function createServer(deps: ServerDeps): CatalogServer {
     }
     try {
       if (!deps.touchedByTransport && !stateless) await session.touch();
-      // a dry run sends nothing upstream: it spends the read bucket, not the one that protects the upstream API
+      // A real execute_tool spends the execute bucket, which protects the upstream API, only when its request is about
+      // to be sent (onDispatch below): a call refused before (invalid, not described, a confirmation round) sends
+      // nothing. A dry run sends nothing either: like every other call, it spends the read bucket.
       const dryRun = tool === names.executeTool && typeof input === 'object' && input !== null && (input as { dry_run?: unknown }).dry_run === true;
-      const bucket: RateBucket = tool === names.executeTool && !dryRun ? 'execute' : 'read';
-      const rate = await session.takeToken(bucket);
+      const rate = tool === names.executeTool && !dryRun ? ({ ok: true } as const) : await session.takeToken('read');
       if (!rate.ok) {
-        limitedBucket = bucket;
-        const seconds = Math.max(1, Math.ceil(rate.retryAfterMs / 1000));
-        envelope = fail(
-          tool,
-          'RATE_LIMITED',
-          bucket === 'execute'
-            ? `Too many execute_tool calls; the limit is ${session.limit(bucket)} per minute (it protects the upstream API)`
-            : `Too many catalog calls (list/search/describe, and execute_tool dry runs); the limit is ${session.limit(bucket)} per minute`,
-          `Wait ${seconds} s, then retry the same call.`,
-          { retryAfterMs: rate.retryAfterMs, bucket },
-        );
+        limitedBucket = 'read';
+        envelope = rateLimitedEnvelope(tool, 'read', session.limit('read'), rate.retryAfterMs);
       } else if (tool === names.listDomains) {
-        const credential = credentialOf(ctx);
-        envelope = listDomains(catalogs, input, names, {
-          settings,
-          ...(credential !== undefined ? { sessionCredential: credential } : {}),
-        });
+        const tokens = tokensOf(ctx);
+        envelope = listDomains(catalogs, input, names, { settings, credentialFor: (c) => tokens.forCatalog(c) });
       } else if (tool === names.searchTools) {
         const log = deps.searchLog;
-        // the caller's own X-Upstream-Token, pasted into a query, is no more logged than the configured credentials
-        const credential = credentialOf(ctx);
+        // the caller's own tokens, pasted into a query, are no more logged than the configured credentials
+        const tokens = tokensOf(ctx);
         const { searchTools } = await searchToolsModule();
         envelope = await searchTools(catalogs, input, names, log && ((o) => {
           const catalog = o.domain !== undefined ? catalogs.domains.find((d) => d.name === o.domain)?.catalog : undefined;
-          log.recordSearch(tag(), { ...o, catalog: catalog ?? catalogs.catalogs.map((c) => c.meta.name).join(',') }, credential !== undefined ? [credential] : []);
+          log.recordSearch(tag(), { ...o, catalog: catalog ?? catalogs.catalogs.map((c) => c.meta.name).join(',') }, tokens.values);
         }));
       } else if (tool === names.describeTools) {
-        const credential = credentialOf(ctx);
+        const credential = tokensOf(ctx).forOperations(catalogs, (input as { tool_names?: unknown }).tool_names);
         const outcome = describeTools(catalogs, input, names, {
           settings,
           ...(credential !== undefined ? { sessionCredential: credential } : {}),
@@ -299,10 +290,16 @@ export function createServer(deps: ServerDeps): CatalogServer {
         envelope = attachHandles(outcome.envelope, (n) => handles.get(n));
         target = shown.join(',') || undefined;
       } else if (tool === names.executeTool) {
-        const credential = credentialOf(ctx);
         const exec = executor;
         if (exec === undefined) throw new Error('the executor module could not be loaded');
-        const run = (askConfirmation: (op: Operation) => Promise<ConfirmAnswer>) => exec.executeTool(catalogs, input, names, {
+        // the token of the operation's own catalog only (upstream-tokens.ts)
+        const tokens = tokensOf(ctx);
+        const catalog = target !== undefined ? catalogs.byName.get(target)?.catalog.meta.name : undefined;
+        const credential = catalog !== undefined ? tokens.forCatalog(catalog) : undefined;
+        // A client that can ask its user is asked: the agent's own "confirm" never stands in for the user's answer.
+        const callInput = confirmations.canAsk(ctx) ? withoutAgentConfirm(input) : input;
+        const gate = new ExecuteGate(session, tool, () => (sending = true));
+        const run = (askConfirmation: (op: Operation) => Promise<ConfirmAnswer>) => exec.executeTool(catalogs, callInput, names, {
           settings,
           ...(credential !== undefined ? { sessionCredential: credential } : {}),
           ...(deps.acceptSessionCredential ? { sessionHeader: true } : {}),
@@ -313,7 +310,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
           // The call already went out: if the store fails now, answer without the resource rather than fail.
           storeFull: (full) => results.put(full).catch(() => undefined),
           claimIdempotencyKey: (k) => state.claimIdempotencyKey(principal, k, IDEMPOTENCY_CLAIM_MS),
-          onDispatch: () => (sending = true),
+          onDispatch: gate.beforeSend,
         });
         let outcome = await run((op) => confirmations.answer(op, input, ctx));
         if (outcome.confirmationPending !== undefined && era === 'legacy') {
@@ -323,7 +320,10 @@ export function createServer(deps: ServerDeps): CatalogServer {
           confirmation = typeof answer === 'string' ? answer : 'failed';
           outcome = await run(() => Promise.resolve(answer));
         }
-        envelope = outcome.envelope;
+        if (gate.stopped !== undefined) throw gate.stopped.error;
+        if (gate.limited !== undefined) limitedBucket = 'execute';
+        envelope = explainUnboundToken(gate.limited ?? outcome.envelope, tokens, catalog);
+        if (tokens.values.some((v) => v !== credential)) envelope = await redactTokens(envelope, tokens.values);
         target = outcome.operation ?? target;
         dispatched = outcome.dispatched;
         upstreamMs = outcome.upstreamMs;
@@ -392,7 +392,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
     results,
     touch: !deps.touchedByTransport && !stateless,
     tag,
-    credentialOf,
+    tokensOf,
     authorize,
   });
 

@@ -16,6 +16,7 @@ import { RESULT_URI_PREFIX, type ResultStore } from './results.js';
 import type { SearchLog } from './search-log.js';
 import type { SessionState } from './session.js';
 import { workflowText } from './surface.js';
+import type { UpstreamTokens } from './upstream-tokens.js';
 
 export const TOOL_DESCRIPTIONS_URI = 'resource:///tool_descriptions';
 /** The template resources/templates/list advertises for it. */
@@ -159,7 +160,8 @@ export interface ResourceHooks {
   /** Refresh the session's TTL on each read (stdio; the HTTP legacy leg does it itself, the modern one has none). */
   touch: boolean;
   tag: () => string;
-  credentialOf: (ctx: ServerContext) => string | undefined;
+  /** The request's X-Upstream-Token(-<catalog>) headers: a description states the token its catalog would get. */
+  tokensOf: (ctx: ServerContext) => UpstreamTokens;
   /** Handles for the described operations (and, where something remembers, the describe itself). */
   authorize: (catalogs: CatalogSet, described: readonly string[], via: string) => Promise<Map<string, string>>;
 }
@@ -259,8 +261,8 @@ export function registerResourceHandlers(server: Server, h: ResourceHooks): void
           { code: 'RATE_LIMITED', retryAfterMs: rate.retryAfterMs, bucket: 'read' },
         );
       }
-      const credential = h.credentialOf(ctx);
       const { catalogs, settings } = h.served();
+      const credential = h.tokensOf(ctx).forOperations(catalogs, selectedTools(uri) ?? []);
       const read = readToolDescriptions(catalogs, uri, h.names, {
         settings,
         ...(credential !== undefined ? { sessionCredential: credential } : {}),

@@ -2,7 +2,9 @@
 // to each operation's fingerprint, idle expiry, and the principal's rate-limit buckets. Holds no state of its
 // own: whatever a replica needs lives in the store, so any replica can serve the session.
 import { randomUUID } from '../crypto.js';
+import { AppError } from '../errors.js';
 import type { RateDecision, SessionKey, StateStore } from '../state/index.js';
+import { fail, type Envelope } from './core/envelope.js';
 
 /**
  * A new MCP session id: a version-4 UUID from `crypto.randomUUID` (122 random bits from the CSPRNG), so ids
@@ -74,4 +76,52 @@ export class SessionState {
     if (perMinute <= 0) return { ok: true };
     return this.store.takeToken(this.key.principal, bucket, perMinute);
   }
+}
+
+/** RATE_LIMITED: which bucket, its limit, and when to retry (the same words for every call a limit refuses). */
+export function rateLimitedEnvelope(tool: string, bucket: RateBucket, limit: number, retryAfterMs: number): Envelope {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return fail(
+    tool,
+    'RATE_LIMITED',
+    bucket === 'execute'
+      ? `Too many execute_tool calls sent to the API; the limit is ${limit} per minute (it protects the upstream API; nothing was sent)`
+      : `Too many catalog calls (list/search/describe, and execute_tool dry runs); the limit is ${limit} per minute`,
+    `Wait ${seconds} s, then retry the same call.`,
+    { retryAfterMs, bucket },
+  );
+}
+
+/**
+ * The execute bucket protects the upstream API, so an execute_tool call spends it only when its request is about to
+ * be sent: `beforeSend` is the execution layer's onSent, awaited before the first attempt. A call refused before
+ * (invalid arguments, not described, a confirmation round, a missing credential) spends nothing. A limit reached
+ * there stops the call with nothing sent (`limited`: the answer), and so does a state store that cannot be asked
+ * (`stopped`: its error, which the call answers with).
+ */
+export class ExecuteGate {
+  limited: Envelope | undefined;
+  stopped: { error: unknown } | undefined;
+
+  constructor(
+    private readonly session: SessionState,
+    private readonly tool: string,
+    /** Told once the call may go (the request is handed to fetch next). */
+    private readonly passed: () => void,
+  ) {}
+
+  readonly beforeSend = async (): Promise<void> => {
+    let rate: RateDecision;
+    try {
+      rate = await this.session.takeToken('execute');
+    } catch (error) {
+      this.stopped = { error };
+      throw error;
+    }
+    if (!rate.ok) {
+      this.limited = rateLimitedEnvelope(this.tool, 'execute', this.session.limit('execute'), rate.retryAfterMs);
+      throw new AppError('RATE_LIMITED', 'the execute rate limit stopped the call before it was sent');
+    }
+    this.passed();
+  };
 }

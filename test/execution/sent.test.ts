@@ -1,6 +1,6 @@
 // What executeOperation says about the wire, over real loopback HTTP: `sent` is true exactly when the request was
 // handed to fetch (every refusal before that, the execution layer's own included, is `sent: false` with no
-// `upstreamMs` and no `onSent`), and `upstreamMs` is the upstream round trip's time, bounded by what the test sees
+// `upstreamMs`, and no `onSent` unless send's address policy refused it), and `upstreamMs` is the upstream round trip's time, bounded by what the test sees
 // on both sides (no clock assertion). Also: a projection checked by checkFields is taken as it is.
 import { describe, expect, it, vi } from 'vitest';
 import type { ServerResponse } from 'node:http';
@@ -24,8 +24,9 @@ async function run(o: Parameters<typeof executeOperation>[0], args: unknown, con
 
 describe('never sent: sent false, no upstreamMs, nothing at the upstream', () => {
   const keyed = withSchemes({ key: { type: 'apiKey', in: 'header', name: 'X-Key' } });
-  // [what, the call, its code, onSent calls]: only the lookup refusal was handed to fetch (the upstream might have
-  // been reached, as far as anyone could tell then) before the connect lookup refused it.
+  // [what, the call, its code, onSent calls]: onSent is told (and awaited: the server's execute rate limit) as the
+  // request goes to send, after every check of the execution layer's own; only send's address policy, on an IP
+  // literal before connecting or in the connect lookup, refuses it after that.
   const cases: Array<[string, () => Promise<{ out: ExecutionOutcome; onSent: number }>, string, number?]> = [
     ['read-only mode', () => run(op({ method: 'delete' }), {}, { ...cfg, readOnly: true }), 'READ_ONLY_MODE'],
     ['not executable', () => run({ ...op({ path: '/x' }), executable: false }, {}, cfg), 'NOT_EXECUTABLE'],
@@ -42,6 +43,7 @@ describe('never sent: sent false, no upstreamMs, nothing at the upstream', () =>
       'a private IP literal (address policy, before connecting)',
       () => run(op({ path: '/x' }), {}, { catalog: catalog({ servers: [{ url: up.url }] }), env: {}, blockPrivateAddresses: true }),
       'UNSAFE_REQUEST',
+      1,
     ],
     [
       'a name resolving to loopback (address policy, in the connect lookup)',

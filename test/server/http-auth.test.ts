@@ -273,7 +273,7 @@ describe('upstream credential isolation between HTTP clients', () => {
     const rb = await call(b, 'execute_tool', { tool_name: 'store.inventory', args: {}, handle });
     expect(rb.error?.code).toBe('AUTH_MISSING');
     // over HTTP the header is a way for the caller to fix it, so the answer names it beside the env var
-    expect(rb.error?.message).toContain('send your own credential in the header X-Upstream-Token with each request');
+    expect(rb.error?.message).toContain('send your own credential with each request in the header X-Upstream-Token-petstore, or X-Upstream-Token when the server serves only this catalog');
     expect(up.requests).toHaveLength(0);
     // Interleaved and concurrent: A's calls carry tokA, B's never reach the upstream at all.
     const results = await Promise.all(

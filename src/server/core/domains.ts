@@ -63,13 +63,15 @@ function catalogCredentials(catalog: Catalog, settings: ExecutionSettings, sessi
  * Domains in name order (deterministic, K4); `catalog` narrows to one loaded catalog, `prefix` to one group of
  * domains. More than MAP_LIMIT domains are folded into groups by the first words of their names (see domain-map.ts)
  * unless `complete` (a person's listing: the CLI, the explorer). With `settings`, each catalog's credentials (env
- * var names and whether they are set) are listed too.
+ * var names and whether they are set) are listed too; `credentialFor` gives each catalog the caller's token that would
+ * go to it (over HTTP, X-Upstream-Token-<catalog>, or X-Upstream-Token with one catalog served), `sessionCredential`
+ * one token for every catalog.
  */
 export function listDomains(
   set: CatalogSet,
   input: unknown,
   names: ToolNames,
-  context: { settings?: ExecutionSettings; sessionCredential?: string; complete?: boolean } = {},
+  context: { settings?: ExecutionSettings; sessionCredential?: string; credentialFor?: (catalog: string) => string | undefined; complete?: boolean } = {},
 ): Envelope {
   const tool = names.listDomains;
   const parsed = parseMetaArgs<ListDomainsInput>(input, { catalog: { kind: 'string', max: 200 }, prefix: { kind: 'string', min: 1, max: 200 } });
@@ -138,7 +140,7 @@ export function listDomains(
     const credentials = set.catalogs
       .filter((c) => wanted === undefined || c.meta.name === wanted)
       .flatMap((c) =>
-        catalogCredentials(c, settings, context.sessionCredential).map((cred) =>
+        catalogCredentials(c, settings, context.credentialFor !== undefined ? context.credentialFor(c.meta.name) : context.sessionCredential).map((cred) =>
           set.catalogs.length > 1 ? { catalog: c.meta.name, ...cred } : cred,
         ),
       );

@@ -35,6 +35,7 @@ import type { AuthenticatedRequest, HttpHandle, HttpServeOptions } from './http-
 import { createModernLeg } from './http-modern.js';
 import { bare, hostOriginPolicy } from './http-origin.js';
 import { toWebRequest } from './node-web.js';
+import { boundTokenHeaders } from '../upstream-tokens.js';
 
 // The options, the handle and the authenticated request live in http-types.ts; importers keep this path.
 export type { AuthenticatedRequest, HttpHandle, HttpServeOptions } from './http-types.js';
@@ -223,7 +224,7 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
       res.writeHead(204, {
         ...cors,
         'Access-Control-Allow-Methods': 'GET, POST, DELETE',
-        'Access-Control-Allow-Headers': 'Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, X-Upstream-Token',
+        'Access-Control-Allow-Headers': `Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, X-Upstream-Token${boundTokenHeaders(req.headers['access-control-request-headers'])}`,
         'Access-Control-Max-Age': '600',
       });
       res.end();
