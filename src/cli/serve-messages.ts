@@ -17,6 +17,8 @@ const SIGNING_SOURCES: Record<SignerSource, string> = {
 export interface BannerFacts {
   /** The catalogs served, with their operation counts. */
   what: string;
+  /** The served catalogs' names, when more than one: each takes its caller's token from its own header. */
+  catalogNames?: readonly string[];
   /** The handle's URL (the bound address) and port. */
   listening: string;
   port: number;
@@ -51,7 +53,9 @@ export function httpBanner(f: BannerFacts): string {
     ...(f.oauth !== undefined ? [`  OAuth: tokens from ${h.oauthIssuer} for resource ${f.oauth.resource}; metadata at ${f.oauth.metadataUrl}`] : []),
     ...(h.explorer ? [`  Catalog explorer: ${client.url.replace(/\/mcp$/, '/')}`] : []),
     ...clientConfigLines(client.url, authorization),
-    '  Upstream credential: send header X-Upstream-Token with each request, or set the env vars `api-catalog describe <name>` names.',
+    f.catalogNames !== undefined && f.catalogNames.length > 1
+      ? `  Upstream credentials: send header X-Upstream-Token-<catalog> (${f.catalogNames.slice(0, 3).map((n) => `X-Upstream-Token-${n}`).join(', ')}${f.catalogNames.length > 3 ? ', ...' : ''}) with each request, or set the env vars \`api-catalog describe <name>\` names.`
+      : '  Upstream credential: send header X-Upstream-Token with each request, or set the env vars `api-catalog describe <name>` names.',
     `  State: ${f.state.where}${f.state.shared ? ' (shared: replicas serve each other\'s legacy sessions and share rate limits)' : ' (this process only)'}`,
     `  Probes: ${f.listening.replace(/\/mcp$/, '')}/healthz (live), /readyz (ready), /metrics (Prometheus); shutdown grace ${f.shutdownGraceMs / 1000} s`,
     ...(f.tokens !== undefined ? [`  Named tokens: ${f.tokens.size} from ${f.tokens.file} (re-read on change)`] : []),

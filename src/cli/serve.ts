@@ -294,7 +294,7 @@ async function serve(argv: string[], added: Array<() => void>): Promise<number> 
       const oauth = handle.resourceMetadataUrl !== undefined ? { resource: handle.resource ?? '', metadataUrl: handle.resourceMetadataUrl } : undefined;
       process.stderr.write(
         httpBanner({
-          what, listening: handle.url, port: handle.port, http: h, version, signing: signing.source, shutdownGraceMs: config.shutdownGraceMs,
+          what, catalogNames: set.catalogs.map((c) => c.meta.name), listening: handle.url, port: handle.port, http: h, version, signing: signing.source, shutdownGraceMs: config.shutdownGraceMs,
           ...(oauth !== undefined ? { oauth } : {}),
           ...(tokens !== undefined ? { tokens } : {}),
           ...(config.auditLog !== undefined ? { auditLog: config.auditLog.file } : {}),

@@ -119,3 +119,20 @@ test('token new: a repeated --scopes adds up (as serve’s list options do), and
   expect(typo.stderr).toMatch(/unknown scope "catalog:exec"/);
   expect(cli(['token', '--help']).stdout).toContain('Repeatable: the values add up');
 });
+
+test('the banner names the per-catalog token header when several catalogs are served, the plain one for one', async () => {
+  const one = await serve([], {});
+  try {
+    expect(one.stderr()).toContain('Upstream credential: send header X-Upstream-Token with each request');
+  } finally {
+    await one.stop();
+  }
+  // with several, a plain X-Upstream-Token is no catalog's (upstream-tokens.ts): the banner must not advise it
+  const two = await serve(['--registry', fixtureRegistry('zoo')], {});
+  try {
+    expect(two.stderr()).toContain('send header X-Upstream-Token-<catalog> (X-Upstream-Token-petstore, X-Upstream-Token-zoo)');
+    expect(two.stderr()).not.toContain('send header X-Upstream-Token with each request');
+  } finally {
+    await two.stop();
+  }
+}, 120_000);
