@@ -257,19 +257,50 @@ function matches(pattern: string, value: string): boolean {
   }
 }
 
-/** Required arguments, synthesized. */
+/** Words of a parameter name that say it holds a credential (`X-API2CRM-USER-KEY`, `api_key`, `accessToken`). */
+const SECRET_WORDS = new Set(['key', 'apikey', 'token', 'secret', 'password', 'passwd', 'pwd', 'authorization', 'credential', 'credentials']);
+
+/**
+ * Whether an argument is a header, query or cookie parameter whose name says it holds a credential and whose value is
+ * free text (no enum or const). The spec's `default` or example there is the spec author's key (Data2CRM's
+ * `X-API2CRM-USER-KEY`): copied from an example it would be sent as the user's, so the example holds a placeholder.
+ */
+function secretParameter(op: Operation, arg: string): boolean {
+  const b = op.bindings.find((x) => x.arg === arg);
+  const schema = own(op.inputSchema.properties, arg);
+  if (b === undefined || !['header', 'query', 'cookie'].includes(b.in) || (isObject(schema) && (Object.hasOwn(schema, 'const') || Array.isArray(schema.enum)))) return false;
+  const words = (n: string): string[] => n.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/);
+  return [b.name, arg].some((n) => words(n).some((w) => SECRET_WORDS.has(w)));
+}
+
+/** Required arguments, synthesized; a credential parameter's (secretParameter) without the spec's values for it. */
 function synthesizedArgs(op: Operation, values: SpecValues): Record<string, unknown> {
   const defs = (op.inputSchema.$defs as Record<string, unknown> | undefined) ?? {};
   const args: Record<string, unknown> = {};
   for (const name of op.inputSchema.required ?? []) {
     // the spec's value for a parameter of the same name and location (a query `owner` says nothing of a path `owner`)
     const b = op.bindings.find((x) => x.arg === name);
-    const known = b !== undefined ? values.get(`${b.in}:${b.name}`) : undefined;
+    const secret = secretParameter(op, name);
+    const known = b !== undefined && !secret ? values.get(`${b.in}:${b.name}`) : undefined;
     const local: SpecValues = known !== undefined ? new Map([[name, known]]) : NO_VALUES;
-    const v = synthesize(own(op.inputSchema.properties, name) as JsonSchema | undefined, defs, name, 0, local);
+    const schema = own(op.inputSchema.properties, name) as JsonSchema | undefined;
+    const { default: _d, examples: _e, ...bare } = secret && isObject(schema) ? schema : {};
+    const v = synthesize(secret ? (bare as JsonSchema) : schema, defs, name, 0, local);
     if (v !== undefined) setOwn(args, name, v);
   }
   return args;
+}
+
+/**
+ * The body's only argument (a wrapped or whole body) when it is optional but has required fields of its own
+ * (SoundCloud's `comment` needs `body`: without it the example sent `{}`), with those fields synthesized; else undefined.
+ */
+function wrappedBody(op: Operation): { arg: string; value: Record<string, unknown> } | undefined {
+  const [only, ...more] = op.bindings.filter((b) => b.in === 'body');
+  if (only?.required !== false || more.length > 0) return undefined;
+  const defs = (op.inputSchema.$defs as Record<string, unknown> | undefined) ?? {};
+  const value = synthesize(own(op.inputSchema.properties, only.arg) as JsonSchema | undefined, defs, only.arg, 0, NO_VALUES);
+  return isObject(value) && Object.keys(value).length > 0 ? { arg: only.arg, value } : undefined;
 }
 
 /** Arguments assembled from the spec's example values, missing required ones synthesized; or undefined. */
@@ -279,6 +310,8 @@ function specArgs(op: Operation, values: SpecValues): Record<string, unknown> | 
   const args: Record<string, unknown> = {};
   let fromSpec = 0;
   for (const { arg, values } of seeds.params) {
+    // a credential's example is the spec author's key: never shown (secretParameter)
+    if (secretParameter(op, arg)) continue;
     // the first value, past any template variables (an absent first value means none, as it always has)
     const value = values.find((v) => v === undefined || !hasTemplate(v));
     if (value !== undefined) {
@@ -324,6 +357,11 @@ export function buildExamples(op: Operation, validate: ValidateFunction, values:
     chosen = { args: synth, source: 'synthesized' };
   }
   const required = new Set(op.inputSchema.required ?? []);
+  // a wrapped body's required fields belong in the least call (wrappedBody): the spec's body, else one synthesized
+  const wrapped = wrappedBody(op);
+  const withBody = wrapped !== undefined && !Object.hasOwn(chosen.args, wrapped.arg) ? { ...chosen.args, [wrapped.arg]: wrapped.value } : undefined;
+  if (withBody !== undefined && validate(withBody)) chosen = { ...chosen, args: withBody };
+  if (wrapped !== undefined && Object.hasOwn(chosen.args, wrapped.arg)) required.add(wrapped.arg);
   const keys = Object.keys(chosen.args);
   if (keys.every((k) => required.has(k))) return [chosen];
   const minimal: Record<string, unknown> = {};

@@ -24,8 +24,9 @@ describe('describe credentials line', () => {
     );
     expect(line([{ bearer: [] }, { key: [] }], { AUDIT_TOKEN: 't' })).toBe('AUDIT_TOKEN (set) or AUDIT_API_KEY (not set): the key alone; sent as query parameter api_key');
   });
-  test('none needed; an optional ({}) requirement is left out', () => {
+  test('none needed; an optional ({}) requirement is not listed, but its schemes read optional', () => {
     expect(line([], {})).toBe('none');
-    expect(line([{ bearer: [] }, {}], {})).toBe('AUDIT_TOKEN (not set)');
+    expect(line([{ bearer: [] }, {}], {})).toBe('AUDIT_TOKEN (optional)');
+    expect(line([{ bearer: [] }, {}], { AUDIT_TOKEN: 't' })).toBe('AUDIT_TOKEN (set)');
   });
 });

@@ -35,7 +35,7 @@ export function summaryInstruction(ops: readonly Operation[], names: ToolNames):
  * copying it must not skip the user, who is asked (elicitation) or whose consent the agent must get before the
  * CONFIRMATION_REQUIRED fix tells it to pass `confirm`.
  */
-export function describeInstruction(ops: readonly Operation[], names: ToolNames, readOnly: boolean, withExample: boolean): string {
+export function describeInstruction(ops: readonly Operation[], names: ToolNames, readOnly: boolean, withExample: boolean, unshown?: UnshownFields): string {
   const refusedReadOnly = ops.filter((op) => op.executable && refusedWhenReadOnly(op, readOnly));
   const unusable = ops.filter((op) => !op.executable);
   const runnable = ops.filter((op) => op.executable && !refusedWhenReadOnly(op, readOnly));
@@ -59,5 +59,16 @@ export function describeInstruction(ops: readonly Operation[], names: ToolNames,
       text += ` ${nameList(destructive.map((op) => op.name))} ${destructive.length > 1 ? 'are' : 'is'} destructive: only if the user asked for that action, and the user must confirm it.`;
     }
   }
+  if (unshown !== undefined && runnable.some((op) => op.name === unshown.tool)) {
+    const which = unshown.parameters.length === 1 ? (unshown.parameters[0] as string) : '<name>';
+    const listed = unshown.parameters.length > 4 ? [...unshown.parameters.slice(0, 3), `${unshown.parameters.length - 3} more`] : unshown.parameters;
+    text += ` For the fields of ${nameList(listed)} not shown, call ${names.describeTools} with {"tool_names": ["${unshown.tool}"], "parameter": "${which}"}.`;
+  }
   return refusedNote === '' ? text : `${text} Not ${refusedReadOnly.length + unusable.length > 1 ? 'these' : 'this one'}: ${refusedNote}.`;
+}
+
+/** Level 2 arguments whose fields the answer does not all show (a capped list, a free-form object): one tool's. */
+export interface UnshownFields {
+  tool: string;
+  parameters: string[];
 }

@@ -2,7 +2,7 @@
 // parameter's deep dive. Imported text is quoted under `api_text`, cleaned and capped; Level 3 is byte-capped (K3,
 // schema-cap.ts). The short Level 2 forms are describe-brief.ts; the answer's next step, describe-instruction.ts.
 import { sha256Hex } from '../../crypto.js';
-import { credentialAlternatives, credentialStatus, type CredentialStatus } from '../../execution/auth.js';
+import { credentialAlternatives, credentialStatus, DEFAULT_BEARER, type CredentialStatus } from '../../execution/auth.js';
 import { credentialNamesProblem } from '../../execution/credential-names.js';
 import { suggestNames } from '../../registry/suggest.js';
 import type { JsonSchema, Operation } from '../../types.js';
@@ -10,8 +10,8 @@ import { executionConfigFor, suggestToolNames, type CatalogEntry, type CatalogSe
 import { fail, ok, type Envelope } from './envelope.js';
 import { parseMetaArgs } from './meta-args.js';
 import { LIMITS, type ToolNames } from './names.js';
-import { briefReturns, briefText, parameterLines, parameterSources, requirementsLine, typeLabel } from './describe-brief.js';
-import { describeInstruction, refusedWhenReadOnly, summaryInstruction } from './describe-instruction.js';
+import { argumentLabel, briefReturns, briefText, parameterLines, parameterSources, requirementsLine, typeLabel, unshownFields, type ParameterLine } from './describe-brief.js';
+import { describeInstruction, refusedWhenReadOnly, summaryInstruction, type UnshownFields } from './describe-instruction.js';
 import { capSchema } from './schema-cap.js';
 import { cleanText, oneLine } from './text.js';
 
@@ -130,16 +130,18 @@ export function describeTools(set: CatalogSet, input: unknown, names: ToolNames,
   }
   const shown = [...described, ...summarized];
   if (shown.length === 0) {
+    const found = requested.filter((n) => set.byName.has(n));
+    const badParameter = parameter !== undefined && found.length > 0;
     return {
       described,
       summarized,
       envelope: fail(
         tool,
-        parameter !== undefined && requested.some((n) => set.byName.has(n)) ? 'INVALID_ARGUMENTS' : 'UNKNOWN_TOOL',
-        parameter !== undefined && requested.some((n) => set.byName.has(n))
-          ? `describe_tools: no parameter named ${JSON.stringify(parameter)}`
-          : `describe_tools: no tool named ${requested.map((n) => JSON.stringify(n)).join(', ')}`,
-        `Use an exact name from ${names.searchTools} results (see the suggestions), then call ${tool} again.`,
+        badParameter ? 'INVALID_ARGUMENTS' : 'UNKNOWN_TOOL',
+        badParameter ? `describe_tools: no parameter named ${JSON.stringify(parameter)}` : `describe_tools: no tool named ${requested.map((n) => JSON.stringify(n)).join(', ')}`,
+        badParameter
+          ? parameterInstruction(tools, found, requested.length - found.length, names)
+          : `Use an exact name from ${names.searchTools} results (see the suggestions), then call ${tool} again.`,
         { tools },
       ),
     };
@@ -147,11 +149,41 @@ export function describeTools(set: CatalogSet, input: unknown, names: ToolNames,
   const value: Record<string, unknown> = { detail: parameter !== undefined ? 'parameter' : detail, tools };
   if (detail !== 'summary' || parameter !== undefined) value.note = API_TEXT_NOTE;
   const ops = shown.map((n) => set.byName.get(n)?.op).filter((op): op is Operation => op !== undefined);
+  const levelTwoAnswer = detail === 'parameters' && parameter === undefined;
   const instruction =
     parameter === undefined && detail === 'summary'
       ? summaryInstruction(ops, names)
-      : describeInstruction(ops, names, ctx.settings.readOnly, detail === 'parameters' && parameter === undefined);
+      : describeInstruction(ops, names, ctx.settings.readOnly, levelTwoAnswer, levelTwoAnswer ? firstUnshown(tools, ops, ctx.settings.readOnly) : undefined);
   return { described, summarized, envelope: ok(tool, value, instruction) };
+}
+
+/**
+ * The next step when no tool asked for has the `parameter` (INVALID_ARGUMENTS): the tool is right, the parameter name
+ * is not, so the agent picks one of the tool's own parameters (the closest, else the list) rather than searching for a
+ * tool; names that are no tool at all are said too.
+ */
+function parameterInstruction(entries: readonly unknown[], found: readonly string[], unknownTools: number, names: ToolNames): string {
+  const first = found[0] as string;
+  const entry = entries.find((e) => (e as { name?: string }).name === first) as { error?: { suggestions?: string[] } } | undefined;
+  const close = entry?.error?.suggestions?.[0];
+  let text =
+    close !== undefined
+      ? `Use one of ${first}'s parameters: the closest is ${JSON.stringify(close)}. Call ${names.describeTools} with {"tool_names": ["${first}"], "parameter": ${JSON.stringify(close)}}, or without "parameter" to see them all.`
+      : `Use one of ${first}'s parameters (listed in the error's details), or call ${names.describeTools} with {"tool_names": ["${first}"]} to see them all.`;
+  if (unknownTools > 0) text += ` Names that are no tool: use an exact name from ${names.searchTools} results.`;
+  return text;
+}
+
+/** The first runnable tool of a Level 2 answer with arguments whose fields it does not all show (unshownFields). */
+function firstUnshown(tools: readonly unknown[], ops: readonly Operation[], readOnly: boolean): UnshownFields | undefined {
+  for (const t of tools) {
+    const entry = t as { name?: string; parameters?: Record<string, ParameterLine> };
+    const op = ops.find((o) => o.name === entry.name);
+    if (entry.parameters === undefined || op === undefined || !op.executable || refusedWhenReadOnly(op, readOnly)) continue;
+    const parameters = unshownFields(entry.parameters);
+    if (parameters.length > 0) return { tool: op.name, parameters };
+  }
+  return undefined;
 }
 
 const servedSets = new WeakMap<readonly string[], Set<string>>();
@@ -215,9 +247,28 @@ function returnsText(op: Operation): string {
   return d ? `${s}: ${d}` : s;
 }
 
-/** Level 3's credentials: `{ scheme, envVars, set, format?, source? }`; `source: "header"` when X-Upstream-Token supplies it. */
-function credentials(entry: CatalogEntry, ctx: DescribeContext): CredentialStatus[] {
-  return credentialStatus(entry.op, executionConfigFor(entry.catalog, ctx.settings, ctx.sessionCredential), { format: true });
+/** A Level 3 credential: credentialStatus's, and what the API says of the scheme. */
+type LevelThreeCredential = CredentialStatus & { optional?: true; note?: string; api_text?: string };
+
+/**
+ * Level 3's credentials: `{ scheme, envVars, set, format?, source?, optional?, note?, api_text? }`; `source: "header"`
+ * when X-Upstream-Token supplies it; `optional` when the call may go without any (an empty requirement, or an API
+ * that declares no credential: the default bearer, with a `note` saying so); `api_text`, the securityScheme's own
+ * description (SoundCloud's says its value is `OAuth ACCESS_TOKEN`), quoted as the API's text.
+ */
+function credentials(entry: CatalogEntry, ctx: DescribeContext): LevelThreeCredential[] {
+  const config = executionConfigFor(entry.catalog, ctx.settings, ctx.sessionCredential);
+  const optional = credentialAlternatives(entry.op, config).some((alt) => alt.length === 0);
+  const schemes = config.catalog.securitySchemes ?? {};
+  return credentialStatus(entry.op, config, { format: true }).map((s): LevelThreeCredential => {
+    const described = Object.hasOwn(schemes, s.scheme) ? cleanText(schemes[s.scheme]?.description, 300).replace(/\s*\n\s*/g, ' ') : '';
+    return {
+      ...s,
+      ...(optional ? { optional: true as const } : {}),
+      ...(s.scheme === DEFAULT_BEARER ? { note: 'The API declares no credential: the token is sent only when set.' } : {}),
+      ...(described !== '' ? { api_text: described } : {}),
+    };
+  });
 }
 
 function warnings(entry: CatalogEntry, ctx: DescribeContext): string[] {
@@ -280,7 +331,7 @@ export function levelThree(entry: CatalogEntry, names: ToolNames, ctx: DescribeC
     parameters: op.bindings.map((b) => ({
       name: b.arg,
       in: b.in,
-      type: typeLabel(props[b.arg], op.inputSchema.$defs),
+      type: argumentLabel(op, b.arg, false),
       required: b.required,
       description: oneLine(schemaDescription(props[b.arg]), 120),
       ...(sources[b.arg] !== undefined ? { from: sources[b.arg] } : {}),
@@ -332,7 +383,7 @@ export function describeParameter(op: Operation, parameter: string): Record<stri
       in: binding.in,
       wireName: binding.name || undefined,
       required: binding.required,
-      type: typeLabel(schema, op.inputSchema.$defs),
+      type: argumentLabel(op, binding.arg, false),
       description: cleanText(schemaDescription(schema), 1000),
       schema: capped.schema,
     },
