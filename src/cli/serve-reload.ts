@@ -10,6 +10,7 @@ import type { Logger } from '../logger.js';
 import { attachEmbeddings, buildCatalogSet, settingsFromConfig, type CatalogSet, type CatalogSetOptions, type EntryLookup } from '../server/core/catalogs.js';
 import { defaultCatalogDir, loadCatalog, type Catalog } from '../registry/catalog.js';
 import type { ServerDeps } from '../server/create-server.js';
+import { engineLoadFailed } from '../server/core/engine-load.js';
 import { loadSearchEngine, searchEngineLoaded } from '../server/core/search-engine.js';
 import { LiveCatalogs, ReloadRefused, type LoadedVersion, type RegistryRefusal, type ServedCatalogs } from '../server/core/reload.js';
 
@@ -73,7 +74,7 @@ export class ReloadSignal {
     // there the signal reloads at once, as before the engine was loaded lazily
     this.reload = () => {
       if (searchEngineLoaded()) void live.reload('signal');
-      else void loadSearchEngine().then(() => live.reload('signal'));
+      else void loadSearchEngine().then(() => live.reload('signal'), (err: unknown) => engineLoadFailed(this.logger, err));
     };
   }
 

@@ -19,6 +19,7 @@ import { onShutdownSignals } from '../server/ops/signals.js';
 import { replayEarlySignals } from './early-signals.js';
 import { tuneCollectorForServing } from '../server/ops/collector.js';
 import { defaultIndexCacheDir } from '../server/core/index-cache.js';
+import { engineLoadFailed } from '../server/core/engine-load.js';
 import { loadSearchEngine } from '../server/core/search-engine.js';
 import { serveInput } from './probe.js';
 import { SearchLog } from '../server/search-log.js';
@@ -177,7 +178,7 @@ async function serve(argv: string[], added: Array<() => void>): Promise<number> 
       warmSearchIndex(live.current.catalogs, logger);
       void preloadExecutor().catch(() => undefined);
       knownVersion(live, logger);
-    });
+    }, (err: unknown) => engineLoadFailed(logger, err));
   }, 1000).unref();
 
   if (config.http) {

@@ -20,6 +20,7 @@ import type { Operation } from '../types.js';
 import { mark } from '../startup-marks.js';
 import { Confirmations, LEGACY_ELICITATION_TIMEOUT_MS, withoutAgentConfirm } from './confirm.js';
 import { warmSearchIndex, type CatalogSet } from './core/catalogs.js';
+import { engineLoadFailed } from './core/engine-load.js';
 import { loadSearchEngine, searchEngineLoaded } from './core/search-engine.js';
 import type { ServedCatalogs } from './core/reload.js';
 import { describeTools, operationFingerprint } from './core/describe.js';
@@ -148,7 +149,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
   /** This request's X-Upstream-Token(-<catalog>) headers (upstream-tokens.ts), kept out of the logs. */
   function tokensOf(ctx: ServerContext): UpstreamTokens {
     if (!deps.acceptSessionCredential) return UpstreamTokens.none;
-    const tokens = readUpstreamTokens(ctx.http?.req?.headers, served().catalogs.catalogs.length);
+    const tokens = readUpstreamTokens(ctx.http?.req?.headers, served().catalogs.catalogs.map((c) => c.meta.name));
     for (const value of tokens.values) logger.addSecret(value);
     return tokens;
   }
@@ -204,15 +205,14 @@ export function createServer(deps: ServerDeps): CatalogServer {
         `invalid cursor ${JSON.stringify(cursor.slice(0, 40))}: this server lists every tool in one page and never issues cursors; call tools/list without one`,
       );
     }
-    // The client is up and about to think: build the search index now, after this answer is sent, so that
-    // neither this answer nor (usually) the first search waits for it (the bundle loads the search engine only now).
+    // The client is about to think: build the index after this answer (the bundle loads the search engine only now).
     mark('tools-list'); // the start-up trace's "first tools/list" (a mark keeps its first time)
     setImmediate(() => {
       void Promise.all([loadSearchEngine(), searchToolsModule()]).then(() => {
         warmSearchIndex(served().catalogs, logger);
         // then, still before the agent is likely to call it, the executor
         setTimeout(() => void preloadExecutor().catch(() => undefined), 50).unref();
-      });
+      }, (err: unknown) => engineLoadFailed(logger, err));
     });
     return { tools: definitions } as unknown as ListToolsResult;
   });

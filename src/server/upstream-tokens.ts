@@ -25,7 +25,7 @@ export class UpstreamTokens {
   constructor(
     /** `X-Upstream-Token`, when sent and not empty. */
     readonly unbound: string | undefined,
-    /** `X-Upstream-Token-<catalog>` by lower-case catalog name (every one sent, served or not). */
+    /** `X-Upstream-Token-<catalog>` by lower-case catalog name (the served catalogs' only). */
     private readonly bound: ReadonlyMap<string, string>,
     /** How many catalogs the server serves now (hot reload may change it between requests). */
     private readonly served: number,
@@ -67,16 +67,21 @@ export class UpstreamTokens {
   }
 }
 
-/** The request's tokens (empty values count as not sent); `catalogs`: how many the server serves now. */
-export function readUpstreamTokens(headers: Headers | undefined, catalogs: number): UpstreamTokens {
+/**
+ * The request's tokens (empty values count as not sent); `catalogs`: the names of the catalogs the server serves now.
+ * A header for a catalog not served is no credential and is not kept: every kept value is registered for redaction
+ * for the rest of the process, so a request must not be able to add any number of them.
+ */
+export function readUpstreamTokens(headers: Headers | undefined, catalogs: readonly string[]): UpstreamTokens {
   if (headers === undefined) return UpstreamTokens.none;
   const unbound = headers.get(SESSION_CREDENTIAL_HEADER) || undefined;
   const bound = new Map<string, string>();
-  for (const [name, value] of headers) {
-    if (name.startsWith(BOUND_PREFIX) && name.length > BOUND_PREFIX.length && value !== '') bound.set(name.slice(BOUND_PREFIX.length), value);
+  for (const catalog of catalogs) {
+    const value = headers.get(`${BOUND_PREFIX}${catalog.toLowerCase()}`);
+    if (value !== null && value !== '') bound.set(catalog.toLowerCase(), value);
   }
   if (unbound === undefined && bound.size === 0) return UpstreamTokens.none;
-  return new UpstreamTokens(unbound, bound, catalogs);
+  return new UpstreamTokens(unbound, bound, catalogs.length);
 }
 
 /**

@@ -106,3 +106,38 @@ describe('the bundle\'s search engine module (search-engine-lazy.ts)', () => {
     expect(lazy.searchEngine().SearchIndex).toBe(SearchIndex);
   });
 });
+
+describe('a search engine that cannot be loaded (a package replaced under a running server)', () => {
+  test('serve stays up, logs search_engine_load_failed, and each call that reads the index fails as a call, trying the load again', async () => {
+    const { cpSync, renameSync, symlinkSync, readdirSync } = await import('node:fs');
+    const { tempDir } = await import('../helpers/temp.js');
+    const { REPO_ROOT, call, newClient } = await import('../helpers/mcp.js');
+    const { StdioClientTransport } = await import('@modelcontextprotocol/client/stdio');
+    // a copy of the package whose search engine chunk is gone: the bundle finds it missing at its first import()
+    const root = tempDir('api-catalog-no-engine-');
+    cpSync(join(REPO_ROOT, 'dist'), join(root, 'dist'), { recursive: true });
+    for (const f of ['package.json', 'registry', 'node_modules']) symlinkSync(join(REPO_ROOT, f), join(root, f));
+    const entry = join(root, 'dist', 'cli', 'index.js');
+    const main = dynamicChunk(entry, 'main');
+    const all = [...staticClosure([main, dynamicChunk(main, 'serve')]).values()].join('\n');
+    const chunk = /import\("\.\/(search-[A-Z0-9]+\.js)"\),import\("\.\/semantic-/.exec(all)?.[1];
+    expect(chunk).toBeDefined();
+    const dir = readdirSync(dirname(main)).includes(chunk as string) ? dirname(main) : join(dirname(main), 'chunks');
+    renameSync(join(dir, chunk as string), join(dir, `${chunk as string}.gone`));
+    const transport = new StdioClientTransport({ command: process.execPath, args: [entry, 'serve'], cwd: root, env: { ...process.env, API_CATALOG_LOG_LEVEL: 'info' } as Record<string, string>, stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    const client = newClient('legacy', {}, 'engine-missing');
+    await client.connect(transport);
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('search_tools');
+      // each call tries the load again and fails as a call (an error answer), never as the process
+      for (let k = 0; k < 2; k++) await expect(call(client, 'search_tools', { query: 'create an issue' })).rejects.toThrow(/Cannot find module/);
+      expect(stderr).toContain('search_engine_load_failed');
+      // the process is still there to answer
+      expect((await client.listTools()).tools).toHaveLength(4);
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
+});

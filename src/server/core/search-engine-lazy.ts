@@ -11,12 +11,16 @@ import type { SearchEngine } from './search-engine.js';
 let engine: SearchEngine | undefined;
 let loading: Promise<SearchEngine> | undefined;
 
-/** Loads the engine (once; later calls return the same promise). */
+/** Loads the engine (once; later calls return the same promise; after a failed load, the next call tries again). */
 export function loadSearchEngine(): Promise<SearchEngine> {
   loading ??= Promise.all([import('../../search/index.js'), import('../../search/semantic.js')]).then(([index, semantic]) => {
     engine = { SearchIndex: index.SearchIndex, rankingWeights: semantic.rankingWeights };
     mark('search-engine'); // the start-up trace: when the engine was there (serve: after the first tools/list)
     return engine;
+  }, (err: unknown) => {
+    // (a package replaced under a running server): the next caller tries again rather than meet this failure forever
+    loading = undefined;
+    throw err;
   });
   return loading;
 }
