@@ -178,8 +178,11 @@ export interface ExecuteOptions {
    * sent; or what `checkFields` returned for them, which is not checked again.
    */
   fields?: string[] | string | CheckedFields;
-  /** Told once, when the request is handed to fetch (from then on the upstream may act on it). */
-  onSent?: () => void;
+  /**
+   * Awaited once, just before the request is handed to fetch (from then on the upstream may act on it); a throw
+   * (an AppError such as RATE_LIMITED) stops the call with nothing sent.
+   */
+  onSent?: () => void | Promise<void>;
   fetch?: typeof globalThis.fetch;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   random?: () => number;

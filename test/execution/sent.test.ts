@@ -127,7 +127,7 @@ describe('upstreamMs is the upstream round trip', () => {
       },
     });
     let sentAt = 0;
-    const pending = executeOperation(op({ path: '/held' }), {}, cfg, { onSent: () => (sentAt = performance.now()) });
+    const pending = executeOperation(op({ path: '/held' }), {}, cfg, { onSent: () => void (sentAt = performance.now()) });
     await vi.waitFor(() => expect(held).toBeDefined(), { timeout: 10_000, interval: 10 });
     const releasedAt = performance.now();
     held!.writeHead(200, { 'content-type': 'application/json' });

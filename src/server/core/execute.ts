@@ -56,10 +56,11 @@ export interface ExecuteContext {
    */
   claimIdempotencyKey?: (key: string) => Promise<{ claimed: boolean; release: () => Promise<void> }>;
   /**
-   * Told when the execution layer hands the request to fetch: from then on the upstream may act on it (a forced
-   * exit's audit line says so). Never for a call refused before that, inside the execution layer too.
+   * Awaited when the execution layer is about to hand the request to fetch: from then on the upstream may act on it
+   * (a forced exit's audit line says so); a throw stops the call with nothing sent (the execute rate limit). Never
+   * for a call refused before that, inside the execution layer too.
    */
-  onDispatch?: () => void;
+  onDispatch?: () => void | Promise<void>;
   /**
    * A dry run whose credential this server lacks shows the request with `credentialStandIn(VAR)` where each missing
    * credential goes, instead of stopping at AUTH_MISSING (a warning and the outcome's unsetCredentials say so).
