@@ -106,7 +106,7 @@ describe('a legacy (2025-era) connection whose client fails to ask the user', ()
     // Only the timers are faked, from here on: the server's wait for the answer is the one timer this call sets.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const pending = c.client.callTool({ name: 'execute_tool', arguments: { tool_name: 'pets.delete', args: { petId: 55 } } }, { timeout: 10 * LEGACY_ELICITATION_TIMEOUT_MS });
-    await vi.waitUntil(() => asked === 1, { interval: 1 });
+    await vi.waitUntil(() => asked === 1, { interval: 1, timeout: 60_000 }); // vitest's 1 s default failed on a busy machine
     await vi.advanceTimersByTimeAsync(LEGACY_ELICITATION_TIMEOUT_MS + 1);
     const result = await pending;
     vi.useRealTimers();
