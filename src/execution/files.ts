@@ -12,6 +12,7 @@ import { AppError } from '../errors.js';
 import type { JsonSchema, Operation } from '../types.js';
 import { primitiveText } from './encode.js';
 import { resolveRef } from './expected.js';
+import { bodyMediaKind } from './media-kind.js';
 
 type Schema = Record<string, unknown>;
 
@@ -68,18 +69,10 @@ function fileField(root: Schema, schema: JsonSchema | undefined): FileField | un
   return plainString(s) ? { marked: false, items: false } : undefined;
 }
 
-function mediaKind(op: Operation): 'multipart' | 'binary' | undefined {
-  const mt = (op.requestBody?.mediaTypes[0] ?? 'application/json').toLowerCase();
-  if (/^application\/(.+\+)?json\b/.test(mt) || mt === '*/*' || mt.startsWith('application/x-www-form-urlencoded')) return undefined;
-  if (mt.startsWith('multipart/')) return 'multipart';
-  if (mt.startsWith('text/') || /xml|csv|yaml/.test(mt)) return undefined;
-  return 'binary';
-}
-
 /** The wire names of a multipart body's properties that can be file parts, each `true` when its schema marks it binary. */
 export function multipartFileFields(op: Operation): Map<string, boolean> {
   const out = new Map<string, boolean>();
-  if (op.requestBody === undefined || mediaKind(op) !== 'multipart') return out;
+  if (op.requestBody === undefined || bodyMediaKind(op) !== 'multipart') return out;
   const root = op.inputSchema as Schema;
   if (op.requestBody.mode === 'properties') {
     for (const b of op.bindings) {
@@ -111,7 +104,7 @@ function widen(schema: JsonSchema | undefined, items: boolean): JsonSchema {
  * widened. The catalog itself keeps the API description's schema.
  */
 export function fileInputSchema(op: Operation): Operation['inputSchema'] {
-  const kind = op.requestBody !== undefined ? mediaKind(op) : undefined;
+  const kind = op.requestBody !== undefined ? bodyMediaKind(op) : undefined;
   if (kind === undefined) return op.inputSchema;
   const root = op.inputSchema as Schema;
   const props: Record<string, JsonSchema> = Object.create(null) as Record<string, JsonSchema>;

@@ -3,6 +3,7 @@
 // give its value), and what the call returns in one line. Pure functions of the operation; no I/O.
 import type { CredentialStatus } from '../../execution/auth.js';
 import { resolveRef } from '../../execution/expected.js';
+import { bodyMediaKind } from '../../execution/media-kind.js';
 import type { JsonSchema, Operation } from '../../types.js';
 import type { CatalogEntry } from './catalogs.js';
 import { cleanText, oneLine, sentences } from './text.js';
@@ -242,19 +243,9 @@ function fieldLabels(op: Operation): Map<string, string> {
  */
 export function argumentLabel(op: Operation, arg: string, fields: boolean): string {
   const binding = op.bindings.find((b) => b.arg === arg);
-  const kind = binding?.in === 'body' ? bodyKind(op) : undefined;
+  const kind = binding?.in === 'body' ? bodyMediaKind(op) : undefined;
   if (kind === 'binary' && op.requestBody?.mode === 'whole') return FILE_LABEL;
   return typeLabel(op.inputSchema.properties[arg], op.inputSchema.$defs, 0, { fields, files: kind !== undefined });
-}
-
-/** Whether the request body is multipart or binary (where execution takes files), as src/execution/files.ts reads it. */
-function bodyKind(op: Operation): 'multipart' | 'binary' | undefined {
-  if (op.requestBody === undefined) return undefined;
-  const mt = (op.requestBody.mediaTypes[0] ?? 'application/json').toLowerCase();
-  if (/^application\/(.+\+)?json\b/.test(mt) || mt === '*/*' || mt.startsWith('application/x-www-form-urlencoded')) return undefined;
-  if (mt.startsWith('multipart/')) return 'multipart';
-  if (mt.startsWith('text/') || /xml|csv|yaml/.test(mt)) return undefined;
-  return 'binary';
 }
 
 /**
