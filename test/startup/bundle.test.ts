@@ -4,36 +4,15 @@
 // picomatch, the executor, node:crypto and node:perf_hooks are loaded on first use, never on that path (each costs
 // every spawn a few ms). The entry and the main chunk alone, which answer a v2 client's stdio probe, load none of
 // the server.
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { dynamicChunk, staticClosure } from '../helpers/bundle.js';
 import { builtCli } from '../helpers/mcp.js';
-
-/** Files reached from `files` through static imports (not `import()`), with their text. */
-function staticClosure(files: string[]): Map<string, string> {
-  const out = new Map<string, string>();
-  const visit = (file: string): void => {
-    if (out.has(file)) return;
-    const text = readFileSync(file, 'utf8');
-    out.set(file, text);
-    for (const m of text.matchAll(/(?:from|import)\s*"(\.\.?\/[^"]+\.js)"/g)) visit(join(dirname(file), m[1] as string));
-  };
-  files.forEach(visit);
-  return out;
-}
-
-/** The chunk a dynamic `import("./<prefix>-HASH.js")` in `text` names. */
-function dynamicChunk(from: string, text: string, prefix: string): string {
-  const m = new RegExp(`import\\("(\\.\\/(?:chunks\\/)?${prefix}-[A-Z0-9]+\\.js)"\\)`).exec(text);
-  expect(m, `no dynamic import of ${prefix} in ${from}`).not.toBeNull();
-  return join(dirname(from), (m as RegExpExecArray)[1] as string);
-}
 
 describe('bundled start-up path', () => {
   const entry = builtCli();
-  const main = dynamicChunk(entry, readFileSync(entry, 'utf8'), 'main');
-  const serve = dynamicChunk(main, readFileSync(main, 'utf8'), 'serve');
-  const stdio = dynamicChunk(serve, readFileSync(serve, 'utf8'), 'stdio');
+  const main = dynamicChunk(entry, 'main');
+  const serve = dynamicChunk(main, 'serve');
+  const stdio = dynamicChunk(serve, 'stdio');
   const files = staticClosure([entry, main, serve, stdio]);
   const all = [...files.values()].join('\n');
 

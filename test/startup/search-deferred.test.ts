@@ -3,30 +3,11 @@
 // The bundle's start-up path holds none of it; a served process marks the engine after the first tools/list; a call
 // or a resource read that comes first waits for it and is answered; the bundle's lazy module refuses
 // to hand out an engine it has not loaded (INTERNAL: never taken for a refused snapshot).
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { AppError } from '../../src/errors.js';
+import { dynamicChunk, staticClosure } from '../helpers/bundle.js';
 import { builtCli, connectTracedServe } from '../helpers/mcp.js';
-
-/** Files reached from `files` through static imports (not `import()`), with their text (as bundle.test.ts). */
-function staticClosure(files: string[]): Map<string, string> {
-  const out = new Map<string, string>();
-  const visit = (file: string): void => {
-    if (out.has(file)) return;
-    const text = readFileSync(file, 'utf8');
-    out.set(file, text);
-    for (const m of text.matchAll(/(?:from|import)\s*"(\.\.?\/[^"]+\.js)"/g)) visit(join(dirname(file), m[1] as string));
-  };
-  files.forEach(visit);
-  return out;
-}
-
-function dynamicChunk(from: string, prefix: string): string {
-  const m = new RegExp(`import\\("(\\.\\/(?:chunks\\/)?${prefix}-[A-Z0-9]+\\.js)"\\)`).exec(readFileSync(from, 'utf8'));
-  if (m === null) throw new Error(`no dynamic import of ${prefix} in ${from}`);
-  return join(dirname(from), m[1] as string);
-}
 
 /** A string constant of src/search/index.ts that survives minification. */
 const SEARCH_INDEX_MARKER = 'built from other operations than the catalog being loaded';
