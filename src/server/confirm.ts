@@ -16,6 +16,8 @@ import {
   type InputRequiredResult,
   type RequestStateCodec,
   type ServerContext,
+  ProtocolError,
+  ProtocolErrorCode,
   SdkError,
   SdkErrorCode,
 } from '@modelcontextprotocol/server';
@@ -23,6 +25,7 @@ import { randomBytes, sha256Hex } from '../crypto.js';
 import { AppError } from '../errors.js';
 import { MemoryStateStore, type StateStore } from '../state/index.js';
 import type { Operation } from '../types.js';
+import { fail, type Envelope } from './core/envelope.js';
 import type { ConfirmAnswer } from './core/execute.js';
 import type { Signer } from './signing.js';
 
@@ -141,11 +144,48 @@ export function withoutAgentConfirm(input: Record<string, unknown>): Record<stri
   return rest;
 }
 
+/**
+ * A legacy ask that ended without the user's answer, on a client that can still ask: no answer in time, or an error
+ * that does not say the client cannot show a form. The call is not run; the next one asks again.
+ */
+export interface NoAnswer {
+  /** Why, for the message ("the user did not answer ... within 120 s"). */
+  noAnswer: string;
+  /** The tool_call line's `confirmation`. */
+  ended: 'timeout' | 'failed';
+}
+
+/**
+ * The client's error says it cannot show a form at all: it has no elicitation/create handler (-32601), or it
+ * refuses form mode as unsupported (the SDK client's "Client does not support form-mode elicitation requests").
+ */
+function cannotShowForms(err: unknown): boolean {
+  if (!(err instanceof ProtocolError)) return false;
+  if (err.code === ProtocolErrorCode.MethodNotFound) return true;
+  return /not support|unsupported/i.test(err.message) && /elicitation|form/i.test(err.message);
+}
+
+/**
+ * CONFIRMATION_REQUIRED for a NoAnswer: nothing sent, and no "confirm" fallback, since that client can still ask
+ * (the agent's confirm is ignored there): the user is asked again if the agent calls again.
+ */
+export function noAnswerEnvelope(op: Operation, tool: string, answer: NoAnswer): Envelope {
+  return fail(
+    op.name,
+    'CONFIRMATION_REQUIRED',
+    `execute_tool: ${op.name} was not run: ${answer.noAnswer}; nothing was sent`,
+    `Tell the user the action was not performed. Call ${tool} again only if they still want it: they will be asked again ("confirm" does not replace their answer on this connection).`,
+    { reason: answer.ended === 'timeout' ? 'no_answer' : 'client_error' },
+  );
+}
+
 export class Confirmations {
   private codec: RequestStateCodec<ConfirmState> | undefined;
   /**
-   * A legacy client declared elicitation but failed to ask (an error, no answer in time): from then on this connection
-   * or session cannot be asked, so "confirm" (the fallback that failure's answer offers) is how it confirms.
+   * A legacy client declared elicitation but answered that it cannot show a form (cannotShowForms): from then on this
+   * connection or session cannot be asked, so "confirm" (the fallback that failure's answer offers) is how it
+   * confirms. Never set by a timeout or another error: a user who did not answer in time is not a client that cannot
+   * ask, and the agent's own confirm must not stand in for them on the next call.
    */
   private failedToAsk = false;
 
@@ -225,12 +265,13 @@ export class Confirmations {
 
   /**
    * A legacy connection: asks the user now, with a real elicitation/create on this call's stream (the question
-   * ask() would put in its input_required answer), and returns the answer for executeTool. A failed ask (the client
-   * answers with an error, or not within LEGACY_ELICITATION_TIMEOUT_MS) is `refused` with the reason, which the
-   * envelope turns into CONFIRMATION_REQUIRED with the "confirm" fallback; the call being cancelled meanwhile
-   * throws CANCELLED (no answer is sent for it).
+   * ask() would put in its input_required answer), and returns the answer for executeTool. A client that answers it
+   * cannot show a form (cannotShowForms) is `refused` with the reason, which the envelope turns into
+   * CONFIRMATION_REQUIRED with the "confirm" fallback, accepted from then on. No answer within
+   * LEGACY_ELICITATION_TIMEOUT_MS, or another error, is a NoAnswer (noAnswerEnvelope): not run, and the next call
+   * asks again. The call being cancelled meanwhile throws CANCELLED (no answer is sent for it).
    */
-  async elicit(op: Operation, ctx: ServerContext, request?: string): Promise<ConfirmAnswer> {
+  async elicit(op: Operation, ctx: ServerContext, request?: string): Promise<ConfirmAnswer | NoAnswer> {
     try {
       const answer = await ctx.mcpReq.send(
         { method: 'elicitation/create', params: { ...form(op, request).params } },
@@ -240,12 +281,15 @@ export class Confirmations {
       return answer.action === 'accept' && answer.content?.confirm === true ? 'accept' : 'decline';
     } catch (err) {
       if (ctx.mcpReq.signal.aborted) throw new AppError('CANCELLED', 'the call was cancelled by the client while the user was being asked to confirm it; nothing was sent');
-      this.failedToAsk = true;
-      const timedOut = err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout;
-      const why = timedOut
-        ? `it did not answer within ${LEGACY_ELICITATION_TIMEOUT_MS / 1000} s`
-        : `it answered with an error: ${oneLine(err instanceof Error ? err.message : String(err))}`;
-      return { refused: `the client could not ask the user to confirm (${why})` };
+      const said = oneLine(err instanceof Error ? err.message : String(err));
+      if (cannotShowForms(err)) {
+        this.failedToAsk = true;
+        return { refused: `the client could not ask the user to confirm (it answered with an error: ${said})` };
+      }
+      if (err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout) {
+        return { noAnswer: `the user did not answer the confirmation within ${LEGACY_ELICITATION_TIMEOUT_MS / 1000} s`, ended: 'timeout' };
+      }
+      return { noAnswer: `the client could not show the confirmation this time (it answered with an error: ${said})`, ended: 'failed' };
     }
   }
 }

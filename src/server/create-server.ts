@@ -36,6 +36,7 @@ import { ResultStore } from './results.js';
 import { cutOffMark } from './ops/cut-off-mark.js';
 import { trackCall } from './ops/in-flight.js';
 import { namedOperation, notifyObserver, toolCallRecord } from './ops/observe.js';
+import { runExecuteRounds } from './execute-rounds.js';
 import { ExecuteGate, rateLimitedEnvelope, SessionState, type RateBucket } from './session.js';
 import { DEFAULT_HANDLE_TTL_MS, Signer } from './signing.js';
 import { CACHE_HINTS, IDEMPOTENCY_CLAIM_MS, lazySchemaValidator, SERVER_VERSION, sessionTag, stateUnavailableEnvelope, toCallToolResult } from './server-setup.js';
@@ -254,10 +255,10 @@ export function createServer(deps: ServerDeps): CatalogServer {
     try {
       if (!deps.touchedByTransport && !stateless) await session.touch();
       // A real execute_tool spends the execute bucket, which protects the upstream API, only when its request is about
-      // to be sent (onDispatch below): a call refused before (invalid, not described, a confirmation round) sends
-      // nothing. A dry run sends nothing either: like every other call, it spends the read bucket.
-      const dryRun = tool === names.executeTool && typeof input === 'object' && input !== null && (input as { dry_run?: unknown }).dry_run === true;
-      const rate = tool === names.executeTool && !dryRun ? ({ ok: true } as const) : await session.takeToken('read');
+      // to be sent (onDispatch below); one refused before (invalid, not described, a confirmation round) spends the
+      // read bucket instead (execute-rounds.ts). A dry run sends nothing: like every other call, it spends the read bucket.
+      const dryRunCall = tool === names.executeTool && typeof input === 'object' && input !== null && (input as { dry_run?: unknown }).dry_run === true;
+      const rate = tool === names.executeTool && !dryRunCall ? ({ ok: true } as const) : await session.takeToken('read');
       if (!rate.ok) {
         limitedBucket = 'read';
         envelope = rateLimitedEnvelope(tool, 'read', session.limit('read'), rate.retryAfterMs);
@@ -312,16 +313,12 @@ export function createServer(deps: ServerDeps): CatalogServer {
           claimIdempotencyKey: (k) => state.claimIdempotencyKey(principal, k, IDEMPOTENCY_CLAIM_MS),
           onDispatch: gate.beforeSend,
         });
-        let outcome = await run((op) => confirmations.answer(op, input, ctx));
-        if (outcome.confirmationPending !== undefined && era === 'legacy') {
-          // A 2025-era client is asked here, inside the call (confirm.ts), and the call runs again with the answer:
-          // a failed ask ends in our envelope and log line, never in the SDK shim's bare text.
-          const answer = await confirmations.elicit(outcome.confirmationPending, ctx, outcome.confirmationRequest);
-          confirmation = typeof answer === 'string' ? answer : 'failed';
-          outcome = await run(() => Promise.resolve(answer));
-        }
+        // the first run, the read unit of a call that sends nothing, a legacy client's elicitation and the run after it
+        const rounds = await runExecuteRounds(run, { era, tool, input, ctx, confirmations, session, gate, readSpent: dryRunCall });
+        const outcome = rounds.outcome;
+        confirmation = rounds.confirmation;
         if (gate.stopped !== undefined) throw gate.stopped.error;
-        if (gate.limited !== undefined) limitedBucket = 'execute';
+        limitedBucket = gate.limited !== undefined ? 'execute' : rounds.limited !== undefined ? 'read' : undefined;
         envelope = explainUnboundToken(gate.limited ?? outcome.envelope, tokens, catalog);
         if (tokens.values.some((v) => v !== credential)) envelope = await redactTokens(envelope, tokens.values);
         target = outcome.operation ?? target;

@@ -78,15 +78,21 @@ export class SessionState {
   }
 }
 
-/** RATE_LIMITED: which bucket, its limit, and when to retry (the same words for every call a limit refuses). */
-export function rateLimitedEnvelope(tool: string, bucket: RateBucket, limit: number, retryAfterMs: number): Envelope {
+/**
+ * RATE_LIMITED: which bucket, its limit, and when to retry (the same words for every call a limit refuses).
+ * `unsent`: an execute_tool call that would send nothing (refused, or waiting for the user's confirmation), which
+ * the read bucket limits too, so that a looping agent cannot raise confirmation prompts without end.
+ */
+export function rateLimitedEnvelope(tool: string, bucket: RateBucket, limit: number, retryAfterMs: number, unsent = false): Envelope {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
   return fail(
     tool,
     'RATE_LIMITED',
     bucket === 'execute'
       ? `Too many execute_tool calls sent to the API; the limit is ${limit} per minute (it protects the upstream API; nothing was sent)`
-      : `Too many catalog calls (list/search/describe, and execute_tool dry runs); the limit is ${limit} per minute`,
+      : unsent
+        ? `Too many execute_tool calls that sent nothing (refused, or asking the user to confirm); with list/search/describe and dry runs the limit is ${limit} per minute (nothing was sent and the user was not asked)`
+        : `Too many catalog calls (list/search/describe, and execute_tool dry runs); the limit is ${limit} per minute`,
     `Wait ${seconds} s, then retry the same call.`,
     { retryAfterMs, bucket },
   );
@@ -95,13 +101,16 @@ export function rateLimitedEnvelope(tool: string, bucket: RateBucket, limit: num
 /**
  * The execute bucket protects the upstream API, so an execute_tool call spends it only when its request is about to
  * be sent: `beforeSend` is the execution layer's onSent, awaited before the first attempt. A call refused before
- * (invalid arguments, not described, a confirmation round, a missing credential) spends nothing. A limit reached
- * there stops the call with nothing sent (`limited`: the answer), and so does a state store that cannot be asked
- * (`stopped`: its error, which the call answers with).
+ * (invalid arguments, not described, a confirmation round, a missing credential) spends none of it: such a call
+ * spends the read bucket instead (`reached` false: execute-rounds.ts). A limit reached there stops the call with
+ * nothing sent (`limited`: the answer), and so does a state store that cannot be asked (`stopped`: its error, which
+ * the call answers with).
  */
 export class ExecuteGate {
   limited: Envelope | undefined;
   stopped: { error: unknown } | undefined;
+  /** The call got as far as the execute bucket (whatever the bucket said). */
+  reached = false;
 
   constructor(
     private readonly session: SessionState,
@@ -111,6 +120,7 @@ export class ExecuteGate {
   ) {}
 
   readonly beforeSend = async (): Promise<void> => {
+    this.reached = true;
     let rate: RateDecision;
     try {
       rate = await this.session.takeToken('execute');

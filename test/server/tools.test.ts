@@ -422,14 +422,19 @@ describe.each(ERAS)('%s era', (era: Era) => {
 
     test('A23: a configured read limit applies to list/search/describe, separately from execute_tool', async () => {
       const { client } = await connect({ rateLimitPerMinute: 0, readRateLimitPerMinute: 3 });
+      const handle = (await describeWithHandles(client, ['pets.get'])).handles['pets.get'];
       const codes: string[] = [];
-      for (let i = 0; i < 5; i++) {
+      for (let i = 0; i < 4; i++) {
         const r = await call(client, 'search_tools', { query: 'pet' });
         codes.push(r.success ? 'ok' : (r.error?.code as string));
       }
-      expect(codes).toEqual(['ok', 'ok', 'ok', 'RATE_LIMITED', 'RATE_LIMITED']);
-      const r = await call(client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 } });
-      expect(r.error?.code).toBe('TOOL_DESCRIPTION_REQUIRED');
+      expect(codes).toEqual(['ok', 'ok', 'RATE_LIMITED', 'RATE_LIMITED']);
+      // a call that is sent spends the execute bucket, not this one
+      const r = await call(client, 'execute_tool', { tool_name: 'pets.get', args: { petId: 1 }, handle });
+      expect(r.success, JSON.stringify(r.error)).toBe(true);
+      // one refused before it is sent spends this one (rate-limit-unsent.test.ts)
+      const refused = await call(client, 'execute_tool', { tool_name: 'pets.list', args: {} });
+      expect(refused.error).toMatchObject({ code: 'RATE_LIMITED', details: { bucket: 'read' } });
     });
 
     test('an unknown meta-tool name is a protocol error', async () => {
