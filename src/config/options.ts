@@ -20,7 +20,11 @@ export interface OptionSpec {
   schema: z.ZodType;
   /** Used when no source sets the option. */
   default?: unknown;
-  /** What --help and docs/CONFIGURATION.md show as the default when `default` does not say it (the embedded catalog). */
+  /**
+   * What --help, docs/CONFIGURATION.md and the JSON Schema show as the default when `default` does not say it: the
+   * embedded catalog, or a default the code computes (from the listen address, the user's cache folder, ...). An
+   * option without either shows "-", which must mean "unset: off" (test/config/declared-defaults.test.ts).
+   */
   shownDefault?: string;
   /**
    * The value is a file or folder path (a list: each item): in the config file a relative one is relative to the
@@ -58,6 +62,12 @@ export function integer(min: number, max?: number): z.ZodType<number> {
 
 /** The longest delay setTimeout takes (2^31-1 ms); a longer one fires after 1 ms. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Read calls (list/search/describe, dry runs, execute_tool calls that send nothing) per minute per principal over
+ * HTTP when --read-rate-limit is not given: serveHttp's default (src/server/transports/http.ts); over stdio it is off.
+ */
+export const HTTP_READ_RATE_LIMIT = 600;
 
 const bool = z.boolean({ error: 'must be true or false' });
 
@@ -102,7 +112,7 @@ const allowedHost = z
  */
 export const SERVE_OPTIONS = [
   { name: 'registries', metavar: 'dir', type: 'list', schema: stringList(z.string().min(1, { error: 'must be a registry folder path, not empty' })), default: [], shownDefault: 'the embedded GitHub catalog', path: {}, flag: '--registry', env: 'API_CATALOG_REGISTRY', separator: ':', file: 'serve.registries', help: 'registry folders to serve: --registry repeated, or `:`-separated in the env var like PATH, not commas' },
-  { name: 'baseUrl', metavar: 'url', type: 'string', schema: httpUrl, flag: '--base-url', help: 'upstream base URL for the first catalog (per catalog: env <CATALOG>_BASE_URL or catalogs.<name>.baseUrl)' },
+  { name: 'baseUrl', metavar: 'url', type: 'string', schema: httpUrl, flag: '--base-url', shownDefault: 'the API description\'s servers', help: 'upstream base URL for the first catalog (per catalog: env <CATALOG>_BASE_URL or catalogs.<name>.baseUrl)' },
   { name: 'configPath', metavar: 'file', type: 'string', schema: z.string().min(1, { error: 'must be a file path' }), flag: '--config', env: 'API_CATALOG_CONFIG', help: 'this config file' },
   { name: 'readOnly', type: 'boolean', schema: bool, default: false, flag: '--read-only', env: 'API_CATALOG_READ_ONLY', file: 'serve.readOnly', help: 'refuse every operation that does not only read (GET/HEAD, or marked x-api-catalog-read-only)' },
   { name: 'allowHttpCredentials', type: 'boolean', schema: bool, default: false, flag: '--allow-http-credentials', env: 'API_CATALOG_ALLOW_HTTP_CREDENTIALS', help: 'send upstream credentials over plain http to hosts other than loopback (default: refused before connecting; per catalog: catalogs.<name>.allowHttpCredentials)' },
@@ -113,31 +123,31 @@ export const SERVE_OPTIONS = [
   },
   { name: 'requireDescribe', type: 'boolean', schema: bool, default: true, flag: '--no-require-describe', negate: true, env: 'API_CATALOG_NO_REQUIRE_DESCRIBE', envNegate: true, file: 'serve.requireDescribe', help: 'execute_tool needs a prior describe_tools of the operation (--no-require-describe turns it off)' },
   {
-    name: 'signingKey', type: 'string', env: 'API_CATALOG_SIGNING_KEY', secret: true,
+    name: 'signingKey', type: 'string', env: 'API_CATALOG_SIGNING_KEY', secret: true, shownDefault: 'a random key per process, or one shared through --state',
     schema: z.string().min(32, { error: 'must be at least 32 characters (e.g. `openssl rand -hex 32`)' }),
     help: 'key that signs describe handles and confirmation state (32+ characters; env only); replicas without a shared --state need the same one',
   },
   { name: 'sessionTtlSeconds', type: 'integer', schema: integer(1), default: 1800, env: 'API_CATALOG_SESSION_TTL_SECONDS', file: 'serve.sessionTtlSeconds', help: 'idle time after which a session and its authorizations expire, seconds' },
-  { name: 'rateLimitPerMinute', type: 'integer', schema: integer(0), default: 120, flag: '--rate-limit', env: 'API_CATALOG_RATE_LIMIT', file: 'serve.rateLimitPerMinute', help: 'execute_tool calls per minute per principal (protects the upstream API: spent as a request goes out, so a call refused before it, or a dry_run, which counts against --read-rate-limit instead, spends none); 0 disables' },
-  { name: 'readRateLimitPerMinute', type: 'integer', schema: integer(0), flag: '--read-rate-limit', env: 'API_CATALOG_READ_RATE_LIMIT', file: 'serve.readRateLimitPerMinute', help: 'list_domains/search_tools/describe_tools calls and execute_tool dry runs per minute per principal (default: unlimited over stdio, 600 over HTTP); 0 disables' },
+  { name: 'rateLimitPerMinute', type: 'integer', schema: integer(0), default: 120, flag: '--rate-limit', env: 'API_CATALOG_RATE_LIMIT', file: 'serve.rateLimitPerMinute', help: 'execute_tool calls per minute per principal (protects the upstream API: spent only as a request goes out; a dry_run, or a call refused before it (invalid, not described, each confirmation question), counts against --read-rate-limit instead); 0 disables' },
+  { name: 'readRateLimitPerMinute', type: 'integer', schema: integer(0), flag: '--read-rate-limit', env: 'API_CATALOG_READ_RATE_LIMIT', file: 'serve.readRateLimitPerMinute', shownDefault: `unlimited over stdio, ${HTTP_READ_RATE_LIMIT} over HTTP`, help: 'list_domains/search_tools/describe_tools calls, execute_tool dry runs and execute_tool calls refused before sending (each confirmation question too) per minute per principal; 0 disables' },
   { name: 'includeDomains', metavar: 'd', type: 'list', schema: stringList(z.string().min(1, { error: 'must be a domain name, not empty' })), default: [], flag: '--include-domains', env: 'API_CATALOG_INCLUDE_DOMAINS', file: 'serve.includeDomains', help: 'serve only these domains (comma-separated or repeated)' },
   { name: 'excludeDomains', metavar: 'd', type: 'list', schema: stringList(z.string().min(1, { error: 'must be a domain name, not empty' })), default: [], flag: '--exclude-domains', env: 'API_CATALOG_EXCLUDE_DOMAINS', file: 'serve.excludeDomains', help: 'hide these domains (comma-separated or repeated)' },
   { name: 'excludeTools', metavar: 'glob', type: 'list', schema: stringList(z.string().min(1, { error: 'must be a glob, not empty' })), default: [], flag: '--exclude-tools', env: 'API_CATALOG_EXCLUDE_TOOLS', file: 'serve.excludeTools', help: 'hide operations whose name or operationId matches a glob, e.g. repos/delete-* (comma-separated or repeated)' },
-  { name: 'indexCache', path: { keep: ['off'] }, metavar: 'dir', type: 'string', schema: z.string().min(1, { error: 'must be a folder path' }), flag: '--index-cache', env: 'API_CATALOG_INDEX_CACHE', file: 'serve.indexCache', help: 'where the search index of several --registry (or of filtered ones) is kept: built once, then restored by later starts and by replicas sharing the folder (default: the user cache folder, ~/.cache/api-catalog/index; `off`: build at every start; one registry uses its own search.snapshot)' },
+  { name: 'indexCache', path: { keep: ['off'] }, metavar: 'dir', type: 'string', schema: z.string().min(1, { error: 'must be a folder path' }), flag: '--index-cache', env: 'API_CATALOG_INDEX_CACHE', file: 'serve.indexCache', shownDefault: 'api-catalog/index in the user cache folder (~/.cache, or $XDG_CACHE_HOME, on Linux)', help: 'where the search index of several --registry (or of filtered ones) is kept: built once, then restored by later starts and by replicas sharing the folder (`off`: build at every start; one registry uses its own search.snapshot)' },
   { name: 'watch', type: 'boolean', schema: bool, default: true, flag: '--no-watch', negate: true, env: 'API_CATALOG_NO_WATCH', envNegate: true, file: 'serve.watch', help: 'reload the catalogs when a registry\'s catalog.json changes (checked every 0.5 s, after 1 s of quiet; --no-watch turns it off; SIGHUP reloads either way)' },
   { name: 'watchJitterSeconds', metavar: 's', type: 'integer', schema: integer(0, 600), default: 5, flag: '--watch-jitter', env: 'API_CATALOG_WATCH_JITTER_SECONDS', file: 'serve.watchJitterSeconds', help: 'after a change the watch sees, wait a random 0 to this many seconds more before reloading, so replicas sharing a registry volume do not all reload at once (SIGHUP reloads at once); 0: no wait' },
   { name: 'searchLog', path: {}, metavar: 'file', type: 'string', schema: z.string().min(1, { error: 'must be a file path' }), flag: '--search-log', env: 'API_CATALOG_SEARCH_LOG', file: 'serve.searchLog', help: 'append one JSON line per search and per follow-up to this file (queries, result names, scores, hashed session ids; never arguments, credentials or data)' },
   { name: 'searchLogMaxBytes', type: 'integer', schema: integer(4096), default: 10 * 1024 * 1024, flag: '--search-log-max-bytes', env: 'API_CATALOG_SEARCH_LOG_MAX_BYTES', file: 'serve.searchLogMaxBytes', help: 'rotate the search log to <file>.1 at this size, bytes (at least 4096)' },
   { name: 'embeddingsUrl', metavar: 'url', type: 'string', schema: httpUrl, flag: '--embeddings-url', env: 'API_CATALOG_EMBEDDINGS_URL', file: 'serve.embeddings.url', help: 'OpenAI-compatible embeddings endpoint for hybrid search, e.g. http://localhost:11434/v1 (key: env API_CATALOG_EMBEDDINGS_KEY only)' },
   { name: 'embeddingsModel', metavar: 'm', type: 'string', schema: z.string().min(1, { error: 'must be a model name' }), flag: '--embeddings-model', env: 'API_CATALOG_EMBEDDINGS_MODEL', file: 'serve.embeddings.model', help: 'the embedding model the registry\'s vectors were made with' },
-  { name: 'embeddingsDimensions', type: 'integer', schema: integer(1), flag: '--embeddings-dimensions', env: 'API_CATALOG_EMBEDDINGS_DIMENSIONS', file: 'serve.embeddings.dimensions', help: 'requested vector size, for models that take one' },
+  { name: 'embeddingsDimensions', type: 'integer', schema: integer(1), flag: '--embeddings-dimensions', env: 'API_CATALOG_EMBEDDINGS_DIMENSIONS', file: 'serve.embeddings.dimensions', shownDefault: 'the model\'s own', help: 'requested vector size, for models that take one' },
   { name: 'resultTtlSeconds', type: 'integer', schema: integer(1), default: 600, env: 'API_CATALOG_RESULT_TTL_SECONDS', file: 'serve.resultTtlSeconds', help: 'how long truncated results stay readable as resources, seconds' },
   { name: 'maxStoredResults', type: 'integer', schema: integer(1), default: 20, env: 'API_CATALOG_MAX_STORED_RESULTS', file: 'serve.maxStoredResults', help: 'truncated results kept per session (2026-07-28 requests over HTTP: per principal)' },
   // at most 2^31-1 ms (~24.8 days): timers take no more, and a longer one fires at once (every call would time out)
   { name: 'timeoutMs', type: 'integer', schema: integer(1, MAX_TIMER_MS), default: 30_000, env: 'API_CATALOG_TIMEOUT_MS', file: 'serve.timeoutMs', help: 'total upstream time per call, ms: retries, redirects and the body included (also for `api-catalog call`); the 10 s connect timeout of each attempt is fixed' },
   { name: 'maxResponseBytes', type: 'integer', schema: integer(1024), default: 5 * 1024 * 1024, env: 'API_CATALOG_MAX_RESPONSE_BYTES', file: 'serve.maxResponseBytes', help: 'largest upstream response read, bytes, counted after decompression (5242880 is 5 MiB; at least 1024); a larger body is cut there, shown as text and marked truncated' },
   { name: 'shutdownGraceSeconds', metavar: 's', type: 'integer', schema: integer(0, 3600), default: 25, flag: '--shutdown-grace', env: 'API_CATALOG_SHUTDOWN_GRACE_SECONDS', file: 'serve.shutdownGraceSeconds', help: 'on SIGTERM/SIGINT, how long calls in flight may finish before the process exits (new requests are refused at once; a second signal exits at once), seconds' },
-  { name: 'auditLog', path: {}, metavar: 'file', type: 'string', schema: z.string().min(1, { error: 'must be a file path' }), flag: '--audit-log', env: 'API_CATALOG_AUDIT_LOG', file: 'serve.auditLog', help: 'write the audit log (one JSON line per execute_tool: who, which operation, outcome, upstream status; never arguments) to this file, mode 0600, instead of the log stream' },
+  { name: 'auditLog', path: {}, metavar: 'file', type: 'string', schema: z.string().min(1, { error: 'must be a file path' }), flag: '--audit-log', env: 'API_CATALOG_AUDIT_LOG', file: 'serve.auditLog', shownDefault: 'the log stream (stderr)', help: 'write the audit log (one JSON line per execute_tool: who, which operation, outcome, upstream status; never arguments) to this file, mode 0600, instead of the log stream' },
   { name: 'auditLogMaxBytes', type: 'integer', schema: integer(4096), default: 10 * 1024 * 1024, flag: '--audit-log-max-bytes', env: 'API_CATALOG_AUDIT_LOG_MAX_BYTES', file: 'serve.auditLogMaxBytes', help: 'rotate the audit log to <file>.1 at this size, bytes (at least 4096)' },
   {
     name: 'logLevel', type: 'string', default: 'info', env: 'API_CATALOG_LOG_LEVEL', file: 'serve.logLevel',
@@ -153,9 +163,9 @@ export const SERVE_OPTIONS = [
   { name: 'authToken', type: 'string', schema: z.string(), env: 'API_CATALOG_HTTP_TOKEN', secret: true, http: true, help: 'static bearer token every request must carry (16+ characters; env only)' },
   { name: 'tokensFile', path: {}, metavar: 'file', type: 'string', schema: z.string().min(1, { error: 'must be a file path' }), flag: '--tokens', env: 'API_CATALOG_TOKENS_FILE', file: 'serve.http.tokensFile', http: true, help: 'named bearer tokens, one "<name> <scopes> sha256:<hash>" per line (api-catalog token new); each name is a principal; re-read on change' },
   { name: 'oauthIssuer', metavar: 'url', type: 'string', schema: secureUrl, flag: '--oauth-issuer', env: 'API_CATALOG_OAUTH_ISSUER', file: 'serve.http.oauthIssuer', http: true, help: 'accept OAuth JWT access tokens of this authorization server' },
-  { name: 'publicUrl', metavar: 'url', type: 'string', schema: secureUrl, flag: '--public-url', env: 'API_CATALOG_PUBLIC_URL', file: 'serve.http.publicUrl', http: true, help: 'this server\'s URL as clients reach it: the OAuth audience (default http://<host>:<port>/mcp)' },
+  { name: 'publicUrl', metavar: 'url', type: 'string', schema: secureUrl, flag: '--public-url', env: 'API_CATALOG_PUBLIC_URL', file: 'serve.http.publicUrl', http: true, shownDefault: 'http://<host>:<port>/mcp, from the listen address', help: 'this server\'s URL as clients reach it: the OAuth audience' },
   { name: 'oauthKeysMaxAgeSeconds', type: 'integer', schema: integer(1), default: 600, env: 'API_CATALOG_OAUTH_KEYS_MAX_AGE_SECONDS', file: 'serve.http.oauthKeysMaxAgeSeconds', http: true, help: 'how long the OAuth issuer\'s signing keys are used without fetching them again; an issuer that stays down longer makes the replica unready, seconds' },
-  { name: 'stateUrl', metavar: 'url', type: 'string', schema: z.string().min(1, { error: 'must be a redis:// URL' }), flag: '--state', env: 'API_CATALOG_STATE', http: true, secret: true, help: 'shared state for several replicas: redis://[user:password@]host:port[/db] (password: use the env var); default in memory' },
+  { name: 'stateUrl', metavar: 'url', type: 'string', schema: z.string().min(1, { error: 'must be a redis:// URL' }), flag: '--state', env: 'API_CATALOG_STATE', http: true, secret: true, shownDefault: 'in memory, this process only', help: 'shared state for several replicas: redis://[user:password@]host:port[/db] (password: use the env var)' },
   { name: 'requireState', type: 'boolean', schema: bool, default: false, flag: '--require-state', env: 'API_CATALOG_REQUIRE_STATE', file: 'serve.http.requireState', http: true, help: 'this replica is one of several: refuse to start without --state (legacy sessions and rate limits must be shared)' },
   { name: 'explorer', type: 'boolean', schema: bool, default: true, flag: '--no-explorer', negate: true, env: 'API_CATALOG_NO_EXPLORER', envNegate: true, file: 'serve.http.explorer', http: true, help: 'serve the catalog explorer page at / (--no-explorer turns it off)' },
   { name: 'maxBodyBytes', type: 'integer', schema: integer(1024), default: 1024 * 1024, env: 'API_CATALOG_MAX_BODY_BYTES', file: 'serve.http.maxBodyBytes', http: true, help: 'largest accepted POST body, bytes' },
@@ -200,8 +210,11 @@ export function httpFlagsWithoutHttp(flags: ServeFlags): string[] {
   return (SERVE_OPTIONS as readonly OptionSpec[]).filter((o) => o.http === true && o.flag !== undefined && f[flagKey(o.flag)] !== undefined).map((o) => o.flag as string);
 }
 
-/** A default as shown in help and docs. */
-function shownDefault(o: OptionSpec): string {
+/**
+ * A default as shown in --help, docs/CONFIGURATION.md and the JSON Schema: `shownDefault` (a default the code
+ * computes), else the declared `default`, else "-" (unset: the feature is off).
+ */
+export function shownDefault(o: OptionSpec): string {
   if (o.shownDefault !== undefined) return o.shownDefault;
   if (o.default === undefined) return '-';
   if (Array.isArray(o.default)) return o.default.length === 0 ? 'none' : o.default.join(', ');
@@ -221,10 +234,11 @@ export function optionsHelp(): string {
 /** The option table as a Markdown table (docs/CONFIGURATION.md). */
 export function optionsMarkdown(): string {
   const code = (v: string | undefined): string => (v === undefined ? '' : `\`${v}\``);
+  const html = (v: string): string => v.replace(/</g, '&lt;').replace(/>/g, '&gt;');
   const lines = ['| option | flag | environment | config file | default |', '|---|---|---|---|---|'];
   for (const o of SERVE_OPTIONS as readonly OptionSpec[]) {
-    const help = o.help.replace(/</g, '&lt;').replace(/>/g, '&gt;');
-    lines.push(`| ${help}${o.http ? ' (HTTP)' : ''} | ${code(o.flag)} | ${code(o.env)} | ${code(o.file)} | ${shownDefault(o)} |`);
+    const help = html(o.help);
+    lines.push(`| ${help}${o.http ? ' (HTTP)' : ''} | ${code(o.flag)} | ${code(o.env)} | ${code(o.file)} | ${html(shownDefault(o))} |`);
   }
   return lines.join('\n');
 }

@@ -152,7 +152,9 @@ function serveSectionSchema(options: readonly OptionSpec[]) {
         const o = v as OptionSpec;
         const env = o.env !== undefined ? ` Env ${o.env}.` : '';
         const flag = o.flag !== undefined ? ` Flag ${o.flag}.` : '';
-        shape[k] = o.schema.optional().meta({ description: `${o.help}.${flag}${env}`, ...(o.default !== undefined ? { default: o.default } : {}) });
+        // a default the code computes has no JSON value: the description says it, as --help and the table do
+        const computed = o.shownDefault !== undefined && o.default === undefined ? ` Default: ${o.shownDefault}.` : '';
+        shape[k] = o.schema.optional().meta({ description: `${o.help}.${flag}${env}${computed}`, ...(o.default !== undefined ? { default: o.default } : {}) });
       } else {
         shape[k] = build(v as Node).optional();
       }

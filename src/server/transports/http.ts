@@ -36,6 +36,7 @@ import { createModernLeg } from './http-modern.js';
 import { bare, hostOriginPolicy } from './http-origin.js';
 import { toWebRequest } from './node-web.js';
 import { boundTokenHeaders } from '../upstream-tokens.js';
+import { HTTP_READ_RATE_LIMIT } from '../../config/options.js';
 
 // The options, the handle and the authenticated request live in http-types.ts; importers keep this path.
 export type { AuthenticatedRequest, HttpHandle, HttpServeOptions } from './http-types.js';
@@ -46,8 +47,8 @@ const CLOSE_WINDOW_MS = 1000;
 /** The refusal of a browser page from another origin, with the fix for a page the operator trusts. */
 const ORIGIN_REFUSED = 'Forbidden: Origin not allowed (an operator can allow a trusted page with --allow-origin <origin>, e.g. --allow-origin https://app.example.com)';
 
-/** Default per-principal limit of list/search/describe calls per minute over HTTP (a shared server). */
-export const DEFAULT_HTTP_READ_RATE_LIMIT = 600;
+/** Default per-principal limit of read calls per minute over HTTP (a shared server): the option table's. */
+export const DEFAULT_HTTP_READ_RATE_LIMIT = HTTP_READ_RATE_LIMIT;
 
 function sendRefusal(res: ServerResponse, refusal: AuthRefusal): void {
   res.writeHead(refusal.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(refusal.body), ...refusal.headers });
