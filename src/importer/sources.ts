@@ -29,11 +29,14 @@ const WEAKER_BY = 7;
 /** Parameter names that say only what kind of value they are, not whose (`/fees/{id}/refunds` needs a fee's id). */
 const BARE_ATTRIBUTES: ReadonlySet<string> = new Set(['id', 'uuid', 'guid', 'key', 'slug', 'number', 'name']);
 
-/** Entity params of an operation that are required, as `resource.attribute` keys (a producer must not need the same). */
-function requiredEntities(op: Operation): Set<string> {
+/**
+ * Entity params of an operation that are required (path and query, or only those `in` one), as `resource.attribute`
+ * keys (a producer must not need the same).
+ */
+function requiredEntities(op: Operation, only?: 'path' | 'query'): Set<string> {
   const out = new Set<string>();
   for (const b of op.bindings) {
-    if (!b.required || (b.in !== 'path' && b.in !== 'query')) continue;
+    if (!b.required || (b.in !== 'path' && b.in !== 'query') || (only !== undefined && b.in !== only)) continue;
     const e = entityOf(op, b.name, b.in, op.inputSchema.properties[b.arg], undefined);
     if (e) out.add(`${e.resource.join('-')}.${e.attribute}`);
   }
@@ -247,8 +250,13 @@ function rankProducers(op: Operation, param: string, entity: EntityRef, rc: Rank
   const scored: Array<{ op: Operation; score: number }> = [];
   for (const [p, found] of best) {
     // a producer that needs this value itself: the same entity, or a parameter of the same name (but a bare `{id}`
-    // before a producer's last segment is another thing's: `/application_fees/{id}/refunds` lists a fee's refunds)
-    if (p.op === op || needs.get(p.op)?.has(key) || (p.required.includes(param) && (!BARE_ATTRIBUTES.has(param) || p.segments[p.segments.length - 1] === `{${param}}`))) continue;
+    // before a producer's last segment is another thing's: `/application_fees/{id}/refunds` lists a fee's refunds).
+    // The collection the value is chosen from needs only what the parameter's own path holds before it: an entity of
+    // the same kind there is another one, which the caller has (`/users/{user_id}/following` lists the users one user
+    // follows: the `{follow_user_id}` of `/users/{user_id}/following/{follow_user_id}`); not so a lookup that wants
+    // such values as its input (`GET /artists?ids=` for `/artists/{id}`).
+    const needsIt = needs.get(p.op)?.has(key) === true && (adds || !atCollection(p.aside, chosenFrom) || requiredEntities(p.op, 'query').has(key));
+    if (p.op === op || needsIt || (p.required.includes(param) && (!BARE_ATTRIBUTES.has(param) || p.segments[p.segments.length - 1] === `{${param}}`))) continue;
     if (parentSegments !== undefined && siblingCollection(parentSegments, p.segments)) continue;
     if (needsInPlace(mySegments, myAt, param, p.segments)) continue;
     let score = found;

@@ -1,7 +1,8 @@
 // `from` (Operation.paramSources) on two small specs shaped like the APIs an outside audit read by hand
 // (test/fixtures/from): a CRM bridge like Data2CRM (entity lists under `/list`, aggregations, line items, an app list
 // with its owner's integer `user_id`) and a social API like SoundCloud, Vimeo and Stripe (a user search, follow
-// lists, compound parameter names). src/importer/entities.ts, producers.ts, sources.ts.
+// lists, compound parameter names), with an excerpt of Vimeo's follows and a lookup by ids shaped like Spotify's.
+// src/importer/entities.ts, producers.ts, sources.ts.
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { pathNames } from '../../src/importer/entities.js';
@@ -80,5 +81,39 @@ describe('from on a social API (recall and order)', () => {
 
   test("a compound read from the path is not narrowed (`/verified_senders?id=` is no sender's id)", () => {
     expect(from('listVerifiedSenders', 'id')).toBeUndefined();
+  });
+});
+
+describe('from on Vimeo (an excerpt of its users and follows)', () => {
+  let from: Awaited<ReturnType<typeof load>>;
+  beforeAll(async () => {
+    from = await load('vimeo-follows.json');
+  });
+
+  test("a parameter under a collection is given by that collection's list, though the list needs another of its kind", () => {
+    // `/users/{user_id}/following` needs a user: the one whose follows are checked, which the caller already has
+    expect(from('check_if_user_is_following', 'follow_user_id')?.[0]).toBe('get_user_following');
+    expect(from('unfollow_user', 'follow_user_id')?.[0]).toBe('get_user_following');
+    // the other user's own collection stays offered
+    expect(from('check_if_user_is_following', 'follow_user_id')).toContain('search_users');
+    // the `/me` variants are unchanged: their own list
+    expect(from('check_if_user_is_following_alt1', 'follow_user_id')).toEqual(['get_user_following_alt1']);
+  });
+
+  test('adding to the list takes a value not in it yet: the followed list is not offered for a follow', () => {
+    expect(from('follow_user', 'follow_user_id')?.[0]).toBe('search_users');
+    expect(from('follow_user', 'follow_user_id')).not.toContain('get_user_following');
+  });
+
+  test('a list still never gives the value its own path needs (`user_id` is not taken from a user\'s follows)', () => {
+    expect(from('get_user_following', 'user_id')).not.toContain('get_user_following');
+    expect(from('check_if_user_is_following', 'user_id')).not.toContain('get_user_following');
+  });
+});
+
+describe('from on a lookup by ids (precision)', () => {
+  test('the collection before `/artists/{id}` is no way to an id when it takes the ids as its input (`GET /artists?ids=`)', async () => {
+    const from = await load('lookup-by-ids.json');
+    expect(from('getArtist', 'id')).toEqual(['search']);
   });
 });
