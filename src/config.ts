@@ -86,8 +86,9 @@ export interface ServerConfig {
   /** execute_tool calls per minute per principal (`--rate-limit`, env API_CATALOG_RATE_LIMIT, default 120; 0 disables). */
   rateLimitPerMinute: number;
   /**
-   * list_domains/search_tools/describe_tools calls per minute per principal (`--read-rate-limit`, env
-   * API_CATALOG_READ_RATE_LIMIT). Unset: unlimited over stdio, 600 over HTTP; 0 disables.
+   * list_domains/search_tools/describe_tools calls, dry runs and execute_tool calls that send nothing (refusals,
+   * confirmation questions) per minute per principal (`--read-rate-limit`, env API_CATALOG_READ_RATE_LIMIT). Unset:
+   * unlimited over stdio, 600 over HTTP; 0 disables.
    */
   readRateLimitPerMinute?: number;
   /** `--state <url>` (env API_CATALOG_STATE), HTTP only: the shared state store; unset = in memory. */
