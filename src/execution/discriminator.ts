@@ -2,8 +2,9 @@
 // OpenAPI discriminator's `kind: cat` / `kind: dog`, as `const` or `enum`). Ajv reports every alternative's failures,
 // so `{"kind": "cat", "bark": true}` read "kind must be dog" (the last alternative's) beside "matches none": advice
 // to switch variant. The value's own tag picks the alternative, and only that alternative's errors are reported
-// ("meow is missing"); a tag no alternative has is one error listing every allowed tag. Works on the importer's output
-// as it is (the tag values are in the alternatives), so existing catalogs need no re-import.
+// ("meow is missing"); a tag no alternative has is one error listing every allowed tag. The tag values are read from
+// the alternatives (any catalog); where an alternative leaves the tag a plain string, from the discriminator's
+// `mapping` the importer keeps beside the union (src/importer/discriminator.ts: catalogs imported since).
 import type { ErrorObject } from 'ajv';
 import type { JsonSchema } from '../types.js';
 import { resolveRef, schemaAtPointer } from './expected.js';
@@ -44,6 +45,18 @@ function tagValues(root: Schema, branch: Schema, key: string, depth = 0): unknow
   return undefined;
 }
 
+/**
+ * The values a union's discriminator maps to alternative `branch` (the union's own `discriminator.mapping`, whose
+ * targets are the alternatives' `$ref`s) when its tag property is `key`; else undefined.
+ */
+function mappedValues(union: Schema | undefined, branch: unknown, key: string): unknown[] | undefined {
+  const d = union?.discriminator as { propertyName?: unknown; mapping?: unknown } | undefined;
+  const ref = branch !== null && typeof branch === 'object' ? (branch as { $ref?: unknown }).$ref : undefined;
+  if (d?.propertyName !== key || d.mapping === null || typeof d.mapping !== 'object' || typeof ref !== 'string') return undefined;
+  const values = Object.entries(d.mapping as Record<string, unknown>).filter(([, to]) => to === ref).map(([value]) => value);
+  return values.length > 0 ? values : undefined;
+}
+
 /** The schemaPath prefixes under which Ajv reports alternative `i`'s errors: its place in the list, and its `$ref` targets. */
 function branchPrefixes(root: Schema, unionPath: string, branch: unknown, i: number): string[] {
   const out = [`${unionPath}/${i}/`];
@@ -77,13 +90,14 @@ export function taggedUnions(root: Schema, errors: readonly ErrorObject[], args:
     if (u.keyword !== 'oneOf' && u.keyword !== 'anyOf') return;
     const value = valueAt(args, u.instancePath);
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
-    const list = schemaAtPointer(root, parentPointer(u.schemaPath))?.[u.keyword];
+    const union = schemaAtPointer(root, parentPointer(u.schemaPath));
+    const list = union?.[u.keyword];
     if (!Array.isArray(list) || list.length < 2) return;
     const branches = list.map((b) => resolveRef(root, b as JsonSchema));
     if (branches.some((b) => b === undefined)) return;
     for (const [key, tag] of Object.entries(value)) {
       if (typeof tag !== 'string' && typeof tag !== 'number' && typeof tag !== 'boolean') continue;
-      const allowed = branches.map((b) => tagValues(root, b as Schema, key));
+      const allowed = branches.map((b, i) => tagValues(root, b as Schema, key) ?? mappedValues(union, list[i], key));
       if (allowed.some((a) => a === undefined)) continue;
       const picked = allowed.flatMap((a, i) => ((a as unknown[]).includes(tag) ? [i] : []));
       if (picked.length > 1) continue;

@@ -1,9 +1,11 @@
 // Schema conversion: Swagger 2.0 / OAS 3.0 / OAS 3.1 schema objects to JSON Schema 2020-12 for request arguments.
 // Local `$ref`s become `#/$defs/<name>` and each operation carries only the definitions it uses, so recursive
 // schemas stay finite and nothing circular is ever written. Keywords are copied from an allow-list: extensions,
-// `$id`/`$schema`/`$anchor`/`$dynamicRef`, `xml`, `discriminator` and other annotations are dropped.
+// `$id`/`$schema`/`$anchor`/`$dynamicRef`, `xml` and other annotations are dropped; a `discriminator` is kept only
+// beside a oneOf/anyOf, in converted terms (discriminator.ts).
 // @see https://spec.openapis.org/oas/v3.0.3#schema-object and https://spec.openapis.org/oas/v3.1.0#schema-object
 import type { JsonSchema } from '../types.js';
+import { convertDiscriminator } from './discriminator.js';
 import type { SpecKind } from './load.js';
 import { getPointer, isObject, own, setOwn, unescapePointer } from './pointer.js';
 import { MAX_SCHEMA_DESCRIPTION, cleanDescription, cleanLine, shortHash, stripInvisible } from './text.js';
@@ -136,6 +138,11 @@ export class SchemaConverter {
     const out: Record<string, JsonSchema> = {};
     for (const name of [...all.keys()].sort()) setOwn(out, name, all.get(name));
     return out;
+  }
+
+  /** The converted `$ref` of a spec `$ref` (`#/$defs/<name>`), or undefined when it is external or points nowhere. */
+  private defRef(ref: string): string | undefined {
+    return ref.startsWith('#') && getPointer(this.doc, ref) !== undefined ? `#/$defs/${this.defName(ref)}` : undefined;
   }
 
   /** Whether a property schema is readOnly, on the node or (through a `$ref`) on the schema it points to. */
@@ -298,6 +305,10 @@ export class SchemaConverter {
       const list = own(node, key);
       if (Array.isArray(list) && list.length > 0) out[key] = list.map((s, i) => this.walk(s, `${at}/${key}/${i}`, deps, depth + 1));
     }
+    // a discriminator beside a oneOf/anyOf tells execution's errors which alternative a tag value selects
+    const union = Array.isArray(out.oneOf) ? 'oneOf' : Array.isArray(out.anyOf) ? 'anyOf' : undefined;
+    const disc = union && convertDiscriminator(node, own(node, union) as unknown[], out[union] as unknown[], this.kind, (r) => this.defRef(r));
+    if (disc !== undefined) out.discriminator = disc;
     for (const key of SINGLE_SCHEMA) {
       const v = own(node, key);
       if (v !== undefined && (typeof v === 'boolean' || isObject(v))) out[key] = this.walk(v, `${at}/${key}`, deps, depth + 1);
