@@ -7,7 +7,7 @@ import { AppError } from '../errors.js';
 import type { CatalogMeta, Diagnostic, Operation, SecurityRequirement, SecuritySchemeInfo } from '../types.js';
 import { checkSchemas } from './compile.js';
 import { EXT, INFO_EXT, catalogDescription, catalogTitle, readAgentExtensions, readCatalogExtensions, warnMisplacedExtensions, type AgentExtensions } from './curation.js';
-import { lintCatalogText, lintOperations, lintTagDescriptions, LINT_CODES, WITHHELD_TEXT } from './lint.js';
+import { lintCatalogText, lintOperations, lintSchemeDescription, lintTagDescriptions, LINT_CODES, WITHHELD_TEXT } from './lint.js';
 import { loadSpec } from './load.js';
 import type { LoadedSpec } from './load.js';
 import { splitDominantDomain } from './domains.js';
@@ -93,8 +93,13 @@ export function catalogNameFor(source: string, name?: string): string {
 
 const SCHEME_TYPES = new Set(['apiKey', 'http', 'oauth2', 'openIdConnect', 'mutualTLS']);
 
-/** components.securitySchemes (OAS 3) or securityDefinitions (Swagger 2.0), in OAS 3 terms, sorted by name. */
-function securitySchemes(loaded: LoadedSpec): Record<string, SecuritySchemeInfo> {
+/**
+ * components.securitySchemes (OAS 3) or securityDefinitions (Swagger 2.0), in OAS 3 terms, sorted by name. A
+ * description that reads like instructions to an AI is withheld (list_domains shows it plainly) and its finding
+ * appended to `lint`.
+ */
+function securitySchemes(loaded: LoadedSpec, lint: Diagnostic[]): Record<string, SecuritySchemeInfo> {
+  const at = loaded.kind === 'swagger2' ? '#/securityDefinitions' : '#/components/securitySchemes';
   const src = loaded.kind === 'swagger2' ? own(loaded.doc, 'securityDefinitions') : own(own(loaded.doc, 'components'), 'securitySchemes');
   const out: Record<string, SecuritySchemeInfo> = {};
   if (!isObject(src)) return out;
@@ -114,7 +119,9 @@ function securitySchemes(loaded: LoadedSpec): Record<string, SecuritySchemeInfo>
     if (info.type === 'http' && typeof s.scheme === 'string') info.scheme = s.scheme.toLowerCase();
     if (typeof s.bearerFormat === 'string') info.bearerFormat = cleanLine(s.bearerFormat, 60);
     const d = cleanLine(s.description, 300);
-    if (d !== '') info.description = d;
+    const finding = d !== '' ? lintSchemeDescription(`${at}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}/description`, s.description, d, name) : undefined;
+    if (finding !== undefined) lint.push(finding);
+    if (d !== '') info.description = finding !== undefined ? WITHHELD_TEXT : d;
     setOwn(out, name, info);
   }
   return out;
@@ -295,7 +302,7 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
     sourceSha256: loaded.sha256,
     ...(overlays.length > 0 ? { overlays: overlays.map((o) => ({ path: o.label, sha256: o.sha256 })) } : {}),
     servers: documentServers(ctx),
-    securitySchemes: securitySchemes(loaded),
+    securitySchemes: securitySchemes(loaded, lint),
     securityRequirements: distinctSecurity(operations),
     domains,
     operationCount: operations.length,

@@ -62,6 +62,17 @@ export function lintCatalogText(what: 'title' | 'description', pointer: string, 
 }
 
 /**
+ * Lints a security scheme's description (`raw`, the spec's; `stored`, as cleaned), which list_domains shows beside the
+ * scheme's env vars to every agent before any operation, as a plain field: one that reads like instructions to an AI
+ * is withheld (the caller stores WITHHELD_TEXT). Returns the finding, or undefined.
+ */
+export function lintSchemeDescription(pointer: string, raw: unknown, stored: string, scheme: string): Diagnostic | undefined {
+  const hit = instructionExcerpt([stored, typeof raw === 'string' ? raw.slice(0, 20_000) : undefined]);
+  if (hit === undefined) return undefined;
+  return { level: 'warning', code: 'LINT_INSTRUCTION_LIKE', pointer, message: `security scheme ${JSON.stringify(scheme)}: description reads like an instruction to an AI (${JSON.stringify(hit)}); withheld from agents, a note is shown instead` };
+}
+
+/**
  * Lints the spec's tag descriptions, which become the domains' descriptions in list_domains. `described` is
  * tagDescriptions' map (tag slug -> stored description); the description of a flagged tag is replaced there by
  * WITHHELD_TEXT, so that buildDomains never stores it. Returns the findings, one per flagged tag.

@@ -115,7 +115,7 @@ describe.each(ERAS)('%s: several catalogs served', (era) => {
       { catalog: 'beta', scheme: 'bearer', envVars: ['BETA_TOKEN'], set: true },
     ]);
     const alpha = await call(c, 'describe_tools', { tool_names: ['alpha.list_alpha'] });
-    expect(alpha.value.tools[0].credentials).toMatch(/^ALPHA_TOKEN \(not set; this request's X-Upstream-Token is used\)/);
+    expect(alpha.value.tools[0].credentials).toMatch(/^ALPHA_TOKEN \(not set; this request's X-Upstream-Token-alpha is used\)/);
     const beta = await call(c, 'describe_tools', { tool_names: ['beta.list_beta'] });
     expect(beta.value.tools[0].credentials).toMatch(/^BETA_TOKEN \(set\)/);
     expect((await execute(c, 'alpha.list_alpha')).success).toBe(true);

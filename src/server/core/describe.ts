@@ -10,7 +10,7 @@ import { executionConfigFor, suggestToolNames, type CatalogEntry, type CatalogSe
 import { fail, ok, type Envelope } from './envelope.js';
 import { parseMetaArgs } from './meta-args.js';
 import { LIMITS, type ToolNames } from './names.js';
-import { argumentLabel, briefReturns, briefText, parameterLines, parameterSources, requirementsLine, typeLabel, unshownFields, type ParameterLine } from './describe-brief.js';
+import { argumentLabel, briefReturns, briefText, parameterLines, parameterSources, requirementsLine, tokenHeaderOf, typeLabel, unshownFields, type ParameterLine } from './describe-brief.js';
 import { describeInstruction, refusedWhenReadOnly, summaryInstruction, type UnshownFields } from './describe-instruction.js';
 import { capSchema } from './schema-cap.js';
 import { cleanText, oneLine } from './text.js';
@@ -180,7 +180,7 @@ function firstUnshown(tools: readonly unknown[], ops: readonly Operation[], read
     const entry = t as { name?: string; parameters?: Record<string, ParameterLine> };
     const op = ops.find((o) => o.name === entry.name);
     if (entry.parameters === undefined || op === undefined || !op.executable || refusedWhenReadOnly(op, readOnly)) continue;
-    const parameters = unshownFields(entry.parameters);
+    const parameters = unshownFields(op);
     if (parameters.length > 0) return { tool: op.name, parameters };
   }
   return undefined;
@@ -308,7 +308,7 @@ export function levelTwo(entry: CatalogEntry, names: ToolNames, ctx: DescribeCon
     example: exampleCall(op),
     returns: briefReturns(op),
     // which schemes go together and which are alternatives: `A and B` both required (security: [{a, b}])
-    credentials: requirementsLine(credentialAlternatives(op, executionConfigFor(entry.catalog, ctx.settings, ctx.sessionCredential), { format: true, envSet: true })),
+    credentials: requirementsLine(credentialAlternatives(op, executionConfigFor(entry.catalog, ctx.settings, ctx.sessionCredential), { format: true, envSet: true }), tokenHeaderOf(entry)),
   };
   const w = warnings(entry, ctx);
   if (w.length > 0) out.warnings = w;

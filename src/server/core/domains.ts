@@ -9,7 +9,7 @@ import { domainMap, groupPrefixes, underPrefix } from './domain-map.js';
 import { fail, ok, type Envelope } from './envelope.js';
 import { parseMetaArgs } from './meta-args.js';
 import type { ToolNames } from './names.js';
-import { oneLine } from './text.js';
+import { oneLine, sentences } from './text.js';
 
 /** At most this many credentials in one answer (the rest are counted in `omittedCredentials`). */
 export const MAX_CREDENTIALS = 20;
@@ -44,17 +44,29 @@ function securityRepresentatives(catalog: Catalog): Array<Pick<Operation, 'secur
   return ops;
 }
 
+/** A credential in list_domains: its status, and the first sentence of what the API says of the scheme. */
+type ListedCredential = CredentialStatus & { description?: string };
+
+/** A scheme's description in list_domains: its first sentence, at most this many characters (Level 3 quotes 300). */
+const SCHEME_DESCRIPTION_CHARS = 120;
+
 /**
  * The credentials a catalog's operations can use: scheme, the env vars that supply it (after config
  * overrides), whether a value is available (`set`), and `source: "header"` when this request's X-Upstream-Token supplies it
- * (the env vars themselves may be unset) — never values. Computed per call because the session credential and
- * the environment decide `set`.
+ * (the env vars themselves may be unset), and `description`, the first sentence of the securityScheme's own
+ * description when the spec gives one (what the value is and where the user gets it: SoundCloud's
+ * `OAuth ACCESS_TOKEN`) — never values. Computed per call because the session credential and the environment decide `set`.
  */
-function catalogCredentials(catalog: Catalog, settings: ExecutionSettings, sessionCredential?: string): CredentialStatus[] {
+function catalogCredentials(catalog: Catalog, settings: ExecutionSettings, sessionCredential?: string): ListedCredential[] {
   const config = executionConfigFor(catalog, settings, sessionCredential);
-  const seen = new Map<string, CredentialStatus>();
+  const schemes = config.catalog.securitySchemes ?? {};
+  const seen = new Map<string, ListedCredential>();
   for (const op of securityRepresentatives(catalog)) {
-    for (const c of credentialStatus(op, config)) if (!seen.has(c.scheme)) seen.set(c.scheme, c);
+    for (const c of credentialStatus(op, config)) {
+      if (seen.has(c.scheme)) continue;
+      const description = Object.hasOwn(schemes, c.scheme) ? sentences(schemes[c.scheme]?.description, 1, SCHEME_DESCRIPTION_CHARS) : '';
+      seen.set(c.scheme, description !== '' ? { ...c, description } : c);
+    }
   }
   return [...seen.values()].sort((a, b) => (a.scheme < b.scheme ? -1 : a.scheme > b.scheme ? 1 : 0));
 }
