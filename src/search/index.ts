@@ -3,9 +3,9 @@
 // rank.ts). This file wires the stages (a query's scratch marks: marks.ts), checks options and shapes hits. Deterministic, offline, bounded cost for
 // any input. Prints nothing.
 import { AppError } from '../errors.js';
-import { suggestNames } from '../registry/suggest.js';
 import type { DomainInfo, Operation } from '../types.js';
 import { DocCards } from './cards.js';
+import { DomainFilter, type Scope } from './domain-filter.js';
 import { computeFeatures, resourceHeadTerms, type FeatureTables } from './features.js';
 import { Candidates, LexicalRetriever } from './lexical.js';
 import { reciprocalRankFusion } from './fusion.js';
@@ -36,6 +36,13 @@ export interface SearchOptions {
    * (`tuning.domainReach`; an empty query browses the domain alone). Unknown domain: AppError UNKNOWN_DOMAIN.
    */
   domain?: string;
+  /**
+   * Only these domains' operations (a group of domains: a catalog's, a prefix's), each ranked and scored as the
+   * search without a domain ranks it, so the answer is the unscoped one less the other domains' (no reach); `total`
+   * counts the set's matches. An empty query browses the set in name order (when nothing at all matches: keywords
+   * alone can match). Not with `domain`; an unknown name: AppError UNKNOWN_DOMAIN.
+   */
+  domains?: ReadonlySet<string> | readonly string[];
   /** Page size; default 10, at most {@link MAX_LIMIT}. */
   limit?: number;
   /** Results to skip; default 0. */
@@ -107,6 +114,8 @@ export interface IndexParts {
 /** The best documents of a search, how many matched, and (explain) how the query was read. */
 interface RankedPage {
   total: number;
+  /** How many documents match in all domains (the unscoped total). */
+  all: number;
   top: Ranked[];
   reading?: QueryReading;
   pruning?: { candidates: number; scored: number };
@@ -120,8 +129,8 @@ function nameOrder(operations: readonly Operation[]): Operation[] {
 export class SearchIndex {
   private readonly cards: DocCards;
   private readonly domains: readonly DomainInfo[];
-  private readonly domainNames: Set<string>;
-  private readonly domainCodes: Map<string, number>;
+  /** Which documents a search keeps (domain-filter.ts). */
+  private readonly filter: DomainFilter;
   private readonly tuning: SearchTuning;
   private readonly lexicon: Lexicon;
   private readonly tables: FeatureTables;
@@ -137,12 +146,11 @@ export class SearchIndex {
   private constructor(parts: IndexParts) {
     this.cards = parts.cards;
     this.domains = parts.domains;
-    this.domainNames = new Set(parts.domains.map((d) => d.name));
     this.tuning = parts.tuning;
     this.lexicon = parts.lexicon;
     this.tables = parts.tables;
     this.retriever = parts.retriever;
-    this.domainCodes = new Map(parts.tables.domainList.map((d, k) => [d, k]));
+    this.filter = new DomainFilter(parts.domains, parts.tables.domainList, parts.tables.features.domain);
     this.candidates = new Candidates(parts.cards.length);
     this.marks = new QueryMarks(parts.tables.termIds.size, parts.cards.length);
     const { features, domainList } = parts.tables;
@@ -243,32 +251,21 @@ export class SearchIndex {
   /**
    * Ranked operations for a request in the user's words. An exact operation name, operationId or
    * `METHOD /path` ranks that operation first. Empty query with `domain`: browse the domain in name order.
-   * Never throws for any query text; throws AppError UNKNOWN_DOMAIN for an unknown `domain`.
+   * Never throws for any query text; throws AppError UNKNOWN_DOMAIN for an unknown `domain` or `domains` name.
    */
   search(query: string, options: SearchOptions = {}): SearchResult {
-    const domain = options.domain;
-    if (domain !== undefined && domain !== '' && !this.domainNames.has(domain)) {
-      const close = suggestNames(domain, [...this.domainNames]);
-      throw new AppError(
-        'UNKNOWN_DOMAIN',
-        `search: unknown domain ${JSON.stringify(domain.slice(0, 100))}` +
-          (close.length > 0 ? `; did you mean ${close.map((c) => JSON.stringify(c)).join(', ')}?` : '') +
-          '; call list_domains for the valid names',
-        { details: { domain: domain.slice(0, 100), suggestions: close } },
-      );
-    }
+    const scope = this.filter.scope(options.domain, options.domains);
     const limit = Math.min(Math.max(Math.floor(options.limit ?? DEFAULT_LIMIT), 1), MAX_LIMIT) || DEFAULT_LIMIT;
     const offset = Math.min(Math.max(Math.floor(options.offset ?? 0), 0), this.cards.length) || 0;
-    const code = domain ? this.domainCodes.get(domain) : undefined;
-    const inDomain = (i: number): boolean => !domain || this.tables.features.domain[i] === code;
 
     const keywords = (options.keywords ?? []).filter((k) => typeof k === 'string' && k.trim() !== '');
     const ranked = keywords.length > 0 && this.tuning.keywordMode === 'fuse' && query.trim() !== ''
-      ? this.fused(query, keywords, offset + limit, domain || undefined, options.explain === true)
-      : this.rank(query, offset + limit, domain || undefined, options.explain === true, keywords);
-    if (ranked.total === 0 && query.trim() === '') {
+      ? this.fused(query, keywords, offset + limit, scope, options.explain === true)
+      : this.rank(query, offset + limit, scope, options.explain === true, keywords);
+    // browse when nothing matches (a set: nothing in any domain, as the unscoped search, which browses, would say)
+    if ((scope.inSet ? ranked.all : ranked.total) === 0 && query.trim() === '') {
       const all: number[] = [];
-      for (let i = 0; i < this.cards.length; i++) if (inDomain(i)) all.push(i);
+      for (let i = 0; i < this.cards.length; i++) if (this.filter.keeps(scope, i)) all.push(i);
       return { total: all.length, results: all.slice(offset, offset + limit).map((i) => this.hit({ i, score: 1 })) };
     }
     const results = ranked.top.slice(offset, offset + limit).map((r) => this.hit(r));
@@ -306,26 +303,27 @@ export class SearchIndex {
   }
 
   /** Keywords as a second retrieval fused by reciprocal rank with the query's (tuning.keywordMode `fuse`). */
-  private fused(query: string, keywords: readonly string[], k: number, domain: string | undefined, explain: boolean): RankedPage {
+  private fused(query: string, keywords: readonly string[], k: number, scope: Scope, explain: boolean): RankedPage {
     const depth = Math.max(k, 50);
-    const main = this.rank(query, depth, domain, explain);
-    const alt = this.rank(keywords.join(' '), depth, domain, false);
+    const main = this.rank(query, depth, scope, explain);
+    const alt = this.rank(keywords.join(' '), depth, scope, false);
     const fused = reciprocalRankFusion([{ ids: main.top.map((r) => r.i), weight: 1 }, { ids: alt.top.map((r) => r.i), weight: this.tuning.keywordWeight }]);
     const byDoc = new Map(main.top.map((r) => [r.i, r]));
     const best = fused[0]?.score ?? 1;
     const conf = main.top[0]?.score ?? 0;
     const top = fused.slice(0, k).map((f) => ({ ...(byDoc.get(f.i) ?? { i: f.i }), score: (f.score / best) * conf }));
-    return { total: Math.max(main.total, alt.total), top, ...(main.reading ? { reading: main.reading } : {}), ...(main.pruning ? { pruning: main.pruning } : {}) };
+    return { total: Math.max(main.total, alt.total), all: Math.max(main.all, alt.all), top, ...(main.reading ? { reading: main.reading } : {}), ...(main.pruning ? { pruning: main.pruning } : {}) };
   }
 
   /**
-   * The best `k` matching documents of `domain` (all domains when undefined), best first, scores 0..1, ties
-   * broken by name (K4), and how many documents match in all. The pipeline: analyze the query, retrieve
-   * (lexical), re-rank every candidate with the signals, keep the best k.
+   * The best `k` matching documents of the scope (its domain, its set of domains, or all), best first, scores 0..1,
+   * ties broken by name (K4), and how many documents match in it and in all. The pipeline: analyze the query,
+   * retrieve (lexical), re-rank every candidate with the signals, keep the best k.
    */
-  private rank(query: string, k: number, domain: string | undefined, explain: boolean, keywords: readonly string[] = []): RankedPage {
+  private rank(query: string, k: number, scope: Scope, explain: boolean, keywords: readonly string[] = []): RankedPage {
+    const { domain, inSet } = scope;
     const trimmed = query.slice(0, MAX_QUERY_CHARS).trim();
-    if (trimmed === '' && keywords.length === 0) return { total: 0, top: [] };
+    if (trimmed === '' && keywords.length === 0) return { total: 0, all: 0, top: [] };
     const t = this.tuning;
     const signals = activeSignals(t.disabledSignals, t.rerank);
     const readObject = t.primaryBoost !== 1 && signals.some((s) => s.name === 'primary-resource');
@@ -344,13 +342,16 @@ export class SearchIndex {
         coveragePower: t.signalWeights[COVERAGE_POWER] ?? DEFAULT_COVERAGE_POWER,
       },
     };
-    const domainCode = domain === undefined ? -1 : (this.domainCodes.get(domain) ?? -2);
+    const domainCode = scope.code;
     const reached = domain !== undefined && t.domainReach > 0 ? this.reach.mark(domain) : undefined;
     const reach = reached && { mask: reached.mask, factor: t.domainReach };
     try {
-      const { total, top, scored } = rankCandidates({ ctx, signals, weights: t.signalWeights, k, domainCode, exactIndex, explain, pruneAbove: t.pruneAbove, ...(reach ? { reach } : {}) });
+      const { total, top, scored } = rankCandidates({
+        ctx, signals, weights: t.signalWeights, k, domainCode, exactIndex, explain, pruneAbove: t.pruneAbove, ...(reach ? { reach } : {}), ...(inSet ? { inSet } : {}),
+      });
       const pruning = explain && scored !== undefined ? { pruning: { candidates: this.candidates.matchedCount, scored } } : {};
-      return { total, top, ...(explain ? { reading: readingOf(plan) } : {}), ...pruning };
+      const all = this.candidates.matchedCount + (exactIndex !== undefined && this.candidates.isMatched[exactIndex] !== 1 ? 1 : 0);
+      return { total, all, top, ...(explain ? { reading: readingOf(plan) } : {}), ...pruning };
     } finally {
       this.marks.clear();
       reached?.clear();
@@ -376,11 +377,11 @@ export class SearchIndex {
   /**
    * Help for "no results": domains whose name or description share words with the query, and spelling
    * corrections or, for a name-like query, the closest operation names (suggest.ts). Only corrections that find
-   * something (in `domain` when given) are offered: one that finds nothing too sends the caller around in a circle.
+   * something (in `domain` or `domains` when given) are offered: one that finds nothing too sends the caller around in a circle.
    */
-  suggest(query: string, options: { domain?: string } = {}): { domains: string[]; didYouMean: string[] } {
+  suggest(query: string, options: Pick<SearchOptions, 'domain' | 'domains'> = {}): { domains: string[]; didYouMean: string[] } {
     const s = suggestFor(query, this.lexicon, this.domains, () => this.cards.names());
-    const scope = options.domain !== undefined ? { domain: options.domain } : {};
+    const scope = { ...(options.domain !== undefined ? { domain: options.domain } : {}), ...(options.domains !== undefined ? { domains: options.domains } : {}) };
     return { ...s, didYouMean: s.didYouMean.filter((q) => this.search(q, { ...scope, limit: 1 }).total > 0) };
   }
 

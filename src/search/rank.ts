@@ -1,7 +1,7 @@
 // Stage 4b, ranking: applies the re-ranking signals to every retrieved candidate, normalizes (best = its coverage),
-// filters by domain (with the paths the domain reaches, widen.ts), puts an exact name first and keeps the best k
-// in name order for ties (K4). Optionally explains each kept hit (per-signal factors). Allocation-free per
-// candidate; prints nothing.
+// filters by domain (with the paths the domain reaches, widen.ts) or by a set of domains, puts an exact name first
+// and keeps the best k in name order for ties (K4). Optionally explains each kept hit (per-signal factors).
+// Allocation-free per candidate; prints nothing.
 import type { Features } from './features.js';
 import type { Candidates } from './lexical.js';
 import { SIGNALS, type Prepared, type Signal, type SignalContext } from './signals.js';
@@ -108,6 +108,11 @@ export interface RankRequest {
   k: number;
   /** Domain code to keep (-1: all; -2: a domain with no operations). */
   domainCode: number;
+  /**
+   * Domain codes to keep (`inSet[code] === 1`), with `domainCode` -1: a group of domains ranked as the unscoped search
+   * ranks them (same scores, same order), the other domains' operations left out; no reach.
+   */
+  inSet?: Uint8Array;
   /** Document named exactly by the query. */
   exactIndex: number | undefined;
   explain: boolean;
@@ -145,7 +150,8 @@ function take(list: TopK, exact: Uint8Array, finish: Uint32Array, count: number)
 
 /** The factor a document's score gets in the top k: 1 in the domain asked for, reach.factor reached by its path, 0 outside. */
 function scopeFactor(req: RankRequest, domain: Uint32Array, i: number): number {
-  const { domainCode, reach } = req;
+  const { domainCode, reach, inSet } = req;
+  if (inSet !== undefined) return inSet[domain[i] as number] === 1 ? 1 : 0;
   if (domainCode === -1 || domain[i] === domainCode) return 1;
   return reach !== undefined && reach.mask[i] === 1 ? reach.factor : 0;
 }
@@ -239,7 +245,7 @@ export function activeSignals(disabled: readonly string[], rerank: boolean): Sig
  * Also returns that confidence (the best operation's coverage). Does not clear the candidates.
  */
 export function rankCandidates(req: RankRequest): { total: number; top: Ranked[]; confidence: number; best: number; scored?: number } {
-  const { ctx, k, domainCode, exactIndex, reach } = req;
+  const { ctx, k, domainCode, exactIndex, reach, inSet } = req;
   const weights = req.signals.length > 0 ? (req.weights ?? {}) : {};
   const c: Candidates = ctx.candidates;
   const f: Features = ctx.features;
@@ -289,6 +295,7 @@ export function rankCandidates(req: RankRequest): { total: number; top: Ranked[]
   for (let m = 0; m < c.matchedCount; m++) {
     const i = matched[m] as number;
     let factor = 1;
+    if (inSet !== undefined && inSet[f.domain[i] as number] !== 1) continue;
     if (domainCode !== -1 && f.domain[i] !== domainCode) {
       if (reach === undefined || reach.mask[i] !== 1) continue;
       factor = reach.factor;
@@ -299,7 +306,8 @@ export function rankCandidates(req: RankRequest): { total: number; top: Ranked[]
       top.offer(i, 1.0001);
     } else if (!pruned || c.exact[i] === 1) top.offer(i, max > 0 ? ((final[i] as number) / max) * conf * factor : 0);
   }
-  if (exactIndex !== undefined && !exactSeen && (domainCode === -1 || f.domain[exactIndex] === domainCode)) {
+  const exactIn = exactIndex !== undefined && (domainCode === -1 || f.domain[exactIndex] === domainCode) && (inSet === undefined || inSet[f.domain[exactIndex] as number] === 1);
+  if (exactIn && !exactSeen) {
     total++;
     top.offer(exactIndex, 1.0001);
   }

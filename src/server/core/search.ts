@@ -86,26 +86,21 @@ type SearchOptionsIn = { domain?: string; limit: number; offset: number; keyword
 type Searcher = (query: string, options: SearchOptionsIn) => Found | Promise<Found>;
 
 /**
- * A search in a group of domains (a prefix of list_domains' map; with several catalogs, a catalog's name): the
- * whole set's ranking, read a page at a time and kept to the group's domains, so the group ranks as one search
- * (each operation's score and place as the unscoped search gives them) and `total` counts the group's matches. The
- * index answers one domain or all of them, so this reads every page of the unscoped ranking: its cost grows with the
- * set's matches (one ranking per 50). `firstOnly`: stop at the first match (whether the group has any).
+ * A hybrid search in a group of domains (a prefix of list_domains' map; with several catalogs, a catalog's name):
+ * the whole set's hybrid ranking, read a page at a time and kept to the group's domains, so the group ranks as one
+ * search (each operation's score and place as the unscoped search gives them) and `total` counts the group's
+ * matches. The lexical index ranks a group itself (SearchOptions.domains, at the cost of one domain's search); the
+ * hybrid ranking mixes in the vectors of every domain, so this reads every page of it: its cost grows with the set's
+ * matches (one ranking per 50).
  */
-async function searchGroup(
-  search: Searcher,
-  members: ReadonlySet<string>,
-  query: string,
-  options: { limit: number; offset: number; keywords?: string[] },
-  firstOnly = false,
-): Promise<Found> {
+async function searchGroup(search: Searcher, members: ReadonlySet<string>, query: string, options: { limit: number; offset: number; keywords?: string[] }): Promise<Found> {
   const kept: SearchHit[] = [];
   let mode: string | undefined;
   for (let at = 0; ; at += MAX_LIMIT) {
     const page = await search(query, { limit: MAX_LIMIT, offset: at, ...(options.keywords ? { keywords: options.keywords } : {}) });
     mode ??= page.mode;
     for (const hit of page.results) if (members.has(hit.domain)) kept.push(hit);
-    if ((firstOnly && kept.length > 0) || page.results.length < MAX_LIMIT || at + MAX_LIMIT >= page.total) break;
+    if (page.results.length < MAX_LIMIT || at + MAX_LIMIT >= page.total) break;
   }
   return { results: kept.slice(options.offset, options.offset + options.limit), total: kept.length, ...(mode !== undefined ? { mode } : {}) };
 }
@@ -127,8 +122,8 @@ function weakDomains(near: string[], results: ReadonlyArray<{ domain: string; sc
 
 /**
  * search_tools. With `domain` and no query it lists that domain in stable (name) order, paged; a `domain` that is a
- * group's prefix (searchGroup) searches or lists the group's domains together. `observe`, when given, sees every
- * search that was answered (not refusals of invalid input).
+ * group's prefix searches or lists the group's domains together (SearchOptions.domains; searchGroup when hybrid).
+ * `observe`, when given, sees every search that was answered (not refusals of invalid input).
  */
 export async function searchTools(
   set: CatalogSet,
@@ -193,7 +188,10 @@ export async function searchTools(
   // With an embeddings endpoint: hybrid ranking, or the lexical one with the reason (never a failure).
   const embeddings = set.embeddings;
   const search: Searcher = (q, o) => (embeddings !== undefined && q !== '' ? embeddings.search(set.index, q, o) : set.index.search(q, o));
-  const found = group !== undefined ? await searchGroup(search, group, query, options) : await search(query, options);
+  // a group: the index keeps its domains (ranked as the unscoped search ranks them); a hybrid ranking is paged
+  const found: Found = group === undefined ? await search(query, options)
+    : embeddings !== undefined && query !== '' ? await searchGroup(search, group, query, options)
+    : set.index.search(query, { ...options, domains: group });
   const flagged = lintFlags(set);
   const results = found.results.map((r) => {
     const flags = flagged.get(r.name);
@@ -223,7 +221,7 @@ export async function searchTools(
   }
   if (results.length === 0) {
     // SearchIndex.suggest decides (names for a one-word query, corrected words for a phrase).
-    value.suggestions = query === '' ? { domains: [], didYouMean: [] } : await suggestFor(set, query, domain, group);
+    value.suggestions = query === '' ? { domains: [], didYouMean: [] } : suggestFor(set, query, domain, group);
     value.hint = `No operation matched. Search in the API's words: a short "<action> <resource>" ("create invoice", "list members"), keywords for other names of it, a suggested domain, or ${names.listDomains}.`;
     return ok(tool, value, `Rephrase the query or browse a suggested domain with ${tool}.`);
   }
@@ -260,10 +258,6 @@ export async function searchTools(
  * No results: SearchIndex.suggest's domains and corrections. In a domain, only corrections that find something
  * there; in a group, only those that find something in one of its domains.
  */
-async function suggestFor(set: CatalogSet, query: string, domain: string | undefined, group: Set<string> | undefined): Promise<{ domains: string[]; didYouMean: string[] }> {
-  if (group === undefined) return set.index.suggest(query, domain !== undefined ? { domain } : {});
-  const s = set.index.suggest(query);
-  const lexical: Searcher = (q, o) => set.index.search(q, o);
-  const found = await Promise.all(s.didYouMean.map((q) => searchGroup(lexical, group, q, { limit: 1, offset: 0 }, true)));
-  return { ...s, didYouMean: s.didYouMean.filter((_, k) => (found[k] as Found).total > 0) };
+function suggestFor(set: CatalogSet, query: string, domain: string | undefined, group: Set<string> | undefined): { domains: string[]; didYouMean: string[] } {
+  return set.index.suggest(query, group !== undefined ? { domains: group } : domain !== undefined ? { domain } : {});
 }
