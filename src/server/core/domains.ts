@@ -1,6 +1,7 @@
 // list_domains: the map of the catalog(s) — what each API is (display name, description), then domains with tool
 // counts and one-line descriptions.
 import { credentialStatus, type CredentialStatus } from '../../execution/auth.js';
+import { instructionMatch } from '../../instruction-patterns.js';
 import type { Catalog } from '../../registry/catalog.js';
 import { suggestNames } from '../../registry/suggest.js';
 import type { Operation } from '../../types.js';
@@ -51,6 +52,16 @@ type ListedCredential = CredentialStatus & { description?: string };
 const SCHEME_DESCRIPTION_CHARS = 120;
 
 /**
+ * A scheme's stored description as list_domains shows it: its first sentence, or nothing when the text reads like an
+ * instruction to an AI. The importer withholds such text (LINT_INSTRUCTION_LIKE), but a registry imported before it
+ * checked scheme descriptions stored them as the spec wrote them, and every agent reads list_domains first.
+ */
+function schemeDescription(stored: string | undefined): string {
+  if (stored === undefined || instructionMatch(stored) !== undefined) return '';
+  return sentences(stored, 1, SCHEME_DESCRIPTION_CHARS);
+}
+
+/**
  * The credentials a catalog's operations can use: scheme, the env vars that supply it (after config
  * overrides), whether a value is available (`set`), and `source: "header"` when this request's X-Upstream-Token supplies it
  * (the env vars themselves may be unset), and `description`, the first sentence of the securityScheme's own
@@ -64,7 +75,7 @@ function catalogCredentials(catalog: Catalog, settings: ExecutionSettings, sessi
   for (const op of securityRepresentatives(catalog)) {
     for (const c of credentialStatus(op, config)) {
       if (seen.has(c.scheme)) continue;
-      const description = Object.hasOwn(schemes, c.scheme) ? sentences(schemes[c.scheme]?.description, 1, SCHEME_DESCRIPTION_CHARS) : '';
+      const description = Object.hasOwn(schemes, c.scheme) ? schemeDescription(schemes[c.scheme]?.description) : '';
       seen.set(c.scheme, description !== '' ? { ...c, description } : c);
     }
   }
