@@ -186,5 +186,8 @@ function alternativesLabel(alternatives: JsonSchema[], defs: unknown, hops: numb
   const each: LabelOptions = options.fields === true && shown > 1 ? { ...options, fieldChars: Math.min(FIELDS_CHARS, Math.floor(ALTERNATIVES_CHARS / shown)) } : options;
   const labels = [...new Set(alternatives.map((a) => typeLabel(a, defs, hops, each)).filter((l) => l !== 'null'))];
   if (labels.length === 0) return 'any';
-  return labels.length > 4 ? `${labels.slice(0, 4).join(' | ')} | ...` : labels.join(' | ');
+  if (labels.length <= 4) return labels.join(' | ');
+  // the rest are left out: the `parameter` call shows them
+  if (options.notes !== undefined) options.notes.cut = true;
+  return `${labels.slice(0, 4).join(' | ')} | ...`;
 }
