@@ -272,6 +272,8 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
   await breathe();
 
   const lint = lintOperations(operations, hadText, rawText);
+  // schemas whose own example contradicts their type, widened at conversion (example-types.ts)
+  lint.push(...ctx.conv.exampleFindings.values());
   operations.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   // a tag description that reads like instructions is withheld before it becomes a domain's (lint.ts)
   const described = tagDescriptions(loaded.doc);

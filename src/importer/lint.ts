@@ -3,14 +3,15 @@
 // An operation's flags are data on the operation; nothing here changes what the spec says. The catalog's title
 // and description and the tags' descriptions are linted too: list_domains shows them to every agent before any
 // operation, as plain fields with nothing to flag them, so the importer withholds the ones that read like
-// instructions (WITHHELD_TEXT) instead of storing them.
+// instructions (WITHHELD_TEXT) instead of storing them. Schemas whose own example contradicts their declared type
+// are reported (LINT_EXAMPLE_TYPE) by the converter, which widened their type by the example's (example-types.ts).
 import type { Diagnostic, Operation } from '../types.js';
 import { specPathOf } from './paths.js';
 import { isObject } from './pointer.js';
 import { cleanDescription, instructionMatch, slug } from './text.js';
 
 /** Diagnostic codes produced by the lint (all level `warning`; `--strict` does not fail on them). */
-export const LINT_CODES = ['LINT_NO_DESCRIPTION', 'LINT_NEAR_DUPLICATE', 'LINT_INSTRUCTION_LIKE'] as const;
+export const LINT_CODES = ['LINT_NO_DESCRIPTION', 'LINT_NEAR_DUPLICATE', 'LINT_INSTRUCTION_LIKE', 'LINT_EXAMPLE_TYPE'] as const;
 
 /**
  * What catalog.json holds in place of a catalog or domain description the lint withheld, so that list_domains, the

@@ -4,8 +4,9 @@
 // `$id`/`$schema`/`$anchor`/`$dynamicRef`, `xml` and other annotations are dropped; a `discriminator` is kept only
 // beside a oneOf/anyOf, in converted terms (discriminator.ts).
 // @see https://spec.openapis.org/oas/v3.0.3#schema-object and https://spec.openapis.org/oas/v3.1.0#schema-object
-import type { JsonSchema } from '../types.js';
+import type { Diagnostic, JsonSchema } from '../types.js';
 import { convertDiscriminator } from './discriminator.js';
+import { inTextParameter, widenByExamples } from './example-types.js';
 import type { SpecKind } from './load.js';
 import { getPointer, isObject, own, setOwn, unescapePointer } from './pointer.js';
 import { MAX_SCHEMA_DESCRIPTION, cleanDescription, cleanLine, shortHash, stripInvisible } from './text.js';
@@ -57,6 +58,8 @@ export class SchemaConverter {
   private readonly cache = new Map<string, Converted | SchemaError>();
   private readonly defNames = new Map<string, string>();
   private readonly sizes = new Map<string, number>();
+  /** LINT_EXAMPLE_TYPE findings by spec pointer: schemas whose type their own example widened (example-types.ts). */
+  readonly exampleFindings = new Map<string, Diagnostic>();
 
   constructor(
     private readonly doc: Record<string, unknown>,
@@ -319,6 +322,8 @@ export class SchemaConverter {
       for (const k of Object.keys(dep)) setOwn(o, k, this.walk(dep[k], `${at}/dependentSchemas/${esc(k)}`, deps, depth + 1));
       out.dependentSchemas = o;
     }
+    const widened = types && !inTextParameter(this.doc, at) ? widenByExamples(out, types, examples, at) : undefined;
+    if (widened !== undefined) this.exampleFindings.set(widened.pointer, widened);
 
     // nullable (OAS 3.0) / x-nullable (Swagger 2.0) -> null in the type, or anyOf with null when there is none.
     const nullable = (this.kind !== 'oas31' && node.nullable === true) || (this.kind === 'swagger2' && node['x-nullable'] === true);
