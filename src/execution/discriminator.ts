@@ -5,9 +5,12 @@
 // ("meow is missing"); a tag no alternative has is one error listing every allowed tag. The tag values are read from
 // the alternatives (any catalog); where an alternative leaves the tag a plain string, from the discriminator's
 // `mapping` the importer keeps beside the union (src/importer/discriminator.ts: catalogs imported since).
-import type { ErrorObject } from 'ajv';
+// The mapping also decides what is accepted (tagMismatches): per OAS the tag selects the alternative, so a body whose
+// tag names one alternative but which matches another (`{"petType": "bird", "meow": 1}`, bird mapped to Bird, the body
+// a valid Cat) is refused, as is a tag the mapping does not have; Ajv alone accepts both (the oneOf passes).
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../types.js';
-import { resolveRef, schemaAtPointer } from './expected.js';
+import { excerpt, resolveRef, schemaAtPointer } from './expected.js';
 import type { FieldError } from './types.js';
 
 type Schema = Record<string, unknown>;
@@ -128,5 +131,113 @@ export function taggedUnions(root: Schema, errors: readonly ErrorObject[], args:
       return;
     }
   });
+  return out;
+}
+
+/** How deep tagMismatches follows the value into the schema. */
+const MAX_TAG_DEPTH = 32;
+
+function typeOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
+  return typeof v;
+}
+
+/** Whether a schema's own `type` (if any) admits `v`. */
+function admits(schema: Schema | undefined, v: unknown): boolean {
+  if (schema === undefined) return false;
+  const t = schema.type;
+  if (t === undefined) return true;
+  const types = Array.isArray(t) ? (t as unknown[]) : [t];
+  const vt = typeOf(v);
+  return types.includes(vt) || (vt === 'integer' && types.includes('number'));
+}
+
+/** What an alternative's validation failures say the value lacks: `wings is missing`, `/age must be integer`. */
+function lacks(errors: readonly ErrorObject[]): string {
+  const said = new Set<string>();
+  for (const e of errors) {
+    const p = e.params as Record<string, unknown>;
+    if (e.keyword === 'required') said.add(`${JSON.stringify(String(p.missingProperty))} is missing`);
+    else if (e.keyword === 'additionalProperties') said.add(`${JSON.stringify(String(p.additionalProperty))} is not one of its properties`);
+    else if (e.keyword !== 'if' && e.keyword !== 'oneOf' && e.keyword !== 'anyOf') said.add(`${e.instancePath === '' ? 'the value' : e.instancePath.slice(1)} ${e.message ?? e.keyword}`);
+    if (said.size >= 4) break;
+  }
+  return [...said].join('; ') || 'it does not match';
+}
+
+/**
+ * Tag errors of values Ajv accepted: every oneOf/anyOf with a discriminator `mapping` (beside it in `root`, the
+ * operation's input schema) that `args` reaches, whose tag property is a string the mapping does not have, or which
+ * selects an alternative the value does not match (while another matches). `validatorAt(ref)` validates a value
+ * against `root`'s `#/$defs/...` schema. A union the value matches no alternative of is left to Ajv's errors
+ * (taggedUnions). The value is followed through properties, additionalProperties, items, allOf, `$ref`s, the selected
+ * alternative, and a union without a discriminator only where one alternative alone admits the value's type.
+ */
+export function tagMismatches(root: Schema, args: unknown, validatorAt: (ref: string) => ValidateFunction | undefined): FieldError[] {
+  const out: FieldError[] = [];
+  const visit = (node: JsonSchema | undefined, value: unknown, path: string, depth: number): void => {
+    const s = resolveRef(root, node);
+    if (s === undefined || depth > MAX_TAG_DEPTH || out.length >= 5) return;
+    if (Array.isArray(s.allOf)) for (const m of s.allOf as JsonSchema[]) visit(m, value, path, depth + 1);
+    const kind = Array.isArray(s.oneOf) ? 'oneOf' : Array.isArray(s.anyOf) ? 'anyOf' : undefined;
+    const list = kind === undefined ? [] : (s[kind] as JsonSchema[]);
+    const d = s.discriminator as { propertyName?: unknown; mapping?: unknown } | undefined;
+    const isObj = value !== null && typeof value === 'object' && !Array.isArray(value);
+    if (kind !== undefined && isObj && typeof d?.propertyName === 'string' && d.mapping !== null && typeof d.mapping === 'object') {
+      const key = d.propertyName;
+      const tag = Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+      const mapping = d.mapping as Record<string, unknown>;
+      const targets = [...new Set(Object.values(mapping).filter((t): t is string => typeof t === 'string'))];
+      const passing = targets.filter((t) => validatorAt(t)?.(value) === true);
+      if (typeof tag === 'string' && passing.length > 0) {
+        const tagPath = `${path}/${escapeKey(key)}`;
+        const values = Object.keys(mapping);
+        const selected = Object.hasOwn(mapping, tag) ? mapping[tag] : undefined;
+        const matching = values.filter((v) => passing.includes(mapping[v] as string));
+        if (typeof selected !== 'string') {
+          out.push({
+            path: tagPath,
+            message: `${JSON.stringify(tag)} is not one of the allowed values of ${JSON.stringify(key)}, which selects the kind of object`,
+            expected: values,
+            suggestion: `set ${JSON.stringify(key)} to the kind meant (${values.map((v) => JSON.stringify(v)).join(', ')}) and pass the properties that kind requires`,
+          });
+          return;
+        }
+        const name = selected.split('/').pop() ?? selected;
+        if (!passing.includes(selected)) {
+          const check = validatorAt(selected);
+          check?.(value);
+          out.push({
+            path: tagPath,
+            message: `${JSON.stringify(key)} ${JSON.stringify(tag)} selects ${name}, and the value does not match ${name}: ${lacks(check?.errors ?? [])} (the tag, not the other properties, decides the kind of object)`,
+            expected: excerpt(root, resolveRef(root, { $ref: selected })) ?? name,
+            suggestion: `pass what ${name} requires${matching.length > 0 ? `, or set ${JSON.stringify(key)} to ${matching.map((v) => JSON.stringify(v)).join(' or ')} if the value is meant as that kind` : ''}`,
+          });
+          return;
+        }
+        visit({ $ref: selected }, value, path, depth + 1);
+        return;
+      }
+    } else if (kind !== undefined) {
+      const fits = list.filter((b) => admits(resolveRef(root, b), value));
+      if (fits.length === 1) visit(fits[0], value, path, depth + 1);
+    }
+    if (isObj) {
+      const props = s.properties !== null && typeof s.properties === 'object' ? (s.properties as Record<string, JsonSchema>) : {};
+      for (const [k, v] of Object.entries(value)) {
+        if (Object.hasOwn(props, k)) visit(props[k], v, `${path}/${escapeKey(k)}`, depth + 1);
+        else if (s.additionalProperties !== null && typeof s.additionalProperties === 'object') visit(s.additionalProperties as JsonSchema, v, `${path}/${escapeKey(k)}`, depth + 1);
+      }
+    } else if (Array.isArray(value)) {
+      const prefix = Array.isArray(s.prefixItems) ? (s.prefixItems as JsonSchema[]) : [];
+      value.forEach((item, i) => {
+        const sub = i < prefix.length ? prefix[i] : (s.items as JsonSchema | undefined);
+        if (sub !== undefined && typeof sub === 'object') visit(sub, item, `${path}/${i}`, depth + 1);
+      });
+    }
+  };
+  visit(root as JsonSchema, args, '', 0);
   return out;
 }

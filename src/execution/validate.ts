@@ -7,7 +7,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { createAjv } from '../schema/ajv.js';
 import { suggestNames } from '../registry/suggest.js';
 import type { JsonSchema, Operation } from '../types.js';
-import { taggedUnions } from './discriminator.js';
+import { taggedUnions, tagMismatches } from './discriminator.js';
 import { alternativesLabel, excerpt, resolveRef, schemaAt, schemaAtPointer } from './expected.js';
 import { fileInputSchema } from './files.js';
 import type { FieldError, ValidationOutcome } from './types.js';
@@ -17,6 +17,8 @@ export const ARG_LIMITS = { maxJsonBytes: 1_000_000, maxDepth: 32, maxArrayItems
 
 let sharedAjv = createAjv();
 const cache = new Map<string, ValidateFunction | Error>();
+/** Whether the schema of a validatorFor key holds a discriminator. */
+const withTags = new Map<string, boolean>();
 
 function schemaKey(name: string, schema: Operation['inputSchema']): string {
   const hash = createHash('sha1').update(JSON.stringify(schema)).digest('base64url');
@@ -25,10 +27,10 @@ function schemaKey(name: string, schema: Operation['inputSchema']): string {
 
 /**
  * The compiled validator for an operation's input schema as validation reads it (fileInputSchema: file arguments
- * also take the file object); cached by name + schema hash; same `$id` twice never crashes (E6).
+ * also take the file object), or another schema; cached by `key` (name + schema hash: schemaKey); same `$id` twice
+ * never crashes (E6).
  */
-function validatorFor(op: Operation, schema: Operation['inputSchema']): ValidateFunction | Error {
-  const key = schemaKey(op.name, schema);
+function validatorFor(key: string, schema: Operation['inputSchema']): ValidateFunction | Error {
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
   let v: ValidateFunction | Error;
@@ -48,6 +50,24 @@ function validatorFor(op: Operation, schema: Operation['inputSchema']): Validate
   }
   cache.set(key, v);
   return v;
+}
+
+/**
+ * Validators of the `#/$defs/...` schemas of an input schema holding a discriminator, for tagMismatches (its tag
+ * selects one), compiled on first use and cached with the schema's; undefined for a schema without a discriminator.
+ */
+function defValidators(key: string, schema: Operation['inputSchema']): ((ref: string) => ValidateFunction | undefined) | undefined {
+  let has = withTags.get(key);
+  if (has === undefined) {
+    has = schema.$defs !== undefined && JSON.stringify(schema).includes('"discriminator":{');
+    if (withTags.size > 5000) withTags.clear();
+    withTags.set(key, has);
+  }
+  if (!has) return undefined;
+  return (ref) => {
+    const v = validatorFor(`${key}\u0000${ref}`, { $defs: schema.$defs, $ref: ref } as unknown as Operation['inputSchema']);
+    return v instanceof Error ? undefined : v;
+  };
 }
 
 function pointer(parts: Array<string | number>): string {
@@ -336,16 +356,21 @@ export function validateArguments(op: Operation, args: unknown): ValidationOutco
     }
   }
   const schema = fileInputSchema(op);
-  const validate = validatorFor(op, schema);
+  const key = schemaKey(op.name, schema);
+  const validate = validatorFor(key, schema);
   if (validate instanceof Error) {
     return { ok: false, errors: [{ path: '', message: `the input schema of ${op.name} cannot be compiled (${validate.message}); the catalog needs a re-import` }] };
   }
-  if (validate(unwrapped) && unknown.length === 0) return { ok: true, args: unwrapped };
+  const valid = validate(unwrapped);
+  const raw = valid ? [] : [...(validate.errors ?? [])];
   const root = schema as Record<string, unknown>;
-  const raw = validate.errors ?? [];
+  // A discriminator's tag selects the alternative: a value Ajv accepts under another one is refused.
+  const defs = defValidators(key, schema);
+  const mismatched = defs === undefined ? [] : tagMismatches(root, unwrapped, defs);
+  if (valid && unknown.length === 0 && mismatched.length === 0) return { ok: true, args: unwrapped };
   // A tagged union (discriminator): only the alternative the value's tag picks is reported.
   const tagged = taggedUnions(root, raw, unwrapped);
-  const errors: FieldError[] = [...unknown, ...tagged.extra];
+  const errors: FieldError[] = [...unknown, ...tagged.extra, ...mismatched];
   const seen = new Set<string>(errors.map((e) => `${e.path}\u0000${e.message}`));
   const absorbed = absorbBranchErrors(root, raw);
   for (const i of tagged.keep) absorbed.delete(i);
