@@ -86,11 +86,16 @@ export interface ServerConfig {
   /** execute_tool calls per minute per principal (`--rate-limit`, env API_CATALOG_RATE_LIMIT, default 120; 0 disables). */
   rateLimitPerMinute: number;
   /**
-   * list_domains/search_tools/describe_tools calls, dry runs and execute_tool calls that send nothing (refusals,
-   * confirmation questions) per minute per principal (`--read-rate-limit`, env API_CATALOG_READ_RATE_LIMIT). Unset:
+   * list_domains/search_tools/describe_tools calls, dry runs and execute_tool calls refused before sending (not
+   * confirmation questions: confirmRateLimitPerMinute) per minute per principal (`--read-rate-limit`, env API_CATALOG_READ_RATE_LIMIT). Unset:
    * unlimited over stdio, 600 over HTTP; 0 disables.
    */
   readRateLimitPerMinute?: number;
+  /**
+   * Confirmation questions asked of the user per minute per principal (per connection over stdio), on every transport
+   * (`--confirm-rate-limit`, env API_CATALOG_CONFIRM_RATE_LIMIT, default 10; 0 disables).
+   */
+  confirmRateLimitPerMinute: number;
   /** `--state <url>` (env API_CATALOG_STATE), HTTP only: the shared state store; unset = in memory. */
   stateUrl?: string;
   /** Truncated results kept as resources: how long (default 600 s) and how many per session (default 20). */
@@ -189,6 +194,7 @@ export function resolveServerConfig(flags: ServeFlags, env: Record<string, strin
     requireDescribe: o.requireDescribe,
     sessionTtlMs: o.sessionTtlSeconds * 1000,
     rateLimitPerMinute: o.rateLimitPerMinute,
+    confirmRateLimitPerMinute: o.confirmRateLimitPerMinute,
     resultTtlMs: o.resultTtlSeconds * 1000,
     maxStoredResults: o.maxStoredResults,
     timeouts: { totalMs: o.timeoutMs },

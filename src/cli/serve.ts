@@ -36,6 +36,7 @@ function depsFrom(config: ServerConfig, set: CatalogSet, logger: Logger, file?: 
     sessionTtlMs: config.sessionTtlMs,
     rateLimitPerMinute: config.rateLimitPerMinute,
     ...(config.readRateLimitPerMinute !== undefined ? { readRateLimitPerMinute: config.readRateLimitPerMinute } : {}),
+    confirmRateLimitPerMinute: config.confirmRateLimitPerMinute,
     resultTtlMs: config.resultTtlMs,
     maxStoredResults: config.maxStoredResults,
     logger,

@@ -37,7 +37,7 @@ import { cutOffMark } from './ops/cut-off-mark.js';
 import { trackCall } from './ops/in-flight.js';
 import { namedOperation, notifyObserver, toolCallRecord } from './ops/observe.js';
 import { runExecuteRounds } from './execute-rounds.js';
-import { ExecuteGate, rateLimitedEnvelope, SessionState, type RateBucket } from './session.js';
+import { ExecuteGate, rateLimitedEnvelope, rateLimits, SessionState, type RateBucket } from './session.js';
 import { DEFAULT_HANDLE_TTL_MS, Signer } from './signing.js';
 import { CACHE_HINTS, IDEMPOTENCY_CLAIM_MS, lazySchemaValidator, SERVER_VERSION, sessionTag, stateUnavailableEnvelope, toCallToolResult } from './server-setup.js';
 import { toolDefinitions, workflowText } from './surface.js';
@@ -101,11 +101,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
       return stateless ? PRINCIPAL_SCOPE : (sessionId ??= randomUUID());
     },
   };
-  const session = new SessionState(state, key, {
-    ttlMs: deps.sessionTtlMs ?? 30 * 60_000,
-    executePerMinute: deps.rateLimitPerMinute ?? 120,
-    readPerMinute: deps.readRateLimitPerMinute ?? 0,
-  });
+  const session = new SessionState(state, key, { ttlMs: deps.sessionTtlMs ?? 30 * 60_000, ...rateLimits(deps) });
   const results = new ResultStore(state, key, deps.resultTtlMs ?? 10 * 60_000, deps.maxStoredResults ?? 20);
   let tagOnce: string | undefined;
   // Stateless instances log (and link search follow-ups) per principal: there is no session to name.
@@ -255,8 +251,8 @@ export function createServer(deps: ServerDeps): CatalogServer {
     try {
       if (!deps.touchedByTransport && !stateless) await session.touch();
       // A real execute_tool spends the execute bucket, which protects the upstream API, only when its request is about
-      // to be sent (onDispatch below); one refused before (invalid, not described, a confirmation round) spends the
-      // read bucket instead (execute-rounds.ts). A dry run sends nothing: like every other call, it spends the read bucket.
+      // to be sent (onDispatch below); one refused before (invalid, not described) spends the read bucket instead, a
+      // confirmation question the confirm bucket (execute-rounds.ts). A dry run sends nothing: like every other call, it spends the read bucket.
       const dryRunCall = tool === names.executeTool && typeof input === 'object' && input !== null && (input as { dry_run?: unknown }).dry_run === true;
       const rate = tool === names.executeTool && !dryRunCall ? ({ ok: true } as const) : await session.takeToken('read');
       if (!rate.ok) {
@@ -318,7 +314,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
         const outcome = rounds.outcome;
         confirmation = rounds.confirmation;
         if (gate.stopped !== undefined) throw gate.stopped.error;
-        limitedBucket = gate.limited !== undefined ? 'execute' : rounds.limited !== undefined ? 'read' : undefined;
+        limitedBucket = gate.limited !== undefined ? 'execute' : rounds.limitedBucket;
         envelope = explainUnboundToken(gate.limited ?? outcome.envelope, tokens, catalog);
         if (tokens.values.some((v) => v !== credential)) envelope = await redactTokens(envelope, tokens.values);
         target = outcome.operation ?? target;

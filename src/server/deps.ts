@@ -31,6 +31,11 @@ export interface ServerDeps {
    */
   readRateLimitPerMinute?: number;
   /**
+   * Confirmation questions (a 2025-era elicitation/create, a 2026-07-28 input_required answer) per minute per
+   * principal, on every transport; default 10 (session.ts DEFAULT_CONFIRM_PER_MINUTE), 0 disables.
+   */
+  confirmRateLimitPerMinute?: number;
+  /**
    * Where sessions, authorizations, rate buckets and stored results live. Default: a fresh in-memory store for
    * this one server (stdio, tests). HTTP passes one store for all sessions (memory or Redis).
    */

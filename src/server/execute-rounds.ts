@@ -1,6 +1,7 @@
 // The rounds of one execute_tool call (create-server.ts): the run with the confirmation state of this request; the
-// read unit a call that sends nothing is charged (before the user is asked); and, for a 2025-era client whose call
-// waits for the user, the elicitation/create sent inside the call (confirm.ts) and the run with the answer.
+// unit a call that sends nothing is charged (before the user is asked: a confirmation question the confirm bucket,
+// a refusal the read bucket); and, for a 2025-era client whose call waits for the user, the elicitation/create sent
+// inside the call (confirm.ts) and the run with the answer.
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { Operation } from '../types.js';
 import { noAnswerEnvelope, type Confirmations } from './confirm.js';
@@ -27,8 +28,10 @@ export interface RoundsResult {
   outcome: ExecuteOutcome;
   /** How a legacy client's confirmation ended (its elicitation's action, 'timeout' or 'failed'), for the log line. */
   confirmation?: string;
-  /** RATE_LIMITED (read bucket): the call would have sent nothing, and the user was not asked. */
+  /** RATE_LIMITED (read or confirm bucket): the call would have sent nothing, and the user was not asked. */
   limited?: Envelope;
+  /** Which bucket `limited` came from. */
+  limitedBucket?: 'read' | 'confirm';
 }
 
 /** The outcome without its pending confirmation: nothing is to be asked any more. */
@@ -38,13 +41,16 @@ function settled(outcome: ExecuteOutcome, envelope: Envelope): ExecuteOutcome {
 }
 
 /**
- * Runs the call. A call refused before its request goes out (invalid arguments, not described, a missing
- * credential, each confirmation question: the input_required answer, a legacy elicitation/create) spends no
- * execute unit, which protects the upstream API, but one read unit, as a dry run does: else an agent in a loop could
- * raise confirmation prompts without limit. The unit is taken after the run, before anyone is asked; once the read
- * bucket is empty such a call answers RATE_LIMITED and the user is not asked. One unit per question: the user's
- * answer is never hidden behind RATE_LIMITED, so a 2026-07-28 retry bringing a decline or cancel spends none, and a
- * legacy call's second run (with the answer) spends the execute unit if it sends, nothing if it does not.
+ * Runs the call. A call that sends nothing spends no execute unit, which protects the upstream API, but one unit of
+ * another bucket, taken after the run, before anyone is asked:
+ * - a confirmation question (the input_required answer, a legacy elicitation/create) one unit of the confirm bucket
+ *   and nothing else: it is the user's attention that is limited, on every transport (the read bucket is off over
+ *   stdio by default); once it is empty the call answers RATE_LIMITED (bucket confirm) and the user is not asked;
+ * - a refusal (invalid arguments, not described, a missing credential, CONFIRMATION_REQUIRED for a client that
+ *   cannot be asked) one read unit, as a dry run does.
+ * The user's answer is never hidden behind RATE_LIMITED: a 2026-07-28 retry bringing a decline or cancel spends
+ * nothing (its question was counted), and a legacy call's second run (with the answer) spends the execute unit if
+ * it sends, nothing if it does not.
  */
 export async function runExecuteRounds(
   run: (askConfirmation: (op: Operation) => Promise<ConfirmAnswer>) => Promise<ExecuteOutcome>,
@@ -57,14 +63,15 @@ export async function runExecuteRounds(
     userSaidNo = answer === 'decline' || answer === 'cancel';
     return answer;
   });
+  const op = first.confirmationPending;
   if (!o.gate.reached && !o.readSpent && !userSaidNo) {
-    const rate = await o.session.takeToken('read');
+    const bucket = op !== undefined ? 'confirm' : 'read';
+    const rate = await o.session.takeToken(bucket);
     if (!rate.ok) {
-      const limited = rateLimitedEnvelope(o.tool, 'read', o.session.limit('read'), rate.retryAfterMs, true);
-      return { outcome: settled(first, limited), limited };
+      const limited = rateLimitedEnvelope(o.tool, bucket, o.session.limit(bucket), rate.retryAfterMs, true);
+      return { outcome: settled(first, limited), limited, limitedBucket: bucket };
     }
   }
-  const op = first.confirmationPending;
   if (op === undefined || o.era !== 'legacy') return { outcome: first };
   // A 2025-era client is asked here, inside the call (confirm.ts), and the call runs again with the answer: a failed
   // ask ends in our envelope and log line, never in the SDK shim's bare text.

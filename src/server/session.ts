@@ -15,16 +15,40 @@ export function generateSessionId(): string {
   return randomUUID();
 }
 
-/** Rate-limit buckets, counted per principal: `execute` protects the upstream, `read` a shared server. */
-export type RateBucket = 'execute' | 'read';
+/**
+ * Rate-limit buckets, counted per principal (over stdio: the connection's own in-memory store): `execute` protects
+ * the upstream, `read` a shared server, `confirm` the user (confirmation questions, on every transport).
+ */
+export type RateBucket = 'execute' | 'read' | 'confirm';
 
-export interface SessionOptions {
+/** Confirmation questions per minute when `confirmRateLimitPerMinute` is not given, on every transport. */
+export const DEFAULT_CONFIRM_PER_MINUTE = 10;
+
+/** The per-minute limits a server applies (0: unlimited). */
+export interface RateLimits {
+  /** execute_tool calls that send, per minute per principal. */
+  executePerMinute: number;
+  /** list_domains / search_tools / describe_tools / resource reads, dry runs, refusals per minute per principal. */
+  readPerMinute: number;
+  /** Confirmation questions (elicitation/create, input_required) per minute per principal. */
+  confirmPerMinute: number;
+}
+
+/**
+ * The limits a server built from these deps applies: createServer's, and what serveHttp's handle reports (its deps
+ * carry the HTTP read default), so that a test can read the applied defaults.
+ */
+export function rateLimits(deps: { rateLimitPerMinute?: number; readRateLimitPerMinute?: number; confirmRateLimitPerMinute?: number }): RateLimits {
+  return {
+    executePerMinute: deps.rateLimitPerMinute ?? 120,
+    readPerMinute: deps.readRateLimitPerMinute ?? 0,
+    confirmPerMinute: deps.confirmRateLimitPerMinute ?? DEFAULT_CONFIRM_PER_MINUTE,
+  };
+}
+
+export interface SessionOptions extends RateLimits {
   /** Idle time after which authorizations expire (the HTTP transport also drops the session). */
   ttlMs: number;
-  /** execute_tool calls per minute per principal; 0 disables. */
-  executePerMinute: number;
-  /** list_domains / search_tools / describe_tools / resource reads per minute per principal; 0 disables. */
-  readPerMinute: number;
 }
 
 export class SessionState {
@@ -67,7 +91,7 @@ export class SessionState {
 
   /** The per-minute limit of a bucket (0: unlimited). */
   limit(bucket: RateBucket): number {
-    return bucket === 'execute' ? this.options.executePerMinute : this.options.readPerMinute;
+    return bucket === 'execute' ? this.options.executePerMinute : bucket === 'read' ? this.options.readPerMinute : this.options.confirmPerMinute;
   }
 
   /** Takes one token from the principal's bucket (A23); unlimited buckets never touch the store. */
@@ -80,18 +104,27 @@ export class SessionState {
 
 /**
  * RATE_LIMITED: which bucket, its limit, and when to retry (the same words for every call a limit refuses).
- * `unsent`: an execute_tool call that would send nothing (refused, or waiting for the user's confirmation), which
- * the read bucket limits too, so that a looping agent cannot raise confirmation prompts without end.
+ * `unsent`: an execute_tool call refused before sending (invalid, not described, ...), which the read bucket limits.
+ * `confirm`: a confirmation question not asked, so that a looping agent cannot raise prompts without end.
  */
 export function rateLimitedEnvelope(tool: string, bucket: RateBucket, limit: number, retryAfterMs: number, unsent = false): Envelope {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  if (bucket === 'confirm') {
+    return fail(
+      tool,
+      'RATE_LIMITED',
+      `Too many confirmation questions (execute_tool calls that ask the user to allow a destructive request); the limit is ${limit} per minute (nothing was sent and the user was not asked)`,
+      `Do not repeat a request the user declined. Otherwise wait ${seconds} s, then retry the same call.`,
+      { retryAfterMs, bucket },
+    );
+  }
   return fail(
     tool,
     'RATE_LIMITED',
     bucket === 'execute'
       ? `Too many execute_tool calls sent to the API; the limit is ${limit} per minute (it protects the upstream API; nothing was sent)`
       : unsent
-        ? `Too many execute_tool calls that sent nothing (refused, or asking the user to confirm); with list/search/describe and dry runs the limit is ${limit} per minute (nothing was sent and the user was not asked)`
+        ? `Too many execute_tool calls that sent nothing (refused before sending); with list/search/describe and dry runs the limit is ${limit} per minute (nothing was sent)`
         : `Too many catalog calls (list/search/describe, and execute_tool dry runs); the limit is ${limit} per minute`,
     `Wait ${seconds} s, then retry the same call.`,
     { retryAfterMs, bucket },
@@ -102,7 +135,7 @@ export function rateLimitedEnvelope(tool: string, bucket: RateBucket, limit: num
  * The execute bucket protects the upstream API, so an execute_tool call spends it only when its request is about to
  * be sent: `beforeSend` is the execution layer's onSent, awaited before the first attempt. A call refused before
  * (invalid arguments, not described, a confirmation round, a missing credential) spends none of it: such a call
- * spends the read bucket instead (`reached` false: execute-rounds.ts). A limit reached there stops the call with
+ * spends the read bucket instead, a confirmation question the confirm bucket (`reached` false: execute-rounds.ts). A limit reached there stops the call with
  * nothing sent (`limited`: the answer), and so does a state store that cannot be asked (`stopped`: its error, which
  * the call answers with).
  */

@@ -5,13 +5,16 @@
 // the code computes (the HTTP read limit, the index cache folder, the public URL, the state store) is named in the
 // option's `shownDefault`, and checked here against what the code does.
 import { describe, expect, test } from 'vitest';
-import { SERVE_OPTIONS, configJsonSchema, optionsHelp, resolveServerConfig, type OptionSpec } from '../../src/config.js';
+import { SERVE_OPTIONS, configJsonSchema, optionsHelp, parseConfigFile, resolveServerConfig, type OptionSpec } from '../../src/config.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { optionsMarkdown, shownDefault } from '../../src/config/options.js';
 import { DEFAULTS } from '../../src/execution/http.js';
 import { defaultIndexCacheDir } from '../../src/server/core/index-cache.js';
-import { DEFAULT_HTTP_READ_RATE_LIMIT, serveHttp } from '../../src/server/transports/http.js';
+import { HTTP_READ_RATE_LIMIT } from '../../src/config/options.js';
+import { createServer, type ServerDeps } from '../../src/server/create-server.js';
+import type { RateLimits } from '../../src/server/session.js';
+import { serveHttp } from '../../src/server/transports/http.js';
 import { describeStateStore, openStateStore } from '../../src/state/index.js';
 import { catalogs, fixtureRegistry } from '../helpers/mcp.js';
 import { tempDir } from '../helpers/temp.js';
@@ -78,10 +81,43 @@ describe('declared defaults', () => {
 describe('computed defaults: what the table says is what the code does', () => {
   const shown = (name: string): string => shownDefault(OPTIONS.find((o) => o.name === name)!);
 
-  test('readRateLimitPerMinute: unset in the config; 600 applied by serveHttp, nothing over stdio', () => {
+  /** A real server's applied limits: serveHttp's handle (its sessions' deps), and a stdio/in-memory server's session. */
+  async function appliedLimits(deps: Partial<ServerDeps> = {}): Promise<{ http: RateLimits; stdio: RateLimits }> {
+    const base = { catalogs: catalogs(fixtureRegistry('petstore')), settings: { baseUrls: {}, readOnly: true, env: {} }, ...deps };
+    const srv = await serveHttp(base, { port: 0 });
+    try {
+      const { session } = createServer(base);
+      return { http: srv.limits, stdio: { executePerMinute: session.limit('execute'), readPerMinute: session.limit('read'), confirmPerMinute: session.limit('confirm') } };
+    } finally {
+      await srv.close();
+    }
+  }
+
+  test('readRateLimitPerMinute: unset in the config; 600 applied by a real serveHttp, unlimited by a stdio (in-memory) server', async () => {
     expect(resolveServerConfig({}, {}).readRateLimitPerMinute).toBeUndefined();
     expect(resolveServerConfig({ http: true }, {}).readRateLimitPerMinute).toBeUndefined();
-    expect(shown('readRateLimitPerMinute')).toBe(`unlimited over stdio, ${DEFAULT_HTTP_READ_RATE_LIMIT} over HTTP`);
+    expect(shown('readRateLimitPerMinute')).toBe(`unlimited over stdio, ${HTTP_READ_RATE_LIMIT} over HTTP`);
+    const { http, stdio } = await appliedLimits();
+    expect(http.readPerMinute).toBe(HTTP_READ_RATE_LIMIT);
+    expect(stdio.readPerMinute).toBe(0);
+    // and what a read limit the operator gives becomes, on both
+    const given = await appliedLimits({ readRateLimitPerMinute: 7 });
+    expect([given.http.readPerMinute, given.stdio.readPerMinute]).toEqual([7, 7]);
+  });
+
+  test('confirmRateLimitPerMinute: the declared default (10) is what a real serveHttp and a stdio server apply; flag, env and file set it; 0 disables', async () => {
+    const o = OPTIONS.find((x) => x.name === 'confirmRateLimitPerMinute')!;
+    expect(o.default).toBe(10);
+    expect(resolveServerConfig({}, {}).confirmRateLimitPerMinute).toBe(10);
+    const { http, stdio } = await appliedLimits();
+    expect([http.confirmPerMinute, stdio.confirmPerMinute]).toEqual([o.default, o.default]);
+    // the CLI passes the resolved value (src/cli/serve.ts): flag, env, config file
+    expect(resolveServerConfig({ confirmRateLimit: '0' }, {}).confirmRateLimitPerMinute).toBe(0);
+    expect(resolveServerConfig({}, { API_CATALOG_CONFIRM_RATE_LIMIT: '3' }).confirmRateLimitPerMinute).toBe(3);
+    expect(resolveServerConfig({}, {}, parseConfigFile(JSON.stringify({ serve: { confirmRateLimitPerMinute: 4 } }), 'c.json')).confirmRateLimitPerMinute).toBe(4);
+    expect(() => resolveServerConfig({}, { API_CATALOG_CONFIRM_RATE_LIMIT: '-1' })).toThrow(/must be an integer >= 0/);
+    const off = await appliedLimits({ confirmRateLimitPerMinute: 0 });
+    expect([off.http.confirmPerMinute, off.stdio.confirmPerMinute]).toEqual([0, 0]);
   });
 
   test("indexCache: api-catalog/index in the user's cache folder", () => {

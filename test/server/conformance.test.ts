@@ -148,7 +148,7 @@ describe.each(ERAS)('%s era', (era: Era) => {
       await call(c.client, 'describe_tools', { tool_names: ['pets.get'] });
       const y = await call(c.client, 'execute_tool', { tool_name: 'pets.list', args: {} });
       expect(y.error?.code).toBe('TOOL_DESCRIPTION_REQUIRED');
-      const s = new SessionState(new MemoryStateStore(), { principal: 'p', session: 's' }, { ttlMs: 60_000, executePerMinute: 0, readPerMinute: 0 });
+      const s = new SessionState(new MemoryStateStore(), { principal: 'p', session: 's' }, { ttlMs: 60_000, executePerMinute: 0, readPerMinute: 0, confirmPerMinute: 0 });
       await s.authorize([{ name: 'x', fingerprint: 'aaa' }]);
       expect(await s.isAuthorized('x', 'aaa')).toBe(true);
       expect(await s.isAuthorized('x', 'bbb')).toBe(false);

@@ -1,7 +1,8 @@
 // An execute_tool call refused before anything is sent spends no execute unit (that bucket protects the upstream
-// API) but one read unit, as a dry run does, and so does each confirmation round, taken before the user is asked
-// (second read of stop 48, L2). Before, such calls spent no bucket at all: an agent in a loop raised confirmation
-// prompts (elicitation/create, input_required) without limit.
+// API) but one read unit, as a dry run does (second read of stop 48, L2); each confirmation question spends one unit
+// of its own confirm bucket instead, taken before the user is asked (second read of stop 49, section 2;
+// confirm-budget.test.ts has the defaults over stdio). Before, such calls spent no bucket at all: an agent in a loop
+// raised confirmation prompts (elicitation/create, input_required) without limit.
 // Real parts: the HTTP transport, real MCP clients of each era (answering elicitation), a recording upstream; the
 // clock is fixed, so the buckets never refill during the test, however slow the machine.
 import type { Client } from '@modelcontextprotocol/client';
@@ -35,9 +36,9 @@ async function start(limits: { rateLimitPerMinute: number; readRateLimitPerMinut
   return connectHttp(srv.url, 'legacy');
 }
 
-test.each(ERAS)('%s: repeated confirmation-needing calls spend the read bucket and end in RATE_LIMITED; the user is then no longer asked', async (era) => {
+test.each(ERAS)('%s: confirmation questions spend the confirm bucket, not the read bucket; refusals still spend the read bucket', async (era) => {
   const srv = await serveHttp(
-    { catalogs: catalogs(fixtureRegistry('petstore')), settings: { baseUrls: { petstore: up.url }, readOnly: false, env: {} }, rateLimitPerMinute: 0, readRateLimitPerMinute: 4, now: () => 1_000_000 },
+    { catalogs: catalogs(fixtureRegistry('petstore')), settings: { baseUrls: { petstore: up.url }, readOnly: false, env: {} }, rateLimitPerMinute: 0, readRateLimitPerMinute: 2, confirmRateLimitPerMinute: 3, now: () => 1_000_000 },
     { port: 0 },
   );
   servers.push(srv);
@@ -51,22 +52,28 @@ test.each(ERAS)('%s: repeated confirmation-needing calls spend the read bucket a
   const handle = await describeHandle(c, 'pets.delete'); // read 1
   const codes: string[] = [];
   const askedBefore: number[] = [];
-  for (let i = 0; i < 6; i++) {
+  for (let i = 0; i < 5; i++) {
     askedBefore.push(asked);
     const r = await call(c, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 9 }, handle });
     codes.push(r.error?.code ?? 'ok');
     if (r.error?.code === 'RATE_LIMITED') {
-      expect(r.error.details).toMatchObject({ bucket: 'read' });
-      expect(r.error.message).toMatch(/^Too many execute_tool calls that sent nothing \(refused, or asking the user to confirm\); .* the limit is 4 per minute \(nothing was sent and the user was not asked\)$/);
-      expect(r.instruction).toMatch(/^Wait \d+ s, then retry the same call\.$/);
+      expect(r.error.details).toMatchObject({ bucket: 'confirm' });
+      expect(r.error.message).toMatch(/^Too many confirmation questions .*; the limit is 3 per minute \(nothing was sent and the user was not asked\)$/);
       // the refused call asked no one
       expect(asked).toBe(askedBefore.at(-1));
     }
   }
   // one unit per question (2026-07-28: the input_required answer; the retry bringing the user's "no" spends none, so
-  // their answer is never hidden behind RATE_LIMITED): three questions, then the bucket is empty
-  expect(codes).toEqual(['CONFIRMATION_REQUIRED', 'CONFIRMATION_REQUIRED', 'CONFIRMATION_REQUIRED', 'RATE_LIMITED', 'RATE_LIMITED', 'RATE_LIMITED']);
+  // their answer is never hidden behind RATE_LIMITED): three questions, then the confirm bucket is empty
+  expect(codes).toEqual(['CONFIRMATION_REQUIRED', 'CONFIRMATION_REQUIRED', 'CONFIRMATION_REQUIRED', 'RATE_LIMITED', 'RATE_LIMITED']);
   expect(asked).toBe(3);
+  // the questions left the read bucket (2) with its second unit: one refusal spends it, the next is limited
+  const invalid = { tool_name: 'pets.delete', args: { petId: 'not-a-number' }, handle };
+  expect((await call(c, 'execute_tool', invalid)).error?.code).toBe('INVALID_ARGUMENTS'); // read 2
+  const readLimited = await call(c, 'execute_tool', invalid);
+  expect(readLimited.error).toMatchObject({ code: 'RATE_LIMITED', details: { bucket: 'read' } });
+  expect(readLimited.error?.message).toMatch(/^Too many execute_tool calls that sent nothing \(refused before sending\); .* the limit is 2 per minute \(nothing was sent\)$/);
+  expect(readLimited.instruction).toMatch(/^Wait \d+ s, then retry the same call\.$/);
   expect(up.requests).toHaveLength(0);
 });
 

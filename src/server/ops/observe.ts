@@ -26,7 +26,7 @@ export interface ToolCallRecord {
   /** search_tools: the answer said `confidence: "low"`. */
   lowConfidence?: boolean;
   /** RATE_LIMITED: which bucket refused. */
-  rateLimited?: 'execute' | 'read';
+  rateLimited?: 'execute' | 'read' | 'confirm';
   /** execute_tool: the operation, when it exists. */
   operation?: string;
   catalog?: string;
@@ -131,7 +131,7 @@ export interface CallFacts {
   /** execute_tool: the operation targeted. */
   target: string | undefined;
   dispatched: boolean;
-  limitedBucket: 'execute' | 'read' | undefined;
+  limitedBucket: 'execute' | 'read' | 'confirm' | undefined;
   /** Dispatched calls: the upstream request's time (see ToolCallRecord.upstreamMs). */
   upstreamMs?: number;
   /** See ToolCallRecord.completedAfterCancel. */

@@ -7,6 +7,7 @@ import type { OAuthVerifierOptions } from '../auth/oauth.js';
 import type { Drain } from '../ops/drain.js';
 import type { OpsMetrics } from '../ops/metrics.js';
 import type { Readiness, ReadinessCheck } from '../ops/readiness.js';
+import type { RateLimits } from '../session.js';
 
 export interface HttpServeOptions {
   host?: string;
@@ -80,6 +81,8 @@ export interface HttpHandle {
   sessionCount(): number;
   /** The state store sessions live in (memory unless deps.state is shared). */
   state: StateStore;
+  /** The rate limits its sessions and requests apply, per principal (0: unlimited): the defaults filled in. */
+  limits: RateLimits;
   /** OAuth only: the canonical URL (token audience) and its Protected Resource Metadata URL. */
   resource?: string;
   resourceMetadataUrl?: string;

@@ -36,6 +36,7 @@ import { createModernLeg } from './http-modern.js';
 import { bare, hostOriginPolicy } from './http-origin.js';
 import { toWebRequest } from './node-web.js';
 import { boundTokenHeaders } from '../upstream-tokens.js';
+import { rateLimits } from '../session.js';
 import { HTTP_READ_RATE_LIMIT } from '../../config/options.js';
 
 // The options, the handle and the authenticated request live in http-types.ts; importers keep this path.
@@ -379,6 +380,7 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     server: httpServer,
     sessionCount: () => legacy.size,
     state: store,
+    limits: rateLimits(legDeps),
     ...(authenticator.resourceMetadataUrl !== undefined ? { resourceMetadataUrl: authenticator.resourceMetadataUrl, resource } : {}),
     readiness,
     drain,
