@@ -10,6 +10,7 @@
 // a valid Cat) is refused, as is a tag the mapping does not have; Ajv alone accepts both (the oneOf passes).
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../types.js';
+import { jsonTypeOf, typesAllow } from '../schema/json-types.js';
 import { excerpt, resolveRef, schemaAtPointer } from './expected.js';
 import type { FieldError } from './types.js';
 
@@ -137,21 +138,12 @@ export function taggedUnions(root: Schema, errors: readonly ErrorObject[], args:
 /** How deep tagMismatches follows the value into the schema. */
 const MAX_TAG_DEPTH = 32;
 
-function typeOf(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
-  return typeof v;
-}
-
 /** Whether a schema's own `type` (if any) admits `v`. */
 function admits(schema: Schema | undefined, v: unknown): boolean {
   if (schema === undefined) return false;
   const t = schema.type;
   if (t === undefined) return true;
-  const types = Array.isArray(t) ? (t as unknown[]) : [t];
-  const vt = typeOf(v);
-  return types.includes(vt) || (vt === 'integer' && types.includes('number'));
+  return typesAllow(Array.isArray(t) ? (t as unknown[]) : [t], jsonTypeOf(v));
 }
 
 /** What an alternative's validation failures say the value lacks: `wings is missing`, `/age must be integer`. */

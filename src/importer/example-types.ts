@@ -10,6 +10,7 @@
 // Each widening is reported by the lint as LINT_EXAMPLE_TYPE (pointer, declared and example types), so the API's team
 // can fix the spec.
 import type { Diagnostic } from '../types.js';
+import { jsonTypeOf, typesAllow } from '../schema/json-types.js';
 import { getPointer, isObject } from './pointer.js';
 
 /**
@@ -29,28 +30,17 @@ export function inTextParameter(doc: unknown, at: string): boolean {
 /** Examples of one schema looked at (the rest are not). */
 const MAX_EXAMPLES = 10;
 
-/** The JSON Schema type of a JSON value (`integer` for a whole number). */
-function jsonType(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
-  return typeof v;
-}
-
 /** An items schema's example that is the whole array (LaunchDarkly's `tags: {items: {type: string, example: []}}`). */
 function wholeArray(example: unknown, types: readonly string[], at: string): boolean {
-  return at.endsWith('/items') && Array.isArray(example) && example.every((e) => covers(types, jsonType(e)));
+  return at.endsWith('/items') && Array.isArray(example) && example.every((e) => typesAllow(types, jsonTypeOf(e)));
 }
 
-function covers(types: readonly string[], t: string): boolean {
-  return types.includes(t) || (t === 'integer' && types.includes('number'));
-}
 
 /** Whether `example` is a string holding the JSON text of a value one of `types` allows. */
 function escapedForm(example: unknown, types: readonly string[]): boolean {
   if (typeof example !== 'string') return false;
   try {
-    return covers(types, jsonType(JSON.parse(example) as unknown));
+    return typesAllow(types, jsonTypeOf(JSON.parse(example) as unknown));
   } catch {
     return false;
   }
@@ -70,11 +60,11 @@ export function widenByExamples(out: Record<string, unknown>, types: readonly st
   const shown: unknown[] = [];
   for (const example of examples.slice(0, MAX_EXAMPLES)) {
     if (example === undefined) continue;
-    const t = jsonType(example);
+    const t = jsonTypeOf(example);
     if (t === 'undefined' || t === 'function' || t === 'bigint' || t === 'symbol') continue;
-    if (covers(types, t) || escapedForm(example, types) || covers(itemTypes, t) || wholeArray(example, types, at)) continue;
+    if (typesAllow(types, t) || escapedForm(example, types) || typesAllow(itemTypes, t) || wholeArray(example, types, at)) continue;
     const add = t === 'integer' ? 'number' : t;
-    if (!added.includes(add) && !covers([...types, ...added], add)) {
+    if (!added.includes(add) && !typesAllow([...types, ...added], add)) {
       added.push(add);
       shown.push(example);
     }
