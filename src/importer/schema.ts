@@ -322,7 +322,7 @@ export class SchemaConverter {
       for (const k of Object.keys(dep)) setOwn(o, k, this.walk(dep[k], `${at}/dependentSchemas/${esc(k)}`, deps, depth + 1));
       out.dependentSchemas = o;
     }
-    const widened = types && !inTextParameter(this.doc, at) ? widenByExamples(out, types, examples, at) : undefined;
+    const widened = types && examples.length > 0 && !inTextParameter(this.doc, at) ? widenByExamples(out, types, examples, at) : undefined;
     if (widened !== undefined) this.exampleFindings.set(widened.pointer, widened);
 
     // nullable (OAS 3.0) / x-nullable (Swagger 2.0) -> null in the type, or anyOf with null when there is none.
