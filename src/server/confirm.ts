@@ -144,6 +144,13 @@ export function withoutAgentConfirm(input: Record<string, unknown>): Record<stri
   return rest;
 }
 
+/** The answer a request brings for its confirmation (Confirmations.answer). */
+export interface RoundAnswer {
+  answer: ConfirmAnswer;
+  /** A "no" (decline or cancel) this state brings for the first time: its question was charged when it was asked. */
+  firstNo?: boolean;
+}
+
 /**
  * A legacy ask that ended without the user's answer, on a client that can still ask: no answer in time, or an error
  * that does not say the client cannot show a form. The call is not run; the next one asks again.
@@ -216,7 +223,7 @@ export class Confirmations {
    * claims the state's nonce first: a second use of the same state is refused, and a store that cannot be reached
    * rejects (STATE_UNAVAILABLE: fail closed, nothing sent, and the state stays unused for a retry).
    */
-  async answer(op: Operation, input: unknown, ctx: ServerContext): Promise<ConfirmAnswer> {
+  async answer(op: Operation, input: unknown, ctx: ServerContext): Promise<RoundAnswer> {
     const raw = ctx.mcpReq.requestState();
     if (typeof raw === 'string') {
       if (!this.options.signer().isReady) await this.options.keyReady();
@@ -224,27 +231,37 @@ export class Confirmations {
       try {
         state = await this.stateCodec().verify(raw, ctx);
       } catch (err) {
-        return { refused: refusal(err instanceof Error ? err.message : '') };
+        return { answer: { refused: refusal(err instanceof Error ? err.message : '') } };
       }
-      if (state.t !== op.name || state.a !== callHash(input)) return { refused: 'the confirmation was given for another call' };
+      if (state.t !== op.name || state.a !== callHash(input)) return { answer: { refused: 'the confirmation was given for another call' } };
       // A state without a nonce (an older server's) cannot be claimed, so it could be replayed: never accepted.
-      if (typeof state.n !== 'string' || typeof state.x !== 'number') return { refused: refusal('malformed') };
+      if (typeof state.n !== 'string' || typeof state.x !== 'number') return { answer: { refused: refusal('malformed') } };
       const view = inputResponse(ctx.mcpReq.inputResponses, KEY);
       if (view.kind === 'elicit') {
         // cancel: the user dismissed the form without answering, which is not a "no" (the agent may ask again)
-        if (view.action === 'cancel') return 'cancel';
-        if (view.action !== 'accept' || view.content?.confirm !== true) return 'decline';
-        return (await this.claim(state)) ? 'accept' : { refused: refusal('used') };
+        const no = view.action === 'cancel' ? 'cancel' : view.action !== 'accept' || view.content?.confirm !== true ? 'decline' : undefined;
+        if (no !== undefined) return { answer: no, firstNo: await this.firstNo(state) };
+        return { answer: (await this.claim(state, 'confirm')) ? 'accept' : { refused: refusal('used') } };
       }
     }
-    return this.canAsk(ctx) ? 'ask' : 'unavailable';
+    return { answer: this.canAsk(ctx) ? 'ask' : 'unavailable' };
   }
 
-  /** Claims the state's nonce for its remaining lifetime (plus clock skew); false when it was claimed before. */
-  private claim(state: ConfirmState): Promise<boolean> {
+  /**
+   * Whether this is the first time this state brings the user's "no": its question was charged when it was asked, so
+   * that answer costs nothing (execute-rounds.ts). The same state sent again with a "no" is still answered as the
+   * user's no, but charged like any call that sends nothing: replaying a signed decline is no free loop. The no does
+   * not use the state (the user may still accept it); a store that cannot be reached counts it as a repeat.
+   */
+  private async firstNo(state: ConfirmState): Promise<boolean> {
+    return this.claim(state, 'confirm-no').catch(() => false);
+  }
+
+  /** Claims the state's nonce (under `kind`) for its remaining lifetime (plus clock skew); false when claimed before. */
+  private claim(state: ConfirmState, kind: 'confirm' | 'confirm-no'): Promise<boolean> {
     const store = this.options.state ?? (processClaims ??= new MemoryStateStore());
     const ttlMs = (state.x + 1) * 1000 - Date.now() + CLAIM_SKEW_MS;
-    return store.claimOnce(this.options.principal, `confirm:${state.n}`, ttlMs);
+    return store.claimOnce(this.options.principal, `${kind}:${state.n}`, ttlMs);
   }
 
   /**

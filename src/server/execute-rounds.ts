@@ -49,18 +49,18 @@ function settled(outcome: ExecuteOutcome, envelope: Envelope): ExecuteOutcome {
  * - a refusal (invalid arguments, not described, a missing credential, CONFIRMATION_REQUIRED for a client that
  *   cannot be asked) one read unit, as a dry run does.
  * The user's answer is never hidden behind RATE_LIMITED: a 2026-07-28 retry bringing a decline or cancel spends
- * nothing (its question was counted), and a legacy call's second run (with the answer) spends the execute unit if
+ * nothing (its question was counted; the same state sending a "no" again is a refusal like any other), and a legacy call's second run (with the answer) spends the execute unit if
  * it sends, nothing if it does not.
  */
 export async function runExecuteRounds(
   run: (askConfirmation: (op: Operation) => Promise<ConfirmAnswer>) => Promise<ExecuteOutcome>,
   o: RoundsOptions,
 ): Promise<RoundsResult> {
-  /** This request brings the user's "no" (a 2026-07-28 retry): its question was charged when it was asked. */
+  /** This request brings the user's "no" (a 2026-07-28 retry) the first time: its question was charged when asked. */
   let userSaidNo = false;
   const first = await run(async (op) => {
-    const answer = await o.confirmations.answer(op, o.input, o.ctx);
-    userSaidNo = answer === 'decline' || answer === 'cancel';
+    const { answer, firstNo } = await o.confirmations.answer(op, o.input, o.ctx);
+    userSaidNo = firstNo === true;
     return answer;
   });
   const op = first.confirmationPending;
