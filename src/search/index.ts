@@ -280,7 +280,7 @@ export class SearchIndex {
     const w = t.signalWeights;
     const tuning = {
       precisionWeight: t.precisionWeight, namePrecisionShare: t.namePrecisionShare, primaryBoost: t.primaryBoost, headBoost: t.headBoost, exactTitleBoost: t.exactTitleBoost,
-      coveragePower: w[COVERAGE_POWER] ?? DEFAULT_COVERAGE_POWER,
+      coveragePower: w[COVERAGE_POWER] ?? DEFAULT_COVERAGE_POWER, longRequestConcepts: t.longRequestConcepts,
     };
     const retrieval = w.retrieval ?? 1;
     return [
@@ -339,7 +339,7 @@ export class SearchIndex {
       plan, features: this.tables.features, scopes: this.tables.scopes, candidates: this.candidates, ...marked,
       tuning: {
         precisionWeight: t.precisionWeight, namePrecisionShare: t.namePrecisionShare, primaryBoost: t.primaryBoost, headBoost: t.headBoost, exactTitleBoost: t.exactTitleBoost,
-        coveragePower: t.signalWeights[COVERAGE_POWER] ?? DEFAULT_COVERAGE_POWER,
+        coveragePower: t.signalWeights[COVERAGE_POWER] ?? DEFAULT_COVERAGE_POWER, longRequestConcepts: t.longRequestConcepts,
       },
     };
     const domainCode = scope.code;

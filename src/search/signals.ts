@@ -44,6 +44,8 @@ export interface SignalTuning {
   headBoost: number;
   /** Power of the covered share in the coverage factor (learned; 2 before round 11). */
   coveragePower: number;
+  /** A request of at least this many concepts of its own (keywords aside) counts its covered share linearly. */
+  longRequestConcepts: number;
   /** Factor for an operation whose summary the query says word for word (1 = off). */
   exactTitleBoost: number;
 }
@@ -93,6 +95,21 @@ export const DEFAULT_COVERAGE_POWER = 2;
 /** What the coverage factor keeps of an operation that matches none of the query's concepts' weight. */
 export const COVERAGE_FLOOR = 0.25;
 
+/**
+ * The power of the covered share for a long request (SignalTuning.longRequestConcepts): a request in many words says
+ * more than the operation it wants (who, why, which values), so the share it covers says less; linear instead of
+ * squared. Chosen on the tuning sets (the user's words R@5 .823 -> .827, MRR .687 -> .692; agent calls, a few words
+ * each, unchanged): docs/notes/SEARCH-ROUNDS.md, "Stop 50".
+ */
+export const LONG_REQUEST_COVERAGE_POWER = 1;
+
+/** The coverage power for this request: the learned one, or linear for a long request. */
+export function requestCoveragePower(plan: QueryPlan, tuning: SignalTuning): number {
+  let own = 0;
+  for (const c of plan.concepts) if (c.keyword !== true) own++;
+  return own >= tuning.longRequestConcepts ? LONG_REQUEST_COVERAGE_POWER : tuning.coveragePower;
+}
+
 /** The coverage factor of a covered share `cov` (0..1) at power `p`: the whole request beats one word. */
 export function coverageFactor(cov: number, p: number): number {
   return COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * (p === 1 ? cov : p === 2 ? cov * cov : cov ** p);
@@ -104,10 +121,12 @@ const pow = (factor: number, w: number): number => (w === 1 ? factor : factor **
 /** Coverage: the share of the query's concepts an operation matches, to a learned power (weights.ts). */
 const coverage: Signal = {
   name: 'coverage',
-  reads: (w, t) => `idf-weighted share of the query's concepts matched: x(0.25 + 0.75 cov^${t.coveragePower})${w === 1 ? '' : `^${w}`}`,
-  prepare: ({ candidates, tuning }, w) => {
+  reads: (w, t) =>
+    `idf-weighted share of the query's concepts matched: x(0.25 + 0.75 cov^${t.coveragePower})${w === 1 ? '' : `^${w}`}` +
+    (Number.isFinite(t.longRequestConcepts) ? `; cov^${LONG_REQUEST_COVERAGE_POWER} for a request of ${t.longRequestConcepts} or more concepts` : ''),
+  prepare: ({ candidates, tuning, plan }, w) => {
     const cov = candidates.coverage;
-    const p = tuning.coveragePower;
+    const p = requestCoveragePower(plan, tuning);
     // the usual power as the hot loop has always computed it ((0.75 c) c: the same double on every path)
     const of = (c: number): number => (p === DEFAULT_COVERAGE_POWER ? COVERAGE_FLOOR + (1 - COVERAGE_FLOOR) * c * c : coverageFactor(c, p));
     const factor = (i: number): number => pow(of(cov[i] as number), w);

@@ -46,6 +46,13 @@ export interface SearchTuning {
    */
   exactTitleBoost: number;
   /**
+   * A request of at least this many concepts of its own (the agent's keywords aside) counts the share of it an
+   * operation covers linearly, not squared (signals.ts, LONG_REQUEST_COVERAGE_POWER): a sentence in the user's words
+   * carries more than the operation it asks for. Chosen on the tuning sets at 5 (4 to 7 measured the same; 3 moved
+   * agent calls); a query-time knob, Infinity turns it off.
+   */
+  longRequestConcepts: number;
+  /**
    * How `SearchOptions.keywords` join the query: `concept` one low-weight concept of alternatives, `concepts`
    * one low-weight concept per keyword term, `fuse` a second retrieval fused by reciprocal rank.
    */
@@ -91,6 +98,7 @@ export const DEFAULT_TUNING: SearchTuning = {
   primaryBoost: 1,
   headBoost: 1.1,
   exactTitleBoost: 1.5,
+  longRequestConcepts: 5,
   keywordMode: 'concepts',
   keywordWeight: 0.5,
   keywordPrecision: true,

@@ -295,7 +295,7 @@ describe('signals and explain', () => {
   it('every signal has a unique name and says what it reads, with the factors of the weights in use', () => {
     const names = SIGNALS.map((s) => s.name);
     expect(new Set(names).size).toBe(names.length);
-    const tuning = { precisionWeight: 0.7, namePrecisionShare: 0.5, primaryBoost: 1, headBoost: 1.1, coveragePower: 2, exactTitleBoost: 1.5 };
+    const tuning = { precisionWeight: 0.7, namePrecisionShare: 0.5, primaryBoost: 1, headBoost: 1.1, coveragePower: 2, exactTitleBoost: 1.5, longRequestConcepts: 5 };
     for (const s of SIGNALS) expect(s.reads(1, tuning).length).toBeGreaterThan(10);
     const method = SIGNALS.find((s) => s.name === 'method')!;
     expect(method.reads(1, tuning)).toContain('x1.15 when it fits, x0.9 when not');
