@@ -58,7 +58,8 @@ export const DEFAULT_BEARER = '(default bearer)';
 export interface AppliedAuth {
   headers: Record<string, string>;
   query: Array<[string, string]>;
-  cookies: Array<[string, string]>;
+  /** Cookie name, value (sent as it is: request.ts checks its characters) and where the value came from. */
+  cookies: Array<[name: string, value: string, source: string]>;
   /** Every secret value (for the Redactor). */
   secrets: string[];
   /** Where the applied credentials came from: env var names, or `the session's X-Upstream-Token`. */
@@ -311,7 +312,8 @@ export function resolveAuth(op: Operation, config: ExecutionConfig): AppliedAuth
     for (const { name: schemeName, scheme, values: found, fromSession } of values) {
       const v = found!;
       const kind = kindOf(scheme);
-      out.sources.push(...(fromSession ? [SESSION_SOURCE] : envVarsFor(schemeName, scheme, prefix)));
+      const from = fromSession ? [SESSION_SOURCE] : envVarsFor(schemeName, scheme, prefix);
+      out.sources.push(...from);
       if (kind === 'bearer') {
         out.headers.authorization = `Bearer ${v[0]!}`;
         out.secrets.push(v[0]!);
@@ -324,7 +326,7 @@ export function resolveAuth(op: Operation, config: ExecutionConfig): AppliedAuth
         const p = config.credentialPrefix ?? '';
         const value = v[0]!.startsWith(p) ? v[0]! : p + v[0]!;
         if (scheme.in === 'query') out.query.push([name, value]);
-        else if (scheme.in === 'cookie') out.cookies.push([name, value]);
+        else if (scheme.in === 'cookie') out.cookies.push([name, value, from[0]!]);
         else out.headers[name.toLowerCase()] = value;
         out.secrets.push(v[0]!);
       }

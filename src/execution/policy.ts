@@ -9,7 +9,12 @@ import { isAppError } from '../errors.js';
  */
 export function policyInstruction(err: unknown): string | undefined {
   if (isAppError(err) && err.code === 'CONFIG_INVALID') {
-    const details = err.details as { reason?: unknown; credentialEnv?: unknown } | undefined;
+    const details = err.details as { reason?: unknown; credentialEnv?: unknown; source?: unknown } | undefined;
+    if (details?.reason === 'cookie-credential') {
+      // a cookie credential with a character no cookie can carry (request.ts): the value is the operator's to fix
+      const source = typeof details.source === 'string' ? details.source : 'the credential';
+      return `Tell the user that ${source} holds a character a cookie cannot carry (see the message): it must be the cookie's value exactly as the API sets it. Do not retry until then.`;
+    }
     if (details?.reason !== 'userinfo') return undefined;
     // the generic CONFIG_INVALID step speaks of a missing base URL: this one is there, with credentials in it
     const env = Array.isArray(details.credentialEnv) && details.credentialEnv.length > 0 ? ` (${details.credentialEnv.join(', ')})` : '';

@@ -11,8 +11,8 @@ function lowerHex(s: string): string {
 
 /**
  * Every spelling of a value that a request may carry or an upstream may echo: the value itself, its percent
- * encodings (encodeURIComponent; the strict form request.ts puts query and cookie credentials on the wire with,
- * which also escapes `!'()*`; the form-urlencoded form URLSearchParams writes), each with `+` for spaces; those
+ * encodings (encodeURIComponent; the strict form request.ts puts query credentials on the wire with, a cookie
+ * credential going as it is, which also escapes `!'()*`; the form-urlencoded form URLSearchParams writes), each with `+` for spaces; those
  * encoded once more, as an upstream writes the URL that carried the value inside another URL (`?return_to=...`:
  * `%28` becomes `%2528`); each in lower-case hex too; and its base64. So a credential is registered once, as it is.
  */

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError } from '../errors.js';
 import type { Operation } from '../types.js';
-import { envPrefix, resolveAuth, type AppliedAuth } from './auth.js';
+import { credentialPrefixKey, envPrefix, resolveAuth, type AppliedAuth } from './auth.js';
 import { resolveBase } from './base-url.js';
 import { assertHeaderSafe, encodeFormBody, encodePathParam, encodeQueryParam, encodeStrict, headerValue, primitiveText } from './encode.js';
 import { refuseCredentialNames } from './credential-slots.js';
@@ -69,6 +69,38 @@ function plainHttpCheck(op: Operation, base: URL, auth: AppliedAuth, config: Exe
   return { refusal, warning: `${what} would be sent to ${base.origin} over plain http, unencrypted: the call is refused unless ${key} is true or --allow-http-credentials is given; prefer an https base URL (--base-url ${https})` };
 }
 
+/** RFC 6265 cookie-octets: visible US-ASCII except DQUOTE, comma, semicolon and backslash. */
+const COOKIE_OCTETS = /^[\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]*$/;
+
+/** A character a cookie value cannot hold, in words: never the value around it (it is a secret). */
+function cookieCharName(c: string): string {
+  const code = c.codePointAt(0)!;
+  const named: Record<string, string> = { ' ': 'a space', ';': 'a semicolon', ',': 'a comma', '"': 'a double quote', '\\': 'a backslash' };
+  if (named[c] !== undefined) return named[c];
+  if (code < 0x20 || code === 0x7f) return `a control character (U+${code.toString(16).toUpperCase().padStart(4, '0')}${code === 0x0a || code === 0x0d ? ', a line break' : code === 0x09 ? ', a tab' : ''})`;
+  return 'a non-ASCII character';
+}
+
+/**
+ * A cookie credential's value as it goes on the wire: as it is, the way a browser stores and sends it (an
+ * express-session `s%3A<id>.<sig>` re-encoded to `s%253A...` would be another session). Percent-encoding is the
+ * API's business: a value with a character outside RFC 6265's cookie-octets (`;`, `,`, whitespace, DQUOTE,
+ * backslash, controls, non-ASCII) is refused, naming the character and where the value came from, never the value.
+ * Agent-supplied cookie parameters are still percent-encoded (their text is data, not a stored cookie).
+ */
+function cookieCredential(op: Operation, name: string, value: string, source: string, config: ExecutionConfig): string {
+  if (COOKIE_OCTETS.test(value)) return value;
+  const bad = [...value].find((c) => !COOKIE_OCTETS.test(c))!;
+  const prefix = config.credentialPrefix !== undefined && config.credentialPrefix !== '' ? ` with ${credentialPrefixKey(config.catalog.name)} before it` : '';
+  throw new AppError(
+    'CONFIG_INVALID',
+    `${op.name}: the credential for cookie ${name} (${source}${prefix}) holds ${cookieCharName(bad)}, which a cookie value cannot carry ` +
+      '(RFC 6265: visible ASCII characters other than " , ; and \\). It is sent as it is, not percent-encoded: ' +
+      `set ${source} to the cookie's value exactly as the API sets it (already percent-encoded where it needs to be, e.g. %3B for ;)`,
+    { details: { reason: 'cookie-credential', cookie: name, source } },
+  );
+}
+
 function has(args: Record<string, unknown>, k: string): boolean {
   return Object.prototype.hasOwnProperty.call(args, k) && args[k] !== undefined;
 }
@@ -124,7 +156,7 @@ export function buildRequest(op: Operation, args: Record<string, unknown>, confi
     }
   }
   for (const [k, v] of auth.query) query.push(`${encodeStrict(k)}=${encodeStrict(v)}`);
-  for (const [k, v] of auth.cookies) cookies.push(`${encodeStrict(k)}=${encodeStrict(v)}`);
+  for (const [k, v, source] of auth.cookies) cookies.push(`${encodeStrict(k)}=${cookieCredential(op, k, v, source, config)}`);
   if (cookies.length > 0) headers.cookie = cookies.join('; ');
 
   // Body.

@@ -5,6 +5,7 @@ import type { ValidateFunction } from 'ajv';
 import type { JsonSchema, Operation, OperationExample } from '../types.js';
 import { exampleSeeds } from './operations.js';
 import { isObject, own, setOwn, unescapePointer } from './pointer.js';
+import { credentialNamed } from './text.js';
 
 const FORMAT_SAMPLES: Record<string, string> = {
   'date-time': '2024-01-01T00:00:00Z',
@@ -257,9 +258,6 @@ function matches(pattern: string, value: string): boolean {
   }
 }
 
-/** Words of a parameter name that say it holds a credential (`X-API2CRM-USER-KEY`, `api_key`, `accessToken`). */
-const SECRET_WORDS = new Set(['key', 'apikey', 'token', 'secret', 'password', 'passwd', 'pwd', 'authorization', 'credential', 'credentials']);
-
 /**
  * Whether an argument is a header, query or cookie parameter whose name says it holds a credential and whose value is
  * free text (no enum or const). The spec's `default` or example there is the spec author's key (Data2CRM's
@@ -269,8 +267,7 @@ function secretParameter(op: Operation, arg: string): boolean {
   const b = op.bindings.find((x) => x.arg === arg);
   const schema = own(op.inputSchema.properties, arg);
   if (b === undefined || !['header', 'query', 'cookie'].includes(b.in) || (isObject(schema) && (Object.hasOwn(schema, 'const') || Array.isArray(schema.enum)))) return false;
-  const words = (n: string): string[] => n.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/);
-  return [b.name, arg].some((n) => words(n).some((w) => SECRET_WORDS.has(w)));
+  return [b.name, arg].some(credentialNamed);
 }
 
 /** Required arguments, synthesized; a credential parameter's (secretParameter) without the spec's values for it. */

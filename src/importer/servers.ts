@@ -4,7 +4,7 @@
 import type { SecurityRequirement, ServerInfo } from '../types.js';
 import { warn, type BuildContext, type RawOperation } from './context.js';
 import { isObject, setOwn } from './pointer.js';
-import { cleanLine, stripInvisible } from './text.js';
+import { cleanLine, credentialNamed, stripInvisible } from './text.js';
 
 const ABSOLUTE = /^[a-z][a-z0-9+.-]*:\/\//i;
 
@@ -112,7 +112,10 @@ export function documentServers(ctx: BuildContext): ServerInfo[] {
   }
   const relative = servers.filter((s) => isRelative(s.info) === true);
   if (relative.length > 0 && relative.length === servers.length) warnRelative(ctx, relative[0]!.at, relative[0]!.info.url, 'lists no absolute server');
-  return [...servers.filter((s) => isRelative(s.info) !== true), ...relative].map((s) => s.info);
+  const ordered = [...servers.filter((s) => isRelative(s.info) !== true), ...relative];
+  // execution calls the first document server: the others' variables are never filled into a request
+  warnVariableDefaults(ctx, ordered[0]!.at, ordered[0]!.info);
+  return ordered.map((s) => s.info);
 }
 
 /** The settings that give a catalog its base URL, for the warnings below. */
@@ -176,11 +179,50 @@ function warnUserinfo(ctx: BuildContext, at: string, server: ServerInfo): void {
   );
 }
 
+/**
+ * A server URL whose variables without an `enum` execution fills with the spec's `default` (F6: arguments never
+ * reach them): Telegram's `bot{token}` with the spec author's sample token, Intellifi's `{customer}` sub-domain
+ * `brain`. Every call would go there, so the import says so (SERVER_VARIABLE_DEFAULT), naming each such variable
+ * and its default, and the base URL settings that replace the server (a URL with `<name>` in each variable's place).
+ * A variable whose name says it holds a credential (credentialNamed: `token`, `apiKey`) keeps its default unsaid.
+ */
+function warnVariableDefaults(ctx: BuildContext, at: string, server: ServerInfo): void {
+  const used = new Set([...server.url.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!));
+  const free = [...used].filter((name) => {
+    const v = server.variables?.[name];
+    return v !== undefined && (v.enum === undefined || v.enum.length === 0);
+  });
+  if (free.length === 0) return;
+  // a path item's servers are every one of its operations': said once
+  if (ctx.diagnostics.some((d) => d.code === 'SERVER_VARIABLE_DEFAULT' && d.pointer === `${at}/variables`)) return;
+  const named = free.map((name) =>
+    credentialNamed(name)
+      ? `{${name}} (default not repeated: its name says it holds a credential)`
+      : `{${name}} (default ${JSON.stringify(server.variables![name]!.default)})`,
+  );
+  let example = server.url.replace(/\{([^}]+)\}/g, (_m, name: string) => (free.includes(name) ? `<${name}>` : (server.variables?.[name]?.default ?? `<${name}>`)));
+  if (!ABSOLUTE.test(example)) example = `https://<host>${example.startsWith('/') ? '' : '/'}${example}`;
+  const secret = free.some(credentialNamed) ? '; that base URL then holds the credential, so keep the setting as secret as one (dry runs and errors show the URL)' : '';
+  warn(
+    ctx,
+    'SERVER_VARIABLE_DEFAULT',
+    `${at}/variables`,
+    `the API's server URL ${JSON.stringify(server.url)} has ${free.length === 1 ? 'a variable' : 'variables'} without an enum, ${named.join(', ')}: ` +
+      `calls fill in the spec's default, likely the author's sample (someone else's tenant, account or token), until you set the base URL: ` +
+      `--base-url ${example} ${BASE_URL_SETTINGS}${secret}`,
+  );
+}
+
 /** An operation's own servers, else its path item's (https before an http twin, serverList); none: the document's. */
 export function effectiveServers(raw: RawOperation, ctx: BuildContext): ServerInfo[] {
   if (ctx.kind === 'swagger2') return [];
   for (const [holder, at] of [[raw.op, raw.at], [raw.pathItem, raw.at.replace(/\/[^/]+$/, '')]] as const) {
-    if (Array.isArray(holder.servers) && holder.servers.length > 0) return serverList(holder.servers, `${at}/servers`, ctx).map((s) => s.info);
+    if (Array.isArray(holder.servers) && holder.servers.length > 0) {
+      const servers = serverList(holder.servers, `${at}/servers`, ctx);
+      // execution calls the first of these on a trusted origin: any of them may be the one
+      for (const s of servers) warnVariableDefaults(ctx, s.at, s.info);
+      return servers.map((s) => s.info);
+    }
   }
   return [];
 }
