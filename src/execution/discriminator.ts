@@ -5,9 +5,13 @@
 // ("meow is missing"); a tag no alternative has is one error listing every allowed tag. The tag values are read from
 // the alternatives (any catalog); where an alternative leaves the tag a plain string, from the discriminator's
 // `mapping` the importer keeps beside the union (src/importer/discriminator.ts: catalogs imported since).
-// The mapping also decides what is accepted (tagMismatches): per OAS the tag selects the alternative, so a body whose
-// tag names one alternative but which matches another (`{"petType": "bird", "meow": 1}`, bird mapped to Bird, the body
-// a valid Cat) is refused, as is a tag the mapping does not have; Ajv alone accepts both (the oneOf passes).
+// The mapping also decides what is accepted (settleDiscriminated): per OAS the tag selects the alternative, so a body
+// whose tag names one alternative but which matches another (`{"petType": "bird", "meow": 1}`, bird mapped to Bird,
+// the body a valid Cat) is refused, as is a tag the mapping does not have (Ajv alone accepts both: the oneOf passes),
+// and a body matching the selected alternative is accepted though it matches another too (ix-api's allow/deny rules,
+// whose Deny is a subset of Allow: Ajv's strict oneOf refuses every such body). Unions reached through a `$ref` are
+// settled by the value's path, not Ajv's schemaPaths (relative to the `$ref`'d schema there), so they report the
+// selected alternative's errors as inline ones do.
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../types.js';
 import { jsonTypeOf, typesAllow } from '../schema/json-types.js';
@@ -135,8 +139,10 @@ export function taggedUnions(root: Schema, errors: readonly ErrorObject[], args:
   return out;
 }
 
-/** How deep tagMismatches follows the value into the schema. */
+/** How deep settleDiscriminated follows the value into the schema. */
 const MAX_TAG_DEPTH = 32;
+/** Most errors settleDiscriminated adds. */
+const MAX_ADDED = 20;
 
 /** Whether a schema's own `type` (if any) admits `v`. */
 function admits(schema: Schema | undefined, v: unknown): boolean {
@@ -159,59 +165,115 @@ function lacks(errors: readonly ErrorObject[]): string {
   return [...said].join('; ') || 'it does not match';
 }
 
+/** An alternative's verdict on a value (checkedErrors in field-errors.ts): error paths from the value. */
+export interface Verdict {
+  valid: boolean;
+  errors: FieldError[];
+}
+
+/** What settleDiscriminated decided. */
+export interface Settled {
+  /** Ajv's errors a discriminated union accounts for: its own oneOf/anyOf error and its alternatives' failures. */
+  drop: Set<ErrorObject>;
+  /** The errors in their place (paths from `args`): the selected alternative's, or the tag's own. */
+  add: FieldError[];
+}
+
+/** Ajv's identity of an error, the same whichever compiled function reports it (schemaPaths differ). */
+function signature(e: ErrorObject, prefix = ''): string {
+  return `${prefix}${e.instancePath}\u0000${e.keyword}\u0000${JSON.stringify(e.params)}`;
+}
+
 /**
- * Tag errors of values Ajv accepted: every oneOf/anyOf with a discriminator `mapping` (beside it in `root`, the
- * operation's input schema) that `args` reaches, whose tag property is a string the mapping does not have, or which
- * selects an alternative the value does not match (while another matches). `validatorAt(ref)` validates a value
- * against `root`'s `#/$defs/...` schema. A union the value matches no alternative of is left to Ajv's errors
- * (taggedUnions). The value is followed through properties, additionalProperties, items, allOf, `$ref`s, the selected
- * alternative, and a union without a discriminator only where one alternative alone admits the value's type.
+ * Decides every oneOf/anyOf with a discriminator `mapping` (kept beside it by the importer) that `args` reaches and
+ * whose tag property is a string, as OpenAPI does: the tag selects the alternative. `root` is the schema Ajv
+ * validated `args` against, `raw` its errors; `validatorAt(ref)` validates against root's `#/$defs/...` schema, and
+ * `verdict(ref, value)` is that alternative's verdict with its own discriminated unions settled.
+ * - The tag selects an alternative the value matches: the union holds, even where the value also matches another
+ *   (overlapping alternatives, which Ajv's strict oneOf refuses: "matches 2 of the alternatives").
+ * - It selects one the value does not match: that alternative's errors; where another alternative matches, one error
+ *   at the tag naming the selected alternative and what it lacks (Ajv alone accepts that value).
+ * - A tag the mapping does not have: one error listing the mapped values.
+ * Where Ajv failed the union, its error and its alternatives' failures (matched by instance path, keyword and
+ * parameters, as often as the alternatives report them: a `$ref`'d union's schemaPaths are relative to itself) are
+ * dropped. Alternatives written inline, which a discriminator does not select (OAS), keep their errors. The value is
+ * followed through properties, additionalProperties, items, allOf, `$ref`s, and a union without a discriminator
+ * only where one alternative alone admits the value's type; a union whose tag is missing is left to Ajv's errors.
  */
-export function tagMismatches(root: Schema, args: unknown, validatorAt: (ref: string) => ValidateFunction | undefined): FieldError[] {
-  const out: FieldError[] = [];
+export function settleDiscriminated(
+  root: Schema,
+  args: unknown,
+  raw: readonly ErrorObject[],
+  validatorAt: (ref: string) => ValidateFunction | undefined,
+  verdict: (ref: string, value: unknown) => Verdict,
+): Settled {
+  const out: Settled = { drop: new Set(), add: [] };
+  const prefixed = (errors: readonly FieldError[], path: string): FieldError[] => errors.map((e) => ({ ...e, path: `${path}${e.path}` }));
+  /** Settles one union at `path`; false where an alternative's validator cannot be compiled (then Ajv decides). */
+  const settle = (kind: 'oneOf' | 'anyOf', key: string, tag: string, mapping: Record<string, unknown>, value: Record<string, unknown>, path: string): boolean => {
+    const targets = [...new Set(Object.values(mapping).filter((t): t is string => typeof t === 'string'))];
+    const runs: Array<{ target: string; ok: boolean; errors: ErrorObject[] }> = [];
+    for (const target of targets) {
+      const check = validatorAt(target);
+      if (check === undefined) return false;
+      const ok = check(value) === true;
+      runs.push({ target, ok, errors: ok ? [] : [...(check.errors ?? [])] });
+    }
+    // Ajv keeps the alternatives' errors only where it failed the union.
+    const own = raw.find((e) => e.keyword === kind && e.instancePath === path && !out.drop.has(e));
+    if (own !== undefined) {
+      out.drop.add(own);
+      const counts = new Map<string, number>();
+      for (const r of runs) for (const e of r.errors) counts.set(signature(e, path), (counts.get(signature(e, path)) ?? 0) + 1);
+      for (const e of raw) {
+        if (out.drop.has(e) || (e.instancePath !== path && !e.instancePath.startsWith(`${path}/`))) continue;
+        const n = counts.get(signature(e)) ?? 0;
+        if (n === 0) continue;
+        out.drop.add(e);
+        counts.set(signature(e), n - 1);
+      }
+    }
+    const tagPath = `${path}/${escapeKey(key)}`;
+    const values = Object.keys(mapping);
+    const selected = Object.hasOwn(mapping, tag) ? mapping[tag] : undefined;
+    if (typeof selected !== 'string') {
+      out.add.push({
+        path: tagPath,
+        message: `${JSON.stringify(tag)} is not one of the allowed values of ${JSON.stringify(key)}, which selects the kind of object`,
+        expected: values,
+        suggestion: `set ${JSON.stringify(key)} to the kind meant (${values.map((v) => JSON.stringify(v)).join(', ')}) and pass the properties that kind requires`,
+      });
+      return true;
+    }
+    const mine = verdict(selected, value);
+    if (mine.valid) return true;
+    const name = selected.split('/').pop() ?? selected;
+    const run = runs.find((r) => r.target === selected);
+    const others = runs.filter((r) => r.ok && r.target !== selected).map((r) => r.target);
+    if (run !== undefined && !run.ok && others.length > 0) {
+      const matching = values.filter((v) => others.includes(mapping[v] as string));
+      out.add.push({
+        path: tagPath,
+        message: `${JSON.stringify(key)} ${JSON.stringify(tag)} selects ${name}, and the value does not match ${name}: ${lacks(run.errors)} (the tag, not the other properties, decides the kind of object)`,
+        expected: excerpt(root, resolveRef(root, { $ref: selected })) ?? name,
+        suggestion: `pass what ${name} requires, or set ${JSON.stringify(key)} to ${matching.map((v) => JSON.stringify(v)).join(' or ')} if the value is meant as that kind`,
+      });
+      return true;
+    }
+    out.add.push(...(mine.errors.length > 0 ? prefixed(mine.errors, path) : [{ path, message: `the value does not match ${name}, which ${JSON.stringify(key)} ${JSON.stringify(tag)} selects` }]));
+    return true;
+  };
   const visit = (node: JsonSchema | undefined, value: unknown, path: string, depth: number): void => {
     const s = resolveRef(root, node);
-    if (s === undefined || depth > MAX_TAG_DEPTH || out.length >= 5) return;
+    if (s === undefined || depth > MAX_TAG_DEPTH || out.add.length >= MAX_ADDED) return;
     if (Array.isArray(s.allOf)) for (const m of s.allOf as JsonSchema[]) visit(m, value, path, depth + 1);
     const kind = Array.isArray(s.oneOf) ? 'oneOf' : Array.isArray(s.anyOf) ? 'anyOf' : undefined;
     const list = kind === undefined ? [] : (s[kind] as JsonSchema[]);
     const d = s.discriminator as { propertyName?: unknown; mapping?: unknown } | undefined;
     const isObj = value !== null && typeof value === 'object' && !Array.isArray(value);
     if (kind !== undefined && isObj && typeof d?.propertyName === 'string' && d.mapping !== null && typeof d.mapping === 'object') {
-      const key = d.propertyName;
-      const tag = Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
-      const mapping = d.mapping as Record<string, unknown>;
-      const targets = [...new Set(Object.values(mapping).filter((t): t is string => typeof t === 'string'))];
-      const passing = targets.filter((t) => validatorAt(t)?.(value) === true);
-      if (typeof tag === 'string' && passing.length > 0) {
-        const tagPath = `${path}/${escapeKey(key)}`;
-        const values = Object.keys(mapping);
-        const selected = Object.hasOwn(mapping, tag) ? mapping[tag] : undefined;
-        const matching = values.filter((v) => passing.includes(mapping[v] as string));
-        if (typeof selected !== 'string') {
-          out.push({
-            path: tagPath,
-            message: `${JSON.stringify(tag)} is not one of the allowed values of ${JSON.stringify(key)}, which selects the kind of object`,
-            expected: values,
-            suggestion: `set ${JSON.stringify(key)} to the kind meant (${values.map((v) => JSON.stringify(v)).join(', ')}) and pass the properties that kind requires`,
-          });
-          return;
-        }
-        const name = selected.split('/').pop() ?? selected;
-        if (!passing.includes(selected)) {
-          const check = validatorAt(selected);
-          check?.(value);
-          out.push({
-            path: tagPath,
-            message: `${JSON.stringify(key)} ${JSON.stringify(tag)} selects ${name}, and the value does not match ${name}: ${lacks(check?.errors ?? [])} (the tag, not the other properties, decides the kind of object)`,
-            expected: excerpt(root, resolveRef(root, { $ref: selected })) ?? name,
-            suggestion: `pass what ${name} requires${matching.length > 0 ? `, or set ${JSON.stringify(key)} to ${matching.map((v) => JSON.stringify(v)).join(' or ')} if the value is meant as that kind` : ''}`,
-          });
-          return;
-        }
-        visit({ $ref: selected }, value, path, depth + 1);
-        return;
-      }
+      const tag = Object.hasOwn(value, d.propertyName) ? (value as Record<string, unknown>)[d.propertyName] : undefined;
+      if (typeof tag === 'string' && settle(kind, d.propertyName, tag, d.mapping as Record<string, unknown>, value as Record<string, unknown>, path)) return;
     } else if (kind !== undefined) {
       const fits = list.filter((b) => admits(resolveRef(root, b), value));
       if (fits.length === 1) visit(fits[0], value, path, depth + 1);

@@ -1,19 +1,19 @@
-// Argument validation before any request: size caps, the JSON-string client quirk, unsafe integers, then Ajv
-// (one compile per operation schema, all errors) turned into field errors with fixes an agent can apply.
+// Argument validation before any request: size caps, the JSON-string client quirk, unsafe integers, then Ajv (one
+// compile per operation schema, all errors) turned into field errors with fixes an agent can apply (field-errors.ts).
 // Policy (E5): no type coercion, no defaults inserted, nothing removed — what validates is exactly what is sent; the
 // one value filled in is a required argument's only allowed value, when it is not sent (withFixedArguments).
 import { createHash } from 'node:crypto';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import { createAjv } from '../schema/ajv.js';
 import { suggestNames } from '../registry/suggest.js';
 import type { JsonSchema, Operation } from '../types.js';
-import { taggedUnions, tagMismatches } from './discriminator.js';
-import { alternativesLabel, excerpt, resolveRef, schemaAt, schemaAtPointer } from './expected.js';
+import { resolveRef } from './expected.js';
+import { checkedErrors, describeValue, MAX_FIELD_ERRORS, pointer } from './field-errors.js';
 import { fileInputSchema } from './files.js';
 import type { FieldError, ValidationOutcome } from './types.js';
 
 /** Size caps applied before Ajv (E4). */
-export const ARG_LIMITS = { maxJsonBytes: 1_000_000, maxDepth: 32, maxArrayItems: 10_000, maxErrors: 20 } as const;
+export const ARG_LIMITS = { maxJsonBytes: 1_000_000, maxDepth: 32, maxArrayItems: 10_000, maxErrors: MAX_FIELD_ERRORS } as const;
 
 let sharedAjv = createAjv();
 const cache = new Map<string, ValidateFunction | Error>();
@@ -53,8 +53,8 @@ function validatorFor(key: string, schema: Operation['inputSchema']): ValidateFu
 }
 
 /**
- * Validators of the `#/$defs/...` schemas of an input schema holding a discriminator, for tagMismatches (its tag
- * selects one), compiled on first use and cached with the schema's; undefined for a schema without a discriminator.
+ * Validators of the `#/$defs/...` schemas of an input schema holding a discriminator, for settleDiscriminated (its
+ * tag selects one), compiled on first use and cached with the schema's; undefined for a schema without a discriminator.
  */
 function defValidators(key: string, schema: Operation['inputSchema']): ((ref: string) => ValidateFunction | undefined) | undefined {
   let has = withTags.get(key);
@@ -68,10 +68,6 @@ function defValidators(key: string, schema: Operation['inputSchema']): ((ref: st
     const v = validatorFor(`${key}\u0000${ref}`, { $defs: schema.$defs, $ref: ref } as unknown as Operation['inputSchema']);
     return v instanceof Error ? undefined : v;
   };
-}
-
-function pointer(parts: Array<string | number>): string {
-  return parts.map((p) => `/${String(p).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 }
 
 /** Walks args once: depth, array sizes, unsafe integers. Returns the first problems found. */
@@ -122,138 +118,6 @@ function expectsStructured(root: Record<string, unknown>, schema: JsonSchema | u
     if (Array.isArray(list) && list.some((sub) => expectsStructured(root, sub as JsonSchema))) return true;
   }
   return false;
-}
-
-function describeValue(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
-  if (typeof v === 'object') return 'an object';
-  return `${typeof v} ${String(v)}`;
-}
-
-function valueAt(args: unknown, path: string): unknown {
-  if (path === '') return args;
-  let cur: unknown = args;
-  for (const part of path.slice(1).split('/')) {
-    const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
-    cur = cur !== null && typeof cur === 'object' ? (cur as Record<string, unknown>)[key] : undefined;
-  }
-  return cur;
-}
-
-function toFieldError(e: ErrorObject, root: Record<string, unknown>, args: unknown): FieldError | undefined {
-  const path = e.instancePath;
-  const p = e.params as Record<string, unknown>;
-  switch (e.keyword) {
-    case 'required': {
-      const prop = String(p.missingProperty);
-      const full = `${path}${pointer([prop])}`;
-      return { path: full, message: 'required property is missing', expected: excerpt(root, schemaAt(root, full)) };
-    }
-    case 'additionalProperties':
-    case 'unevaluatedProperties': {
-      const prop = String(p.additionalProperty ?? p.unevaluatedProperty);
-      // The schema holding `additionalProperties: false` (a branch of an allOf, a $ref's target) names the properties.
-      const holder = schemaAtPointer(root, parentPointer(e.schemaPath)) ?? schemaAt(root, path);
-      const props = Object.keys((holder?.properties as Record<string, unknown> | undefined) ?? {});
-      const guess = suggestNames(prop, props, 1)[0];
-      return {
-        path: `${path}${pointer([prop])}`,
-        message: 'unknown property',
-        expected: props.length <= 40 ? { properties: props } : undefined,
-        ...(guess !== undefined ? { suggestion: `did you mean ${JSON.stringify(guess)}?` } : {}),
-      };
-    }
-    case 'enum': {
-      const allowed = (p.allowedValues as unknown[]) ?? [];
-      const v = valueAt(args, path);
-      const strings = allowed.filter((a): a is string => typeof a === 'string');
-      const guess = typeof v === 'string' ? suggestNames(v, strings, 1)[0] : undefined;
-      return {
-        path,
-        message: `${describeValue(v)} is not one of the allowed values`,
-        expected: allowed.length <= 50 ? allowed : [...allowed.slice(0, 50), '…'],
-        ...(guess !== undefined ? { suggestion: `use ${JSON.stringify(guess)}` } : {}),
-      };
-    }
-    case 'type': {
-      const v = valueAt(args, path);
-      const want = p.type as string | string[];
-      const wants = Array.isArray(want) ? want : [want];
-      let suggestion: string | undefined;
-      if (typeof v === 'string' && (wants.includes('integer') || wants.includes('number')) && v.trim() !== '' && !Number.isNaN(Number(v))) {
-        suggestion = `send ${v} as a number, not a string (no type coercion)`;
-      } else if (typeof v === 'string' && wants.includes('boolean') && (v === 'true' || v === 'false')) {
-        suggestion = `send ${v} as a boolean, not a string`;
-      } else if (typeof v !== 'string' && wants.length === 1 && wants[0] === 'string' && v !== null && typeof v !== 'object') {
-        suggestion = `send it as the string ${JSON.stringify(String(v))}`;
-      }
-      return { path, message: `${describeValue(v)} must be ${wants.join(' or ')}`, expected: excerpt(root, schemaAt(root, path)) ?? excerpt(root, schemaAtPointer(root, parentPointer(e.schemaPath))) ?? wants, ...(suggestion ? { suggestion } : {}) };
-    }
-    case 'oneOf':
-    case 'anyOf': {
-      // The alternatives' own failures (one per branch: "must be string", "must be integer") are folded into this
-      // one error by absorbBranchErrors; here the value is compared with the list of alternatives.
-      const holder = schemaAtPointer(root, parentPointer(e.schemaPath));
-      const list = holder?.[e.keyword];
-      const label = Array.isArray(list) ? alternativesLabel(root, list as JsonSchema[]) : 'the alternatives';
-      const v = valueAt(args, path);
-      const passing = Array.isArray(p.passingSchemas) ? (p.passingSchemas as number[]) : [];
-      const message =
-        passing.length > 1
-          ? `${describeValue(v)} matches ${passing.length} of the alternatives (${label}) but must match exactly one`
-          : `${describeValue(v)} matches none of the alternatives: ${label}`;
-      return { path, message, expected: excerpt(root, holder) ?? excerpt(root, schemaAt(root, path)) ?? label };
-    }
-    case 'if':
-      return undefined;
-    default: {
-      // The schema at the argument's path; else the one holding the failing keyword (under patternProperties,
-      // additionalProperties, ...); else Ajv's parameters (`{"limit": 5}`), never an empty object.
-      const params = Object.keys(p).length > 0 ? p : undefined;
-      return { path, message: e.message ?? e.keyword, expected: excerpt(root, schemaAt(root, path)) ?? excerpt(root, schemaAtPointer(root, parentPointer(e.schemaPath))) ?? params };
-    }
-  }
-}
-
-/** `#/properties/x/oneOf` -> `#/properties/x`: the schema holding a keyword. */
-function parentPointer(schemaPath: string): string {
-  const cut = schemaPath.lastIndexOf('/');
-  return cut <= 0 ? '#' : schemaPath.slice(0, cut);
-}
-
-/**
- * Ajv (allErrors) reports a failed oneOf/anyOf as each alternative's own failure at the same path ("must be
- * string", "must be integer": contradictory taken one by one) and then the union's error. Returns, for each such
- * alternative error, the index of the union error it belongs to: one under the union's schemaPath, or under the
- * target of an alternative that is a `$ref` (Ajv reports those at `#/$defs/...`). Errors deeper in the value and
- * sibling keywords of the union stay errors of their own.
- */
-function absorbBranchErrors(root: Record<string, unknown>, errors: ErrorObject[]): Map<number, number> {
-  const absorbed = new Map<number, number>();
-  errors.forEach((u, iu) => {
-    if (u.keyword !== 'oneOf' && u.keyword !== 'anyOf') return;
-    const prefixes = [`${u.schemaPath}/`];
-    const list = schemaAtPointer(root, parentPointer(u.schemaPath))?.[u.keyword];
-    if (Array.isArray(list)) {
-      for (const branch of list) {
-        let b: unknown = branch;
-        for (let hop = 0; hop < 8 && b !== null && typeof b === 'object' && typeof (b as { $ref?: unknown }).$ref === 'string'; hop++) {
-          const ref = (b as { $ref: string }).$ref;
-          if (!ref.startsWith('#/')) break;
-          prefixes.push(`${ref}/`);
-          b = schemaAtPointer(root, ref);
-        }
-      }
-    }
-    for (let i = 0; i < iu; i++) {
-      const e = errors[i] as ErrorObject;
-      if (absorbed.has(i) || e.instancePath !== u.instancePath) continue;
-      if (prefixes.some((pre) => e.schemaPath.startsWith(pre))) absorbed.set(i, iu);
-    }
-  });
-  return absorbed;
 }
 
 /** Parses top-level string values where the schema expects an object or array (some clients send JSON text). */
@@ -363,38 +227,12 @@ export function validateArguments(op: Operation, args: unknown): ValidationOutco
   }
   const valid = validate(unwrapped);
   const raw = valid ? [] : [...(validate.errors ?? [])];
-  const root = schema as Record<string, unknown>;
-  // A discriminator's tag selects the alternative: a value Ajv accepts under another one is refused.
-  const defs = defValidators(key, schema);
-  const mismatched = defs === undefined ? [] : tagMismatches(root, unwrapped, defs);
-  if (valid && unknown.length === 0 && mismatched.length === 0) return { ok: true, args: unwrapped };
-  // A tagged union (discriminator): only the alternative the value's tag picks is reported.
-  const tagged = taggedUnions(root, raw, unwrapped);
-  const errors: FieldError[] = [...unknown, ...tagged.extra, ...mismatched];
-  const seen = new Set<string>(errors.map((e) => `${e.path}\u0000${e.message}`));
-  const absorbed = absorbBranchErrors(root, raw);
-  for (const i of tagged.keep) absorbed.delete(i);
-  // Suggestions of alternatives folded into their union ("send it as the string ..."), by the union's index.
-  const carried = new Map<number, string[]>();
-  for (let i = 0; i < raw.length; i++) {
-    if (tagged.drop.has(i)) continue;
-    const fe = toFieldError(raw[i] as ErrorObject, root, unwrapped);
-    const own = carried.get(i) ?? [];
-    if (fe !== undefined && fe.suggestion !== undefined) own.unshift(fe.suggestion);
-    const union = absorbed.get(i);
-    if (union !== undefined) {
-      carried.set(union, [...(carried.get(union) ?? []), ...own]);
-      continue;
-    }
-    if (fe === undefined) continue;
-    const suggestions = [...new Set(own)];
-    if (suggestions.length > 0) fe.suggestion = suggestions.join('; or ');
-    const key = `${fe.path}\u0000${fe.message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    errors.push(fe);
-    if (errors.length >= ARG_LIMITS.maxErrors) break;
-  }
+  // A discriminator's tag selects the alternative (checkedErrors): a value Ajv's strict oneOf refuses because it also
+  // matches another alternative is valid, and one Ajv accepts under another alternative is refused.
+  const checked = checkedErrors(schema as Record<string, unknown>, raw, unwrapped, defValidators(key, schema));
+  if (checked.valid && unknown.length === 0) return { ok: true, args: unwrapped };
+  const seen = new Set<string>(unknown.map((e) => `${e.path}\u0000${e.message}`));
+  const errors: FieldError[] = [...unknown, ...checked.errors.filter((e) => !seen.has(`${e.path}\u0000${e.message}`))].slice(0, ARG_LIMITS.maxErrors);
   if (errors.length === 0) errors.push({ path: '', message: 'arguments do not match the input schema' });
   return { ok: false, errors };
 }
