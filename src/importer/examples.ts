@@ -5,7 +5,9 @@ import type { ValidateFunction } from 'ajv';
 import type { JsonSchema, Operation, OperationExample } from '../types.js';
 import { exampleSeeds } from './operations.js';
 import { isObject, own, setOwn, unescapePointer } from './pointer.js';
+import { stringFromPattern } from './pattern-sample.js';
 import { credentialNamed } from './text.js';
+import { objectFields, type ObjectFields } from '../schema/object-fields.js';
 
 const FORMAT_SAMPLES: Record<string, string> = {
   'date-time': '2024-01-01T00:00:00Z',
@@ -53,89 +55,6 @@ function placeholder(hint: string): string {
   return hint ? `<${hint}>` : 'example';
 }
 
-/** Index of the `)` closing the group that opens at `open`, or -1. */
-function closingParen(p: string, open: number): number {
-  let depth = 0;
-  let inClass = false;
-  for (let i = open; i < p.length; i++) {
-    const c = p[i];
-    if (c === '\\') {
-      i++;
-      continue;
-    }
-    if (inClass) {
-      if (c === ']') inClass = false;
-      continue;
-    }
-    if (c === '[') inClass = true;
-    else if (c === '(') depth++;
-    else if (c === ')' && --depth === 0) return i;
-  }
-  return -1;
-}
-
-/** The first top-level alternative of a pattern fragment. */
-function firstBranch(p: string): string {
-  let depth = 0;
-  let inClass = false;
-  for (let i = 0; i < p.length; i++) {
-    const c = p[i];
-    if (c === '\\') i++;
-    else if (inClass) inClass = c !== ']';
-    else if (c === '[') inClass = true;
-    else if (c === '(') depth++;
-    else if (c === ')') depth--;
-    else if (c === '|' && depth === 0) return p.slice(0, i);
-  }
-  return p;
-}
-
-const ESCAPES: Record<string, string> = { d: '1', w: 'a', s: ' ', D: 'a', W: '-', S: 'a' };
-
-/**
- * A string matching a simple regular expression (literals, classes, groups, alternation, quantifiers), taking the
- * first alternative and the minimum repetition (at least one). Best effort: callers check the result.
- */
-export function stringFromPattern(pattern: string, depth = 0): string {
-  if (depth > 8) return '';
-  const p = firstBranch(pattern.replace(/^\^/, '').replace(/(?<!\\)\$$/, ''));
-  let out = '';
-  for (let i = 0; i < p.length; ) {
-    let atom = '';
-    const c = p[i] as string;
-    if (c === '(') {
-      const end = closingParen(p, i);
-      if (end === -1) return out;
-      atom = stringFromPattern(p.slice(i + 1, end).replace(/^\?(:|<?[=!]|<[A-Za-z]\w*>)/, ''), depth + 1);
-      i = end + 1;
-    } else if (c === '[') {
-      const end = p.indexOf(']', i + 2);
-      if (end === -1) return out;
-      const body = p.slice(i + 1, end);
-      atom = body.startsWith('^') ? 'x' : body[0] === '\\' ? (ESCAPES[body[1] ?? ''] ?? body[1] ?? 'a') : (body[0] ?? 'a');
-      i = end + 1;
-    } else if (c === '\\') {
-      const n = p[i + 1] ?? '';
-      atom = ESCAPES[n] ?? n;
-      i += 2;
-    } else if (c === '^' || c === '$') {
-      i++;
-      continue;
-    } else {
-      atom = c === '.' ? 'a' : c;
-      i++;
-    }
-    let times = 1;
-    const q = /^(\{(\d+)(,\d*)?\}|[+*?])\??/.exec(p.slice(i));
-    if (q) {
-      if (q[2] !== undefined) times = Math.max(Number(q[2]), 1);
-      i += q[0].length;
-    }
-    out += atom.repeat(Math.min(times, 256));
-  }
-  return out;
-}
-
 /**
  * A value for `schema` (resolving `#/$defs/...` against `defs`): const, first example, default, first enum
  * value, else one built from type and format within the schema's bounds. Objects get their required
@@ -162,8 +81,15 @@ export function synthesize(schema: JsonSchema | undefined, defs: Record<string, 
   }
   if (Array.isArray(s.allOf) && s.allOf.length > 0) {
     const parts = s.allOf.map((p) => synthesize(p as JsonSchema, defs, hint, depth + 1, values));
-    if (parts.every((p) => isObject(p))) return Object.assign({}, ...parts) as unknown;
-    return parts[0];
+    if (!parts.every((p) => isObject(p))) return parts[0];
+    const out = Object.assign({}, ...parts) as Record<string, unknown>;
+    // a part's required names whose properties another part gives (AccountRequest = allOf [{$ref: Partial}, {required: [name]}])
+    const all = allOfFields(s, defs);
+    for (const r of s.allOf.flatMap((p) => orphans(p, defs))) {
+      const v = Object.hasOwn(all.properties, r) ? synthesize(own(all.properties, r) as JsonSchema, defs, r, depth + 1, values) : undefined;
+      if (v !== undefined) setOwn(out, r, v);
+    }
+    return out;
   }
   for (const key of ['oneOf', 'anyOf'] as const) {
     const list = s[key];
@@ -230,6 +156,19 @@ export function synthesize(schema: JsonSchema | undefined, defs: Record<string, 
       return str;
     }
   }
+}
+
+/** The fields of an object and its allOf parts, `#/$defs/` references followed. */
+function allOfFields(schema: unknown, defs: Record<string, unknown>): ObjectFields {
+  const follow = (node: Record<string, unknown>): unknown =>
+    typeof node.$ref === 'string' && node.$ref.startsWith('#/$defs/') ? own(defs, unescapePointer(node.$ref.slice('#/$defs/'.length))) : undefined;
+  return objectFields(schema, follow, 12);
+}
+
+/** The names a part requires without giving their properties (another part of the allOf does). */
+function orphans(part: unknown, defs: Record<string, unknown>): string[] {
+  const { properties, required } = allOfFields(part, defs);
+  return [...required].filter((r) => !Object.hasOwn(properties, r));
 }
 
 /** A number the schema's bounds accept. */

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { stringFromPattern, synthesize } from '../../src/importer/examples.js';
+import { synthesize } from '../../src/importer/examples.js';
+import { stringFromPattern } from '../../src/importer/pattern-sample.js';
 import { createAjv } from '../../src/schema/ajv.js';
 
 describe('stringFromPattern', () => {

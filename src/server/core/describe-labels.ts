@@ -2,6 +2,7 @@
 // `array<integer>`, `object{title: string, required; ...}`. Pure functions of the schema and its `$defs`; what a label
 // leaves out is said by LabelNotes, never read back from the label's text (which holds the API's own names and values).
 import { resolveRef } from '../../execution/expected.js';
+import { objectFields } from '../../schema/object-fields.js';
 import type { JsonSchema } from '../../types.js';
 import { cleanText } from './text.js';
 
@@ -84,9 +85,12 @@ export function typeLabel(schema: JsonSchema | undefined, defs?: unknown, hops =
   else if (typeof type === 'string') t = type;
   // properties beside a oneOf/anyOf of `required` lists only (GitHub's "at least one of"): an object
   else if (schema.properties) t = 'object';
-  else if (Array.isArray(alternatives)) t = alternativesLabel(alternatives, defs, hops, options);
-  else if (typeof schema.$ref === 'string') t = 'object';
-  else t = 'any';
+  else {
+    t = Array.isArray(alternatives) ? alternativesLabel(alternatives, defs, hops, options) : typeof schema.$ref === 'string' ? 'object' : 'any';
+    // a composition (AccountRequest = allOf [{$ref: Partial}, {type: object, required: [name, address]}]) reads as
+    // its parts where nothing else says what it is
+    if (t === 'any' && Array.isArray(schema.allOf) && hops <= REF_HOPS) t = allOfLabel(schema, defs, hops, options);
+  }
   if (t === 'object' && options.fields === true) t = objectLabel(schema, defs, hops, options);
   // nested labels never list fields (one level), but a file stays a file; an argument's array items are its level
   const inner: LabelOptions = options.files === true ? { files: true } : {};
@@ -97,6 +101,17 @@ export function typeLabel(schema: JsonSchema | undefined, defs?: unknown, hops =
   if (Array.isArray(en) && en.length > 0 && en.length <= ENUM_SHOWN) t += ` (${en.map(enumValue).join('|').slice(0, 120)})`;
   else if (Array.isArray(en) && en.length > ENUM_SHOWN) t += ` (${en.length} allowed values; see detail "full")`;
   return t;
+}
+
+/**
+ * The label of a schema composed with `allOf` and no type of its own, when its parts are objects: `object` when they
+ * give properties (objectLabel then lists the fields of every part, each part's required ones marked), else the first
+ * object part's label (`object`, a oneOf of objects); else `any` (a composition of scalars stays unknown here).
+ */
+function allOfLabel(schema: Exclude<JsonSchema, boolean>, defs: unknown, hops: number, options: LabelOptions): string {
+  if (Object.keys(objectShape(schema, defs).properties).length > 0) return 'object';
+  const first = (schema.allOf as JsonSchema[]).find((part) => typeLabel(part, defs, hops + 1).startsWith('object'));
+  return first === undefined ? 'any' : typeLabel(first, defs, hops + 1, options);
 }
 
 /** Whether a schema marks a string as file content (what src/execution/files.ts treats as a file in a multipart body). */
@@ -133,21 +148,9 @@ function objectLabel(schema: Exclude<JsonSchema, boolean>, defs: unknown, hops: 
 
 /** An object's properties and required names, its own and its allOf parts' (named types followed, REF_HOPS at most). */
 function objectShape(schema: Exclude<JsonSchema, boolean>, defs: unknown): { properties: Record<string, JsonSchema>; required: Set<string> } {
-  const properties: Record<string, JsonSchema> = {};
-  const required = new Set<string>();
-  const add = (s: JsonSchema | undefined, depth: number): void => {
-    if (s === undefined || typeof s === 'boolean' || depth > REF_HOPS) return;
-    const named = s.type === undefined ? referenced(s, typeof defs === 'object' && defs !== null ? (defs as Record<string, JsonSchema>) : undefined) : undefined;
-    if (named !== undefined && typeof s.$ref === 'string') return add(named, depth + 1);
-    const props = s.properties;
-    if (props !== null && typeof props === 'object') {
-      for (const [k, v] of Object.entries(props as Record<string, JsonSchema>)) if (!Object.hasOwn(properties, k)) Object.defineProperty(properties, k, { value: v, enumerable: true, writable: true, configurable: true });
-    }
-    if (Array.isArray(s.required)) for (const r of s.required) if (typeof r === 'string') required.add(r);
-    if (Array.isArray(s.allOf)) for (const part of s.allOf) add(part as JsonSchema, depth + 1);
-  };
-  add(schema, 0);
-  return { properties, required };
+  const named = typeof defs === 'object' && defs !== null ? (defs as Record<string, JsonSchema>) : undefined;
+  const follow = (node: Record<string, unknown>): JsonSchema | undefined => (node.type === undefined ? referenced(node as Exclude<JsonSchema, boolean>, named) : undefined);
+  return objectFields(schema, follow, REF_HOPS) as { properties: Record<string, JsonSchema>; required: Set<string> };
 }
 
 /**
