@@ -213,6 +213,31 @@ describe.each(ERAS)('list_domains of a large API (%s era)', (era) => {
   });
 });
 
+describe('names that run their words together fold into no group', () => {
+  test('no prefix is offered that would name nothing: the instruction says search, and counts what is left out', async () => {
+    // an API whose tags run words together (Autotask's CompanyAlertsChild becomes companyalertschild): past
+    // COMPACT_LIMIT such names no two share a first word, so the answer has no group to open
+    const tags = Array.from({ length: COMPACT_LIMIT + 10 }, (_, i) => `kind${String(i).padStart(3, '0')}things`);
+    const root = tempDir('domain-map-glued-');
+    const spec = join(root, 'glued.json');
+    writeFileSync(spec, JSON.stringify(specWithTags(tags)));
+    writeRegistry(await importSpec(spec, { name: 'glued' }), root);
+    const c = await connectInMemory({ catalogs: loadCatalogSet([join(root, 'glued')]) }, { era: 'modern' });
+    try {
+      const r = await call(c.client, 'list_domains', {});
+      const value = r.value as { domains: unknown[]; groups?: unknown[]; omittedDomains?: number };
+      expect(value.groups).toEqual([]);
+      expect(value.omittedDomains).toBe(tags.length - value.domains.length);
+      expect(r.instruction).not.toMatch(/prefix/);
+      expect(r.instruction).toBe(
+        `${tags.length} domains, too many to list with descriptions, and no two share a first word, so none are grouped: call search_tools with a query (it searches every domain), with a domain of this answer to narrow it. ${value.omittedDomains} domains are in no entry of this answer; search_tools finds their operations.`,
+      );
+    } finally {
+      await c.close();
+    }
+  }, 120_000);
+});
+
 describe('credentials are bounded like the map', () => {
   test('past MAX_CREDENTIALS the first are listed, the rest counted, and the instruction names describe_tools', async () => {
     const root = tempDir('domain-map-creds-');

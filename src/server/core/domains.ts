@@ -176,11 +176,19 @@ export function listDomains(
   }
   // Which registry content answered (hot reload swaps versions; replicas that show the same one serve the same).
   value.catalogVersion = set.version;
+  // past the map's bound the names fold into groups; names that share no first word (an API whose tags run words
+  // together: `articlenoteschild`) fold into none, and then no prefix is offered that would name nothing
+  const grouped = map.groups !== undefined && map.groups.length > 0;
   const next =
     map.groups === undefined
       ? `Call ${names.searchTools} with a query (and optionally a domain) to find operations.`
-      : `${domains.length} domains, too many to list: those sharing the first words of their names are groups. Call ${names.searchTools} with a query (it searches every domain), or ${tool} with {"prefix": "<a group's prefix>"} to list a group's domains.`;
-  const omitted = map.omittedDomains === undefined ? '' : ` ${map.omittedDomains} domains are in no entry of this answer; narrow it with "catalog" or "prefix".`;
+      : grouped
+        ? `${domains.length} domains, too many to list: those sharing the first words of their names are groups. Call ${names.searchTools} with a query (it searches every domain), or ${tool} with {"prefix": "<a group's prefix>"} to list a group's domains.`
+        : `${domains.length} domains, too many to list with descriptions, and no two share a first word, so none are grouped: call ${names.searchTools} with a query (it searches every domain), with a domain of this answer to narrow it.`;
+  const omitted =
+    map.omittedDomains === undefined ? ''
+    : grouped ? ` ${map.omittedDomains} domains are in no entry of this answer; narrow it with "catalog" or "prefix".`
+    : ` ${map.omittedDomains} domains are in no entry of this answer; ${names.searchTools} finds their operations.`;
   const moreCredentials = value.omittedCredentials === undefined ? '' : ` ${String(value.omittedCredentials)} more credentials are not listed (those set come first): ${names.describeTools} names the ones each operation uses.`;
   return ok(tool, value, next + omitted + moreCredentials);
 }
