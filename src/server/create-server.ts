@@ -239,7 +239,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
     const untrack =
       observe !== undefined && tool === names.executeTool
         ? trackCall(() => {
-            const facts = { era, principal, ...(stateless ? {} : { session: tag() }), tool, outcome: 'ABANDONED', durationMs: performance.now() - started, target, dispatched: sending, limitedBucket: undefined };
+            const facts = { era, principal, ...(stateless ? {} : { session: tag() }), tool, outcome: 'ABANDONED', durationMs: performance.now() - started, target, args: input, dispatched: sending, limitedBucket: undefined };
             notifyObserver(observe, toolCallRecord(catalogs, names, undefined, facts), logger);
           })
         : undefined;
@@ -368,7 +368,7 @@ export function createServer(deps: ServerDeps): CatalogServer {
       // its client was told CANCELLED at the end of the shutdown grace: so says the record, with what it came to after
       const told = cutOff?.answered === true && reached !== 'CANCELLED';
       const outcome = told ? 'CANCELLED' : reached;
-      const facts = { era, principal, ...(stateless ? {} : { session: tag() }), tool, outcome, durationMs: performance.now() - started, target, dispatched, limitedBucket, upstreamMs, ...(told ? { completedAfterCancel: reached } : {}) };
+      const facts = { era, principal, ...(stateless ? {} : { session: tag() }), tool, outcome, durationMs: performance.now() - started, target, args: input, dispatched, limitedBucket, upstreamMs, ...(told ? { completedAfterCancel: reached } : {}) };
       notifyObserver(observe, toolCallRecord(catalogs, names, envelope, facts), logger);
     }
     return pending ?? toCallToolResult(envelope);

@@ -33,11 +33,11 @@ function binary(kind: BalancerKind): string {
 export function nginxConfig(listenPort: number, replicaPorts: number[], sticky = false): string {
   let text = readFileSync(join(REPO_ROOT, 'deploy', 'nginx.conf'), 'utf8');
   text = text.replace(/listen 127\.0\.0\.1:8080;/, `listen 127.0.0.1:${listenPort};`);
-  const servers = /( *)server 127\.0\.0\.1:3001 ([^\n]*)\n *server 127\.0\.0\.1:3002 [^\n]*\n/.exec(text);
-  if (!servers) throw new Error('deploy/nginx.conf: the upstream server lines changed; update test/helpers/balancer.ts');
-  const indent = servers[1] as string;
-  text = text.replace(servers[0], replicaPorts.map((p) => `${indent}server 127.0.0.1:${p} ${servers[2]}\n`).join(''));
-  if (sticky) text = text.replace('# Round robin (the default). For sticky routing instead, uncomment: hash', 'hash');
+  // every upstream block's server lines (api_catalog and its fallback api_catalog_any), each keeping its parameters
+  const block = /( *)server 127\.0\.0\.1:3001 ([^\n]*)\n *server 127\.0\.0\.1:3002 [^\n]*\n/g;
+  if (!block.test(text)) throw new Error('deploy/nginx.conf: the upstream server lines changed; update test/helpers/balancer.ts');
+  text = text.replace(block, (_all, indent: string, params: string) => replicaPorts.map((p) => `${indent}server 127.0.0.1:${p} ${params}\n`).join(''));
+  if (sticky) text = text.replaceAll('# Round robin (the default). For sticky routing instead, uncomment: hash', 'hash');
   return text;
 }
 

@@ -57,7 +57,7 @@ export class OpsMetrics {
     this.toolSeconds = new client.Histogram({ name: `${PREFIX}tool_call_duration_seconds`, help: 'Time to answer a tool call, by meta-tool', labelNames: ['tool'], buckets, registers });
     this.upstreamCalls = new client.Counter({ name: `${PREFIX}upstream_requests_total`, help: 'execute_tool calls that went upstream, by catalog, method and status class (none: no response)', labelNames: ['catalog', 'method', 'status_class'], registers });
     this.upstreamSeconds = new client.Histogram({ name: `${PREFIX}upstream_request_duration_seconds`, help: 'Time of the upstream request of execute_tool calls that went upstream, from handing it to fetch until its response body was read (retries and redirects included; not building it or shaping the answer), by catalog and method', labelNames: ['catalog', 'method'], buckets, registers });
-    this.searches = new client.Counter({ name: `${PREFIX}search_answers_total`, help: 'search_tools answers by confidence (low: a weak match)', labelNames: ['confidence'], registers });
+    this.searches = new client.Counter({ name: `${PREFIX}search_answers_total`, help: 'search_tools answers by confidence (none: nothing found; low: a weak match)', labelNames: ['confidence'], registers });
     this.rateLimited = new client.Counter({ name: `${PREFIX}rate_limited_total`, help: 'Tool calls refused by the per-principal rate limit, by bucket (execute, read, confirm)', labelNames: ['bucket'], registers });
     this.storeErrors = new client.Counter({ name: `${PREFIX}state_store_errors_total`, help: 'State store operations that failed (unreachable, timed out, refused)', labelNames: ['operation'], registers });
     this.storeSeconds = new client.Histogram({ name: `${PREFIX}state_store_duration_seconds`, help: 'State store operation latency', labelNames: ['operation'], buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers });
@@ -65,7 +65,7 @@ export class OpsMetrics {
     this.refused = new client.Counter({ name: `${PREFIX}http_refused_total`, help: 'HTTP requests refused before MCP, by reason (draining, auth, scope, host, origin)', labelNames: ['reason'], registers });
     // Known series start at 0, so that rate() and alerts see them before the first event.
     for (const tool of ['list_domains', 'search_tools', 'describe_tools', 'execute_tool']) this.toolCalls.inc({ tool, outcome: 'ok' }, 0);
-    for (const confidence of ['low', 'normal']) this.searches.inc({ confidence }, 0);
+    for (const confidence of ['none', 'low', 'normal']) this.searches.inc({ confidence }, 0);
     for (const bucket of ['execute', 'read', 'confirm']) this.rateLimited.inc({ bucket }, 0);
     for (const reason of ['draining', 'auth', 'scope']) this.refused.inc({ reason }, 0);
     for (const era of ['legacy', 'modern']) this.requests.inc({ era }, 0);
@@ -160,7 +160,7 @@ export class OpsMetrics {
     const outcome = OUTCOME_RE.test(r.outcome) ? r.outcome : 'other';
     this.toolCalls.inc({ tool: r.kind, outcome });
     this.toolSeconds.observe({ tool: r.kind }, r.durationMs / 1000);
-    if (r.kind === 'search_tools' && r.outcome === 'ok') this.searches.inc({ confidence: r.lowConfidence === true ? 'low' : 'normal' });
+    if (r.kind === 'search_tools' && r.outcome === 'ok') this.searches.inc({ confidence: r.confidence ?? 'normal' });
     if (r.rateLimited !== undefined) this.rateLimited.inc({ bucket: r.rateLimited });
     // Only calls whose request was handed to fetch: a refusal (AUTH_MISSING, the address policy, ...) is no upstream call.
     if (r.dispatched === true) {

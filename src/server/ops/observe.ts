@@ -23,8 +23,11 @@ export interface ToolCallRecord {
    */
   outcome: string;
   durationMs: number;
-  /** search_tools: the answer said `confidence: "low"`. */
-  lowConfidence?: boolean;
+  /**
+   * search_tools answered: `none` when it found nothing (no result and a total of 0), `low` when the answer said
+   * `confidence: "low"` (a weak best match), else `normal` (a page past the end of a search that matched included).
+   */
+  confidence?: 'none' | 'low' | 'normal';
   /** RATE_LIMITED: which bucket refused. */
   rateLimited?: 'execute' | 'read' | 'confirm';
   /** execute_tool: the operation, when it exists. */
@@ -38,6 +41,7 @@ export interface ToolCallRecord {
    * every refusal, the execution layer's own too: AUTH_MISSING, a bad base URL, the address policy, ...).
    */
   dispatched?: boolean;
+  /** execute_tool: the call asked for a dry run (its arguments' `dry_run: true`), whether it ran or was refused. */
   dryRun?: boolean;
   upstreamStatus?: number;
   /** The upstream's request id header, when it sent one (x-request-id, x-github-request-id, ...). */
@@ -107,6 +111,7 @@ export function refusedCallRecord(
     outcome: f.outcome,
     durationMs: 0,
     target: namedOperation(catalogs, m.params.arguments),
+    args: m.params.arguments,
     dispatched: false,
     limitedBucket: undefined,
   });
@@ -130,6 +135,8 @@ export interface CallFacts {
   durationMs: number;
   /** execute_tool: the operation targeted. */
   target: string | undefined;
+  /** The call's arguments as sent (read for what it asked: `dry_run`); never copied into the record. */
+  args?: unknown;
   dispatched: boolean;
   limitedBucket: 'execute' | 'read' | 'confirm' | undefined;
   /** Dispatched calls: the upstream request's time (see ToolCallRecord.upstreamMs). */
@@ -151,6 +158,18 @@ function entryOf(catalogs: CatalogSet, name: string): ReturnType<CatalogSet['byN
   }
 }
 
+/** Whether an execute_tool call's arguments ask for a dry run; undefined when the arguments are not known. */
+function askedDryRun(args: unknown): boolean | undefined {
+  if (args === undefined) return undefined;
+  return args !== null && typeof args === 'object' && (args as { dry_run?: unknown }).dry_run === true;
+}
+
+/** A search_tools answer's confidence for the metrics: `none` (found nothing), `low` (a weak match) or `normal`. */
+function searchConfidence(value: { confidence?: unknown; results?: unknown; total?: unknown } | undefined): 'none' | 'low' | 'normal' {
+  if (Array.isArray(value?.results) && value.results.length === 0 && value.total === 0) return 'none';
+  return value?.confidence === 'low' ? 'low' : 'normal';
+}
+
 /**
  * One record of a call: names, codes and the path template from the catalog, never argument values. `envelope` is
  * the answer; undefined for a call that never got one (refused before MCP, abandoned at a forced exit).
@@ -163,7 +182,7 @@ export function toolCallRecord(catalogs: CatalogSet, names: ToolNames, envelope:
     [names.executeTool]: 'execute_tool',
   };
   const kind = kinds[f.tool] ?? 'unknown';
-  const value = (envelope?.success === true ? envelope.value : undefined) as { dry_run?: unknown; status?: unknown; headers?: unknown; confidence?: unknown } | undefined;
+  const value = (envelope?.success === true ? envelope.value : undefined) as { dry_run?: unknown; status?: unknown; headers?: unknown; confidence?: unknown; results?: unknown; total?: unknown } | undefined;
   const entry = kind === 'execute_tool' && f.target !== undefined ? entryOf(catalogs, f.target) : undefined;
   const failedStatus = envelope?.success === false ? (envelope.error.details as { status?: unknown } | undefined)?.status : undefined;
   const status = typeof value?.status === 'number' ? value.status : typeof failedStatus === 'number' ? failedStatus : undefined;
@@ -175,10 +194,11 @@ export function toolCallRecord(catalogs: CatalogSet, names: ToolNames, envelope:
     kind,
     outcome: f.outcome,
     durationMs: f.durationMs,
-    ...(kind === 'search_tools' ? { lowConfidence: value?.confidence === 'low' } : {}),
+    ...(kind === 'search_tools' ? { confidence: searchConfidence(value) } : {}),
     ...(f.limitedBucket !== undefined ? { rateLimited: f.limitedBucket } : {}),
     ...(entry !== undefined ? { operation: entry.op.name, catalog: entry.catalog.meta.name, method: entry.op.method.toUpperCase(), path: entry.op.path } : {}),
-    ...(kind === 'execute_tool' ? { dispatched: f.dispatched, dryRun: value?.dry_run === true } : {}),
+    // what the call asked for (a refused dry run is still a dry run), else what the answer says
+    ...(kind === 'execute_tool' ? { dispatched: f.dispatched, dryRun: askedDryRun(f.args) ?? value?.dry_run === true } : {}),
     ...(f.dispatched && status !== undefined ? { upstreamStatus: status } : {}),
     ...(requestId !== undefined ? { requestId } : {}),
     ...(f.dispatched && f.upstreamMs !== undefined ? { upstreamMs: f.upstreamMs } : {}),

@@ -34,6 +34,7 @@ import { browserPageRequest, drainingPage, explorerRequest, failedPage, hostRefu
 import type { AuthenticatedRequest, HttpHandle, HttpServeOptions } from './http-types.js';
 import { createModernLeg } from './http-modern.js';
 import { bare, hostOriginPolicy } from './http-origin.js';
+import { namesArrivalAddress } from './http-arrival.js';
 import { toWebRequest } from './node-web.js';
 import { boundTokenHeaders } from '../upstream-tokens.js';
 import { rateLimits } from '../session.js';
@@ -147,9 +148,10 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
     const pathname = pathnameOf(req.url);
     if (pathname === undefined) return sendError(res, 400, -32600, 'Bad Request: invalid request target');
     // /healthz and /readyz come before the Host check (balancers and kubelets probe with their own Host); /metrics
-    // after it and behind the same authentication as /mcp.
+    // after it and behind the same authentication as /mcp. A Host that is the IP and port this connection arrived on
+    // (a scrape of a pod IP under 0.0.0.0) is no rebinding name: accepted on every path (http-arrival.ts).
     if (await handleOpsEndpoint(pathname, req, res, { stage: 'probe', readiness, drain, ...(options.metrics ? { metrics: options.metrics } : {}) })) return;
-    if (!allowedHost(req.headers.host)) {
+    if (!allowedHost(req.headers.host) && !namesArrivalAddress(req.headers.host, req.socket.localAddress, req.socket.localPort)) {
       options.metrics?.refusal('host');
       logger.log('warn', { event: 'http_refused', reason: 'host', host: String(req.headers.host ?? '').slice(0, 100) });
       if (forExplorer(req, pathname)) return sendErrorPage(req, res, hostRefusedPage(req.headers.host));
