@@ -255,7 +255,14 @@ async function serve(argv: string[], added: Array<() => void>): Promise<number> 
       keepAliveTimeoutMs: h.keepAliveTimeoutMs,
       maxSessions: h.maxSessions,
       explorer: h.explorer,
-    }).catch((err: unknown) => {
+    }).catch(async (err: unknown) => {
+      // A replica that cannot listen (a port in use, an address this machine does not have) closes what the start
+      // opened (the store's Redis connections and their reconnect timers, the token file and registry watches, the
+      // audit file): none may hold the process, which exits 1 with its one line (a supervisor restarts it).
+      live.close();
+      tokens?.close();
+      audit.close();
+      await state.close().catch(() => undefined);
       throw listenError(err, h.host, h.port);
     });
     // Listening: a signal now drains (requests may already be in flight), logged as a stop during start-up until the

@@ -5,7 +5,7 @@
 import { isIP } from 'node:net';
 import { Redis } from 'ioredis';
 import type { Logger } from '../logger.js';
-import { classifyRedisError, missingDatabase, notStandalone, reachedRedis, type StateProblem } from './redis-problems.js';
+import { LOADING, classifyRedisError, missingDatabase, notStandalone, reachedRedis, type StateProblem } from './redis-problems.js';
 import { STATE_UNAVAILABLE_MESSAGE, type StateHealth } from './store.js';
 import { checkRedisUrl, redactRedisUrl, redisTarget, type RedisTarget } from './url.js';
 
@@ -49,6 +49,8 @@ export class RedisConnection {
   /** SELECT of the URL's database failed during this connection's handshake. */
   private dbRefused = false;
   private checks = 0;
+  /** state_store_checks_skipped was logged (once per process, not per connection). */
+  private infoRefusedLogged = false;
   private recheck: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly waiters = new Set<() => void>();
@@ -89,6 +91,10 @@ export class RedisConnection {
       // Keep reconnecting, at most once a second: service resumes on its own when Redis is back.
       retryStrategy: (times: number) => Math.min(100 * times, 1000),
       lazyConnect: false,
+      // No ioredis ready check: checkConnection below makes its own on every (re)connection (Redis still loading its
+      // data, the database, the mode), and ioredis's would print a plain-text warning on stderr (not a JSON log line)
+      // for each connection of an ACL user that may not run INFO.
+      enableReadyCheck: false,
     });
     this.client.on('connect', () => {
       this.dbRefused = false;
@@ -143,6 +149,8 @@ export class RedisConnection {
     try {
       if (this.dbRefused) {
         found = missingDatabase(this.target.db, await this.databaseCount());
+      } else if (await this.loading()) {
+        found = LOADING;
       } else {
         const server = await this.info('server');
         const mode = /^redis_mode:(\w+)/m.exec(server)?.[1] ?? 'standalone';
@@ -178,12 +186,33 @@ export class RedisConnection {
     if (again) for (const l of this.recovered) l();
   }
 
+  /**
+   * Whether Redis is still loading its data (after a restart): it then refuses most commands (LOADING). From INFO
+   * persistence; for a user that may not run INFO, a PING, which Redis refuses with LOADING meanwhile (thrown).
+   */
+  private async loading(): Promise<boolean> {
+    const persistence = await this.info('persistence');
+    if (persistence === '') await this.client.ping();
+    return /^loading:1/m.test(persistence);
+  }
+
   /** An INFO section; empty when this user may not run INFO (an ACL without it): the checks that need it are skipped. */
   private async info(section: string): Promise<string> {
     try {
       return String(await this.client.info(section));
     } catch (err) {
-      if (/^NOPERM/.test(err instanceof Error ? err.message : '')) return '';
+      if (/^NOPERM/.test(err instanceof Error ? err.message : '')) {
+        if (!this.infoRefusedLogged) {
+          this.infoRefusedLogged = true;
+          this.logger?.log('info', {
+            event: 'state_store_checks_skipped',
+            store: 'redis',
+            reason: 'NOPERM',
+            detail: 'this Redis user may not run INFO: the checks that the state store URL names a standalone primary (not a replica, cluster node or Sentinel) are skipped; grant +info to the user to have them',
+          });
+        }
+        return '';
+      }
       throw err;
     }
   }
@@ -240,7 +269,8 @@ export class RedisConnection {
    */
   async waitForVerdict(ms: number): Promise<StateProblem | undefined> {
     // a TLS refusal does not go away by waiting either
-    const settled = (): boolean => this.usable || this.problem.code === 'tls' || (reachedRedis(this.problem) && this.problem.code !== 'loading');
+    // (closed: nothing will change, and a wait left behind must not hold the process up to `ms`)
+    const settled = (): boolean => this.closed || this.usable || this.problem.code === 'tls' || (reachedRedis(this.problem) && this.problem.code !== 'loading');
     if (!settled()) {
       await new Promise<void>((resolve) => {
         const done = () => {
@@ -264,10 +294,11 @@ export class RedisConnection {
     if (this.usable) return true;
     return new Promise((resolve) => {
       const done = () => {
-        if (!this.usable) return;
+        if (!this.usable && !this.closed) return;
         clearTimeout(timer);
         this.waiters.delete(done);
-        resolve(true);
+        // closed meanwhile: nothing more will come, and a closed store is not ready
+        resolve(this.usable);
       };
       const timer = setTimeout(() => {
         this.waiters.delete(done);

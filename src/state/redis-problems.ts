@@ -21,6 +21,9 @@ export interface StateProblem {
   detail: string;
 }
 
+/** Redis answers, but is still loading its data from disk (after a restart): most commands are refused meanwhile. */
+export const LOADING: StateProblem = { code: 'loading', detail: 'Redis is loading its data from disk (LOADING); the store is usable once it is done' };
+
 /** Problems a restart of the process does not fix: the URL (or Redis's own setup) must change. */
 export function isConfigurationProblem(p: StateProblem): boolean {
   return p.code === 'db' || p.code === 'not-standalone';
@@ -67,7 +70,7 @@ export function classifyRedisError(err: unknown, tls: boolean, options: { reache
   if (/DB index is out of range/i.test(message)) {
     return { code: 'db', detail: 'the database number at the end of the state store URL does not exist on this Redis (ERR DB index is out of range)' };
   }
-  if (word === 'LOADING') return { code: 'loading', detail: 'Redis is loading its data from disk (LOADING); the store is usable once it is done' };
+  if (word === 'LOADING') return LOADING;
   if (word === 'READONLY') return { code: 'read-only', detail: 'this Redis is a read-only replica (READONLY); point the state store URL at the primary' };
   if (word === 'MOVED' || word === 'ASK' || word === 'CLUSTERDOWN' || word === 'CROSSSLOT') {
     return notStandalone('cluster');

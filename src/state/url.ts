@@ -29,6 +29,18 @@ export function checkRedisUrl(url: string): URL {
     throw new AppError('CONFIG_INVALID', `config: the state store URL ${redactRedisUrl(url)} must end with an optional database number (/0, /1, …; Redis has 16 by default)`);
   }
   if (u.search !== '' || u.hash !== '') throw new AppError('CONFIG_INVALID', `config: the state store URL ${redactRedisUrl(url)} takes no query or fragment`);
+  // The user name and password are percent-decoded (redisTarget): a raw `%` (common in generated passwords) cannot be.
+  for (const [part, value] of [['user name', u.username], ['password', u.password]] as const) {
+    try {
+      decodeURIComponent(value);
+    } catch {
+      throw new AppError(
+        'CONFIG_INVALID',
+        `config: the ${part} in the state store URL ${redactRedisUrl(url)} has a \`%\` not followed by two hex digits; percent-encode \`%\` as \`%25\` ` +
+          '(and `@` `:` `/` `#` `?` as `%40` `%3A` `%2F` `%23` `%3F`, as encodeURIComponent does)',
+      );
+    }
+  }
   return u;
 }
 
