@@ -1,6 +1,8 @@
 // Loads one generated catalog (registry/<name>/) into memory and looks operations up by name: catalog.json at
 // once, the operations on first use — from the files as they were when it was loaded (each file's size,
-// modification time and inode are pinned then; a file that changed since is never mixed in: REGISTRY_STALE).
+// modification time and inode are pinned then; a file that changed since is never mixed in: REGISTRY_STALE, until a
+// reload refuses the registry now on disk: then REGISTRY_INVALID saying why and what repairs it). The files a version
+// found it cannot serve are listed for /readyz (`unservable`).
 // Run time only: reads JSON written by src/importer, never touches a spec.
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -43,6 +45,26 @@ export interface Catalog {
   statSignature?(): string;
   /** The operations files parsed so far (names under operations/), for the start-up trace and tests. */
   parsedFiles?(): string[];
+  /**
+   * The operations files this version found it cannot serve (their domains fail), re-checked now, for /readyz: one
+   * changed on disk since it was loaded (REGISTRY_STALE: a reload follows), or one damaged, unreadable or refused by
+   * the reload that followed (REGISTRY_INVALID: an operator must repair the registry). A file that changed again
+   * since it was judged (repaired, or a writer still at it) asks for a reload once more (`onChanged`).
+   */
+  unservable?(): FileProblem[];
+  /**
+   * A reload of this registry was refused (`reason`): the files this version found changed on disk and that are still
+   * as the reload read them are answered from now on as refused (REGISTRY_INVALID with the reason and the fix), no
+   * longer as a new version about to be served ("retry in a few seconds"), which it will not be until someone acts.
+   */
+  reloadRefused?(reason: string): void;
+}
+
+/** An operations file a version cannot serve: its path, the error its domain's calls get, and that error's text. */
+export interface FileProblem {
+  file: string;
+  code: string;
+  reason: string;
 }
 
 export interface LoadCatalogOptions {
@@ -161,6 +183,14 @@ function readCatalog(abs: string, metaBytes: Buffer, metaPin: Pinned, options: L
     throw MOVED;
   }
   let changed = false;
+  // What this version found it cannot serve, by operations file, with the file's state then (stateOf): changed on
+  // disk (stale), damaged or unreadable. A file found again in the same state gets the same answer; one whose state
+  // changed since is judged again (a repair asks for a reload, which serves the repaired registry).
+  const problems = new Map<string, { state: string; error: AppError }>();
+  const found = (file: string, state: string, error: AppError): AppError => {
+    problems.set(file, { state, error });
+    return error;
+  };
   const readPinned = (file: string): Buffer => {
     const path = join(opsDir, file);
     let bytes: Buffer;
@@ -168,11 +198,21 @@ function readCatalog(abs: string, metaBytes: Buffer, metaPin: Pinned, options: L
     try {
       [bytes, now] = readWithStat(path);
     } catch (cause) {
-      if ((cause as NodeJS.ErrnoException).code === 'ENOENT') throw stale(path);
-      throw new AppError('REGISTRY_INVALID', `catalog: ${path} cannot be read (${String((cause as NodeJS.ErrnoException).code)}); re-run the import`, { cause });
+      const code = (cause as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') throw changedOnDisk(file, 'gone');
+      const error = new AppError('REGISTRY_INVALID', `catalog: ${path} cannot be read (${String(code)}); check its permissions, or re-run the import`, { cause });
+      throw found(file, stateOf(path), error);
     }
-    if (!samePin(now, pinned.get(file) as Pinned)) throw stale(path);
+    if (!samePin(now, pinned.get(file) as Pinned)) throw changedOnDisk(file, pinKey(now));
     return bytes;
+  };
+  // An operations file no longer the one pinned: a new version on its way (a re-import) until a reload says otherwise.
+  const changedOnDisk = (file: string, state: string): AppError => {
+    const known = problems.get(file);
+    if (known !== undefined && known.state === state) return known.error;
+    // the first change this version meets, or a file judged before that changed again (repaired?): reload
+    if (known !== undefined) changed = false;
+    return found(file, state, stale(join(opsDir, file)));
   };
   const stale = (path: string): AppError => {
     if (!changed) {
@@ -184,6 +224,8 @@ function readCatalog(abs: string, metaBytes: Buffer, metaPin: Pinned, options: L
       `catalog: ${path} changed on disk after this catalog was loaded (a re-import?); the server loads the new version: retry in a few seconds`,
     );
   };
+  // What an operator runs to repair this registry (every refusal of a file says it).
+  const reimport = `re-run its import (\`api-catalog import <spec> --name ${meta.name} --out ${dirname(abs)}\`) or put the previous files back; it is served again without a restart`;
   // Files that disagree: refused, unless the registry changed since it was loaded (then it is the new version to load).
   const refuse = (problem: IntegrityProblem): AppError => (unchanged() ? disagree(abs, meta, problem) : stale(abs));
   // Each operations file is parsed once, whoever asks first: one domain's (describe, execute) or all of them.
@@ -193,17 +235,19 @@ function readCatalog(abs: string, metaBytes: Buffer, metaPin: Pinned, options: L
     if (ops === undefined) {
       const path = join(opsDir, file);
       const bytes = readPinned(file);
+      // the pinned file itself is damaged: its domain is refused (and /readyz says so) until the registry is repaired
+      const damaged = (err: AppError): AppError => (err.code === 'REGISTRY_INVALID' ? found(file, pinKey(pinned.get(file) as Pinned), err) : err);
       try {
         ops = JSON.parse(bytes.toString('utf8')) as Operation[];
       } catch (cause) {
         if ((cause as NodeJS.ErrnoException).code !== undefined) {
-          throw new AppError('REGISTRY_INVALID', `catalog: ${path} cannot be read (${String((cause as NodeJS.ErrnoException).code)}); re-run the import`, { cause });
+          throw damaged(new AppError('REGISTRY_INVALID', `catalog: ${path} cannot be read (${String((cause as NodeJS.ErrnoException).code)}); re-run the import`, { cause }));
         }
-        throw new AppError('REGISTRY_INVALID', `catalog: ${path} is not valid JSON; re-run the import`, { cause });
+        throw damaged(new AppError('REGISTRY_INVALID', `catalog: ${path} is not valid JSON; re-run the import`, { cause }));
       }
-      if (!Array.isArray(ops)) throw new AppError('REGISTRY_INVALID', `catalog: ${path} is not a list of operations; re-run the import`);
+      if (!Array.isArray(ops)) throw damaged(new AppError('REGISTRY_INVALID', `catalog: ${path} is not a list of operations; re-run the import`));
       const problem = checkOperationsFile(abs, meta, file, ops);
-      if (problem !== undefined) throw refuse(problem);
+      if (problem !== undefined) throw damaged(refuse(problem));
       parsed.set(file, ops);
     }
     return ops;
@@ -245,7 +289,46 @@ function readCatalog(abs: string, metaBytes: Buffer, metaPin: Pinned, options: L
     parsedFiles() {
       return [...parsed.keys()].sort();
     },
+    unservable() {
+      const out: FileProblem[] = [];
+      for (const [file, known] of problems) {
+        // (a file parsed since, by a read that raced its change, is served: nothing to report)
+        if (parsed.has(file)) continue;
+        const state = stateOf(join(opsDir, file));
+        const error = state === known.state ? known.error : changedOnDisk(file, state);
+        out.push({ file: join(opsDir, file), code: error.code, reason: error.message });
+      }
+      return out;
+    },
+    reloadRefused(reason: string) {
+      for (const [file, known] of problems) {
+        // only a change this version could not serve; one that changed again since the reload read it is not judged yet
+        if (known.error.code !== 'REGISTRY_STALE' || stateOf(join(opsDir, file)) !== known.state) continue;
+        const path = join(opsDir, file);
+        const what = known.state === 'gone' ? 'is gone' : 'changed on disk';
+        known.error = new AppError(
+          'REGISTRY_INVALID',
+          `catalog: ${path} ${what} after this version was loaded, and the reload of the registry now on disk was refused (${reason.slice(0, 600)}); ` +
+            `its domain cannot be served until the registry is repaired: ${reimport}`,
+        );
+      }
+    },
   };
+}
+
+/** A file's identity as pinned (size, mtime, ctime, inode), as one string. */
+function pinKey(p: Pinned): string {
+  return `${p.size}:${p.mtimeNs}:${p.ctimeNs}:${p.ino}`;
+}
+
+/** A file's state now: its identity, 'gone', or that it cannot be stat'ed (with the code). Stat only. */
+function stateOf(path: string): string {
+  try {
+    return pinKey(pin(statSync(path, { bigint: true })));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? 'gone' : `unreadable:${String(code)}`;
+  }
 }
 
 /**

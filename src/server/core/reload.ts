@@ -4,13 +4,15 @@
 // registry's catalog.json (or embeddings.json) changes (polled, debounced, then a random wait so replicas sharing a
 // volume do not all reload at once), and when an old version finds a file that changed under it. A reload that fails
 // (a registry whose files disagree among them) keeps the version serving, logs why and keeps the refusal
-// (`lastFailure`, shown by /readyz) until a reload succeeds; with several registries the loader refuses only the
-// broken one (its previous catalog stays in the new version). A refusal the disk caused (a registry still being
-// copied) is retried at 2, 5 and 15 s, then at every later change of the refused registries' files.
+// (`lastFailure`, shown by /readyz) until a reload succeeds, and tells the version serving (refusedToServing); with
+// several registries the loader refuses only the broken one (its previous catalog stays in the new version). A refusal
+// the disk caused (a registry still being copied) is retried at 2, 5 and 15 s, then at every later change of the
+// refused registries' files.
 import { resolve } from 'node:path';
 import { AppError, type ErrorCode } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { CatalogSet } from './catalogs.js';
+import { refusedToServing, warmDomains } from './reload-handover.js';
 import { filesStamp, unwatchFiles, watchRegistryFiles } from './registry-watch.js';
 import type { ExecutionSettings } from './settings.js';
 
@@ -288,6 +290,7 @@ export class LiveCatalogs {
     };
     this.options.logger?.log('error', { event: 'catalog_reload_failed', ...why, ms: Math.round(performance.now() - t0) });
     this.failure = { ...why, at: new Date().toISOString() };
+    refusedToServing(this.served.catalogs, reason, failed);
   }
 
   /**
@@ -380,13 +383,5 @@ export class LiveCatalogs {
     clearTimeout(this.debounce);
     clearTimeout(this.retryTimer);
     unwatchFiles(this.watched.splice(0));
-  }
-}
-
-/** Parses in `next` the operations files `previous` had parsed (by catalog name); throws for a broken one. */
-function warmDomains(previous: CatalogSet, next: CatalogSet): void {
-  const hot = new Map(previous.catalogs.map((c) => [c.meta.name, c.parsedFiles?.() ?? []]));
-  for (const c of next.catalogs) {
-    for (const file of hot.get(c.meta.name) ?? []) c.operationsInDomain?.(file.replace(/\.json$/, ''));
   }
 }

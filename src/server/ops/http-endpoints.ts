@@ -107,12 +107,19 @@ export function readinessChecks(s: TransportReadinessSources): ReadinessCheck[] 
     {
       name: 'catalogs',
       check: () => {
+        let set: CatalogSet;
         try {
-          void s.catalogs().index;
-          return undefined;
+          set = s.catalogs();
+          void set.index;
         } catch (err) {
           return `catalogs: the search index is not usable (${err instanceof Error ? err.message.slice(0, 200) : 'error'})`;
         }
+        // A registry file the version serving found it cannot serve (changed on disk, damaged, unreadable): its domain
+        // fails on this replica, so it is not whole: unready, naming the file, until a reload serves a repaired registry.
+        const bad = set.catalogs.flatMap((c) => c.unservable?.() ?? []);
+        if (bad.length === 0) return undefined;
+        const shown = bad.slice(0, 3).map((b) => b.reason.slice(0, 600));
+        return `catalogs: ${bad.length === 1 ? 'a registry file' : `${bad.length} registry files`} cannot be served: ${shown.join('; ')}${bad.length > 3 ? `; and ${bad.length - 3} more` : ''}`;
       },
     },
     {
