@@ -85,6 +85,7 @@ export function linkSources(operations: readonly Operation[], raws: ReadonlyMap<
   const needs = new Map<Operation, Set<string>>(producers.map((p) => [p.op, requiredEntities(p.op)]));
   const rc: RankContext = { fields, needs, aliases, known, homes: homeCollections(operations) };
   const listsById = new Set(producers.filter((p) => p.objects.some((o) => o.primary && o.inList && o.fields.some((f) => f.norm === 'id'))).map((p) => p.aside));
+  const indexes = collectionsIndexed(operations);
   for (const op of operations) {
     const sources: Record<string, string[]> = {};
     for (const b of op.bindings) {
@@ -92,8 +93,16 @@ export function linkSources(operations: readonly Operation[], raws: ReadonlyMap<
       // a link from an operation that itself needs this value leads nowhere (Linode links `GET /volumes/{volumeId}`
       // to `POST /volumes/{volumeId}/clone`)
       const fromLinks = (linked.get(op)?.get(b.arg) ?? []).filter((q) => !q.bindings.some((x) => x.required && x.name === b.name && x.in === b.in));
-      const entity = entityOf(op, b.name, b.in, op.inputSchema.properties[b.arg], known) ?? listedItem(op, b.name, op.inputSchema.properties[b.arg], listsById);
-      let ranked = entity ? rankProducers(op, b.name, entity, rc) : [];
+      const named = entityOf(op, b.name, b.in, op.inputSchema.properties[b.arg], known) ?? listedItem(op, b.name, op.inputSchema.properties[b.arg], listsById);
+      // a relation's name (`/tickets/{parentId}/notes`) says what the value is to the operation, not whose it is: the
+      // collection before it says that, and an item of that collection's own producers is the value
+      const item = named !== undefined && b.in === 'path' ? relationItem(op.path, b.name, named, rc.homes) : undefined;
+      const itemRanked = item ? rankProducers(op, b.name, item, rc).filter((p) => ofCollection(p.path, op.path, b.name)) : [];
+      // where that collection gives nothing, a field of the name in another resource's answer (an attachment's
+      // `parentId`) is that resource's relation when the name indexes collections of several resources
+      const shared = item !== undefined && named !== undefined && (indexes.get(b.name)?.size ?? 0) > 1;
+      const entity = itemRanked.length > 0 ? item : shared && named !== undefined ? { ...named, exact: named.attribute } : named;
+      let ranked = itemRanked.length > 0 ? itemRanked : entity ? rankProducers(op, b.name, entity, rc) : [];
       // nothing gives the whole compound its name makes (`subscription_exposed_id`, `follow_user_id`): a narrower
       // reading of it (not of a compound read from the path: `/verified_senders?id=` is no sender's id)
       if (entity !== undefined && ranked.length === 0 && entity.resource.length > 1 && fromName(b.name, entity) && candidatesFor(entity, fields, aliases.get(entity.resource.join('-')), known).best.size === 0) {
@@ -137,6 +146,52 @@ function needsInPlace(mine: readonly string[], at: number, param: string, theirs
 function listedItem(op: Operation, name: string, schema: unknown, listsById: ReadonlySet<string>): EntityRef | undefined {
   const item = itemOfCollection(op, name, schema);
   return item && listsById.has(placeholdersAside(item.collection)) ? item.entity : undefined;
+}
+
+/**
+ * A path parameter named as a relation (`parentId`, `owner_id`: what the value is to this operation) read as an item
+ * of the collection before it (`/tickets/{parentId}/notes` takes a ticket's id): when that segment does not name the
+ * parameter's resource and no reading of the name (its last words) is a resource with a collection of its own in the
+ * API (`/users/{user_id}/following/{follow_user_id}` takes users). Only the collection's items then give the value: a
+ * field of the parameter's name in another resource's answer (an attachment's `parentId`) is that thing's relation.
+ */
+function relationItem(path: string, name: string, entity: EntityRef, homes: ReadonlyMap<string, Set<string>>): EntityRef | undefined {
+  const before = segmentBefore(path, name);
+  if (before === undefined || namesResource(before, entity)) return undefined;
+  for (let start = 0; start < entity.resource.length; start++) if (homes.has(entity.resource.slice(start).join('-'))) return undefined;
+  const w = words(before);
+  if (w.length === 0) return undefined;
+  const resource = [...w.slice(0, -1), singular(w[w.length - 1] as string)];
+  // `exact` is the attribute itself: no field of the parameter's own name counts (see candidatesFor)
+  return { resource, attribute: entity.attribute, exact: entity.attribute, integer: entity.integer };
+}
+
+/** For each path parameter name, the resources of the collections it follows (`ticket`, `company` for `{parentId}`). */
+function collectionsIndexed(operations: readonly Operation[]): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const op of operations) {
+    for (const b of op.bindings) {
+      const before = b.in === 'path' ? segmentBefore(op.path, b.name) : undefined;
+      const w = before === undefined ? [] : words(before);
+      const last = w[w.length - 1];
+      if (last === undefined) continue;
+      const set = out.get(b.name) ?? new Set<string>();
+      set.add(singular(last));
+      out.set(b.name, set);
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether a producer lists the collection a path parameter indexes: that collection itself or a path under it
+ * (`/tickets/query`), or a collection of the same name elsewhere (`/me/pictures` for `/users/{user_id}/pictures`);
+ * not another collection whose items are of the same kind (a user's custom logos, also pictures).
+ */
+function ofCollection(producer: string, path: string, name: string): boolean {
+  const collection = placeholdersAside(path.slice(0, path.indexOf(`/{${name}}`)));
+  const aside = placeholdersAside(producer);
+  return aside === collection || aside.startsWith(`${collection}/`) || segmentsOf(producer).pop() === segmentsOf(collection).pop();
 }
 
 /** Whether the entity's words are the parameter name's own (`follow_user_id`), not its path's (`/verified_senders?id=`). */
