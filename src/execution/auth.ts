@@ -3,6 +3,7 @@
 // and the Redactor that scrubs them from everything else.
 import { AppError } from '../errors.js';
 import type { Operation, SecuritySchemeInfo } from '../types.js';
+import { credentialParameters } from '../schema/credential-parameters.js';
 import { apiKeyVariable, credentialNames, credentialNamesProblem, envPrefix, separateApiKeys, type CredentialNames } from './credential-names.js';
 import type { ExecutionConfig } from './types.js';
 
@@ -51,7 +52,10 @@ export function envVarsFor(schemeName: string, scheme: SecuritySchemeInfo, n: Cr
   }
 }
 
-/** The pseudo-scheme used when a catalog declares no security at all (GitHub): optional bearer token. */
+/**
+ * The pseudo-scheme used when a catalog declares no security at all (GitHub): optional bearer token. Not for an
+ * operation that takes its credential as an argument (credentialParameters): it needs none from the server.
+ */
 export const DEFAULT_BEARER = '(default bearer)';
 
 /** What gets applied to the request. */
@@ -166,11 +170,17 @@ function valuesOf(alt: ReadonlyArray<[string, SecuritySchemeInfo]>, prefix: Cred
   }));
 }
 
+/** What the credential functions read of an operation: its security, and its arguments where they have them. */
+type Secured = Pick<Operation, 'security'> & { bindings?: Operation['bindings'] };
+
 /** The schemes an operation may use, as alternatives of requirement sets; `[]` alternatives = none needed. */
-function requirements(op: Pick<Operation, 'security'>, config: ExecutionConfig): Array<Array<[string, SecuritySchemeInfo]>> {
+function requirements(op: Secured, config: ExecutionConfig): Array<Array<[string, SecuritySchemeInfo]>> {
   const schemes = config.catalog.securitySchemes ?? {};
   if (op.security.length === 0 && Object.keys(schemes).length === 0) {
-    // No security declared anywhere: an optional bearer token (GitHub's description declares none).
+    // No security declared anywhere: an optional bearer token (GitHub's description declares none), unless the
+    // operation takes its credential as an argument (ListenNotes' required X-ListenAPI-Key header): its API asked
+    // for that, and the operator's token would only leak to it (credential-parameters.ts).
+    if (credentialParameters(op).length > 0) return [];
     return [[[DEFAULT_BEARER, { type: 'http', scheme: 'bearer' }]], []];
   }
   return op.security.map((req) =>
@@ -244,7 +254,7 @@ export interface CredentialStatusOptions {
  * own choice (valuesOf): `source: "header"` when the session's X-Upstream-Token fills the scheme, so that a token
  * from the header never reads as its env var being set.
  */
-export function credentialAlternatives(op: Pick<Operation, 'security'>, config: ExecutionConfig, options: CredentialStatusOptions = {}): CredentialStatus[][] {
+export function credentialAlternatives(op: Secured, config: ExecutionConfig, options: CredentialStatusOptions = {}): CredentialStatus[][] {
   const prefix = credentialNames(config);
   return requirements(op, config).map((alt) =>
     valuesOf(alt, prefix, config).map(({ name, scheme, values, fromSession }): CredentialStatus => {
@@ -272,7 +282,7 @@ export function credentialAlternatives(op: Pick<Operation, 'security'>, config: 
  * security, the optional default bearer `<CATALOG>_TOKEN` is listed. Which schemes go together is
  * credentialAlternatives'.
  */
-export function credentialStatus(op: Pick<Operation, 'security'>, config: ExecutionConfig, options: CredentialStatusOptions = {}): CredentialStatus[] {
+export function credentialStatus(op: Secured, config: ExecutionConfig, options: CredentialStatusOptions = {}): CredentialStatus[] {
   const seen = new Map<string, CredentialStatus>();
   for (const alt of credentialAlternatives(op, config, options)) {
     for (const s of alt) {

@@ -7,7 +7,7 @@ import { AppError } from '../errors.js';
 import type { CatalogMeta, Diagnostic, Operation, SecurityRequirement, SecuritySchemeInfo } from '../types.js';
 import { checkSchemas } from './compile.js';
 import { EXT, INFO_EXT, catalogDescription, catalogTitle, readAgentExtensions, readCatalogExtensions, warnMisplacedExtensions, type AgentExtensions } from './curation.js';
-import { lintCatalogText, lintOperations, lintSchemeDescription, lintTagDescriptions, LINT_CODES, WITHHELD_TEXT } from './lint.js';
+import { lintCatalogText, lintCredentialParameters, lintOperations, lintSchemeDescription, lintTagDescriptions, LINT_CODES, WITHHELD_TEXT } from './lint.js';
 import { loadSpec } from './load.js';
 import type { LoadedSpec } from './load.js';
 import { splitDominantDomain } from './domains.js';
@@ -272,6 +272,8 @@ export async function importSpec(source: string, options: ImportOptions = {}): P
   await breathe();
 
   const lint = lintOperations(operations, hadText, rawText);
+  // credentials the API takes as arguments: a warning (fails --strict), with the overlay that fixes it
+  diagnostics.push(...lintCredentialParameters(operations, loaded.doc, loaded.kind === 'swagger2'));
   // schemas whose own example contradicts their type, widened at conversion (example-types.ts)
   lint.push(...ctx.conv.exampleFindings.values());
   operations.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -5,9 +5,10 @@
 // operation, as plain fields with nothing to flag them, so the importer withholds the ones that read like
 // instructions (WITHHELD_TEXT) instead of storing them. Schemas whose own example contradicts their declared type
 // are reported (LINT_EXAMPLE_TYPE) by the converter, which widened their type by the example's (example-types.ts).
-import type { Diagnostic, Operation } from '../types.js';
+import { credentialParameters } from '../schema/credential-parameters.js';
+import type { ArgBinding, Diagnostic, Operation } from '../types.js';
 import { specPathOf } from './paths.js';
-import { isObject } from './pointer.js';
+import { escapePointer, isObject, own } from './pointer.js';
 import { cleanDescription, instructionMatch, slug } from './text.js';
 
 /** Diagnostic codes produced by the lint (all level `warning`; `--strict` does not fail on them). */
@@ -134,4 +135,73 @@ export function lintOperations(ops: Operation[], hadText: Map<Operation, boolean
     out.push({ level: 'warning', code: 'LINT_NEAR_DUPLICATE', pointer: opPointer(list[0] as Operation), message: `${names.join(', ')} have the same method and path shape (${key}); a router cannot tell them apart` });
   }
   return out;
+}
+
+/** A JSONPath string literal (RFC 9535, single-quoted). */
+const literal = (text: string): string => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+
+/**
+ * The overlay that declares credential parameters as apiKey security schemes (one requirement: all of them together,
+ * for every operation) and removes the parameters, inline or through a `$ref` to the document's reusable ones.
+ */
+function credentialOverlay(params: readonly ArgBinding[], doc: Record<string, unknown>, swagger2: boolean): string {
+  const found = swagger2 ? own(doc, 'parameters') : own(own(doc, 'components'), 'parameters');
+  const reusable = isObject(found) ? found : {};
+  const base = swagger2 ? '#/parameters/' : '#/components/parameters/';
+  const schemes: Record<string, unknown> = {};
+  const requirement: Record<string, string[]> = {};
+  const matches: string[] = [];
+  for (const p of params) {
+    const scheme = params.some((q) => q !== p && q.name === p.name) ? `${p.name}-${p.in}` : p.name;
+    schemes[scheme] = { type: 'apiKey', in: p.in, name: p.name };
+    requirement[scheme] = [];
+    matches.push(`@.in == ${literal(p.in)} && @.name == ${literal(p.name)}`);
+    for (const key of Object.keys(reusable)) {
+      const r = reusable[key];
+      if (isObject(r) && r.name === p.name && r.in === p.in) matches.push(`@['$ref'] == ${literal(base + escapePointer(key))}`);
+    }
+  }
+  const declare = swagger2 ? { securityDefinitions: schemes } : { components: { securitySchemes: schemes } };
+  return JSON.stringify({
+    overlay: '1.0.0',
+    info: { title: `API keys as security schemes: ${params.map((p) => p.name).join(', ')}`, version: '1.0.0' },
+    actions: [
+      { target: '$', update: { ...declare, security: [requirement] } },
+      { target: `$.paths..parameters[?${matches.join(' || ')}]`, remove: true },
+    ],
+  });
+}
+
+/**
+ * CREDENTIAL_AS_PARAMETER: required header, query or cookie parameters named like a credential on operations that
+ * declare no security (ListenNotes' `X-ListenAPI-Key` on all 24, Autotask's `Secret` on all 2,958): agents must pass
+ * the secret in their arguments, and such an operation is not sent the default bearer (credential-parameters.ts).
+ * One warning, naming each parameter and how many operations carry it, with the fix: an overlay declaring them as
+ * apiKey schemes, ready to save and pass to `import --overlay` when every one is on the same operations and the
+ * document has no top-level `security` (which the overlay's would be appended to); else the fix in words.
+ */
+export function lintCredentialParameters(ops: readonly Operation[], doc: Record<string, unknown>, swagger2: boolean): Diagnostic[] {
+  const found = new Map<string, { param: ArgBinding; ops: Operation[] }>();
+  for (const op of ops) {
+    for (const b of credentialParameters(op)) {
+      const key = `${b.in}\0${b.in === 'header' ? b.name.toLowerCase() : b.name}`;
+      const entry = found.get(key) ?? { param: b, ops: [] };
+      if (!entry.ops.includes(op)) entry.ops.push(op);
+      found.set(key, entry);
+    }
+  }
+  if (found.size === 0) return [];
+  const groups = [...found.values()];
+  const named = groups.map((g) => `${g.param.in} "${g.param.name}" (required by ${g.ops.length} of ${ops.length} operations)`).join(', ');
+  const sameOps = groups.every((g) => g.ops.length === groups[0]!.ops.length && g.ops.every((op) => groups[0]!.ops.includes(op)));
+  const rootSecurity = Array.isArray(doc.security) && doc.security.length > 0;
+  const fix = sameOps && !rootSecurity
+    ? `fix: save this overlay as credentials.overlay.json and import with --overlay credentials.overlay.json (docs/CURATION.md): ${credentialOverlay(groups.map((g) => g.param), doc, swagger2)}`
+    : `fix: an overlay (docs/CURATION.md) that declares each as an apiKey security scheme, requires it in the security of the operations that carry it, and removes the parameter`;
+  return [{
+    level: 'warning',
+    code: 'CREDENTIAL_AS_PARAMETER',
+    pointer: opPointer(groups[0]!.ops[0]!),
+    message: `parameters named like a credential, with no security scheme declaring them: ${named}; agents must pass the secret in their arguments (into their context and transcript), and these operations are sent no default bearer token; ${fix}`,
+  }];
 }

@@ -291,14 +291,5 @@ export function shortHash(text: string): string {
 // What reads like an instruction to an AI: src/instruction-patterns.ts (the server checks stored text with it too).
 export { instructionMatch, looksLikeInstruction } from '../instruction-patterns.js';
 
-/** Words of a name that say it holds a credential (`X-API2CRM-USER-KEY`, `api_key`, `accessToken`, `token`). */
-const SECRET_WORDS = new Set(['key', 'apikey', 'token', 'secret', 'password', 'passwd', 'pwd', 'authorization', 'credential', 'credentials']);
-
-/**
- * Whether a name says it holds a credential: one of its words (split at camelCase, `-`, `_` and the like) is a
- * SECRET_WORDS word. A parameter so named gets a placeholder in examples (examples.ts), a server variable so named
- * keeps its default out of the import's warning (servers.ts).
- */
-export function credentialNamed(name: string): boolean {
-  return name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).some((w) => SECRET_WORDS.has(w));
-}
+// Whether a name says it holds a credential: src/schema/credential-parameters.ts (execution reads it too).
+export { credentialNamed } from '../schema/credential-parameters.js';

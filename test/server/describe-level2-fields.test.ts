@@ -180,8 +180,9 @@ describe.each(ERAS)('%s era', (era) => {
   });
 
   test('an API that declares no credential: its token reads optional, at Level 2 and Level 3', async () => {
-    expect((await tool('listAccounts')).entry.credentials).toBe('WRAP_TOKEN (optional)');
-    const [cred] = (await tool('listAccounts', 'full')).entry.credentials;
+    // (listAccounts takes its key as arguments: no token is offered for it, test/execution/credential-parameter-bearer.test.ts)
+    expect((await tool('uploadFile')).entry.credentials).toBe('WRAP_TOKEN (optional)');
+    const [cred] = (await tool('uploadFile', 'full')).entry.credentials;
     expect(cred).toMatchObject({ scheme: '(default bearer)', envVars: ['WRAP_TOKEN'], set: false, optional: true });
     expect(cred.note).toMatch(/declares no credential/);
   });

@@ -4,6 +4,7 @@
 import { sha256Hex } from '../../crypto.js';
 import { credentialAlternatives, credentialStatus, DEFAULT_BEARER, type CredentialStatus } from '../../execution/auth.js';
 import { credentialNamesProblem } from '../../execution/credential-names.js';
+import { credentialParameters } from '../../schema/credential-parameters.js';
 import { suggestNames } from '../../registry/suggest.js';
 import type { JsonSchema, Operation } from '../../types.js';
 import { executionConfigFor, suggestToolNames, type CatalogEntry, type CatalogSet, type ExecutionSettings } from './catalogs.js';
@@ -310,6 +311,9 @@ export function levelTwo(entry: CatalogEntry, names: ToolNames, ctx: DescribeCon
     // which schemes go together and which are alternatives: `A and B` both required (security: [{a, b}])
     credentials: requirementsLine(credentialAlternatives(op, executionConfigFor(entry.catalog, ctx.settings, ctx.sessionCredential), { format: true, envSet: true }), tokenHeaderOf(entry)),
   };
+  // a key the API takes as an argument (no scheme declares it): none from this server, and which argument it is
+  const keys = credentialParameters(op).map((b) => JSON.stringify(b.arg));
+  if (keys.length > 0) out.credentials = `none from this server: the API takes its key as the argument${keys.length > 1 ? 's' : ''} ${keys.join(', ')}`;
   const w = warnings(entry, ctx);
   if (w.length > 0) out.warnings = w;
   return out;
