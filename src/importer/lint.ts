@@ -193,7 +193,9 @@ export function lintCredentialParameters(ops: readonly Operation[], doc: Record<
   if (found.size === 0) return [];
   const groups = [...found.values()];
   const named = groups.map((g) => `${g.param.in} "${g.param.name}" (required by ${g.ops.length} of ${ops.length} operations)`).join(', ');
-  const sameOps = groups.every((g) => g.ops.length === groups[0]!.ops.length && g.ops.every((op) => groups[0]!.ops.includes(op)));
+  // the ready overlay sets the document's security, so every operation would send the key: only when every operation
+  // takes it (second read of stop 50: offered for 1 of 2, the other operation then sent the key as a query parameter)
+  const sameOps = groups.every((g) => g.ops.length === ops.length);
   const rootSecurity = Array.isArray(doc.security) && doc.security.length > 0;
   const fix = sameOps && !rootSecurity
     ? `fix: save this overlay as credentials.overlay.json and import with --overlay credentials.overlay.json (docs/CURATION.md): ${credentialOverlay(groups.map((g) => g.param), doc, swagger2)}`

@@ -24,21 +24,28 @@ export function credentialNamed(name: string): boolean {
 }
 
 /**
- * Words that make a credential-looking name something else: a page or sync cursor (`pageToken`, `next_token`), an
- * idempotency, cache or sort key (`Idempotency-Key`, GitHub's cache `key`).
+ * Words that may stand beside a credential word in the name of an API's own key (`X-Auth-Token`, `access_token`,
+ * `client_secret`, `X-User-Key`): they say whose or what kind of key, not what other thing it is for.
  */
-const NOT_CREDENTIAL = new Set(['page', 'next', 'prev', 'previous', 'continuation', 'cursor', 'sync', 'resume', 'idempotency', 'cache', 'sort', 'partition']);
+const KEY_QUALIFIERS = new Set(['x', 'api', 'access', 'auth', 'authentication', 'client', 'app', 'application', 'private', 'account', 'user', 'integration', 'bearer', 'subscription', 'service', 'developer']);
+
+/** The credential words of an API's own key: SECRET_WORDS less a password's (a user's password is an argument). */
+const KEY_WORDS = new Set(['key', 'apikey', 'token', 'secret', 'authorization', 'credential', 'credentials']);
 
 /**
- * Whether a parameter's name says it holds the API's credential: one of its words (split at camelCase, `-`, `_`) is
- * a SECRET_WORDS word (credentialNamed), except a bare `key` (a cache, object or sort key as often as an API
- * key: GitHub's `DELETE /repos/{owner}/{repo}/actions/caches?key=`) and names with a NOT_CREDENTIAL word.
+ * Whether a parameter's name says it is the API's own credential, not a token for one other thing (`invitation_token`,
+ * `reset_token`, `pageToken`, `ssh_key`, GitHub's cache `key`), which an operation that also needs the caller's
+ * bearer takes beside it: an `api` key (`X-ListenAPI-Key`, `apikey`, `api_token`), or a KEY_WORDS word with
+ * nothing but KEY_QUALIFIERS beside it (`Secret`, `access_token`, `X-Auth-Token`), a bare `key` aside (a cache,
+ * object or sort key as often as an API key) and a password (a user's, for a login or a change).
  */
 export function credentialParameterName(name: string): boolean {
   const words = nameWords(name);
   if (words.length === 1 && words[0] === 'key') return false;
-  if (words.some((w) => NOT_CREDENTIAL.has(w))) return false;
-  return words.some((w) => SECRET_WORDS.has(w));
+  if (words.includes('apikey')) return true;
+  if (words.some((w, i) => w === 'api' && ['key', 'token', 'secret'].includes(words[i + 1] ?? ''))) return true;
+  // a vendor's name run into `api` (`X-API2CRM-USER-KEY`) qualifies the key as `api` does
+  return words.some((w) => KEY_WORDS.has(w)) && words.every((w) => KEY_WORDS.has(w) || KEY_QUALIFIERS.has(w) || w.startsWith('api') || w.endsWith('api'));
 }
 
 /**

@@ -23,6 +23,8 @@ const SPEC = {
   paths: {
     '/best': { get: { operationId: 'getBest', summary: 'Best podcasts', parameters: [{ $ref: '#/components/parameters/apiKeyParam' }], responses: ok } },
     '/health': { get: { operationId: 'getHealth', summary: 'Health', responses: ok } },
+    // a token for one other thing, not the API's key: the caller's bearer still goes (second read of stop 50)
+    '/invitations/accept': { post: { operationId: 'acceptInvitation', summary: 'Accept an invitation', parameters: [{ name: 'invitation_token', in: 'query', required: true, schema: { type: 'string' } }], responses: ok } },
   },
   components: { parameters: { apiKeyParam: { name: 'X-ListenAPI-Key', in: 'header', required: true, schema: { type: 'string' } } } },
 };
@@ -74,6 +76,14 @@ describe.each(ERAS)('%s era', (era) => {
 
   test('an operation without such a parameter keeps the default bearer', async () => {
     const sent = await execute('getHealth', {});
+    expect(sent.headers.authorization).toBe(`Bearer ${TOKEN}`);
+  });
+
+  test("a token for one other thing (invitation_token) is an argument beside the caller's bearer, which still goes", async () => {
+    const r = await call(c.client, 'describe_tools', { tool_names: ['acceptInvitation'] });
+    expect((r.value?.tools as Array<{ credentials: string }>)[0]?.credentials).toBe('PODS_TOKEN (set)');
+    const sent = await execute('acceptInvitation', { invitation_token: 'inv-1' });
+    expect(sent.url).toContain('invitation_token=inv-1');
     expect(sent.headers.authorization).toBe(`Bearer ${TOKEN}`);
   });
 });
