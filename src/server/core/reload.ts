@@ -136,6 +136,8 @@ export class LiveCatalogs {
   /** The watched registry folders (watch()); the retry timer and how many retries ran since the disk last changed. */
   private readonly watchedDirs: string[] = [];
   private retryTimer: NodeJS.Timeout | undefined;
+  /** The retry timer is one of RETRY_DELAYS_MS (not the poll for a change after them). */
+  private timedRetry = false;
   private retries = 0;
   /** While a reload runs: the folders a version said changed (`changed`), weighed when it ends (see `settle`). */
   private heard: Set<string> | undefined;
@@ -290,7 +292,9 @@ export class LiveCatalogs {
     };
     this.options.logger?.log('error', { event: 'catalog_reload_failed', ...why, ms: Math.round(performance.now() - t0) });
     this.failure = { ...why, at: new Date().toISOString() };
-    refusedToServing(this.served.catalogs, reason, failed);
+    // a timed retry pending (a writer may still be at work): the serving version goes on saying "retry"; once the
+    // refusal is final, or the timed retries are spent, it is told, and its unservable files answer why
+    if (!this.timedRetry) refusedToServing(this.served.catalogs, reason, failed);
   }
 
   /**
@@ -303,6 +307,7 @@ export class LiveCatalogs {
     if (outcome !== 'ok' && !FROM_DISK.has(trigger)) return this.failure?.nextRetry;
     clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
+    this.timedRetry = false;
     if (outcome !== 'retryable' || this.closed) {
       this.retries = 0;
       return undefined;
@@ -312,6 +317,7 @@ export class LiveCatalogs {
     const delay = RETRY_DELAYS_MS[this.retries];
     if (delay !== undefined) {
       this.retryTimer = setTimeout(() => void this.reload('retry'), delay).unref();
+      this.timedRetry = true;
       return new Date(Date.now() + delay).toISOString();
     }
     const watched = dirs.length > 0 ? [...dirs] : [...this.watchedDirs];
