@@ -4,6 +4,7 @@
 // very IP literal and port the connection arrived on names nothing an attacker can point elsewhere, so it is as safe
 // to accept as the bound address itself. Any other name or IP still goes through http-origin.ts's allow-list.
 import { isIP } from 'node:net';
+import { hostOf } from './http-origin.js';
 
 /**
  * One canonical text per IP address: IPv4 dotted, IPv6 in URL (WHATWG) form without brackets, an IPv4-mapped IPv6
@@ -34,17 +35,10 @@ export function canonicalIp(address: string): string | undefined {
  * of its socket): `192.0.2.2:3001`, `[fd00::2]:3001`, or `192.0.2.2` on port 80. Names never are.
  */
 export function namesArrivalAddress(hostHeader: string | undefined, localAddress: string | undefined, localPort: number | undefined): boolean {
-  if (!hostHeader || localAddress === undefined || localPort === undefined) return false;
-  let url: URL;
-  try {
-    url = new URL(`http://${hostHeader}`);
-  } catch {
-    return false;
-  }
-  if (url.username !== '' || url.password !== '' || url.pathname !== '/' || url.search !== '' || url.hash !== '') return false;
-  const effectivePort = url.port === '' ? '80' : url.port;
-  if (effectivePort !== String(localPort)) return false;
-  const named = canonicalIp(url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname);
+  const host = hostOf(hostHeader);
+  if (host === undefined || localAddress === undefined || localPort === undefined) return false;
+  if (host.port !== String(localPort)) return false;
+  const named = canonicalIp(host.hostname.startsWith('[') ? host.hostname.slice(1, -1) : host.hostname);
   // a name (even one that looks numeric to a resolver but not to URL) is never the arrival address
   if (named === undefined) return false;
   return named === canonicalIp(localAddress);

@@ -4,6 +4,22 @@
 // Pure checks on header values; the transport (http.ts) answers the refusals.
 import { isLoopbackHost, isWildcardHost, parseAllowHost } from '../../config.js';
 
+/**
+ * A Host header read as a URL reads it: its hostname (an IPv6 literal in brackets) and port (80 when none), or
+ * undefined when it is no bare host and port (user info, a path, a query: never a Host a client sends).
+ */
+export function hostOf(hostHeader: string | undefined): { hostname: string; port: string } | undefined {
+  if (!hostHeader) return undefined;
+  let url: URL;
+  try {
+    url = new URL(`http://${hostHeader}`);
+  } catch {
+    return undefined;
+  }
+  if (url.username !== '' || url.password !== '' || url.pathname !== '/' || url.search !== '' || url.hash !== '') return undefined;
+  return { hostname: url.hostname, port: url.port === '' ? '80' : url.port };
+}
+
 /** `[::1]` -> `::1`, lower case. */
 export function bare(hostname: string): string {
   const h = hostname.toLowerCase();
@@ -40,16 +56,10 @@ export function hostOriginPolicy(o: HostOriginOptions): HostOriginPolicy {
 
   return {
     allowedHost(hostHeader) {
-      if (!hostHeader) return false;
-      let url: URL;
-      try {
-        url = new URL(`http://${hostHeader}`);
-      } catch {
-        return false;
-      }
-      if (url.username !== '' || url.password !== '' || url.pathname !== '/' || url.search !== '' || url.hash !== '') return false;
-      const name = bare(url.hostname);
-      const effectivePort = url.port === '' ? '80' : url.port;
+      const host = hostOf(hostHeader);
+      if (host === undefined) return false;
+      const name = bare(host.hostname);
+      const effectivePort = host.port;
       if (effectivePort === String(o.port()) && (isLoopbackHost(name) || (!wildcardBind && name === boundHost))) return true;
       return extraHosts.some((h) => h.name === name && (h.port === undefined || h.port === effectivePort));
     },
