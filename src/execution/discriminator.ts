@@ -188,7 +188,8 @@ function signature(e: ErrorObject, prefix = ''): string {
  * Decides every oneOf/anyOf with a discriminator `mapping` (kept beside it by the importer) that `args` reaches and
  * whose tag property is a string, as OpenAPI does: the tag selects the alternative. `root` is the schema Ajv
  * validated `args` against, `raw` its errors; `validatorAt(ref)` validates against root's `#/$defs/...` schema, and
- * `verdict(ref, value)` is that alternative's verdict with its own discriminated unions settled.
+ * `verdict(ref, value, ajv)` is that alternative's verdict from its validator's errors `ajv`, with its own
+ * discriminated unions settled.
  * - The tag selects an alternative the value matches: the union holds, even where the value also matches another
  *   (overlapping alternatives, which Ajv's strict oneOf refuses: "matches 2 of the alternatives").
  * - It selects one the value does not match: that alternative's errors; where another alternative matches, one error
@@ -205,7 +206,7 @@ export function settleDiscriminated(
   args: unknown,
   raw: readonly ErrorObject[],
   validatorAt: (ref: string) => ValidateFunction | undefined,
-  verdict: (ref: string, value: unknown) => Verdict,
+  verdict: (ref: string, value: unknown, ajv: readonly ErrorObject[]) => Verdict,
 ): Settled {
   const out: Settled = { drop: new Set(), add: [] };
   const prefixed = (errors: readonly FieldError[], path: string): FieldError[] => errors.map((e) => ({ ...e, path: `${path}${e.path}` }));
@@ -245,12 +246,14 @@ export function settleDiscriminated(
       });
       return true;
     }
-    const mine = verdict(selected, value);
+    // every mapped alternative was run above: the selected one's errors are not computed again
+    const run = runs.find((r) => r.target === selected);
+    if (run === undefined) return false;
+    const mine = verdict(selected, value, run.errors);
     if (mine.valid) return true;
     const name = selected.split('/').pop() ?? selected;
-    const run = runs.find((r) => r.target === selected);
     const others = runs.filter((r) => r.ok && r.target !== selected).map((r) => r.target);
-    if (run !== undefined && !run.ok && others.length > 0) {
+    if (!run.ok && others.length > 0) {
       const matching = values.filter((v) => others.includes(mapping[v] as string));
       out.add.push({
         path: tagPath,

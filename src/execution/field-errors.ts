@@ -179,7 +179,7 @@ export interface Checked {
  * valid, and one it accepted can be refused.
  */
 export function checkedErrors(root: Record<string, unknown>, raw: readonly ErrorObject[], value: unknown, defs: DefValidators | undefined, depth = 0): Checked {
-  const settled = defs === undefined ? undefined : settleDiscriminated(root, value, raw, defs, (ref, v) => verdictOf(root, ref, v, defs, depth + 1));
+  const settled = defs === undefined ? undefined : settleDiscriminated(root, value, raw, defs, (ref, v, ajv) => verdictOf(root, ref, v, ajv, defs, depth + 1));
   const rest = settled === undefined ? [...raw] : raw.filter((e) => !settled.drop.has(e));
   const added = settled?.add ?? [];
   if (rest.length === 0 && added.length === 0) return { valid: true, errors: [] };
@@ -214,14 +214,12 @@ export function checkedErrors(root: Record<string, unknown>, raw: readonly Error
 }
 
 /**
- * The verdict of alternative `ref` (a `#/$defs/...` ref of `root`) on `value`: Ajv's own, with the alternative's own
- * discriminated unions settled (up to MAX_UNION_DEPTH of them nested); error paths from `value`.
+ * The verdict of alternative `ref` (a `#/$defs/...` ref of `root`) on `value`: Ajv's own (`ajv`, the errors of its
+ * validator already run on `value`: none when it passed), with the alternative's own discriminated unions settled (up
+ * to MAX_UNION_DEPTH of them nested); error paths from `value`.
  */
-function verdictOf(root: Record<string, unknown>, ref: string, value: unknown, defs: DefValidators, depth: number): Checked {
-  const check = defs(ref);
-  if (check === undefined) return { valid: false, errors: [] };
-  const ok = check(value) === true;
-  const raw = ok ? [] : [...(check.errors ?? [])];
+function verdictOf(root: Record<string, unknown>, ref: string, value: unknown, ajv: readonly ErrorObject[], defs: DefValidators, depth: number): Checked {
+  const raw = [...ajv];
   // the schema the validator compiled: errors' `expected` are read in it
   const sub = { $defs: root.$defs, $ref: ref };
   return checkedErrors(sub, raw, value, depth > MAX_UNION_DEPTH ? undefined : defs, depth);
