@@ -27,7 +27,7 @@ export function credentialNamed(name: string): boolean {
  * Words that may stand beside a credential word in the name of an API's own key (`X-Auth-Token`, `access_token`,
  * `client_secret`, `X-User-Key`): they say whose or what kind of key, not what other thing it is for.
  */
-const KEY_QUALIFIERS = new Set(['x', 'api', 'access', 'auth', 'authentication', 'client', 'app', 'application', 'private', 'account', 'user', 'integration', 'bearer', 'subscription', 'service', 'developer']);
+const KEY_QUALIFIERS = new Set(['x', 'api', 'access', 'auth', 'authentication', 'client', 'app', 'application', 'private', 'account', 'user', 'integration', 'bearer', 'subscription', 'service', 'server', 'developer', 'dev']);
 
 /** The credential words of an API's own key: SECRET_WORDS less a password's (a user's password is an argument). */
 const KEY_WORDS = new Set(['key', 'apikey', 'token', 'secret', 'authorization', 'credential', 'credentials']);
@@ -49,10 +49,30 @@ export function credentialParameterName(name: string): boolean {
 }
 
 /**
- * The operation's credentials taken as arguments: its required header, query and cookie parameters named like a
- * credential, when the operation declares no security requirement (one that does authenticates by its schemes).
+ * Whether a header's name is a vendor's key in the `[X-]<Vendor>-<qualifiers>-<key word>` form of extension headers
+ * (Data2CRM's `X-API2CRM-USER-KEY`, Postmark's `X-Postmark-Server-Token`, ExaVault's `ev-access-token`,
+ * ClearBlade's `ClearBlade-UserToken`): the first segment (split at `-`, `_`, `.`) names whose API it is, whatever
+ * it says, and what follows is a KEY_WORDS word with at least one KEY_QUALIFIERS word and nothing else before it.
+ * That qualifier tells the API's key from a header token for one other thing, which has none (`X-Idempotency-Key`,
+ * `X-CSRF-Token`, `X-Request-Token`) or another word (`x-amz-request-token`). Headers only: a query, cookie or body
+ * name (`invitation_token`) is read by credentialParameterName alone.
+ */
+export function vendorKeyHeader(name: string): boolean {
+  const segments = name.split(/[-_.]+/).filter((s) => s !== '');
+  if (segments[0]?.toLowerCase() === 'x') segments.shift();
+  const words = nameWords(segments.slice(1).join('-'));
+  const last = words.at(-1);
+  return words.length >= 2 && last !== undefined && KEY_WORDS.has(last) && words.slice(0, -1).every((w) => KEY_QUALIFIERS.has(w));
+}
+
+/**
+ * The operation's credentials taken as arguments: its required header, query and cookie parameters named like the
+ * API's own key (credentialParameterName; for a header also vendorKeyHeader), when the operation declares no
+ * security requirement (one that does authenticates by its schemes).
  */
 export function credentialParameters(op: Pick<Operation, 'security'> & { bindings?: readonly ArgBinding[] }): ArgBinding[] {
   if (op.security.length > 0) return [];
-  return (op.bindings ?? []).filter((b) => b.required && (b.in === 'header' || b.in === 'query' || b.in === 'cookie') && credentialParameterName(b.name));
+  return (op.bindings ?? []).filter(
+    (b) => b.required && (b.in === 'header' || b.in === 'query' || b.in === 'cookie') && (credentialParameterName(b.name) || (b.in === 'header' && vendorKeyHeader(b.name))),
+  );
 }
