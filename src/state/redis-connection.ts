@@ -8,6 +8,7 @@ import type { Logger } from '../logger.js';
 import { LOADING, classifyRedisError, missingDatabase, notStandalone, reachedRedis, type StateProblem } from './redis-problems.js';
 import { STATE_UNAVAILABLE_MESSAGE, type StateHealth } from './store.js';
 import { checkRedisUrl, redactRedisUrl, redisTarget, type RedisTarget } from './url.js';
+import { watchClientWarnings, type ClientWarning, type KnownWarning } from './redis-client-warnings.js';
 
 /** After a connection check found a Redis the store cannot use (a replica, a cluster node), how soon to look again. */
 const RECHECK_MS = 2000;
@@ -51,6 +52,10 @@ export class RedisConnection {
   private checks = 0;
   /** state_store_checks_skipped was logged (once per process, not per connection). */
   private infoRefusedLogged = false;
+  /** The client warnings (CLIENT_WARNINGS) logged for this connection: each once, not at every reconnection. */
+  private readonly warned = new Set<ClientWarning>();
+  /** Stops routing client warnings to this connection (close). */
+  private readonly unwatch: () => void;
   private recheck: NodeJS.Timeout | undefined;
   private closed = false;
   private readonly waiters = new Set<() => void>();
@@ -75,6 +80,7 @@ export class RedisConnection {
     if (u.password !== '') this.logger?.addSecret(u.password);
     const timeout = options.commandTimeoutMs ?? 1500;
     const t = this.target;
+    this.unwatch = watchClientWarnings(this);
     this.client = new Redis({
       host: t.host,
       port: t.port,
@@ -347,7 +353,17 @@ export class RedisConnection {
     return ping;
   }
 
+  /** One JSON line for a client warning (CLIENT_WARNINGS), the first time this connection meets it. */
+  clientWarning([, reason, detail]: KnownWarning): void {
+    if (this.warned.has(reason)) return;
+    this.warned.add(reason);
+    // with a password in the URL, "no password is set" may also be a Redis 5 or older that has none
+    const also = reason === 'no-password-set' && this.target.password !== undefined ? '; or this Redis (5 or older) has no password, and the one in the URL is not used' : '';
+    this.logger?.log('warn', { event: 'state_store_warning', store: 'redis', target: this.where, reason, detail: detail + also });
+  }
+
   async close(): Promise<void> {
+    this.unwatch();
     this.closed = true;
     this.usable = false;
     clearTimeout(this.recheck);
