@@ -11,7 +11,7 @@ import type { Operation } from '../types.js';
 import { singular } from './entities.js';
 import { firstResourceSegment } from './names.js';
 import { actionOf } from './paths.js';
-import { identifierWords, slug } from './text.js';
+import { domainSlug, identifierWords } from './text.js';
 
 /** A catalog with fewer operations than this is small enough to browse whole: never split. */
 export const SPLIT_MIN_OPERATIONS = 40;
@@ -116,15 +116,15 @@ export function actionNoun(action: string, anyVerb = false): string {
 
 /**
  * A catalog whose paths give no map groups the operations its paths placed by the resource their actions name
- * (actionNoun of paths.ts actionOf, else of the operationId): the operations without a tag (a tag is the spec author's
- * map), when they are ACTION_MIN_OPERATIONS or more and four in five of the catalog, one domain holds
- * SPLIT_DOMINANT_SHARE of them or there is about one domain per operation, and at least half of them name an action
- * led by a verb. A noun joins the group of its shortest leading words that are also a group (vpc-endpoint-connection
+ * (actionNoun of paths.ts actionOf, else of the operationId, else of a camelCase last segment: pathAction): the
+ * operations without a tag (a tag is the spec author's map), when they are ACTION_MIN_OPERATIONS or more and four in
+ * five of the catalog, one domain holds SPLIT_DOMINANT_SHARE of them or there is about one domain per operation, and at
+ * least half of them name an action led by a verb. A noun joins the group of its shortest leading words that are also a group (vpc-endpoint-connection
  * and vpc-attribute -> vpc). Kept only when it gives at least two groups and at most one per two operations;
  * otherwise nothing changes.
  */
 function groupByAction(operations: Operation[], fixed: (op: Operation) => boolean): DomainSplit | undefined {
-  const placed = operations.filter((op) => !fixed(op) && !op.tags.some((t) => slug(t) !== ''));
+  const placed = operations.filter((op) => !fixed(op) && !op.tags.some((t) => domainSlug(t) !== ''));
   if (placed.length < ACTION_MIN_OPERATIONS || placed.length * 5 < operations.length * 4) return undefined;
   const counts = new Map<string, number>();
   for (const op of placed) counts.set(op.domain, (counts.get(op.domain) ?? 0) + 1);
@@ -135,7 +135,7 @@ function groupByAction(operations: Operation[], fixed: (op: Operation) => boolea
   if (!giant && counts.size * 2 <= placed.length) return undefined;
   const actions = new Map<Operation, string>();
   for (const op of placed) {
-    const action = actionOf(op) ?? (op.operationIdSynthesized ? undefined : op.operationId);
+    const action = actionOf(op) ?? (op.operationIdSynthesized ? pathAction(op.path) : op.operationId);
     if (action !== undefined) actions.set(op, action);
   }
   if ([...actions.values()].filter((a) => actionNoun(a) !== '').length * 2 < placed.length) return undefined;
@@ -166,6 +166,16 @@ function groupByAction(operations: Operation[], fixed: (op: Operation) => boolea
   if (distinct.size < 2 || distinct.size * 2 > nouns.size) return undefined;
   for (const [op, noun] of nouns) op.domain = folded.get(noun) as string;
   return giant ? { domain, operations: nouns.size, parts: distinct.size, by: 'action' } : undefined;
+}
+
+/**
+ * The action a path names when its operation has no operationId: a last plain segment that is one camelCase word
+ * led by a lower-case one (Telegram's `POST /sendMessage`, `/getChatMember`), as an operationId would name it. Whether
+ * its first word is a verb is groupByAction's test, as for operationIds.
+ */
+function pathAction(path: string): string | undefined {
+  const last = segmentsOf(path).filter((s) => !s.includes('{')).pop();
+  return last !== undefined && /^[a-z]+(?:[A-Z0-9]+[a-z0-9]*)+$/.test(last) ? last : undefined;
 }
 
 function segmentsOf(path: string): string[] {

@@ -9,7 +9,7 @@ import { credentialParameters } from '../schema/credential-parameters.js';
 import type { ArgBinding, Diagnostic, Operation } from '../types.js';
 import { specPathOf } from './paths.js';
 import { escapePointer, isObject, own } from './pointer.js';
-import { cleanDescription, instructionMatch, slug } from './text.js';
+import { cleanDescription, domainSlug, instructionMatch } from './text.js';
 
 /** Diagnostic codes produced by the lint (all level `warning`; `--strict` does not fail on them). */
 export const LINT_CODES = ['LINT_NO_DESCRIPTION', 'LINT_NEAR_DUPLICATE', 'LINT_INSTRUCTION_LIKE', 'LINT_EXAMPLE_TYPE'] as const;
@@ -76,7 +76,7 @@ export function lintSchemeDescription(pointer: string, raw: unknown, stored: str
 
 /**
  * Lints the spec's tag descriptions, which become the domains' descriptions in list_domains. `described` is
- * tagDescriptions' map (tag slug -> stored description); the description of a flagged tag is replaced there by
+ * tagDescriptions' map (tag, as its domain name -> stored description); the description of a flagged tag is replaced there by
  * WITHHELD_TEXT, so that buildDomains never stores it. Returns the findings, one per flagged tag.
  */
 export function lintTagDescriptions(doc: Record<string, unknown>, described: Map<string, string>): Diagnostic[] {
@@ -87,7 +87,7 @@ export function lintTagDescriptions(doc: Record<string, unknown>, described: Map
     // the cleaned text too: invisible characters inside a phrase hide it from the raw one
     const hit = instructionExcerpt([cleanDescription(tag.description, 20_000), tag.description.slice(0, 20_000)]);
     if (hit === undefined) continue;
-    const key = slug(tag.name);
+    const key = domainSlug(tag.name);
     if (described.has(key)) described.set(key, WITHHELD_TEXT);
     out.push({
       level: 'warning',

@@ -6,7 +6,7 @@ import { AppError } from '../errors.js';
 import type { Diagnostic, DomainInfo, Operation } from '../types.js';
 import { specPathOf } from './paths.js';
 import { isObject } from './pointer.js';
-import { MAX_NAME, cleanDescription, cleanName, firstSentence, hashedName, limitWords, safeName, slug } from './text.js';
+import { MAX_NAME, cleanDescription, cleanName, domainSlug, firstSentence, hashedName, limitWords, safeName } from './text.js';
 
 /** The name a single operation would get without collisions. */
 export function baseName(op: Pick<Operation, 'operationId' | 'method' | 'path'>): string {
@@ -142,9 +142,9 @@ function isPrefixSegment(seg: string): boolean {
   return seg === '' || /^\{.*\}$/.test(seg) || /^v\d+([._-]\d+)*(beta|alpha)?\d*$/i.test(seg) || /^(api|apis|rest|services?|public|latest)$/i.test(seg) || /^\d+(\.\d+)*$/.test(seg);
 }
 
-/** The slug of the first segment that is not a version, prefix or parameter (without a `.json` suffix); '' when none is. */
+/** The domain name of the first segment that is not a version, prefix or parameter (without a `.json` suffix); '' when none is. */
 export function firstResourceSegment(segments: readonly string[]): string {
-  for (const seg of segments) if (!isPrefixSegment(seg)) return slug(seg.replace(/\.[a-z]+$/i, ''));
+  for (const seg of segments) if (!isPrefixSegment(seg)) return domainSlug(seg.replace(/\.[a-z]+$/i, ''));
   return '';
 }
 
@@ -154,36 +154,36 @@ export function domainFromPath(path: string): string {
 }
 
 /**
- * The domain of an operation: its first tag (slugged), else from the path. When the spec groups its tags
- * with the `x-tagGroups` extension (Redoc's navigation map), a grouped tag's domain is its group: the spec
+ * The domain of an operation: its first tag (as a domain name, domainSlug), else from the path. When the spec groups
+ * its tags with the `x-tagGroups` extension (Redoc's navigation map), a grouped tag's domain is its group: the spec
  * author's own top-level map is what list_domains is for. Tags stay on the operation for search.
  */
 export function domainOf(op: Pick<Operation, 'tags' | 'path'>, groups: Map<string, string> = new Map()): string {
-  const tag = op.tags.find((t) => slug(t) !== '');
+  const tag = op.tags.find((t) => domainSlug(t) !== '');
   if (tag === undefined) return domainFromPath(op.path);
-  return groups.get(slug(tag)) ?? slug(tag);
+  return groups.get(domainSlug(tag)) ?? domainSlug(tag);
 }
 
-/** Tag (slugged) -> its group (slugged) from the document's `x-tagGroups`; the first group naming a tag wins. */
+/** Tag -> its group, both as domain names, from the document's `x-tagGroups`; the first group naming a tag wins. */
 export function tagGroups(doc: Record<string, unknown>): Map<string, string> {
   const out = new Map<string, string>();
   const groups = doc['x-tagGroups'];
   if (!Array.isArray(groups)) return out;
   for (const g of groups) {
-    if (!isObject(g) || typeof g.name !== 'string' || slug(g.name) === '' || !Array.isArray(g.tags)) continue;
-    for (const t of g.tags) if (typeof t === 'string' && slug(t) !== '' && !out.has(slug(t))) out.set(slug(t), slug(g.name));
+    if (!isObject(g) || typeof g.name !== 'string' || domainSlug(g.name) === '' || !Array.isArray(g.tags)) continue;
+    for (const t of g.tags) if (typeof t === 'string' && domainSlug(t) !== '' && !out.has(domainSlug(t))) out.set(domainSlug(t), domainSlug(g.name));
   }
   return out;
 }
 
-/** Tag name (slugged) -> first sentence of its description, from the document's `tags`. */
+/** Tag name (as a domain name, domainSlug) -> first sentence of its description, from the document's `tags`. */
 export function tagDescriptions(doc: Record<string, unknown>): Map<string, string> {
   const out = new Map<string, string>();
   if (!Array.isArray(doc.tags)) return out;
   for (const t of doc.tags) {
     if (!isObject(t) || typeof t.name !== 'string') continue;
     const d = firstSentence(cleanDescription(t.description, 1000));
-    if (d !== '' && !out.has(slug(t.name))) out.set(slug(t.name), limitWords(d, 30));
+    if (d !== '' && !out.has(domainSlug(t.name))) out.set(domainSlug(t.name), limitWords(d, 30));
   }
   return out;
 }

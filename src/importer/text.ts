@@ -278,6 +278,36 @@ export function slug(raw: string): string {
     .replace(/[-_]+$/g, '');
 }
 
+/**
+ * A domain name: slug() of a tag, group or path segment with its camelCase humps and acronym runs as words, so a
+ * glued identifier keeps the words list_domains folds on (`ArticleNotesChild` -> article-notes-child, `HTTPServer`
+ * -> http-server, `getV2Items` -> get-v2-items, `APIsList` -> apis-list). A lone letter stays with the word it leads
+ * (`OAuth` -> oauth, `iOS` -> ios). Catalog names and curators' `x-api-catalog-domain` keep slug(): a name a person
+ * typed is not re-split.
+ */
+export function domainSlug(raw: string): string {
+  return slug(stripInvisible(raw).replace(/[A-Za-z0-9]+/g, humpWords));
+}
+
+/**
+ * The words of one camelCase token, `-`-joined: a lone letter joins the next word, an acronym's plural `s` stays on
+ * it, and digits part from a capital only when it starts a word (`V2Items` -> v2-items; `2FA`, `C2C` stay whole).
+ */
+function humpWords(token: string): string {
+  const words = token
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/([0-9])([A-Z][a-z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z](?!s(?![a-z]))[a-z])/g, '$1 $2')
+    .split(' ');
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i] as string;
+    if (/^[A-Za-z]$/.test(w) && i + 1 < words.length) words[i + 1] = w + (words[i + 1] as string);
+    else out.push(w);
+  }
+  return out.join('-');
+}
+
 /** 8 hex characters of FNV-1a: a stable, dependency-free disambiguator (not for security). */
 export function shortHash(text: string): string {
   let h = 0x811c9dc5;
