@@ -3,8 +3,10 @@
 // in the replica by its embeddings endpoint, so the replica has taken it and is working on it) is re-sent to the
 // other replica and answered; an execute_tool of a POST (held at its upstream) is not re-sent: the client gets
 // HAProxy's 502 and the other replica's upstream never sees the call. Each replica has its own embeddings endpoint
-// and upstream, so the one that took a request is known without guessing. Needs `npm run build`; fails when
-// haproxy is missing.
+// and upstream, so the one that took a request is known without guessing. A legacy (session) request is never taken
+// for such a read, whatever its Mcp-Method / Mcp-Name headers say (ops50 audit, section 9): it goes to the backend
+// that does not re-send, and one whose headers disagree with its body is refused by the replica (400, -32020).
+// Needs `npm run build`; fails when haproxy is missing.
 import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
@@ -13,6 +15,7 @@ import { run as importCli } from '../../src/cli/import.js';
 import { startBalancer, type Balancer } from '../helpers/balancer.js';
 import { startEmbeddingsServer, type FakeEmbeddingsServer } from '../helpers/embeddings-server.js';
 import { call, connectHttp, describeHandle, MODERN_VERSION, REPO_ROOT } from '../helpers/mcp.js';
+import { callTool, modernRpc, openSession, rpc } from '../helpers/mcp-raw.js';
 import { startReplica, type Replica } from '../helpers/replicas.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
 import { holdRoute, until } from '../ops/helpers.js';
@@ -193,6 +196,51 @@ describe('HAProxy (deploy/haproxy.cfg) when a replica dies mid-answer', () => {
     } finally {
       await client.close().catch(() => undefined);
       await pair.close();
+    }
+  }, TEST_TIMEOUT_MS);
+
+  test('a legacy request with read headers (Mcp-Method: tools/call, Mcp-Name: search_tools) goes to the backend that does not re-send; one whose body disagrees is refused by the replica', async () => {
+    const up = await startUpstream();
+    // One replica: a legacy session without a shared store lives on the replica that opened it.
+    const replica = await startReplica(['--registry', join(root, 'club'), '--allow-host', '127.0.0.1'], {
+      API_CATALOG_HTTP_TOKEN: TOKEN,
+      API_CATALOG_SIGNING_KEY: SIGNING_KEY,
+      CLUB_BASE_URL: up.url,
+      API_CATALOG_RATE_LIMIT: '0',
+      API_CATALOG_READ_RATE_LIMIT: '0',
+    });
+    const lb = await startBalancer('haproxy', [replica.port]);
+    try {
+      const s = await openSession(lb.url, lb.url, AUTH);
+      const readHeaders = { ...AUTH, 'mcp-method': 'tools/call', 'mcp-name': 'search_tools' };
+      const read = await callTool(lb.url, s, 'search_tools', { query: 'suspend a subscription' }, readHeaders);
+      expect(read.status).toBe(200);
+      expect(read.envelope?.success).toBe(true);
+      const listing = await rpc(lb.url, s, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, { ...AUTH, 'mcp-method': 'tools/list' });
+      expect(listing.status).toBe(200);
+      // an execute_tool labelled as a read: refused before it runs, the upstream never called
+      const lie = await callTool(lb.url, s, 'execute_tool', { tool_name: 'suspendSubscription', args: { id: 'sub-42' } }, readHeaders);
+      expect(lie.status).toBe(400);
+      expect(lie.msg?.error?.code).toBe(-32020);
+      expect(up.requests).toEqual([]);
+      // the same read as a 2026-07-28 request: the re-sending backend
+      const modern = await modernRpc(lb.url, 'tools/call', { name: 'search_tools', arguments: { query: 'suspend a subscription' } }, { headers: AUTH });
+      expect(modern.status).toBe(200);
+
+      // HAProxy's lines for the four (sequential, so in this order), by the headers it captured
+      const lines = () => requestLines(lb).filter((l) => /\{tools\/(call|list)\|/.test(l));
+      await until(() => lines().length >= 4, `HAProxy's log lines of the four requests:\n${lb.log().slice(-3000)}`);
+      const [legacyRead, legacyListing, legacyLie, modernRead] = lines() as [string, string, string, string];
+      expect(lines()).toHaveLength(4);
+      for (const l of [legacyRead, legacyListing, legacyLie]) expect(l).toMatch(/ replicas\/r1 /);
+      expect(legacyRead).toContain('{tools/call|search_tools}');
+      expect(legacyListing).toContain('{tools/list|}');
+      expect(legacyLie).toMatch(/ 400 .*\{tools\/call\|search_tools\}/);
+      expect(modernRead).toMatch(/ replicas_read\/r1 .* 200 .*\{tools\/call\|search_tools\}/);
+    } finally {
+      await lb.close();
+      await replica.kill();
+      await up.close();
     }
   }, TEST_TIMEOUT_MS);
 });

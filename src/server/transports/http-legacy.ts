@@ -15,6 +15,7 @@ import { oneLineInvalidParams } from '../invalid-params.js';
 import type { CutOffCalls } from '../ops/cut-off-calls.js';
 import { generateSessionId } from '../session.js';
 import { sendError } from './http-errors.js';
+import { HEADER_MISMATCH, legacyHeaderMismatch } from './http-legacy-headers.js';
 import { toWebRequest, writeWebResponse } from './node-web.js';
 
 export interface LegacySessionOptions {
@@ -227,6 +228,14 @@ export class LegacySessions {
   async serve(req: IncomingMessage, res: ServerResponse, principal: Principal, target: string, parsed: unknown): Promise<void> {
     const { store, logger } = this.o;
     const method = req.method ?? 'GET';
+    // Mcp-Method / Mcp-Name that disagree with the body: refused as the modern leg refuses them (a balancer may have
+    // routed the request on them), before any session is looked up or made (http-legacy-headers.ts).
+    const mismatch = parsed !== undefined ? legacyHeaderMismatch(req.headers, parsed) : undefined;
+    if (mismatch !== undefined) {
+      const message = `Bad Request: the request headers and body disagree: ${mismatch.body}`;
+      logger.log('info', { event: 'mcp_refused', era: 'legacy', message: message.slice(0, 300) });
+      return sendRpcError(res, 400, parsed, { code: HEADER_MISMATCH, message, data: { mismatch } });
+    }
     const rawId = req.headers['mcp-session-id'];
     const sessionId = Array.isArray(rawId) ? rawId[0] : rawId;
     let live: LiveSession | undefined;
