@@ -12,6 +12,7 @@ import { defaultCatalogDir, loadCatalog, type Catalog } from '../registry/catalo
 import type { ServerDeps } from '../server/create-server.js';
 import { engineLoadFailed } from '../server/core/engine-load.js';
 import { loadSearchEngine, searchEngineLoaded } from '../server/core/search-engine.js';
+import { noteUnavailable } from '../server/ops/catalog-readiness.js';
 import { LiveCatalogs, ReloadRefused, type LoadedVersion, type RegistryRefusal, type ServedCatalogs } from '../server/core/reload.js';
 
 export interface ReloadWiring {
@@ -297,13 +298,18 @@ function unavailable(prev: Catalog, refusal: RegistryRefusal): Catalog {
   return catalog;
 }
 
-/** The set, whose lookups of an unavailable registry's tools throw REGISTRY_INVALID saying why and what fixes it. */
+/**
+ * The set, whose lookups of an unavailable registry's tools throw REGISTRY_INVALID saying why and what fixes it, and
+ * which /readyz reports as degraded, naming each such registry and why.
+ */
 function guard(set: CatalogSet, catalogs: readonly Catalog[]): CatalogSet {
   const out = catalogs.flatMap((c) => {
     const r = down.get(c);
     return r !== undefined ? [{ prefix: `${c.meta.name}.`, r }] : [];
   });
   if (out.length === 0) return set;
+  // /readyz and /metrics name them (the replica stays ready, degraded: src/server/ops/catalog-readiness.ts)
+  noteUnavailable(set, out.map((o) => o.r));
   const inner = set.byName;
   const get = (name: string): ReturnType<EntryLookup['get']> => {
     const hit = out.find((o) => name.startsWith(o.prefix));

@@ -8,6 +8,7 @@ import type { Drain } from './drain.js';
 import type { OpsMetrics } from './metrics.js';
 import type { CheckResult, Readiness, ReadinessCheck } from './readiness.js';
 import { tokensReloadRefusals } from '../auth/tokens.js';
+import { catalogsReadiness } from './catalog-readiness.js';
 
 /** Seconds a client (or balancer) is told to wait before retrying a request a draining replica refused. */
 export const DRAIN_RETRY_AFTER_SECONDS = 2;
@@ -101,27 +102,14 @@ export interface TransportReadinessSources {
   drain: Drain;
 }
 
-/** The transport's own readiness checks: catalogs searchable, the state store, the OAuth issuer's keys, draining. */
-export function readinessChecks(s: TransportReadinessSources): ReadinessCheck[] {
-  return [
-    {
-      name: 'catalogs',
-      check: () => {
-        let set: CatalogSet;
-        try {
-          set = s.catalogs();
-          void set.index;
-        } catch (err) {
-          return `catalogs: the search index is not usable (${err instanceof Error ? err.message.slice(0, 200) : 'error'})`;
-        }
-        // A registry file the version serving found it cannot serve (changed on disk, damaged, unreadable): its domain
-        // fails on this replica, so it is not whole: unready, naming the file, until a reload serves a repaired registry.
-        const bad = set.catalogs.flatMap((c) => c.unservable?.() ?? []);
-        if (bad.length === 0) return undefined;
-        const shown = bad.slice(0, 3).map((b) => b.reason.slice(0, 600));
-        return `catalogs: ${bad.length === 1 ? 'a registry file' : `${bad.length} registry files`} cannot be served: ${shown.join('; ')}${bad.length > 3 ? `; and ${bad.length - 3} more` : ''}`;
-      },
-    },
+/**
+ * The transport's own readiness checks: catalogs searchable and served (catalog-readiness.ts), the state store, the
+ * OAuth issuer's keys, draining; and the facts the catalogs check found, for the /readyz body (`unservedCatalogs`).
+ */
+export function readinessChecks(s: TransportReadinessSources): { checks: ReadinessCheck[]; info: () => Record<string, unknown> } {
+  const catalogs = catalogsReadiness(s.catalogs);
+  const checks: ReadinessCheck[] = [
+    catalogs.check,
     {
       name: 'state',
       check: async () => {
@@ -132,4 +120,5 @@ export function readinessChecks(s: TransportReadinessSources): ReadinessCheck[] 
     { name: 'oauth', check: () => s.keysProblem() },
     { name: 'draining', check: () => (s.drain.draining ? 'draining: the process is shutting down (SIGTERM/SIGINT); calls in flight are finishing' : undefined) },
   ];
+  return { checks, info: catalogs.info };
 }

@@ -46,6 +46,7 @@ export class OpsMetrics {
   private readonly reloadFailedGauge: client.Gauge;
   private readonly reloadRefusedGauge: client.Gauge<'catalog' | 'state'>;
   private readonly versionGauge: client.Gauge<'version'>;
+  private readonly unservedGauge: client.Gauge<'catalog' | 'served'>;
   private sources: MetricsSources;
 
   constructor(sources: MetricsSources) {
@@ -97,11 +98,18 @@ export class OpsMetrics {
     this.readyGauge = new client.Gauge({ name: `${PREFIX}ready`, help: '1 when the last readiness evaluation was ready', registers });
     this.degradedGauge = new client.Gauge({
       name: `${PREFIX}degraded`,
-      help: '1 per check that is degraded at the last readiness evaluation (degraded on /readyz): the replica is ready, but part of it does not work, e.g. check="oauth": the issuer\'s keys cannot be fetched, OAuth tokens get 503 while named and static tokens are served',
+      help: '1 per check that is degraded at the last readiness evaluation (degraded on /readyz): the replica is ready, but part of it does not work, e.g. check="oauth": the issuer\'s keys cannot be fetched, OAuth tokens get 503 while named and static tokens are served; check="catalogs": with several catalogs, one is not served whole (api_catalog_catalog_unserved names it)',
       labelNames: ['check'],
       registers,
     });
     this.degradedGauge.set({ check: 'oauth' }, 0);
+    this.degradedGauge.set({ check: 'catalogs' }, 0);
+    this.unservedGauge = new client.Gauge({
+      name: `${PREFIX}catalog_unserved`,
+      help: 'With several catalogs, 1 per catalog the version serving does not serve whole (unservedCatalogs on /readyz; the replica stays ready, degraded): served="none" (a reload refused its registry and could not keep its previous version: no tools) or "partly" (a file of it is damaged or refused: its domains fail)',
+      labelNames: ['catalog', 'served'],
+      registers,
+    });
     new client.Gauge({
       name: `${PREFIX}tokens_reload_failed`,
       help: '1 while the last re-read of the --tokens file was refused (tokensReloadFailed on /readyz; tokens_reload_failed in the log names the line): new lines are not in force, and entries whose line is gone or changed are refused',
@@ -187,10 +195,11 @@ export class OpsMetrics {
     this.readyGauge.set(value ? 1 : 0);
     this.degradedGauge.reset();
     this.degradedGauge.set({ check: 'oauth' }, 0);
+    this.degradedGauge.set({ check: 'catalogs' }, 0);
     for (const d of degraded) this.degradedGauge.set({ check: d.check.slice(0, 32) }, 1);
   }
 
-  /** What /readyz reports as served (`version`, `reloadFailed`): the version gauge and the refused-reload gauge. */
+  /** What /readyz reports as served (`version`, `reloadFailed`, `unservedCatalogs`): the version, refused-reload and unserved-catalog gauges. */
   served(info: Record<string, unknown> | undefined): void {
     this.reloadFailedGauge.set(info?.reloadFailed !== undefined ? 1 : 0);
     // which catalogs the refusal names (src/server/core/reload.ts ReloadFailure): one series each, replaced each time
@@ -198,6 +207,9 @@ export class OpsMetrics {
     this.reloadRefusedGauge.reset();
     for (const f of refusal?.failed ?? []) this.reloadRefusedGauge.set({ catalog: f.catalog.slice(0, 64), state: 'failed' }, 1);
     for (const name of refusal?.notApplied ?? []) this.reloadRefusedGauge.set({ catalog: name.slice(0, 64), state: 'not_applied' }, 1);
+    // the catalogs not served whole (src/server/ops/catalog-readiness.ts): one series each, replaced each time
+    this.unservedGauge.reset();
+    for (const u of (info?.unservedCatalogs as Array<{ catalog: string; served: string }> | undefined) ?? []) this.unservedGauge.set({ catalog: u.catalog.slice(0, 64), served: u.served }, 1);
     // one series, the version served now: a reload replaces it
     this.versionGauge.reset();
     if (typeof info?.version === 'string' && info.version !== '') this.versionGauge.set({ version: info.version.slice(0, 64) }, 1);

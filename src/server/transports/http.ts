@@ -111,11 +111,8 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
   const cutOff = new CutOffCalls(toolNames(deps.toolPrefix ?? '').executeTool);
   const legacy = new LegacySessions({ deps: legDeps, store, path, maxBodyBytes: maxBody, maxSessions, ttlMs, now, logger, cutOff });
   const modern = createModernLeg(legDeps, logger, cutOff);
-  const readiness = new Readiness(
-    [...readinessChecks({ catalogs: () => deps.live?.current.catalogs ?? deps.catalogs, store, keysProblem: () => auth?.keysProblem() ?? Promise.resolve(undefined), drain }), ...(options.readinessChecks ?? [])],
-    logger,
-    () => options.readinessInfo?.() ?? {},
-  );
+  const own = readinessChecks({ catalogs: () => deps.live?.current.catalogs ?? deps.catalogs, store, keysProblem: () => auth?.keysProblem() ?? Promise.resolve(undefined), drain });
+  const readiness = new Readiness([...own.checks, ...(options.readinessChecks ?? [])], logger, () => ({ ...(options.readinessInfo?.() ?? {}), ...own.info() }));
 
   // The JSON-RPC messages whose scope check stands for an explorer action (the scopes /mcp would want for them).
   const READ_MESSAGE = { method: 'resources/list' };
