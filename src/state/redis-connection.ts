@@ -108,7 +108,7 @@ export class RedisConnection {
     this.client.on('ready', () => void this.checkConnection());
     this.client.on('error', (err: Error) => {
       // ioredis emits connection and handshake errors here (without a listener they would be unhandled).
-      const p = classifyRedisError(err, t.tls, { reachedBefore: this.everUsable });
+      const p = classifyRedisError(err, t.tls, { reachedBefore: this.everUsable, refusedProtected: this.warned.has('no-password-set') });
       // a refused SELECT: the connection check says which database and how many there are
       if (p.code === 'db') this.dbRefused = true;
       else this.setProblem(p);
@@ -134,7 +134,7 @@ export class RedisConnection {
    */
   commandFailed(err: unknown): StateProblem {
     this.failedAt = performance.now();
-    const p = classifyRedisError(err, this.target.tls, { reachedBefore: this.everUsable });
+    const p = classifyRedisError(err, this.target.tls, { reachedBefore: this.everUsable, refusedProtected: this.warned.has('no-password-set') });
     this.logger?.log('warn', { event: 'state_store_error', store: 'redis', reason: p.code });
     if (p.code === 'read-only' || p.code === 'auth' || p.code === 'not-standalone' || p.code === 'timeout') {
       this.setProblem(p);
@@ -168,7 +168,7 @@ export class RedisConnection {
         }
       }
     } catch (err) {
-      found = classifyRedisError(err, this.target.tls, { reachedBefore: this.everUsable });
+      found = classifyRedisError(err, this.target.tls, { reachedBefore: this.everUsable, refusedProtected: this.warned.has('no-password-set') });
     }
     if (!current()) return;
     if (found !== undefined) {

@@ -47,7 +47,7 @@ const TLS_UNTRUSTED = new Set([
  * `reachedBefore`: the store was usable at some point since start, so the URL, the port and TLS are right and a
  * reset means Redis went away (killed, restarted, a failover, a proxy) — no hint about them.
  */
-export function classifyRedisError(err: unknown, tls: boolean, options: { reachedBefore?: boolean } = {}): StateProblem {
+export function classifyRedisError(err: unknown, tls: boolean, options: { reachedBefore?: boolean; refusedProtected?: boolean } = {}): StateProblem {
   const e = err as { code?: unknown; message?: unknown } | undefined;
   const code = typeof e?.code === 'string' ? e.code : undefined;
   const message = typeof e?.message === 'string' ? e.message : '';
@@ -90,6 +90,14 @@ export function classifyRedisError(err: unknown, tls: boolean, options: { reache
   if (code === 'ECONNRESET' || code === 'EPIPE') {
     if (options.reachedBefore === true) {
       return { code: 'unreachable', detail: `the connection to Redis was reset (${code}) after it had worked: Redis stopped or restarted, or something between closed it` };
+    }
+    // Redis in protected mode said so on the handshake (ioredis logs it as a warning: redis-client-warnings.ts), then
+    // closed the connection: the reset is that refusal, not a TLS port
+    if (options.refusedProtected === true) {
+      return {
+        code: 'auth',
+        detail: `the connection was closed (${code}) after Redis refused this client in protected mode (it has no password and this client is not on its loopback interface): give Redis a password (requirepass, or an ACL user) and put it in the state store URL`,
+      };
     }
     // Never reached since start: a reset right away is what a TLS port does to a plain client, and the reverse.
     return {

@@ -25,7 +25,7 @@ afterEach(async () => {
 });
 
 /** `serve --http` on a free port with this state store URL; everything it writes, and its /readyz. */
-async function serve(state: string): Promise<{ child: ChildProcess; out: () => string; exited: Promise<number | null>; ready: () => Promise<boolean> }> {
+async function serve(state: string): Promise<{ child: ChildProcess; port: number; out: () => string; exited: Promise<number | null>; ready: () => Promise<boolean> }> {
   const port = await freePort();
   const child = spawn(process.execPath, [builtCli(), 'serve', '--http', '--port', String(port), '--registry', fixtureRegistry('petstore')], {
     cwd: REPO_ROOT,
@@ -46,7 +46,7 @@ async function serve(state: string): Promise<{ child: ChildProcess; out: () => s
       return false;
     }
   };
-  return { child, out: () => out, exited, ready };
+  return { child, port, out: () => out, exited, ready };
 }
 
 /** Every line is JSON but the lines for people (`api-catalog:` and the banner's indented ones); no ioredis text. */
@@ -99,6 +99,10 @@ test.skipIf(address === undefined)('protected mode refusing a client off loopbac
   const first = await rejected();
   await until(async () => (await rejected()) >= first + 2, 'two more refused connections');
   expect(await r.ready()).toBe(false);
+  // readiness names the refusal, not a TLS port (the reset that follows it)
+  const readyz = await (await fetch(`http://127.0.0.1:${r.port}/readyz`)).text();
+  expect(readyz).toMatch(/protected mode/);
+  expect(readyz).not.toMatch(/speaks TLS/);
   r.child.kill('SIGTERM');
   await r.exited;
   const out = r.out();
