@@ -1,9 +1,13 @@
 // Confirmation of a destructive execute_tool called without "confirm", through Multi Round-Trip Requests: the call
 // answers input_required with an elicitation form and a signed requestState (the SDK's createRequestStateCodec,
 // bound to the principal, carrying the tool and a hash of the call's arguments, expiring); the retry carries the
-// answer. A 2026-07-28 client retries itself (on any replica). An accepted state is used once: its nonce is claimed
-// in the state store (shared by replicas with --state redis://), so one approval runs one call, never a replay of it
-// (MRTR: single use "MUST" be enforced server-side where it matters). A legacy (2025-era) client is asked inside the
+// answer. A 2026-07-28 client retries itself. An accepted state is used once: its nonce is claimed in the state
+// store (shared by replicas with --state redis://), so one approval runs one call, never a replay of it (MRTR: single
+// use "MUST" be enforced server-side where it matters). A claim only holds where every process that accepts the state
+// sees it, so the state carries the claim store's epoch (a value kept in that store): a state is accepted only by a
+// process whose store holds that epoch still. Without --state that is the process that issued it (a restart, or
+// another replica sharing only the signing key, refuses it: "ask the user again", naming --state); with --state, any
+// replica on that Redis, until the Redis loses its data. A legacy (2025-era) client is asked inside the
 // call instead (elicit(): a real elicitation/create on the call's own stream), not through the SDK's input_required
 // shim: the shim answers a failed elicitation (an error from the client, no answer in time) with its own bare text,
 // outside our handler, so the agent got no envelope and the log no line saying how the call ended.
@@ -51,7 +55,16 @@ interface ConfirmState {
   n: string;
   /** When the state expires (epoch seconds, as the codec's own expiry): how long the claim must last. */
   x: number;
+  /** The claim store's epoch when the state was issued (claimEpoch): only a store that still holds it can claim it. */
+  e?: string;
 }
+
+/**
+ * The claim store's epoch, under this name (StateStore.sharedSecret: written once, no expiry). In the memory store it
+ * lives and dies with the process; in Redis every replica reads the same value, and a Redis that lost its data (and
+ * its claims with it) gets a new one.
+ */
+const EPOCH_NAME = 'confirm-epoch';
 
 /** The elicitation key in inputRequests / inputResponses. */
 const KEY = 'confirm';
@@ -105,12 +118,29 @@ function supportsForm(caps: ClientCapabilities | undefined): boolean {
   return e.form !== undefined || e.url === undefined;
 }
 
-/** Readable reasons for a requestState the codec refused (its messages are fixed reason codes). */
-function refusal(reason: string): string {
-  if (reason === 'expired') return `the confirmation took longer than ${CONFIRMATION_TTL_SECONDS / 60} minutes and expired`;
-  if (reason === 'bind') return 'the confirmation state was issued to another caller';
-  if (reason === 'used') return 'this confirmation was already used (one approval runs one call); ask the user again';
-  return 'the confirmation state is not valid (altered or from another server)';
+/** Why a requestState cannot be used (details.reason). */
+type RefusalReason = 'expired' | 'other_caller' | 'used' | 'invalid' | 'other_call' | 'other_process' | 'store_reset';
+
+/** Readable reasons for a requestState that cannot be used. */
+const REFUSALS: Record<RefusalReason, string> = {
+  expired: `the confirmation took longer than ${CONFIRMATION_TTL_SECONDS / 60} minutes and expired`,
+  other_caller: 'the confirmation state was issued to another caller',
+  used: 'this confirmation was already used (one approval runs one call); ask the user again',
+  invalid: 'the confirmation state is not valid (altered or from another server)',
+  other_call: 'the confirmation was given for another call',
+  other_process:
+    'the confirmation was issued by another server process (this one restarted since, or the retry reached another replica) that shares no record of used confirmations with this one, so it could run twice; ask the user again (behind several replicas, confirmations need a shared --state redis://...)',
+  store_reset: 'the confirmation was issued before the shared state store lost its data (its record of used confirmations is gone), so it could run twice; ask the user again',
+};
+
+/** A refused answer; `askAgain`: the client can be asked, so the next step is the same call, not "confirm". */
+function refusal(reason: RefusalReason, askAgain: boolean): { refused: string; reason: RefusalReason; askAgain: boolean } {
+  return { refused: REFUSALS[reason], reason, askAgain };
+}
+
+/** The codec's refusal message as a reason (its messages are fixed reason codes: 'expired', 'bind', the rest). */
+function codecReason(message: string): RefusalReason {
+  return message === 'expired' ? 'expired' : message === 'bind' ? 'other_caller' : 'invalid';
 }
 
 /** The confirmation question: the concrete request line (core/execute's requestLine) when known, else the template. */
@@ -221,27 +251,31 @@ export class Confirmations {
    * The answer for `op` in this round: the user's answer when the request carries a valid state for this very
    * call, 'ask' when the client can be asked, else 'unavailable' (CONFIRMATION_REQUIRED with the fix). An accept
    * claims the state's nonce first: a second use of the same state is refused, and a store that cannot be reached
-   * rejects (STATE_UNAVAILABLE: fail closed, nothing sent, and the state stays unused for a retry).
+   * rejects (STATE_UNAVAILABLE: fail closed, nothing sent, and the state stays unused for a retry). A state whose
+   * claim this store cannot see (issued under another epoch: another process without --state, or before a shared
+   * store lost its data) is refused, never claimed here: its claim elsewhere would not stop this one.
    */
   async answer(op: Operation, input: unknown, ctx: ServerContext): Promise<RoundAnswer> {
     const raw = ctx.mcpReq.requestState();
     if (typeof raw === 'string') {
+      const refused = (reason: RefusalReason): RoundAnswer => ({ answer: refusal(reason, this.canAsk(ctx)) });
       if (!this.options.signer().isReady) await this.options.keyReady();
       let state: ConfirmState;
       try {
         state = await this.stateCodec().verify(raw, ctx);
       } catch (err) {
-        return { answer: { refused: refusal(err instanceof Error ? err.message : '') } };
+        return refused(codecReason(err instanceof Error ? err.message : ''));
       }
-      if (state.t !== op.name || state.a !== callHash(input)) return { answer: { refused: 'the confirmation was given for another call' } };
+      if (state.t !== op.name || state.a !== callHash(input)) return refused('other_call');
       // A state without a nonce (an older server's) cannot be claimed, so it could be replayed: never accepted.
-      if (typeof state.n !== 'string' || typeof state.x !== 'number') return { answer: { refused: refusal('malformed') } };
+      if (typeof state.n !== 'string' || typeof state.x !== 'number') return refused('invalid');
       const view = inputResponse(ctx.mcpReq.inputResponses, KEY);
       if (view.kind === 'elicit') {
         // cancel: the user dismissed the form without answering, which is not a "no" (the agent may ask again)
         const no = view.action === 'cancel' ? 'cancel' : view.action !== 'accept' || view.content?.confirm !== true ? 'decline' : undefined;
         if (no !== undefined) return { answer: no, firstNo: await this.firstNo(state) };
-        return { answer: (await this.claim(state, 'confirm')) ? 'accept' : { refused: refusal('used') } };
+        if (state.e !== (await this.claimEpoch())) return refused(this.claimStore().shared ? 'store_reset' : 'other_process');
+        return (await this.claim(state, 'confirm')) ? { answer: 'accept' } : refused('used');
       }
     }
     return { answer: this.canAsk(ctx) ? 'ask' : 'unavailable' };
@@ -257,11 +291,23 @@ export class Confirmations {
     return this.claim(state, 'confirm-no').catch(() => false);
   }
 
+  /** Where this server's claims go: the state store, else the process's own. */
+  private claimStore(): StateStore {
+    return this.options.state ?? (processClaims ??= new MemoryStateStore());
+  }
+
+  /**
+   * The claim store's epoch, read afresh each time (never cached: a Redis that lost its data must show its new one);
+   * rejects STATE_UNAVAILABLE when the store cannot be reached.
+   */
+  private claimEpoch(): Promise<string> {
+    return this.claimStore().sharedSecret(EPOCH_NAME, randomBytes(12).toString('base64url'));
+  }
+
   /** Claims the state's nonce (under `kind`) for its remaining lifetime (plus clock skew); false when claimed before. */
   private claim(state: ConfirmState, kind: 'confirm' | 'confirm-no'): Promise<boolean> {
-    const store = this.options.state ?? (processClaims ??= new MemoryStateStore());
     const ttlMs = (state.x + 1) * 1000 - Date.now() + CLAIM_SKEW_MS;
-    return store.claimOnce(this.options.principal, `${kind}:${state.n}`, ttlMs);
+    return this.claimStore().claimOnce(this.options.principal, `${kind}:${state.n}`, ttlMs);
   }
 
   /**
@@ -270,11 +316,12 @@ export class Confirmations {
    */
   async ask(op: Operation, input: unknown, ctx: ServerContext, request?: string): Promise<InputRequiredResult> {
     if (!this.options.signer().isReady) await this.options.keyReady();
+    const e = await this.claimEpoch();
     return inputRequired({
       inputRequests: { [KEY]: form(op, request) },
       requestState: await this.stateCodec().mint(
         // x: the codec's own expiry, computed the same way (it keeps it to itself)
-        { t: op.name, a: callHash(input), n: randomBytes(16).toString('base64url'), x: Math.floor(Date.now() / 1000) + CONFIRMATION_TTL_SECONDS },
+        { t: op.name, a: callHash(input), n: randomBytes(16).toString('base64url'), x: Math.floor(Date.now() / 1000) + CONFIRMATION_TTL_SECONDS, e },
         ctx,
       ),
     });

@@ -25,9 +25,11 @@ export interface ExecuteToolInput {
 
 /**
  * The user's answer to a destructive call: 'ask' means the client can be asked (the caller answers input_required
- * and the retry brings the answer); `refused` is a confirmation state that cannot be used, with the reason.
+ * and the retry brings the answer); `refused` is a confirmation that cannot be used, with the reason (`reason`: its
+ * code, for details.reason). `askAgain`: the client can ask its user, so the way on is the same call again (the user
+ * is asked anew), not the agent's "confirm", which that client's calls ignore.
  */
-export type ConfirmAnswer = 'accept' | 'decline' | 'cancel' | 'unavailable' | 'ask' | { refused: string };
+export type ConfirmAnswer = 'accept' | 'decline' | 'cancel' | 'unavailable' | 'ask' | { refused: string; reason?: string; askAgain?: boolean };
 
 /**
  * Why an operation is not authorized for execution: never described, described at Level 1 only (a summary shows
@@ -285,7 +287,9 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
       // decline: the user said no, so the agent must not push; cancel: they closed the form without answering
       const declined = answer === 'decline';
       const cancelled = answer === 'cancel';
-      const refused = typeof answer === 'object' ? answer.refused : undefined;
+      const refusedAnswer = typeof answer === 'object' ? answer : undefined;
+      const refused = refusedAnswer?.refused;
+      const reason = refusedAnswer?.reason !== undefined ? { reason: refusedAnswer.reason } : {};
       return {
         ...base,
         dispatched: false,
@@ -304,8 +308,10 @@ export async function executeTool(set: CatalogSet, input: unknown, names: ToolNa
             ? 'Do not retry; tell the user the action was not performed.'
             : cancelled
               ? 'Tell the user the action was not performed; call again only if they ask for it again.'
-              : `Ask the user to confirm, then call ${tool} again with "confirm": "${op.name}".`,
-          { confirm: op.name, ...(confirm !== undefined ? { got: confirm.slice(0, 100) } : {}) },
+              : refusedAnswer?.askAgain === true
+                ? `Call ${tool} again with the same arguments: the user will be asked to confirm again ("confirm" is not used on this client).`
+                : `Ask the user to confirm, then call ${tool} again with "confirm": "${op.name}".`,
+          refusedAnswer?.askAgain === true ? reason : { confirm: op.name, ...(confirm !== undefined ? { got: confirm.slice(0, 100) } : {}), ...reason },
         ),
       };
     }
