@@ -360,7 +360,8 @@ describe('HTTP hardening', () => {
     expect(version.status).toBe(400);
     const noId = await raw('POST', '/mcp', JSON_HEADERS, JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/list' }));
     expect(noId.status).toBe(400);
-    expectJsonRpcError(noId);
+    // the body was read: the answer carries its id (audit proto51, defect 10)
+    expect(JSON.parse(noId.body)).toMatchObject({ jsonrpc: '2.0', id: 5, error: { code: -32000 } });
     const again = await raw('POST', '/mcp', { ...h, 'mcp-protocol-version': '2025-06-18' }, initBody(9));
     expect(again.status).toBe(400);
     expectJsonRpcError(again, -32600);

@@ -43,12 +43,14 @@ interface LiveSession {
 const SESSION_ID_RE = /^[\x21-\x7E]{1,128}$/;
 
 /**
- * Answers a request whose MCP-Protocol-Version it cannot carry and returns true (else false): inside a legacy
- * session, a version we do not speak gets the unsupported-version error (400, as the 2025-06-18 transport asks;
- * data.supported lists what a session's requests may carry, the message every version) instead of the routing's
- * guess that it is a newer modern one, which asks for a _meta envelope; a GET or DELETE naming 2026-07-28 with no
- * session gets that revision's 405 (as from the SDK's modern-only leg) instead of a call for a session id.
- * `message`: the POST's body (its id is echoed).
+ * Answers a request whose MCP-Protocol-Version it cannot carry and returns true (else false): a version we do not
+ * speak gets the unsupported-version error (400, as the 2025-06-18 transport asks; the message names every version)
+ * instead of the routing's guess that it is a newer modern one, which asks for a _meta envelope for a revision that
+ * does not exist. Inside a legacy session data.supported lists what a session's requests may carry; a POST without
+ * a session gets what the modern leg answers when the envelope names the same version (data.supported: the
+ * versions a request's _meta may claim), _meta or not: an unsupported version is answered before anything else
+ * about the request. A GET or DELETE naming 2026-07-28 with no session gets that revision's 405 (as from the SDK's
+ * modern-only leg) instead of a call for a session id. `message`: the POST's body (its id is echoed).
  */
 export function refusedByVersion(req: IncomingMessage, res: ServerResponse, message: unknown): boolean {
   const header = req.headers['mcp-protocol-version'];
@@ -59,8 +61,10 @@ export function refusedByVersion(req: IncomingMessage, res: ServerResponse, mess
     sendError(res, 405, -32000, `Method Not Allowed: ${version} has no sessions, GET stream or DELETE; send each request as a POST`, { Allow: 'POST' });
     return true;
   }
-  if (!inSession || LEGACY_PROTOCOL_VERSIONS.includes(version) || MODERN_PROTOCOL_VERSIONS.includes(version)) return false;
-  const data = { supported: [...LEGACY_PROTOCOL_VERSIONS], requested: version.slice(0, 40) };
+  if (LEGACY_PROTOCOL_VERSIONS.includes(version) || MODERN_PROTOCOL_VERSIONS.includes(version)) return false;
+  // a GET or DELETE without a session has no version to refuse: it is told it needs a session (LegacySessions.serve)
+  if (!inSession && req.method !== 'POST') return false;
+  const data = { supported: [...(inSession ? LEGACY_PROTOCOL_VERSIONS : MODERN_PROTOCOL_VERSIONS)], requested: version.slice(0, 40) };
   sendRpcError(res, 400, message, { code: UNSUPPORTED_PROTOCOL_VERSION, message: unsupportedVersionMessage(version), data });
   return true;
 }
@@ -311,7 +315,8 @@ export class LegacySessions {
     }
     if (!isInitializeRequest(parsed)) {
       if ((parsed as { method?: unknown } | null)?.method === 'initialize') return sendRpcError(res, 400, parsed, { code: -32602, message: invalidInitialize(parsed) });
-      return sendError(res, 400, -32000, 'Bad Request: Mcp-Session-Id header is required (initialize first, or send a 2026-07-28 request with its _meta)');
+      // the body was read: its id is echoed, so that the client can match this answer to its request
+      return sendRpcError(res, 400, parsed, { code: -32000, message: 'Bad Request: Mcp-Session-Id header is required (initialize first, or send a 2026-07-28 request with its _meta)' });
     }
     if (this.sessions.size >= this.o.maxSessions) {
       if (!store.shared) return sendError(res, 503, -32000, 'Service Unavailable: too many sessions; retry later', { 'Retry-After': '30' });

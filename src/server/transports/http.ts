@@ -57,6 +57,12 @@ function sendRefusal(res: ServerResponse, refusal: AuthRefusal): void {
   res.end(refusal.body);
 }
 
+/**
+ * The headers a browser page may send (the preflight's answer; X-Upstream-Token-<catalog> names added as asked for),
+ * with W3C Trace Context and Baggage: OpenTelemetry's fetch instrumentation adds them to every request.
+ */
+const CORS_ALLOW_HEADERS = 'Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, X-Upstream-Token, traceparent, tracestate, baggage';
+
 /** Headers only MCP clients send: a GET that carries one is a legacy stream or a resumption, never a page load. */
 const MCP_REQUEST_HEADERS = ['mcp-session-id', 'mcp-protocol-version', 'last-event-id'];
 
@@ -225,7 +231,7 @@ export async function serveHttp(deps: ServerDeps, options: HttpServeOptions = {}
       res.writeHead(204, {
         ...cors,
         'Access-Control-Allow-Methods': 'GET, POST, DELETE',
-        'Access-Control-Allow-Headers': `Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID, X-Upstream-Token${boundTokenHeaders(req.headers['access-control-request-headers'])}`,
+        'Access-Control-Allow-Headers': `${CORS_ALLOW_HEADERS}${boundTokenHeaders(req.headers['access-control-request-headers'])}`,
         'Access-Control-Max-Age': '600',
       });
       res.end();
