@@ -40,7 +40,8 @@ session remembers describes it is optional. API_CATALOG_SIGNING_KEY (32+ charact
 unset, one is generated (and shared through --state when given).
 
 Several replicas: 2026-07-28 clients need no shared store, only the same API_CATALOG_SIGNING_KEY on every replica
-(or --state). --state redis://... is what legacy sessions need (any replica serves any session, no sticky
+(or --state), but for confirmations of destructive calls: one approval runs one call, so those need --state.
+--state redis://... is what legacy sessions need (any replica serves any session, no sticky
 routing), and it shares rate limits and stored large results between replicas. A principal is who authenticated
 a request (the API_CATALOG_HTTP_TOKEN holder, an OAuth subject, or "anonymous" on loopback); legacy sessions,
 handles and stored results are bound to it and rate limits count per principal. GET /readyz answers 503 with

@@ -10,7 +10,7 @@ import type { SignerSource } from '../server/signing.js';
 const SIGNING_SOURCES: Record<SignerSource, string> = {
   env: 'API_CATALOG_SIGNING_KEY',
   state: 'generated once, shared through the state store',
-  process: 'random for this process (replicas behind one balancer need API_CATALOG_SIGNING_KEY or --state)',
+  process: 'random for this process (replicas behind one balancer need --state, or API_CATALOG_SIGNING_KEY for all but confirmations)',
 };
 
 /** What the start banner of `serve --http` reports, once the server listens. */
@@ -60,7 +60,8 @@ export function httpBanner(f: BannerFacts): string {
     `  Probes: ${f.listening.replace(/\/mcp$/, '')}/healthz (live), /readyz (ready), /metrics (Prometheus); shutdown grace ${f.shutdownGraceMs / 1000} s`,
     ...(f.tokens !== undefined ? [`  Named tokens: ${f.tokens.size} from ${f.tokens.file} (re-read on change)`] : []),
     `  Audit log: ${f.auditLog ?? 'on the log stream (event "audit")'}`,
-    `  Signing key: ${SIGNING_SOURCES[f.signing]}`,
+    // the key alone carries handles between replicas, not the record of used confirmations (one approval, one call)
+    `  Signing key: ${SIGNING_SOURCES[f.signing]}${f.signing === 'env' && !f.state.shared ? ' (confirmations are accepted by this process only: several replicas need --state)' : ''}`,
     `  Catalog version: ${f.version ?? 'unknown'}; reloaded on SIGHUP${f.watch ? ' and when a registry\'s catalog.json changes' : ''}`,
     '  Stop with Ctrl-C.',
     '',
