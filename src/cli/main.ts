@@ -22,6 +22,35 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
   'suggest-overlay': { summary: 'propose overlay keywords for missed queries: --queries <file.jsonl>', load: () => import('./suggest-overlay.js') },
 };
 
+/**
+ * Names a newcomer types from the MCP docs (the four tools, or a verb of theirs) and the command that does the same
+ * here: `list_domains` is `domains`. Written with `_`; `list-domains`, `Search_Tools` are looked up the same way.
+ * Only "did you mean": the commands keep one name each (docs/CLI.md).
+ */
+const COMMAND_FOR_TOOL: Record<string, string> = {
+  list_domains: 'domains',
+  search_tools: 'search',
+  describe_tools: 'describe',
+  execute_tool: 'call',
+  execute: 'call',
+  exec: 'call',
+  run: 'call',
+};
+
+/** The hint after `unknown command "<name>"`: the command for an MCP tool's name, else the nearest command's name. */
+async function unknownCommandHint(name: string): Promise<string> {
+  const key = name.toLowerCase().replace(/-/g, '_');
+  const command = Object.hasOwn(COMMAND_FOR_TOOL, key) ? COMMAND_FOR_TOOL[key] : undefined;
+  if (command !== undefined) {
+    const tool = Object.keys(COMMAND_FOR_TOOL).find((t) => COMMAND_FOR_TOOL[t] === command) as string;
+    return key === tool
+      ? ` (did you mean ${command}? ${key} is the MCP tool's name; at the command line it is \`api-catalog ${command}\`)`
+      : ` (did you mean ${command}? \`api-catalog ${command}\` does what the MCP tool ${tool} does)`;
+  }
+  const { didYouMean } = await import('./args.js');
+  return didYouMean(name, Object.keys(SUBCOMMANDS));
+}
+
 function usage(): string {
   const width = Math.max(...Object.keys(SUBCOMMANDS).map((k) => k.length));
   const lines = Object.entries(SUBCOMMANDS).map(([k, v]) => `  ${k.padEnd(width)}  ${v.summary}`);
@@ -58,8 +87,7 @@ async function main(argv: string[]): Promise<number> {
   const args = first === undefined || first.startsWith('-') ? argv : rest;
   const sub = SUBCOMMANDS[name];
   if (!sub) {
-    const { didYouMean } = await import('./args.js');
-    process.stderr.write(`api-catalog: unknown command ${JSON.stringify(name)}${didYouMean(name, Object.keys(SUBCOMMANDS))}; run \`api-catalog --help\` for the commands\n`);
+    process.stderr.write(`api-catalog: unknown command ${JSON.stringify(name)}${await unknownCommandHint(name)}; run \`api-catalog --help\` for the commands\n`);
     return 2;
   }
   if (name !== 'serve') {
