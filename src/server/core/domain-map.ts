@@ -40,17 +40,34 @@ export interface DomainMap {
 /** A domain name's words and the separators between them: `github.code-scanning` -> github . code - scanning (`_` too). */
 const SEPARATOR = /[._-]/;
 
+/**
+ * How the names are read. `catalogs`: several catalogs are served, so every name is `<catalog>.<domain>` and the
+ * catalog's name is one word whatever its hyphens (`twilio-chat.messages` -> twilio-chat . messages): groups are of
+ * domains within one catalog, and catalogs are their own level above them. A catalog's name never holds a `.`
+ * (import's --name is [a-z0-9_-]+), so it is what comes before the first `.`; a name without one is a catalog's.
+ */
+export interface NameWords {
+  catalogs?: boolean;
+}
+
+/** Where a name's word separators start: past its catalog's name when names are `<catalog>.<domain>`. */
+function wordsFrom(name: string, words: NameWords): number {
+  if (words.catalogs !== true) return 0;
+  const dot = name.indexOf('.');
+  return dot < 0 ? name.length : dot;
+}
+
 /** The first `count` words of a name, with their separators (`github.code` for count 2). */
-function head(name: string, count: number): string {
+function head(name: string, count: number, words: NameWords = {}): string {
   let seen = 0;
-  for (let i = 0; i < name.length; i++) {
+  for (let i = wordsFrom(name, words); i < name.length; i++) {
     if (SEPARATOR.test(name[i] as string) && ++seen === count) return name.slice(0, i);
   }
   return name;
 }
 
 /** How many words a name has. */
-const wordCount = (name: string): number => name.split(SEPARATOR).length;
+const wordCount = (name: string, words: NameWords = {}): number => name.slice(wordsFrom(name, words)).split(SEPARATOR).length;
 
 /** Whether `name` is the prefix itself or lies under it (`admin` holds `admin-edge`, not `administrativeunits`). */
 export function underPrefix(name: string, prefix: string): boolean {
@@ -61,12 +78,12 @@ export function underPrefix(name: string, prefix: string): boolean {
  * Every prefix list_domains can offer for these domains (any run of leading words that two or more of them are
  * under, see underPrefix): where "did you mean" looks when a `prefix` matches nothing.
  */
-export function groupPrefixes(names: readonly string[]): string[] {
+export function groupPrefixes(names: readonly string[], words: NameWords = {}): string[] {
   const count = new Map<string, number>();
   for (const name of names) {
-    const words = wordCount(name);
-    for (let k = 1; k <= words; k++) {
-      const p = head(name, k);
+    const n = wordCount(name, words);
+    for (let k = 1; k <= n; k++) {
+      const p = head(name, k, words);
       count.set(p, (count.get(p) ?? 0) + 1);
     }
   }
@@ -76,14 +93,18 @@ export function groupPrefixes(names: readonly string[]): string[] {
 /**
  * The map of `domains` (name order) below `prefix` (undefined: all). Up to MAP_LIMIT: every domain. Otherwise the
  * domains are folded by their first words, one word past the prefix, going deeper while everything shares one group
- * (a single catalog's `<catalog>.` prefix); a group of one is listed as its domain.
+ * (a single catalog's `<catalog>.` prefix); a group of one is listed as its domain. With `words.catalogs` the first
+ * word is the catalog's whole name: the top level is one group per catalog, never a part of a catalog's name.
  */
-export function domainMap(domains: readonly MapDomain[], prefix?: string): DomainMap {
+export function domainMap(domains: readonly MapDomain[], prefix?: string, words: NameWords = {}): DomainMap {
   if (domains.length <= MAP_LIMIT) return { domains: [...domains] };
-  let depth = prefix === undefined ? 1 : wordCount(prefix) + 1;
-  const deepest = Math.max(...domains.map((d) => wordCount(d.name)));
-  let folded = fold(domains, depth);
-  while (folded.size === 1 && depth < deepest) folded = fold(domains, ++depth);
+  // a prefix that is no more than a catalog's name (or words of one: "twilio" holds twilio-chat and twilio-video)
+  // folds from the catalogs down; the loop below looks through a level that is one group
+  const atCatalogs = prefix === undefined || (words.catalogs === true && !prefix.includes('.'));
+  let depth = atCatalogs ? 1 : wordCount(prefix, words) + 1;
+  const deepest = Math.max(...domains.map((d) => wordCount(d.name, words)));
+  let folded = fold(domains, depth, words);
+  while (folded.size === 1 && depth < deepest) folded = fold(domains, ++depth, words);
   const listed: MapDomain[] = [];
   const groups: MapGroup[] = [];
   for (const [key, members] of folded) {
@@ -117,10 +138,10 @@ export function largestDomains(members: ReadonlyArray<{ name: string; toolCount:
 }
 
 /** Domains by the first `depth` words of their names, in name order. */
-function fold(domains: readonly MapDomain[], depth: number): Map<string, MapDomain[]> {
+function fold(domains: readonly MapDomain[], depth: number, words: NameWords): Map<string, MapDomain[]> {
   const out = new Map<string, MapDomain[]>();
   for (const d of domains) {
-    const key = head(d.name, depth);
+    const key = head(d.name, depth, words);
     const list = out.get(key);
     if (list) list.push(d);
     else out.set(key, [d]);

@@ -115,6 +115,8 @@ export function listDomains(
     );
   }
   const inCatalog = set.domains.filter((d) => wanted === undefined || d.catalog === wanted);
+  // several catalogs: names are `<catalog>.<domain>`, and a catalog's name is never split into groups at its hyphens
+  const words = { catalogs: set.catalogs.length > 1 };
   const prefix = parsed.value.prefix;
   const domains = prefix === undefined ? inCatalog : inCatalog.filter((d) => underPrefix(d.name, prefix));
   if (prefix !== undefined && domains.length === 0) {
@@ -124,7 +126,7 @@ export function listDomains(
       'INVALID_ARGUMENTS',
       `list_domains: no domain is under the prefix ${JSON.stringify(prefix)}${wanted !== undefined ? ` in catalog ${wanted}` : ''} (a prefix is whole words of a name: "admin" holds "admin-edge", not "administrators")`,
       `Call ${tool} again with a group's "prefix" from its answer, or without "prefix" for the map.`,
-      { errors: [{ path: '/prefix', message: 'no domain under this prefix' }], suggestions: suggestNames(prefix, [...groupPrefixes(names), ...names], 3, { completions: true }) },
+      { errors: [{ path: '/prefix', message: 'no domain under this prefix' }], suggestions: suggestNames(prefix, [...groupPrefixes(names, words), ...names], 3, { completions: true }) },
     );
   }
   // What the API is: its display name and description (import --title/--description or the spec's info).
@@ -142,7 +144,7 @@ export function listDomains(
   value.totalTools = domains.reduce((n, d) => n + d.toolCount, 0);
   if (prefix !== undefined) value.prefix = prefix;
   const entries = domains.map((d) => ({ name: d.name, toolCount: d.toolCount, description: oneLine(d.description, 160) }));
-  const map = context.complete === true ? { domains: entries } : domainMap(entries, prefix);
+  const map = context.complete === true ? { domains: entries } : domainMap(entries, prefix, words);
   value.domains = map.domains;
   if (map.groups !== undefined) value.groups = map.groups;
   if (map.omittedDomains !== undefined) value.omittedDomains = map.omittedDomains;
