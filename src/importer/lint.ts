@@ -7,6 +7,7 @@
 // are reported (LINT_EXAMPLE_TYPE) by the converter, which widened their type by the example's (example-types.ts).
 import { credentialParameters } from '../schema/credential-parameters.js';
 import type { ArgBinding, Diagnostic, Operation } from '../types.js';
+import { pathItemText } from './operations.js';
 import { specPathOf } from './paths.js';
 import { escapePointer, isObject, own } from './pointer.js';
 import { cleanDescription, domainSlug, instructionMatch } from './text.js';
@@ -101,17 +102,20 @@ export function lintTagDescriptions(doc: Record<string, unknown>, described: Map
 
 /**
  * Runs the lint over all operations: sets `flags: ['instruction-like']` on suspicious operations and returns
- * LINT_* diagnostics. `hadText` says whether the spec gave a summary or description for each operation;
+ * LINT_* diagnostics. `hadText` says whether the spec gave a summary or description for each operation (its Path
+ * Item's, which stand in for its own, count too);
  * `rawText` holds its uncleaned summary/description.
  */
 export function lintOperations(ops: Operation[], hadText: Map<Operation, boolean>, rawText: Map<Operation, string[]> = new Map()): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const op of ops) {
-    if (hadText.get(op) === false) {
+    // the Path Item's summary or description stands in for the operation's (operations.ts): it has text then
+    const fromPathItem = pathItemText(op);
+    if (hadText.get(op) === false && fromPathItem === undefined) {
       out.push({ level: 'warning', code: 'LINT_NO_DESCRIPTION', pointer: opPointer(op), message: `${op.name} has no summary or description; agents will find it by name and path only` });
     }
     // Raw spec text too: markup such as <IMPORTANT> is removed by cleaning but is itself the signal.
-    const texts = [op.summary, op.description, ...(rawText.get(op) ?? [])];
+    const texts = [op.summary, op.description, ...(rawText.get(op) ?? []), ...(fromPathItem ?? [])];
     schemaTexts(op.inputSchema, texts);
     const excerpt = instructionExcerpt(texts);
     if (excerpt !== undefined) {

@@ -11,7 +11,7 @@ import { constantSchema, normalisePath, pinnedSchema, recordPathKey } from './pa
 import { responseInfo, sortMediaTypes } from './responses.js';
 import { MAX_DEFS_CHARS, SchemaError, addNull } from './schema.js';
 import { effectiveSecurity, effectiveServers } from './servers.js';
-import { MAX_SCHEMA_DESCRIPTION, actionDeletes, cleanDescription, cleanLine, deletesThroughPath, makeSummary, saysDeprecated, stripInvisible } from './text.js';
+import { MAX_SCHEMA_DESCRIPTION, actionDeletes, actionReads, cleanDescription, cleanLine, deletesThroughPath, makeSummary, saysDeprecated, stripInvisible, writesThroughPath } from './text.js';
 
 export const METHODS: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -240,14 +240,21 @@ export function buildOperation(raw: RawOperation, ctx: BuildContext): Operation 
     }
 
     const rawOpId = typeof op.operationId === 'string' && op.operationId.trim() !== '' ? op.operationId : undefined;
-    const description = cleanDescription(op.description);
-    const summary = makeSummary(op.summary, description);
+    // OAS: a Path Item's summary and description apply to all its operations; they stand in for an operation's own
+    // (Twilio describes each path, `"Individual chat messages"`, and none of its operations)
+    const ownDescription = cleanDescription(op.description);
+    const ownSummary = makeSummary(op.summary, ownDescription);
+    const description = ownDescription !== '' ? ownDescription : cleanDescription(own(pathItem, 'description'));
+    const summary = ownSummary !== '' ? ownSummary : makeSummary(own(pathItem, 'summary'), cleanDescription(own(pathItem, 'description')));
     const extDestructive = Object.keys(op).some((k) => k.startsWith('x-') && /destructive|dangerous/i.test(k) && op[k] === true);
     // the operation an RPC-style key runs (`#Action=DeleteVpc`), or one whose path is its operationId (`/deleteStream`)
     const lastSegment = path.split('/').filter((s) => s !== '' && !s.includes('{')).pop();
     const action = key.action ?? (rawOpId !== undefined && lastSegment?.toLowerCase() === rawOpId.toLowerCase() ? rawOpId : undefined);
     // a POST to `/tags/delete.json` deletes as much as a DELETE does; so does any method that runs `DeleteVpc`
     const destructive = method === 'delete' || extDestructive || (action !== undefined ? actionDeletes(action, summary) : deletesThroughPath(method, path, summary));
+    // a GET reads as far as HTTP knows; one that runs a write action changes data all the same: the action its key
+    // names unless that action reads (`GET /#Action=TerminateInstances`), else its path and summary (`GET /createPad`)
+    const writes = key.action !== undefined ? !actionReads(key.action) : writesThroughPath(path, summary);
     const operation: Operation = {
       name: '',
       // the key as written keeps synthesized ids (and names) apart when two keys differ only after their `#` or `?`
@@ -262,8 +269,7 @@ export function buildOperation(raw: RawOperation, ctx: BuildContext): Operation 
       // a spec that says so in the summary ("[OBSOLETE] Do not use...") means it as much as `deprecated: true`
       deprecated: op.deprecated === true || saysDeprecated(summary),
       destructive,
-      // a GET that deletes (`GET /#Action=DeleteVpc`) only reads as far as HTTP knows
-      readOnly: (method === 'get' || method === 'head') && !destructive,
+      readOnly: (method === 'get' || method === 'head') && !destructive && !writes,
       servers: effectiveServers(raw, ctx),
       security: effectiveSecurity(op, ctx),
       inputSchema,
@@ -276,6 +282,9 @@ export function buildOperation(raw: RawOperation, ctx: BuildContext): Operation 
       ...(problems.length > 0 ? { problems } : {}),
     };
     recordPathKey(operation, raw.path, action);
+    if ((ownSummary === '' && summary !== '') || (ownDescription === '' && description !== '')) {
+      pathItemTexts.set(operation, [own(pathItem, 'summary'), own(pathItem, 'description')].filter((v): v is string => typeof v === 'string').map((v) => v.slice(0, 20_000)));
+    }
     // Example seeds from the spec, for examples.ts (not part of the registry entry).
     seeds.set(operation, {
       params: [...paramArgs].map(([p, arg]) => ({ arg, values: p.examples })),
@@ -301,6 +310,14 @@ export interface ExampleSeeds {
   wholeBodyArg: string | undefined;
 }
 const seeds = new WeakMap<Operation, ExampleSeeds>();
+const pathItemTexts = new WeakMap<Operation, string[]>();
+/**
+ * The spec's own text of the Path Item whose summary or description `op` took for want of its own (as written, for
+ * the lint: the operation has text, and markup such as <IMPORTANT> is itself a signal); undefined when it took none.
+ */
+export function pathItemText(op: Operation): readonly string[] | undefined {
+  return pathItemTexts.get(op);
+}
 /** The spec's example values recorded while building `op`. */
 export function exampleSeeds(op: Operation): ExampleSeeds | undefined {
   return seeds.get(op);

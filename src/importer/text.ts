@@ -1,6 +1,8 @@
 // Text hygiene for everything the importer copies out of an (untrusted) spec: invisible-character stripping
 // (RELIABILITY J2), HTML/Markdown to plain text, length caps (J3), short summaries, safe names and slugs, and
-// the "reads like an instruction to an AI" detector (J1). Pure functions; no I/O.
+// the "reads like an instruction to an AI" detector (J1), and what an action's verb says it does (action-verbs.json).
+// Pure functions; no I/O.
+import actionVerbs from './action-verbs.json' with { type: 'json' };
 
 /** Longest operation description kept (characters); longer text is cut at a word boundary. */
 export const MAX_DESCRIPTION = 4000;
@@ -139,15 +141,28 @@ export function saysDeprecated(summary: string): boolean {
   return /^\W*(?:deprecated|deprecating|obsolete)\b/i.test(summary);
 }
 
-/** The verbs a path's action segment deletes with, whatever the HTTP method. */
-const DELETE_ACTIONS: ReadonlySet<string> = new Set(['delete', 'remove', 'destroy', 'purge', 'erase']);
+// What an action word says an operation does: action-verbs.json, which says why each list holds what it holds.
+/** Verbs that take away what the API cannot give back as it was, as a named action's verb or a path's last segment. */
+const DELETE_ACTIONS: ReadonlySet<string> = new Set(actionVerbs.deletes);
+/** Verbs that delete only as a named action's verb (`ReleaseAddress`); as a path segment they name or publish a release. */
+const NAMED_DELETE_ACTIONS: ReadonlySet<string> = new Set(actionVerbs.deletesAsNamedAction);
+/** The verbs of an action that only reads. */
+const READ_ACTIONS: ReadonlySet<string> = new Set(actionVerbs.reads);
+/** Verbs that change something (for a GET whose path and summary both lead with one). */
+const WRITE_ACTIONS: ReadonlySet<string> = new Set(actionVerbs.writes);
 /** A summary led by one of these makes or reads something, whatever its path says (`Create a remove token`). */
-const MAKE_OR_READ: ReadonlySet<string> = new Set(['create', 'get', 'list', 'retrieve', 'generate', 'fetch', 'return', 'show', 'read', 'add', 'issue']);
+const MAKE_OR_READ: ReadonlySet<string> = new Set(actionVerbs.makesOrReads);
 
 /** A summary led by a verb that makes or reads something (`Create a remove token`), whatever its path says. */
 function summaryMakesOrReads(summary: string): boolean {
   const lead = (summary.trim().split(/\s+/)[0] ?? '').toLowerCase().replace(/[^a-z]/g, '');
   return MAKE_OR_READ.has(lead) || MAKE_OR_READ.has(lead.replace(/e?s$/, '')) || MAKE_OR_READ.has(lead.replace(/s$/, ''));
+}
+
+/** Whether a summary leads with a verb of `verbs` in any of its forms (`Deletes`, `Publishes`, `updatePathway...`). */
+function summaryLeadsWith(summary: string, verbs: ReadonlySet<string>): boolean {
+  const lead = identifierWords(summary.trim().split(/\s+/)[0] ?? '')[0] ?? '';
+  return [lead, lead.replace(/ies$/, 'y'), lead.replace(/e?s$/, ''), lead.replace(/s$/, '')].some((w) => verbs.has(w));
 }
 
 /** The words of an identifier: camelCase, snake_case, kebab-case and digits apart, lower case (`DeleteVpcEndpoints` -> delete vpc endpoints). */
@@ -171,18 +186,43 @@ export function actionVerb(action: string): string {
 
 /**
  * Whether an operation that runs a named action deletes: the action leads with a delete verb (`DeleteVpc`,
- * `X-Amz-Target=Svc.DeleteStream`, `RemoveTagsFromResource`), whatever the HTTP method, unless the summary says
- * it makes or reads something.
+ * `X-Amz-Target=Svc.DeleteStream`, `RemoveTagsFromResource`, `TerminateInstances`, `RevokeSecurityGroupIngress`,
+ * `ReleaseAddress`), whatever the HTTP method, unless the summary says it makes or reads something.
  */
 export function actionDeletes(action: string, summary = ''): boolean {
-  return DELETE_ACTIONS.has(actionVerb(action)) && !summaryMakesOrReads(summary);
+  const verb = actionVerb(action);
+  return (DELETE_ACTIONS.has(verb) || NAMED_DELETE_ACTIONS.has(verb)) && !summaryMakesOrReads(summary);
+}
+
+/**
+ * Whether an action a path key names only reads: its verb is one that reads (`DescribeInstances`, `GetObject`,
+ * `flickr.photos.getInfo`). An RPC action is its verb, and a verb not known to read is not trusted to: AWS query
+ * APIs declare `GET /#Action=TerminateInstances` beside the POST, and such a GET changes data.
+ */
+export function actionReads(action: string): boolean {
+  return READ_ACTIONS.has(actionVerb(action));
+}
+
+/**
+ * Whether a GET or HEAD changes data through its path: its last plain segment is an action led by a write verb
+ * (`GET /createPad`, Slack-style `GET /views.update`, `GET /rides/{id}/cancel`) and its summary leads with a write
+ * verb too (`creates a new pad`). A path segment is as often a noun (`/schedule`, `/archive`, `/run/{id}`,
+ * `/purchase-orders`, GitHub's `GET /pulls/{n}/merge`: "Check if a pull request has been merged"), so the path
+ * alone never decides.
+ */
+export function writesThroughPath(path: string, summary: string): boolean {
+  const plain = path.split('/').filter((s) => s !== '' && !s.includes('{'));
+  const last = plain[plain.length - 1];
+  if (last === undefined) return false;
+  return WRITE_ACTIONS.has(actionVerb(last.replace(/\.(?:json|xml)$/i, ''))) && summaryLeadsWith(summary, WRITE_ACTIONS);
 }
 
 /**
  * Whether a POST, PUT or PATCH deletes through its path: its last plain segment is an action led by a delete verb
  * (`POST /tags/delete.json`, `POST /orgs/{id}/secrets/delete`, `POST /coupons/deleteByCodes`, Slack-style
- * `POST /chat.delete`, `POST /members/remove_from_group`). RPC-style APIs delete that way, and such an operation
- * deserves the same confirmation as a DELETE. A resource named by a noun (`/removals`, `/deleted_items`) is not one,
+ * `POST /chat.delete`, `POST /members/remove_from_group`, `POST /jobs/{id}/terminate`, `POST /keys/{id}/revoke`;
+ * not `release`, which a path uses for a release or a publication as often). RPC-style APIs delete that way, and
+ * such an operation deserves the same confirmation as a DELETE. A resource named by a noun (`/removals`, `/deleted_items`) is not one,
  * nor is a path whose summary says it makes or reads something (`POST /runners/remove-token`: "Create a remove token").
  */
 export function deletesThroughPath(method: string, path: string, summary = ''): boolean {
