@@ -10,6 +10,7 @@ import { resolveBase } from './base-url.js';
 import { assertHeaderSafe, encodeFormBody, encodePathParam, encodeQueryParam, encodeStrict, headerValue, primitiveText } from './encode.js';
 import { refuseCredentialNames } from './credential-slots.js';
 import { binaryBody, encodeMultipart, multipartFileFields } from './files.js';
+import { isXmlMediaType, xmlBodyArg } from './media-kind.js';
 import { isLoopbackHost } from '../net/address-policy.js';
 import { Redactor } from './redact.js';
 import type { ExecutionConfig, PreparedRequest } from './types.js';
@@ -109,6 +110,21 @@ function isJsonType(mt: string): boolean {
   return /^application\/(.+\+)?json\b/i.test(mt) || mt === '*/*';
 }
 
+/**
+ * Why an XML body that is not a string is not sent: the server builds no XML from arguments (docs/TOOLS.md rule 3).
+ * INVALID_ARGUMENTS naming the argument that takes the document; NOT_EXECUTABLE where the catalog was imported before
+ * XML bodies were one string argument (its arguments cannot carry a document: re-import).
+ */
+function xmlBodyRefusal(op: Operation, mediaType: string): AppError {
+  const arg = xmlBodyArg(op);
+  if (typeof arg !== 'string') {
+    return new AppError('NOT_EXECUTABLE', `${op.name}: the request body is XML (${mediaType}), which the server does not build from arguments, and this catalog was imported before such a body was taken as a string; re-import the catalog (api-catalog import) so that ${op.name} takes the XML document as a string; nothing was sent`);
+  }
+  return new AppError('INVALID_ARGUMENTS', `${op.name}: the request body is XML (${mediaType}): pass the XML document as a string in ${arg}; the server does not turn arguments into XML, and nothing was sent`, {
+    details: { errors: [{ path: `/${arg.replace(/~/g, '~0').replace(/\//g, '~1')}`, message: 'must be a string: the XML document, sent as it is', expected: 'string' }] },
+  });
+}
+
 /** Builds the request (unredacted). Throws AppError (INVALID_ARGUMENTS, AUTH_MISSING, CONFIG_INVALID, UNSAFE_REQUEST, NOT_EXECUTABLE). */
 export function buildRequest(op: Operation, args: Record<string, unknown>, config: ExecutionConfig): BuiltRequest {
   const { url: base, note: baseNote } = resolveBase(op, config);
@@ -206,6 +222,8 @@ export function buildRequest(op: Operation, args: Record<string, unknown>, confi
         headers['content-type'] = `${lower.startsWith('multipart/form-data') ? 'multipart/form-data' : mediaType}; boundary=${mp.boundary}`;
         bodyPreview = mp.fileParts === 0 && mp.bytes.length <= 65536 ? mp.bytes.toString('utf8') : `<multipart ${mp.bytes.length} bytes, ${mp.fileParts} file part(s)>`;
       } else if (lower.startsWith('text/') || /xml|csv|yaml/.test(lower)) {
+        // an XML body is the document the agent wrote: never JSON text under an XML media type
+        if (isXmlMediaType(lower) && typeof value !== 'string') throw xmlBodyRefusal(op, mediaType);
         body = typeof value === 'string' ? value : JSON.stringify(value ?? '');
         headers['content-type'] = mediaType;
         bodyPreview = body;

@@ -10,6 +10,7 @@ import type { JsonSchema, Operation } from '../types.js';
 import { resolveRef } from './expected.js';
 import { checkedErrors, describeValue, MAX_FIELD_ERRORS, pointer } from './field-errors.js';
 import { fileInputSchema } from './files.js';
+import { xmlBodyArg } from './media-kind.js';
 import type { FieldError, ValidationOutcome } from './types.js';
 
 /** Size caps applied before Ajv (E4). */
@@ -234,5 +235,9 @@ export function validateArguments(op: Operation, args: unknown): ValidationOutco
   const seen = new Set<string>(unknown.map((e) => `${e.path}\u0000${e.message}`));
   const errors: FieldError[] = [...unknown, ...checked.errors.filter((e) => !seen.has(`${e.path}\u0000${e.message}`))].slice(0, ARG_LIMITS.maxErrors);
   if (errors.length === 0) errors.push({ path: '', message: 'arguments do not match the input schema' });
+  // an XML body is the document itself (media-kind.ts): where its fields came as an object, say what to pass instead
+  const xml = xmlBodyArg(op);
+  const at = typeof xml === 'string' && typeof unwrapped[xml] !== 'string' ? errors.find((e) => e.path === pointer([xml])) : undefined;
+  if (at !== undefined) at.message = `must be a string, the XML document (${op.requestBody?.mediaTypes[0] ?? 'XML'}) itself: pass the XML document as a string; the server does not turn arguments into XML`;
   return { ok: false, errors };
 }

@@ -1,8 +1,11 @@
 // An operation's request body: read from Swagger 2.0 `in: body` / `in: formData` parameters or an OAS 3 requestBody,
 // and whether its top-level properties can become flat arguments (objectView) or it is passed whole. A body that
 // accepts only `{}` on a GET, HEAD or DELETE (Stripe declares an empty form body on 236 of them) is no body at all.
+// An XML body (text/xml, application/xml, `+xml`; the API offers no JSON or form alternative) is one string argument,
+// the XML document, sent as it is: the server builds no XML from arguments (docs/TOOLS.md rule 3 says why), so its
+// schema becomes a string whose description outlines the document from the spec's schema and `xml` names.
 // @see https://spec.openapis.org/oas/v3.1.0#request-body-object
-import type { HttpMethod, RequestBodyInfo } from '../types.js';
+import type { Diagnostic, HttpMethod, RequestBodyInfo } from '../types.js';
 import type { BuildContext } from './context.js';
 import { getPointer, isObject, own, setOwn } from './pointer.js';
 import { sortMediaTypes } from './responses.js';
@@ -52,7 +55,78 @@ type Located = { p: Record<string, unknown>; at: string };
 export function readBody(op: Record<string, unknown>, method: HttpMethod, at: string, ctx: BuildContext, swaggerBody: Located | undefined, formData: Located[]): BodyInfo | undefined {
   const body = anyBody(op, at, ctx, swaggerBody, formData);
   if (body !== undefined && (method === 'get' || method === 'head' || method === 'delete') && acceptsOnlyEmptyObject(body.schemaNode, body.schemaAt, ctx.conv)) return undefined;
-  return body;
+  return body !== undefined && isXmlMediaType(body.info.mediaTypes[0] ?? '') ? xmlAsText(body, at, ctx) : body;
+}
+
+/** An XML media type: `text/xml`, `application/xml`, `application/atom+xml` (the same test as execution's media-kind.ts). */
+export function isXmlMediaType(mediaType: string): boolean {
+  return /^[\w.-]+\/(?:[\w.-]+\+)?xml$/.test((mediaType.split(';')[0] ?? '').trim().toLowerCase());
+}
+
+/** The operations whose XML body became a string, per import: one warning names how many and where the first is. */
+const xmlBodies = new WeakMap<BuildContext, { diagnostic: Diagnostic; count: number }>();
+
+/**
+ * An XML body as one string argument: the document, described from the spec's schema (xmlOutline), required when the
+ * body is or when its schema requires fields (as the flat arguments it would have had were); the spec's examples that
+ * are XML text kept. A body whose schema is a string already stays as it is. Each one counts in one warning.
+ */
+function xmlAsText(body: BodyInfo, at: string, ctx: BuildContext): BodyInfo {
+  const { node } = ctx.conv.deref(body.schemaNode, body.schemaAt);
+  if (own(node, 'type') === 'string') return body;
+  const view = objectView(body.schemaNode, body.schemaAt, ctx.conv);
+  const mediaType = body.info.mediaTypes[0] ?? 'application/xml';
+  const description = `The request body: an XML document (${mediaType}), passed as a string and sent as it is. ${xmlOutline(body.schemaNode, body.schemaAt, ctx, view)}`;
+  const seen = xmlBodies.get(ctx);
+  if (seen === undefined) {
+    const diagnostic: Diagnostic = { level: 'warning', code: 'BODY_XML_AS_TEXT', pointer: at, message: '' };
+    ctx.diagnostics.push(diagnostic);
+    xmlBodies.set(ctx, { diagnostic, count: 1 });
+  } else seen.count++;
+  const entry = xmlBodies.get(ctx) as { diagnostic: Diagnostic; count: number };
+  entry.diagnostic.message =
+    `${entry.count} operation(s) have an XML request body (${mediaType} here, the first): the server builds no XML from arguments, so each takes ` +
+    "the XML document as one string argument, sent as it is, whose description outlines the document from the spec's schema";
+  return {
+    ...body,
+    info: { ...body.info, required: body.info.required || (view?.required.size ?? 0) > 0, mode: 'whole' },
+    schemaNode: { type: 'string', description },
+    examples: body.examples.filter((e) => typeof e === 'string'),
+  };
+}
+
+/** An `xml` hint's value on a schema or on one of its allOf parts (AWS: `allOf: [{$ref}, {xml: {name}}]`). */
+function xmlHint(node: unknown, at: string, ctx: BuildContext, key: 'name' | 'attribute'): unknown {
+  const { node: s } = ctx.conv.deref(node, at);
+  const own_ = own(own(s, 'xml'), key);
+  if (own_ !== undefined) return own_;
+  const parts = own(s, 'allOf');
+  return Array.isArray(parts) ? parts.map((p) => own(own(p, 'xml'), key)).find((v) => v !== undefined) : undefined;
+}
+
+/** Whether a schema (behind `$ref`s, or its first allOf part) is an array: its element repeats. */
+function repeats(node: unknown, at: string, ctx: BuildContext): boolean {
+  const { node: s, at: sAt } = ctx.conv.deref(node, at);
+  const parts = own(s, 'allOf');
+  return own(s, 'type') === 'array' || (Array.isArray(parts) && parts.length > 0 && own(ctx.conv.deref(parts[0], `${sAt}/allOf/0`).node, 'type') === 'array');
+}
+
+/**
+ * `Root element StopInstancesRequest; its elements: InstanceId (repeated, required), dryRun.`: the element names the
+ * spec's `xml` hints give (else the property names; `@name` for an attribute), one level, at most 30 named.
+ */
+function xmlOutline(node: unknown, at: string, ctx: BuildContext, view: ObjectView | undefined): string {
+  const ref = own(node, '$ref');
+  const named = xmlHint(node, at, ctx, 'name') ?? (typeof ref === 'string' ? ref.slice(ref.lastIndexOf('/') + 1) : undefined);
+  const root = typeof named === 'string' && named !== '' ? `Root element ${named}` : 'Its root element is not named by the spec';
+  if (view === undefined) return `${root}.`;
+  const fields = view.props.slice(0, 30).map(({ name, node: n, at: nAt }) => {
+    const hinted = xmlHint(n, nAt, ctx, 'name');
+    const element = `${xmlHint(n, nAt, ctx, 'attribute') === true ? '@' : ''}${typeof hinted === 'string' && hinted !== '' ? hinted : name}`;
+    const notes = [...(repeats(n, nAt, ctx) ? ['repeated'] : []), ...(view.required.has(name) ? ['required'] : [])];
+    return notes.length > 0 ? `${element} (${notes.join(', ')})` : element;
+  });
+  return `${root}; its elements: ${fields.join(', ')}${view.props.length > 30 ? `, and ${view.props.length - 30} more` : ''}.`;
 }
 
 function anyBody(op: Record<string, unknown>, at: string, ctx: BuildContext, swaggerBody: Located | undefined, formData: Located[]): BodyInfo | undefined {

@@ -1,12 +1,14 @@
 // Example calls for each operation: the spec's own example values where it has them, else values synthesized
-// from the argument schema. An example is kept only if it validates against the operation's inputSchema, so
-// what describe shows an agent is always a call that passes validation.
+// from the argument schema. An example is kept only if it validates against the operation's inputSchema, but for the
+// placeholders the importer writes (`<KEY>`): a string the importer invents is always its property's placeholder,
+// never a value built from a `pattern` or cut to a `maxLength` (that would read like the user's and be sent), even
+// where the schema refuses it. execute_tool refuses a call that still holds one, and a dry run names it.
 import type { ValidateFunction } from 'ajv';
 import type { JsonSchema, Operation, OperationExample } from '../types.js';
 import { exampleSeeds } from './operations.js';
 import { isObject, own, setOwn, unescapePointer } from './pointer.js';
-import { stringFromPattern } from './pattern-sample.js';
 import { credentialNamed } from './text.js';
+import { filePartArgs } from './example-files.js';
 import { objectFields, type ObjectFields } from '../schema/object-fields.js';
 
 const FORMAT_SAMPLES: Record<string, string> = {
@@ -50,7 +52,10 @@ export function hasTemplate(value: unknown, depth = 0): boolean {
   return (Array.isArray(value) ? value : Object.values(value)).some((v) => hasTemplate(v, depth + 1));
 }
 
-/** The generic value of a string argument named `hint`: its name as a placeholder, else `example`. */
+/**
+ * The generic value of a string named `hint` (an argument, a property, or the property an array item is in): its name
+ * as a placeholder, the form src/server/core/placeholders.ts recognises (else `example`, for a value with no name).
+ */
 function placeholder(hint: string): string {
   return hint ? `<${hint}>` : 'example';
 }
@@ -125,9 +130,10 @@ export function synthesize(schema: JsonSchema | undefined, defs: Record<string, 
     case 'array': {
       const min = typeof s.minItems === 'number' ? s.minItems : 0;
       const prefix = Array.isArray(s.prefixItems) ? s.prefixItems : [];
-      const out: unknown[] = prefix.map((p) => synthesize(p as JsonSchema, defs, '', depth + 1, values));
+      // items are named for the property the array is in: `"InstanceIds": ["<InstanceIds>"]`, never a bare word
+      const out: unknown[] = prefix.map((p) => synthesize(p as JsonSchema, defs, hint, depth + 1, values));
       const count = Math.max(min, out.length, 1);
-      while (out.length < count) out.push(synthesize(s.items as JsonSchema | undefined, defs, '', depth + 1, values));
+      while (out.length < count) out.push(synthesize(s.items as JsonSchema | undefined, defs, hint, depth + 1, values));
       return s.uniqueItems === true && out.length > 1 ? out.slice(0, 1) : out;
     }
     case 'object': {
@@ -145,15 +151,11 @@ export function synthesize(schema: JsonSchema | undefined, defs: Record<string, 
       const fmt = typeof s.format === 'string' ? FORMAT_SAMPLES[s.format] : undefined;
       const known = values.get(hint);
       if (fmt === undefined && typeof known === 'string' && fitsString(s, known)) return known;
-      let str = fmt ?? placeholder(hint);
-      if (typeof s.pattern === 'string' && !matches(s.pattern, str)) {
-        const fromPattern = stringFromPattern(s.pattern);
-        if (matches(s.pattern, fromPattern)) return fromPattern;
-      }
+      if (fmt !== undefined && fitsString(s, fmt)) return fmt;
+      // invented: the placeholder, padded to minLength as placeholders.ts expects; a pattern or maxLength may refuse it
+      const str = placeholder(hint);
       const min = typeof s.minLength === 'number' ? s.minLength : 0;
-      if (str.length < min) str = str.padEnd(min, 'x');
-      if (typeof s.maxLength === 'number' && str.length > s.maxLength) str = str.slice(0, Math.max(s.maxLength, min));
-      return str;
+      return str.length < min ? str.padEnd(min, 'x') : str;
     }
   }
 }
@@ -277,75 +279,37 @@ function specArgs(op: Operation, values: SpecValues): Record<string, unknown> | 
   return args;
 }
 
-// A multipart file field's example: a `data:` URL, sent as a file part with a filename and Content-Type (execution/
-// files.ts). Text there (`hello`) goes as a text field, which an API wanting a file (an ASP.NET `IFormFile`) refuses.
-export const FILE_PART_EXAMPLE = 'data:text/plain;filename=example.txt;base64,aGVsbG8=';
-
-/** `schema` with `#/$defs/` references followed (a chain of at most 8). */
-function followRef(schema: unknown, defs: Record<string, unknown>): unknown {
-  let s = schema;
-  for (let i = 0; i < 8 && isObject(s) && typeof s.$ref === 'string' && s.$ref.startsWith('#/$defs/'); i++) s = own(defs, unescapePointer(s.$ref.slice('#/$defs/'.length)));
-  return s;
-}
-
-/** Whether a schema marks file content as execution reads it (files.ts isBinarySchema: a format, media type or encoding, also in a union's branch). */
-function marksFile(schema: unknown, defs: Record<string, unknown>, depth = 0): boolean {
-  const s = followRef(schema, defs);
-  if (!isObject(s)) return false;
-  if (s.format === 'binary' || s.format === 'byte' || typeof s.contentMediaType === 'string' || typeof s.contentEncoding === 'string') return true;
-  return depth < 4 && (['anyOf', 'oneOf', 'allOf'] as const).some((k) => Array.isArray(s[k]) && (s[k] as unknown[]).some((b) => marksFile(b, defs, depth + 1)));
-}
-
-/** A file field's value as a file: a string that is no `data:` URL becomes FILE_PART_EXAMPLE (each item of an array of files); undefined when nothing changes. */
-function asFilePart(value: unknown, schema: unknown, defs: Record<string, unknown>): unknown {
-  if (marksFile(schema, defs)) return typeof value === 'string' && !value.startsWith('data:') ? FILE_PART_EXAMPLE : undefined;
-  const s = followRef(schema, defs);
-  if (!isObject(s) || !Array.isArray(value) || !marksFile(s.items, defs)) return undefined;
-  const items = value.map((v) => asFilePart(v, s.items, defs));
-  return items.some((v) => v !== undefined) ? items.map((v, i) => v ?? value[i]) : undefined;
-}
-
-/** A whole multipart body's object with its file fields as files (asFilePart); undefined when nothing changes. */
-function filePartsOf(value: unknown, props: unknown, defs: Record<string, unknown>): Record<string, unknown> | undefined {
-  if (!isObject(value) || !isObject(props)) return undefined;
-  const body: Record<string, unknown> = { ...value };
-  let changed = false;
-  for (const key of Object.keys(value)) {
-    const file = asFilePart(value[key], own(props, key), defs);
-    if (file !== undefined) setOwn(body, key, file);
-    changed ||= file !== undefined;
-  }
-  return changed ? body : undefined;
-}
-
 /**
- * `args` with each file field of a multipart body (a part whose schema marks file content, or an array of them) a
- * file (FILE_PART_EXAMPLE), not text; else undefined. Other bodies keep theirs: octet-stream text is the file's bytes.
+ * Whether `check` accepts `args` but for the importer's own placeholders: each error is at a value that is the
+ * placeholder of the property it is in (`<KEY>`, padded with `x`), which a pattern, format or maxLength may refuse.
  */
-function filePartArgs(op: Operation, args: Record<string, unknown>): Record<string, unknown> | undefined {
-  if (!(op.requestBody?.mediaTypes[0] ?? '').toLowerCase().startsWith('multipart/')) return undefined;
-  const defs = (op.inputSchema.$defs as Record<string, unknown> | undefined) ?? {};
-  const out: Record<string, unknown> = { ...args };
-  let changed = false;
-  for (const b of op.bindings) {
-    if (b.in !== 'body' || !Object.hasOwn(args, b.arg)) continue;
-    // each argument is a part; of a whole body, each property of its object (execution's multipartFileFields)
-    const schema = own(op.inputSchema.properties, b.arg);
-    const file = op.requestBody?.mode === 'properties' ? asFilePart(args[b.arg], schema, defs) : filePartsOf(args[b.arg], own(followRef(schema, defs), 'properties'), defs);
-    if (file !== undefined) setOwn(out, b.arg, file);
-    changed ||= file !== undefined;
+function acceptable(check: ValidateFunction, args: Record<string, unknown>): boolean {
+  if (check(args)) return true;
+  const errors = check.errors ?? [];
+  return errors.length > 0 && errors.every((e) => placeholderAt(args, e.instancePath));
+}
+
+/** Whether the value at the JSON pointer `at` in `args` is the placeholder of the nearest property above it. */
+function placeholderAt(args: unknown, at: string): boolean {
+  let value = args;
+  let key = '';
+  for (const token of at.split('/').slice(1).map(unescapePointer)) {
+    if (Array.isArray(value)) value = value[Number(token)];
+    else if (!isObject(value)) return false;
+    else [value, key] = [own(value, token), token];
   }
-  return changed ? out : undefined;
+  return key !== '' && typeof value === 'string' && value.startsWith(`<${key}>`) && /^x*$/.test(value.slice(key.length + 2));
 }
 
 /**
- * The examples for `op`, each validated with `validate` (the compiled inputSchema): the spec's example when
+ * The examples for `op`, each validated with `check` (the compiled inputSchema; acceptable): the spec's example when
  * it validates, else a synthesized one when that validates, else none. When the example carries optional
  * arguments and its required arguments alone also validate, that shorter call comes first: describe_tools Level 2
  * shows the first example (the least an agent must send), Level 3 shows them all.
  */
-export function buildExamples(op: Operation, validate: ValidateFunction, values: SpecValues = NO_VALUES): OperationExample[] {
+export function buildExamples(op: Operation, check: ValidateFunction, values: SpecValues = NO_VALUES): OperationExample[] {
   const fromSpec = specArgs(op, values);
+  const validate = (args: Record<string, unknown>): boolean => acceptable(check, args);
   let chosen: OperationExample;
   if (fromSpec !== undefined && validate(fromSpec)) chosen = { summary: 'Example from the spec', args: fromSpec, source: 'spec' };
   else {

@@ -4,7 +4,7 @@
 // `response` are the spec's own example faults, not ours.
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executeOperation } from '../../src/execution/index.js';
+import { executeOperation, validateArguments } from '../../src/execution/index.js';
 import { loadCatalog, type Catalog } from '../../src/registry/catalog.js';
 import type { Operation } from '../../src/types.js';
 import { repoRoot, startPrism, type Prism } from '../helpers/prism.js';
@@ -25,9 +25,12 @@ interface Seen {
   body?: string;
 }
 
-/** A deterministic spread of operations with examples: every op with a spec example, across all domains. */
+/**
+ * A deterministic spread of operations with examples: every op with a spec example, across all domains. An example
+ * whose placeholder the schema refuses (`"version": "<version>"` against a pattern) is left out: it is never sent.
+ */
 function pick(ops: readonly Operation[], count: number): Operation[] {
-  const candidates = ops.filter((o) => o.executable && o.examples.length > 0 && o.method !== 'head');
+  const candidates = ops.filter((o) => o.executable && o.examples.length > 0 && o.method !== 'head' && validateArguments(o, o.examples[0]!.args).ok);
   const step = Math.max(1, Math.floor(candidates.length / count));
   return candidates.filter((_, i) => i % step === 0).slice(0, count);
 }

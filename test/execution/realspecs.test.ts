@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeOperation, prepareRequest, validateArguments, type ExecutionConfig } from '../../src/execution/index.js';
 import { importSpec } from '../../src/importer/index.js';
 import { loadCatalog } from '../../src/registry/catalog.js';
+import { findPlaceholders } from '../../src/server/core/placeholders.js';
 import type { CatalogMeta, Operation } from '../../src/types.js';
 import { repoRoot } from '../helpers/prism.js';
 import { startUpstream, type Upstream } from '../helpers/upstream.js';
@@ -126,6 +127,9 @@ describe('every example of every operation builds a request on its own origin', 
       for (const ex of o.examples) {
         const v = validateArguments(o, ex.args);
         if (!v.ok) {
+          // describe's placeholder where a pattern refuses it (`"version": "<version>"`) is never sent: execute refuses it
+          const at = new Set(findPlaceholders(ex.args, o.inputSchema).map((p) => p.pointer));
+          if (v.errors.every((e) => at.has(e.path))) continue;
           problems.push(`${o.name}: example invalid: ${JSON.stringify(v.errors[0])}`);
           continue;
         }

@@ -4,6 +4,7 @@
 import { sha256Hex } from '../../crypto.js';
 import { credentialAlternatives, credentialStatus, DEFAULT_BEARER, type CredentialStatus } from '../../execution/auth.js';
 import { credentialNamesProblem } from '../../execution/credential-names.js';
+import { xmlBodyNote } from '../../execution/media-kind.js';
 import { credentialParameters } from '../../schema/credential-parameters.js';
 import { suggestNames } from '../../registry/suggest.js';
 import type { JsonSchema, Operation } from '../../types.js';
@@ -288,6 +289,8 @@ function warnings(entry: CatalogEntry, ctx: DescribeContext): string[] {
   }
   if (op.deprecated) out.push('Deprecated by the API.');
   if (!op.executable) out.push(`Cannot be executed: ${(op.problems ?? []).map((p) => cleanText(p, 200)).join('; ') || 'the spec is incomplete'}.`);
+  const xml = xmlBodyNote(op); // an XML body: the agent writes the document (or, imported before, cannot send one)
+  if (xml !== undefined) out.push(xml);
   return out;
 }
 

@@ -4,7 +4,8 @@
 // refuses a real call that still holds one (nothing is sent), and a dry run warns of it.
 //
 // Only the exact form the importer writes counts: the whole string is `<KEY>`, KEY being the name of the property that
-// holds it (an argument, or a property of an object inside one), or that padded with `x` to the schema's minLength
+// holds it (an argument, or a property of an object inside one; for an item of an array, at any depth of arrays, the
+// property the array is in: `"InstanceIds": ["<InstanceIds>"]`), or that padded with `x` to the schema's minLength
 // exactly as the importer pads it (examples.ts: `padEnd(minLength, 'x')` when `<KEY>` is shorter): `<id>xxxx` where
 // `id` has minLength 8, never where it has none or another. A value with angle brackets anywhere else ("a <b> c",
 // `"<b>"` under another name, `<id>xx` where no minLength asks for 6 characters) is the user's and is sent as it is.
@@ -60,7 +61,8 @@ export function findPlaceholders(args: unknown, inputSchema: JsonSchema | undefi
       return;
     }
     if (Array.isArray(value)) {
-      value.forEach((v, i) => walk(v, undefined, `${path}[${i}]`, `${pointer}/${i}`, depth + 1));
+      // an item stands for the property the array is in (the importer names it so: examples.ts)
+      value.forEach((v, i) => walk(v, key, `${path}[${i}]`, `${pointer}/${i}`, depth + 1));
     } else if (value !== null && typeof value === 'object') {
       for (const [k, v] of Object.entries(value)) walk(v, k, path === '' ? k : `${path}.${k}`, `${pointer}/${escapePointer(k)}`, depth + 1);
     }

@@ -1,0 +1,66 @@
+// A multipart file field's example: a file, not text. A field whose schema marks file content (a format, media type or
+// encoding, as execution's files.ts reads it), or an array of them, gets a `data:` URL in the example built at import
+// (examples.ts buildExamples), which execution sends as a file part with a filename and Content-Type.
+import type { Operation } from '../types.js';
+import { isObject, own, setOwn, unescapePointer } from './pointer.js';
+
+// A multipart file field's example: a `data:` URL, sent as a file part with a filename and Content-Type (execution/
+// files.ts). Text there (`hello`) goes as a text field, which an API wanting a file (an ASP.NET `IFormFile`) refuses.
+export const FILE_PART_EXAMPLE = 'data:text/plain;filename=example.txt;base64,aGVsbG8=';
+
+/** `schema` with `#/$defs/` references followed (a chain of at most 8). */
+function followRef(schema: unknown, defs: Record<string, unknown>): unknown {
+  let s = schema;
+  for (let i = 0; i < 8 && isObject(s) && typeof s.$ref === 'string' && s.$ref.startsWith('#/$defs/'); i++) s = own(defs, unescapePointer(s.$ref.slice('#/$defs/'.length)));
+  return s;
+}
+
+/** Whether a schema marks file content as execution reads it (files.ts isBinarySchema: a format, media type or encoding, also in a union's branch). */
+function marksFile(schema: unknown, defs: Record<string, unknown>, depth = 0): boolean {
+  const s = followRef(schema, defs);
+  if (!isObject(s)) return false;
+  if (s.format === 'binary' || s.format === 'byte' || typeof s.contentMediaType === 'string' || typeof s.contentEncoding === 'string') return true;
+  return depth < 4 && (['anyOf', 'oneOf', 'allOf'] as const).some((k) => Array.isArray(s[k]) && (s[k] as unknown[]).some((b) => marksFile(b, defs, depth + 1)));
+}
+
+/** A file field's value as a file: a string that is no `data:` URL becomes FILE_PART_EXAMPLE (each item of an array of files); undefined when nothing changes. */
+function asFilePart(value: unknown, schema: unknown, defs: Record<string, unknown>): unknown {
+  if (marksFile(schema, defs)) return typeof value === 'string' && !value.startsWith('data:') ? FILE_PART_EXAMPLE : undefined;
+  const s = followRef(schema, defs);
+  if (!isObject(s) || !Array.isArray(value) || !marksFile(s.items, defs)) return undefined;
+  const items = value.map((v) => asFilePart(v, s.items, defs));
+  return items.some((v) => v !== undefined) ? items.map((v, i) => v ?? value[i]) : undefined;
+}
+
+/** A whole multipart body's object with its file fields as files (asFilePart); undefined when nothing changes. */
+function filePartsOf(value: unknown, props: unknown, defs: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (!isObject(value) || !isObject(props)) return undefined;
+  const body: Record<string, unknown> = { ...value };
+  let changed = false;
+  for (const key of Object.keys(value)) {
+    const file = asFilePart(value[key], own(props, key), defs);
+    if (file !== undefined) setOwn(body, key, file);
+    changed ||= file !== undefined;
+  }
+  return changed ? body : undefined;
+}
+
+/**
+ * `args` with each file field of a multipart body (a part whose schema marks file content, or an array of them) a
+ * file (FILE_PART_EXAMPLE), not text; else undefined. Other bodies keep theirs: octet-stream text is the file's bytes.
+ */
+export function filePartArgs(op: Operation, args: Record<string, unknown>): Record<string, unknown> | undefined {
+  if (!(op.requestBody?.mediaTypes[0] ?? '').toLowerCase().startsWith('multipart/')) return undefined;
+  const defs = (op.inputSchema.$defs as Record<string, unknown> | undefined) ?? {};
+  const out: Record<string, unknown> = { ...args };
+  let changed = false;
+  for (const b of op.bindings) {
+    if (b.in !== 'body' || !Object.hasOwn(args, b.arg)) continue;
+    // each argument is a part; of a whole body, each property of its object (execution's multipartFileFields)
+    const schema = own(op.inputSchema.properties, b.arg);
+    const file = op.requestBody?.mode === 'properties' ? asFilePart(args[b.arg], schema, defs) : filePartsOf(args[b.arg], own(followRef(schema, defs), 'properties'), defs);
+    if (file !== undefined) setOwn(out, b.arg, file);
+    changed ||= file !== undefined;
+  }
+  return changed ? out : undefined;
+}
