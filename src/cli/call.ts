@@ -73,7 +73,7 @@ function forTheCli(envelope: Envelope, name: string, argv: readonly string[], de
       return {
         ...envelope,
         error: { ...error, message: error.message.replace(/this catalog is read-only/, `this catalog is read-only (${source.set})`) },
-        instruction: `Only operations that read (GET/HEAD, or marked x-api-catalog-read-only) run while it is read-only; ${source.lift} and run it again to send this ${(envelope.error.details as { method?: string } | undefined)?.method ?? 'write'} request.`,
+        instruction: `Only operations that read (GET/HEAD that run no write action, or marked x-api-catalog-read-only) run while it is read-only; ${source.lift} and run it again to send this ${(envelope.error.details as { method?: string } | undefined)?.method ?? 'write'} request.`,
       };
     }
     case 'AUTH_MISSING':

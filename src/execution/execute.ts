@@ -18,7 +18,7 @@ import { validateArguments } from './validate.js';
 const DEFAULT_TOKEN_BUDGET = 8_000;
 
 const INSTRUCTIONS: Partial<Record<ErrorCode, string>> = {
-  READ_ONLY_MODE: 'The server runs in read-only mode: only operations that read (GET/HEAD, or marked x-api-catalog-read-only) can be executed. Use a read operation or ask the operator.',
+  READ_ONLY_MODE: 'The server runs in read-only mode: only operations that read (GET/HEAD that run no write action, or marked x-api-catalog-read-only) can be executed. Use a read operation or ask the operator.',
   NOT_EXECUTABLE: 'This operation cannot be called as described by the API; pick another one with search_tools.',
   INVALID_ARGUMENTS: 'Fix the listed fields (see describe_tools for the schema) and call execute_tool again.',
   AUTH_MISSING: 'Ask the operator to set the named environment variable(s) for this API, then call again.',

@@ -15,7 +15,7 @@ export interface ExecutionConfig {
   sessionCredential?: string;
   /** The transport reads X-Upstream-Token (HTTP): AUTH_MISSING names the header beside the env vars. */
   sessionHeader?: boolean;
-  /** Refuse every operation that does not only read (Operation.readOnly: GET/HEAD unless curated) with READ_ONLY_MODE. */
+  /** Refuse every operation that does not only read (Operation.readOnly: GET/HEAD that run no write action, unless curated) with READ_ONLY_MODE. */
   readOnly?: boolean;
   /** connectMs default 10 000; totalMs default 30 000 (the whole call: retries, redirects and body). */
   timeouts?: { connectMs?: number; totalMs?: number };

@@ -22,7 +22,7 @@ describe('call: a read-only refusal names what made it read-only and how to lift
     const out = JSON.parse(r.stdout) as { error: { code: string; message: string }; instruction: string };
     expect(out.error.code).toBe('READ_ONLY_MODE');
     expect(out.error.message).toBe('call: this catalog is read-only (--read-only); POST pets.create is refused');
-    expect(out.instruction).toBe('Only operations that read (GET/HEAD, or marked x-api-catalog-read-only) run while it is read-only; drop --read-only and run it again to send this POST request.');
+    expect(out.instruction).toBe('Only operations that read (GET/HEAD that run no write action, or marked x-api-catalog-read-only) run while it is read-only; drop --read-only and run it again to send this POST request.');
     expect(`${out.error.message} ${out.instruction}`).not.toMatch(MCP_WORDS);
   });
 
