@@ -4,10 +4,10 @@
 // answer. A 2026-07-28 client retries itself. An accepted state is used once: its nonce is claimed in the state
 // store (shared by replicas with --state redis://), so one approval runs one call, never a replay of it (MRTR: single
 // use "MUST" be enforced server-side where it matters). A claim only holds where every process that accepts the state
-// sees it, so the state carries the claim store's epoch (a value kept in that store): a state is accepted only by a
+// sees it, so the state carries the claim store's epoch (StateStore.claimEpoch): a state is accepted only by a
 // process whose store holds that epoch still. Without --state that is the process that issued it (a restart, or
 // another replica sharing only the signing key, refuses it: "ask the user again", naming --state); with --state, any
-// replica on that Redis, until the Redis loses its data. A legacy (2025-era) client is asked inside the
+// replica on that Redis, until the Redis restarts, fails over or loses its data. A legacy (2025-era) client is asked inside the
 // call instead (elicit(): a real elicitation/create on the call's own stream), not through the SDK's input_required
 // shim: the shim answers a failed elicitation (an error from the client, no answer in time) with its own bare text,
 // outside our handler, so the agent got no envelope and the log no line saying how the call ended.
@@ -55,16 +55,9 @@ interface ConfirmState {
   n: string;
   /** When the state expires (epoch seconds, as the codec's own expiry): how long the claim must last. */
   x: number;
-  /** The claim store's epoch when the state was issued (claimEpoch): only a store that still holds it can claim it. */
+  /** The claim store's epoch when the state was issued (StateStore.claimEpoch): only a store still in it can claim it. */
   e?: string;
 }
-
-/**
- * The claim store's epoch, under this name (StateStore.sharedSecret: written once, no expiry). In the memory store it
- * lives and dies with the process; in Redis every replica reads the same value, and a Redis that lost its data (and
- * its claims with it) gets a new one.
- */
-const EPOCH_NAME = 'confirm-epoch';
 
 /** The elicitation key in inputRequests / inputResponses. */
 const KEY = 'confirm';
@@ -130,7 +123,8 @@ const REFUSALS: Record<RefusalReason, string> = {
   other_call: 'the confirmation was given for another call',
   other_process:
     'the confirmation was issued by another server process (this one restarted since, or the retry reached another replica) that shares no record of used confirmations with this one, so it could run twice; ask the user again (behind several replicas, confirmations need a shared --state redis://...)',
-  store_reset: 'the confirmation was issued before the shared state store lost its data (its record of used confirmations is gone), so it could run twice; ask the user again',
+  store_reset:
+    'the confirmation was issued before the shared state store restarted, failed over or lost its data (its record of used confirmations may be incomplete), so it could run twice; ask the user again',
 };
 
 /** A refused answer; `askAgain`: the client can be asked, so the next step is the same call, not "confirm". */
@@ -253,7 +247,8 @@ export class Confirmations {
    * claims the state's nonce first: a second use of the same state is refused, and a store that cannot be reached
    * rejects (STATE_UNAVAILABLE: fail closed, nothing sent, and the state stays unused for a retry). A state whose
    * claim this store cannot see (issued under another epoch: another process without --state, or before a shared
-   * store lost its data) is refused, never claimed here: its claim elsewhere would not stop this one.
+   * store restarted, failed over or lost its data) is refused, never claimed here: its claim elsewhere, or one the
+   * store has lost, would not stop this one. The epoch check and the claim are one atomic step (claimOnceInEpoch).
    */
   async answer(op: Operation, input: unknown, ctx: ServerContext): Promise<RoundAnswer> {
     const raw = ctx.mcpReq.requestState();
@@ -274,8 +269,9 @@ export class Confirmations {
         // cancel: the user dismissed the form without answering, which is not a "no" (the agent may ask again)
         const no = view.action === 'cancel' ? 'cancel' : view.action !== 'accept' || view.content?.confirm !== true ? 'decline' : undefined;
         if (no !== undefined) return { answer: no, firstNo: await this.firstNo(state) };
-        if (state.e !== (await this.claimEpoch())) return refused(this.claimStore().shared ? 'store_reset' : 'other_process');
-        return (await this.claim(state, 'confirm')) ? { answer: 'accept' } : refused('used');
+        const claimed = typeof state.e === 'string' ? await this.claimStore().claimOnceInEpoch(this.options.principal, `confirm:${state.n}`, this.claimTtlMs(state), state.e) : 'stale';
+        if (claimed === 'stale') return refused(this.claimStore().shared ? 'store_reset' : 'other_process');
+        return claimed === 'claimed' ? { answer: 'accept' } : refused('used');
       }
     }
     return { answer: this.canAsk(ctx) ? 'ask' : 'unavailable' };
@@ -296,18 +292,17 @@ export class Confirmations {
     return this.options.state ?? (processClaims ??= new MemoryStateStore());
   }
 
-  /**
-   * The claim store's epoch, read afresh each time (never cached: a Redis that lost its data must show its new one);
-   * rejects STATE_UNAVAILABLE when the store cannot be reached.
-   */
-  private claimEpoch(): Promise<string> {
-    return this.claimStore().sharedSecret(EPOCH_NAME, randomBytes(12).toString('base64url'));
+  /** How long a claim of the state's nonce must last: its remaining lifetime, plus clock skew. */
+  private claimTtlMs(state: ConfirmState): number {
+    return (state.x + 1) * 1000 - Date.now() + CLAIM_SKEW_MS;
   }
 
-  /** Claims the state's nonce (under `kind`) for its remaining lifetime (plus clock skew); false when claimed before. */
-  private claim(state: ConfirmState, kind: 'confirm' | 'confirm-no'): Promise<boolean> {
-    const ttlMs = (state.x + 1) * 1000 - Date.now() + CLAIM_SKEW_MS;
-    return this.claimStore().claimOnce(this.options.principal, `${kind}:${state.n}`, ttlMs);
+  /**
+   * Claims the state's nonce (under `kind`) for its remaining lifetime; false when claimed before. An accept claims
+   * through claimOnceInEpoch instead (answer), checking the epoch in the same step.
+   */
+  private claim(state: ConfirmState, kind: 'confirm-no'): Promise<boolean> {
+    return this.claimStore().claimOnce(this.options.principal, `${kind}:${state.n}`, this.claimTtlMs(state));
   }
 
   /**
@@ -316,7 +311,8 @@ export class Confirmations {
    */
   async ask(op: Operation, input: unknown, ctx: ServerContext, request?: string): Promise<InputRequiredResult> {
     if (!this.options.signer().isReady) await this.options.keyReady();
-    const e = await this.claimEpoch();
+    // read afresh for each question (never cached: a Redis restarted or emptied must show its new one)
+    const e = await this.claimStore().claimEpoch();
     return inputRequired({
       inputRequests: { [KEY]: form(op, request) },
       requestState: await this.stateCodec().mint(

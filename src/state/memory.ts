@@ -3,6 +3,9 @@
 import { randomUUID } from '../crypto.js';
 import { principalPrefix, sessionPrefix, type RateDecision, type SessionKey, type SessionRecord, type StateHealth, type StateStore, type StoredResultInfo } from './store.js';
 
+/** The secret name claimEpoch keeps its value under (closing the store forgets it, as it forgets the claims). */
+const CLAIM_EPOCH = 'confirm-epoch';
+
 interface Expiring<T> {
   value: T;
   expiresAt: number;
@@ -154,6 +157,16 @@ export class MemoryStateStore implements StateStore {
     if (this.live(this.once, k)) return false;
     this.once.set(k, { value: true, expiresAt: this.now() + ttlMs });
     return true;
+  }
+
+  /** One epoch for the store's life: every claim it made is held while the process runs. */
+  async claimEpoch(): Promise<string> {
+    return this.sharedSecret(CLAIM_EPOCH, randomUUID());
+  }
+
+  async claimOnceInEpoch(principal: string, name: string, ttlMs: number, epoch: string): Promise<'claimed' | 'used' | 'stale'> {
+    if (epoch !== (await this.claimEpoch())) return 'stale';
+    return (await this.claimOnce(principal, name, ttlMs)) ? 'claimed' : 'used';
   }
 
   async sharedSecret(name: string, candidate: string): Promise<string> {

@@ -50,6 +50,8 @@ export class RedisConnection {
   /** SELECT of the URL's database failed during this connection's handshake. */
   private dbRefused = false;
   private checks = 0;
+  /** The last INFO this connection sent was answered (false: NOPERM, an ACL user without INFO). */
+  private infoAllowed = true;
   /** state_store_checks_skipped was logged (once per process, not per connection). */
   private infoRefusedLogged = false;
   /** The client warnings (CLIENT_WARNINGS) logged for this connection: each once, not at every reconnection. */
@@ -117,6 +119,14 @@ export class RedisConnection {
       if (this.usable) this.setProblem({ code: 'unreachable', detail: 'the connection to Redis closed' });
       this.usable = false;
     });
+  }
+
+  /**
+   * Whether this user may run INFO, as the connection check found it (true until one was refused NOPERM): the claims'
+   * epoch reads the server's identity with it (redis.ts), and asks only when it may.
+   */
+  get canRunInfo(): boolean {
+    return this.infoAllowed;
   }
 
   /** Whether a command may be sent now: checked, connected, and not within the fail-fast window of a failure. */
@@ -205,16 +215,19 @@ export class RedisConnection {
   /** An INFO section; empty when this user may not run INFO (an ACL without it): the checks that need it are skipped. */
   private async info(section: string): Promise<string> {
     try {
-      return String(await this.client.info(section));
+      const text = String(await this.client.info(section));
+      this.infoAllowed = true;
+      return text;
     } catch (err) {
       if (/^NOPERM/.test(err instanceof Error ? err.message : '')) {
+        this.infoAllowed = false;
         if (!this.infoRefusedLogged) {
           this.infoRefusedLogged = true;
           this.logger?.log('info', {
             event: 'state_store_checks_skipped',
             store: 'redis',
             reason: 'NOPERM',
-            detail: 'this Redis user may not run INFO: the checks that the state store URL names a standalone primary (not a replica, cluster node or Sentinel) are skipped; grant +info to the user to have them',
+            detail: 'this Redis user may not run INFO: the checks that the state store URL names a standalone primary (not a replica, cluster node or Sentinel) are skipped, and a confirmation asked before a Redis restart or failover is not voided by it (only by a Redis that lost its data); grant +info to the user to have them',
           });
         }
         return '';

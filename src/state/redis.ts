@@ -109,6 +109,46 @@ const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0`;
 
+// The claims' epoch (StateStore.claimEpoch), one key without TTL: `<server>.<random>`, where <server> is a digest of
+// this Redis's run_id (new at every start) and replication id (new when a replica is promoted), read here, in the
+// script, so that no restart or failover between a replica's look and the claim can slip by. A Redis restarted from
+// an RDB snapshot or an AOF that missed its last second, or a replica promoted while behind, may bring the key back
+// without the claims made after it was saved or replicated: its <server> differs, so the key is replaced and every
+// state asked under the old value is stale. ARGV[1] '0': this user may not run INFO (the connection check found
+// NOPERM; not asked again, which would fill the ACL log): no <server> part, and only a Redis that lost the key
+// (empty, FLUSHALL, eviction) gets a new epoch.
+const EPOCH_SERVER = `
+local function server()
+  if ARGV[1] ~= '1' then return '' end
+  local s = redis.pcall('INFO', 'server')
+  local r = redis.pcall('INFO', 'replication')
+  if type(s) ~= 'string' or type(r) ~= 'string' then return '' end
+  local run = string.match(s, 'run_id:(%x+)')
+  if not run then return '' end
+  return string.sub(redis.sha1hex(run .. ':' .. (string.match(r, 'master_replid:(%x+)') or '')), 1, 16)
+end
+local function current(v, id)
+  return v and (id == '' or string.sub(v, 1, #id + 1) == id .. '.')
+end`;
+
+const CLAIM_EPOCH = `${EPOCH_SERVER}
+local id = server()
+local v = redis.call('GET', KEYS[1])
+if current(v, id) then return v end
+v = id .. '.' .. ARGV[2]
+redis.call('SET', KEYS[1], v)
+return v`;
+
+// -1: the epoch is not ARGV[2] any more (nothing claimed); 1: claimed now; 0: claimed before.
+const CLAIM_IN_EPOCH = `${EPOCH_SERVER}
+local v = redis.call('GET', KEYS[1])
+if v ~= ARGV[2] or not current(v, server()) then return -1 end
+if redis.call('SET', KEYS[2], '1', 'PX', ARGV[3], 'NX') then return 1 end
+return 0`;
+
+/** The claims' epoch key (docs/DEPLOY.md, "What Redis holds"). */
+const EPOCH_KEY = `${NS}secret:confirm-epoch`;
+
 interface Scripts {
   acTouch(session: string, auth: string, ttl: number): Promise<string | null>;
   acDelete(session: string, auth: string, idx: string, budgetIdx: string, budgetSizes: string, budgetTotal: string, resultPrefix: string): Promise<number>;
@@ -116,6 +156,8 @@ interface Scripts {
   acPutResult(idx: string, budgetIdx: string, budgetSizes: string, budgetTotal: string, resultPrefix: string, id: string, text: string, ttl: number, max: number, budget: number): Promise<number>;
   acListResults(idx: string, ttl: number): Promise<string[]>;
   acRelease(key: string, token: string): Promise<number>;
+  acClaimEpoch(epoch: string, info: string, candidate: string): Promise<string>;
+  acClaimInEpoch(epoch: string, claim: string, info: string, expected: string, ttl: number): Promise<number>;
 }
 
 export interface RedisStoreOptions {
@@ -159,6 +201,8 @@ export class RedisStateStore implements StateStore {
     this.client.defineCommand('acPutResult', { numberOfKeys: 4, lua: PUT_RESULT });
     this.client.defineCommand('acListResults', { numberOfKeys: 1, lua: LIST_RESULTS, readOnly: true });
     this.client.defineCommand('acRelease', { numberOfKeys: 1, lua: RELEASE });
+    this.client.defineCommand('acClaimEpoch', { numberOfKeys: 1, lua: CLAIM_EPOCH });
+    this.client.defineCommand('acClaimInEpoch', { numberOfKeys: 2, lua: CLAIM_IN_EPOCH });
     this.scripts = this.client as unknown as Scripts;
   }
 
@@ -287,6 +331,16 @@ export class RedisStateStore implements StateStore {
   async claimOnce(principal: string, name: string, ttlMs: number): Promise<boolean> {
     const k = `${NS}${principalPrefix(principal)}:once:${name}`;
     return (await this.run(() => this.client.set(k, '1', 'PX', Math.max(1, Math.ceil(ttlMs)), 'NX'))) === 'OK';
+  }
+
+  async claimEpoch(): Promise<string> {
+    return this.run(() => this.scripts.acClaimEpoch(EPOCH_KEY, this.conn.canRunInfo ? '1' : '0', randomUUID()));
+  }
+
+  async claimOnceInEpoch(principal: string, name: string, ttlMs: number, epoch: string): Promise<'claimed' | 'used' | 'stale'> {
+    const k = `${NS}${principalPrefix(principal)}:once:${name}`;
+    const r = await this.run(() => this.scripts.acClaimInEpoch(EPOCH_KEY, k, this.conn.canRunInfo ? '1' : '0', epoch, Math.max(1, Math.ceil(ttlMs))));
+    return r === 1 ? 'claimed' : r === 0 ? 'used' : 'stale';
   }
 
   async sharedSecret(name: string, candidate: string): Promise<string> {

@@ -107,6 +107,21 @@ export interface StateStore {
   claimOnce(principal: string, name: string, ttlMs: number): Promise<boolean>;
 
   /**
+   * The epoch of the claims that must hold for good (an accepted confirmation's): one value while every claim made
+   * under it is still held, a new one once some may be gone. Memory: one value for the store's life (the process).
+   * Redis: a value kept under one key that is replaced when the Redis lost its data (the key is gone), restarted (a
+   * new run_id: an RDB snapshot or AOF may lack the last claims) or is another server than the one that wrote it (a
+   * failover; a new replication id) — read inside the script, where this user may run INFO (otherwise only the
+   * first).
+   */
+  claimEpoch(): Promise<string>;
+  /**
+   * claimOnce, in the same atomic step as a check that the store's claim epoch is still `epoch`: 'stale' (nothing
+   * claimed) when it is not, since a claim made under that epoch may be gone; 'used' when claimed before.
+   */
+  claimOnceInEpoch(principal: string, name: string, ttlMs: number, epoch: string): Promise<'claimed' | 'used' | 'stale'>;
+
+  /**
    * Shared stores: sends `signal` to every other process using this store, at most once and best effort (a process
    * whose connection is down at that moment misses it). Rejects with STATE_UNAVAILABLE when it could not be sent.
    */

@@ -80,7 +80,7 @@ const sessionKeys = (id: string) => ['session', 'auth', 'results'].map((k) => `a
  * handle, describe and execute on different replicas), and for the modern era a dry run and a destructive call
  * the user confirms through MRTR. Returns the legacy session id, or the modern log tag.
  */
-async function flow(balancer: Balancer, era: Era, sharedState = true): Promise<{ id: string; calls: number; confirmed?: boolean }> {
+async function flow(balancer: Balancer, era: Era, sharedState = true): Promise<{ id: string; calls: number }> {
   const { client, transport, asked } = await connect(balancer.url, era);
   try {
     const tools = await client.listTools();
@@ -109,11 +109,12 @@ async function flow(balancer: Balancer, era: Era, sharedState = true): Promise<{
     const del = await call(client, 'execute_tool', { tool_name: 'pets.delete', args: { petId: 9 }, handle });
     expect(asked).toEqual(['Allow the destructive API call pets.delete (DELETE /pets/9)?']);
     if (sharedState) expect(del.success, JSON.stringify(del)).toBe(true);
-    // Without --state an approval is claimed only on the replica that issued it (one approval never runs two calls):
-    // a retry that reaches the other one is refused, nothing sent, and says that replicas need --state.
-    else if (!del.success) expect(del.error, JSON.stringify(del)).toMatchObject({ code: 'CONFIRMATION_REQUIRED', details: { reason: 'other_process' } });
+    // Without --state an approval is claimed only on the replica that issued it (one approval never runs two calls).
+    // Round robin sends the retry, the request after the input_required round, to the other replica (the caller
+    // checks that in the replicas' logs), which refuses it, nothing sent, saying that replicas need --state.
+    else expect(del.error, JSON.stringify(del)).toMatchObject({ code: 'CONFIRMATION_REQUIRED', details: { reason: 'other_process' } });
     // describe, dry run, the input_required round and its retry
-    return { id: MODERN_TAG, calls: calls + 4, confirmed: del.success };
+    return { id: MODERN_TAG, calls: calls + 4 };
   } finally {
     await client.close();
   }
@@ -156,7 +157,7 @@ describe('B7: sticky routing on Mcp-Session-Id (nginx hash) keeps working', () =
 });
 
 describe('2026-07-28 replicas need no session store: only the same API_CATALOG_SIGNING_KEY', () => {
-  test('two replicas without --state behind nginx round robin: the modern flow succeeds (a confirmation only on the replica that asked); a legacy session cannot', async () => {
+  test('two replicas without --state behind nginx round robin: the modern flow succeeds but for its confirmation, which the other replica refuses (one approval, one call); a legacy session cannot', async () => {
     const key = createHash('sha256').update(`key-${Math.random()}`).digest('hex');
     const env = { ...replicaEnv(), API_CATALOG_SIGNING_KEY: key };
     delete (env as Record<string, string | undefined>).API_CATALOG_STATE;
@@ -165,11 +166,17 @@ describe('2026-07-28 replicas need no session store: only the same API_CATALOG_S
     try {
       lb = await startBalancer('nginx', alone.map((r) => r.port));
       up.clear();
-      const { id, calls, confirmed } = await flow(lb, 'modern', false);
-      const perReplica = alone.map((r) => r.stderr().split('\n').filter((l) => l.includes('"event":"tool_call"') && l.includes(`"session":"${tag(id)}"`)).length);
+      const { id, calls } = await flow(lb, 'modern', false);
+      const lines = alone.map((r) => r.stderr().split('\n').filter((l) => l.includes('"event":"tool_call"') && l.includes(`"session":"${tag(id)}"`)));
+      const perReplica = lines.map((l) => l.length);
       expect(perReplica.every((n) => n > 0), `tool calls per replica ${perReplica}`).toBe(true);
       expect(perReplica.reduce((a, b) => a + b, 0)).toBe(calls);
-      expect(up.requests.map((q) => q.method)).toEqual(confirmed === true ? ['GET', 'GET', 'GET', 'GET', 'DELETE'] : ['GET', 'GET', 'GET', 'GET']);
+      // The question was asked on one replica and its accepted retry reached the other, which refused it and sent nothing.
+      const asked = lines.map((l) => l.filter((x) => x.includes('"outcome":"input_required"')).length);
+      const refused = lines.map((l) => l.filter((x) => x.includes('"code":"CONFIRMATION_REQUIRED"') && x.includes('"dispatched":false')).length);
+      expect([...asked].sort()).toEqual([0, 1]);
+      expect(refused).toEqual(asked.map((n) => 1 - n));
+      expect(up.requests.map((q) => q.method)).toEqual(['GET', 'GET', 'GET', 'GET']);
       for (const r of alone) expect(r.stderr()).toMatch(/Signing key: API_CATALOG_SIGNING_KEY \(confirmations are accepted by this process only: several replicas need --state\)/);
       // The legacy era keeps its sessions in the store: without one, round robin loses the session (404).
       await expect(connect(lb.url, 'legacy').then(async (c) => {

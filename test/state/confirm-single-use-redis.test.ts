@@ -1,8 +1,9 @@
 // One approval, one call, across replicas: two in-process HTTP servers on one real redis-server. An accepted
 // confirmation claims its nonce in Redis (SET NX, TTL = the state's remaining lifetime plus clock skew), so the same
 // retry sent again to either replica is refused and sends nothing; with Redis down the accept fails closed
-// (STATE_UNAVAILABLE, nothing sent) and the state stays usable once Redis is back. One process:
-// test/server/confirm-single-use.test.ts.
+// (STATE_UNAVAILABLE, nothing sent), and once Redis is back, restarted, the state asked before is refused (a restart
+// voids it: the claims made since its last save may be gone; test/state/confirm-epoch-restart-redis.test.ts) and a
+// new approval runs once. One process: test/server/confirm-single-use.test.ts.
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { serveHttp, type HttpHandle } from '../../src/server/transports/http.js';
 import { RedisStateStore } from '../../src/state/redis.js';
@@ -94,7 +95,7 @@ describe('2026-07-28, two replicas, one Redis: an accepted confirmation is used 
     expect(up.hits('/pets/5')).toHaveLength(1);
   });
 
-  test('Redis down: the accepted retry fails closed (STATE_UNAVAILABLE, nothing sent); back up, the same state runs once', async () => {
+  test('Redis down: the accepted retry fails closed (STATE_UNAVAILABLE, nothing sent); back up (restarted), that state is refused, a new approval runs once', async () => {
     const { call, state } = await askToDelete(6);
     await redis.stop({ save: true });
     try {
@@ -107,15 +108,19 @@ describe('2026-07-28, two replicas, one Redis: an accepted confirmation is used 
       await redis.start();
     }
     await until(async () => (await storeB.health()).ok, 'the store to be usable again', 30_000, 200);
+    let late: Awaited<ReturnType<typeof modernCall>> | undefined;
     await until(
-      async () => (await modernCall(b.url, 'execute_tool', call, { capabilities: ELICIT, inputResponses: ACCEPT, requestState: state })).envelope.error?.code !== 'STATE_UNAVAILABLE',
+      async () => (late = await modernCall(b.url, 'execute_tool', call, { capabilities: ELICIT, inputResponses: ACCEPT, requestState: state })).envelope.error?.code !== 'STATE_UNAVAILABLE',
       'the retry to reach Redis',
       30_000,
       200,
     );
-    expect(up.hits('/pets/6')).toHaveLength(1);
-    const replay = await modernCall(a.url, 'execute_tool', call, { capabilities: ELICIT, inputResponses: ACCEPT, requestState: state });
-    expect(replay.envelope.error.code).toBe('CONFIRMATION_REQUIRED');
+    expect(late?.envelope.error?.details, JSON.stringify(late?.msg)).toEqual({ reason: 'store_reset' });
+    expect(up.requests).toHaveLength(0);
+    const again = await askToDelete(6);
+    expect((await modernCall(b.url, 'execute_tool', again.call, { capabilities: ELICIT, inputResponses: ACCEPT, requestState: again.state })).envelope.success).toBe(true);
+    const replay = await modernCall(a.url, 'execute_tool', again.call, { capabilities: ELICIT, inputResponses: ACCEPT, requestState: again.state });
+    expect(replay.envelope.error.message).toMatch(/this confirmation was already used/);
     expect(up.hits('/pets/6')).toHaveLength(1);
   });
 });

@@ -2,9 +2,9 @@
 // in-process HTTP replicas on one real redis-server. The used confirmations live in Redis; a Redis that loses its
 // data (restarted without persistence; here FLUSHALL) loses them too, while the signing key every replica holds
 // keeps the state verifying for its ten minutes. Before, the accepted retry sent again after that ran twice. Now a
-// state carries the store's confirmation epoch (ac:secret:confirm-epoch, written once, no TTL) and is refused once
-// the store no longer holds it; a new approval, under the new epoch, runs once on either replica. Redis stopped and
-// started with its data: test/state/confirm-single-use-redis.test.ts (the state stays usable).
+// state carries the store's confirmation epoch (ac:secret:confirm-epoch, no TTL) and is refused once the store no
+// longer holds it; a new approval, under the new epoch, runs once on either replica. Redis restarted (from an RDB
+// snapshot, or cleanly) or failed over: test/state/confirm-epoch-restart-redis.test.ts (refused too).
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { serveHttp, type HttpHandle } from '../../src/server/transports/http.js';
 import { RedisStateStore } from '../../src/state/redis.js';
@@ -16,7 +16,7 @@ import { startUpstream, type Upstream } from '../helpers/upstream.js';
 const ELICIT = { elicitation: { form: {} } };
 const ACCEPT = { confirm: { action: 'accept', content: { confirm: true } } };
 const RESET =
-  'execute_tool: pets.delete was not run: the confirmation was issued before the shared state store lost its data (its record of used confirmations is gone), so it could run twice; ask the user again';
+  'execute_tool: pets.delete was not run: the confirmation was issued before the shared state store restarted, failed over or lost its data (its record of used confirmations may be incomplete), so it could run twice; ask the user again';
 
 let redis: TestRedis;
 let up: Upstream;
