@@ -2,7 +2,11 @@
 // (files.ts) and describe_tools says takes a file (describe-brief.ts). And which take an XML document, as a string
 // (request.ts sends it as it is and refuses anything else; describe says so). A leaf module, so describe does not
 // load the encoder to read it.
+import { isXmlMediaType } from '../schema/media-types.js';
 import type { Operation } from '../types.js';
+
+// request.ts reads the XML test from here, beside xmlBodyArg
+export { isXmlMediaType };
 
 /** `multipart` or `binary` for a body that takes files; undefined for JSON, form, text, XML, CSV, YAML, or no body. */
 export function bodyMediaKind(op: Operation): 'multipart' | 'binary' | undefined {
@@ -11,11 +15,6 @@ export function bodyMediaKind(op: Operation): 'multipart' | 'binary' | undefined
   if (mt.startsWith('multipart/')) return 'multipart';
   if (mt.startsWith('text/') || /xml|csv|yaml/.test(mt)) return undefined;
   return 'binary';
-}
-
-/** An XML media type: `text/xml`, `application/xml`, `application/atom+xml` (the importer's bodies.ts reads it the same). */
-export function isXmlMediaType(mediaType: string): boolean {
-  return /^[\w.-]+\/(?:[\w.-]+\+)?xml$/.test((mediaType.split(';')[0] ?? '').trim().toLowerCase());
 }
 
 /**

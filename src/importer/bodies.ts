@@ -5,6 +5,7 @@
 // the XML document, sent as it is: the server builds no XML from arguments (docs/TOOLS.md rule 3 says why), so its
 // schema becomes a string whose description outlines the document from the spec's schema and `xml` names.
 // @see https://spec.openapis.org/oas/v3.1.0#request-body-object
+import { isXmlMediaType } from '../schema/media-types.js';
 import type { Diagnostic, HttpMethod, RequestBodyInfo } from '../types.js';
 import type { BuildContext } from './context.js';
 import { getPointer, isObject, own, setOwn } from './pointer.js';
@@ -56,11 +57,6 @@ export function readBody(op: Record<string, unknown>, method: HttpMethod, at: st
   const body = anyBody(op, at, ctx, swaggerBody, formData);
   if (body !== undefined && (method === 'get' || method === 'head' || method === 'delete') && acceptsOnlyEmptyObject(body.schemaNode, body.schemaAt, ctx.conv)) return undefined;
   return body !== undefined && isXmlMediaType(body.info.mediaTypes[0] ?? '') ? xmlAsText(body, at, ctx) : body;
-}
-
-/** An XML media type: `text/xml`, `application/xml`, `application/atom+xml` (the same test as execution's media-kind.ts). */
-export function isXmlMediaType(mediaType: string): boolean {
-  return /^[\w.-]+\/(?:[\w.-]+\+)?xml$/.test((mediaType.split(';')[0] ?? '').trim().toLowerCase());
 }
 
 /** The operations whose XML body became a string, per import: one warning names how many and where the first is. */

@@ -7,7 +7,7 @@ import { closest, distance } from 'fastest-levenshtein';
 import type { Diagnostic } from '../types.js';
 import { METHODS } from './operations.js';
 import { escapePointer, isObject, own } from './pointer.js';
-import { MAX_NAME, MAX_SUMMARY_WORDS, cleanDescription, cleanLine, makeSummary, safeName, slug } from './text.js';
+import { MAX_NAME, MAX_SUMMARY_WORDS, cleanDescription, cleanLine, domainSlug, makeSummary, safeName } from './text.js';
 
 export const EXT = {
   hidden: 'x-api-catalog-hidden',
@@ -102,7 +102,7 @@ export function readAgentExtensions(op: Record<string, unknown>, at: string, dia
   }
   const domain = own(op, EXT.domain);
   if (domain !== undefined) {
-    const s = typeof domain === 'string' ? slug(domain) : '';
+    const s = typeof domain === 'string' ? domainSlug(domain) : '';
     if (s === '') warn(EXT.domain, 'must be a domain name such as "issues" (letters, digits, - and _)');
     else out.domain = s;
   }

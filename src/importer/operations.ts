@@ -253,8 +253,9 @@ export function buildOperation(raw: RawOperation, ctx: BuildContext): Operation 
     // a POST to `/tags/delete.json` deletes as much as a DELETE does; so does any method that runs `DeleteVpc`
     const destructive = method === 'delete' || extDestructive || (action !== undefined ? actionDeletes(action, summary) : deletesThroughPath(method, path, summary));
     // a GET reads as far as HTTP knows; one that runs a write action changes data all the same: the action its key
-    // names unless that action reads (`GET /#Action=TerminateInstances`), else its path and summary (`GET /createPad`)
-    const writes = key.action !== undefined ? !actionReads(key.action) : writesThroughPath(path, summary);
+    // names unless that action reads (`GET /#Action=TerminateInstances`), else the action its path ends in, its last
+    // segment or its operationId, unless the summary or the operationId says it reads (`GET /movePad`, `/sendMessage`)
+    const writes = key.action !== undefined ? !actionReads(key.action) : writesThroughPath(path, summary, rawOpId ?? '');
     const operation: Operation = {
       name: '',
       // the key as written keeps synthesized ids (and names) apart when two keys differ only after their `#` or `?`

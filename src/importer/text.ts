@@ -148,8 +148,10 @@ const DELETE_ACTIONS: ReadonlySet<string> = new Set(actionVerbs.deletes);
 const NAMED_DELETE_ACTIONS: ReadonlySet<string> = new Set(actionVerbs.deletesAsNamedAction);
 /** The verbs of an action that only reads. */
 const READ_ACTIONS: ReadonlySet<string> = new Set(actionVerbs.reads);
-/** Verbs that change something (for a GET whose path and summary both lead with one). */
+/** Verbs that change something (for a GET whose path's action leads with one). */
 const WRITE_ACTIONS: ReadonlySet<string> = new Set(actionVerbs.writes);
+/** A summary led by one of these says its GET reads (`Returns the write permissions...`, `Check if...`). */
+const SUMMARY_READS: ReadonlySet<string> = new Set([...actionVerbs.reads, ...actionVerbs.readsInSummary]);
 /** A summary led by one of these makes or reads something, whatever its path says (`Create a remove token`). */
 const MAKE_OR_READ: ReadonlySet<string> = new Set(actionVerbs.makesOrReads);
 
@@ -204,17 +206,31 @@ export function actionReads(action: string): boolean {
 }
 
 /**
- * Whether a GET or HEAD changes data through its path: its last plain segment is an action led by a write verb
- * (`GET /createPad`, Slack-style `GET /views.update`, `GET /rides/{id}/cancel`) and its summary leads with a write
- * verb too (`creates a new pad`). A path segment is as often a noun (`/schedule`, `/archive`, `/run/{id}`,
- * `/purchase-orders`, GitHub's `GET /pulls/{n}/merge`: "Check if a pull request has been merged"), so the path
- * alone never decides.
+ * Whether a GET or HEAD changes data through its path. Its action is the last path segment when the path ends in
+ * it (`GET /createPad`, Etherpad's `GET /movePad`, Slack-style `GET /views.update`, `GET /rides/{id}/cancel`) or
+ * the spec's operationId when the path's last plain segment is that id (`GET /sendMessage`). An action led by a
+ * write verb writes unless the summary, or the operationId, leads with a read verb (GitHub's `GET .../merge`:
+ * "Check if a pull request has been merged"; `listDeployKeys`); with no summary it writes: failing closed, since a
+ * curator can mark a read `x-api-catalog-read-only: true` but nobody sees a write served as a read. A segment
+ * followed by a parameter names a collection or an item (`/run/{id}`, `/ChangeOrderCharges/{id}`): it writes only
+ * when the summary leads with a write verb too. Nouns that are also verbs (`/schedule`, `/archive`) are not in the
+ * write list (action-verbs.json). `operationId` is the spec's own, '' when the importer made one up.
  */
-export function writesThroughPath(path: string, summary: string): boolean {
-  const plain = path.split('/').filter((s) => s !== '' && !s.includes('{'));
+export function writesThroughPath(path: string, summary: string, operationId = ''): boolean {
+  const segments = path.split('/').filter((s) => s !== '');
+  const plain = segments.filter((s) => !s.includes('{'));
   const last = plain[plain.length - 1];
   if (last === undefined) return false;
-  return WRITE_ACTIONS.has(actionVerb(last.replace(/\.(?:json|xml)$/i, ''))) && summaryLeadsWith(summary, WRITE_ACTIONS);
+  const segment = last.replace(/\.(?:json|xml)$/i, '');
+  const writeVerb = (action: string): boolean => WRITE_ACTIONS.has(actionVerb(action));
+  if (writeVerb(segment) && summaryLeadsWith(summary, WRITE_ACTIONS)) return true;
+  const actions = [
+    ...(segments[segments.length - 1] === last ? [segment] : []),
+    ...(operationId !== '' && operationId.toLowerCase() === last.toLowerCase() ? [operationId] : []),
+  ];
+  if (!actions.some(writeVerb)) return false;
+  const idReads = operationId !== '' && READ_ACTIONS.has(actionVerb(operationId.split('/').pop() ?? ''));
+  return !summaryLeadsWith(summary, SUMMARY_READS) && !idReads;
 }
 
 /**
@@ -322,8 +338,9 @@ export function slug(raw: string): string {
  * A domain name: slug() of a tag, group or path segment with its camelCase humps and acronym runs as words, so a
  * glued identifier keeps the words list_domains folds on (`ArticleNotesChild` -> article-notes-child, `HTTPServer`
  * -> http-server, `getV2Items` -> get-v2-items, `APIsList` -> apis-list). A lone letter stays with the word it leads
- * (`OAuth` -> oauth, `iOS` -> ios). Catalog names and curators' `x-api-catalog-domain` keep slug(): a name a person
- * typed is not re-split.
+ * (`OAuth` -> oauth, `iOS` -> ios). A curator's `x-api-catalog-domain` reads the same way, so naming a tag
+ * (`ArticleNotes`) puts an operation in that tag's domain (article-notes); a name already written with `-` or `_`
+ * (`article-notes`, `issues`) is unchanged. Catalog names keep slug().
  */
 export function domainSlug(raw: string): string {
   return slug(stripInvisible(raw).replace(/[A-Za-z0-9]+/g, humpWords));

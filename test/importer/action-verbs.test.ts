@@ -79,24 +79,76 @@ describe('an RPC action a GET runs decides whether it reads (defect 1)', () => {
   });
 });
 
-describe('a GET whose path and summary both lead with a write verb changes data (defect 1)', () => {
+describe('a GET whose path ends in a write action changes data unless its summary or operationId says it reads (defect 1, review51 finding 1)', () => {
   test.each([
-    ['/createPad', 'creates a new pad', true],
-    ['/views.update', 'Update an existing view', true],
-    ['/chat.postMessage', 'Sends a message to a channel', true],
-    ['/rides/{id}/cancel', 'Cancel a Ride', true],
-    ['/removeCurationTag', 'removeCurationTagRemove a curation tag', true],
-    // a noun, or a segment whose summary says the GET reads
-    ['/repos/{owner}/{repo}/pulls/{pull_number}/merge', 'Check if a pull request has been merged', false],
-    ['/gists/{gist_id}/star', 'Check if a gist is starred', false],
-    ['/{format}/Schedule/{roundid}', 'Schedule', false],
-    ['/purchase-orders', '', false],
-    ['/ChangeOrderCharges/{id}', '', false],
-    ['/patients/{id}/archive', 'Create ZIP archive', false],
-    ['/createPad', '', false],
-    ['/notes', 'Create a note', false],
-  ])('GET %s (%j) -> writes %s', (path, summary, writes) => {
-    expect(writesThroughPath(path, summary)).toBe(writes);
+    ['/createPad', 'creates a new pad', '', true],
+    ['/views.update', 'Update an existing view', '', true],
+    ['/chat.postMessage', 'Sends a message to a channel', '', true],
+    ['/rides/{id}/cancel', 'Cancel a Ride', '', true],
+    ['/removeCurationTag', 'removeCurationTagRemove a curation tag', '', true],
+    // review51: Etherpad's GETs with no summary, or one led by a verb the list lacked, and a summary led by no verb
+    ['/createPad', '', '', true],
+    ['/movePad', '', 'movePadUsingGET', true],
+    ['/appendText', '', 'appendTextUsingGET', true],
+    ['/appendChatMessage', 'appends a chat message', 'appendChatMessageUsingGET', true],
+    ['/saveRevision', '', 'saveRevisionUsingGET', true],
+    ['/sendMessage', 'Use this method to send text messages', 'sendMessage', true],
+    // the operationId the path ends in names the action where the path's spelling hides it
+    ['/sendmessage', 'Use this method to send text messages', 'sendMessage', true],
+    ['/sendMessage/{chat_id}', 'Use this method to send text messages', 'sendMessage', true],
+    // a segment followed by a parameter is a collection or an item: its summary must lead with a write verb too
+    ['/rides/{id}/cancel/{reason}', 'Cancel a Ride', '', true],
+    ['/ChangeOrderCharges/{id}', '', '', false],
+    ['/run/{id}', '', '', false],
+    ['/{format}/Schedule/{roundid}', 'Schedule', '', false],
+    // a summary or an operationId that says the GET reads
+    ['/repos/{owner}/{repo}/pulls/{pull_number}/merge', 'Check if a pull request has been merged', 'pulls/check-if-merged', false],
+    ['/repos/{owner}/{repo}/pulls/{pull_number}/merge', 'Check if a pull request has been merged', '', false],
+    ['/gists/{gist_id}/star', 'Check if a gist is starred', '', false],
+    ['/users/{id}/write-permissions', 'Returns the write permissions a user has via the api', '', false],
+    ['/deploy_keys', '', 'listDeployKeys', false],
+    ['/account/transfer', 'Network Utilization View', 'getTransfer', false],
+    ['/purchase-orders', 'List purchase orders', '', false],
+    // nouns that are also verbs are not write verbs; a segment that leads with none
+    ['/schedule', '', '', false],
+    ['/archive', '', '', false],
+    ['/patients/{id}/archive', 'Create ZIP archive', '', false],
+    ['/notes', 'Create a note', '', false],
+    ['/users', 'List users', 'users', false],
+    ['/health', 'Return current health', 'health', false],
+  ])('GET %s (%j, operationId %j) -> writes %s', (path, summary, operationId, writes) => {
+    expect(writesThroughPath(path, summary, operationId)).toBe(writes);
+  });
+
+  test('imported, review51: Etherpad-style GETs and GET /sendMessage are not read-only; reads and nouns stay read-only', async () => {
+    const q = (name: string) => [{ name, in: 'query', required: true, schema: { type: 'string' } }];
+    const f = await flags({
+      '/movePad': { get: { operationId: 'movePadUsingGET', parameters: q('sourceID'), responses: ok } },
+      '/appendText': { get: { operationId: 'appendTextUsingGET', parameters: q('padID'), responses: ok } },
+      '/appendChatMessage': { get: { operationId: 'appendChatMessageUsingGET', summary: 'appends a chat message', parameters: q('padID'), responses: ok } },
+      '/restoreRevision': { get: { operationId: 'restoreRevisionUsingGET', parameters: q('padID'), responses: ok } },
+      '/sendMessage': { get: { operationId: 'sendMessage', summary: 'Use this method to send text messages', parameters: q('chat_id'), responses: ok } },
+      '/createPad': { get: { parameters: q('padID'), responses: ok } },
+      '/getText': { get: { operationId: 'getTextUsingGET', parameters: q('padID'), responses: ok } },
+      '/schedule': { get: { operationId: 'schedule', responses: ok } },
+      '/archive': { get: { responses: ok } },
+      '/run/{id}': { get: { operationId: 'getRun', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: ok } },
+      '/users': { get: { operationId: 'users', summary: 'List users', responses: ok } },
+    });
+    const readOnly = Object.fromEntries(Object.entries(f).map(([name, v]) => [name, v.readOnly]));
+    expect(readOnly).toEqual({
+      movePadUsingGET: false,
+      appendTextUsingGET: false,
+      appendChatMessageUsingGET: false,
+      restoreRevisionUsingGET: false,
+      sendMessage: false,
+      get_createPad: false,
+      getTextUsingGET: true,
+      schedule: true,
+      get_archive: true,
+      getRun: true,
+      users: true,
+    });
   });
 
   test('imported: GET /createPad is not read-only; GitHub\'s GET .../merge ("Check if...") and a plain GET are', async () => {
@@ -150,7 +202,7 @@ describe('irreversible action verbs are destructive, not only delete (defect 2)'
 });
 
 describe('action-verbs.json', () => {
-  const all = [verbs.deletes, verbs.deletesAsNamedAction, verbs.reads, verbs.writes, verbs.makesOrReads];
+  const all = [verbs.deletes, verbs.deletesAsNamedAction, verbs.reads, verbs.writes, verbs.makesOrReads, verbs.readsInSummary];
   test('lower-case single words, no list repeats a word', () => {
     for (const list of all) {
       for (const w of list) expect(w).toMatch(/^[a-z]+$/);
@@ -158,7 +210,7 @@ describe('action-verbs.json', () => {
     }
   });
   test('no verb both reads and changes something; every deleting verb is a write verb', () => {
-    const reads = new Set(verbs.reads);
+    const reads = new Set([...verbs.reads, ...verbs.readsInSummary]);
     expect([...verbs.writes, ...verbs.deletes, ...verbs.deletesAsNamedAction].filter((w) => reads.has(w))).toEqual([]);
     const writes = new Set(verbs.writes);
     expect([...verbs.deletes, ...verbs.deletesAsNamedAction].filter((w) => !writes.has(w))).toEqual([]);
