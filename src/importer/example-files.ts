@@ -1,12 +1,12 @@
-// A multipart file field's example: a file, not text. A field whose schema marks file content (a format, media type or
-// encoding, as execution's files.ts reads it), or an array of them, gets a `data:` URL in the example built at import
-// (examples.ts buildExamples), which execution sends as a file part with a filename and Content-Type.
+// A multipart file field's example: its placeholder, neither text nor a made-up file. A field whose schema marks file
+// content (a format, media type or encoding, as execution's files.ts reads it), or an array of them, holds `<KEY>` in
+// the example built at import (examples.ts buildExamples), even where the spec gives text there: text goes as a text
+// field, which an API wanting a file (an ASP.NET `IFormFile`) refuses, and an invented file (before, a `data:` URL of
+// "hello") was sent as if it were the user's. describe labels the field `file (a data: URL, or {base64, filename,
+// contentType})`, which says what to put there; execute_tool refuses the placeholder.
 import type { Operation } from '../types.js';
 import { isObject, own, setOwn, unescapePointer } from './pointer.js';
-
-// A multipart file field's example: a `data:` URL, sent as a file part with a filename and Content-Type (execution/
-// files.ts). Text there (`hello`) goes as a text field, which an API wanting a file (an ASP.NET `IFormFile`) refuses.
-export const FILE_PART_EXAMPLE = 'data:text/plain;filename=example.txt;base64,aGVsbG8=';
+import { isPlaceholder, placeholderFor } from '../schema/placeholders.js';
 
 /** `schema` with `#/$defs/` references followed (a chain of at most 8). */
 function followRef(schema: unknown, defs: Record<string, unknown>): unknown {
@@ -23,22 +23,29 @@ function marksFile(schema: unknown, defs: Record<string, unknown>, depth = 0): b
   return depth < 4 && (['anyOf', 'oneOf', 'allOf'] as const).some((k) => Array.isArray(s[k]) && (s[k] as unknown[]).some((b) => marksFile(b, defs, depth + 1)));
 }
 
-/** A file field's value as a file: a string that is no `data:` URL becomes FILE_PART_EXAMPLE (each item of an array of files); undefined when nothing changes. */
-function asFilePart(value: unknown, schema: unknown, defs: Record<string, unknown>): unknown {
-  if (marksFile(schema, defs)) return typeof value === 'string' && !value.startsWith('data:') ? FILE_PART_EXAMPLE : undefined;
+/**
+ * A file field's example: a string that is no `data:` URL becomes the field's placeholder (`key`'s; each item of an
+ * array of files the array's); undefined when nothing changes.
+ */
+function asFilePart(value: unknown, schema: unknown, defs: Record<string, unknown>, key: string): unknown {
+  if (marksFile(schema, defs)) {
+    const min = own(followRef(schema, defs), 'minLength');
+    const minLength = typeof min === 'number' ? min : undefined;
+    return typeof value === 'string' && !value.startsWith('data:') && !isPlaceholder(value, key, minLength) ? placeholderFor(key, minLength) : undefined;
+  }
   const s = followRef(schema, defs);
   if (!isObject(s) || !Array.isArray(value) || !marksFile(s.items, defs)) return undefined;
-  const items = value.map((v) => asFilePart(v, s.items, defs));
+  const items = value.map((v) => asFilePart(v, s.items, defs, key));
   return items.some((v) => v !== undefined) ? items.map((v, i) => v ?? value[i]) : undefined;
 }
 
-/** A whole multipart body's object with its file fields as files (asFilePart); undefined when nothing changes. */
+/** A whole multipart body's object with its file fields' placeholders (asFilePart); undefined when nothing changes. */
 function filePartsOf(value: unknown, props: unknown, defs: Record<string, unknown>): Record<string, unknown> | undefined {
   if (!isObject(value) || !isObject(props)) return undefined;
   const body: Record<string, unknown> = { ...value };
   let changed = false;
   for (const key of Object.keys(value)) {
-    const file = asFilePart(value[key], own(props, key), defs);
+    const file = asFilePart(value[key], own(props, key), defs, key);
     if (file !== undefined) setOwn(body, key, file);
     changed ||= file !== undefined;
   }
@@ -46,8 +53,9 @@ function filePartsOf(value: unknown, props: unknown, defs: Record<string, unknow
 }
 
 /**
- * `args` with each file field of a multipart body (a part whose schema marks file content, or an array of them) a
- * file (FILE_PART_EXAMPLE), not text; else undefined. Other bodies keep theirs: octet-stream text is the file's bytes.
+ * `args` with each file field of a multipart body (a part whose schema marks file content, or an array of them) its
+ * placeholder, not text; else undefined. Other bodies keep theirs: an octet-stream example of the spec's is the file's
+ * bytes (one the importer invents is already the body's placeholder).
  */
 export function filePartArgs(op: Operation, args: Record<string, unknown>): Record<string, unknown> | undefined {
   if (!(op.requestBody?.mediaTypes[0] ?? '').toLowerCase().startsWith('multipart/')) return undefined;
@@ -58,7 +66,7 @@ export function filePartArgs(op: Operation, args: Record<string, unknown>): Reco
     if (b.in !== 'body' || !Object.hasOwn(args, b.arg)) continue;
     // each argument is a part; of a whole body, each property of its object (execution's multipartFileFields)
     const schema = own(op.inputSchema.properties, b.arg);
-    const file = op.requestBody?.mode === 'properties' ? asFilePart(args[b.arg], schema, defs) : filePartsOf(args[b.arg], own(followRef(schema, defs), 'properties'), defs);
+    const file = op.requestBody?.mode === 'properties' ? asFilePart(args[b.arg], schema, defs, b.arg) : filePartsOf(args[b.arg], own(followRef(schema, defs), 'properties'), defs);
     if (file !== undefined) setOwn(out, b.arg, file);
     changed ||= file !== undefined;
   }

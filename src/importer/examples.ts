@@ -1,8 +1,10 @@
 // Example calls for each operation: the spec's own example values where it has them, else values synthesized
 // from the argument schema. An example is kept only if it validates against the operation's inputSchema, but for the
-// placeholders the importer writes (`<KEY>`): a string the importer invents is always its property's placeholder,
-// never a value built from a `pattern` or cut to a `maxLength` (that would read like the user's and be sent), even
-// where the schema refuses it. execute_tool refuses a call that still holds one, and a dry run names it.
+// placeholders the importer writes (`<KEY>`, src/schema/placeholders.ts, whose findPlaceholders is execute_tool's): a
+// string the importer invents is always its property's placeholder, never a value built from a `pattern` or `format`
+// (`123e4567-…` for a uuid, `user@example.com`), cut to a `maxLength`, or a made-up file (example-files.ts): that would
+// read like the user's and be sent. execute_tool refuses a call that still holds one, and a dry run names it. What the
+// importer invents and is sent: a number (the schema's bounds, else 1) and a boolean (`true`), which keep their type.
 import type { ValidateFunction } from 'ajv';
 import type { JsonSchema, Operation, OperationExample } from '../types.js';
 import { exampleSeeds } from './operations.js';
@@ -10,26 +12,13 @@ import { isObject, own, setOwn, unescapePointer } from './pointer.js';
 import { credentialNamed } from './text.js';
 import { filePartArgs } from './example-files.js';
 import { objectFields, type ObjectFields } from '../schema/object-fields.js';
+import { findPlaceholders, placeholderFor } from '../schema/placeholders.js';
 
-const FORMAT_SAMPLES: Record<string, string> = {
-  'date-time': '2024-01-01T00:00:00Z',
-  date: '2024-01-01',
-  time: '12:00:00Z',
-  email: 'user@example.com',
-  'idn-email': 'user@example.com',
-  uri: 'https://example.com',
-  url: 'https://example.com',
-  'uri-reference': 'https://example.com',
-  iri: 'https://example.com',
-  uuid: '123e4567-e89b-12d3-a456-426614174000',
-  hostname: 'example.com',
-  ipv4: '192.0.2.1',
-  ipv6: '2001:db8::1',
-  byte: 'aGVsbG8=',
-  binary: 'hello',
-  duration: 'P1D',
-  'json-pointer': '/a',
-};
+/**
+ * Formats Ajv checks: a string with one gets its placeholder, never a value of the spec's for the same name from
+ * another operation (fitsString does not check a format, and that value may not fit it).
+ */
+const CHECKED_FORMATS = new Set(['date-time', 'date', 'time', 'email', 'idn-email', 'uri', 'url', 'uri-reference', 'iri', 'uuid', 'hostname', 'ipv4', 'ipv6', 'byte', 'binary', 'duration', 'json-pointer']);
 
 /**
  * Values the spec itself gives for an argument name, from any operation (a path parameter's example reused where
@@ -53,17 +42,18 @@ export function hasTemplate(value: unknown, depth = 0): boolean {
 }
 
 /**
- * The generic value of a string named `hint` (an argument, a property, or the property an array item is in): its name
- * as a placeholder, the form src/server/core/placeholders.ts recognises (else `example`, for a value with no name).
+ * The generic value of a string named `hint` (an argument, a property, or the property an array item is in) whose
+ * schema has `minLength`: its placeholder (src/schema/placeholders.ts; else `example`, for a value with no name).
  */
-function placeholder(hint: string): string {
-  return hint ? `<${hint}>` : 'example';
+function placeholder(hint: string, minLength?: unknown): string {
+  return hint ? placeholderFor(hint, typeof minLength === 'number' ? minLength : undefined) : 'example';
 }
 
 /**
  * A value for `schema` (resolving `#/$defs/...` against `defs`): const, first example, default, first enum
- * value, else one built from type and format within the schema's bounds. Objects get their required
- * properties only. Bounded depth, so recursive schemas terminate.
+ * value, else one built from the type: a number within the schema's bounds, `true`, a string's placeholder
+ * (whatever its format or pattern). Objects get their required properties only. Bounded depth, so recursive schemas
+ * terminate.
  */
 export function synthesize(schema: JsonSchema | undefined, defs: Record<string, unknown>, hint = '', depth = 0, values: SpecValues = NO_VALUES): unknown {
   if (schema === undefined || schema === true) return values.get(hint) ?? placeholder(hint);
@@ -148,14 +138,11 @@ export function synthesize(schema: JsonSchema | undefined, defs: Record<string, 
       return out;
     }
     default: {
-      const fmt = typeof s.format === 'string' ? FORMAT_SAMPLES[s.format] : undefined;
       const known = values.get(hint);
-      if (fmt === undefined && typeof known === 'string' && fitsString(s, known)) return known;
-      if (fmt !== undefined && fitsString(s, fmt)) return fmt;
-      // invented: the placeholder, padded to minLength as placeholders.ts expects; a pattern or maxLength may refuse it
-      const str = placeholder(hint);
-      const min = typeof s.minLength === 'number' ? s.minLength : 0;
-      return str.length < min ? str.padEnd(min, 'x') : str;
+      const checked = typeof s.format === 'string' && CHECKED_FORMATS.has(s.format);
+      if (!checked && typeof known === 'string' && fitsString(s, known)) return known;
+      // invented: the placeholder, padded to minLength; a pattern, format or maxLength may refuse it
+      return placeholder(hint, s.minLength);
     }
   }
 }
@@ -280,25 +267,16 @@ function specArgs(op: Operation, values: SpecValues): Record<string, unknown> | 
 }
 
 /**
- * Whether `check` accepts `args` but for the importer's own placeholders: each error is at a value that is the
- * placeholder of the property it is in (`<KEY>`, padded with `x`), which a pattern, format or maxLength may refuse.
+ * Whether `check` accepts `args` but for the importer's own placeholders: each error is at a place where execute_tool
+ * finds a placeholder (findPlaceholders, with the operation's `inputSchema`), which a pattern, format or maxLength may
+ * refuse. The same function decides both, so an example kept here is one execute_tool refuses until it is filled in.
  */
-function acceptable(check: ValidateFunction, args: Record<string, unknown>): boolean {
+function acceptable(check: ValidateFunction, args: Record<string, unknown>, inputSchema: JsonSchema): boolean {
   if (check(args)) return true;
   const errors = check.errors ?? [];
-  return errors.length > 0 && errors.every((e) => placeholderAt(args, e.instancePath));
-}
-
-/** Whether the value at the JSON pointer `at` in `args` is the placeholder of the nearest property above it. */
-function placeholderAt(args: unknown, at: string): boolean {
-  let value = args;
-  let key = '';
-  for (const token of at.split('/').slice(1).map(unescapePointer)) {
-    if (Array.isArray(value)) value = value[Number(token)];
-    else if (!isObject(value)) return false;
-    else [value, key] = [own(value, token), token];
-  }
-  return key !== '' && typeof value === 'string' && value.startsWith(`<${key}>`) && /^x*$/.test(value.slice(key.length + 2));
+  if (errors.length === 0) return false;
+  const at = new Set(findPlaceholders(args, inputSchema).map((p) => p.pointer));
+  return errors.every((e) => at.has(e.instancePath));
 }
 
 /**
@@ -309,7 +287,7 @@ function placeholderAt(args: unknown, at: string): boolean {
  */
 export function buildExamples(op: Operation, check: ValidateFunction, values: SpecValues = NO_VALUES): OperationExample[] {
   const fromSpec = specArgs(op, values);
-  const validate = (args: Record<string, unknown>): boolean => acceptable(check, args);
+  const validate = (args: Record<string, unknown>): boolean => acceptable(check, args, op.inputSchema);
   let chosen: OperationExample;
   if (fromSpec !== undefined && validate(fromSpec)) chosen = { summary: 'Example from the spec', args: fromSpec, source: 'spec' };
   else {
@@ -323,7 +301,7 @@ export function buildExamples(op: Operation, check: ValidateFunction, values: Sp
   const withBody = wrapped !== undefined && !Object.hasOwn(chosen.args, wrapped.arg) ? { ...chosen.args, [wrapped.arg]: wrapped.value } : undefined;
   if (withBody !== undefined && validate(withBody)) chosen = { ...chosen, args: withBody };
   if (wrapped !== undefined && Object.hasOwn(chosen.args, wrapped.arg)) required.add(wrapped.arg);
-  // a multipart file field's example is a file (filePartArgs), when the schema takes it (a `byte` field's base64 pattern does not)
+  // a multipart file field's example is its placeholder, never text or a made-up file (filePartArgs)
   const filed = filePartArgs(op, chosen.args);
   if (filed !== undefined && validate(filed)) chosen = { ...chosen, args: filed };
   const keys = Object.keys(chosen.args);

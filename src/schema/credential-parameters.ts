@@ -48,21 +48,29 @@ export function credentialParameterName(name: string): boolean {
   return words.some((w) => KEY_WORDS.has(w)) && words.every((w) => KEY_WORDS.has(w) || KEY_QUALIFIERS.has(w) || w.startsWith('api') || w.endsWith('api'));
 }
 
+/** How many leading segments of a header's name may name the vendor (`Ocp-Apim-`, Azure API Management's). */
+const MAX_VENDOR_SEGMENTS = 2;
+
 /**
  * Whether a header's name is a vendor's key in the `[X-]<Vendor>-<qualifiers>-<key word>` form of extension headers
  * (Data2CRM's `X-API2CRM-USER-KEY`, Postmark's `X-Postmark-Server-Token`, ExaVault's `ev-access-token`,
- * ClearBlade's `ClearBlade-UserToken`): the first segment (split at `-`, `_`, `.`) names whose API it is, whatever
- * it says, and what follows is a KEY_WORDS word with at least one KEY_QUALIFIERS word and nothing else before it.
- * That qualifier tells the API's key from a header token for one other thing, which has none (`X-Idempotency-Key`,
- * `X-CSRF-Token`, `X-Request-Token`) or another word (`x-amz-request-token`). Headers only: a query, cookie or body
- * name (`invitation_token`) is read by credentialParameterName alone.
+ * ClearBlade's `ClearBlade-UserToken`, Azure API Management's `Ocp-Apim-Subscription-Key`): the first one or two
+ * segments (split at `-`, `_`, `.`) name whose API it is, whatever they say, and what follows is a KEY_WORDS word with
+ * at least one KEY_QUALIFIERS word and nothing else before it. That qualifier tells the API's key from a header token
+ * for one other thing, which has none (`X-Idempotency-Key`, `X-CSRF-Token`, `X-Request-Token`: with one segment
+ * for the vendor, only the key word would be left, and with two, nothing) or another word (`x-amz-request-token`,
+ * `X-Acme-Invitation-Token`). Headers only: a query, cookie or body name (`invitation_token`) is read by
+ * credentialParameterName alone.
  */
 export function vendorKeyHeader(name: string): boolean {
   const segments = name.split(/[-_.]+/).filter((s) => s !== '');
   if (segments[0]?.toLowerCase() === 'x') segments.shift();
-  const words = nameWords(segments.slice(1).join('-'));
-  const last = words.at(-1);
-  return words.length >= 2 && last !== undefined && KEY_WORDS.has(last) && words.slice(0, -1).every((w) => KEY_QUALIFIERS.has(w));
+  for (let vendor = 1; vendor <= MAX_VENDOR_SEGMENTS; vendor++) {
+    const words = nameWords(segments.slice(vendor).join('-'));
+    const last = words.at(-1);
+    if (words.length >= 2 && last !== undefined && KEY_WORDS.has(last) && words.slice(0, -1).every((w) => KEY_QUALIFIERS.has(w))) return true;
+  }
+  return false;
 }
 
 /**

@@ -3,7 +3,9 @@
 // operator's default bearer is not sent to an operation that takes it, describe says the key is the argument, and
 // the import warns. Before, a word of the vendor's name beside `key` (`crm`, `postmark`) hid it, so the bearer went
 // (closing50, "noticed and left alone"). What 5b57a42 narrowed stays: a token for one other thing (`invitation_token`,
-// `X-Idempotency-Key`, `X-CSRF-Token`, `X-Acme-Invitation-Token`) is an argument beside the caller's bearer.
+// `X-Idempotency-Key`, `X-CSRF-Token`, `X-Acme-Invitation-Token`) is an argument beside the caller's bearer. A vendor
+// named in two segments counts too (review51 finding 5): Azure API Management's `Ocp-Apim-Subscription-Key` was read
+// as vendor `Ocp` and the word `apim`, no qualifier, so the operator's bearer went to the API beside its key.
 // Real parts: the importer, a real MCP SDK client (describe_tools, execute_tool), a real local HTTP upstream that
 // records the headers that reach it.
 import { writeFileSync } from 'node:fs';
@@ -28,6 +30,7 @@ const SPEC = {
   paths: {
     '/accounts': get('listAccounts', [header('X-API2CRM-USER-KEY'), header('X-API2CRM-APPLICATION-KEY')]),
     '/servers': get('getServer', [header('X-Postmark-Server-Token')]),
+    '/subscriptions': get('getSubscription', [header('Ocp-Apim-Subscription-Key')]),
     '/orders': get('listOrders', [header('X-Idempotency-Key')]),
     '/forms': get('listForms', [header('X-CSRF-Token')]),
     '/invites': get('getInvite', [header('X-Acme-Invitation-Token'), { name: 'invitation_token', in: 'query', required: true, schema: { type: 'string' } }]),
@@ -38,14 +41,14 @@ describe('the name rule', () => {
   const reads = (name: string, where: 'header' | 'query' = 'header') => credentialParameters({ security: [], bindings: [{ arg: name, name, in: where, required: true }] }).length > 0;
 
   test("a vendor's key header: a vendor segment, then qualifiers and a key word", () => {
-    for (const name of ['X-API2CRM-USER-KEY', 'X-API2CRM-APPLICATION-KEY', 'X-Postmark-Server-Token', 'X-Postmark-Account-Token', 'ev-access-token', 'ClearBlade-UserToken', 'X-VTEX-API-AppKey', 'X-TM-ACCESS-TOKEN']) {
+    for (const name of ['X-API2CRM-USER-KEY', 'X-API2CRM-APPLICATION-KEY', 'X-Postmark-Server-Token', 'X-Postmark-Account-Token', 'ev-access-token', 'ClearBlade-UserToken', 'X-VTEX-API-AppKey', 'X-TM-ACCESS-TOKEN', 'Ocp-Apim-Subscription-Key', 'ocp-apim-subscription-key']) {
       expect(vendorKeyHeader(name), name).toBe(true);
       expect(reads(name), name).toBe(true);
     }
   });
 
   test('a token for one other thing is not read as the API key, as a header or a query parameter', () => {
-    for (const name of ['X-Idempotency-Key', 'Idempotency-Key', 'X-CSRF-Token', 'X-XSRF-TOKEN', 'X-Request-Token', 'x-amz-request-token', 'X-Acme-Invitation-Token', 'X-Invitation-Token', 'X-Next-Page-Token', 'X-Cache-Key', 'X-Acme-Key']) {
+    for (const name of ['X-Idempotency-Key', 'Idempotency-Key', 'X-CSRF-Token', 'X-XSRF-TOKEN', 'X-Request-Token', 'x-amz-request-token', 'X-Acme-Invitation-Token', 'X-Invitation-Token', 'X-Next-Page-Token', 'X-Cache-Key', 'X-Acme-Key', 'X-Acme-Corp-Invitation-Token', 'Acme-Corp-Idempotency-Key', 'X-Acme-Corp-Key']) {
       expect(vendorKeyHeader(name), name).toBe(false);
       expect(reads(name), name).toBe(false);
     }
@@ -92,6 +95,11 @@ describe('describe, execute and the import warning', () => {
     expect(JSON.stringify(sent.headers)).not.toContain(TOKEN);
     expect(await credentials('getServer')).toBe('none from this server: the API takes its key as the argument "X-Postmark-Server-Token"');
     expect((await execute('getServer', { 'X-Postmark-Server-Token': 's-1' })).headers.authorization).toBeUndefined();
+    expect(await credentials('getSubscription')).toBe('none from this server: the API takes its key as the argument "Ocp-Apim-Subscription-Key"');
+    const azure = await execute('getSubscription', { 'Ocp-Apim-Subscription-Key': 'sub-key-1' });
+    expect(azure.headers['ocp-apim-subscription-key']).toBe('sub-key-1');
+    expect(azure.headers.authorization).toBeUndefined();
+    expect(JSON.stringify(azure.headers)).not.toContain(TOKEN);
   });
 
   test("a header token for one other thing is an argument beside the caller's bearer, which still goes", async () => {
@@ -108,7 +116,7 @@ describe('describe, execute and the import warning', () => {
   test('the import names the vendor key headers in CREDENTIAL_AS_PARAMETER, and nothing else', () => {
     const w = diagnostics.filter((d) => d.code === 'CREDENTIAL_AS_PARAMETER');
     expect(w).toHaveLength(1);
-    expect(w[0]?.message).toContain('header "X-API2CRM-USER-KEY" (required by 1 of 5 operations), header "X-API2CRM-APPLICATION-KEY" (required by 1 of 5 operations), header "X-Postmark-Server-Token" (required by 1 of 5 operations)');
+    expect(w[0]?.message).toContain('header "X-API2CRM-USER-KEY" (required by 1 of 6 operations), header "X-API2CRM-APPLICATION-KEY" (required by 1 of 6 operations), header "X-Postmark-Server-Token" (required by 1 of 6 operations), header "Ocp-Apim-Subscription-Key" (required by 1 of 6 operations)');
     expect(w[0]?.message).not.toMatch(/Idempotency|CSRF|Invitation|invitation_token/);
   });
 });

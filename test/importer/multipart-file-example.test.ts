@@ -1,9 +1,10 @@
-// The example describe gives for a multipart file field is a file execution really sends as a file part (imp50 audit
-// defect 10: Cloudmersive's required `imageFile` had the example "hello", which went as a plain text field, no
-// filename, no Content-Type, and an ASP.NET IFormFile API refuses that). The example is now a data: URL, sent as a
-// file part; an array of files gets one per item; an octet-stream body keeps its text (sent as the file's bytes) and a
-// JSON body's binary-format string stays text. Real parts: the importer, a real MCP SDK client (describe_tools, then
-// execute_tool with describe's own example), a real local HTTP upstream recording the body it got.
+// The example describe gives for a multipart file field (imp50 audit defect 10: Cloudmersive's required `imageFile` had
+// the example "hello", which went as a plain text field, no filename, no Content-Type, and an ASP.NET IFormFile API
+// refuses that) is the field's placeholder, which execute_tool refuses (review51 finding 3: a made-up `data:` URL of
+// "hello" was sent as if it were the user's file); an array of files gets one per item, an octet-stream body and a
+// JSON body's binary-format string theirs. The file the user gives there, as a `data:` URL, goes as a file part with a
+// filename and Content-Type. Real parts: the importer, a real MCP SDK client (describe_tools, then execute_tool with
+// describe's own example, then with the user's file), a real local HTTP upstream recording the body it got.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -50,33 +51,38 @@ afterAll(async () => {
   await up?.close();
 });
 
-/** describe_tools' example for `tool`, then execute_tool with exactly that example; what the upstream received. */
-async function runExample(tool: string): Promise<{ args: Record<string, unknown>; sent: RecordedRequest }> {
+/** describe_tools' example for `tool`: execute_tool refuses it as it is (placeholders), then sends `fill` over it; what the upstream received. */
+async function runExample(tool: string, fill: Record<string, unknown>): Promise<{ args: Record<string, unknown>; sent: RecordedRequest }> {
   const d = await call(c.client, 'describe_tools', { tool_names: [tool] });
   const example = (d.value?.tools as Array<{ example?: { tool_name: string; args: Record<string, unknown>; handle?: string } }>)[0]?.example;
   expect(example, JSON.stringify(d)).toBeDefined();
   up.clear();
-  const r = await call(c.client, 'execute_tool', { ...example });
+  const refused = await call(c.client, 'execute_tool', { ...example });
+  expect(refused.error?.code, JSON.stringify(refused)).toBe('INVALID_ARGUMENTS');
+  expect(refused.error?.details.placeholders).toEqual(Object.keys(fill).flatMap((k) => (Array.isArray(fill[k]) ? (fill[k] as unknown[]).map((_, i) => `${k}[${i}]`) : [k])));
+  expect(up.requests).toEqual([]);
+  const r = await call(c.client, 'execute_tool', { ...example, args: { ...example!.args, ...fill } });
   expect(r.success, JSON.stringify(r)).toBe(true);
   expect(up.requests).toHaveLength(1);
   return { args: example!.args, sent: up.requests[0]! };
 }
 
 const formOf = (sent: RecordedRequest) => new Response(sent.body, { headers: { 'content-type': String(sent.headers['content-type']) } }).formData();
+const FILE = 'data:text/plain;filename=receipt.txt;base64,aGVsbG8=';
 
-describe('the example for a multipart file field is a file part on the wire', () => {
-  test('a required binary part (the audit repro): a file with a filename and Content-Type, not the text "hello"', async () => {
-    const { args, sent } = await runExample('recognizeReceipt');
-    expect(args.imageFile).toMatch(/^data:text\/plain;filename=[^;,]+;base64,/);
-    expect(sent.text).toMatch(/Content-Disposition: form-data; name="imageFile"; filename="example.txt"\r\nContent-Type: text\/plain\r\n\r\nhello\r\n/);
+describe("the example for a multipart file field is its placeholder; the user's file goes as a file part", () => {
+  test('a required binary part (the audit repro): <imageFile>, refused; a data: URL there is a file with a filename and Content-Type', async () => {
+    const { args, sent } = await runExample('recognizeReceipt', { imageFile: FILE });
+    expect(args).toEqual({ imageFile: '<imageFile>' });
+    expect(sent.text).toMatch(/Content-Disposition: form-data; name="imageFile"; filename="receipt.txt"\r\nContent-Type: text\/plain\r\n\r\nhello\r\n/);
     const file = (await formOf(sent)).get('imageFile');
     expect(file).toBeInstanceOf(File);
-    expect((file as File).name).toBe('example.txt');
+    expect((file as File).name).toBe('receipt.txt');
   });
 
-  test('an array of files: each item a file part; a contentMediaType part behind a $ref too; a text part stays text', async () => {
-    const { args, sent } = await runExample('uploadBatch');
-    expect((args.pages as unknown[]).length).toBe(2);
+  test('an array of files: a placeholder per item; a contentMediaType part behind a $ref too; a text part keeps the spec’s', async () => {
+    const { args, sent } = await runExample('uploadBatch', { pages: [FILE, FILE], cover: 'data:image/png;base64,iVBORw0KGgo=' });
+    expect(args).toEqual({ pages: ['<pages>', '<pages>'], cover: '<cover>', title: 'March receipts' });
     const form = await formOf(sent);
     const pages = form.getAll('pages');
     expect(pages).toHaveLength(2);
@@ -85,12 +91,13 @@ describe('the example for a multipart file field is a file part on the wire', ()
     expect(form.get('title')).toBe('March receipts');
   });
 
-  test('an octet-stream body keeps its text, sent as the file bytes; a JSON binary-format string stays text', async () => {
-    const raw = await runExample('uploadRaw');
-    expect(raw.args.body).toBe('hello');
+  test('an octet-stream body and a JSON binary-format string: placeholders, not "hello"; the user’s text is sent as it is', async () => {
+    const raw = await runExample('uploadRaw', { body: 'bytes of the file' });
+    expect(raw.args.body).toBe('<body>');
     expect(raw.sent.headers['content-type']).toBe('application/octet-stream');
-    expect(raw.sent.text).toBe('hello');
-    const json = await runExample('sendJson');
-    expect(JSON.parse(json.sent.text)).toEqual({ blob: 'hello' });
+    expect(raw.sent.text).toBe('bytes of the file');
+    const json = await runExample('sendJson', { blob: 'abc' });
+    expect(json.args.blob).toBe('<blob>');
+    expect(JSON.parse(json.sent.text)).toEqual({ blob: 'abc' });
   });
 });
