@@ -42,10 +42,15 @@ const TLS_UNTRUSTED = new Set([
   'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
 ]);
 
+/** Why a Redis in protected mode refuses this client, and the fix. */
+const PROTECTED_MODE =
+  'Redis refused this client in protected mode (it has no password and this client is not on its loopback interface): give Redis a password (requirepass, or an ACL user) and put it in the state store URL';
+
 /**
  * The problem an ioredis error (connection, handshake or reply) stands for. `tls`: the URL is rediss://.
  * `reachedBefore`: the store was usable at some point since start, so the URL, the port and TLS are right and a
- * reset means Redis went away (killed, restarted, a failover, a proxy) — no hint about them.
+ * reset means Redis went away (killed, restarted, a failover, a proxy) — no hint about them. `refusedProtected`: Redis said on this connection's
+ * handshake that protected mode refuses it (redis-client-warnings.ts), so a reset is that refusal.
  */
 export function classifyRedisError(err: unknown, tls: boolean, options: { reachedBefore?: boolean; refusedProtected?: boolean } = {}): StateProblem {
   const e = err as { code?: unknown; message?: unknown } | undefined;
@@ -64,6 +69,9 @@ export function classifyRedisError(err: unknown, tls: boolean, options: { reache
       detail: 'authentication required (NOAUTH): this Redis needs a password; put it in the state store URL, redis://:<password>@host:port/<db>, through API_CATALOG_STATE',
     };
   }
+  // Redis's answer to a client protected mode refuses, before it closes the connection (whether the reply or the
+  // reset reaches us first depends on timing: both read the same)
+  if (word === 'DENIED') return { code: 'auth', detail: `Redis refused the connection (DENIED): ${PROTECTED_MODE}` };
   if (word === 'NOPERM') {
     return { code: 'auth', detail: 'permission denied (NOPERM): the Redis ACL user of the state store URL may not run the commands the store needs (strings, hashes, sorted sets, EVAL, SELECT, PING)' };
   }
@@ -93,12 +101,7 @@ export function classifyRedisError(err: unknown, tls: boolean, options: { reache
     }
     // Redis in protected mode said so on the handshake (ioredis logs it as a warning: redis-client-warnings.ts), then
     // closed the connection: the reset is that refusal, not a TLS port
-    if (options.refusedProtected === true) {
-      return {
-        code: 'auth',
-        detail: `the connection was closed (${code}) after Redis refused this client in protected mode (it has no password and this client is not on its loopback interface): give Redis a password (requirepass, or an ACL user) and put it in the state store URL`,
-      };
-    }
+    if (options.refusedProtected === true) return { code: 'auth', detail: `the connection was closed (${code}) after ${PROTECTED_MODE}` };
     // Never reached since start: a reset right away is what a TLS port does to a plain client, and the reverse.
     return {
       code: 'unreachable',
