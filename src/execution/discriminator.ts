@@ -15,7 +15,8 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../types.js';
 import { jsonTypeOf, typesAllow } from '../schema/json-types.js';
-import { excerpt, resolveRef, schemaAtPointer } from './expected.js';
+import { resolveRef } from '../schema/refs.js';
+import { excerpt, schemaAtPointer } from './expected.js';
 import type { FieldError } from './types.js';
 
 type Schema = Record<string, unknown>;

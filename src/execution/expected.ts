@@ -2,6 +2,7 @@
 // value. Unions (oneOf/anyOf, `type: [..]`), allOf, not and `$ref`s are followed, so `expected` is never an empty
 // object: `{"oneOf":[{"type":"string"},{"type":"integer"}]}`, or the label `string | integer` when the excerpt
 // would be too long. Pure functions of the operation's inputSchema (local `#/...` refs only); for messages only.
+import { resolveRef } from '../schema/refs.js';
 import type { JsonSchema } from '../types.js';
 
 type Schema = Record<string, unknown>;
@@ -15,21 +16,6 @@ const MAX_ALTERNATIVES = 6;
 
 const isSchema = (v: unknown): v is Schema => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** Follows local `$ref`s (at most 8 hops); undefined for a boolean schema or a ref that points nowhere. */
-export function resolveRef(root: Schema, schema: JsonSchema | Schema | undefined): Schema | undefined {
-  let s: unknown = schema;
-  for (let i = 0; i < 8 && isSchema(s); i++) {
-    const ref = s.$ref;
-    if (typeof ref !== 'string' || !ref.startsWith('#/')) return s;
-    let cur: unknown = root;
-    for (const part of ref.slice(2).split('/')) {
-      const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
-      cur = isSchema(cur) && Object.hasOwn(cur, key) ? cur[key] : undefined;
-    }
-    s = cur;
-  }
-  return isSchema(s) && typeof s.$ref !== 'string' ? s : undefined;
-}
 
 function branchesOf(s: Schema): Schema[] {
   const out: Schema[] = [];

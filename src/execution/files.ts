@@ -11,7 +11,7 @@
 import { AppError } from '../errors.js';
 import type { JsonSchema, Operation } from '../types.js';
 import { primitiveText } from './encode.js';
-import { resolveRef } from './expected.js';
+import { isBinarySchema, resolveRef } from '../schema/refs.js';
 import { bodyMediaKind } from './media-kind.js';
 
 type Schema = Record<string, unknown>;
@@ -30,14 +30,6 @@ export const FILE_OBJECT_SCHEMA: Schema = {
   additionalProperties: false,
 };
 
-/** Whether a schema marks its value as file content (also in a union's branch, e.g. a nullable binary string). */
-export function isBinarySchema(root: Schema, schema: JsonSchema | Schema | undefined, depth = 0): boolean {
-  const s = resolveRef(root, schema);
-  if (s === undefined) return false;
-  if (s.format === 'binary' || s.format === 'byte' || typeof s.contentMediaType === 'string' || typeof s.contentEncoding === 'string') return true;
-  if (depth >= 4) return false;
-  return ['anyOf', 'oneOf', 'allOf'].some((k) => Array.isArray(s[k]) && (s[k] as Schema[]).some((b) => isBinarySchema(root, b, depth + 1)));
-}
 
 /**
  * How a body property can be a file: `marked` when its schema marks it binary (any `data:` URL or file object is a

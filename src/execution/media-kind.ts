@@ -5,9 +5,6 @@
 import { isXmlMediaType } from '../schema/media-types.js';
 import type { Operation } from '../types.js';
 
-// request.ts reads the XML test from here, beside xmlBodyArg
-export { isXmlMediaType };
-
 /** `multipart` or `binary` for a body that takes files; undefined for JSON, form, text, XML, CSV, YAML, or no body. */
 export function bodyMediaKind(op: Operation): 'multipart' | 'binary' | undefined {
   const mt = (op.requestBody?.mediaTypes[0] ?? 'application/json').toLowerCase();

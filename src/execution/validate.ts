@@ -7,7 +7,7 @@ import type { ValidateFunction } from 'ajv';
 import { createAjv } from '../schema/ajv.js';
 import { suggestNames } from '../registry/suggest.js';
 import type { JsonSchema, Operation } from '../types.js';
-import { resolveRef } from './expected.js';
+import { resolveRef } from '../schema/refs.js';
 import { checkedErrors, describeValue, MAX_FIELD_ERRORS, pointer } from './field-errors.js';
 import { fileInputSchema } from './files.js';
 import { xmlBodyArg } from './media-kind.js';

@@ -1,7 +1,7 @@
 // Type labels: a schema as Level 2 (and the explorer, and Level 3's `type`) writes it in one string, `string (a|b)`,
 // `array<integer>`, `object{title: string, required; ...}`. Pure functions of the schema and its `$defs`; what a label
 // leaves out is said by LabelNotes, never read back from the label's text (which holds the API's own names and values).
-import { resolveRef } from '../../execution/expected.js';
+import { resolveRef } from '../../schema/refs.js';
 import { objectFields } from '../../schema/object-fields.js';
 import type { JsonSchema } from '../../types.js';
 import { cleanText } from './text.js';

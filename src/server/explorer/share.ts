@@ -5,7 +5,7 @@
 // network.
 import { secretLookingEnv } from '../../config.js';
 import { redactSecretPatterns } from '../../logger.js';
-import { resolveRef } from '../../execution/expected.js';
+import { resolveRef } from '../../schema/refs.js';
 import type { JsonSchema } from '../../types.js';
 import type { ExecutionSettings } from '../core/catalogs.js';
 
